@@ -1,0 +1,57 @@
+/**
+ * Handlebars rendering for every generated file. A user's `templates` folder may override any
+ * template by its relative path (e.g. `openapi/client.ts.hbs`); the rest come from this package.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Handlebars from 'handlebars';
+import { error } from './diagnostics.js';
+
+/** `templates/` of this package, found from both `generators/core` and `dist/generators/core`. */
+export const BUILTIN_TEMPLATES = findBuiltinTemplates();
+
+function findBuiltinTemplates(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    if (existsSync(join(dir, 'templates', 'partials'))) return join(dir, 'templates');
+    dir = dirname(dir);
+  }
+  throw new Error('codegen: cannot find its templates/ folder');
+}
+
+export interface HeaderInfo {
+  /** Input file the output was generated from, relative to the config folder. */
+  source: string;
+}
+
+export class TemplateRenderer {
+  private readonly handlebars = Handlebars.create();
+  private readonly cache = new Map<string, Handlebars.TemplateDelegate>();
+
+  /** @param overrides folder whose files replace built-in templates of the same relative path */
+  constructor(private readonly overrides?: string) {
+    this.handlebars.registerPartial('header', this.read('partials/header.hbs'));
+  }
+
+  /** Renders `name` (e.g. `openapi/types.ts.hbs`) with `context`; output ends with one newline. */
+  render(name: string, context: object): string {
+    let template = this.cache.get(name);
+    if (!template) {
+      // Generated code, not HTML: escaping is done by generators/core/names.ts, not by Handlebars.
+      template = this.handlebars.compile(this.read(name), { noEscape: true, strict: true });
+      this.cache.set(name, template);
+    }
+    return `${template(context).replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  }
+
+  private read(name: string): string {
+    if (this.overrides) {
+      const overridden = resolve(this.overrides, name);
+      if (existsSync(overridden)) return readFileSync(overridden, 'utf8');
+    }
+    const builtin = join(BUILTIN_TEMPLATES, name);
+    if (!existsSync(builtin)) throw error(`no template named ${name}`);
+    return readFileSync(builtin, 'utf8');
+  }
+}
