@@ -31,6 +31,8 @@ export class TemplateRenderer {
 
   /** @param overrides folder whose files replace built-in templates of the same relative path */
   constructor(private readonly overrides?: string) {
+    // Values printed into a `//` comment must stay on one line, or they would become code.
+    this.handlebars.registerHelper('oneLine', (text: unknown) => String(text).replace(/[\r\n\u2028\u2029]+/g, ' '));
     this.handlebars.registerPartial('header', this.read('partials/header.hbs'));
   }
 

@@ -1,0 +1,170 @@
+/**
+ * The `codegen` command line. Exit codes: 0 ok, 1 bad input or stale output (--check), 2 usage.
+ */
+import { watch as watchFolder, type FSWatcher } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { Command, CommanderError, Option } from 'commander';
+import { EMIT_KINDS, findConfig, inlineConfig, loadConfig, type ApiConfig, type EmitKind } from '../generators/core/config.js';
+import { CodegenError, UsageError } from '../generators/core/diagnostics.js';
+import { generate } from '../generators/core/generate.js';
+import { displayPath } from '../generators/core/paths.js';
+import { applyPlan, planWrites, type PlannedChange } from '../generators/core/writer.js';
+import { STARTER_CONFIG } from './starter-config.js';
+
+interface RunOptions {
+  check?: boolean;
+  watch?: boolean;
+  quiet?: boolean;
+}
+
+const EXAMPLES = `
+Examples:
+  $ codegen                                   generate every API in ./codegen.config.*
+  $ codegen --check                           exit 1 if committed output is stale (for CI)
+  $ codegen --watch                           regenerate whenever a schema changes
+  $ codegen generate api.yaml -o src/api      one OpenAPI file, no config needed
+  $ codegen generate api.yaml -o src/api --emit types,validators
+  $ codegen init                              write a commented codegen.config.yaml`;
+
+export async function main(argv: string[]): Promise<number> {
+  const log = { out: (text: string) => process.stdout.write(`${text}\n`), err: (text: string) => process.stderr.write(`${text}\n`) };
+  let exitCode = 0;
+  const program = new Command('codegen')
+    .description('Schema-first TypeScript code generator: OpenAPI → types, validators and a typed client.')
+    .option('-c, --config <file>', 'config file (default: ./codegen.config.{yaml,yml,json,mjs,js})')
+    .option('--check', 'do not write; exit 1 and list files that are stale, missing or extra')
+    .option('-w, --watch', 'regenerate when an input changes')
+    .option('-q, --quiet', 'print only errors')
+    .addHelpText('after', EXAMPLES)
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => process.stdout.write(text), writeErr: (text) => process.stderr.write(text) })
+    .action(async (options: RunOptions & { config?: string }) => {
+      const file = options.config ?? findConfig(process.cwd());
+      if (!file) throw new UsageError('no codegen.config.* in this folder; run `codegen init` to create one, or use `codegen generate <input> -o <dir>`');
+      exitCode = await run(() => loadConfig(file), options, log, [resolve(file)]);
+    });
+
+  program
+    .command('generate')
+    .description('generate from one input file, without a config')
+    .argument('<input>', 'schema file (OpenAPI 3.0/3.1 JSON or YAML)')
+    .requiredOption('-o, --output <dir>', 'output folder')
+    .addOption(new Option('--emit <kinds>', `comma-separated: ${EMIT_KINDS.join(', ')}`).default('types,validators,client'))
+    .option('-t, --templates <dir>', 'folder of template overrides')
+    .option('--check', 'do not write; exit 1 if the output folder is stale')
+    .option('-w, --watch', 'regenerate when the input changes')
+    .option('-q, --quiet', 'print only errors')
+    .exitOverride()
+    .action(async (input: string, options: RunOptions & { output: string; emit: string; templates?: string }) => {
+      const emit = options.emit.split(',').map((kind) => kind.trim()).filter(Boolean) as EmitKind[];
+      const unknown = emit.filter((kind) => !EMIT_KINDS.includes(kind));
+      if (unknown.length) throw new UsageError(`--emit: unknown output ${unknown.join(', ')}; expected ${EMIT_KINDS.join(', ')}`);
+      exitCode = await run(async () => inlineConfig(input, options.output, emit, options.templates), options, log, []);
+    });
+
+  program
+    .command('init')
+    .description('write a commented starter codegen.config.yaml in this folder')
+    .option('-f, --force', 'overwrite an existing config')
+    .exitOverride()
+    .action(async (options: { force?: boolean }) => {
+      const existing = findConfig(process.cwd());
+      if (existing && !options.force) throw new UsageError(`${displayPath(existing)} already exists (use --force to overwrite it)`);
+      await writeFile(resolve('codegen.config.yaml'), STARTER_CONFIG);
+      log.out('wrote codegen.config.yaml — edit `input` and `output`, then run `npx codegen`');
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (cause) {
+    if (cause instanceof CommanderError) return cause.exitCode === 0 ? 0 : 2;
+    if (cause instanceof UsageError) {
+      log.err(`codegen: ${cause.message}`);
+      return 2;
+    }
+    if (cause instanceof CodegenError) {
+      log.err(cause.message);
+      return 1;
+    }
+    throw cause;
+  }
+}
+
+type Log = { out: (text: string) => void; err: (text: string) => void };
+
+async function run(configure: () => Promise<ApiConfig[]>, options: RunOptions, log: Log, extraWatched: string[]): Promise<number> {
+  const once = async (): Promise<{ code: number; apis?: ApiConfig[] }> => {
+    const started = performance.now();
+    const apis = await configure();
+    const plan = await planWrites(await generate(apis));
+    if (options.check) return { code: reportCheck(plan, log, options.quiet), apis };
+    const summary = await applyPlan(plan);
+    if (!options.quiet) {
+      for (const file of summary.written) log.out(`  wrote    ${displayPath(file)}`);
+      for (const file of summary.deleted) log.out(`  removed  ${displayPath(file)}`);
+      const ms = Math.round(performance.now() - started);
+      log.out(`codegen: ${summary.written.length} written, ${summary.unchanged.length} unchanged, ${summary.deleted.length} removed in ${ms} ms`);
+    }
+    return { code: 0, apis };
+  };
+
+  if (!options.watch) return (await once()).code;
+  return watch(once, log, extraWatched);
+}
+
+function reportCheck(plan: PlannedChange[], log: Log, quiet?: boolean): number {
+  const words = { create: 'missing', update: 'stale  ', delete: 'extra  ' } as const;
+  const problems = plan.filter((change) => change.action !== 'unchanged');
+  for (const change of problems) log.err(`  ${words[change.action as keyof typeof words]}  ${displayPath(change.file)}`);
+  if (problems.length > 0) {
+    log.err(`codegen --check: ${problems.length} generated file(s) differ from the schemas; run \`npx codegen\` and commit the result`);
+    return 1;
+  }
+  if (!quiet) log.out(`codegen --check: ${plan.length} files up to date`);
+  return 0;
+}
+
+/** Regenerates on every change under the inputs' folders; errors are printed, never fatal. */
+async function watch(once: () => Promise<{ code: number; apis?: ApiConfig[] }>, log: Log, extra: string[]): Promise<number> {
+  const attempt = async () => {
+    try {
+      return await once();
+    } catch (cause) {
+      if (cause instanceof CodegenError) log.err(cause.message);
+      else throw cause;
+      return { code: 1 };
+    }
+  };
+  let result = await attempt();
+  const watchers: FSWatcher[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const folders = () => [...new Set([...(result.apis ?? []).flatMap((api) => api.inputs.map((input) => dirname(input))), ...extra.map((file) => dirname(file))])];
+  const rewatch = () => {
+    watchers.splice(0).forEach((watcher) => watcher.close());
+    for (const folder of folders()) {
+      watchers.push(
+        watchFolder(folder, { recursive: true }, (_event, name) => {
+          if (name && /(^|[\\/])(node_modules|\.git)([\\/]|$)/.test(name.toString())) return;
+          clearTimeout(timer);
+          timer = setTimeout(async () => {
+            result = await attempt();
+            rewatch();
+          }, 100);
+        }),
+      );
+    }
+  };
+  rewatch();
+  log.out('codegen: watching for changes (Ctrl+C to stop)');
+  await new Promise<void>((resolveStop) => {
+    const stop = () => {
+      watchers.forEach((watcher) => watcher.close());
+      resolveStop();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return 0;
+}

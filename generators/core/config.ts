@@ -1,0 +1,198 @@
+/**
+ * The `codegen.config.*` file: a list of APIs, each with its input, what to emit and where.
+ * Every key is checked; an unknown key or a wrong type is reported with its path (and its
+ * line:col in JSON/YAML configs), so a typo never silently changes what gets generated.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { LineCounter, parseDocument, isMap, isScalar, type Node as YamlNode } from 'yaml';
+import { CodegenError, error, type Diagnostic, type SourceLocation } from './diagnostics.js';
+import { displayPath } from './paths.js';
+
+export const CONFIG_FILES = ['codegen.config.yaml', 'codegen.config.yml', 'codegen.config.json', 'codegen.config.mjs', 'codegen.config.js'];
+
+export const EMIT_KINDS = ['types', 'validators', 'client', 'server'] as const;
+export type EmitKind = (typeof EMIT_KINDS)[number];
+
+export const STYLES = ['openapi', 'graphql', 'proto', 'asyncapi'] as const;
+export type InputStyle = (typeof STYLES)[number];
+
+/** One API as the user wrote it. */
+export interface ApiConfigInput {
+  name?: string;
+  input: string | string[];
+  style?: InputStyle;
+  output: string;
+  emit?: EmitKind[];
+  templates?: string;
+  options?: Record<string, unknown>;
+}
+
+export interface ConfigInput {
+  apis: ApiConfigInput[];
+}
+
+/** One API with defaults applied and paths made absolute. */
+export interface ApiConfig {
+  name: string;
+  inputs: string[];
+  style: InputStyle;
+  output: string;
+  emit: EmitKind[];
+  templates?: string;
+  options: Record<string, unknown>;
+  /** Folder relative paths in headers and messages are written from (the config's folder). */
+  root: string;
+}
+
+export const DEFAULT_EMIT: EmitKind[] = ['types', 'validators', 'client'];
+
+/** Finds `codegen.config.*` in `dir`, or returns undefined. */
+export function findConfig(dir: string): string | undefined {
+  return CONFIG_FILES.map((name) => join(dir, name)).find((file) => existsSync(file));
+}
+
+export async function loadConfig(file: string): Promise<ApiConfig[]> {
+  const root = dirname(resolve(file));
+  const shown = displayPath(file);
+  if (/\.(mjs|js)$/.test(file)) {
+    const module = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown };
+    return validateConfig(module.default, root, shown, () => undefined);
+  }
+  const text = readFileSync(file, 'utf8');
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false });
+  if (document.errors.length > 0) {
+    throw new CodegenError(
+      document.errors.map((problem) => {
+        const { line, col } = lineCounter.linePos(problem.pos[0]);
+        return { severity: 'error', message: problem.message.split('\n')[0], location: { file: shown, line, column: col } };
+      }),
+    );
+  }
+  const locate = (path: (string | number)[], at: 'key' | 'value' = 'value'): SourceLocation | undefined => {
+    const parent = document.getIn(path.slice(0, -1), true) as YamlNode | undefined;
+    const pair = at === 'key' && isMap(parent) ? parent.items.find((item) => isScalar(item.key) && item.key.value === path[path.length - 1]) : undefined;
+    const node = (pair?.key ?? document.getIn(path, true)) as YamlNode | undefined;
+    const offset = node?.range?.[0] ?? parent?.range?.[0];
+    if (offset === undefined) return undefined;
+    const { line, col } = lineCounter.linePos(offset);
+    return { file: shown, line, column: col };
+  };
+  return validateConfig(document.toJS(), root, shown, locate);
+}
+
+/** Config for `codegen generate <input> -o <dir>`: one API, no file. */
+export function inlineConfig(input: string, output: string, emit: EmitKind[] | undefined, templates: string | undefined): ApiConfig[] {
+  const root = process.cwd();
+  return validateConfig({ apis: [{ input, output, emit, templates }] }, root, '<command line>', () => undefined);
+}
+
+type Locate = (path: (string | number)[], at?: 'key' | 'value') => SourceLocation | undefined;
+
+function validateConfig(raw: unknown, root: string, file: string, locate: Locate): ApiConfig[] {
+  const problems: Diagnostic[] = [];
+  const report = (path: (string | number)[], message: string, hint?: string, at?: 'key' | 'value') =>
+    problems.push({ severity: 'error', message: `${pathText(path)}: ${message}`, hint, location: locate(path, at) ?? { file, line: 1, column: 1 } });
+
+  if (!isRecord(raw)) {
+    throw error('the config must be an object with an `apis` list', { file, line: 1, column: 1 }, 'run `codegen init` for a commented example');
+  }
+  checkKeys(raw, ['apis', '$schema'], [], report);
+  if (!Array.isArray(raw.apis) || raw.apis.length === 0) {
+    report(['apis'], 'expected a non-empty list of APIs', 'each entry needs at least `input` and `output`');
+    throw new CodegenError(problems);
+  }
+
+  const apis: ApiConfig[] = [];
+  const names = new Set<string>();
+  const outputs = new Map<string, string>();
+  raw.apis.forEach((entry: unknown, index: number) => {
+    const at = ['apis', index];
+    if (!isRecord(entry)) return report(at, 'expected an object with `input` and `output`');
+    checkKeys(entry, ['name', 'input', 'style', 'output', 'emit', 'templates', 'options'], at, report);
+
+    const inputs = typeof entry.input === 'string' ? [entry.input] : entry.input;
+    if (!Array.isArray(inputs) || inputs.length === 0 || !inputs.every((item) => typeof item === 'string' && item !== '')) {
+      return report([...at, 'input'], 'expected a file path or a list of file paths');
+    }
+    if (typeof entry.output !== 'string' || entry.output === '') return report([...at, 'output'], 'expected the output folder, a string');
+
+    const style = entry.style ?? detectStyle(inputs[0] as string);
+    if (!STYLES.includes(style as InputStyle)) {
+      return report([...at, entry.style === undefined ? 'input' : 'style'], `cannot tell the input style`, `set \`style\` to one of ${STYLES.join(', ')}`);
+    }
+    const emit = entry.emit ?? DEFAULT_EMIT;
+    if (!Array.isArray(emit) || emit.length === 0) return report([...at, 'emit'], `expected a list of: ${EMIT_KINDS.join(', ')}`);
+    emit.forEach((kind: unknown, i: number) => {
+      if (!EMIT_KINDS.includes(kind as EmitKind)) report([...at, 'emit', i], `unknown output ${JSON.stringify(kind)}; expected one of ${EMIT_KINDS.join(', ')}`);
+    });
+    if (entry.templates !== undefined && typeof entry.templates !== 'string') report([...at, 'templates'], 'expected a folder path');
+    if (entry.options !== undefined && !isRecord(entry.options)) report([...at, 'options'], 'expected an object');
+    if (entry.name !== undefined && typeof entry.name !== 'string') report([...at, 'name'], 'expected a string');
+
+    const output = resolve(root, entry.output);
+    // Stale generated files are deleted from the output folder, so it must be a dedicated one.
+    if (isInside(output, root)) report([...at, 'output'], 'the output folder must not contain the config folder', 'use a dedicated folder such as `out/api`');
+
+    const name = (entry.name as string | undefined) ?? basename(inputs[0] as string).replace(/\.[^.]+$/, '').replace(/\.(openapi|asyncapi)$/, '');
+    if (names.has(name)) report([...at, 'name'], `two APIs are named ${JSON.stringify(name)}`, 'give each API a distinct `name`');
+    names.add(name);
+    const other = outputs.get(output);
+    if (other) report([...at, 'output'], `the output folder is also used by API ${JSON.stringify(other)}`, 'give each API its own output folder');
+    outputs.set(output, name);
+
+    apis.push({
+      name,
+      inputs: (inputs as string[]).map((input) => resolve(root, input)),
+      style: style as InputStyle,
+      output,
+      emit: [...new Set(emit as EmitKind[])].sort((a, b) => EMIT_KINDS.indexOf(a) - EMIT_KINDS.indexOf(b)),
+      templates: typeof entry.templates === 'string' ? resolve(root, entry.templates) : undefined,
+      options: isRecord(entry.options) ? entry.options : {},
+      root,
+    });
+  });
+  if (problems.length > 0) throw new CodegenError(problems);
+  return apis;
+}
+
+function detectStyle(input: string): InputStyle | undefined {
+  const extension = extname(input).toLowerCase();
+  if (extension === '.graphql' || extension === '.graphqls' || extension === '.gql') return 'graphql';
+  if (extension === '.proto') return 'proto';
+  if (/asyncapi/i.test(basename(input))) return 'asyncapi';
+  if (['.yaml', '.yml', '.json'].includes(extension)) {
+    // Look at the document itself: `asyncapi:` or `openapi:`/`swagger:` near the top.
+    try {
+      const head = readFileSync(input, 'utf8').slice(0, 4096);
+      if (/["']?asyncapi["']?\s*:/.test(head)) return 'asyncapi';
+    } catch {
+      // Missing files are reported by the loader, with a better message.
+    }
+    return 'openapi';
+  }
+  return undefined;
+}
+
+type Report = (path: (string | number)[], message: string, hint?: string, at?: 'key' | 'value') => void;
+
+function checkKeys(object: Record<string, unknown>, allowed: string[], at: (string | number)[], report: Report): void {
+  for (const key of Object.keys(object).sort()) {
+    if (!allowed.includes(key)) report([...at, key], `unknown key ${JSON.stringify(key)}`, `allowed here: ${allowed.filter((k) => k !== '$schema').join(', ')}`, 'key');
+  }
+}
+
+function isInside(parent: string, child: string): boolean {
+  const path = relative(parent, child);
+  return path === '' || (!path.startsWith('..') && !/^[\\/]/.test(path) && !/^[A-Za-z]:/.test(path));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function pathText(path: (string | number)[]): string {
+  return path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part), '') || '(config)';
+}

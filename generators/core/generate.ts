@@ -1,0 +1,38 @@
+/**
+ * Runs generation for a list of APIs: each input style's generator turns its input into files,
+ * in memory. Nothing is written here; the writer does that once everything succeeded.
+ */
+import type { ApiConfig, InputStyle } from './config.js';
+import { error } from './diagnostics.js';
+import type { GeneratedFile } from './output.js';
+import { TemplateRenderer } from './templates.js';
+import type { OutputSet } from './writer.js';
+
+/** What a style's generator gets: its API's config and the template renderer to shape files with. */
+export interface GeneratorContext {
+  api: ApiConfig;
+  templates: TemplateRenderer;
+}
+
+export type StyleGenerator = (context: GeneratorContext) => Promise<GeneratedFile[]>;
+
+/** Generators by input style; each loads lazily so a run pays only for the styles it uses. */
+const GENERATORS: Record<InputStyle, (() => Promise<StyleGenerator>) | undefined> = {
+  openapi: async () => (await import('../openapi/index.js')).generateOpenApi,
+  graphql: undefined,
+  proto: undefined,
+  asyncapi: undefined,
+};
+
+export async function generate(apis: ApiConfig[]): Promise<OutputSet[]> {
+  // APIs are independent: generate them concurrently, keep the config's order in the result.
+  return Promise.all(
+    apis.map(async (api) => {
+      const load = GENERATORS[api.style];
+      if (!load) throw error(`${api.name}: ${api.style} input is not supported yet`, undefined, 'supported today: openapi');
+      const generator = await load();
+      const files = await generator({ api, templates: new TemplateRenderer(api.templates) });
+      return { folder: api.output, files: [...files].sort((a, b) => (a.path < b.path ? -1 : 1)) };
+    }),
+  );
+}

@@ -1,0 +1,7 @@
+import { relative, sep } from 'node:path';
+
+/** A path as shown to users and written into headers: relative to `from`, with `/` separators. */
+export function displayPath(file: string, from = process.cwd()): string {
+  const path = relative(from, file) || '.';
+  return sep === '/' ? path : path.split(sep).join('/');
+}
