@@ -1,0 +1,58 @@
+/**
+ * Real API descriptions written by others (../shared/corpus/openapi): each generates, and all of
+ * the output type-checks under strict with both compilers. Swagger 2.0 gets its clear message.
+ */
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ApiConfig } from '../generators/core/config.js';
+import { generate } from '../generators/core/generate.js';
+import { applyPlan, planWrites } from '../generators/core/writer.js';
+import { ROOT } from './support/cli.js';
+import { tempDir } from './support/tmp.js';
+import { COMPILERS, typecheck } from './support/typecheck.js';
+
+const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'openapi');
+
+function specs(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? specs(join(dir, entry.name)) : /\.(ya?ml|json)$/.test(entry.name) ? [join(dir, entry.name)] : [],
+  );
+}
+
+const all = specs(CORPUS).sort();
+const openapi3 = all.filter((file) => !file.includes('/v2.0/'));
+
+function api(input: string, output: string): ApiConfig {
+  return { name: relative(CORPUS, input), inputs: [input], style: 'openapi', output, emit: ['types', 'validators', 'client'], options: {}, root: CORPUS };
+}
+
+describe('corpus: ../shared/corpus/openapi', () => {
+  it('has the documents this test expects', () => {
+    expect(openapi3.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('Swagger 2.0 is refused with a clear, located message', async () => {
+    const swagger = all.find((file) => file.includes('/v2.0/'))!;
+    await expect(generate([api(swagger, tempDir())])).rejects.toThrow(/v2\.0\/petstore\.yaml:1:1: error: Swagger 2\.0/);
+  });
+
+  describe('every OpenAPI 3 document generates and type-checks', async () => {
+    const out = tempDir('codegen-corpus-');
+    const configs = openapi3.map((input) => api(input, join(out, relative(CORPUS, input).replace(/[^A-Za-z0-9]+/g, '-'))));
+    const outputs = await generate(configs);
+    await applyPlan(await planWrites(outputs));
+
+    for (const [index, { files }] of outputs.entries()) {
+      it(`${relative(CORPUS, openapi3[index])}: types, validators and client`, () => {
+        expect(files.map((file) => file.path)).toEqual(expect.arrayContaining(['types.ts', 'validators.ts', 'client.ts']));
+      });
+    }
+    for (const [name, compiler] of Object.entries(COMPILERS)) {
+      it(`all of it type-checks under ${name}`, () => {
+        const result = typecheck(out, compiler);
+        expect(result.output).toBe('');
+      });
+    }
+  });
+});

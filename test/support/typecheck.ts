@@ -1,0 +1,44 @@
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './cli.js';
+import { tempDir } from './tmp.js';
+
+export const COMPILERS = {
+  'TypeScript 5.9': join(ROOT, 'node_modules/typescript/bin/tsc'),
+  'TypeScript 7': join(ROOT, 'node_modules/typescript7/bin/tsc'),
+} as const;
+
+export type Environment = 'browser' | 'node';
+
+/**
+ * Type-checks every .ts file under `folder` as a user's strict project would: ESM with NodeNext
+ * resolution, and either the DOM library (browsers) or @types/node (servers), not both.
+ */
+export function typecheck(folder: string, compiler: string, environment: Environment = 'browser'): { ok: boolean; output: string } {
+  // The config lives in a temp folder so the checked folder (often the committed out/) stays clean.
+  const config = join(tempDir('codegen-tsc-'), `tsconfig.${environment}.json`);
+  writeFileSync(
+    config,
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        lib: environment === 'browser' ? ['ES2022', 'DOM', 'DOM.Iterable'] : ['ES2022'],
+        types: environment === 'node' ? ['node'] : [],
+        typeRoots: [join(ROOT, 'node_modules/@types')],
+        noUnusedLocals: true,
+        noUnusedParameters: true,
+        noImplicitOverride: true,
+        exactOptionalPropertyTypes: false,
+        skipLibCheck: true,
+      },
+      include: [join(folder, '**/*.ts')],
+    }),
+  );
+  const result = spawnSync(process.execPath, [compiler, '-p', config], { encoding: 'utf8' });
+  return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
+}
