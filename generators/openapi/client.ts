@@ -1,0 +1,330 @@
+/**
+ * The typed REST client of an API: `client.ts`, one class with one method per operation, and
+ * `runtime/http.ts`, the fetch-based runtime it runs on (copied as is; no dependencies).
+ *
+ * Shape of the generated API (see templates/openapi/client.ts.hbs):
+ * - `new TasksApiClient(options?)` — class named after the API title; `options` holds the base URL
+ *   (default: the first server), credentials per security scheme, headers, middleware, timeout,
+ *   retries, the ETag cache and response validation.
+ * - `client.getTask({ taskId }, { signal })` — one params object (path, query, header and cookie
+ *   parameters by camelCase name, plus `body`), then per-call options. The params object is left
+ *   out when the operation has none, and optional when none of its members is required.
+ * - Methods return an `ApiPromise`: awaited, the 2xx body (`void` for 204);
+ *   `.withResponse()` gives `{ status, headers, data }` typed per status.
+ * - Non-2xx answers throw `ApiError`; `isApiError(error, 'getTask')` narrows it to that operation's
+ *   error responses, so `error.status === 404` types `error.data`.
+ * - Paginated operations also get `listProjectTasksAll(params)`: an async iterator over every item.
+ */
+import type { TypeEmitter } from '../core/emit-types.js';
+import type { ApiModel, JsonSchema, Operation, SecurityScheme } from '../core/model.js';
+import { jsDoc, objectKey, propertyAccess, propertyKey, safeIdentifier, stringLiteral, uniqueName, words } from '../core/names.js';
+import type { GeneratedFile } from '../core/output.js';
+import { refName } from '../core/shapes.js';
+import type { TemplateRenderer } from '../core/templates.js';
+import { describeOperations, isJsonMediaType, type OperationInfo, type ResponseCase } from './operation-types.js';
+
+export interface ClientEmitOptions {
+  /** Input file, for the generated header. */
+  source: string;
+  /** Whether `validators.ts` is generated: then `validateResponses` can use it. */
+  validators: boolean;
+}
+
+/** What `client.ts` re-exports from the runtime, so users need only import the client. */
+const REEXPORT_VALUES = ['ApiError', 'ApiNetworkError', 'ApiTimeoutError', 'MemoryCache', 'ResponseValidationError'];
+const REEXPORT_TYPES = [
+  'ApiPromise', 'ApiResponse', 'BasicCredentials', 'CachedResponse', 'ClientOptions', 'Credential',
+  'Fetch', 'HeaderValues', 'Middleware', 'RequestOptions', 'ResponseCache', 'RetryOptions',
+];
+
+const MAX_LINE = 100;
+
+export function emitClient(
+  model: ApiModel,
+  types: TypeEmitter,
+  templates: TemplateRenderer,
+  options: ClientEmitOptions,
+): GeneratedFile[] {
+  return [
+    { path: 'client.ts', content: templates.render('openapi/client.ts.hbs', clientContext(model, types, options)) },
+    { path: 'runtime/http.ts', content: templates.render('runtime/http.ts.hbs', { source: options.source }) },
+  ];
+}
+
+/** `Tasks API` → `TasksApi`: words capitalised, acronyms too, so that `Client` can follow. */
+function apiBaseName(title: string): string {
+  const parts = words(title).map((word) => (/^[A-Z0-9]+$/.test(word) ? word.charAt(0) + word.slice(1).toLowerCase() : word.charAt(0).toUpperCase() + word.slice(1)));
+  while (parts.length > 1 && /^client$/i.test(parts[parts.length - 1])) parts.pop();
+  return safeIdentifier(parts.join('') || 'Api', 'Api');
+}
+
+/** Names imported into `client.ts`, renamed with `as` when they would clash with its own names. */
+class Imports {
+  private readonly taken: Set<string>;
+  private readonly local = new Map<string, string>();
+
+  constructor(reserved: Iterable<string>) {
+    this.taken = new Set(reserved);
+  }
+
+  /** The local name of `name` from types.ts, importing it. */
+  use(name: string): string {
+    let local = this.local.get(name);
+    if (!local) {
+      local = this.taken.has(name) ? uniqueName(`${name}Type`, this.taken) : name;
+      this.taken.add(local);
+      this.local.set(name, local);
+    }
+    return local;
+  }
+
+  specifiers(): string[] {
+    return [...this.local].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, local]) => (name === local ? name : `${name} as ${local}`));
+  }
+}
+
+/** Strings, then identifiers: type names in a type expression, outside string literal types. */
+const TOKENS = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[A-Za-z_$][\w$]*/g;
+
+/** Rewrites the type names of `type` (from types.ts) to their local names, importing them. */
+function localType(type: string, known: Set<string>, imports: Imports): string {
+  return type.replace(TOKENS, (token) => (known.has(token) ? imports.use(token) : token));
+}
+
+function clientContext(model: ApiModel, types: TypeEmitter, options: ClientEmitOptions): object {
+  const infos = describeOperations(model, types).operations;
+  const base = apiBaseName(model.title);
+  const className = `${base}Client`;
+  const optionsType = `${base}ClientOptions`;
+  const credentialsType = `${base}Credentials`;
+  const errorsType = `${base}Errors`;
+  const schemes = Object.entries(model.securitySchemes).filter(([, scheme]) => scheme.type !== 'mutualTLS');
+
+  const validatorNames = new Set<string>();
+  const validatorOf = (schema: JsonSchema | undefined): string | undefined => {
+    const name = typeof schema === 'object' && schema.$ref ? refName(schema.$ref) : undefined;
+    if (!options.validators || name === undefined || !model.schemas.some((item) => item.name === name)) return undefined;
+    const validator = `validate${types.typeName(name, 'read')}`;
+    validatorNames.add(validator);
+    return validator;
+  };
+
+  const known = new Set(model.schemas.flatMap(({ name }) => [types.typeName(name, 'read'), types.typeName(name, 'write')]));
+  for (const info of infos) for (const name of [info.paramsType, info.responseType, info.errorType]) known.add(name);
+  const hasOperations = infos.length > 0;
+  const hasBasic = schemes.some(([, scheme]) => isBasic(scheme));
+  const runtimeValues = hasOperations ? ['ApiError', 'HttpClient'] : ['HttpClient'];
+  const runtimeTypes = [
+    'ClientOptions', 'OperationSpec',
+    ...(hasOperations ? ['ApiErrorFor', 'ApiPromise', 'RequestOptions'] : []),
+    ...(schemes.length ? ['Credential', 'SecuritySchemeSpec'] : []),
+    ...(hasBasic ? ['BasicCredentials'] : []),
+  ].sort();
+  const imports = new Imports([
+    ...runtimeValues, ...runtimeTypes, ...REEXPORT_VALUES, ...REEXPORT_TYPES, className, optionsType, credentialsType, errorsType,
+    'DEFAULT_BASE_URL', 'isApiError', 'operations', 'securitySchemes', 'Headers', 'Blob', 'Promise',
+    'AsyncIterableIterator', 'NonNullable',
+  ]);
+  const local = (type: string): string => localType(type, known, imports);
+
+  const specs = infos.map((info) => operationSpec(info, model, validatorOf));
+  const methods = infos.flatMap((info) => operationMethods(info, local));
+  const errors = infos.map((info) => `  ${propertyKey(info.method)}: ${local(info.errorType)};`);
+  const server = model.servers[0]?.url;
+
+  return {
+    source: options.source,
+    imports: {
+      runtimeValues,
+      runtimeTypes,
+      types: imports.specifiers(),
+      validators: [...validatorNames].sort(),
+    },
+    reexportValues: REEXPORT_VALUES,
+    reexportTypes: REEXPORT_TYPES,
+    defaultBaseUrl: server === undefined ? undefined : stringLiteral(server),
+    serverDoc: server === undefined ? undefined : jsDoc([`Base URL of the API's first server${model.servers[0].description ? ` (${model.servers[0].description})` : ''}.`]).trimEnd(),
+    credentials: schemes.length
+      ? { name: credentialsType, members: schemes.map(([name, scheme]) => credentialMember(name, scheme)) }
+      : undefined,
+    securitySchemes: schemes.map(([name, scheme]) => `  ${objectKey(name)}: ${schemeLiteral(scheme)},`),
+    optionsType,
+    optionsDoc: jsDoc([`Options of {@link ${className}}.`]).trimEnd(),
+    className,
+    classDoc: classDoc(model, className, infos),
+    specs,
+    methods,
+    httpDefaults: `{ ${[server === undefined ? '' : 'baseUrl: DEFAULT_BASE_URL', schemes.length ? 'securitySchemes' : ''].filter(Boolean).join(', ')} }`.replace('{  }', '{}'),
+    errorsType,
+    errors,
+    isApiErrorDoc: isApiErrorDoc(infos),
+    hasOperations,
+  };
+}
+
+function isBasic(scheme: SecurityScheme): boolean {
+  return scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'basic';
+}
+
+function credentialMember(name: string, scheme: SecurityScheme): string {
+  let type = 'Credential';
+  let what: string;
+  switch (scheme.type) {
+    case 'http':
+      if (isBasic(scheme)) {
+        type = 'Credential<BasicCredentials>';
+        what = 'User name and password for HTTP Basic authentication.';
+      } else if (scheme.scheme?.toLowerCase() === 'bearer') {
+        what = `Bearer token${scheme.bearerFormat ? ` (${scheme.bearerFormat})` : ''}, sent as \`Authorization: Bearer <token>\`.`;
+      } else {
+        what = `Credentials for the HTTP \`${scheme.scheme ?? ''}\` scheme, sent in \`Authorization\`.`;
+      }
+      break;
+    case 'apiKey':
+      what = `API key, sent as the \`${scheme.name ?? ''}\` ${scheme.in ?? 'header'}${scheme.in === 'query' ? ' parameter' : ''}.`;
+      break;
+    default:
+      what = 'Access token, sent as `Authorization: Bearer <token>`.';
+  }
+  const doc = jsDoc([scheme.description, what, 'A value, or a function called before each request (it may be async, e.g. to refresh a token).'], '  ');
+  return `${doc}  ${propertyKey(name)}?: ${type};`;
+}
+
+function schemeLiteral(scheme: SecurityScheme): string {
+  switch (scheme.type) {
+    case 'http':
+      return `{ type: "http", scheme: ${stringLiteral(scheme.scheme ?? 'bearer')} }`;
+    case 'apiKey':
+      return `{ type: "apiKey", in: ${stringLiteral(scheme.in ?? 'header')}, name: ${stringLiteral(scheme.name ?? '')} }`;
+    default:
+      return `{ type: ${stringLiteral(scheme.type)} }`;
+  }
+}
+
+function classDoc(model: ApiModel, className: string, infos: OperationInfo[]): string {
+  const gets = infos.filter((info) => info.operation.method === 'get');
+  const example = gets.find((info) => info.paramsRequired) ?? gets[0] ?? infos[0];
+  const lines = [`Client of ${model.title}${model.version ? ` ${model.version}` : ''}.`];
+  if (model.description?.trim()) lines.push('', model.description.trim());
+  if (example) {
+    const scheme = Object.entries(model.securitySchemes).find(([, item]) => item.type !== 'mutualTLS' && !isBasic(item));
+    const settings = [
+      model.servers.length ? '' : 'baseUrl: "https://api.example.com"',
+      scheme ? `auth: { ${propertyKey(scheme[0])}: () => session.token }` : '',
+    ].filter(Boolean);
+    const auth = settings.length ? `{ ${settings.join(', ')} }` : '';
+    const args = example.parameters.filter(({ parameter }) => parameter.required).map(({ key }) => key);
+    const call = args.length ? `{ ${args.map(propertyKey).join(', ')} }` : '';
+    lines.push('', '@example', `const client = new ${className}(${auth});`, `const result = await client.${example.method}(${call});`);
+  }
+  return jsDoc([lines.join('\n')]).trimEnd();
+}
+
+function isApiErrorDoc(infos: OperationInfo[]): string {
+  const clientError = (item: ResponseCase): boolean => item.code !== undefined && item.code >= 400;
+  const example = infos.find((info) => info.errors.some((item) => item.code === 404)) ?? infos.find((info) => info.errors.some(clientError)) ?? infos[0];
+  const lines = [
+    'Whether `error` is an `ApiError` from this client, of the method `operation` if given. Narrowing',
+    'its `status` then types its body.',
+  ];
+  if (example) {
+    const status = example.errors.find((item) => item.code === 404)?.code ?? example.errors.find(clientError)?.code ?? 500;
+    const call = example.hasParams ? `${example.method}(params)` : `${example.method}()`;
+    lines.push(
+      '',
+      '@example',
+      'try {',
+      `  await client.${call};`,
+      '} catch (error) {',
+      `  if (isApiError(error, ${stringLiteral(example.method)}) && error.status === ${status}) console.error(error.data);`,
+      '  else throw error;',
+      '}',
+    );
+  }
+  return jsDoc([lines.join('\n')]).trimEnd();
+}
+
+/** The `operations` entry describing `info` to the runtime. */
+function operationSpec(info: OperationInfo, model: ApiModel, validatorOf: (schema: JsonSchema | undefined) => string | undefined): string {
+  const { operation } = info;
+  const lines = [
+    `id: ${stringLiteral(info.method)}`,
+    `method: ${stringLiteral(operation.method.toUpperCase())}`,
+    `path: ${stringLiteral(operation.path)}`,
+  ];
+  if (info.parameters.length) {
+    const params = info.parameters.map(({ parameter, key }) => {
+      const fields = [`key: ${stringLiteral(key)}`, `name: ${stringLiteral(parameter.name)}`, `in: ${stringLiteral(parameter.in)}`];
+      const defaultStyle = parameter.in === 'query' || parameter.in === 'cookie' ? 'form' : 'simple';
+      if (parameter.style !== defaultStyle) fields.push(`style: ${stringLiteral(parameter.style)}`);
+      if (parameter.explode !== (parameter.style === 'form')) fields.push(`explode: ${parameter.explode}`);
+      return `      { ${fields.join(', ')} },`;
+    });
+    lines.push(`params: [\n${params.join('\n')}\n    ]`);
+  }
+  if (info.body) lines.push(`body: ${stringLiteral(info.body.content.mediaType)}`);
+  const accept = [...new Set(operation.responses.flatMap((response) => response.contents.map((content) => content.mediaType)))];
+  if (accept.length) lines.push(`accept: ${stringLiteral(accept.join(', '))}`);
+  const security = securityOf(operation, model);
+  if (security.length) lines.push(`security: [${security.map((names) => `[${names.map(stringLiteral).join(', ')}]`).join(', ')}]`);
+  if (info.idempotencyKey) lines.push('idempotencyKey: true');
+  if (info.iterator) {
+    const spec = info.iterator.spec;
+    const fields = Object.entries(spec).map(([key, value]) => `${key}: ${stringLiteral(value)}`);
+    lines.push(`pagination: { ${fields.join(', ')} }`);
+  }
+  const validators = info.success
+    .filter((item): item is ResponseCase & { code: number } => item.code !== undefined && item.content !== undefined && isJsonMediaType(item.content.mediaType))
+    .map((item) => [item.code, validatorOf(item.content?.schema)] as const)
+    .filter((entry): entry is readonly [number, string] => entry[1] !== undefined);
+  if (validators.length) lines.push(`validators: { ${validators.map(([code, name]) => `${code}: ${name}`).join(', ')} }`);
+  return `  ${objectKey(info.method)}: {\n${lines.map((line) => `    ${line},`).join('\n')}\n  },`;
+}
+
+/** The operation's security alternatives, each the names of schemes the client can apply. */
+function securityOf(operation: Operation, model: ApiModel): string[][] {
+  const requirements = operation.security ?? model.security;
+  const usable = (name: string): boolean => Object.hasOwn(model.securitySchemes, name) && model.securitySchemes[name].type !== 'mutualTLS';
+  // An alternative needing only mutualTLS (or nothing) means "no credentials in the request".
+  if (requirements.some((requirement) => Object.keys(requirement).every((name) => !usable(name)))) return [];
+  return requirements.map((requirement) => Object.keys(requirement).filter(usable));
+}
+
+function signature(name: string, params: string[], returns: string): string {
+  const line = `  ${name}(${params.join(', ')}): ${returns} {`;
+  if (line.length <= MAX_LINE) return line;
+  return `  ${name}(\n${params.map((param) => `    ${param},\n`).join('')}  ): ${returns} {`;
+}
+
+function methodDoc(info: OperationInfo, lead?: string): string {
+  const { operation } = info;
+  const paragraphs = lead
+    ? [lead]
+    : [operation.summary, operation.description !== operation.summary ? operation.description : undefined];
+  paragraphs.push(`\`${operation.method.toUpperCase()} ${operation.path}\``);
+  const text = paragraphs.filter((part): part is string => Boolean(part && part.trim())).join('\n\n');
+  return jsDoc([operation.deprecated ? `${text}\n\n@deprecated` : text], '  ');
+}
+
+/** The method of an operation, and of its item iterator when it is paginated. */
+function operationMethods(info: OperationInfo, local: (type: string) => string): string[] {
+  const params: string[] = [];
+  if (info.hasParams) params.push(`params${info.paramsRequired ? '' : '?'}: ${local(info.paramsType)}`);
+  params.push('options?: RequestOptions');
+  const spec = propertyAccess('operations', info.method);
+  const args = `${spec}, ${info.hasParams ? 'params' : 'undefined'}, options`;
+  const returns = `ApiPromise<${local(info.resultType)}, ${local(info.responseType)}>`;
+  const methods = [
+    `${methodDoc(info)}${signature(info.method, params, returns)}\n    return this.#http.send(${args});\n  }`,
+  ];
+  if (info.iterator) {
+    const { spec: pagination } = info.iterator;
+    const how = pagination.kind === 'cursor'
+      ? `following \`${pagination.nextCursor}\` until the last page`
+      : 'page after page until a short one';
+    const lead = `Every item of \`${info.method}\`, fetching pages as the loop needs them:\n${how}.`;
+    const iterator = `AsyncIterableIterator<${local(info.iterator.itemType)}>`;
+    methods.push(`${methodDoc(info, lead)}${signature(info.iterator.method, params, iterator)}\n    return this.#http.paginate(${args});\n  }`);
+  }
+  return methods;
+}
