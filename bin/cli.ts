@@ -37,6 +37,8 @@ export async function main(argv: string[]): Promise<number> {
     .option('-w, --watch', 'regenerate when an input changes')
     .option('-q, --quiet', 'print only errors')
     .addHelpText('after', EXAMPLES)
+    // `codegen generate x -q`: options after a subcommand are the subcommand's own.
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ writeOut: (text) => process.stdout.write(text), writeErr: (text) => process.stderr.write(text) })
     .action(async (options: RunOptions & { config?: string }) => {

@@ -15,7 +15,8 @@ export async function generateOpenApi({ api, templates }: GeneratorContext): Pro
   const model = await loadOpenApi(api.inputs[0], { displayRoot: api.root });
   const source = model.source;
   const types = createTypeEmitter(model.schemas);
-  const withValidators = api.emit.includes('validators');
+  // No schemas, nothing to validate: skip the file rather than write an empty module.
+  const withValidators = api.emit.includes('validators') && model.schemas.length > 0;
 
   const files: GeneratedFile[] = [
     {
@@ -32,11 +33,12 @@ export async function generateOpenApi({ api, templates }: GeneratorContext): Pro
   if (withValidators) {
     const validators = emitValidators(model.schemas, { typeName: types.typeName });
     files.push(
-      { path: 'validators.ts', content: templates.render('openapi/validators.ts.hbs', { source, typeImports: validators.typeImports, code: validators.code }) },
+      { path: 'validators.ts', content: templates.render('openapi/validators.ts.hbs', { source, ...validators }) },
       { path: 'runtime/validation.ts', content: templates.render('runtime/validation.ts.hbs', { source }) },
     );
   }
-  if (api.emit.includes('client')) {
+  // A document with no operations (webhooks only) has nothing for a client to call.
+  if (api.emit.includes('client') && model.operations.length > 0) {
     files.push(...emitClient(model, types, templates, { source, validators: withValidators }));
   }
   return files;

@@ -1,0 +1,104 @@
+/**
+ * Array keywords: minItems/maxItems, prefixItems, items (2020-12: the items after the prefix),
+ * uniqueItems, and contains with minContains/maxContains.
+ */
+import type { SchemaObject } from './model.js';
+import { Body, check, child, fail, references, type Scope } from './emit-validators-code.js';
+import { trivial } from './emit-validators-scalars.js';
+import type { Emitter } from './emit-validators-node.js';
+
+function items(count: number): string {
+  return `${count} item${count === 1 ? '' : 's'}`;
+}
+
+/** `head {`, a declaration, the child's lines, `}`: only when the child checks something. */
+function wrap(body: Body, head: string, value: string, declaration: string, inner: Body): void {
+  if (inner.empty) return;
+  body.line(`${head} {`);
+  const first = body.fork(1);
+  if (references(inner.text, value)) first.line(declaration);
+  body.append(first);
+  body.append(inner);
+  body.line('}');
+}
+
+export function emitArrayKeywords(e: Emitter, schema: SchemaObject, s: Scope, body: Body, array: string): void {
+  if (typeof schema.minItems === 'number' && schema.minItems > 0) {
+    check(s, body, `${array}.length < ${schema.minItems}`, 'minItems', `must have at least ${items(schema.minItems)}`);
+  }
+  if (typeof schema.maxItems === 'number') {
+    check(s, body, `${array}.length > ${schema.maxItems}`, 'maxItems', `must have at most ${items(schema.maxItems)}`);
+  }
+
+  const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
+  prefix.forEach((sub, index) => {
+    if (trivial(sub)) return;
+    const value = body.local('v');
+    const inner = body.fork(1);
+    e.emit(sub, child(s, value, { text: String(index) }, 'prefixItems', String(index)), inner);
+    wrap(body, `if (${array}.length > ${index})`, value, `const ${value} = ${array}[${index}];`, inner);
+  });
+
+  const rest = schema.items;
+  if (rest !== undefined && !Array.isArray(rest) && !trivial(rest)) {
+    const start = prefix.length;
+    if (rest === false) {
+      const message = start ? `must have at most ${items(start)}` : 'must be empty';
+      check(s, body, `${array}.length > ${start}`, 'items', message, [{ text: String(start) }]);
+    } else {
+      const index = body.local('i');
+      const value = body.local('v');
+      const inner = body.fork(1);
+      e.emit(rest, child(s, value, { expr: index }, 'items'), inner);
+      wrap(body, `for (let ${index} = ${start}; ${index} < ${array}.length; ${index}++)`, value, `const ${value} = ${array}[${index}];`, inner);
+    }
+  }
+
+  if (schema.uniqueItems === true) {
+    if (s.mode === 'check') {
+      body.line(`if (duplicateIndex(${array}) !== -1) return false;`);
+    } else {
+      const duplicate = body.local('d');
+      body.line(`const ${duplicate} = duplicateIndex(${array});`);
+      check(s, body, `${duplicate} !== -1`, 'uniqueItems', 'must not repeat an earlier item', [{ expr: duplicate }]);
+    }
+  }
+
+  emitContains(e, schema, s, body, array);
+}
+
+function emitContains(e: Emitter, schema: SchemaObject, s: Scope, body: Body, array: string): void {
+  if (schema.contains === undefined) return;
+  const min = typeof schema.minContains === 'number' ? schema.minContains : 1;
+  const max = typeof schema.maxContains === 'number' ? schema.maxContains : undefined;
+  if (min <= 0 && max === undefined) return;
+  const index = body.local('i');
+  const value = body.local('v');
+  const matches = e.test(schema.contains, child(s, value, { expr: index }, 'contains'));
+  let counted: string;
+  if (matches === 'false') {
+    if (min > 0) fail(s, body, 'contains', 'must contain an item matching "contains", which matches nothing');
+    return;
+  }
+  if (matches === 'true') {
+    counted = `${array}.length`;
+  } else {
+    counted = body.local('c');
+    // Stop counting once the answer is known.
+    const stop = max === undefined ? `++${counted} >= ${min}` : `++${counted} > ${max}`;
+    body.line(`let ${counted} = 0;`);
+    body.line(`for (let ${index} = 0; ${index} < ${array}.length; ${index}++) {`);
+    const loop = body.fork(1);
+    loop.line(`const ${value} = ${array}[${index}];`);
+    loop.line(`if (${matches} && ${stop}) break;`);
+    body.append(loop);
+    body.line('}');
+  }
+  if (min > 0) {
+    const message = min === 1 ? 'must contain an item matching "contains"' : `must contain at least ${items(min)} matching "contains"`;
+    check(s, body, `${counted} < ${min}`, typeof schema.minContains === 'number' ? 'minContains' : 'contains', message);
+  }
+  if (max !== undefined) {
+    check(s, body, `${counted} > ${max}`, 'maxContains', `must contain at most ${items(max)} matching "contains"`);
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * Emits the checks of one schema object in place: `const`/`enum`, then `type` and the keywords
+ * of each kind of value, then `$ref` and the applicators. Large subschemas, references, and
+ * subschemas needed as yes/no answers become calls to functions of their own.
+ */
+import type { JsonSchema, SchemaObject } from './model.js';
+import { Body, ERRORS, check, fail, gate, pathExpr, references, type Scope } from './emit-validators-code.js';
+import { ValidatorSchemaError, resolveRef } from './emit-validators-refs.js';
+import type { ValidatorModule } from './emit-validators-module.js';
+import {
+  GROUP_KEYWORDS, UNSUPPORTED, constEnumChecks, groupGuard, groupOf, has, numberChecks, scalarExpression, stringChecks,
+  trivial, typeFailed, typeList, typeMessage, validation, type Group,
+} from './emit-validators-scalars.js';
+import { emitObjectKeywords } from './emit-validators-objects.js';
+import { emitArrayKeywords } from './emit-validators-arrays.js';
+import { emitApplicators } from './emit-validators-applicators.js';
+import { HOIST_WEIGHT, weight } from './emit-validators-hoist.js';
+
+/** What the keyword emitters need from each other, without importing each other. */
+export interface Emitter {
+  m: ValidatorModule;
+  /** Statements checking `scope.value` against `schema`. */
+  emit(schema: JsonSchema, scope: Scope, body: Body): void;
+  /** A boolean expression: does `scope.value` match `schema`? */
+  test(schema: JsonSchema, scope: Scope): string;
+  /** Statements checking `scope.value` against the target of a `$ref`. */
+  ref(ref: string, scope: Scope, body: Body): void;
+  /** Statements for the schema a function is generated for (never replaced by a call to itself). */
+  root(schema: JsonSchema, scope: Scope, body: Body): void;
+}
+
+export function location(scope: Scope): string {
+  return `/${scope.pointer.join('/')}`;
+}
+
+export function createEmitter(m: ValidatorModule): Emitter {
+  const emitter: Emitter = {
+    m,
+    emit: (schema, scope, body) => {
+      // A large inline subschema is called like a reference (see emit-validators-hoist.ts).
+      if (typeof schema === 'object' && schema !== null && weight(schema) >= HOIST_WEIGHT) emitCall(emitter, schema, scope.pointer, scope, body);
+      else emitSchema(emitter, schema, scope, body);
+    },
+    test: (schema, scope) => testSchema(emitter, schema, scope),
+    ref: (ref, scope, body) => emitRef(emitter, ref, scope, body),
+    root: (schema, scope, body) => emitSchema(emitter, schema, scope, body),
+  };
+  return emitter;
+}
+
+export function asObject(schema: unknown, scope: Scope): SchemaObject | boolean {
+  if (typeof schema === 'boolean') return schema;
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new ValidatorSchemaError(`the schema at ${location(scope)} must be an object or a boolean`);
+  }
+  return schema as SchemaObject;
+}
+
+function reportUnsupported(m: ValidatorModule, schema: SchemaObject, scope: Scope): void {
+  for (const keyword of UNSUPPORTED) if (has(schema, keyword)) m.options.onUnsupported(keyword, location(scope));
+  if (Array.isArray(schema.items)) m.options.onUnsupported('items (array form)', location(scope));
+  // An embedded resource would change what `#` means inside it.
+  if (has(schema, '$id') && scope.pointer.length > 0) m.options.onUnsupported('$id', location(scope));
+}
+
+function emitSchema(e: Emitter, raw: JsonSchema, scope: Scope, body: Body): void {
+  const schema = asObject(raw, scope);
+  if (schema === true) return;
+  if (schema === false) {
+    fail(scope, body, 'false', 'is not allowed');
+    return;
+  }
+  reportUnsupported(e.m, schema, scope);
+  let s = scope;
+  const constEnum = constEnumChecks(e.m, schema, s);
+  for (const item of constEnum) check(s, body, item.failed, item.keyword, item.message);
+  // In check mode a passed comparison narrows the value for what follows.
+  if (constEnum.length && s.mode === 'check') s = { ...s, fresh: false };
+  emitTyped(e, schema, s, body);
+  const rest = { ...s, fresh: false };
+  if (typeof schema.$ref === 'string') emitRef(e, schema.$ref, rest, body);
+  emitApplicators(e, schema, rest, body);
+}
+
+const LOCAL_PREFIX: Record<Group, string> = { string: 's', number: 'n', object: 'o', array: 'a' };
+const LOCAL_TYPE: Record<Group, string> = { string: 'string', number: 'number', object: 'Record<string, unknown>', array: 'unknown[]' };
+
+/** `type`, then the keywords of each kind of value, guarded by the kind when `type` allows several. */
+function emitTyped(e: Emitter, schema: SchemaObject, s: Scope, body: Body): void {
+  const types = typeList(schema, s.pointer);
+  const groups = (Object.keys(GROUP_KEYWORDS) as Group[]).filter((group) => GROUP_KEYWORDS[group].some((keyword) => has(schema, keyword)));
+  const guarded = (group: Group, into: Body) => into.block(`if (${groupGuard(group, s.value)})`, (inner) => emitGroup(e, schema, group, s, inner));
+  if (!types) {
+    for (const group of groups) guarded(group, body);
+    return;
+  }
+  if (s.mode === 'check' && valuesHaveType(schema, types)) {
+    // `enum: ["a", "b"]` with `type: string`: the enum check already returned for anything else.
+    for (const group of groups) if (types.some((type) => groupOf(type) === group)) guarded(group, body);
+    return;
+  }
+  gate(s, body, typeFailed(types, s.value), 'type', typeMessage(types), (inner) => {
+    for (const group of groups) {
+      if (!types.some((type) => groupOf(type) === group)) continue;
+      if (types.every((type) => groupOf(type) === group)) emitGroup(e, schema, group, s, inner);
+      else guarded(group, inner);
+    }
+  });
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/** Whether every `const`/`enum` value is of one of `types`. */
+function valuesHaveType(schema: SchemaObject, types: string[]): boolean {
+  const values = has(schema, 'const') ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : undefined;
+  if (!values || values.length === 0) return false;
+  return values.every((value) => {
+    const type = jsonType(value);
+    return types.includes(type) || (type === 'integer' && types.includes('number'));
+  });
+}
+
+/** The keywords of one kind of value, on a local of the matching TypeScript type. */
+function emitGroup(e: Emitter, schema: SchemaObject, group: Group, s: Scope, body: Body): void {
+  const local = body.local(LOCAL_PREFIX[group]);
+  const inner = body.fork();
+  const scope = { ...s, fresh: false };
+  switch (group) {
+    case 'string':
+      for (const item of stringChecks(e.m, schema, local, s.pointer)) check(scope, inner, item.failed, item.keyword, item.message);
+      break;
+    case 'number':
+      for (const item of numberChecks(e.m, schema, local, s.pointer)) check(scope, inner, item.failed, item.keyword, item.message);
+      break;
+    case 'object':
+      emitObjectKeywords(e, schema, scope, inner, local);
+      break;
+    case 'array':
+      emitArrayKeywords(e, schema, scope, inner, local);
+      break;
+  }
+  if (inner.empty) return;
+  if (references(inner.text, local)) body.line(`const ${local} = ${s.value} as ${LOCAL_TYPE[group]};`);
+  body.append(inner);
+}
+
+/** A reference: a call to the target's function (collect mode only descends when it fails). */
+function emitRef(e: Emitter, ref: string, s: Scope, body: Body): void {
+  const target = resolveRef(s.doc, ref);
+  const schema = asObject(target.schema, s);
+  if (schema === true || trivial(schema)) return;
+  if (schema === false) {
+    fail(s, body, 'false', 'is not allowed');
+    return;
+  }
+  emitCall(e, schema, target.pointer, s, body);
+}
+
+/** A call to the function of `schema` (at `pointer` in the document). */
+function emitCall(e: Emitter, schema: SchemaObject, pointer: string[], s: Scope, body: Body): void {
+  const checkName = e.m.functionFor(s.doc, schema, pointer, s.dir, 'check');
+  if (s.mode === 'check') {
+    // `as unknown`: the call is a type guard, and narrowing `value` to the target's type here would
+    // make later checks of the same value (allOf siblings) fail to compile.
+    body.line(`if (!${checkName}(${s.value} as unknown)) return false;`);
+    return;
+  }
+  const collectName = e.m.functionFor(s.doc, schema, pointer, s.dir, 'collect');
+  body.line(`if (!${checkName}(${s.value})) ${collectName}(${s.value}, ${pathExpr(s)}, ${ERRORS});`);
+}
+
+function testSchema(e: Emitter, raw: JsonSchema, scope: Scope): string {
+  const schema = asObject(raw, scope);
+  if (typeof schema === 'boolean') return String(schema);
+  if (trivial(schema)) return 'true';
+  const scalar = scalarExpression(e.m, schema, scope);
+  if (scalar !== undefined) return scalar;
+  const keywords = Object.keys(schema).filter(validation);
+  if (keywords.length === 1 && typeof schema.$ref === 'string') {
+    // A bare reference: call the target directly instead of a function that calls it.
+    const target = resolveRef(scope.doc, schema.$ref);
+    const resolved = asObject(target.schema, scope);
+    if (typeof resolved === 'boolean') return String(resolved);
+    if (trivial(resolved)) return 'true';
+    return `${e.m.functionFor(scope.doc, resolved, target.pointer, scope.dir, 'check')}(${scope.value})`;
+  }
+  return `${e.m.functionFor(scope.doc, schema, scope.pointer, scope.dir, 'check')}(${scope.value})`;
+}

@@ -1,0 +1,165 @@
+/**
+ * Validators as plain TypeScript, emitted from JSON Schema: for each schema `isX(value)` (a fast
+ * yes/no that stops at the first failure) and `validateX(value)` (the typed value, or every error
+ * with its JSON-pointer path). Nothing is interpreted or compiled at run time; the generated
+ * module imports a few helpers from the runtime file `templates/runtime/validation.ts.hbs`.
+ *
+ * Valid data costs one pass of `isX` and no allocation; errors are collected by a second pass
+ * that only runs when `isX` said no, and only descends into the parts that fail.
+ *
+ * Not compiled (reported through `onUnsupported`, otherwise skipped): unevaluatedProperties,
+ * unevaluatedItems, $dynamicRef/$dynamicAnchor, embedded `$id` resources,
+ * draft-2019 `items` arrays / additionalItems / dependencies. `$ref` must be a local JSON pointer
+ * (`#`, `#/$defs/X`, `#/properties/a/items`, ...): remote and `$anchor` references throw.
+ */
+import type { JsonSchema, NamedSchema, SchemaObject } from './model.js';
+import { uniqueName } from './names.js';
+import { shapeNames } from './shapes.js';
+import { ERRORS, VALUE, type Direction, type Scope } from './emit-validators-code.js';
+import { CycleCheck, DirectionAnalysis } from './emit-validators-refs.js';
+import { RUNTIME_VALUES, ValidatorModule, type CompileOptions } from './emit-validators-module.js';
+import { createEmitter } from './emit-validators-node.js';
+
+export { ValidatorSchemaError } from './emit-validators-refs.js';
+export type { CompileOptions } from './emit-validators-module.js';
+export { FORMAT_CHECKS } from './emit-validators-scalars.js';
+
+export interface ValidatorEmitterOptions extends CompileOptions {
+  /** TS type name for a named schema in a direction, for the `ValidationResult<T>` return types. */
+  typeName(name: string, direction: 'read' | 'write'): string;
+}
+
+export interface ValidatorCode {
+  /** Constants and functions, without header or imports. */
+  code: string;
+  /** Type names (from the types module) the signatures use: `import type { ... }`. */
+  typeImports: string[];
+  /**
+   * Names to import from the runtime validation module, as import specifiers: `type
+   * ValidationError`, `deepEqual`, or `type ValidationError as RuntimeValidationError` when a
+   * schema type already has that name.
+   */
+  runtimeImports: string[];
+}
+
+/** One exported pair `isX`/`validateX`. */
+interface Entry {
+  doc: JsonSchema;
+  schema: SchemaObject;
+  pointer: string[];
+  dir: Direction;
+  /** `X` in `isX`, `validateX`. */
+  suffix: string;
+  /** Type the functions narrow to; undefined: `boolean` and `ValidationResult<unknown>`. */
+  type?: string;
+  /** Validates exactly like the entry with this suffix: delegate to it. */
+  sameAs?: string;
+}
+
+/** Boolean schemas as objects, so every root can have functions of its own. */
+function rootObject(schema: JsonSchema): SchemaObject {
+  if (schema === true) return {};
+  if (schema === false) return { not: {} };
+  return schema;
+}
+
+function build(entries: Entry[], options: CompileOptions, typeNames: Set<string>): Omit<ValidatorCode, 'typeImports'> {
+  const m = new ValidatorModule(options, typeNames);
+  const taken = new Set([...typeNames]);
+  const resultType = typeNames.has('ValidationResult') ? uniqueName('RuntimeValidationResult', taken) : 'ValidationResult';
+  m.errorType = typeNames.has('ValidationError') ? uniqueName('RuntimeValidationError', taken) : 'ValidationError';
+  m.reserve(resultType);
+  m.reserve(m.errorType);
+  const cycles = new CycleCheck();
+  for (const entry of entries) {
+    cycles.check(entry.doc, entry.schema);
+    const is = m.reserve(`is${entry.suffix}`);
+    const validate = m.reserve(`validate${entry.suffix}`);
+    const collect = m.reserve(`collect${entry.suffix}`);
+    const predicate = entry.type ? `${VALUE} is ${entry.type}` : 'boolean';
+    let collector = collect;
+    if (entry.sameAs) {
+      m.addExported(`export function ${is}(${VALUE}: unknown): ${predicate} {\n  return is${entry.sameAs}(${VALUE});\n}`);
+      collector = `collect${entry.sameAs}`;
+    } else {
+      const job = { dir: entry.dir, doc: entry.doc, schema: entry.schema, pointer: entry.pointer };
+      m.declare({ ...job, name: is, mode: 'check', head: `export function ${is}(${VALUE}: unknown): ${predicate}` }, true);
+      m.declare({ ...job, name: collect, mode: 'collect' }, false);
+    }
+    m.addExported(
+      [
+        `export function ${validate}(${VALUE}: unknown): ${resultType}<${entry.type ?? 'unknown'}> {`,
+        `  if (${is}(${VALUE})) return { ok: true, ${VALUE} };`,
+        `  const ${ERRORS}: ${m.errorType}[] = [];`,
+        `  ${collector}(${VALUE}, "", ${ERRORS});`,
+        `  return { ok: false, ${ERRORS} };`,
+        '}',
+      ].join('\n'),
+    );
+  }
+  const emitter = createEmitter(m);
+  m.drain((job, body) => {
+    const scope: Scope = { mode: job.mode, dir: job.dir, doc: job.doc, value: VALUE, fresh: true, path: [], pointer: job.pointer };
+    emitter.root(job.schema, scope, body);
+  });
+  const code = m.code;
+  const runtimeImports = [
+    `type ValidationError${m.errorType === 'ValidationError' ? '' : ` as ${m.errorType}`}`,
+    `type ValidationResult${resultType === 'ValidationResult' ? '' : ` as ${resultType}`}`,
+    ...RUNTIME_VALUES.filter((name) => new RegExp(`\\b${name}\\(`).test(code)),
+  ];
+  return { code, runtimeImports };
+}
+
+/**
+ * Validators for the named schemas of an API. Each `#/$defs/<Name>` reference calls `<Name>`'s
+ * function. A schema whose request shape differs (readOnly/writeOnly, see shapes.ts) also gets
+ * `is<Name>Input`/`validate<Name>Input`: readOnly properties are then not required (but checked
+ * when present), as writeOnly ones are not required in the response direction.
+ */
+export function emitValidators(schemas: NamedSchema[], options: ValidatorEmitterOptions): ValidatorCode {
+  // A null-prototype object: a schema name can never reach Object.prototype.
+  const defs = Object.create(null) as Record<string, JsonSchema>;
+  for (const { name, schema } of schemas) defs[name] = schema;
+  const doc: SchemaObject = { $defs: defs };
+  const shapes = shapeNames(schemas);
+  const directions = new DirectionAnalysis();
+  const entries: Entry[] = [];
+  const typeImports: string[] = [];
+  for (const { name, schema } of schemas) {
+    const shape = shapes.get(name) ?? { read: name, write: name };
+    const base = { doc, schema: rootObject(schema), pointer: ['$defs', name] };
+    const readType = options.typeName(name, 'read');
+    typeImports.push(readType);
+    entries.push({ ...base, dir: 'read', suffix: shape.read, type: readType });
+    if (shape.write !== shape.read) {
+      const writeType = options.typeName(name, 'write');
+      typeImports.push(writeType);
+      const same = !directions.sensitive(doc, schema);
+      entries.push({ ...base, dir: 'write', suffix: shape.write, type: writeType, sameAs: same ? shape.read : undefined });
+    }
+  }
+  const unique = [...new Set(typeImports)];
+  return { ...build(entries, options, new Set(unique)), typeImports: unique };
+}
+
+/**
+ * Validators for standalone schemas, each its own document (`#` is the schema itself):
+ * `is<name>(value): boolean` and `validate<name>(value): ValidationResult<unknown>`.
+ */
+export function emitSchemaValidators(roots: Array<{ name: string; schema: JsonSchema }>, options: CompileOptions = {}): ValidatorCode {
+  const entries = roots.map(({ name, schema }): Entry => {
+    if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) throw new Error(`validator name ${JSON.stringify(name)} is not an identifier`);
+    return { doc: schema, schema: rootObject(schema), pointer: [], dir: 'plain', suffix: name };
+  });
+  return { ...build(entries, options, new Set()), typeImports: [] };
+}
+
+/** The import lines for a generated validator module. */
+export function validatorImports(result: ValidatorCode, from: { types: string; runtime: string }): string {
+  const lines: string[] = [];
+  if (result.typeImports.length) lines.push(`import type { ${result.typeImports.join(', ')} } from ${JSON.stringify(from.types)};`);
+  lines.push(`import { ${result.runtimeImports.join(', ')} } from ${JSON.stringify(from.runtime)};`);
+  return `${lines.join('\n')}\n`;
+}
+

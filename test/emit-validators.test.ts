@@ -1,0 +1,434 @@
+/**
+ * Generated validators on a realistic API (a mirror of the components of
+ * schemas/openapi/tasks.yaml) and on hostile names and values: the errors reported (path,
+ * keyword, message), the request (write) shape, own-property semantics, and that the generated
+ * module type-checks under strict with TypeScript 5.9 and 7.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import {
+  ValidatorSchemaError, emitSchemaValidators, emitValidators, validatorImports, type ValidatorCode,
+} from '../generators/core/emit-validators.js';
+import type { JsonSchema, NamedSchema } from '../generators/core/model.js';
+import { TemplateRenderer } from '../generators/core/templates.js';
+import { tempDir } from './support/tmp.js';
+import { COMPILERS, typecheck } from './support/typecheck.js';
+
+const TASKS = `
+Project:
+  type: object
+  required: [id, name, createdAt]
+  properties:
+    id: { type: string, format: uuid, readOnly: true }
+    name: { type: string, minLength: 1, maxLength: 120 }
+    description: { type: [string, 'null'], maxLength: 2000 }
+    createdAt: { type: string, format: date-time, readOnly: true }
+TaskStatus:
+  type: string
+  enum: [todo, in_progress, done]
+Label:
+  type: object
+  required: [name]
+  additionalProperties: false
+  properties:
+    name: { type: string, pattern: '^[a-z][a-z0-9-]*$' }
+    color: { type: string, pattern: '^#[0-9a-f]{6}$' }
+Assignee:
+  oneOf:
+    - $ref: '#/$defs/PersonAssignee'
+    - $ref: '#/$defs/TeamAssignee'
+  discriminator:
+    propertyName: kind
+    mapping:
+      person: '#/$defs/PersonAssignee'
+      team: '#/$defs/TeamAssignee'
+PersonAssignee:
+  type: object
+  required: [kind, email]
+  properties:
+    kind: { const: person }
+    email: { type: string, format: email }
+TeamAssignee:
+  type: object
+  required: [kind, team]
+  properties:
+    kind: { const: team }
+    team: { type: string }
+Task:
+  type: object
+  required: [id, title, status, createdAt]
+  properties:
+    id: { type: string, format: uuid, readOnly: true }
+    title: { type: string, minLength: 1, maxLength: 200 }
+    status: { $ref: '#/$defs/TaskStatus' }
+    dueDate: { type: string, format: date }
+    estimateHours: { type: number, exclusiveMinimum: 0, multipleOf: 0.25 }
+    assignee: { $ref: '#/$defs/Assignee' }
+    labels:
+      type: array
+      uniqueItems: true
+      maxItems: 10
+      items: { $ref: '#/$defs/Label' }
+    metadata:
+      type: object
+      additionalProperties: { type: string }
+    subtasks:
+      type: array
+      items: { $ref: '#/$defs/Task' }
+    createdAt: { type: string, format: date-time, readOnly: true }
+    updatedAt: { type: string, format: date-time, readOnly: true }
+TaskPatch:
+  type: object
+  minProperties: 1
+  properties:
+    title: { type: string, minLength: 1, maxLength: 200 }
+    status: { $ref: '#/$defs/TaskStatus' }
+    dueDate: { type: [string, 'null'], format: date }
+    assignee:
+      oneOf:
+        - $ref: '#/$defs/Assignee'
+        - type: 'null'
+`;
+
+/** Names, keys and values that break naive code generation. */
+const HOSTILE: Record<string, JsonSchema> = {
+  Hostile: {
+    type: 'object',
+    required: ['constructor', '__proto__', 'toString', 'say "hi"', 'a/b~c', 'value', 'v1'],
+    additionalProperties: false,
+    properties: {
+      // `as const`: TypeScript types these two keys from Object.prototype, not from the index signature.
+      constructor: { type: 'string' as const },
+      // Computed: a plain `__proto__:` key would set the literal's prototype instead.
+      ['__proto__']: { type: 'number' },
+      toString: { type: 'boolean' as const },
+      'say "hi"': { enum: ['it\'s "quoted"', 'back\\slash', 'line\u2028separator', '*/ not a comment end'] },
+      'a/b~c': { const: JSON.parse('{"__proto__": {"x": 1}}') as unknown },
+      value: { type: 'string', pattern: '^a/b\\\\c\\d+/$' },
+      v1: { type: 'integer' },
+      'line\u2028break': { type: 'string', pattern: '\\u2028' },
+    },
+  },
+  // Names of the runtime's types, used by a schema: the runtime imports are aliased.
+  ValidationError: { type: 'object', properties: { path: { type: 'string' } } },
+  ValidationResult: { type: 'array', items: { $ref: '#/$defs/ValidationError' } },
+};
+
+function namedSchemas(schemas: Record<string, JsonSchema>): NamedSchema[] {
+  return Object.entries(schemas).map(([name, schema]) => ({ name, schema, origin: 'component' as const }));
+}
+
+const typeName = (name: string, direction: 'read' | 'write') => (direction === 'write' ? `${name}Input` : name);
+
+type Result = { ok: true; value: unknown } | { ok: false; errors: Array<{ path: string; keyword: string; message: string }> };
+type Module = Record<string, (value: unknown) => unknown>;
+
+const dir = tempDir('codegen-validators-');
+const renderer = new TemplateRenderer();
+
+function transpile(code: string): string {
+  return ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+}
+
+/** Writes `name/` with validators.ts, types.ts, runtime/validation.ts (+ .mjs twins) and imports it. */
+async function load(name: string, result: ValidatorCode): Promise<Module> {
+  const folder = join(dir, name);
+  mkdirSync(join(folder, 'runtime'), { recursive: true });
+  const runtime = renderer.render('runtime/validation.ts.hbs', { source: 'test' });
+  writeFileSync(join(folder, 'runtime/validation.ts'), runtime);
+  writeFileSync(join(folder, 'runtime/validation.mjs'), transpile(runtime));
+  const types = result.typeImports.map((type) => `export interface ${type} {\n  [key: string]: unknown;\n}\n`).join('\n');
+  writeFileSync(join(folder, 'types.ts'), types || 'export {};\n');
+  const source = `${validatorImports(result, { types: './types.js', runtime: './runtime/validation.js' })}\n${result.code}`;
+  writeFileSync(join(folder, 'validators.ts'), source);
+  writeFileSync(join(folder, 'validators.mjs'), transpile(source).replace('./runtime/validation.js', './runtime/validation.mjs'));
+  return (await import(pathToFileURL(join(folder, 'validators.mjs')).href)) as Module;
+}
+
+function errorsOf(result: unknown): Array<{ path: string; keyword: string; message: string }> {
+  const outcome = result as Result;
+  if (outcome.ok) throw new Error('expected errors, the value is valid');
+  return outcome.errors;
+}
+
+const tasks = parse(TASKS) as Record<string, JsonSchema>;
+let tasksCode: ValidatorCode;
+let api: Module;
+let hostile: Module;
+
+beforeAll(async () => {
+  tasksCode = emitValidators(namedSchemas(tasks), { typeName });
+  api = await load('tasks', tasksCode);
+  hostile = await load('hostile', emitValidators(namedSchemas(HOSTILE), { typeName }));
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function validTask(): Record<string, unknown> {
+  return {
+    id: '2eb8aa08-aa98-11ea-b4aa-73b441d16380',
+    title: 'Write the report',
+    status: 'in_progress',
+    dueDate: '2024-02-29',
+    estimateHours: 2.75,
+    assignee: { kind: 'person', email: 'ada@example.com' },
+    labels: [{ name: 'finance', color: '#00aa55' }, { name: 'q1' }],
+    metadata: { source: 'jira' },
+    subtasks: [{ id: '98d80576-482e-427f-8434-7f86890ab222', title: 'Draft', status: 'done', createdAt: '2024-01-01T10:00:00Z' }],
+    createdAt: '2024-01-01T09:30:00+01:00',
+  };
+}
+
+describe('emitValidators on the tasks API', () => {
+  it('exports is/validate pairs, with Input variants for request shapes', () => {
+    const exported = [...tasksCode.code.matchAll(/^export function (\w+)/gm)].map((match) => match[1]);
+    expect(exported).toEqual([
+      'isProject', 'validateProject', 'isProjectInput', 'validateProjectInput',
+      'isTaskStatus', 'validateTaskStatus', 'isLabel', 'validateLabel', 'isAssignee', 'validateAssignee',
+      'isPersonAssignee', 'validatePersonAssignee', 'isTeamAssignee', 'validateTeamAssignee',
+      'isTask', 'validateTask', 'isTaskInput', 'validateTaskInput', 'isTaskPatch', 'validateTaskPatch',
+    ]);
+    expect(tasksCode.typeImports).toEqual([
+      'Project', 'ProjectInput', 'TaskStatus', 'Label', 'Assignee', 'PersonAssignee', 'TeamAssignee', 'Task', 'TaskInput', 'TaskPatch',
+    ]);
+    expect(tasksCode.code).not.toMatch(/\bany\b|\beval\b|new Function/);
+  });
+
+  it('accepts a valid task and returns the same value', () => {
+    const task = validTask();
+    expect(api.isTask(task)).toBe(true);
+    const result = api.validateTask(task) as Result;
+    expect(result.ok).toBe(true);
+    expect(result.ok && result.value).toBe(task);
+  });
+
+  it('reports every error with its JSON pointer, keyword and message', () => {
+    const task = {
+      ...validTask(),
+      id: 'not-a-uuid',
+      title: undefined,
+      status: 'open',
+      dueDate: '2025-02-30',
+      estimateHours: 0,
+      assignee: { kind: 'person', email: 'nobody' },
+      labels: [{ name: 'Bad Name' }, { name: 'ok', extra: 1 }, { name: 'ok', extra: 1 }],
+      metadata: { count: 1, 'x/y~z': true },
+      subtasks: [{ title: '', status: 'todo', estimateHours: 1.1, createdAt: '2024-01-01T10:00:00Z' }],
+      createdAt: 'yesterday',
+    };
+    delete (task as Record<string, unknown>).title;
+    expect(api.isTask(task)).toBe(false);
+    expect(errorsOf(api.validateTask(task))).toEqual([
+      { path: '/id', keyword: 'format', message: 'must be a valid uuid' },
+      { path: '/title', keyword: 'required', message: 'is required' },
+      { path: '/status', keyword: 'enum', message: 'must be one of "todo", "in_progress", "done"' },
+      { path: '/dueDate', keyword: 'format', message: 'must be a valid date' },
+      { path: '/estimateHours', keyword: 'exclusiveMinimum', message: 'must be > 0' },
+      { path: '/assignee/email', keyword: 'format', message: 'must be a valid email' },
+      { path: '/labels/0/name', keyword: 'pattern', message: 'must match the pattern "^[a-z][a-z0-9-]*$"' },
+      { path: '/labels/1/extra', keyword: 'additionalProperties', message: 'is not allowed' },
+      { path: '/labels/2/extra', keyword: 'additionalProperties', message: 'is not allowed' },
+      { path: '/labels/2', keyword: 'uniqueItems', message: 'must not repeat an earlier item' },
+      { path: '/metadata/count', keyword: 'type', message: 'must be a string' },
+      { path: '/metadata/x~1y~0z', keyword: 'type', message: 'must be a string' },
+      { path: '/subtasks/0/id', keyword: 'required', message: 'is required' },
+      { path: '/subtasks/0/title', keyword: 'minLength', message: 'must have at least 1 character' },
+      { path: '/subtasks/0/estimateHours', keyword: 'multipleOf', message: 'must be a multiple of 0.25' },
+      { path: '/createdAt', keyword: 'format', message: 'must be a valid date-time' },
+    ]);
+  });
+
+  it('reports a wrong root type at the empty pointer', () => {
+    expect(errorsOf(api.validateTask(null))).toEqual([{ path: '', keyword: 'type', message: 'must be an object' }]);
+    expect(errorsOf(api.validateTask([]))).toEqual([{ path: '', keyword: 'type', message: 'must be an object' }]);
+  });
+
+  it('dispatches on the discriminator and reports a missing or unknown tag', () => {
+    expect(api.isAssignee({ kind: 'team', team: 'platform' })).toBe(true);
+    expect(api.isAssignee({ kind: 'team', email: 'ada@example.com' })).toBe(false);
+    expect(errorsOf(api.validateAssignee({ kind: 'robot' }))).toEqual([
+      { path: '/kind', keyword: 'discriminator', message: 'must be one of "person", "team"' },
+    ]);
+    expect(errorsOf(api.validateAssignee({ email: 'ada@example.com' }))).toEqual([
+      { path: '/kind', keyword: 'discriminator', message: 'is required (one of "person", "team")' },
+    ]);
+    expect(errorsOf(api.validateAssignee('ada'))).toEqual([
+      { path: '', keyword: 'discriminator', message: 'must be an object with a "kind" property' },
+    ]);
+    expect(errorsOf(api.validateAssignee({ kind: 'team' }))).toEqual([{ path: '/team', keyword: 'required', message: 'is required' }]);
+  });
+
+  it('does not require readOnly properties of a request body, but still checks them', () => {
+    const input = { title: 'New', status: 'todo', subtasks: [{ title: 'Child', status: 'todo' }] };
+    expect(api.isTaskInput(input)).toBe(true);
+    expect(api.isTask(input)).toBe(false);
+    expect(errorsOf(api.validateTask(input))).toEqual([
+      { path: '/id', keyword: 'required', message: 'is required' },
+      { path: '/subtasks/0/id', keyword: 'required', message: 'is required' },
+      { path: '/subtasks/0/createdAt', keyword: 'required', message: 'is required' },
+      { path: '/createdAt', keyword: 'required', message: 'is required' },
+    ]);
+    expect(errorsOf(api.validateTaskInput({ ...input, id: 42 }))).toEqual([{ path: '/id', keyword: 'type', message: 'must be a string' }]);
+    expect(api.isProjectInput({ name: 'Apollo' })).toBe(true);
+    expect(api.isProject({ name: 'Apollo' })).toBe(false);
+  });
+
+  it('explains a nullable oneOf by the member that fits the value', () => {
+    expect(api.isTaskPatch({ assignee: null })).toBe(true);
+    expect(errorsOf(api.validateTaskPatch({ assignee: { kind: 'person', email: 'x' } }))).toEqual([
+      { path: '/assignee/email', keyword: 'format', message: 'must be a valid email' },
+    ]);
+    expect(errorsOf(api.validateTaskPatch({ assignee: 5 }))).toEqual([
+      { path: '/assignee', keyword: 'oneOf', message: 'must match exactly one schema in oneOf (matched none)' },
+    ]);
+    expect(errorsOf(api.validateTaskPatch({}))).toEqual([{ path: '', keyword: 'minProperties', message: 'must have at least 1 property' }]);
+  });
+
+  it('counts string length in code points and checks multipleOf without float noise', () => {
+    const emoji = '😀'.repeat(200);
+    expect(api.isTask({ ...validTask(), title: emoji })).toBe(true);
+    expect(errorsOf(api.validateTask({ ...validTask(), title: `${emoji}x` }))).toEqual([
+      { path: '/title', keyword: 'maxLength', message: 'must have at most 200 characters' },
+    ]);
+    expect(api.isTask({ ...validTask(), estimateHours: 19.75 })).toBe(true);
+    expect(api.isTask({ ...validTask(), estimateHours: 0.1 + 0.15 })).toBe(true);
+    expect(api.isTask({ ...validTask(), estimateHours: Number.NaN })).toBe(false);
+  });
+
+  it('terminates on deep recursion and agrees with isTask', () => {
+    let task: Record<string, unknown> = validTask();
+    for (let depth = 0; depth < 200; depth++) task = { ...validTask(), subtasks: [task] };
+    expect(api.isTask(task)).toBe(true);
+    (task.subtasks as Array<Record<string, unknown>>)[0].status = 'lost';
+    expect(errorsOf(api.validateTask(task))).toEqual([{ path: '/subtasks/0/status', keyword: 'enum', message: 'must be one of "todo", "in_progress", "done"' }]);
+  });
+
+  it('builds no path strings in the yes/no functions', () => {
+    for (const match of tasksCode.code.matchAll(/^(?:export )?function (is\w+|check\w+)\([^)]*\)[^{]*\{\n([\s\S]*?)\n\}/gm)) {
+      expect(match[2], match[1]).not.toMatch(/errors|path \+|pointerToken/);
+    }
+  });
+
+  it('emits the same text every time', () => {
+    expect(emitValidators(namedSchemas(tasks), { typeName }).code).toBe(tasksCode.code);
+  });
+});
+
+describe('hostile names and values', () => {
+  const valid = () =>
+    JSON.parse(
+      JSON.stringify({
+        constructor: 'c',
+        toString: true,
+        'say "hi"': 'back\\slash',
+        'a/b~c': { placeholder: true },
+        value: 'a/b\\c12/',
+        v1: 3,
+        'line\u2028break': 'x\u2028y',
+      })
+        .replace('"placeholder":true', '"__proto__":{"x":1}')
+        .replace(/^\{/, '{"__proto__": 7,'),
+    ) as Record<string, unknown>;
+
+  it('accepts own properties named like Object.prototype members', () => {
+    const value = valid();
+    expect(Object.prototype.hasOwnProperty.call(value, '__proto__')).toBe(true);
+    expect(hostile.validateHostile(value)).toEqual({ ok: true, value });
+  });
+
+  it('checks required inherited names as own properties', () => {
+    expect(errorsOf(hostile.validateHostile({}))).toEqual([
+      { path: '/constructor', keyword: 'required', message: 'is required' },
+      { path: '/__proto__', keyword: 'required', message: 'is required' },
+      { path: '/toString', keyword: 'required', message: 'is required' },
+      { path: '/say "hi"', keyword: 'required', message: 'is required' },
+      { path: '/a~1b~0c', keyword: 'required', message: 'is required' },
+      { path: '/value', keyword: 'required', message: 'is required' },
+      { path: '/v1', keyword: 'required', message: 'is required' },
+    ]);
+  });
+
+  it('validates the values of those properties', () => {
+    const value = { ...valid(), v1: 1.5 };
+    Object.defineProperty(value, '__proto__', { value: 'seven', enumerable: true });
+    expect(errorsOf(hostile.validateHostile(value))).toEqual([
+      { path: '/__proto__', keyword: 'type', message: 'must be a number' },
+      { path: '/v1', keyword: 'type', message: 'must be an integer' },
+    ]);
+  });
+
+  it('compares enum and const values with quotes, backslashes, U+2028 and __proto__ keys', () => {
+    for (const text of ['it\'s "quoted"', 'back\\slash', 'line\u2028separator', '*/ not a comment end']) {
+      expect(hostile.isHostile({ ...valid(), 'say "hi"': text }), text).toBe(true);
+    }
+    expect(errorsOf(hostile.validateHostile({ ...valid(), 'say "hi"': 'back\\\\slash' }))).toEqual([
+      {
+        path: '/say "hi"',
+        keyword: 'enum',
+        message: 'must be one of "it\'s \\"quoted\\"", "back\\\\slash", "line\u2028separator", "*/ not a comment end"',
+      },
+    ]);
+    expect(errorsOf(hostile.validateHostile({ ...valid(), 'a/b~c': { x: 1 } }))[0]).toMatchObject({ path: '/a~1b~0c', keyword: 'const' });
+  });
+
+  it('compiles patterns with slashes, backslashes and U+2028', () => {
+    expect(errorsOf(hostile.validateHostile({ ...valid(), value: 'a/bc1/' }))).toEqual([
+      { path: '/value', keyword: 'pattern', message: 'must match the pattern "^a/b\\\\\\\\c\\\\d+/$"' },
+    ]);
+    expect(hostile.isHostile({ ...valid(), 'line\u2028break': 'no separator' })).toBe(false);
+  });
+
+  it('rejects properties it does not list, escaping them in the path', () => {
+    expect(errorsOf(hostile.validateHostile({ ...valid(), 'x/y': 1 }))).toEqual([
+      { path: '/x~1y', keyword: 'additionalProperties', message: 'is not allowed' },
+    ]);
+  });
+
+  it('aliases runtime types that a schema type shadows', () => {
+    expect(hostile.isValidationResult([{ path: '/a' }])).toBe(true);
+    expect(errorsOf(hostile.validateValidationResult([{ path: 1 }]))).toEqual([{ path: '/0/path', keyword: 'type', message: 'must be a string' }]);
+  });
+});
+
+describe('standalone schemas and errors', () => {
+  it('reports unsupported keywords through onUnsupported', () => {
+    const seen: string[] = [];
+    const schema = { properties: { a: { unevaluatedProperties: false } } } as JsonSchema;
+    emitSchemaValidators([{ name: 'Open', schema }], {
+      onUnsupported: (keyword, pointer) => seen.push(`${keyword} at ${pointer}`),
+    });
+    expect(seen).toEqual(['unevaluatedProperties at /properties/a']);
+  });
+
+  it('refuses remote and anchor references', () => {
+    expect(() => emitSchemaValidators([{ name: 'Remote', schema: { $ref: 'other.json#/a' } }])).toThrow(ValidatorSchemaError);
+    expect(() => emitSchemaValidators([{ name: 'Anchor', schema: { $ref: '#here' } }])).toThrow(/anchor/);
+    expect(() => emitSchemaValidators([{ name: 'Missing', schema: { $ref: '#/$defs/none' } }])).toThrow(/points at nothing/);
+  });
+
+  it('refuses references that loop without descending into the value', () => {
+    const loop = { $defs: { a: { $ref: '#/$defs/b' }, b: { allOf: [{ $ref: '#/$defs/a' }] } }, $ref: '#/$defs/a' } as JsonSchema;
+    expect(() => emitSchemaValidators([{ name: 'Loop', schema: loop }])).toThrow(/loop without reaching a property or item/);
+    const tree = { type: 'object', properties: { children: { type: 'array', items: { $ref: '#' } } } } as JsonSchema;
+    expect(() => emitSchemaValidators([{ name: 'Tree', schema: tree }])).not.toThrow();
+  });
+
+  it('treats format as an annotation when asked', async () => {
+    const checks = await load('formats', emitSchemaValidators([{ name: 'Email', schema: { format: 'email' } }], { formats: 'ignore' }));
+    expect(checks.isEmail('not an email')).toBe(true);
+  });
+});
+
+describe('generated module type-checks', () => {
+  for (const [compiler, path] of Object.entries(COMPILERS)) {
+    it(`under strict ${compiler}`, () => {
+      const result = typecheck(dir, path, 'node');
+      expect(result.output).toBe('');
+      expect(result.ok).toBe(true);
+    });
+  }
+});
