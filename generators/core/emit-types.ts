@@ -53,6 +53,8 @@ export interface TypeEmitterOptions {
   enumObjects?: boolean;
   /** Write JSDoc from descriptions, titles and constraints. Default true. */
   docs?: boolean;
+  /** Schemas used directly by requests; only those and what they reach get request shapes. */
+  requestSchemas?: Iterable<string>;
 }
 
 /** How a named schema is declared. */
@@ -201,7 +203,7 @@ class Emitter implements TypeEmitter {
 
   constructor(private readonly schemas: NamedSchema[], options: TypeEmitterOptions) {
     for (const { name, schema } of schemas) this.byName.set(name, schema);
-    this.shapes = shapeNames(schemas);
+    this.shapes = shapeNames(schemas, options.requestSchemas);
     this.docs = options.docs !== false;
     this.enumObjects = options.enumObjects !== false;
     const edges = new Map<string, string[]>();

@@ -14,7 +14,6 @@
  */
 import type { JsonSchema, NamedSchema, SchemaObject } from './model.js';
 import { uniqueName } from './names.js';
-import { shapeNames } from './shapes.js';
 import { ERRORS, VALUE, type Direction, type Scope } from './emit-validators-code.js';
 import { CycleCheck, DirectionAnalysis } from './emit-validators-refs.js';
 import { RUNTIME_VALUES, ValidatorModule, type CompileOptions } from './emit-validators-module.js';
@@ -122,21 +121,20 @@ export function emitValidators(schemas: NamedSchema[], options: ValidatorEmitter
   const defs = Object.create(null) as Record<string, JsonSchema>;
   for (const { name, schema } of schemas) defs[name] = schema;
   const doc: SchemaObject = { $defs: defs };
-  const shapes = shapeNames(schemas);
   const directions = new DirectionAnalysis();
   const entries: Entry[] = [];
   const typeImports: string[] = [];
   for (const { name, schema } of schemas) {
-    const shape = shapes.get(name) ?? { read: name, write: name };
     const base = { doc, schema: rootObject(schema), pointer: ['$defs', name] };
     const readType = options.typeName(name, 'read');
     typeImports.push(readType);
-    entries.push({ ...base, dir: 'read', suffix: shape.read, type: readType });
-    if (shape.write !== shape.read) {
-      const writeType = options.typeName(name, 'write');
+    entries.push({ ...base, dir: 'read', suffix: readType, type: readType });
+    // The type emitter decided which schemas have a separate request shape; follow it.
+    const writeType = options.typeName(name, 'write');
+    if (writeType !== readType) {
       typeImports.push(writeType);
       const same = !directions.sensitive(doc, schema);
-      entries.push({ ...base, dir: 'write', suffix: shape.write, type: writeType, sameAs: same ? shape.read : undefined });
+      entries.push({ ...base, dir: 'write', suffix: writeType, type: writeType, sameAs: same ? readType : undefined });
     }
   }
   const unique = [...new Set(typeImports)];

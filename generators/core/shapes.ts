@@ -36,10 +36,10 @@ export function forEachSubschema(schema: JsonSchema, visit: (schema: JsonSchema)
 
 /**
  * Decides, for every named schema, whether its request and response shapes differ, and names
- * both. Names are unique among all schemas (a `TaskInput` component makes the write shape of
+ * both. `requestSchemas` names the schemas requests use directly (bodies, parameters). Names are unique among all schemas (a `TaskInput` component makes the write shape of
  * `Task` be `TaskInput2`).
  */
-export function shapeNames(schemas: NamedSchema[]): Map<string, ShapeNames> {
+export function shapeNames(schemas: NamedSchema[], requestSchemas?: Iterable<string>): Map<string, ShapeNames> {
   const direct = new Map<string, boolean>();
   const references = new Map<string, Set<string>>();
   for (const { name, schema } of schemas) {
@@ -65,6 +65,19 @@ export function shapeNames(schemas: NamedSchema[]): Map<string, ShapeNames> {
         changed = true;
       }
     }
+  }
+
+  // Only what a client can send needs a request shape: with the request roots known, a schema
+  // never reachable from them (a page of results, say) keeps one type.
+  if (requestSchemas) {
+    const reachable = new Set<string>();
+    const visit = (name: string) => {
+      if (reachable.has(name) || !references.has(name)) return;
+      reachable.add(name);
+      references.get(name)?.forEach(visit);
+    };
+    for (const name of requestSchemas) visit(name);
+    for (const name of [...differs]) if (!reachable.has(name)) differs.delete(name);
   }
 
   const taken = new Set(schemas.map((schema) => schema.name));

@@ -10,11 +10,12 @@ import type { GeneratedFile } from '../core/output.js';
 import { emitClient } from './client.js';
 import { loadOpenApi } from './load.js';
 import { emitOperationTypes } from './operation-types.js';
+import { requestSchemas } from './requests.js';
 
 export async function generateOpenApi({ api, templates }: GeneratorContext): Promise<GeneratedFile[]> {
   const model = await loadOpenApi(api.inputs[0], { displayRoot: api.root });
   const source = model.source;
-  const types = createTypeEmitter(model.schemas);
+  const types = createTypeEmitter(model.schemas, { requestSchemas: requestSchemas(model) });
   // No schemas, nothing to validate: skip the file rather than write an empty module.
   const withValidators = api.emit.includes('validators') && model.schemas.length > 0;
 

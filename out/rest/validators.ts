@@ -9,11 +9,9 @@ import type {
   Project,
   ProjectInput,
   ProjectPage,
-  ProjectPageInput,
   Task,
   TaskInput,
   TaskPage,
-  TaskPageInput,
   TaskPatch,
   TaskStatus,
   TeamAssignee,
@@ -313,40 +311,6 @@ export function validateProjectPage(value: unknown): ValidationResult<ProjectPag
   return { ok: false, errors };
 }
 
-export function isProjectPageInput(value: unknown): value is ProjectPageInput {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["items"];
-  if (v1 === undefined) return false;
-  if (!Array.isArray(v1)) return false;
-  const a1 = v1 as unknown[];
-  for (let i1 = 0; i1 < a1.length; i1++) {
-    const v2 = a1[i1];
-    if (!isProjectInput(v2 as unknown)) return false;
-  }
-  const v3 = o1["page"];
-  if (v3 === undefined) return false;
-  if (typeof v3 !== "number" || !Number.isInteger(v3)) return false;
-  const n1 = v3 as number;
-  if (n1 < 1) return false;
-  const v4 = o1["pageSize"];
-  if (v4 === undefined) return false;
-  if (typeof v4 !== "number" || !Number.isInteger(v4)) return false;
-  const v5 = o1["total"];
-  if (v5 === undefined) return false;
-  if (typeof v5 !== "number" || !Number.isInteger(v5)) return false;
-  const n2 = v5 as number;
-  if (n2 < 0) return false;
-  return true;
-}
-
-export function validateProjectPageInput(value: unknown): ValidationResult<ProjectPageInput> {
-  if (isProjectPageInput(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectProjectPageInput(value, "", errors);
-  return { ok: false, errors };
-}
-
 export function isTask(value: unknown): value is Task {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const o1 = value as Record<string, unknown>;
@@ -539,31 +503,6 @@ export function validateTaskPage(value: unknown): ValidationResult<TaskPage> {
   if (isTaskPage(value)) return { ok: true, value };
   const errors: ValidationError[] = [];
   collectTaskPage(value, "", errors);
-  return { ok: false, errors };
-}
-
-export function isTaskPageInput(value: unknown): value is TaskPageInput {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["items"];
-  if (v1 === undefined) return false;
-  if (!Array.isArray(v1)) return false;
-  const a1 = v1 as unknown[];
-  for (let i1 = 0; i1 < a1.length; i1++) {
-    const v2 = a1[i1];
-    if (!isTaskInput(v2 as unknown)) return false;
-  }
-  const v3 = o1["nextCursor"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string" || v3 === null)) return false;
-  }
-  return true;
-}
-
-export function validateTaskPageInput(value: unknown): ValidationResult<TaskPageInput> {
-  if (isTaskPageInput(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectTaskPageInput(value, "", errors);
   return { ok: false, errors };
 }
 
@@ -1082,62 +1021,6 @@ function collectProjectPage(value: unknown, path: string, errors: ValidationErro
   }
 }
 
-function collectProjectPageInput(value: unknown, path: string, errors: ValidationError[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    errors.push({ path: path, keyword: "type", message: "must be an object" });
-  } else {
-    const o1 = value as Record<string, unknown>;
-    const v1 = o1["items"];
-    if (v1 === undefined) {
-      errors.push({ path: path + "/items", keyword: "required", message: "is required" });
-    } else {
-      if (!Array.isArray(v1)) {
-        errors.push({ path: path + "/items", keyword: "type", message: "must be an array" });
-      } else {
-        const a1 = v1 as unknown[];
-        for (let i1 = 0; i1 < a1.length; i1++) {
-          const v2 = a1[i1];
-          if (!isProjectInput(v2)) collectProjectInput(v2, path + "/items/" + i1, errors);
-        }
-      }
-    }
-    const v3 = o1["page"];
-    if (v3 === undefined) {
-      errors.push({ path: path + "/page", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) {
-        errors.push({ path: path + "/page", keyword: "type", message: "must be an integer" });
-      } else {
-        const n1 = v3 as number;
-        if (n1 < 1) {
-          errors.push({ path: path + "/page", keyword: "minimum", message: "must be >= 1" });
-        }
-      }
-    }
-    const v4 = o1["pageSize"];
-    if (v4 === undefined) {
-      errors.push({ path: path + "/pageSize", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v4 !== "number" || !Number.isInteger(v4)) {
-        errors.push({ path: path + "/pageSize", keyword: "type", message: "must be an integer" });
-      }
-    }
-    const v5 = o1["total"];
-    if (v5 === undefined) {
-      errors.push({ path: path + "/total", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v5 !== "number" || !Number.isInteger(v5)) {
-        errors.push({ path: path + "/total", keyword: "type", message: "must be an integer" });
-      } else {
-        const n2 = v5 as number;
-        if (n2 < 0) {
-          errors.push({ path: path + "/total", keyword: "minimum", message: "must be >= 0" });
-        }
-      }
-    }
-  }
-}
-
 function collectTask(value: unknown, path: string, errors: ValidationError[]): void {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     errors.push({ path: path, keyword: "type", message: "must be an object" });
@@ -1432,34 +1315,6 @@ function collectTaskPage(value: unknown, path: string, errors: ValidationError[]
         for (let i1 = 0; i1 < a1.length; i1++) {
           const v2 = a1[i1];
           if (!isTask(v2)) collectTask(v2, path + "/items/" + i1, errors);
-        }
-      }
-    }
-    const v3 = o1["nextCursor"];
-    if (v3 !== undefined) {
-      if (!(typeof v3 === "string" || v3 === null)) {
-        errors.push({ path: path + "/nextCursor", keyword: "type", message: "must be a string or null" });
-      }
-    }
-  }
-}
-
-function collectTaskPageInput(value: unknown, path: string, errors: ValidationError[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    errors.push({ path: path, keyword: "type", message: "must be an object" });
-  } else {
-    const o1 = value as Record<string, unknown>;
-    const v1 = o1["items"];
-    if (v1 === undefined) {
-      errors.push({ path: path + "/items", keyword: "required", message: "is required" });
-    } else {
-      if (!Array.isArray(v1)) {
-        errors.push({ path: path + "/items", keyword: "type", message: "must be an array" });
-      } else {
-        const a1 = v1 as unknown[];
-        for (let i1 = 0; i1 < a1.length; i1++) {
-          const v2 = a1[i1];
-          if (!isTaskInput(v2)) collectTaskInput(v2, path + "/items/" + i1, errors);
         }
       }
     }

@@ -94,15 +94,6 @@ export interface ProjectPage {
   total: number;
 }
 
-export interface ProjectPageInput {
-  items: ProjectInput[];
-  /** @minimum 1 */
-  page: number;
-  pageSize: number;
-  /** @minimum 0 */
-  total: number;
-}
-
 export interface Task {
   /** @format uuid */
   id: string;
@@ -157,12 +148,6 @@ export interface TaskInput {
 
 export interface TaskPage {
   items: Task[];
-  /** Cursor of the next page; absent or null on the last page. */
-  nextCursor?: string | null;
-}
-
-export interface TaskPageInput {
-  items: TaskInput[];
   /** Cursor of the next page; absent or null on the last page. */
   nextCursor?: string | null;
 }
