@@ -1,0 +1,179 @@
+#!/usr/bin/env node
+// `npm run bench` (= `npm run build && node bench/run.js`): codegen against its peers.
+//   1. generation  full generation for GitHub's REST description, ours vs openapi-typescript, @hey-api/openapi-ts
+//   2. tsc         tsc --noEmit (TypeScript 5.9 and 7) on the generated code, ours vs openapi-typescript
+//   3. validators  generated validators vs ajv (delegated to bench/validators.*, when present)
+// Every figure is printed as measured, with ratios from the same run; targets are information, not
+// assertions. The exit code is 1 only when something could not be run at all.
+// Options: see --help.
+import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { benchGeneration } from './lib/generation.js';
+import { hasGnuTime } from './lib/proc.js';
+import { benchTypecheck } from './lib/typecheck.js';
+import { ROOT, WORK, versionOf } from './lib/tools.js';
+import { benchValidators } from './lib/validators.js';
+
+const SECTIONS = ['generation', 'tsc', 'validators'];
+const GENERATORS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
+const TSC_SUBJECTS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
+
+const HELP = `Usage: node bench/run.js [options] [-- options for bench/validators.*]
+
+  --only=<sections>     comma-separated subset of: ${SECTIONS.join(', ')} (default: all)
+  --skip=<sections>     sections to leave out
+  --tools=<ids>         generators for section 1 (default: ours,ours-types,openapi-typescript,hey-api)
+                        ids: ${GENERATORS.join(', ')}
+  --tsc=<ids>           what section 2 type-checks (default: ours,ours-types,openapi-typescript;
+                        add hey-api for @hey-api/openapi-ts's output, ~30 s more)
+  --runs=<n>            measured generation runs per tool (default 5)
+  --hey-api-runs=<n>    measured runs for @hey-api/openapi-ts, which takes ~30 s each (default 3)
+  --warmup=<n>          warm-up runs per tool before measuring (default 1)
+  --hey-api-warmup=<n>  warm-up runs for @hey-api/openapi-ts (default 0: the median of its 3 runs
+                        already discards one cold start, and the spec is cached by the other tools)
+  --tsc-runs=<n>        measured runs per tsc configuration (default 3)
+  --tsc-warmup=<n>      warm-up runs per tsc configuration (default 0: the outputs were just written,
+                        so they are in the page cache, and the median of 3 discards one cold start)
+  --regenerate          section 2 alone: regenerate outputs instead of reusing bench/.work
+  --quick               1 run, no warm-up, hey-api left out (a smoke test of the harness, not figures)
+  --json=<file>         also write all results as JSON (always written to bench/.work/results.json)
+  -h, --help`;
+
+function parseArgs(argv) {
+  const dashdash = argv.indexOf('--');
+  const own = dashdash === -1 ? argv : argv.slice(0, dashdash);
+  const passArgs = dashdash === -1 ? [] : argv.slice(dashdash + 1);
+  const flags = new Map();
+  for (const arg of own) {
+    const match = /^--?([a-z-]+)(?:=(.*))?$/.exec(arg);
+    if (!match) throw new Error(`unexpected argument ${arg}`);
+    flags.set(match[1], match[2] ?? true);
+  }
+  const known = ['only', 'skip', 'tools', 'tsc', 'runs', 'hey-api-runs', 'warmup', 'hey-api-warmup', 'tsc-runs', 'tsc-warmup', 'regenerate', 'quick', 'json', 'h', 'help'];
+  for (const key of flags.keys()) if (!known.includes(key)) throw new Error(`unknown option --${key}\n\n${HELP}`);
+  const list = (key, allowed, fallback) => {
+    const value = flags.get(key);
+    if (value === undefined) return fallback;
+    if (value === true) throw new Error(`--${key} needs a value, e.g. --${key}=${allowed[0]}`);
+    const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+    const bad = items.filter((item) => !allowed.includes(item));
+    if (bad.length) throw new Error(`--${key}: unknown ${bad.join(', ')}; expected ${allowed.join(', ')}`);
+    return items;
+  };
+  const count = (key, fallback, min = 0) => {
+    const value = flags.get(key);
+    if (value === undefined) return fallback;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${key} expects an integer ≥ ${min}`);
+    return n;
+  };
+  const quick = flags.has('quick');
+  const only = list('only', SECTIONS, SECTIONS);
+  const skip = list('skip', SECTIONS, []);
+  return {
+    help: flags.has('h') || flags.has('help'),
+    sections: only.filter((section) => !skip.includes(section)),
+    tools: list('tools', GENERATORS, quick ? GENERATORS.filter((id) => id !== 'hey-api') : GENERATORS),
+    tsc: list('tsc', TSC_SUBJECTS, TSC_SUBJECTS.filter((id) => id !== 'hey-api')),
+    runs: count('runs', quick ? 1 : 5, 1),
+    heyRuns: count('hey-api-runs', quick ? 1 : 3, 1),
+    warmup: count('warmup', quick ? 0 : 1),
+    heyWarmup: count('hey-api-warmup', 0),
+    tscRuns: count('tsc-runs', quick ? 1 : 3, 1),
+    tscWarmup: count('tsc-warmup', 0),
+    regenerate: flags.has('regenerate'),
+    quick,
+    json: typeof flags.get('json') === 'string' ? flags.get('json') : null,
+    passArgs,
+  };
+}
+
+/** Which code was measured: the commit, and whether the generator's sources differ from it. */
+function revision() {
+  const git = (...args) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
+  const head = git('rev-parse', '--short', 'HEAD');
+  if (head.status !== 0) return null;
+  const dirty = git('status', '--porcelain', '--', 'bin', 'generators', 'templates').stdout.trim().split('\n').filter(Boolean).length;
+  return { commit: head.stdout.trim(), uncommittedGeneratorFiles: dirty };
+}
+
+function machine() {
+  const cpu = cpus();
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: `${platform()} ${release()} ${arch()}`,
+    cpus: cpu.length,
+    cpuModel: cpu[0]?.model?.trim() ?? 'unknown',
+    memoryGb: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+    revision: revision(),
+    loadAtStart: loadavg().map((value) => Math.round(value * 100) / 100),
+    versions: {
+      typescript: versionOf('typescript'),
+      typescript7: versionOf('typescript7'),
+      'openapi-typescript': versionOf('openapi-typescript'),
+      '@hey-api/openapi-ts': versionOf('@hey-api/openapi-ts'),
+      '@octokit/openapi': versionOf('@octokit/openapi'),
+      ajv: versionOf('ajv'),
+    },
+  };
+}
+
+async function main() {
+  let options;
+  try {
+    options = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`bench: ${error.message}\n`);
+    return 2;
+  }
+  if (options.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  mkdirSync(WORK, { recursive: true });
+  const log = (line) => process.stdout.write(`${line}\n`);
+  const info = machine();
+  log(`# codegen benchmark — ${info.date}`);
+  log(`node ${info.node} · ${info.platform} · ${info.cpus} × ${info.cpuModel} · ${info.memoryGb} GB`);
+  if (info.revision) log(`codegen at ${info.revision.commit}${info.revision.uncommittedGeneratorFiles ? ` + ${info.revision.uncommittedGeneratorFiles} uncommitted file(s) under bin/ generators/ templates/` : ' (generator sources clean)'}`);
+  log(`load average at start (1/5/15 min): ${info.loadAtStart.join(' / ')}${info.loadAtStart[0] > info.cpus * 0.25 ? '  ! the machine is busy: wall times will be noisy, compare the CPU columns' : ''}`);
+  log(`sections: ${options.sections.join(', ')}${options.quick ? ' (--quick: smoke test, not figures)' : ''}${hasGnuTime ? '' : ' · /usr/bin/time missing: no peak RSS'}`);
+
+  const started = performance.now();
+  const results = { machine: info, options: { ...options, passArgs: undefined } };
+  let failed = false;
+  if (options.sections.includes('generation')) {
+    results.generation = benchGeneration({ runs: options.runs, heyRuns: options.heyRuns, warmup: options.warmup, heyWarmup: options.heyWarmup, tools: options.tools, log });
+    failed ||= Object.values(results.generation.results).some((r) => r.failure);
+  }
+  if (options.sections.includes('tsc')) {
+    results.tsc = benchTypecheck({
+      runs: options.tscRuns,
+      warmup: options.tscWarmup,
+      subjects: options.tsc,
+      log,
+      regenerate: options.regenerate,
+      generation: results.generation,
+    });
+    failed ||= results.tsc.results.some((r) => r.failure);
+  }
+  if (options.sections.includes('validators')) {
+    results.validators = benchValidators({ log, quick: options.quick, passArgs: options.passArgs });
+    failed ||= results.validators.ok === false;
+  }
+  results.totalMs = performance.now() - started;
+  results.loadAtEnd = loadavg().map((value) => Math.round(value * 100) / 100);
+
+  const json = `${JSON.stringify(results, null, 2)}\n`;
+  writeFileSync(join(WORK, 'results.json'), json);
+  if (options.json) writeFileSync(options.json, json);
+  log(`\nload average at end: ${results.loadAtEnd.join(' / ')}`);
+  log(`done in ${(results.totalMs / 1000).toFixed(0)} s · results: ${relative(ROOT, join(WORK, 'results.json'))}${options.json ? `, ${options.json}` : ''}`);
+  if (failed) log('some measurements could not be taken (✗ above): exit code 1');
+  return failed ? 1 : 0;
+}
+
+process.exitCode = await main();
