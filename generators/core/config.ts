@@ -26,6 +26,8 @@ export interface ApiConfigInput {
   output: string;
   emit?: EmitKind[];
   templates?: string;
+  /** The user-owned handler file a server needs (written once, then only added to). */
+  handlers?: string;
   options?: Record<string, unknown>;
 }
 
@@ -41,6 +43,8 @@ export interface ApiConfig {
   output: string;
   emit: EmitKind[];
   templates?: string;
+  /** Absolute path of the user-owned handler file, when a server is emitted. */
+  handlers?: string;
   options: Record<string, unknown>;
   /** Folder relative paths in headers and messages are written from (the config's folder). */
   root: string;
@@ -111,7 +115,7 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
   raw.apis.forEach((entry: unknown, index: number) => {
     const at = ['apis', index];
     if (!isRecord(entry)) return report(at, 'expected an object with `input` and `output`');
-    checkKeys(entry, ['name', 'input', 'style', 'output', 'emit', 'templates', 'options'], at, report);
+    checkKeys(entry, ['name', 'input', 'style', 'output', 'emit', 'templates', 'handlers', 'options'], at, report);
 
     const inputs = typeof entry.input === 'string' ? [entry.input] : entry.input;
     if (!Array.isArray(inputs) || inputs.length === 0 || !inputs.every((item) => typeof item === 'string' && item !== '')) {
@@ -130,10 +134,16 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
     });
     if (entry.templates !== undefined && typeof entry.templates !== 'string') report([...at, 'templates'], 'expected a folder path');
     if (entry.options !== undefined && !isRecord(entry.options)) report([...at, 'options'], 'expected an object');
+    if (entry.handlers !== undefined && (typeof entry.handlers !== 'string' || !/\.(ts|mts)$/.test(entry.handlers))) {
+      report([...at, 'handlers'], 'expected the path of a .ts file', 'e.g. `src/handlers/tasks.ts`; it must be outside the output folder');
+    }
     if (entry.name !== undefined && typeof entry.name !== 'string') report([...at, 'name'], 'expected a string');
 
     const output = resolve(root, entry.output);
     // Stale generated files are deleted from the output folder, so it must be a dedicated one.
+    if (typeof entry.handlers === 'string' && isInside(output, resolve(root, entry.handlers))) {
+      report([...at, 'handlers'], 'the handler file must be outside the output folder', 'the output folder is codegen\'s; your code lives elsewhere');
+    }
     if (isInside(output, root)) report([...at, 'output'], 'the output folder must not contain the config folder', 'use a dedicated folder such as `out/api`');
 
     const name = (entry.name as string | undefined) ?? basename(inputs[0] as string).replace(/\.[^.]+$/, '').replace(/\.(openapi|asyncapi)$/, '');
@@ -150,6 +160,7 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
       output,
       emit: [...new Set(emit as EmitKind[])].sort((a, b) => EMIT_KINDS.indexOf(a) - EMIT_KINDS.indexOf(b)),
       templates: typeof entry.templates === 'string' ? resolve(root, entry.templates) : undefined,
+      handlers: (emit as EmitKind[]).includes('server') ? resolve(root, typeof entry.handlers === 'string' ? entry.handlers : join(dirname(entry.output), `${name}.handlers.ts`)) : undefined,
       options: isRecord(entry.options) ? entry.options : {},
       root,
     });

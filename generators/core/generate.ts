@@ -14,7 +14,13 @@ export interface GeneratorContext {
   templates: TemplateRenderer;
 }
 
-export type StyleGenerator = (context: GeneratorContext) => Promise<GeneratedFile[]>;
+/** What a style generator produces: files in the output folder, and user-owned files elsewhere. */
+export interface Generated {
+  files: GeneratedFile[];
+  userFiles?: { file: string; content: string }[];
+}
+
+export type StyleGenerator = (context: GeneratorContext) => Promise<Generated>;
 
 /** Generators by input style; each loads lazily so a run pays only for the styles it uses. */
 const GENERATORS: Record<InputStyle, (() => Promise<StyleGenerator>) | undefined> = {
@@ -31,8 +37,8 @@ export async function generate(apis: ApiConfig[]): Promise<OutputSet[]> {
       const load = GENERATORS[api.style];
       if (!load) throw error(`${api.name}: ${api.style} input is not supported yet`, undefined, 'supported today: openapi');
       const generator = await load();
-      const files = await generator({ api, templates: new TemplateRenderer(api.templates) });
-      return { folder: api.output, files: [...files].sort((a, b) => (a.path < b.path ? -1 : 1)) };
+      const { files, userFiles } = await generator({ api, templates: new TemplateRenderer(api.templates) });
+      return { folder: api.output, files: [...files].sort((a, b) => (a.path < b.path ? -1 : 1)), userFiles };
     }),
   );
 }

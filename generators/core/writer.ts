@@ -18,6 +18,11 @@ export interface OutputSet {
   /** Absolute output folder. */
   folder: string;
   files: GeneratedFile[];
+  /**
+   * Files the user owns (a handler scaffold), by absolute path, with their complete new content:
+   * written when missing or when stubs were added, never deleted, no header required.
+   */
+  userFiles?: { file: string; content: string }[];
 }
 
 export interface PlannedChange {
@@ -53,6 +58,10 @@ export async function planWrites(outputs: OutputSet[]): Promise<PlannedChange[]>
     for (const file of await generatedFilesIn(folder)) {
       if (!wanted.has(file)) plan.push({ file, action: 'delete' });
     }
+  }
+  for (const { file, content } of outputs.flatMap((output) => output.userFiles ?? [])) {
+    const current = await readFile(file, 'utf8').catch(() => undefined);
+    plan.push({ file, content, action: current === undefined ? 'create' : current === content ? 'unchanged' : 'update' });
   }
   return plan;
 }

@@ -4,7 +4,7 @@
  */
 import { createTypeEmitter } from '../core/emit-types.js';
 import { emitValidators } from '../core/emit-validators.js';
-import type { GeneratorContext } from '../core/generate.js';
+import type { Generated, GeneratorContext } from '../core/generate.js';
 import { commentText } from '../core/names.js';
 import type { GeneratedFile } from '../core/output.js';
 import { emitClient } from './client.js';
@@ -12,7 +12,7 @@ import { loadOpenApi } from './load.js';
 import { emitOperationTypes } from './operation-types.js';
 import { requestSchemas } from './requests.js';
 
-export async function generateOpenApi({ api, templates }: GeneratorContext): Promise<GeneratedFile[]> {
+export async function generateOpenApi({ api, templates }: GeneratorContext): Promise<Generated> {
   const model = await loadOpenApi(api.inputs[0], { displayRoot: api.root });
   const source = model.source;
   const types = createTypeEmitter(model.schemas, { requestSchemas: requestSchemas(model) });
@@ -42,5 +42,5 @@ export async function generateOpenApi({ api, templates }: GeneratorContext): Pro
   if (api.emit.includes('client') && model.operations.length > 0) {
     files.push(...emitClient(model, types, templates, { source, validators: withValidators }));
   }
-  return files;
+  return { files };
 }

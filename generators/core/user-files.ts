@@ -1,0 +1,58 @@
+/**
+ * Files the user owns, such as the handler file a server needs. codegen writes one once, with
+ * typed stubs; afterwards it only ever adds: when an operation appears in the schema, a stub for
+ * it is inserted into the user's object literal (with ts-morph, so formatting, comments and every
+ * line the user wrote stay exactly as they were). Nothing is removed or rewritten.
+ */
+import { Node, Project, SyntaxKind, type ObjectLiteralExpression } from 'ts-morph';
+import { error } from './diagnostics.js';
+
+export interface StubMember {
+  /** Property name in the object literal, e.g. `getTask`. */
+  name: string;
+  /** Source of the member, e.g. `async getTask(request) {\n  throw ...;\n}`. */
+  code: string;
+}
+
+export interface StubTarget {
+  /** The variable whose object literal holds the members, e.g. `handlers`. */
+  variable: string;
+  members: StubMember[];
+}
+
+/** Adds a stub for each member the object literal lacks; returns the new text and what was added. */
+export function addMissingMembers(text: string, file: string, target: StubTarget): { text: string; added: string[] } {
+  const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
+  const source = project.createSourceFile('/user-file.ts', text);
+  const declaration = source.getVariableDeclaration(target.variable);
+  const literal = declaration ? objectLiteralOf(declaration.getInitializer()) : undefined;
+  if (!literal) {
+    throw error(
+      `cannot find the object literal \`${target.variable} = { ... }\` to add new stubs to`,
+      { file, line: 1, column: 1 },
+      `keep \`export const ${target.variable} = { ... }\` in this file, or add the missing methods by hand: ${target.members.map((m) => m.name).join(', ')}`,
+    );
+  }
+  const present = new Set(
+    literal.getProperties().flatMap((property) => {
+      const name = Node.hasName(property) ? property.getName() : undefined;
+      return name === undefined ? [] : [name.replace(/^["'](.*)["']$/, '$1')];
+    }),
+  );
+  const added: string[] = [];
+  for (const member of target.members) {
+    if (present.has(member.name)) continue;
+    literal.addProperty(member.code);
+    added.push(member.name);
+  }
+  return { text: added.length ? source.getFullText() : text, added };
+}
+
+/** The object literal of `= { ... }`, also through `satisfies X`, `as X` and parentheses. */
+function objectLiteralOf(node: Node | undefined): ObjectLiteralExpression | undefined {
+  let current = node;
+  while (current && (Node.isSatisfiesExpression(current) || Node.isAsExpression(current) || Node.isParenthesizedExpression(current))) {
+    current = current.getExpression();
+  }
+  return current?.asKind(SyntaxKind.ObjectLiteralExpression);
+}
