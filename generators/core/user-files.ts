@@ -4,7 +4,7 @@
  * it is inserted into the user's object literal (with ts-morph, so formatting, comments and every
  * line the user wrote stay exactly as they were). Nothing is removed or rewritten.
  */
-import { Node, Project, SyntaxKind, type ObjectLiteralExpression } from 'ts-morph';
+import { IndentationText, Node, Project, QuoteKind, SyntaxKind, type ObjectLiteralExpression } from 'ts-morph';
 import { error } from './diagnostics.js';
 
 export interface StubMember {
@@ -22,7 +22,12 @@ export interface StubTarget {
 
 /** Adds a stub for each member the object literal lacks; returns the new text and what was added. */
 export function addMissingMembers(text: string, file: string, target: StubTarget): { text: string; added: string[] } {
-  const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
+  // Indent added members as the user's file does (ts-morph's default is four spaces).
+  const indent = /^( +|\t)\S/m.exec(text.slice(text.indexOf(`${target.variable}`)).split('\n').slice(1).join('\n'))?.[1] ?? '  ';
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    manipulationSettings: { indentationText: indent === '\t' ? IndentationText.Tab : indent.length === 4 ? IndentationText.FourSpaces : IndentationText.TwoSpaces, quoteKind: QuoteKind.Double },
+  });
   const source = project.createSourceFile('/user-file.ts', text);
   const declaration = source.getVariableDeclaration(target.variable);
   const literal = declaration ? objectLiteralOf(declaration.getInitializer()) : undefined;
@@ -39,12 +44,16 @@ export function addMissingMembers(text: string, file: string, target: StubTarget
       return name === undefined ? [] : [name.replace(/^["'](.*)["']$/, '$1')];
     }),
   );
+  const trailingComma = /,\s*}$/.test(literal.getText());
   const added: string[] = [];
   for (const member of target.members) {
     if (present.has(member.name)) continue;
     literal.addProperty(member.code);
     added.push(member.name);
   }
+  // Keep the user's style: a trailing comma after the last member when they write one.
+  const last = literal.getProperties().at(-1);
+  if (added.length && trailingComma && last) source.insertText(last.getEnd(), ',');
   return { text: added.length ? source.getFullText() : text, added };
 }
 

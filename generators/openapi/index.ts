@@ -1,6 +1,7 @@
 /**
- * OpenAPI 3.0/3.1 → `types.ts`, `validators.ts`, `client.ts` and the runtime files they import.
- * Validators and the client are typed by `types.ts`, so asking for either also writes the types.
+ * OpenAPI 3.0/3.1 → `types.ts`, `validators.ts`, `client.ts`, `server.ts` and the runtime files
+ * they import. Everything is typed by `types.ts`, so it is always written; a server validates its
+ * input, so asking for one also writes the validators.
  */
 import { createTypeEmitter } from '../core/emit-types.js';
 import { emitValidators } from '../core/emit-validators.js';
@@ -10,14 +11,17 @@ import type { GeneratedFile } from '../core/output.js';
 import { emitClient } from './client.js';
 import { loadOpenApi } from './load.js';
 import { emitOperationTypes } from './operation-types.js';
+import { handlerScaffold } from './handlers.js';
 import { requestSchemas } from './requests.js';
+import { emitServer, STAGE_RUNTIME } from './server.js';
 
 export async function generateOpenApi({ api, templates }: GeneratorContext): Promise<Generated> {
   const model = await loadOpenApi(api.inputs[0], { displayRoot: api.root });
   const source = model.source;
   const types = createTypeEmitter(model.schemas, { requestSchemas: requestSchemas(model) });
   // No schemas, nothing to validate: skip the file rather than write an empty module.
-  const withValidators = api.emit.includes('validators') && model.schemas.length > 0;
+  const withServer = api.emit.includes('server') && model.operations.length > 0;
+  const withValidators = (api.emit.includes('validators') || withServer) && model.schemas.length > 0;
 
   const files: GeneratedFile[] = [
     {
@@ -42,5 +46,10 @@ export async function generateOpenApi({ api, templates }: GeneratorContext): Pro
   if (api.emit.includes('client') && model.operations.length > 0) {
     files.push(...emitClient(model, types, templates, { source, validators: withValidators }));
   }
-  return { files };
+  if (!withServer) return { files };
+
+  files.push(...emitServer(model, types, templates, { source, validators: withValidators }));
+  for (const [path, template] of Object.entries(STAGE_RUNTIME)) files.push({ path, content: templates.render(template, { source }) });
+  const userFiles = api.handlers ? [await handlerScaffold(model, types, templates, api.handlers, api.output)] : [];
+  return { files, userFiles };
 }

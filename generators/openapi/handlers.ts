@@ -1,0 +1,43 @@
+/**
+ * The user's handler file for a generated server: written once with a typed stub per operation,
+ * then only added to (see generators/core/user-files.ts).
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, relative, sep } from 'node:path';
+import type { TypeEmitter } from '../core/emit-types.js';
+import type { ApiModel } from '../core/model.js';
+import { jsDoc, stringLiteral } from '../core/names.js';
+import { displayPath } from '../core/paths.js';
+import type { TemplateRenderer } from '../core/templates.js';
+import { describeOperations } from './operation-types.js';
+import { serverTypeNames } from './server.js';
+
+export async function handlerScaffold(model: ApiModel, types: TypeEmitter, templates: TemplateRenderer, file: string, output: string): Promise<{ file: string; content: string }> {
+  const members = describeOperations(model, types).operations.map((info) => {
+    const { operation } = info;
+    const doc = jsDoc([`\`${operation.method.toUpperCase()} ${operation.path}\`${operation.summary ? `: ${operation.summary}` : ''}`], '  ');
+    const detail = stringLiteral(`${info.method} is not implemented yet`);
+    return { name: info.method, code: `${doc}  async ${info.method}() {\n    throw new HttpProblem(501, "Not Implemented", { detail: ${detail} });\n  },` };
+  });
+
+  const existing = await readFile(file, 'utf8').catch(() => undefined);
+  if (existing === undefined) {
+    const content = templates.render('openapi/handlers.ts.hbs', {
+      title: model.title,
+      handlersType: serverTypeNames(model).handlers,
+      serverImport: importPath(dirname(file), `${output}/server.js`),
+      stubs: members.map((member) => member.code),
+    });
+    return { file, content };
+  }
+  // ts-morph is heavy: load it only when there is a user file to add to.
+  const { addMissingMembers } = await import('../core/user-files.js');
+  const stubs = members.map(({ name, code }) => ({ name, code: code.replace(/^ {2}/gm, '').replace(/,$/, '') }));
+  return { file, content: addMissingMembers(existing, displayPath(file), { variable: 'handlers', members: stubs }).text };
+}
+
+/** A relative ESM import specifier from `fromDir` to `target`, always starting with `./` or `../`. */
+function importPath(fromDir: string, target: string): string {
+  const path = relative(fromDir, target).split(sep).join('/');
+  return path.startsWith('.') ? path : `./${path}`;
+}

@@ -1,0 +1,292 @@
+/**
+ * The REST server of an API, on `node:http` with no dependencies:
+ * - `server.ts`: per operation a request type, a result type and a spec; the typed handlers
+ *   interface; the static route tree; `createServer(handlers, options)` returning a listener for
+ *   `http.createServer`, Express or Connect.
+ * - `server-validators.ts`: validators of each operation's parameters by location (and of inline
+ *   bodies), emitted by the shared validator emitter; named schemas stay in `validators.ts`.
+ * - `runtime/server.ts`, `server-input.ts`, `server-output.ts`: the core (routing, parsing,
+ *   limits, problems), and `runtime/server-types.ts`, its contract with the convention stages
+ *   (`runtime/{cors,rate-limit,auth,idempotency,conditional,store}.ts`, see STAGE_RUNTIME), all
+ *   copied as they are. `runtime/validation.ts` too when the API writes no `validators.ts`.
+ *
+ * Needs `types.ts` (and `validators.ts` when the API has schemas) beside it. A document without
+ * operations gets no server.
+ *
+ * Shape of the generated API (see templates/openapi/server.ts.hbs):
+ *
+ * ```ts
+ * const handlers: TasksApiHandlers = {
+ *   async getTask({ taskId }, context) {
+ *     const task = await db.find(taskId);
+ *     if (!task) throw new HttpProblem(404, "Not Found");
+ *     return { status: 200, body: task };
+ *   },
+ *   ...
+ * };
+ * http.createServer(createServer(handlers, { auth: { verify } })).listen(8080);
+ * ```
+ */
+import type { TypeEmitter } from '../core/emit-types.js';
+import { emitSchemaValidators, type ValidatorCode } from '../core/emit-validators.js';
+import type { ApiModel, JsonSchema, SchemaObject, SecurityScheme } from '../core/model.js';
+import { jsDoc, objectKey, propertyKey, safeIdentifier, stringLiteral, uniqueName, words } from '../core/names.js';
+import type { GeneratedFile } from '../core/output.js';
+import { refName } from '../core/shapes.js';
+import type { TemplateRenderer } from '../core/templates.js';
+import { describeOperations } from './operation-types.js';
+import { ServerOperations, type ServerNames } from './server-operations.js';
+import { routeLiteral, routeTree } from './server-routes.js';
+
+export interface ServerEmitOptions {
+  /** Input file, for the generated header. */
+  source: string;
+  /** Whether `validators.ts` (and `runtime/validation.ts`) is generated beside the server. */
+  validators: boolean;
+}
+
+/** The runtime files a generated server imports, by output path → template. */
+export const SERVER_RUNTIME = {
+  'runtime/server.ts': 'runtime/server.ts.hbs',
+  'runtime/server-input.ts': 'runtime/server-input.ts.hbs',
+  'runtime/server-output.ts': 'runtime/server-output.ts.hbs',
+  'runtime/server-types.ts': 'runtime/server-types.ts.hbs',
+} as const;
+
+/**
+ * The convention stages `runtime/server.ts` imports and composes. They are written beside the
+ * server by `generators/openapi/index.ts` (not by `emitServer`), so the list lives here once.
+ */
+export const STAGE_RUNTIME = {
+  'runtime/auth.ts': 'runtime/auth.ts.hbs',
+  'runtime/conditional.ts': 'runtime/conditional.ts.hbs',
+  'runtime/cors.ts': 'runtime/cors.ts.hbs',
+  'runtime/idempotency.ts': 'runtime/idempotency.ts.hbs',
+  'runtime/rate-limit.ts': 'runtime/rate-limit.ts.hbs',
+  'runtime/store.ts': 'runtime/store.ts.hbs',
+} as const;
+
+/** What server.ts re-exports, so users import everything from it. */
+const REEXPORT_VALUES = { './runtime/server.js': ['combine', 'createHttpServer', 'DEFAULT_LIMITS', 'HttpProblem'], './runtime/store.js': ['MemoryStore'], './runtime/conditional.js': ['computeEtag'] };
+const REEXPORT_TYPES = {
+  './runtime/server.js': ['ErrorContext', 'FieldError', 'HeaderValue', 'HttpServerOptions', 'Limits', 'Listener', 'MaybePromise', 'OperationOptions', 'RequestContext', 'ResponseHeaders', 'ServerOptions', 'SortField'],
+  './runtime/auth.js': ['Credentials'],
+  './runtime/server-types.js': ['OperationMeta', 'ProblemBody', 'Store'],
+};
+const RUNTIME_TYPES = ['Listener', 'MaybePromise', 'OperationOptions', 'OperationSpec', 'RequestContext', 'ResponseHeaders', 'RouteNode', 'ServerOptions', 'SortField'];
+
+export function emitServer(model: ApiModel, types: TypeEmitter, templates: TemplateRenderer, options: ServerEmitOptions): GeneratedFile[] {
+  // A document without operations (webhooks only) has nothing to serve.
+  if (model.operations.length === 0) return [];
+  const { server, validators } = serverContext(model, types, options);
+  const files: GeneratedFile[] = [{ path: 'server.ts', content: templates.render('openapi/server.ts.hbs', server) }];
+  if (validators) {
+    // Same shape as validators.ts: the same template renders it.
+    files.push({ path: 'server-validators.ts', content: templates.render('openapi/validators.ts.hbs', { source: options.source, ...validators }) });
+  }
+  for (const [path, template] of Object.entries(SERVER_RUNTIME)) files.push({ path, content: templates.render(template, { source: options.source }) });
+  // The core and the parameter validators need the validation runtime even when the API has no schemas.
+  if (!options.validators) files.push({ path: 'runtime/validation.ts', content: templates.render('runtime/validation.ts.hbs', { source: options.source }) });
+  return files;
+}
+
+/** `Tasks API` → `TasksApi` (as the client names it). */
+export function apiBaseName(title: string): string {
+  const parts = words(title).map((word) => (/^[A-Z0-9]+$/.test(word) ? word.charAt(0) + word.slice(1).toLowerCase() : word.charAt(0).toUpperCase() + word.slice(1)));
+  while (parts.length > 1 && /^(client|server)$/i.test(parts[parts.length - 1])) parts.pop();
+  return safeIdentifier(parts.join('') || 'Api', 'Api');
+}
+
+/** Names in server.ts that user code refers to (the handler scaffold types its object with them). */
+export function serverTypeNames(model: ApiModel): { handlers: string; options: string } {
+  const base = apiBaseName(model.title);
+  return { handlers: `${base}Handlers`, options: `${base}ServerOptions` };
+}
+
+/** The path prefixes of the document's servers: `https://api.example.com/v1` → `/v1`. */
+export function basePaths(servers: ApiModel['servers']): string[] {
+  const paths = servers.map(({ url }) => {
+    const path = url.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*/, '').split(/[?#]/, 1)[0].replace(/\/+$/, '');
+    // A path with `{variables}` cannot be matched literally: serve at the root instead.
+    if (path.includes('{') || (path !== '' && !path.startsWith('/'))) return '';
+    return path;
+  });
+  const unique = [...new Set(paths.length ? paths : [''])];
+  return unique.sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+}
+
+/** Type names imported into server.ts, renamed when they clash with its own names. */
+class Imports {
+  private readonly taken: Set<string>;
+  private readonly local = new Map<string, string>();
+
+  constructor(reserved: Iterable<string>) {
+    this.taken = new Set(reserved);
+  }
+
+  use(name: string): string {
+    let local = this.local.get(name);
+    if (!local) {
+      local = this.taken.has(name) ? uniqueName(`${name}Type`, this.taken) : name;
+      this.taken.add(local);
+      this.local.set(name, local);
+    }
+    return local;
+  }
+
+  reserve(name: string): void {
+    this.taken.add(name);
+  }
+
+  specifiers(): string[] {
+    return [...this.local].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, local]) => (name === local ? name : `${name} as ${local}`));
+  }
+}
+
+const TOKENS = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[A-Za-z_$][\w$]*/g;
+
+function serverContext(model: ApiModel, types: TypeEmitter, options: ServerEmitOptions): { server: object; validators?: ValidatorCode } {
+  const { operations: infos, statusType } = describeOperations(model, types);
+  const base = apiBaseName(model.title);
+  const { handlers: handlersType, options: optionsType } = serverTypeNames(model);
+
+  const known = new Set(model.schemas.flatMap(({ name }) => [types.typeName(name, 'read'), types.typeName(name, 'write')]));
+  known.add(statusType);
+  const ownNames = [handlersType, optionsType, 'BASE_PATHS', 'createServer', 'operations', 'routes', 'securitySchemes'];
+  const runtimeNames = [...RUNTIME_TYPES, 'createListener', ...Object.values(REEXPORT_VALUES).flat(), ...Object.values(REEXPORT_TYPES).flat()];
+  const typeImports = new Imports([...ownNames, ...runtimeNames, 'Record', 'Promise', 'Uint8Array', 'File', 'Blob']);
+
+  // Validators from validators.ts, by the name the validator emitter gives them.
+  const validatorNames = new Set<string>();
+  const schemaNames = new Set(model.schemas.map(({ name }) => name));
+  // `isX`/`validateX` suffixes validators.ts already uses.
+  const takenSuffixes = new Set(model.schemas.flatMap(({ name }) => [types.typeName(name, 'read'), types.typeName(name, 'write')]));
+  const roots: Array<{ name: string; schema: JsonSchema }> = [];
+  const ownValidators: string[] = [];
+  // Parameter schemas are validated in their own documents, whose `$defs` are the API's schemas.
+  const defs = Object.fromEntries(model.schemas.map(({ name, schema }) => [name, schema]));
+
+  const runtimeUsed = new Set<string>();
+  const names: ServerNames = {
+    type: (expression) => expression.replace(TOKENS, (token) => (known.has(token) ? typeImports.use(token) : token)),
+    schemaValidator(schema, direction) {
+      const name = typeof schema === 'object' && schema.$ref ? refName(schema.$ref) : undefined;
+      if (!options.validators || name === undefined || !schemaNames.has(name)) return undefined;
+      const validator = `validate${types.typeName(name, direction)}`;
+      validatorNames.add(validator);
+      return validator;
+    },
+    ownValidator(suffix, schema) {
+      const name = uniqueName(suffix, takenSuffixes);
+      const root: SchemaObject = typeof schema === 'object' ? { ...schema, $defs: defs } : schema ? { $defs: defs } : { not: {}, $defs: defs };
+      roots.push({ name, schema: root });
+      ownValidators.push(`validate${name}`);
+      return `validate${name}`;
+    },
+    runtime(name) {
+      runtimeUsed.add(name);
+      return name;
+    },
+  };
+
+  const reserved = [...ownNames, ...runtimeNames, ...known, ...infos.flatMap((info) => [info.paramsType, info.responseType, info.errorType])];
+  const emitter = new ServerOperations(model, types, names, reserved);
+  const operations = infos.map((info) => emitter.describe(info));
+  for (const operation of operations) {
+    typeImports.reserve(operation.requestType);
+    typeImports.reserve(operation.resultType);
+  }
+
+  const tree = routeTree(operations.map(({ info }) => ({ method: info.operation.method, path: info.operation.path, spec: propertyAccessOf('operations', info.method) })));
+  const schemes = Object.entries(model.securitySchemes).filter(([, scheme]) => scheme.type !== 'mutualTLS');
+
+  const validators = roots.length ? emitSchemaValidators(roots) : undefined;
+
+  const example = exampleOf(operations.map((operation) => operation.info));
+  return {
+    validators,
+    server: {
+      source: options.source,
+      title: model.title,
+      doc: jsDoc([
+        [
+          `The REST server of ${model.title}${model.version ? ` ${model.version}` : ''}, on node:http. Routing, parameter parsing, validation and`,
+          'Problem Details errors are generated; CORS, rate limits, auth, idempotency and conditional',
+          'requests run around the handlers you write (`' + handlersType + '`).',
+        ].join('\n'),
+      ]).trimEnd(),
+      imports: {
+        runtimeTypes: [...new Set([...RUNTIME_TYPES.filter((name) => name !== 'SortField'), ...runtimeUsed])].sort(),
+        types: typeImports.specifiers(),
+        validators: [...validatorNames].sort(),
+        ownValidators: [...new Set(ownValidators)].sort(),
+      },
+      reexports: Object.entries(REEXPORT_VALUES).map(([from, list]) => ({ from, names: list })),
+      typeReexports: Object.entries(REEXPORT_TYPES).map(([from, list]) => ({ from, names: list })),
+      basePaths: `[${basePaths(model.servers).map(stringLiteral).join(', ')}]`,
+      requests: operations.map((operation) => operation.requestDeclaration),
+      results: operations.map((operation) => operation.resultDeclaration),
+      handlersType,
+      handlersDoc: jsDoc([
+        [
+          `The operations of ${model.title}, one method each: \`request\` holds the parameters and body, parsed and`,
+          'validated; the result is a declared status with its body and headers. Throw an `HttpProblem` for',
+          'any other error (anything else thrown becomes a 500 without internal details in production).',
+          '`Context` is what `options.context` returns, `RequestContext` by default.',
+        ].join('\n'),
+      ]).trimEnd(),
+      members: operations.map((operation) => operation.member),
+      optionsType,
+      securitySchemes: schemes.map(([name, scheme]) => `  ${objectKey(name)}: ${schemeLiteral(scheme)},`),
+      specs: operations.map((operation) => operation.spec),
+      routes: routeLiteral(tree),
+      createDoc: createDoc(base, handlersType, example, schemes.length > 0),
+    },
+  };
+}
+
+function propertyAccessOf(target: string, name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? `${target}.${name}` : `${target}[${stringLiteral(name)}]`;
+}
+
+function schemeLiteral(scheme: SecurityScheme): string {
+  switch (scheme.type) {
+    case 'http':
+      return `{ type: "http", scheme: ${stringLiteral(scheme.scheme ?? 'bearer')}${scheme.bearerFormat ? `, bearerFormat: ${stringLiteral(scheme.bearerFormat)}` : ''} }`;
+    case 'apiKey':
+      return `{ type: "apiKey", in: ${stringLiteral(scheme.in ?? 'header')}, name: ${stringLiteral(scheme.name ?? '')} }`;
+    default:
+      return `{ type: ${stringLiteral(scheme.type)} }`;
+  }
+}
+
+function exampleOf(infos: ReturnType<typeof describeOperations>['operations']) {
+  return infos.find((info) => info.operation.method === 'get' && info.parameters.some(({ parameter }) => parameter.in === 'path')) ?? infos[0];
+}
+
+function createDoc(base: string, handlersType: string, example: ReturnType<typeof exampleOf> | undefined, secured: boolean): string {
+  const lines = [
+    `The request listener of ${base}: for \`http.createServer\` (or \`createHttpServer\`, which also sets`,
+    'request limits), or as middleware with `app.use(listener)`. Routes live under `BASE_PATHS` unless',
+    '`options.basePath` says otherwise.',
+  ];
+  if (example) {
+    const ok = example.success.find((item) => item.code !== undefined && item.code < 300);
+    const args = example.parameters.filter(({ parameter }) => parameter.in === 'path').map(({ key }) => propertyKey(key));
+    lines.push(
+      '',
+      '@example',
+      `const handlers: ${handlersType} = {`,
+      `  async ${example.method}(${args.length ? `{ ${args.join(', ')} }` : 'request'}, context) {`,
+      `    return { status: ${ok?.code ?? 200}${ok && ok.type !== 'undefined' ? ', body: await load(...)' : ''} };`,
+      '  },',
+      '  // ...one method per operation',
+      '};',
+      ...(secured
+        ? ['const listener = createServer(handlers, { auth: { verify: async (credentials) => findUser(credentials) } });']
+        : ['const listener = createServer(handlers);']),
+      'http.createServer(listener).listen(8080);',
+    );
+  }
+  return jsDoc([lines.join('\n')]).trimEnd();
+}
