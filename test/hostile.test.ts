@@ -20,12 +20,12 @@ import { pathToFileURL } from 'node:url';
 describe('hostile input', async () => {
   const out = tempDir('codegen-hostile-');
   const input = join(ROOT, 'test/fixtures/hostile/api.yaml');
-  const outputs = await generate([{ name: 'hostile', inputs: [input], style: 'openapi', output: out, emit: ['types', 'validators', 'client'], options: {}, root: ROOT }]);
+  const outputs = await generate([{ name: 'hostile', inputs: [input], style: 'openapi', output: out, emit: ['types', 'validators', 'client', 'server'], options: {}, root: ROOT }]);
   await applyPlan(await planWrites(outputs));
 
   for (const [name, compiler] of Object.entries(COMPILERS)) {
     it(`output type-checks under ${name}`, () => {
-      expect(typecheck(out, compiler).output).toBe('');
+      expect(typecheck(out, compiler, 'node+dom').output).toBe('');
     });
   }
 
@@ -41,6 +41,7 @@ describe('hostile input', async () => {
     const types = await import(pathToFileURL(join(js, 'types.js')).href);
     await import(pathToFileURL(join(js, 'validators.js')).href);
     await import(pathToFileURL(join(js, 'client.js')).href);
+    await import(pathToFileURL(join(js, 'server.js')).href);
     expect((globalThis as { pwned?: number }).pwned).toBeUndefined();
     const values = Object.values(types.Kind as Record<string, string>).sort();
     expect(values).toEqual(['', '${globalThis.pwned = 10}', '*/', '__proto__', 'a"b', 'back\\slash', 'constructor', 'line\u2028separator'].sort());

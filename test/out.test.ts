@@ -35,10 +35,12 @@ describe('out/ (the embedded default)', async () => {
     }
   });
 
+  // What a browser bundle may import: everything but the server.
+  const browserFiles = ['*/types.ts', '*/validators.ts', '*/client.ts', '*/runtime/http.ts', '*/runtime/validation.ts'];
   for (const [name, compiler] of Object.entries(COMPILERS)) {
-    for (const environment of ['browser', 'node'] as const) {
+    for (const environment of ['browser', 'node', 'node+dom'] as const) {
       it(`type-checks under ${name}, strict, for ${environment}`, () => {
-        const result = typecheck(join(ROOT, 'out'), compiler, environment);
+        const result = typecheck(join(ROOT, 'out'), compiler, environment, environment === 'browser' ? browserFiles : undefined);
         expect(result.output).toBe('');
         expect(result.ok).toBe(true);
       });

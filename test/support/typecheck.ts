@@ -9,15 +9,16 @@ export const COMPILERS = {
   'TypeScript 7': join(ROOT, 'node_modules/typescript7/bin/tsc'),
 } as const;
 
-export type Environment = 'browser' | 'node';
+/** `browser`: DOM only; `node`: @types/node only; `node+dom`: both, as a default `lib` gives. */
+export type Environment = 'browser' | 'node' | 'node+dom';
 
 /**
  * Type-checks every .ts file under `folder` as a user's strict project would: ESM with NodeNext
  * resolution, and either the DOM library (browsers) or @types/node (servers), not both.
  */
-export function typecheck(folder: string, compiler: string, environment: Environment = 'browser'): { ok: boolean; output: string } {
+export function typecheck(folder: string, compiler: string, environment: Environment = 'browser', files = ['**/*.ts']): { ok: boolean; output: string } {
   // The config lives in a temp folder so the checked folder (often the committed out/) stays clean.
-  const config = join(tempDir('codegen-tsc-'), `tsconfig.${environment}.json`);
+  const config = join(tempDir('codegen-tsc-'), `tsconfig.${environment.replace('+', '-')}.json`);
   writeFileSync(
     config,
     JSON.stringify({
@@ -27,8 +28,8 @@ export function typecheck(folder: string, compiler: string, environment: Environ
         target: 'ES2022',
         module: 'NodeNext',
         moduleResolution: 'NodeNext',
-        lib: environment === 'browser' ? ['ES2022', 'DOM', 'DOM.Iterable'] : ['ES2022'],
-        types: environment === 'node' ? ['node'] : [],
+        lib: environment === 'node' ? ['ES2022'] : ['ES2022', 'DOM', 'DOM.Iterable'],
+        types: environment === 'browser' ? [] : ['node'],
         typeRoots: [join(ROOT, 'node_modules/@types')],
         noUnusedLocals: true,
         noUnusedParameters: true,
@@ -36,7 +37,7 @@ export function typecheck(folder: string, compiler: string, environment: Environ
         exactOptionalPropertyTypes: false,
         skipLibCheck: true,
       },
-      include: [join(folder, '**/*.ts')],
+      include: files.map((file) => join(folder, file)),
     }),
   );
   const result = spawnSync(process.execPath, [compiler, '-p', config], { encoding: 'utf8' });
