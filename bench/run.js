@@ -3,6 +3,7 @@
 //   1. generation  full generation for GitHub's REST description, ours vs openapi-typescript, @hey-api/openapi-ts
 //   2. tsc         tsc --noEmit (TypeScript 5.9 and 7) on the generated code, ours vs openapi-typescript
 //   3. validators  generated validators vs ajv (delegated to bench/validators.*, when present)
+//   4. rest-server the generated REST server (the example) vs Fastify 5, req/s with autocannon
 // Every figure is printed as measured, with ratios from the same run; targets are information, not
 // assertions. The exit code is 1 only when something could not be run at all.
 // Options: see --help.
@@ -15,8 +16,9 @@ import { hasGnuTime } from './lib/proc.js';
 import { benchTypecheck } from './lib/typecheck.js';
 import { ROOT, WORK, versionOf } from './lib/tools.js';
 import { benchValidators } from './lib/validators.js';
+import { benchRestServer } from './lib/rest-server.js';
 
-const SECTIONS = ['generation', 'tsc', 'validators'];
+const SECTIONS = ['generation', 'tsc', 'validators', 'rest-server'];
 const GENERATORS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
 const TSC_SUBJECTS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
 
@@ -163,6 +165,10 @@ async function main() {
   if (options.sections.includes('validators')) {
     results.validators = benchValidators({ log, quick: options.quick, passArgs: options.passArgs });
     failed ||= results.validators.ok === false;
+  }
+  if (options.sections.includes('rest-server')) {
+    results.restServer = await benchRestServer({ log, quick: options.quick });
+    failed ||= results.restServer.ok === false;
   }
   results.totalMs = performance.now() - started;
   results.loadAtEnd = loadavg().map((value) => Math.round(value * 100) / 100);

@@ -1,0 +1,120 @@
+/**
+ * The example REST server: the generated server of schemas/openapi/tasks.yaml (out/rest/server.ts)
+ * with the in-memory handlers of ./handlers.ts, on 127.0.0.1.
+ *
+ *   npm run build && npm run example:rest        # PORT=0 (default): any free port
+ *
+ * First line of stdout: `listening on http://127.0.0.1:<port>`; logs go to stderr. SIGINT and
+ * SIGTERM stop it cleanly (in-flight requests finish, idle connections close, exit code 0).
+ *
+ * Settings, from the environment:
+ *   PORT                  port to listen on; 0 = any free port (default 0)
+ *   NODE_ENV=production   production mode: no internal error text in responses, no response
+ *                         validation (otherwise every response is checked against its schema)
+ *   RATE_LIMIT            requests per client and window (default 600); 0 turns rate limiting off
+ *   RATE_LIMIT_WINDOW_MS  the window (default 60000)
+ *   CORS_ORIGINS          comma-separated origins browsers may call from
+ *                         (default http://localhost:5173,http://127.0.0.1:5173)
+ *   BODY_TIMEOUT_MS       how long a request body may take to arrive (default 30000; 408 after)
+ *   MAX_BODY_BYTES        largest request body (default 1048576; 413 above)
+ *
+ * Credentials: `Authorization: Bearer demo-token` may do everything; `Bearer reader-token` may only
+ * read (its writes answer 403). `GET /healthz` (no credentials) answers 200 while the process runs.
+ */
+import type { AddressInfo } from "node:net";
+import type { Credentials, Listener, TasksApiServerOptions } from "../../out/rest/server.js";
+import { createHttpServer, createServer, MemoryStore } from "../../out/rest/server.js";
+import { handlers } from "./handlers.js";
+
+/** Who a token belongs to, and whether they may change anything. */
+export interface User {
+  id: string;
+  role: "editor" | "reader";
+}
+
+/** The demo tokens; a real server verifies a signed token or looks it up. */
+const TOKENS: ReadonlyMap<string, User> = new Map([
+  ["demo-token", { id: "demo", role: "editor" }],
+  ["reader-token", { id: "reader", role: "reader" }],
+]);
+
+const READ_ONLY = new Set(["listProjects", "getProject", "listProjectTasks", "getTask"]);
+
+function setting(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === "") return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, not ${JSON.stringify(text)}`);
+  return value;
+}
+
+const port = setting("PORT", 0);
+const rateLimit = setting("RATE_LIMIT", 600);
+const production = process.env.NODE_ENV === "production";
+const origins = (process.env.CORS_ORIGINS ?? "http://localhost:5173,http://127.0.0.1:5173")
+  .split(",")
+  .map((origin) => origin.trim())
+  .filter(Boolean);
+
+const options: TasksApiServerOptions<User> = {
+  production,
+  validateResponses: !production,
+  auth: {
+    verify: async (credentials: Credentials) => (credentials.type === "bearer" ? TOKENS.get(credentials.token) : undefined),
+    authorize: (user, request) => user.role === "editor" || READ_ONLY.has(request.operation.id),
+  },
+  // Rate-limit counters and idempotency records; a Redis store would share them between processes.
+  store: new MemoryStore(),
+  ...(rateLimit > 0 ? { rateLimit: { limit: rateLimit, windowMs: setting("RATE_LIMIT_WINDOW_MS", 60_000) } } : {}),
+  cors: { origins, credentials: true, maxAge: 600 },
+  idempotency: { ttlMs: 24 * 60 * 60 * 1000 },
+  limits: { bodyTimeout: setting("BODY_TIMEOUT_MS", 30_000), maxBodySize: setting("MAX_BODY_BYTES", 1024 * 1024) },
+  operations: {
+    getProject: { cacheControl: "private, max-age=60" },
+    getTask: { cacheControl: "private, no-cache" },
+  },
+};
+
+// The handlers do not look at the principal; `<User>` types what `verify` and `authorize` see.
+const api = createServer<User>(handlers, options);
+
+/** The API, plus `GET /healthz` for whoever watches the process. */
+const listener: Listener = (request, response) => {
+  if (request.url === "/healthz" && (request.method === "GET" || request.method === "HEAD")) {
+    const body = '{"status":"ok"}';
+    response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "cache-control": "no-store" });
+    response.end(request.method === "HEAD" ? undefined : body);
+    return;
+  }
+  api(request, response);
+};
+
+const server = createHttpServer(listener);
+
+server.listen(port, "127.0.0.1", () => {
+  const { port: actual } = server.address() as AddressInfo;
+  process.stdout.write(`listening on http://127.0.0.1:${actual}\n`);
+});
+
+server.on("error", (error) => {
+  console.error(`example:rest: ${error.message}`);
+  process.exit(1);
+});
+
+let stopping = false;
+function stop(signal: NodeJS.Signals): void {
+  if (stopping) return;
+  stopping = true;
+  console.error(`example:rest: ${signal}, closing`);
+  // Finish what is in flight, close idle keep-alive connections; give up on stragglers after 5 s.
+  const force = setTimeout(() => server.closeAllConnections(), 5_000);
+  force.unref();
+  server.close(() => {
+    clearTimeout(force);
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+}
+
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
