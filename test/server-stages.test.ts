@@ -514,7 +514,7 @@ describe('idempotency', () => {
     const other = await post(url, { title: 'b' }, 'key-2');
     expect(other.status).toBe(422);
     expect(other.headers.get('content-type')).toBe('application/problem+json');
-    expect(await other.json()).toMatchObject({ status: 422, title: 'Unprocessable Entity', detail: expect.stringContaining('different request') });
+    expect(await other.json()).toMatchObject({ status: 422, title: 'Unprocessable Content', detail: expect.stringContaining('different request') });
     expect(create.runs()).toBe(1);
     store.close();
   });
