@@ -117,6 +117,7 @@ const HOSTILE: Record<string, JsonSchema> = {
   // Names of the runtime's types, used by a schema: the runtime imports are aliased.
   ValidationError: { type: 'object', properties: { path: { type: 'string' } } },
   ValidationResult: { type: 'array', items: { $ref: '#/$defs/ValidationError' } },
+  ErrorCollector: { type: 'object', required: ['errors'], properties: { errors: { $ref: '#/$defs/ValidationResult' } } },
 };
 
 function namedSchemas(schemas: Record<string, JsonSchema>): NamedSchema[] {
@@ -312,10 +313,24 @@ describe('emitValidators on the tasks API', () => {
     expect(errorsOf(api.validateTask(task))).toEqual([{ path: '/subtasks/0/status', keyword: 'enum', message: 'must be one of "todo", "in_progress", "done"' }]);
   });
 
-  it('builds no path strings in the yes/no functions', () => {
-    for (const match of tasksCode.code.matchAll(/^(?:export )?function (is\w+|check\w+)\([^)]*\)[^{]*\{\n([\s\S]*?)\n\}/gm)) {
-      expect(match[2], match[1]).not.toMatch(/errors|path \+|pointerToken/);
+  it('builds paths only when errors are collected', () => {
+    const functions = [...tasksCode.code.matchAll(/^function (check\w+)\([^)]*\)[^{]*\{\n([\s\S]*?)\n\}/gm)];
+    expect(functions.length).toBeGreaterThan(5);
+    for (const [, name, body] of functions) {
+      // Paths are built by the collector (`errors?.at(...)`, skipped without one) or by `fail`,
+      // which only runs once a check has failed; nothing else concatenates strings.
+      const rest = body.replace(/errors\?\.at\((?:[^()]|\([^()]*\))*\)/g, 'AT').replace(/\bfail(?:Type)?\(.*\);$/gm, 'FAIL;');
+      expect(rest, name).not.toMatch(/" \+|\+ "|pointerToken/);
     }
+  });
+
+  it('stops a yes/no pass at the first failure, before calling further checks', () => {
+    let calls = 0;
+    const task = { ...validTask(), title: '', labels: new Proxy([{ name: 'ok' }], { get: (target, key, receiver) => ((calls += 1), Reflect.get(target, key, receiver)) }) };
+    expect(api.isTask(task)).toBe(false);
+    expect(calls).toBe(0);
+    expect(errorsOf(api.validateTask(task))).toEqual([{ path: '/title', keyword: 'minLength', message: 'must have at least 1 character' }]);
+    expect(calls).toBeGreaterThan(0);
   });
 
   it('emits the same text every time', () => {
@@ -396,6 +411,9 @@ describe('hostile names and values', () => {
   it('aliases runtime types that a schema type shadows', () => {
     expect(hostile.isValidationResult([{ path: '/a' }])).toBe(true);
     expect(errorsOf(hostile.validateValidationResult([{ path: 1 }]))).toEqual([{ path: '/0/path', keyword: 'type', message: 'must be a string' }]);
+    expect(errorsOf(hostile.validateErrorCollector({ errors: [{ path: 1 }] }))).toEqual([
+      { path: '/errors/0/path', keyword: 'type', message: 'must be a string' },
+    ]);
   });
 });
 

@@ -1,11 +1,11 @@
 /**
  * The applicators: allOf (inline), anyOf and oneOf (members as yes/no expressions, counted for
- * oneOf), not, if/then/else, and the discriminator fast path in place of oneOf/anyOf. In collect
- * mode a failed anyOf/oneOf reports the errors of the one member the value's type fits, when
- * there is exactly one.
+ * oneOf), not, if/then/else, and the discriminator fast path in place of oneOf/anyOf. When errors
+ * are collected, a failed anyOf/oneOf reports the errors of the one member the value's type fits,
+ * when there is exactly one.
  */
 import type { JsonSchema, SchemaObject } from './model.js';
-import { Body, at, check, fail, type Scope } from './emit-validators-code.js';
+import { Body, ERRORS, at, check, fail, type Scope } from './emit-validators-code.js';
 import { ValidatorSchemaError, resolveRef } from './emit-validators-refs.js';
 import { has, typeOk, type Group } from './emit-validators-scalars.js';
 import { discriminatorCases, emitDiscriminator } from './emit-validators-discriminator.js';
@@ -40,12 +40,12 @@ function emitAnyOf(e: Emitter, members: JsonSchema[], s: Scope, body: Body): voi
   const tests = members.map((member, i) => e.test(member, at(s, 'anyOf', i)));
   if (tests.includes('true')) return;
   const live = tests.filter((test) => test !== 'false');
-  const failed = live.length ? `!(${live.map(wrap).join(' || ')})` : 'true';
-  if (s.mode === 'check') {
-    body.line(`if (${failed}) return false;`);
+  if (live.length === 0) {
+    fail(s, body, 'anyOf', 'must match at least one schema in anyOf');
     return;
   }
-  body.block(`if (${failed})`, (inner) => explain(e, members, 'anyOf', s, inner, 'must match at least one schema in anyOf'));
+  body.exit();
+  body.if(`!(${live.map(wrap).join(' || ')})`, (inner) => explain(e, members, 'anyOf', s, inner, 'must match at least one schema in anyOf'));
 }
 
 function emitOneOf(e: Emitter, members: JsonSchema[], s: Scope, body: Body): void {
@@ -58,16 +58,14 @@ function emitOneOf(e: Emitter, members: JsonSchema[], s: Scope, body: Body): voi
     return;
   }
   const terms = [...live.map((test) => `(${test} ? 1 : 0)`), ...(always ? [String(always)] : [])];
-  const count = terms.join(' + ');
-  if (s.mode === 'check') {
-    body.line(`if (${count} !== 1) return false;`);
-    return;
-  }
   const matched = body.local('n');
-  body.line(`const ${matched} = ${count};`);
-  body.block(`if (${matched} === 0)`, (inner) => explain(e, members, 'oneOf', s, inner, 'must match exactly one schema in oneOf (matched none)'));
-  body.block(`if (${matched} > 1)`, (inner) =>
-    fail(s, inner, 'oneOf', { expr: `"must match exactly one schema in oneOf (matched " + ${matched} + ")"` }));
+  body.exit();
+  body.line(`const ${matched} = ${terms.join(' + ')};`);
+  body.if(
+    `${matched} === 0`,
+    (inner) => explain(e, members, 'oneOf', s, inner, 'must match exactly one schema in oneOf (matched none)'),
+    (inner) => check(s, inner, `${matched} > 1`, 'oneOf', { expr: `"must match exactly one schema in oneOf (matched " + ${matched} + ")"` }),
+  );
 }
 
 /** JSON types a schema can accept at all; undefined when it could be any. */
@@ -105,55 +103,49 @@ function admitted(e: Emitter, raw: JsonSchema, doc: JsonSchema, depth: number): 
 }
 
 /**
- * Collect mode, no member matched: when the value's JSON type fits exactly one member (the usual
- * `oneOf: [X, { type: null }]`), report that member's errors, which say more than "matched none".
+ * No member matched. A yes/no pass stops here; a collecting one, when the value's JSON type fits
+ * exactly one member (the usual `oneOf: [X, { type: null }]`), reports that member's errors, which
+ * say more than "matched none".
  */
 function explain(e: Emitter, members: JsonSchema[], keyword: string, s: Scope, body: Body, message: string): void {
   const kinds = members.map((member) => admitted(e, member, s.doc, 0));
   const known = kinds.every((kind) => kind !== undefined);
   const disjoint = known && kinds.every((kind, i) => kinds.every((other, j) => i === j || [...(kind as Set<string>)].every((k) => !(other as Set<string>).has(k))));
-  let opened = false;
+  const cases: Array<{ condition: string; member: JsonSchema; index: number }> = [];
   if (disjoint) {
     members.forEach((member, i) => {
       const kind = [...(kinds[i] as Set<string>)];
       if (!kind.length) return;
       const condition = kind.map((type) => typeOk(type as Group, s.value)).map((test) => (kind.length > 1 ? `(${test})` : test)).join(' || ');
-      const inner = body.fork(1);
-      e.emit(member, at(s, keyword, i), inner);
-      body.line(`${opened ? '} else if' : 'if'} (${condition}) {`);
-      body.append(inner);
-      opened = true;
+      cases.push({ condition, member, index: i });
     });
   }
-  if (!opened) {
+  if (cases.length === 0) {
     fail(s, body, keyword, message);
     return;
   }
-  body.line('} else {');
-  const other = body.fork(1);
-  fail(s, other, keyword, message);
-  body.append(other);
-  body.line('}');
+  body.line(`if (!${ERRORS}) return false;`);
+  const chain = (into: Body, index: number): void => {
+    const item = cases[index];
+    if (!item) {
+      fail(s, into, keyword, message);
+      return;
+    }
+    into.if(item.condition, (inner) => e.emit(item.member, at(s, keyword, item.index), inner), (rest) => chain(rest, index + 1));
+  };
+  chain(body, 0);
 }
 
 function emitConditional(e: Emitter, schema: SchemaObject, s: Scope, body: Body): void {
   const condition = e.test(schema.if as JsonSchema, at(s, 'if'));
-  const then = body.fork(1);
-  if (schema.then !== undefined) e.emit(schema.then, at(s, 'then'), then);
-  const otherwise = body.fork(1);
-  if (schema.else !== undefined) e.emit(schema.else, at(s, 'else'), otherwise);
-  if (then.empty && otherwise.empty) return;
-  if (then.empty) {
-    body.line(`if (!${wrap(condition)}) {`);
-    body.append(otherwise);
-  } else {
-    body.line(`if (${condition}) {`);
-    body.append(then);
-    if (!otherwise.empty) {
-      body.line('} else {');
-      body.append(otherwise);
-    }
-  }
-  body.line('}');
+  body.if(
+    condition,
+    (then) => {
+      if (schema.then !== undefined) e.emit(schema.then, at(s, 'then'), then);
+    },
+    (otherwise) => {
+      if (schema.else !== undefined) e.emit(schema.else, at(s, 'else'), otherwise);
+    },
+  );
 }
 

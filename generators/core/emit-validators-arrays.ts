@@ -11,17 +11,6 @@ function items(count: number): string {
   return `${count} item${count === 1 ? '' : 's'}`;
 }
 
-/** `head {`, a declaration, the child's lines, `}`: only when the child checks something. */
-function wrap(body: Body, head: string, value: string, declaration: string, inner: Body): void {
-  if (inner.empty) return;
-  body.line(`${head} {`);
-  const first = body.fork(1);
-  if (references(inner.text, value)) first.line(declaration);
-  body.append(first);
-  body.append(inner);
-  body.line('}');
-}
-
 export function emitArrayKeywords(e: Emitter, schema: SchemaObject, s: Scope, body: Body, array: string): void {
   if (typeof schema.minItems === 'number' && schema.minItems > 0) {
     check(s, body, `${array}.length < ${schema.minItems}`, 'minItems', `must have at least ${items(schema.minItems)}`);
@@ -34,9 +23,13 @@ export function emitArrayKeywords(e: Emitter, schema: SchemaObject, s: Scope, bo
   prefix.forEach((sub, index) => {
     if (trivial(sub)) return;
     const value = body.local('v');
-    const inner = body.fork(1);
+    const inner = body.fork();
     e.emit(sub, child(s, value, { text: String(index) }, 'prefixItems', String(index)), inner);
-    wrap(body, `if (${array}.length > ${index})`, value, `const ${value} = ${array}[${index}];`, inner);
+    if (inner.empty) return;
+    body.if(`${array}.length > ${index}`, (then) => {
+      if (references(inner.text, value)) then.line(`const ${value} = ${array}[${index}];`);
+      then.append(inner);
+    });
   });
 
   const rest = schema.items;
@@ -48,20 +41,17 @@ export function emitArrayKeywords(e: Emitter, schema: SchemaObject, s: Scope, bo
     } else {
       const index = body.local('i');
       const value = body.local('v');
-      const inner = body.fork(1);
-      e.emit(rest, child(s, value, { expr: index }, 'items'), inner);
-      wrap(body, `for (let ${index} = ${start}; ${index} < ${array}.length; ${index}++)`, value, `const ${value} = ${array}[${index}];`, inner);
+      body.loop(`for (let ${index} = ${start}; ${index} < ${array}.length; ${index}++)`, (inner) => {
+        e.emit(rest, child(s, value, { expr: index }, 'items'), inner);
+        return references(inner.text, value) ? [`const ${value} = ${array}[${index}];`] : [];
+      });
     }
   }
 
   if (schema.uniqueItems === true) {
-    if (s.mode === 'check') {
-      body.line(`if (duplicateIndex(${array}) !== -1) return false;`);
-    } else {
-      const duplicate = body.local('d');
-      body.line(`const ${duplicate} = duplicateIndex(${array});`);
-      check(s, body, `${duplicate} !== -1`, 'uniqueItems', 'must not repeat an earlier item', [{ expr: duplicate }]);
-    }
+    const duplicate = body.local('d');
+    body.line(`const ${duplicate} = duplicateIndex(${array});`);
+    check(s, body, `${duplicate} !== -1`, 'uniqueItems', 'must not repeat an earlier item', [{ expr: duplicate }]);
   }
 
   emitContains(e, schema, s, body, array);
@@ -87,12 +77,10 @@ function emitContains(e: Emitter, schema: SchemaObject, s: Scope, body: Body, ar
     // Stop counting once the answer is known.
     const stop = max === undefined ? `++${counted} >= ${min}` : `++${counted} > ${max}`;
     body.line(`let ${counted} = 0;`);
-    body.line(`for (let ${index} = 0; ${index} < ${array}.length; ${index}++) {`);
-    const loop = body.fork(1);
-    loop.line(`const ${value} = ${array}[${index}];`);
-    loop.line(`if (${matches} && ${stop}) break;`);
-    body.append(loop);
-    body.line('}');
+    body.block(`for (let ${index} = 0; ${index} < ${array}.length; ${index}++)`, (loop) => {
+      loop.line(`const ${value} = ${array}[${index}];`);
+      loop.line(`if (${matches} && ${stop}) break;`);
+    });
   }
   if (min > 0) {
     const message = min === 1 ? 'must contain an item matching "contains"' : `must contain at least ${items(min)} matching "contains"`;

@@ -1,13 +1,19 @@
 /**
- * Building blocks for emitting one validator function: an indented line buffer, the scope a
- * subschema is emitted in, and the two ways a failed check ends (`return false` in a boolean
- * check, an error pushed in a collecting pass).
+ * Building blocks for emitting one validator function: the statements of its body (rendered with
+ * `else if` chains and one-line branches where that reads well), the scope a subschema is emitted
+ * in, and how a failed check ends.
+ *
+ * Every generated function checks and collects in one pass:
+ *
+ *     function checkTask(value: unknown, errors?: ErrorCollector): boolean
+ *
+ * A failed check runs `ok = fail(errors, "/title", "minLength", "...")`: `fail` records the error
+ * when `errors` is given and returns false. Without `errors` (the yes/no answer) nothing is
+ * recorded and no path is built, and the function stops at `if (!ok && !errors) return false;`,
+ * which comes before every call of another function and at the top of every loop.
  */
 import type { JsonSchema } from './model.js';
 import { stringLiteral } from './names.js';
-
-/** `check`: boolean, stops at the first failure. `collect`: pushes every error, returns nothing. */
-export type Mode = 'check' | 'collect';
 
 /**
  * `read` (what a server sends: writeOnly properties are not required), `write` (what a client
@@ -19,7 +25,6 @@ export type Direction = 'read' | 'write' | 'plain';
 export type PathPart = { text: string } | { expr: string };
 
 export interface Scope {
-  mode: Mode;
   dir: Direction;
   /** Document the schema belongs to: where `#...` references are resolved. */
   doc: JsonSchema;
@@ -30,64 +35,253 @@ export interface Scope {
    * plainly; afterwards TypeScript could reject the comparison as impossible, so it is cast first.
    */
   fresh: boolean;
-  /** Where the value is, relative to the function's `path` parameter (collect mode only). */
+  /** Where the value is, relative to the function's `errors` collector. */
   path: PathPart[];
   /** Where the schema is in its document, as unescaped segments (for names and messages). */
   pointer: string[];
 }
 
-/** Names of the generated functions' parameters. */
+/** Names of the generated functions' parameters and of the validity flag. */
 export const VALUE = 'value';
-export const PATH = 'path';
 export const ERRORS = 'errors';
+export const OK = 'ok';
 
-/** Lines of one function body, with fresh local names shared by nested blocks. */
+/** `if (!ok && !errors) return false;`: stop a yes/no pass at the first failure. */
+export const EXIT = `if (!${OK} && !${ERRORS}) return false;`;
+
+/** A statement: a simple one (its text, with the semicolon), or a compound one. */
+export type Stmt = string | IfStmt | BlockStmt | SwitchStmt;
+
+export interface IfStmt {
+  kind: 'if';
+  condition: string;
+  then: Stmt[];
+  otherwise: Stmt[];
+}
+
+/** `head { body }`: loops. */
+export interface BlockStmt {
+  kind: 'block';
+  head: string;
+  body: Stmt[];
+}
+
+export interface SwitchStmt {
+  kind: 'switch';
+  subject: string;
+  cases: Array<{ labels: string[]; body: Stmt[] }>;
+}
+
+/** Per generated function: fresh local names, and whether a failure may be unreported to an exit. */
+class FunctionState {
+  readonly counters = new Map<string, number>();
+  /** A failure may have been recorded, on the way to the statement being emitted, since the last `EXIT`. */
+  pending = false;
+}
+
+/** Statements of one function body, with fresh local names shared by nested blocks. */
 export class Body {
-  private readonly lines: string[] = [];
+  readonly stmts: Stmt[] = [];
 
-  constructor(
-    private depth = 1,
-    private readonly counters: Map<string, number> = new Map(),
-  ) {}
+  constructor(private readonly state: FunctionState = new FunctionState()) {}
 
   /** A new local name: `v1`, `o2`, ... Module-level names never look like this. */
   local(prefix: string): string {
-    const next = (this.counters.get(prefix) ?? 0) + 1;
-    this.counters.set(prefix, next);
+    const next = (this.state.counters.get(prefix) ?? 0) + 1;
+    this.state.counters.set(prefix, next);
     return `${prefix}${next}`;
   }
 
   line(text: string): void {
-    this.lines.push(`${'  '.repeat(this.depth)}${text}`);
+    this.stmts.push(text);
   }
 
-  /** `head {`, the lines `inner` writes one level deeper, `}`; nothing when `inner` writes nothing. */
-  block(head: string, inner: (body: Body) => void, tail = '}'): boolean {
-    const child = this.fork(1);
-    inner(child);
-    if (child.empty) return false;
-    this.line(`${head} {`);
-    this.lines.push(...child.lines);
-    this.line(tail);
+  push(stmt: Stmt): void {
+    this.stmts.push(stmt);
+  }
+
+  /** `ok = <expression>` for a failed check (`fail(...)` or `false`). */
+  failed(expression: string): void {
+    this.stmts.push(`${OK} = ${expression};`);
+    this.state.pending = true;
+  }
+
+  /** Stops a yes/no pass here if something failed before: emitted ahead of costly work. */
+  exit(): void {
+    if (!this.state.pending) return;
+    this.stmts.push(EXIT);
+    this.state.pending = false;
+  }
+
+  /**
+   * `head { if (!ok && !errors) return false; ...declarations; ...inner }`: a loop that stops a yes/no
+   * pass at the first failing item. `inner` returns the declarations its statements need.
+   */
+  loop(head: string, inner: (body: Body) => string[]): boolean {
+    const child = this.fork();
+    const pending = this.state.pending;
+    // The exit at the top of the loop covers what failed before it.
+    this.state.pending = false;
+    const declarations = inner(child);
+    if (child.empty) {
+      this.state.pending = pending;
+      return false;
+    }
+    this.stmts.push({ kind: 'block', head, body: [EXIT, ...declarations, ...child.stmts] });
+    this.state.pending = true;
     return true;
   }
 
-  /** A buffer for speculative output at this depth (+ `extra`), sharing local names. */
-  fork(extra = 0): Body {
-    return new Body(this.depth + extra, this.counters);
+  /** `if (condition) then else otherwise`; nothing when both are empty. Returns whether it was written. */
+  if(condition: string, then: (body: Body) => void, otherwise?: (body: Body) => void): boolean {
+    const before = this.state.pending;
+    const yes = this.fork();
+    then(yes);
+    const afterYes = this.state.pending;
+    this.state.pending = before;
+    const no = this.fork();
+    otherwise?.(no);
+    this.state.pending ||= afterYes;
+    if (yes.empty && no.empty) return false;
+    // An exit at the start of a branch can as well come before the `if`.
+    const exits = [yes, no].filter((branch) => branch.stmts[0] === EXIT);
+    for (const branch of exits) branch.stmts.shift();
+    if (exits.length) this.stmts.push(EXIT);
+    if (yes.empty && no.empty) return true;
+    if (yes.empty) this.stmts.push(nested(negate(condition), no.stmts));
+    else if (no.empty) this.stmts.push(nested(condition, yes.stmts));
+    else this.stmts.push({ kind: 'if', condition, then: yes.stmts, otherwise: no.stmts });
+    return true;
+  }
+
+  /** `head { inner }`; nothing when `inner` writes nothing. Returns whether it was written. */
+  block(head: string, inner: (body: Body) => void): boolean {
+    const child = this.fork();
+    inner(child);
+    if (child.empty) return false;
+    this.stmts.push({ kind: 'block', head, body: child.stmts });
+    return true;
+  }
+
+  /** `switch (subject) { case ...: ... }`, each case emitted by `emit` into its own body. */
+  switch(subject: string, cases: Array<{ labels: string[]; emit: (body: Body) => void }>): void {
+    const before = this.state.pending;
+    let after = before;
+    const emitted = cases.map((item) => {
+      this.state.pending = before;
+      const body = this.fork();
+      item.emit(body);
+      after ||= this.state.pending;
+      return { labels: item.labels, body: body.stmts };
+    });
+    this.state.pending = after;
+    this.stmts.push({ kind: 'switch', subject, cases: emitted });
+  }
+
+  /** A buffer for speculative output, sharing local names. */
+  fork(): Body {
+    return new Body(this.state);
   }
 
   append(other: Body): void {
-    this.lines.push(...other.lines);
+    this.stmts.push(...other.stmts);
   }
 
   get empty(): boolean {
-    return this.lines.length === 0;
+    return this.stmts.length === 0;
   }
 
+  /** The statements as text (for `references`; indentation is not final). */
   get text(): string {
-    return this.lines.join('\n');
+    return render(this.stmts, 0).join('\n');
   }
+}
+
+/** `if (a) { if (b) x; }` as `if (a && b) x;`. */
+function nested(condition: string, then: Stmt[]): IfStmt {
+  const [inner] = then;
+  if (then.length === 1 && typeof inner !== 'string' && inner.kind === 'if' && inner.otherwise.length === 0) {
+    return { kind: 'if', condition: `${operand(condition)} && ${operand(inner.condition)}`, then: inner.then, otherwise: [] };
+  }
+  return { kind: 'if', condition, then, otherwise: [] };
+}
+
+/** `!(condition)`, without double negation or needless parentheses. */
+export function negate(condition: string): string {
+  if (/^![\w$.]+(\([^()]*\))?$/.test(condition)) return condition.slice(1);
+  if (condition.startsWith('!(') && enclosed(condition.slice(1))) return condition.slice(2, -1);
+  if (/^[\w$.]+(\([^()]*\))?$/.test(condition) || enclosed(condition)) return `!${condition}`;
+  return `!(${condition})`;
+}
+
+/** A statement that can stand as a one-line branch. */
+function simple(stmt: Stmt | undefined): stmt is string {
+  return typeof stmt === 'string' && !/^(if|for|switch|while|const|let)\b/.test(stmt);
+}
+
+/** One-line branch when it is a single simple statement, a braced block otherwise. */
+function branch(stmts: Stmt[], depth: number): { inline?: string; lines?: string[] } {
+  if (stmts.length === 1 && simple(stmts[0])) return { inline: stmts[0] };
+  return { lines: render(stmts, depth + 1) };
+}
+
+/**
+ * `if (a) x; else if (b) y; else { ... }`: a branch of a single simple statement stays on the
+ * line of its condition; once one branch needs braces, those after it get them too, so a line
+ * never starts with `} else x;`.
+ */
+function renderIf(stmt: IfStmt, depth: number, out: string[]): void {
+  const indent = '  '.repeat(depth);
+  let braced = false;
+  let current: IfStmt | undefined = stmt;
+  let prefix = 'if';
+  while (current) {
+    const then = braced ? { lines: render(current.then, depth + 1) } : branch(current.then, depth);
+    if (then.inline !== undefined) {
+      out.push(`${indent}${prefix} (${current.condition}) ${then.inline}`);
+    } else {
+      out.push(`${indent}${braced ? '} ' : ''}${prefix} (${current.condition}) {`, ...(then.lines ?? []));
+      braced = true;
+    }
+    const rest: Stmt[] = current.otherwise;
+    if (rest.length === 0) break;
+    const next = rest.length === 1 && typeof rest[0] !== 'string' && rest[0].kind === 'if' ? rest[0] : undefined;
+    if (next) {
+      current = next;
+      prefix = 'else if';
+      continue;
+    }
+    const tail = braced ? { lines: render(rest, depth + 1) } : branch(rest, depth);
+    if (tail.inline !== undefined) out.push(`${indent}else ${tail.inline}`);
+    else {
+      out.push(`${indent}${braced ? '} ' : ''}else {`, ...(tail.lines ?? []));
+      braced = true;
+    }
+    break;
+  }
+  if (braced) out.push(`${indent}}`);
+}
+
+export function render(stmts: Stmt[], depth: number): string[] {
+  const indent = '  '.repeat(depth);
+  const out: string[] = [];
+  for (const stmt of stmts) {
+    if (typeof stmt === 'string') {
+      out.push(`${indent}${stmt}`);
+    } else if (stmt.kind === 'if') {
+      renderIf(stmt, depth, out);
+    } else if (stmt.kind === 'block') {
+      out.push(`${indent}${stmt.head} {`, ...render(stmt.body, depth + 1), `${indent}}`);
+    } else {
+      out.push(`${indent}switch (${stmt.subject}) {`);
+      for (const item of stmt.cases) {
+        for (const label of item.labels) out.push(`${indent}  ${label}`);
+        out.push(...render(item.body, depth + 2));
+      }
+      out.push(`${indent}}`);
+    }
+  }
+  return out;
 }
 
 /** Whether generated `code` uses the identifier `name` (outside string literals). */
@@ -115,9 +309,9 @@ export function at(scope: Scope, ...segments: Array<string | number>): Scope {
   return { ...scope, fresh: false, pointer: [...scope.pointer, ...segments.map(String)] };
 }
 
-/** The pointer of `scope` (plus `extra`) as a string expression, built only when it is evaluated. */
+/** The pointer of `scope` (plus `extra`) relative to the collector, as a string expression. */
 export function pathExpr(scope: Scope, extra: PathPart[] = []): string {
-  const pieces: string[] = [PATH];
+  const pieces: string[] = [];
   let text = '';
   for (const part of [...scope.path, ...extra]) {
     if ('text' in part) {
@@ -127,62 +321,38 @@ export function pathExpr(scope: Scope, extra: PathPart[] = []): string {
       text = '';
     }
   }
-  if (text) pieces.push(stringLiteral(text));
+  if (text || pieces.length === 0) pieces.push(stringLiteral(text));
   return pieces.join(' + ');
+}
+
+/** The collector for the value of `scope`: `errors`, or `errors?.at("/items/" + i1)` below it. */
+export function collectorExpr(scope: Scope): string {
+  return scope.path.length ? `${ERRORS}?.at(${pathExpr(scope)})` : ERRORS;
 }
 
 /** A message: fixed text, or `{ expr }` for one computed when the error is reported. */
 export type Message = string | { expr: string };
 
-/** Ends a failed check: `return false`, or record the error and carry on. */
+/** Records a failure: `ok = fail(errors, "/path", "keyword", "message");`. */
 export function fail(scope: Scope, body: Body, keyword: string, message: Message, extra: PathPart[] = []): void {
-  if (scope.mode === 'check') {
-    body.line('return false;');
-    return;
-  }
   const text = typeof message === 'string' ? stringLiteral(message) : message.expr;
-  body.line(`${ERRORS}.push({ path: ${pathExpr(scope, extra)}, keyword: ${stringLiteral(keyword)}, message: ${text} });`);
+  body.failed(`fail(${ERRORS}, ${pathExpr(scope, extra)}, ${stringLiteral(keyword)}, ${text})`);
 }
 
-/** `if (failed) <fail>`, on one line in check mode. */
+/** `if (failed) <fail>`. */
 export function check(scope: Scope, body: Body, failed: string, keyword: string, message: Message, extra: PathPart[] = []): void {
-  if (scope.mode === 'check') {
-    body.line(`if (${failed}) return false;`);
-    return;
-  }
-  body.block(`if (${failed})`, (inner) => fail(scope, inner, keyword, message, extra));
+  body.if(failed, (inner) => fail(scope, inner, keyword, message, extra));
 }
 
-/**
- * A check that guards further checks (a type test before the string keywords, ...). In check
- * mode the rest follows at the same level; in collect mode it goes in an `else`.
- */
-export function gate(
-  scope: Scope,
-  body: Body,
-  failed: string,
-  keyword: string,
-  message: Message,
-  rest: (body: Body) => void,
-): void {
-  if (scope.mode === 'check') {
-    body.line(`if (${failed}) return false;`);
-    rest(body);
-    return;
-  }
-  const after = body.fork(1);
-  rest(after);
-  const report = body.fork(1);
-  fail(scope, report, keyword, message);
-  body.line(`if (${failed}) {`);
-  body.append(report);
-  if (after.empty) {
-    body.line('}');
-  } else {
-    body.line('} else {');
-    body.append(after);
-    body.line('}');
-  }
+/** A check that guards further checks (a type test before the string keywords, ...): `if (failed) <fail> else { rest }`. */
+export function gate(scope: Scope, body: Body, failed: string, keyword: string, message: Message, rest: (body: Body) => void): void {
+  body.if(failed, (inner) => fail(scope, inner, keyword, message), rest);
+}
+
+/** A call of another check function: `if (!checkX(v1, errors?.at("/x"))) ok = false;`. */
+export function call(scope: Scope, body: Body, name: string): void {
+  body.exit();
+  body.if(`!${name}(${scope.value}, ${collectorExpr(scope)})`, (inner) => inner.failed('false'));
 }
 
 /** Whether `expression` is one parenthesised group, `(a || b)` (not `(a) || (b)`). */
@@ -202,9 +372,27 @@ function enclosed(expression: string): boolean {
   return false;
 }
 
+/** Whether `expression` has a `||`, `??` or `?:` outside parentheses and string literals. */
+function looseOperators(expression: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < expression.length; i++) {
+    const char = expression[i];
+    if (char === '"') {
+      for (i++; i < expression.length && expression[i] !== '"'; i++) if (expression[i] === '\\') i++;
+    } else if (char === '(' || char === '[') {
+      depth++;
+    } else if (char === ')' || char === ']') {
+      depth--;
+    } else if (depth === 0 && ((char === '|' && expression[i + 1] === '|') || (char === '?' && expression[i + 1] !== '.'))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /** `expression` safe as an operand of `&&`: wrapped when it has a top-level `||` or `?:`. */
 export function operand(expression: string): string {
-  return /\|\||\?/.test(expression) && !enclosed(expression) ? `(${expression})` : expression;
+  return looseOperators(expression) ? `(${expression})` : expression;
 }
 
 /** Short JSON text of a value for messages. */

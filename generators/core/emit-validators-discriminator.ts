@@ -96,35 +96,26 @@ export function emitDiscriminator(e: Emitter, schema: SchemaObject, s: Scope, bo
   const objectFailed = `typeof ${s.value} !== "object" || ${s.value} === null || Array.isArray(${s.value})`;
   gate(s, body, objectFailed, 'discriminator', `must be an object with a ${JSON.stringify(property)} property`, (inner) => {
     const tag = inner.local('t');
+    inner.exit();
     inner.line(`const ${tag} = ${readProperty(`(${s.value} as Record<string, unknown>)`, property)};`);
-    inner.line(`switch (${tag}) {`);
     // Values that select the same member share one case body.
     const groups = new Map<string, Case[]>();
     for (const item of cases) {
       const key = item.ref ?? `#${item.index}`;
       groups.set(key, [...(groups.get(key) ?? []), item]);
     }
-    for (const group of groups.values()) {
-      const labels = inner.fork(1);
-      for (const item of group) labels.line(`case ${stringLiteral(item.value)}:`);
-      inner.append(labels);
-      const member = inner.fork(2);
-      const first = group[0];
-      if (first.ref !== undefined) e.ref(first.ref, s, member);
-      else e.emit((schema[keyword] as JsonSchema[])[first.index as number], at(s, keyword, first.index as number), member);
-      member.line('break;');
-      inner.append(member);
-    }
-    const fallback = inner.fork(2);
-    const message = s.mode === 'collect'
-      ? { expr: `${tag} === undefined ? ${stringLiteral(`is required (one of ${values})`)} : ${stringLiteral(`must be one of ${values}`)}` }
-      : '';
-    fail(s, fallback, 'discriminator', message, [{ text: escapeToken(property) }]);
-    const label = inner.fork(1);
-    label.line('default:');
-    inner.append(label);
-    inner.append(fallback);
-    inner.line('}');
+    const members = [...groups.values()].map((group) => ({
+      labels: group.map((item) => `case ${stringLiteral(item.value)}:`),
+      emit: (member: Body) => {
+        const first = group[0];
+        if (first.ref !== undefined) e.ref(first.ref, s, member);
+        else e.emit((schema[keyword] as JsonSchema[])[first.index as number], at(s, keyword, first.index as number), member);
+        member.line('break;');
+      },
+    }));
+    const message = { expr: `${tag} === undefined ? ${stringLiteral(`is required (one of ${values})`)} : ${stringLiteral(`must be one of ${values}`)}` };
+    const fallback = (into: Body) => fail(s, into, 'discriminator', message, [{ text: escapeToken(property) }]);
+    inner.switch(tag, [...members, { labels: ['default:'], emit: fallback }]);
   });
   return keyword;
 }

@@ -1,8 +1,7 @@
 /**
- * Which inline subschemas become functions of their own. Large ones do, so that collect mode only
- * descends into them when their check fails, and so that identical copies (dereferenced specs
- * repeat the same inline object dozens of times) share one function instead of each being
- * emitted in place.
+ * Which inline subschemas become functions of their own. Large ones do, so that functions stay
+ * short, and so that identical copies (dereferenced specs repeat the same inline object dozens of
+ * times) share one function instead of each being emitted in place.
  */
 import type { JsonSchema } from './model.js';
 import { validation } from './emit-validators-scalars.js';

@@ -5,7 +5,7 @@
  */
 import type { JsonSchema, SchemaObject } from './model.js';
 import { stringLiteral, uniqueName, words } from './names.js';
-import { Body, ERRORS, PATH, VALUE, references, type Direction, type Mode } from './emit-validators-code.js';
+import { Body, ERRORS, EXIT, OK, VALUE, negate, references, render, type Direction, type Stmt } from './emit-validators-code.js';
 import { DirectionAnalysis, ValidatorSchemaError } from './emit-validators-refs.js';
 import { structuralKey } from './emit-validators-hoist.js';
 import { FORMAT_CHECKS } from './emit-validators-scalars.js';
@@ -25,22 +25,46 @@ export interface CompileOptions {
 
 /** Every value the runtime file exports (reserved, so no generated name can shadow one). */
 export const RUNTIME_VALUES = [
-  'pointerToken', 'hasOwn', 'propertyCount', 'codePointLength', 'deepEqual', 'deepIncludes',
+  'validate', 'pointerToken', 'hasOwn', 'propertyCount', 'codePointLength', 'deepEqual', 'deepIncludes',
   'duplicateIndex', 'divisibleBy', ...Object.values(FORMAT_CHECKS),
 ];
+
+/**
+ * Helpers every check function calls, declared in the generated module itself: TypeScript follows
+ * an imported name through the control flow of the function at each of its uses (as it would a
+ * variable), and a local function declaration not at all, which makes a large module much
+ * cheaper to type-check.
+ */
+const LOCAL_HELPERS: Record<string, (collector: string) => string> = {
+  fail: (collector) => [
+    '/** A failed check: recorded at `relative` when errors are collected. False, for `ok`. */',
+    `function fail(errors: ${collector} | undefined, relative: string, keyword: string, message: string): false {`,
+    '  if (errors) errors.add(relative, keyword, message);',
+    '  return false;',
+    '}',
+  ].join('\n'),
+  failType: (collector) => [
+    '/** A value not of the expected type: `required` when it is missing. */',
+    `function failType(errors: ${collector} | undefined, relative: string, value: unknown, message: string): false {`,
+    '  return value === undefined ? fail(errors, relative, "required", "is required") : fail(errors, relative, "type", message);',
+    '}',
+  ].join('\n'),
+};
 
 /** One function to generate. */
 export interface FunctionJob {
   name: string;
-  mode: Mode;
   dir: Direction;
   doc: JsonSchema;
   schema: SchemaObject;
   pointer: string[];
-  /** Signature replacing the internal one (`export function isTask(value: unknown): value is Task`). */
-  head?: string;
-  /** Position among the exported declarations, for exported functions. */
+  /** Position among the exported declarations, for the functions of exported schemas. */
   slot?: number;
+  /**
+   * A part of a large object's properties (`schema.properties`), checked on an object already
+   * known to be one; these names of them are required.
+   */
+  part?: string[];
 }
 
 function capitalise(word: string): string {
@@ -60,12 +84,13 @@ export class ValidatorModule {
   readonly directions = new DirectionAnalysis();
   /** Runtime helpers used, in first-use order. */
   readonly runtime = new Set<string>();
-  /** Local name of the runtime `ValidationError` type (aliased if a schema type is called that). */
-  errorType = 'ValidationError';
+  /** Local name of the runtime `ErrorCollector` type (aliased if a schema type is called that). */
+  collectorType = 'ErrorCollector';
   private readonly taken: Set<string>;
   private readonly ids = new WeakMap<object, number>();
   private nextId = 0;
   private readonly functions = new Map<string, string>();
+  private readonly parts = new Map<string, string>();
   private readonly constants: string[] = [];
   private readonly constantNames = new Map<string, string>();
   private readonly queue: FunctionJob[] = [];
@@ -75,7 +100,7 @@ export class ValidatorModule {
   private readonly internal: string[] = [];
 
   constructor(options: CompileOptions = {}, reserved: Iterable<string> = []) {
-    // Each schema is emitted in up to four functions (check/collect × direction): report once.
+    // A schema can be emitted in several functions (one per direction): report once.
     const reported = new Set<string>();
     const report = options.onUnsupported ?? (() => {});
     const onUnsupported = (keyword: string, pointer: string) => {
@@ -84,7 +109,7 @@ export class ValidatorModule {
       report(keyword, pointer);
     };
     this.options = { formats: options.formats ?? 'assert', onUnsupported };
-    this.taken = new Set([...RUNTIME_VALUES, VALUE, PATH, ERRORS, ...reserved]);
+    this.taken = new Set([...RUNTIME_VALUES, ...Object.keys(LOCAL_HELPERS), VALUE, ERRORS, OK, ...reserved]);
   }
 
   /** Marks a runtime helper as used and returns its name. */
@@ -105,34 +130,39 @@ export class ValidatorModule {
     return dir === 'plain' || !this.directions.sensitive(doc, schema) ? 'plain' : dir;
   }
 
-  private key(schema: SchemaObject, dir: Direction, mode: Mode): string {
+  private key(schema: SchemaObject, dir: Direction): string {
     let id = this.ids.get(schema);
     if (id === undefined) {
       id = ++this.nextId;
       this.ids.set(schema, id);
     }
-    return `${id}|${dir}|${mode}`;
+    return `${id}|${dir}`;
   }
 
   /**
-   * Declares a function under a chosen name (the caller reserved it): exported ones take the next
-   * export position; internal ones go with the other internal functions.
+   * The check function of an exported schema: the one of an identical schema declared before (an
+   * alias such as `ReposGet200Response` of `Repository`), or `name`, declared now at the next
+   * export position.
    */
-  declare(job: Omit<FunctionJob, 'slot'>, exported: boolean): void {
-    this.representative(job.doc, job.schema);
-    const dir = this.effectiveDir(job.doc, job.schema, job.dir);
-    this.functions.set(this.key(job.schema, dir, job.mode), job.name);
-    this.queue.push({ ...job, dir, slot: exported ? this.exported.push('') - 1 : undefined });
+  declare(job: Omit<FunctionJob, 'slot'>): string {
+    const schema = this.representative(job.doc, job.schema);
+    const dir = this.effectiveDir(job.doc, schema, job.dir);
+    const key = this.key(schema, dir);
+    const existing = this.functions.get(key);
+    if (existing) return existing;
+    this.reserve(job.name);
+    this.functions.set(key, job.name);
+    this.queue.push({ ...job, schema, dir, slot: this.reserveSlot() });
+    return job.name;
   }
 
-  /** The function already declared or created for `schema` in `dir`, if any. */
-  existing(doc: JsonSchema, schema: SchemaObject, dir: Direction, mode: Mode): string | undefined {
-    return this.functions.get(this.key(schema, this.effectiveDir(doc, schema, dir), mode));
+  /** The next export position, for hand-made text (the `isX`/`validateX` wrappers). */
+  reserveSlot(): number {
+    return this.exported.push('') - 1;
   }
 
-  /** Adds hand-made text (a `validateX` wrapper) at the next export position. */
-  addExported(text: string): void {
-    this.exported.push(text);
+  fillSlot(slot: number, text: string): void {
+    this.exported[slot] = text;
   }
 
   /** The schema whose function `schema` uses: the first one with the same structure. */
@@ -150,17 +180,32 @@ export class ValidatorModule {
     return schema;
   }
 
-  /** The function checking (or collecting errors of) `schema` in `dir`, created on first use. */
-  functionFor(doc: JsonSchema, original: SchemaObject, pointer: string[], dir: Direction, mode: Mode): string {
+  /** The function checking `schema` in `dir`, created on first use. */
+  functionFor(doc: JsonSchema, original: SchemaObject, pointer: string[], dir: Direction): string {
     const schema = this.representative(doc, original);
     const effective = this.effectiveDir(doc, schema, dir);
-    const key = this.key(schema, effective, mode);
+    const key = this.key(schema, effective);
     const existing = this.functions.get(key);
     if (existing) return existing;
     const suffix = pointerWords(pointer).map(capitalise).join('') || 'Root';
-    const name = uniqueName(`${mode}${suffix}${effective === 'write' ? 'Input' : ''}`, this.taken);
+    const name = uniqueName(`check${suffix}${effective === 'write' ? 'Input' : ''}`, this.taken);
     this.functions.set(key, name);
-    this.queue.push({ name, mode, dir: effective, doc, schema, pointer });
+    this.queue.push({ name, dir: effective, doc, schema, pointer });
+    return name;
+  }
+
+  /**
+   * The function checking some properties of an object (`{ properties }`, with `required` of
+   * them), shared by every object with the same properties in the same direction.
+   */
+  partFor(doc: JsonSchema, part: SchemaObject, required: string[], pointer: string[], dir: Direction, index: number): string {
+    const key = `part|${dir}|${required.join('|')}|${structuralKey(part)}`;
+    const existing = this.parts.get(key);
+    if (existing) return existing;
+    const suffix = pointerWords(pointer).map(capitalise).join('') || 'Root';
+    const name = uniqueName(`check${suffix}${dir === 'write' ? 'Input' : ''}Part${index}`, this.taken);
+    this.parts.set(key, name);
+    this.queue.push({ name, dir, doc, schema: part, pointer, part: required });
     return name;
   }
 
@@ -195,31 +240,71 @@ export class ValidatorModule {
   /** Generates every queued function (generating one may queue more). */
   drain(emit: (job: FunctionJob, body: Body) => void): void {
     for (let job = this.queue.shift(); job; job = this.queue.shift()) {
-      const body = new Body(1);
+      const body = new Body();
       emit(job, body);
-      const text = this.functionText(job, body);
+      const text = this.functionText(job, body.stmts);
       if (job.slot !== undefined) this.exported[job.slot] = text;
       else this.internal.push(text);
     }
   }
 
-  private functionText(job: FunctionJob, body: Body): string {
-    const code = body.text;
+  private functionText(job: FunctionJob, emitted: Stmt[]): string {
+    const stmts = finish(emitted);
+    const uses = (stmt: Stmt) => references(render([stmt], 0).join('\n'), OK);
+    const first = stmts.findIndex(uses);
+    if (first !== -1) {
+      // Before the declarations that lead up to its first use.
+      let at = first;
+      while (at > 0 && /^const /.test(String(stmts[at - 1]))) at--;
+      stmts.splice(at, 0, `let ${OK} = true;`);
+    }
+    const end = stmts[stmts.length - 1];
+    if (typeof end !== 'string' || !end.startsWith('return ')) stmts.push(first === -1 ? 'return true;' : `return ${OK};`);
+    const code = render(stmts, 1).join('\n');
     // An unused parameter would trip noUnusedParameters in a user's tsconfig.
     const param = (name: string) => (references(code, name) ? name : `_${name}`);
-    const head = job.head?.replace(`(${VALUE}:`, `(${param(VALUE)}:`);
-    if (job.mode === 'check') {
-      return `${head ?? `function ${job.name}(${param(VALUE)}: unknown): boolean`} {\n${code ? `${code}\n` : ''}  return true;\n}`;
-    }
-    const signature = `function ${job.name}(${param(VALUE)}: unknown, ${param(PATH)}: string, ${param(ERRORS)}: ${this.errorType}[]): void`;
-    return `${head ?? signature} {\n${code}\n}`;
+    const valueType = job.part ? 'Record<string, unknown>' : 'unknown';
+    return `function ${job.name}(${param(VALUE)}: ${valueType}, ${param(ERRORS)}?: ${this.collectorType}): boolean {\n${code}\n}`;
   }
 
-  /** Constants, exported functions, then internal ones. */
+  /** Constants, the local helpers used, exported functions, then internal ones. */
   get code(): string {
+    const functions = [...this.exported, ...this.internal];
+    const text = functions.join('\n');
+    const used = (name: string): boolean => new RegExp(`\\b${name}\\(`).test(text) || (name === 'fail' && used('failType'));
+    const helpers = Object.entries(LOCAL_HELPERS)
+      .filter(([name]) => used(name))
+      .map(([, helper]) => helper(this.collectorType));
     const parts: string[] = [];
     if (this.constants.length) parts.push(this.constants.join('\n'));
-    parts.push(...this.exported, ...this.internal);
+    parts.push(...helpers, ...functions);
     return `${parts.join('\n\n')}\n`;
   }
+}
+
+function usesOk(stmts: Stmt[]): boolean {
+  return stmts.some((stmt) => references(render([stmt], 0).join('\n'), OK));
+}
+
+/**
+ * The last touches on a function body: no exit right before the end, and when nothing before the
+ * last statement can fail, that statement returns (`if (c) return fail(...);` then what its `else`
+ * held, or `return checkX(value, errors);`) instead of setting `ok`.
+ */
+function finish(emitted: Stmt[]): Stmt[] {
+  const stmts = [...emitted];
+  while (stmts[stmts.length - 1] === EXIT) stmts.pop();
+  const last = stmts[stmts.length - 1];
+  if (last === undefined || typeof last === 'string' || last.kind !== 'if' || usesOk(stmts.slice(0, -1))) return stmts;
+  const [then] = last.then;
+  if (last.then.length !== 1 || typeof then !== 'string') return stmts;
+  const failure = /^ok = ((?:fail|failType)\(.*\));$/.exec(then);
+  if (failure) {
+    stmts.splice(-1, 1, { kind: 'if', condition: last.condition, then: [`return ${failure[1]};`], otherwise: [] }, ...finish(last.otherwise));
+    return stmts;
+  }
+  if (then === `${OK} = false;` && last.otherwise.length === 0) {
+    stmts.splice(-1, 1, `return ${negate(last.condition)};`);
+  }
+  return stmts;
 }

@@ -4,7 +4,7 @@
  * subschemas needed as yes/no answers become calls to functions of their own.
  */
 import type { JsonSchema, SchemaObject } from './model.js';
-import { Body, ERRORS, check, fail, gate, pathExpr, references, type Scope } from './emit-validators-code.js';
+import { Body, call, check, fail, gate, references, type Scope } from './emit-validators-code.js';
 import { ValidatorSchemaError, resolveRef } from './emit-validators-refs.js';
 import type { ValidatorModule } from './emit-validators-module.js';
 import {
@@ -71,32 +71,28 @@ function emitSchema(e: Emitter, raw: JsonSchema, scope: Scope, body: Body): void
     return;
   }
   reportUnsupported(e.m, schema, scope);
-  let s = scope;
-  const constEnum = constEnumChecks(e.m, schema, s);
-  for (const item of constEnum) check(s, body, item.failed, item.keyword, item.message);
-  // In check mode a passed comparison narrows the value for what follows.
-  if (constEnum.length && s.mode === 'check') s = { ...s, fresh: false };
+  const s = scope;
+  for (const item of constEnumChecks(e.m, schema, s)) check(s, body, item.failed, item.keyword, item.message);
   emitTyped(e, schema, s, body);
   const rest = { ...s, fresh: false };
   if (typeof schema.$ref === 'string') emitRef(e, schema.$ref, rest, body);
   emitApplicators(e, schema, rest, body);
 }
 
-const LOCAL_PREFIX: Record<Group, string> = { string: 's', number: 'n', object: 'o', array: 'a' };
-const LOCAL_TYPE: Record<Group, string> = { string: 'string', number: 'number', object: 'Record<string, unknown>', array: 'unknown[]' };
+/**
+ * Objects and arrays are read through a local of a usable type (`typeof x === "object"` only
+ * narrows to `object`, `Array.isArray` to `any[]`); strings and numbers are narrowed in place.
+ */
+const LOCAL_PREFIX: Record<'object' | 'array', string> = { object: 'o', array: 'a' };
+const LOCAL_TYPE: Record<'object' | 'array', string> = { object: 'Record<string, unknown>', array: 'unknown[]' };
 
 /** `type`, then the keywords of each kind of value, guarded by the kind when `type` allows several. */
 function emitTyped(e: Emitter, schema: SchemaObject, s: Scope, body: Body): void {
   const types = typeList(schema, s.pointer);
   const groups = (Object.keys(GROUP_KEYWORDS) as Group[]).filter((group) => GROUP_KEYWORDS[group].some((keyword) => has(schema, keyword)));
-  const guarded = (group: Group, into: Body) => into.block(`if (${groupGuard(group, s.value)})`, (inner) => emitGroup(e, schema, group, s, inner));
+  const guarded = (group: Group, into: Body) => into.if(groupGuard(group, s.value), (inner) => emitGroup(e, schema, group, s, inner));
   if (!types) {
     for (const group of groups) guarded(group, body);
-    return;
-  }
-  if (s.mode === 'check' && valuesHaveType(schema, types)) {
-    // `enum: ["a", "b"]` with `type: string`: the enum check already returned for anything else.
-    for (const group of groups) if (types.some((type) => groupOf(type) === group)) guarded(group, body);
     return;
   }
   gate(s, body, typeFailed(types, s.value), 'type', typeMessage(types), (inner) => {
@@ -108,48 +104,26 @@ function emitTyped(e: Emitter, schema: SchemaObject, s: Scope, body: Body): void
   });
 }
 
-function jsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  return typeof value;
-}
-
-/** Whether every `const`/`enum` value is of one of `types`. */
-function valuesHaveType(schema: SchemaObject, types: string[]): boolean {
-  const values = has(schema, 'const') ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : undefined;
-  if (!values || values.length === 0) return false;
-  return values.every((value) => {
-    const type = jsonType(value);
-    return types.includes(type) || (type === 'integer' && types.includes('number'));
-  });
-}
-
-/** The keywords of one kind of value, on a local of the matching TypeScript type. */
+/** The keywords of one kind of value, where the value is known to be of that kind. */
 function emitGroup(e: Emitter, schema: SchemaObject, group: Group, s: Scope, body: Body): void {
+  const scope = { ...s, fresh: false };
+  if (group === 'string' || group === 'number') {
+    // An enclosing condition may already have narrowed the value (to `never`, in a contradictory schema).
+    const subject = s.fresh ? s.value : `(${s.value} as ${group})`;
+    const checks = group === 'string' ? stringChecks(e.m, schema, subject, s.pointer) : numberChecks(e.m, schema, subject, s.pointer);
+    for (const item of checks) check(scope, body, item.failed, item.keyword, item.message);
+    return;
+  }
   const local = body.local(LOCAL_PREFIX[group]);
   const inner = body.fork();
-  const scope = { ...s, fresh: false };
-  switch (group) {
-    case 'string':
-      for (const item of stringChecks(e.m, schema, local, s.pointer)) check(scope, inner, item.failed, item.keyword, item.message);
-      break;
-    case 'number':
-      for (const item of numberChecks(e.m, schema, local, s.pointer)) check(scope, inner, item.failed, item.keyword, item.message);
-      break;
-    case 'object':
-      emitObjectKeywords(e, schema, scope, inner, local);
-      break;
-    case 'array':
-      emitArrayKeywords(e, schema, scope, inner, local);
-      break;
-  }
+  if (group === 'object') emitObjectKeywords(e, schema, scope, inner, local);
+  else emitArrayKeywords(e, schema, scope, inner, local);
   if (inner.empty) return;
   if (references(inner.text, local)) body.line(`const ${local} = ${s.value} as ${LOCAL_TYPE[group]};`);
   body.append(inner);
 }
 
-/** A reference: a call to the target's function (collect mode only descends when it fails). */
+/** A reference: a call to the target's function. */
 function emitRef(e: Emitter, ref: string, s: Scope, body: Body): void {
   const target = resolveRef(s.doc, ref);
   const schema = asObject(target.schema, s);
@@ -163,15 +137,7 @@ function emitRef(e: Emitter, ref: string, s: Scope, body: Body): void {
 
 /** A call to the function of `schema` (at `pointer` in the document). */
 function emitCall(e: Emitter, schema: SchemaObject, pointer: string[], s: Scope, body: Body): void {
-  const checkName = e.m.functionFor(s.doc, schema, pointer, s.dir, 'check');
-  if (s.mode === 'check') {
-    // `as unknown`: the call is a type guard, and narrowing `value` to the target's type here would
-    // make later checks of the same value (allOf siblings) fail to compile.
-    body.line(`if (!${checkName}(${s.value} as unknown)) return false;`);
-    return;
-  }
-  const collectName = e.m.functionFor(s.doc, schema, pointer, s.dir, 'collect');
-  body.line(`if (!${checkName}(${s.value})) ${collectName}(${s.value}, ${pathExpr(s)}, ${ERRORS});`);
+  call(s, body, e.m.functionFor(s.doc, schema, pointer, s.dir));
 }
 
 function testSchema(e: Emitter, raw: JsonSchema, scope: Scope): string {
@@ -187,7 +153,7 @@ function testSchema(e: Emitter, raw: JsonSchema, scope: Scope): string {
     const resolved = asObject(target.schema, scope);
     if (typeof resolved === 'boolean') return String(resolved);
     if (trivial(resolved)) return 'true';
-    return `${e.m.functionFor(scope.doc, resolved, target.pointer, scope.dir, 'check')}(${scope.value})`;
+    return `${e.m.functionFor(scope.doc, resolved, target.pointer, scope.dir)}(${scope.value})`;
   }
-  return `${e.m.functionFor(scope.doc, schema, scope.pointer, scope.dir, 'check')}(${scope.value})`;
+  return `${e.m.functionFor(scope.doc, schema, scope.pointer, scope.dir)}(${scope.value})`;
 }

@@ -5,7 +5,7 @@
  */
 import type { JsonSchema, SchemaObject } from './model.js';
 import { stringLiteral } from './names.js';
-import { Body, at, check, child, escapeToken, fail, references, type PathPart, type Scope } from './emit-validators-code.js';
+import { Body, EXIT, at, call, check, child, escapeToken, fail, references, type PathPart, type Scope, type Stmt } from './emit-validators-code.js';
 import { requiredIn } from './emit-validators-refs.js';
 import { has, trivial } from './emit-validators-scalars.js';
 import type { Emitter } from './emit-validators-node.js';
@@ -38,18 +38,32 @@ function propertiesText(count: number): string {
   return `${count} ${count === 1 ? 'property' : 'properties'}`;
 }
 
+/**
+ * Objects with more properties than this are checked in parts of this many, each a function of
+ * its own (`checkRepositoryPart2(o1, errors)`): type-checking a function costs more than linearly
+ * in its length, and identical runs of properties (variants of one large schema) share a part.
+ */
+export const PART_SIZE = 16;
+
 export function emitObjectKeywords(e: Emitter, schema: SchemaObject, s: Scope, body: Body, object: string): void {
   const properties = schema.properties ?? {};
   const required = [...new Set(requiredIn(s.doc, schema, s.dir))];
-  for (const name of Object.keys(properties)) {
-    emitProperty(e, s, body, object, name, properties[name], required.includes(name));
+  const names = Object.keys(properties);
+  const parts = names.length > PART_SIZE * 1.5 ? Math.ceil(names.length / PART_SIZE) : 1;
+  const first = names.slice(0, parts > 1 ? PART_SIZE : names.length);
+  emitProperties(e, properties, required, s, body, object, first);
+  for (let index = 1; index < parts; index++) {
+    const group = names.slice(index * PART_SIZE, (index + 1) * PART_SIZE);
+    const part: SchemaObject = { properties: Object.fromEntries(group.map((name) => [name, properties[name]])) };
+    const name = e.m.partFor(s.doc, part, group.filter((item) => required.includes(item)), s.pointer, s.dir, index + 1);
+    call({ ...s, value: object }, body, name);
   }
   for (const name of required) {
     if (!has(properties, name)) check(s, body, missing(object, name), 'required', 'is required', [{ text: escapeToken(name) }]);
   }
   for (const [name, dependents] of Object.entries(schema.dependentRequired ?? {})) {
     if (!Array.isArray(dependents) || dependents.length === 0) continue;
-    body.block(`if (${present(object, name)})`, (inner) => {
+    body.if(present(object, name), (inner) => {
       for (const dependent of dependents) {
         check(s, inner, missing(object, dependent), 'dependentRequired', `is required when ${JSON.stringify(name)} is present`, [
           { text: escapeToken(dependent) },
@@ -61,7 +75,7 @@ export function emitObjectKeywords(e: Emitter, schema: SchemaObject, s: Scope, b
   const dependentSchemas = (schema as { dependentSchemas?: Record<string, JsonSchema> }).dependentSchemas ?? {};
   for (const [name, dependent] of Object.entries(dependentSchemas)) {
     if (trivial(dependent)) continue;
-    body.block(`if (${present(object, name)})`, (inner) => e.emit(dependent, at(s, 'dependentSchemas', name), inner));
+    body.if(present(object, name), (inner) => e.emit(dependent, at(s, 'dependentSchemas', name), inner));
   }
   const min = schema.minProperties;
   if (typeof min === 'number' && min > 0) {
@@ -74,36 +88,56 @@ export function emitObjectKeywords(e: Emitter, schema: SchemaObject, s: Scope, b
   emitKeyLoop(e, schema, s, body, object, Object.keys(properties));
 }
 
-/** One property: its schema, and `required` folded into the same lookup. */
+/** Properties of `object` (by default all of them), in order; the `required` ones must be present. */
+export function emitProperties(
+  e: Emitter,
+  properties: Record<string, JsonSchema>,
+  required: string[],
+  s: Scope,
+  body: Body,
+  object: string,
+  names: string[] = Object.keys(properties),
+): void {
+  for (const name of names) emitProperty(e, s, body, object, name, properties[name], required.includes(name));
+}
+
+/**
+ * One property: its schema, and `required` folded into the same lookup:
+ * `if (v1 === undefined) ok = fail(...required...); else <checks of v1>`.
+ */
 function emitProperty(e: Emitter, s: Scope, body: Body, object: string, name: string, schema: JsonSchema, required: boolean): void {
   if (!required && trivial(schema)) return;
   const part: PathPart = { text: escapeToken(name) };
   const value = body.local('v');
-  // Check mode returns on a missing required property, so its checks need no block.
-  const flat = required && s.mode === 'check';
-  const inner = body.fork(flat ? 0 : 1);
+  const inner = body.fork();
   e.emit(schema, child(s, value, part, 'properties', name), inner);
   if (inner.empty) {
     if (required) check(s, body, missing(object, name), 'required', 'is required', [part]);
     return;
   }
+  // A call's exit comes before the property is read.
+  if (inner.stmts[0] === EXIT) {
+    inner.stmts.shift();
+    body.line(EXIT);
+  }
   body.line(`const ${value} = ${readProperty(object, name)};`);
-  if (flat) {
-    body.line(`if (${value} === undefined) return false;`);
-    body.append(inner);
-    return;
-  }
-  if (required) {
-    const report = body.fork(1);
-    fail(s, report, 'required', 'is required', [part]);
-    body.line(`if (${value} === undefined) {`);
-    body.append(report);
-    body.line('} else {');
-  } else {
-    body.line(`if (${value} !== undefined) {`);
-  }
-  body.append(inner);
-  body.line('}');
+  const typed = required ? missingAsType(inner.stmts, value) : undefined;
+  if (typed) body.push(typed);
+  else if (required) body.if(`${value} === undefined`, (report) => fail(s, report, 'required', 'is required', [part]), (rest) => rest.append(inner));
+  else body.if(`${value} !== undefined`, (rest) => rest.append(inner));
+}
+
+/**
+ * When all a required property's checks hang off its type test (`if (typeof v1 !== "string") ...
+ * else ...`), a missing value fails that test too: `failType` reports it as `required`, and no
+ * separate `v1 === undefined` test is needed.
+ */
+function missingAsType(stmts: Stmt[], value: string): Stmt | undefined {
+  const [gate] = stmts;
+  if (stmts.length !== 1 || typeof gate === 'string' || gate.kind !== 'if' || gate.then.length !== 1) return undefined;
+  const failure = /^ok = fail\(errors, (.*), "type", (.*)\);$/.exec(String(gate.then[0]));
+  if (!failure) return undefined;
+  return { ...gate, then: [`ok = failType(errors, ${failure[1]}, ${value}, ${failure[2]});`] };
 }
 
 /** `key === "a" || key === "b"`, or a Set lookup for many names. */
@@ -122,53 +156,28 @@ function emitKeyLoop(e: Emitter, schema: SchemaObject, s: Scope, body: Body, obj
   const checkNames = names !== undefined && !trivial(names);
   const checkPatterns = patterns.filter(([, sub]) => !trivial(sub));
   if (!checkAdditional && !checkNames && checkPatterns.length === 0) return;
-  if (additional === false && s.mode === 'check' && !checkNames && known.length === 0 && patterns.length === 0) {
-    // Nothing is allowed: no need to look at the keys (and no unused loop variable).
-    check(s, body, `propertyCount(${object}) !== 0`, 'additionalProperties', 'is not allowed');
-    return;
-  }
 
   const key = body.local('k');
   const value = body.local('v');
   const part: PathPart = { expr: `pointerToken(${key})` };
-  const loop = body.fork(1);
-  let usesValue = false;
-
-  if (checkNames) {
-    const valid = e.test(names, { ...s, value: key, fresh: false, pointer: [...s.pointer, 'propertyNames'] });
-    if (valid === 'false') check(s, body, `propertyCount(${object}) !== 0`, 'propertyNames', 'must have no properties');
-    else if (valid !== 'true') check(s, loop, `!(${valid})`, 'propertyNames', 'is not an allowed property name', [part]);
-  }
-  for (const [pattern, sub] of checkPatterns) {
-    const regex = e.m.regex(pattern, [...s.pointer, 'key']);
-    const used = loop.block(`if (${regex}.test(${key}))`, (inner) => e.emit(sub, child(s, value, part, 'patternProperties', pattern), inner));
-    usesValue ||= used;
-  }
-  if (checkAdditional) {
-    const matches = [knownName(e, s, key, known), ...patterns.map(([pattern]) => `${e.m.regex(pattern, [...s.pointer, 'key'])}.test(${key})`)]
-      .filter((item): item is string => item !== undefined);
-    const extra = loop.fork(matches.length ? 1 : 0);
-    if (additional === false) {
-      fail(s, extra, 'additionalProperties', 'is not allowed', [part]);
-    } else {
-      e.emit(additional, child(s, value, part, 'additionalProperties'), extra);
-      usesValue = true;
+  const validName = checkNames ? e.test(names, { ...s, value: key, fresh: false, pointer: [...s.pointer, 'propertyNames'] }) : 'true';
+  if (validName === 'false') check(s, body, `propertyCount(${object}) !== 0`, 'propertyNames', 'must have no properties');
+  body.loop(`for (const ${key} in ${object})`, (loop) => {
+    if (validName !== 'false' && validName !== 'true') check(s, loop, `!(${validName})`, 'propertyNames', 'is not an allowed property name', [part]);
+    for (const [pattern, sub] of checkPatterns) {
+      const regex = e.m.regex(pattern, [...s.pointer, 'key']);
+      loop.if(`${regex}.test(${key})`, (inner) => e.emit(sub, child(s, value, part, 'patternProperties', pattern), inner));
     }
-    if (matches.length) {
-      loop.line(`if (!(${matches.join(' || ')})) {`);
-      loop.append(extra);
-      loop.line('}');
-    } else {
-      loop.append(extra);
+    if (checkAdditional) {
+      const matches = [knownName(e, s, key, known), ...patterns.map(([pattern]) => `${e.m.regex(pattern, [...s.pointer, 'key'])}.test(${key})`)]
+        .filter((item): item is string => item !== undefined);
+      const extra = (into: Body) => {
+        if (additional === false) fail(s, into, 'additionalProperties', 'is not allowed', [part]);
+        else e.emit(additional, child(s, value, part, 'additionalProperties'), into);
+      };
+      if (matches.length) loop.if(`!(${matches.join(' || ')})`, extra);
+      else extra(loop);
     }
-  }
-  if (loop.empty) return;
-  body.line(`for (const ${key} in ${object}) {`);
-  if (usesValue && references(loop.text, value)) {
-    const declaration = body.fork(1);
-    declaration.line(`const ${value} = ${object}[${key}];`);
-    body.append(declaration);
-  }
-  body.append(loop);
-  body.line('}');
+    return references(loop.text, value) ? [`const ${value} = ${object}[${key}];`] : [];
+  });
 }

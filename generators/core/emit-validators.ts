@@ -4,8 +4,9 @@
  * with its JSON-pointer path). Nothing is interpreted or compiled at run time; the generated
  * module imports a few helpers from the runtime file `templates/runtime/validation.ts.hbs`.
  *
- * Valid data costs one pass of `isX` and no allocation; errors are collected by a second pass
- * that only runs when `isX` said no, and only descends into the parts that fail.
+ * Both run one function per schema, `checkX(value, errors?)`, which checks and collects in the
+ * same code (see emit-validators-code.ts). Valid data costs one pass without `errors`, which
+ * allocates nothing; `validateX` runs a second, collecting pass only when the first said no.
  *
  * Not compiled (reported through `onUnsupported`, otherwise skipped): unevaluatedProperties,
  * unevaluatedItems, $dynamicRef/$dynamicAnchor, embedded `$id` resources,
@@ -14,10 +15,11 @@
  */
 import type { JsonSchema, NamedSchema, SchemaObject } from './model.js';
 import { uniqueName } from './names.js';
-import { ERRORS, VALUE, type Direction, type Scope } from './emit-validators-code.js';
-import { CycleCheck, DirectionAnalysis } from './emit-validators-refs.js';
+import { VALUE, type Direction, type Scope } from './emit-validators-code.js';
+import { CycleCheck } from './emit-validators-refs.js';
 import { RUNTIME_VALUES, ValidatorModule, type CompileOptions } from './emit-validators-module.js';
 import { createEmitter } from './emit-validators-node.js';
+import { emitProperties } from './emit-validators-objects.js';
 
 export { ValidatorSchemaError } from './emit-validators-refs.js';
 export type { CompileOptions } from './emit-validators-module.js';
@@ -35,7 +37,7 @@ export interface ValidatorCode {
   typeImports: string[];
   /**
    * Names to import from the runtime validation module, as import specifiers: `type
-   * ValidationError`, `deepEqual`, or `type ValidationError as RuntimeValidationError` when a
+   * ErrorCollector`, `deepEqual`, or `type ValidationResult as RuntimeValidationResult` when a
    * schema type already has that name.
    */
   runtimeImports: string[];
@@ -51,8 +53,6 @@ interface Entry {
   suffix: string;
   /** Type the functions narrow to; undefined: `boolean` and `ValidationResult<unknown>`. */
   type?: string;
-  /** Validates exactly like the entry with this suffix: delegate to it. */
-  sameAs?: string;
 }
 
 /** Boolean schemas as objects, so every root can have functions of its own. */
@@ -65,47 +65,44 @@ function rootObject(schema: JsonSchema): SchemaObject {
 function build(entries: Entry[], options: CompileOptions, typeNames: Set<string>): Omit<ValidatorCode, 'typeImports'> {
   const m = new ValidatorModule(options, typeNames);
   const taken = new Set([...typeNames]);
-  const resultType = typeNames.has('ValidationResult') ? uniqueName('RuntimeValidationResult', taken) : 'ValidationResult';
-  m.errorType = typeNames.has('ValidationError') ? uniqueName('RuntimeValidationError', taken) : 'ValidationError';
+  const alias = (name: string) => (typeNames.has(name) ? uniqueName(`Runtime${name}`, taken) : name);
+  const resultType = alias('ValidationResult');
+  m.collectorType = alias('ErrorCollector');
   m.reserve(resultType);
-  m.reserve(m.errorType);
+  m.reserve(m.collectorType);
   const cycles = new CycleCheck();
   for (const entry of entries) {
     cycles.check(entry.doc, entry.schema);
     const is = m.reserve(`is${entry.suffix}`);
     const validate = m.reserve(`validate${entry.suffix}`);
-    const collect = m.reserve(`collect${entry.suffix}`);
     const predicate = entry.type ? `${VALUE} is ${entry.type}` : 'boolean';
-    let collector = collect;
-    if (entry.sameAs) {
-      m.addExported(`export function ${is}(${VALUE}: unknown): ${predicate} {\n  return is${entry.sameAs}(${VALUE});\n}`);
-      collector = `collect${entry.sameAs}`;
-    } else {
-      const job = { dir: entry.dir, doc: entry.doc, schema: entry.schema, pointer: entry.pointer };
-      m.declare({ ...job, name: is, mode: 'check', head: `export function ${is}(${VALUE}: unknown): ${predicate}` }, true);
-      m.declare({ ...job, name: collect, mode: 'collect' }, false);
-    }
-    m.addExported(
+    const type = entry.type ?? 'unknown';
+    const slot = m.reserveSlot();
+    const check = m.declare({ name: `check${entry.suffix}`, dir: entry.dir, doc: entry.doc, schema: entry.schema, pointer: entry.pointer });
+    m.fillSlot(
+      slot,
       [
-        `export function ${validate}(${VALUE}: unknown): ${resultType}<${entry.type ?? 'unknown'}> {`,
-        `  if (${is}(${VALUE})) return { ok: true, ${VALUE} };`,
-        `  const ${ERRORS}: ${m.errorType}[] = [];`,
-        `  ${collector}(${VALUE}, "", ${ERRORS});`,
-        `  return { ok: false, ${ERRORS} };`,
+        `export function ${is}(${VALUE}: unknown): ${predicate} {`,
+        `  return ${check}(${VALUE});`,
+        '}',
+        '',
+        `export function ${validate}(${VALUE}: unknown): ${resultType}<${type}> {`,
+        `  return ${m.use('validate')}<${type}>(${VALUE}, ${check});`,
         '}',
       ].join('\n'),
     );
   }
   const emitter = createEmitter(m);
   m.drain((job, body) => {
-    const scope: Scope = { mode: job.mode, dir: job.dir, doc: job.doc, value: VALUE, fresh: true, path: [], pointer: job.pointer };
-    emitter.root(job.schema, scope, body);
+    const scope: Scope = { dir: job.dir, doc: job.doc, value: VALUE, fresh: true, path: [], pointer: job.pointer };
+    if (job.part) emitProperties(emitter, job.schema.properties ?? {}, job.part, scope, body, VALUE);
+    else emitter.root(job.schema, scope, body);
   });
   const code = m.code;
   const runtimeImports = [
-    `type ValidationError${m.errorType === 'ValidationError' ? '' : ` as ${m.errorType}`}`,
+    `type ErrorCollector${m.collectorType === 'ErrorCollector' ? '' : ` as ${m.collectorType}`}`,
     `type ValidationResult${resultType === 'ValidationResult' ? '' : ` as ${resultType}`}`,
-    ...RUNTIME_VALUES.filter((name) => new RegExp(`\\b${name}\\(`).test(code)),
+    ...RUNTIME_VALUES.filter((name) => new RegExp(`\\b${name}[(<]`).test(code)),
   ];
   return { code, runtimeImports };
 }
@@ -121,7 +118,6 @@ export function emitValidators(schemas: NamedSchema[], options: ValidatorEmitter
   const defs = Object.create(null) as Record<string, JsonSchema>;
   for (const { name, schema } of schemas) defs[name] = schema;
   const doc: SchemaObject = { $defs: defs };
-  const directions = new DirectionAnalysis();
   const entries: Entry[] = [];
   const typeImports: string[] = [];
   for (const { name, schema } of schemas) {
@@ -133,8 +129,7 @@ export function emitValidators(schemas: NamedSchema[], options: ValidatorEmitter
     const writeType = options.typeName(name, 'write');
     if (writeType !== readType) {
       typeImports.push(writeType);
-      const same = !directions.sensitive(doc, schema);
-      entries.push({ ...base, dir: 'write', suffix: writeType, type: writeType, sameAs: same ? readType : undefined });
+      entries.push({ ...base, dir: 'write', suffix: writeType, type: writeType });
     }
   }
   const unique = [...new Set(typeImports)];

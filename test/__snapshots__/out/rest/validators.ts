@@ -19,8 +19,9 @@ import type {
   ValidationProblem,
 } from "./types.js";
 import {
-  type ValidationError,
+  type ErrorCollector,
   type ValidationResult,
+  validate,
   pointerToken,
   propertyCount,
   codePointLength,
@@ -36,1436 +37,612 @@ import {
 const LABEL_NAME_PATTERN = new RegExp("^[a-z][a-z0-9-]*$", "u");
 const LABEL_COLOR_PATTERN = new RegExp("^#[0-9a-f]{6}$", "u");
 
+/** A failed check: recorded at `relative` when errors are collected. False, for `ok`. */
+function fail(errors: ErrorCollector | undefined, relative: string, keyword: string, message: string): false {
+  if (errors) errors.add(relative, keyword, message);
+  return false;
+}
+
+/** A value not of the expected type: `required` when it is missing. */
+function failType(errors: ErrorCollector | undefined, relative: string, value: unknown, message: string): false {
+  return value === undefined ? fail(errors, relative, "required", "is required") : fail(errors, relative, "type", message);
+}
+
 export function isAssignee(value: unknown): value is Assignee {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const t1 = (value as Record<string, unknown>)["kind"];
-  switch (t1) {
-    case "person":
-      if (!isPersonAssignee(value as unknown)) return false;
-      break;
-    case "team":
-      if (!isTeamAssignee(value as unknown)) return false;
-      break;
-    default:
-      return false;
-  }
-  return true;
+  return checkAssignee(value);
 }
 
 export function validateAssignee(value: unknown): ValidationResult<Assignee> {
-  if (isAssignee(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectAssignee(value, "", errors);
-  return { ok: false, errors };
+  return validate<Assignee>(value, checkAssignee);
+}
+
+function checkAssignee(value: unknown, errors?: ErrorCollector): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "discriminator", "must be an object with a \"kind\" property");
+  let ok = true;
+  const t1 = (value as Record<string, unknown>)["kind"];
+  switch (t1) {
+    case "person":
+      if (!checkPersonAssignee(value, errors)) ok = false;
+      break;
+    case "team":
+      if (!checkTeamAssignee(value, errors)) ok = false;
+      break;
+    default:
+      ok = fail(errors, "/kind", "discriminator", t1 === undefined ? "is required (one of \"person\", \"team\")" : "must be one of \"person\", \"team\"");
+  }
+  return ok;
 }
 
 export function isAttachment(value: unknown): value is Attachment {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["id"];
-  if (v1 === undefined) return false;
-  if (typeof v1 !== "string") return false;
-  const s1 = v1 as string;
-  if (!validUuid(s1)) return false;
-  const v2 = o1["fileName"];
-  if (v2 === undefined) return false;
-  if (typeof v2 !== "string") return false;
-  const v3 = o1["size"];
-  if (v3 === undefined) return false;
-  if (typeof v3 !== "number" || !Number.isInteger(v3)) return false;
-  const n1 = v3 as number;
-  if (n1 < 0) return false;
-  const v4 = o1["caption"];
-  if (v4 !== undefined) {
-    if (typeof v4 !== "string") return false;
-  }
-  return true;
+  return checkAttachment(value);
 }
 
 export function validateAttachment(value: unknown): ValidationResult<Attachment> {
-  if (isAttachment(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectAttachment(value, "", errors);
-  return { ok: false, errors };
+  return validate<Attachment>(value, checkAttachment);
+}
+
+function checkAttachment(value: unknown, errors?: ErrorCollector): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
+  let ok = true;
+  const o1 = value as Record<string, unknown>;
+  const v1 = o1["id"];
+  if (typeof v1 !== "string") ok = failType(errors, "/id", v1, "must be a string");
+  else if (!validUuid(v1)) ok = fail(errors, "/id", "format", "must be a valid uuid");
+  const v2 = o1["fileName"];
+  if (typeof v2 !== "string") ok = failType(errors, "/fileName", v2, "must be a string");
+  const v3 = o1["size"];
+  if (typeof v3 !== "number" || !Number.isInteger(v3)) ok = failType(errors, "/size", v3, "must be an integer");
+  else if (v3 < 0) ok = fail(errors, "/size", "minimum", "must be >= 0");
+  const v4 = o1["caption"];
+  if (v4 !== undefined && typeof v4 !== "string") ok = fail(errors, "/caption", "type", "must be a string");
+  return ok;
 }
 
 export function isFieldError(value: unknown): value is FieldError {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["pointer"];
-  if (v1 === undefined) return false;
-  if (typeof v1 !== "string") return false;
-  const v2 = o1["keyword"];
-  if (v2 !== undefined) {
-    if (typeof v2 !== "string") return false;
-  }
-  const v3 = o1["message"];
-  if (v3 === undefined) return false;
-  if (typeof v3 !== "string") return false;
-  return true;
+  return checkFieldError(value);
 }
 
 export function validateFieldError(value: unknown): ValidationResult<FieldError> {
-  if (isFieldError(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectFieldError(value, "", errors);
-  return { ok: false, errors };
+  return validate<FieldError>(value, checkFieldError);
+}
+
+function checkFieldError(value: unknown, errors?: ErrorCollector): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
+  let ok = true;
+  const o1 = value as Record<string, unknown>;
+  const v1 = o1["pointer"];
+  if (typeof v1 !== "string") ok = failType(errors, "/pointer", v1, "must be a string");
+  const v2 = o1["keyword"];
+  if (v2 !== undefined && typeof v2 !== "string") ok = fail(errors, "/keyword", "type", "must be a string");
+  const v3 = o1["message"];
+  if (typeof v3 !== "string") ok = failType(errors, "/message", v3, "must be a string");
+  return ok;
 }
 
 export function isLabel(value: unknown): value is Label {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["name"];
-  if (v1 === undefined) return false;
-  if (typeof v1 !== "string") return false;
-  const s1 = v1 as string;
-  if (!LABEL_NAME_PATTERN.test(s1)) return false;
-  const v2 = o1["color"];
-  if (v2 !== undefined) {
-    if (typeof v2 !== "string") return false;
-    const s2 = v2 as string;
-    if (!LABEL_COLOR_PATTERN.test(s2)) return false;
-  }
-  for (const k1 in o1) {
-    if (!(k1 === "name" || k1 === "color")) {
-      return false;
-    }
-  }
-  return true;
+  return checkLabel(value);
 }
 
 export function validateLabel(value: unknown): ValidationResult<Label> {
-  if (isLabel(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectLabel(value, "", errors);
-  return { ok: false, errors };
+  return validate<Label>(value, checkLabel);
+}
+
+function checkLabel(value: unknown, errors?: ErrorCollector): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
+  let ok = true;
+  const o1 = value as Record<string, unknown>;
+  const v1 = o1["name"];
+  if (typeof v1 !== "string") ok = failType(errors, "/name", v1, "must be a string");
+  else if (!LABEL_NAME_PATTERN.test(v1)) ok = fail(errors, "/name", "pattern", "must match the pattern \"^[a-z][a-z0-9-]*$\"");
+  const v2 = o1["color"];
+  if (v2 !== undefined) {
+    if (typeof v2 !== "string") ok = fail(errors, "/color", "type", "must be a string");
+    else if (!LABEL_COLOR_PATTERN.test(v2)) ok = fail(errors, "/color", "pattern", "must match the pattern \"^#[0-9a-f]{6}$\"");
+  }
+  for (const k1 in o1) {
+    if (!ok && !errors) return false;
+    if (!(k1 === "name" || k1 === "color")) ok = fail(errors, "/" + pointerToken(k1), "additionalProperties", "is not allowed");
+  }
+  return ok;
 }
 
 export function isPersonAssignee(value: unknown): value is PersonAssignee {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["kind"];
-  if (v1 === undefined) return false;
-  if (v1 !== "person") return false;
-  const v2 = o1["email"];
-  if (v2 === undefined) return false;
-  if (typeof v2 !== "string") return false;
-  const s1 = v2 as string;
-  if (!validEmail(s1)) return false;
-  return true;
+  return checkPersonAssignee(value);
 }
 
 export function validatePersonAssignee(value: unknown): ValidationResult<PersonAssignee> {
-  if (isPersonAssignee(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectPersonAssignee(value, "", errors);
-  return { ok: false, errors };
+  return validate<PersonAssignee>(value, checkPersonAssignee);
+}
+
+function checkPersonAssignee(value: unknown, errors?: ErrorCollector): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
+  let ok = true;
+  const o1 = value as Record<string, unknown>;
+  const v1 = o1["kind"];
+  if (v1 === undefined) ok = fail(errors, "/kind", "required", "is required");
+  else if (v1 !== "person") ok = fail(errors, "/kind", "const", "must be equal to \"person\"");
+  const v2 = o1["email"];
+  if (typeof v2 !== "string") ok = failType(errors, "/email", v2, "must be a string");
+  else if (!validEmail(v2)) ok = fail(errors, "/email", "format", "must be a valid email");
+  return ok;
 }
 
 export function isProblem(value: unknown): value is Problem {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["type"];
-  if (v1 === undefined) return false;
-  if (typeof v1 !== "string") return false;
-  const s1 = v1 as string;
-  if (!validUriReference(s1)) return false;
-  const v2 = o1["title"];
-  if (v2 === undefined) return false;
-  if (typeof v2 !== "string") return false;
-  const v3 = o1["status"];
-  if (v3 === undefined) return false;
-  if (typeof v3 !== "number" || !Number.isInteger(v3)) return false;
-  const n1 = v3 as number;
-  if (n1 < 100) return false;
-  if (n1 > 599) return false;
-  const v4 = o1["detail"];
-  if (v4 !== undefined) {
-    if (typeof v4 !== "string") return false;
-  }
-  const v5 = o1["instance"];
-  if (v5 !== undefined) {
-    if (typeof v5 !== "string") return false;
-  }
-  const v6 = o1["traceId"];
-  if (v6 !== undefined) {
-    if (typeof v6 !== "string") return false;
-  }
-  return true;
+  return checkProblem(value);
 }
 
 export function validateProblem(value: unknown): ValidationResult<Problem> {
-  if (isProblem(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectProblem(value, "", errors);
-  return { ok: false, errors };
+  return validate<Problem>(value, checkProblem);
+}
+
+function checkProblem(value: unknown, errors?: ErrorCollector): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
+  let ok = true;
+  const o1 = value as Record<string, unknown>;
+  const v1 = o1["type"];
+  if (typeof v1 !== "string") ok = failType(errors, "/type", v1, "must be a string");
+  else if (!validUriReference(v1)) ok = fail(errors, "/type", "format", "must be a valid uri-reference");
+  const v2 = o1["title"];
+  if (typeof v2 !== "string") ok = failType(errors, "/title", v2, "must be a string");
+  const v3 = o1["status"];
+  if (typeof v3 !== "number" || !Number.isInteger(v3)) ok = failType(errors, "/status", v3, "must be an integer");
+  else {
+    if (v3 < 100) ok = fail(errors, "/status", "minimum", "must be >= 100");
+    if (v3 > 599) ok = fail(errors, "/status", "maximum", "must be <= 599");
+  }
+  const v4 = o1["detail"];
+  if (v4 !== undefined && typeof v4 !== "string") ok = fail(errors, "/detail", "type", "must be a string");
+  const v5 = o1["instance"];
+  if (v5 !== undefined && typeof v5 !== "string") ok = fail(errors, "/instance", "type", "must be a string");
+  const v6 = o1["traceId"];
+  if (v6 !== undefined && typeof v6 !== "string") ok = fail(errors, "/traceId", "type", "must be a string");
+  return ok;
 }
 
 export function isProject(value: unknown): value is Project {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["id"];
-  if (v1 === undefined) return false;
-  if (typeof v1 !== "string") return false;
-  const s1 = v1 as string;
-  if (!validUuid(s1)) return false;
-  const v2 = o1["name"];
-  if (v2 === undefined) return false;
-  if (typeof v2 !== "string") return false;
-  const s2 = v2 as string;
-  if (s2.length === 0) return false;
-  if (s2.length > 120 && codePointLength(s2) > 120) return false;
-  const v3 = o1["description"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string" || v3 === null)) return false;
-    if (typeof v3 === "string") {
-      const s3 = v3 as string;
-      if (s3.length > 2000 && codePointLength(s3) > 2000) return false;
-    }
-  }
-  const v4 = o1["createdAt"];
-  if (v4 === undefined) return false;
-  if (typeof v4 !== "string") return false;
-  const s4 = v4 as string;
-  if (!validDateTime(s4)) return false;
-  return true;
+  return checkProject(value);
 }
 
 export function validateProject(value: unknown): ValidationResult<Project> {
-  if (isProject(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectProject(value, "", errors);
-  return { ok: false, errors };
+  return validate<Project>(value, checkProject);
+}
+
+function checkProject(value: unknown, errors?: ErrorCollector): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
+  let ok = true;
+  const o1 = value as Record<string, unknown>;
+  const v1 = o1["id"];
+  if (typeof v1 !== "string") ok = failType(errors, "/id", v1, "must be a string");
+  else if (!validUuid(v1)) ok = fail(errors, "/id", "format", "must be a valid uuid");
+  const v2 = o1["name"];
+  if (typeof v2 !== "string") ok = failType(errors, "/name", v2, "must be a string");
+  else {
+    if (v2.length === 0) ok = fail(errors, "/name", "minLength", "must have at least 1 character");
+    if (v2.length > 120 && codePointLength(v2) > 120) ok = fail(errors, "/name", "maxLength", "must have at most 120 characters");
+  }
+  const v3 = o1["description"];
+  if (v3 !== undefined) {
+    if (!(typeof v3 === "string" || v3 === null)) ok = fail(errors, "/description", "type", "must be a string or null");
+    else if (typeof v3 === "string" && v3.length > 2000 && codePointLength(v3) > 2000) ok = fail(errors, "/description", "maxLength", "must have at most 2000 characters");
+  }
+  const v4 = o1["createdAt"];
+  if (typeof v4 !== "string") ok = failType(errors, "/createdAt", v4, "must be a string");
+  else if (!validDateTime(v4)) ok = fail(errors, "/createdAt", "format", "must be a valid date-time");
+  return ok;
 }
 
 export function isProjectInput(value: unknown): value is ProjectInput {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["id"];
-  if (v1 !== undefined) {
-    if (typeof v1 !== "string") return false;
-    const s1 = v1 as string;
-    if (!validUuid(s1)) return false;
-  }
-  const v2 = o1["name"];
-  if (v2 === undefined) return false;
-  if (typeof v2 !== "string") return false;
-  const s2 = v2 as string;
-  if (s2.length === 0) return false;
-  if (s2.length > 120 && codePointLength(s2) > 120) return false;
-  const v3 = o1["description"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string" || v3 === null)) return false;
-    if (typeof v3 === "string") {
-      const s3 = v3 as string;
-      if (s3.length > 2000 && codePointLength(s3) > 2000) return false;
-    }
-  }
-  const v4 = o1["createdAt"];
-  if (v4 !== undefined) {
-    if (typeof v4 !== "string") return false;
-    const s4 = v4 as string;
-    if (!validDateTime(s4)) return false;
-  }
-  return true;
+  return checkProjectInput(value);
 }
 
 export function validateProjectInput(value: unknown): ValidationResult<ProjectInput> {
-  if (isProjectInput(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectProjectInput(value, "", errors);
-  return { ok: false, errors };
+  return validate<ProjectInput>(value, checkProjectInput);
 }
 
-export function isProjectPage(value: unknown): value is ProjectPage {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["items"];
-  if (v1 === undefined) return false;
-  if (!Array.isArray(v1)) return false;
-  const a1 = v1 as unknown[];
-  for (let i1 = 0; i1 < a1.length; i1++) {
-    const v2 = a1[i1];
-    if (!isProject(v2 as unknown)) return false;
-  }
-  const v3 = o1["page"];
-  if (v3 === undefined) return false;
-  if (typeof v3 !== "number" || !Number.isInteger(v3)) return false;
-  const n1 = v3 as number;
-  if (n1 < 1) return false;
-  const v4 = o1["pageSize"];
-  if (v4 === undefined) return false;
-  if (typeof v4 !== "number" || !Number.isInteger(v4)) return false;
-  const v5 = o1["total"];
-  if (v5 === undefined) return false;
-  if (typeof v5 !== "number" || !Number.isInteger(v5)) return false;
-  const n2 = v5 as number;
-  if (n2 < 0) return false;
-  return true;
-}
-
-export function validateProjectPage(value: unknown): ValidationResult<ProjectPage> {
-  if (isProjectPage(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectProjectPage(value, "", errors);
-  return { ok: false, errors };
-}
-
-export function isTask(value: unknown): value is Task {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["id"];
-  if (v1 === undefined) return false;
-  if (typeof v1 !== "string") return false;
-  const s1 = v1 as string;
-  if (!validUuid(s1)) return false;
-  const v2 = o1["title"];
-  if (v2 === undefined) return false;
-  if (typeof v2 !== "string") return false;
-  const s2 = v2 as string;
-  if (s2.length === 0) return false;
-  if (s2.length > 200 && codePointLength(s2) > 200) return false;
-  const v3 = o1["status"];
-  if (v3 === undefined) return false;
-  if (!isTaskStatus(v3 as unknown)) return false;
-  const v4 = o1["dueDate"];
-  if (v4 !== undefined) {
-    if (typeof v4 !== "string") return false;
-    const s3 = v4 as string;
-    if (!validDate(s3)) return false;
-  }
-  const v5 = o1["estimateHours"];
-  if (v5 !== undefined) {
-    if (typeof v5 !== "number" || !Number.isFinite(v5)) return false;
-    const n1 = v5 as number;
-    if (n1 <= 0) return false;
-    if (!divisibleBy(n1, 0.25)) return false;
-  }
-  const v6 = o1["assignee"];
-  if (v6 !== undefined) {
-    if (!isAssignee(v6 as unknown)) return false;
-  }
-  const v7 = o1["labels"];
-  if (v7 !== undefined) {
-    if (!Array.isArray(v7)) return false;
-    const a1 = v7 as unknown[];
-    if (a1.length > 10) return false;
-    for (let i1 = 0; i1 < a1.length; i1++) {
-      const v8 = a1[i1];
-      if (!isLabel(v8 as unknown)) return false;
-    }
-    if (duplicateIndex(a1) !== -1) return false;
-  }
-  const v9 = o1["metadata"];
-  if (v9 !== undefined) {
-    if (typeof v9 !== "object" || v9 === null || Array.isArray(v9)) return false;
-    const o2 = v9 as Record<string, unknown>;
-    for (const k1 in o2) {
-      const v10 = o2[k1];
-      if (typeof v10 !== "string") return false;
-    }
-  }
-  const v11 = o1["subtasks"];
-  if (v11 !== undefined) {
-    if (!Array.isArray(v11)) return false;
-    const a2 = v11 as unknown[];
-    for (let i2 = 0; i2 < a2.length; i2++) {
-      const v12 = a2[i2];
-      if (!isTask(v12 as unknown)) return false;
-    }
-  }
-  const v13 = o1["createdAt"];
-  if (v13 === undefined) return false;
-  if (typeof v13 !== "string") return false;
-  const s4 = v13 as string;
-  if (!validDateTime(s4)) return false;
-  const v14 = o1["updatedAt"];
-  if (v14 !== undefined) {
-    if (typeof v14 !== "string") return false;
-    const s5 = v14 as string;
-    if (!validDateTime(s5)) return false;
-  }
-  return true;
-}
-
-export function validateTask(value: unknown): ValidationResult<Task> {
-  if (isTask(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectTask(value, "", errors);
-  return { ok: false, errors };
-}
-
-export function isTaskInput(value: unknown): value is TaskInput {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+function checkProjectInput(value: unknown, errors?: ErrorCollector): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
+  let ok = true;
   const o1 = value as Record<string, unknown>;
   const v1 = o1["id"];
   if (v1 !== undefined) {
-    if (typeof v1 !== "string") return false;
-    const s1 = v1 as string;
-    if (!validUuid(s1)) return false;
+    if (typeof v1 !== "string") ok = fail(errors, "/id", "type", "must be a string");
+    else if (!validUuid(v1)) ok = fail(errors, "/id", "format", "must be a valid uuid");
   }
+  const v2 = o1["name"];
+  if (typeof v2 !== "string") ok = failType(errors, "/name", v2, "must be a string");
+  else {
+    if (v2.length === 0) ok = fail(errors, "/name", "minLength", "must have at least 1 character");
+    if (v2.length > 120 && codePointLength(v2) > 120) ok = fail(errors, "/name", "maxLength", "must have at most 120 characters");
+  }
+  const v3 = o1["description"];
+  if (v3 !== undefined) {
+    if (!(typeof v3 === "string" || v3 === null)) ok = fail(errors, "/description", "type", "must be a string or null");
+    else if (typeof v3 === "string" && v3.length > 2000 && codePointLength(v3) > 2000) ok = fail(errors, "/description", "maxLength", "must have at most 2000 characters");
+  }
+  const v4 = o1["createdAt"];
+  if (v4 !== undefined) {
+    if (typeof v4 !== "string") ok = fail(errors, "/createdAt", "type", "must be a string");
+    else if (!validDateTime(v4)) ok = fail(errors, "/createdAt", "format", "must be a valid date-time");
+  }
+  return ok;
+}
+
+export function isProjectPage(value: unknown): value is ProjectPage {
+  return checkProjectPage(value);
+}
+
+export function validateProjectPage(value: unknown): ValidationResult<ProjectPage> {
+  return validate<ProjectPage>(value, checkProjectPage);
+}
+
+function checkProjectPage(value: unknown, errors?: ErrorCollector): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
+  let ok = true;
+  const o1 = value as Record<string, unknown>;
+  const v1 = o1["items"];
+  if (!Array.isArray(v1)) ok = failType(errors, "/items", v1, "must be an array");
+  else {
+    const a1 = v1 as unknown[];
+    for (let i1 = 0; i1 < a1.length; i1++) {
+      if (!ok && !errors) return false;
+      const v2 = a1[i1];
+      if (!checkProject(v2, errors?.at("/items/" + i1))) ok = false;
+    }
+  }
+  const v3 = o1["page"];
+  if (typeof v3 !== "number" || !Number.isInteger(v3)) ok = failType(errors, "/page", v3, "must be an integer");
+  else if (v3 < 1) ok = fail(errors, "/page", "minimum", "must be >= 1");
+  const v4 = o1["pageSize"];
+  if (typeof v4 !== "number" || !Number.isInteger(v4)) ok = failType(errors, "/pageSize", v4, "must be an integer");
+  const v5 = o1["total"];
+  if (typeof v5 !== "number" || !Number.isInteger(v5)) ok = failType(errors, "/total", v5, "must be an integer");
+  else if (v5 < 0) ok = fail(errors, "/total", "minimum", "must be >= 0");
+  return ok;
+}
+
+export function isTask(value: unknown): value is Task {
+  return checkTask(value);
+}
+
+export function validateTask(value: unknown): ValidationResult<Task> {
+  return validate<Task>(value, checkTask);
+}
+
+function checkTask(value: unknown, errors?: ErrorCollector): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
+  let ok = true;
+  const o1 = value as Record<string, unknown>;
+  const v1 = o1["id"];
+  if (typeof v1 !== "string") ok = failType(errors, "/id", v1, "must be a string");
+  else if (!validUuid(v1)) ok = fail(errors, "/id", "format", "must be a valid uuid");
   const v2 = o1["title"];
-  if (v2 === undefined) return false;
-  if (typeof v2 !== "string") return false;
-  const s2 = v2 as string;
-  if (s2.length === 0) return false;
-  if (s2.length > 200 && codePointLength(s2) > 200) return false;
+  if (typeof v2 !== "string") ok = failType(errors, "/title", v2, "must be a string");
+  else {
+    if (v2.length === 0) ok = fail(errors, "/title", "minLength", "must have at least 1 character");
+    if (v2.length > 200 && codePointLength(v2) > 200) ok = fail(errors, "/title", "maxLength", "must have at most 200 characters");
+  }
+  if (!ok && !errors) return false;
   const v3 = o1["status"];
-  if (v3 === undefined) return false;
-  if (!isTaskStatus(v3 as unknown)) return false;
+  if (v3 === undefined) ok = fail(errors, "/status", "required", "is required");
+  else if (!checkTaskStatus(v3, errors?.at("/status"))) ok = false;
   const v4 = o1["dueDate"];
   if (v4 !== undefined) {
-    if (typeof v4 !== "string") return false;
-    const s3 = v4 as string;
-    if (!validDate(s3)) return false;
+    if (typeof v4 !== "string") ok = fail(errors, "/dueDate", "type", "must be a string");
+    else if (!validDate(v4)) ok = fail(errors, "/dueDate", "format", "must be a valid date");
   }
   const v5 = o1["estimateHours"];
   if (v5 !== undefined) {
-    if (typeof v5 !== "number" || !Number.isFinite(v5)) return false;
-    const n1 = v5 as number;
-    if (n1 <= 0) return false;
-    if (!divisibleBy(n1, 0.25)) return false;
+    if (typeof v5 !== "number" || !Number.isFinite(v5)) ok = fail(errors, "/estimateHours", "type", "must be a number");
+    else {
+      if (v5 <= 0) ok = fail(errors, "/estimateHours", "exclusiveMinimum", "must be > 0");
+      if (!divisibleBy(v5, 0.25)) ok = fail(errors, "/estimateHours", "multipleOf", "must be a multiple of 0.25");
+    }
   }
+  if (!ok && !errors) return false;
   const v6 = o1["assignee"];
-  if (v6 !== undefined) {
-    if (!isAssignee(v6 as unknown)) return false;
-  }
+  if (v6 !== undefined && !checkAssignee(v6, errors?.at("/assignee"))) ok = false;
   const v7 = o1["labels"];
   if (v7 !== undefined) {
-    if (!Array.isArray(v7)) return false;
-    const a1 = v7 as unknown[];
-    if (a1.length > 10) return false;
-    for (let i1 = 0; i1 < a1.length; i1++) {
-      const v8 = a1[i1];
-      if (!isLabel(v8 as unknown)) return false;
+    if (!Array.isArray(v7)) ok = fail(errors, "/labels", "type", "must be an array");
+    else {
+      const a1 = v7 as unknown[];
+      if (a1.length > 10) ok = fail(errors, "/labels", "maxItems", "must have at most 10 items");
+      for (let i1 = 0; i1 < a1.length; i1++) {
+        if (!ok && !errors) return false;
+        const v8 = a1[i1];
+        if (!checkLabel(v8, errors?.at("/labels/" + i1))) ok = false;
+      }
+      const d1 = duplicateIndex(a1);
+      if (d1 !== -1) ok = fail(errors, "/labels/" + d1, "uniqueItems", "must not repeat an earlier item");
     }
-    if (duplicateIndex(a1) !== -1) return false;
   }
   const v9 = o1["metadata"];
   if (v9 !== undefined) {
-    if (typeof v9 !== "object" || v9 === null || Array.isArray(v9)) return false;
-    const o2 = v9 as Record<string, unknown>;
-    for (const k1 in o2) {
-      const v10 = o2[k1];
-      if (typeof v10 !== "string") return false;
+    if (typeof v9 !== "object" || v9 === null || Array.isArray(v9)) ok = fail(errors, "/metadata", "type", "must be an object");
+    else {
+      const o2 = v9 as Record<string, unknown>;
+      for (const k1 in o2) {
+        if (!ok && !errors) return false;
+        const v10 = o2[k1];
+        if (typeof v10 !== "string") ok = fail(errors, "/metadata/" + pointerToken(k1), "type", "must be a string");
+      }
     }
   }
   const v11 = o1["subtasks"];
   if (v11 !== undefined) {
-    if (!Array.isArray(v11)) return false;
-    const a2 = v11 as unknown[];
-    for (let i2 = 0; i2 < a2.length; i2++) {
-      const v12 = a2[i2];
-      if (!isTaskInput(v12 as unknown)) return false;
+    if (!Array.isArray(v11)) ok = fail(errors, "/subtasks", "type", "must be an array");
+    else {
+      const a2 = v11 as unknown[];
+      for (let i2 = 0; i2 < a2.length; i2++) {
+        if (!ok && !errors) return false;
+        const v12 = a2[i2];
+        if (!checkTask(v12, errors?.at("/subtasks/" + i2))) ok = false;
+      }
+    }
+  }
+  const v13 = o1["createdAt"];
+  if (typeof v13 !== "string") ok = failType(errors, "/createdAt", v13, "must be a string");
+  else if (!validDateTime(v13)) ok = fail(errors, "/createdAt", "format", "must be a valid date-time");
+  const v14 = o1["updatedAt"];
+  if (v14 !== undefined) {
+    if (typeof v14 !== "string") ok = fail(errors, "/updatedAt", "type", "must be a string");
+    else if (!validDateTime(v14)) ok = fail(errors, "/updatedAt", "format", "must be a valid date-time");
+  }
+  return ok;
+}
+
+export function isTaskInput(value: unknown): value is TaskInput {
+  return checkTaskInput(value);
+}
+
+export function validateTaskInput(value: unknown): ValidationResult<TaskInput> {
+  return validate<TaskInput>(value, checkTaskInput);
+}
+
+function checkTaskInput(value: unknown, errors?: ErrorCollector): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
+  let ok = true;
+  const o1 = value as Record<string, unknown>;
+  const v1 = o1["id"];
+  if (v1 !== undefined) {
+    if (typeof v1 !== "string") ok = fail(errors, "/id", "type", "must be a string");
+    else if (!validUuid(v1)) ok = fail(errors, "/id", "format", "must be a valid uuid");
+  }
+  const v2 = o1["title"];
+  if (typeof v2 !== "string") ok = failType(errors, "/title", v2, "must be a string");
+  else {
+    if (v2.length === 0) ok = fail(errors, "/title", "minLength", "must have at least 1 character");
+    if (v2.length > 200 && codePointLength(v2) > 200) ok = fail(errors, "/title", "maxLength", "must have at most 200 characters");
+  }
+  if (!ok && !errors) return false;
+  const v3 = o1["status"];
+  if (v3 === undefined) ok = fail(errors, "/status", "required", "is required");
+  else if (!checkTaskStatus(v3, errors?.at("/status"))) ok = false;
+  const v4 = o1["dueDate"];
+  if (v4 !== undefined) {
+    if (typeof v4 !== "string") ok = fail(errors, "/dueDate", "type", "must be a string");
+    else if (!validDate(v4)) ok = fail(errors, "/dueDate", "format", "must be a valid date");
+  }
+  const v5 = o1["estimateHours"];
+  if (v5 !== undefined) {
+    if (typeof v5 !== "number" || !Number.isFinite(v5)) ok = fail(errors, "/estimateHours", "type", "must be a number");
+    else {
+      if (v5 <= 0) ok = fail(errors, "/estimateHours", "exclusiveMinimum", "must be > 0");
+      if (!divisibleBy(v5, 0.25)) ok = fail(errors, "/estimateHours", "multipleOf", "must be a multiple of 0.25");
+    }
+  }
+  if (!ok && !errors) return false;
+  const v6 = o1["assignee"];
+  if (v6 !== undefined && !checkAssignee(v6, errors?.at("/assignee"))) ok = false;
+  const v7 = o1["labels"];
+  if (v7 !== undefined) {
+    if (!Array.isArray(v7)) ok = fail(errors, "/labels", "type", "must be an array");
+    else {
+      const a1 = v7 as unknown[];
+      if (a1.length > 10) ok = fail(errors, "/labels", "maxItems", "must have at most 10 items");
+      for (let i1 = 0; i1 < a1.length; i1++) {
+        if (!ok && !errors) return false;
+        const v8 = a1[i1];
+        if (!checkLabel(v8, errors?.at("/labels/" + i1))) ok = false;
+      }
+      const d1 = duplicateIndex(a1);
+      if (d1 !== -1) ok = fail(errors, "/labels/" + d1, "uniqueItems", "must not repeat an earlier item");
+    }
+  }
+  const v9 = o1["metadata"];
+  if (v9 !== undefined) {
+    if (typeof v9 !== "object" || v9 === null || Array.isArray(v9)) ok = fail(errors, "/metadata", "type", "must be an object");
+    else {
+      const o2 = v9 as Record<string, unknown>;
+      for (const k1 in o2) {
+        if (!ok && !errors) return false;
+        const v10 = o2[k1];
+        if (typeof v10 !== "string") ok = fail(errors, "/metadata/" + pointerToken(k1), "type", "must be a string");
+      }
+    }
+  }
+  const v11 = o1["subtasks"];
+  if (v11 !== undefined) {
+    if (!Array.isArray(v11)) ok = fail(errors, "/subtasks", "type", "must be an array");
+    else {
+      const a2 = v11 as unknown[];
+      for (let i2 = 0; i2 < a2.length; i2++) {
+        if (!ok && !errors) return false;
+        const v12 = a2[i2];
+        if (!checkTaskInput(v12, errors?.at("/subtasks/" + i2))) ok = false;
+      }
     }
   }
   const v13 = o1["createdAt"];
   if (v13 !== undefined) {
-    if (typeof v13 !== "string") return false;
-    const s4 = v13 as string;
-    if (!validDateTime(s4)) return false;
+    if (typeof v13 !== "string") ok = fail(errors, "/createdAt", "type", "must be a string");
+    else if (!validDateTime(v13)) ok = fail(errors, "/createdAt", "format", "must be a valid date-time");
   }
   const v14 = o1["updatedAt"];
   if (v14 !== undefined) {
-    if (typeof v14 !== "string") return false;
-    const s5 = v14 as string;
-    if (!validDateTime(s5)) return false;
+    if (typeof v14 !== "string") ok = fail(errors, "/updatedAt", "type", "must be a string");
+    else if (!validDateTime(v14)) ok = fail(errors, "/updatedAt", "format", "must be a valid date-time");
   }
-  return true;
-}
-
-export function validateTaskInput(value: unknown): ValidationResult<TaskInput> {
-  if (isTaskInput(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectTaskInput(value, "", errors);
-  return { ok: false, errors };
+  return ok;
 }
 
 export function isTaskPage(value: unknown): value is TaskPage {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["items"];
-  if (v1 === undefined) return false;
-  if (!Array.isArray(v1)) return false;
-  const a1 = v1 as unknown[];
-  for (let i1 = 0; i1 < a1.length; i1++) {
-    const v2 = a1[i1];
-    if (!isTask(v2 as unknown)) return false;
-  }
-  const v3 = o1["nextCursor"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string" || v3 === null)) return false;
-  }
-  return true;
+  return checkTaskPage(value);
 }
 
 export function validateTaskPage(value: unknown): ValidationResult<TaskPage> {
-  if (isTaskPage(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectTaskPage(value, "", errors);
-  return { ok: false, errors };
+  return validate<TaskPage>(value, checkTaskPage);
+}
+
+function checkTaskPage(value: unknown, errors?: ErrorCollector): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
+  let ok = true;
+  const o1 = value as Record<string, unknown>;
+  const v1 = o1["items"];
+  if (!Array.isArray(v1)) ok = failType(errors, "/items", v1, "must be an array");
+  else {
+    const a1 = v1 as unknown[];
+    for (let i1 = 0; i1 < a1.length; i1++) {
+      if (!ok && !errors) return false;
+      const v2 = a1[i1];
+      if (!checkTask(v2, errors?.at("/items/" + i1))) ok = false;
+    }
+  }
+  const v3 = o1["nextCursor"];
+  if (v3 !== undefined && !(typeof v3 === "string" || v3 === null)) ok = fail(errors, "/nextCursor", "type", "must be a string or null");
+  return ok;
 }
 
 export function isTaskPatch(value: unknown): value is TaskPatch {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["title"];
-  if (v1 !== undefined) {
-    if (typeof v1 !== "string") return false;
-    const s1 = v1 as string;
-    if (s1.length === 0) return false;
-    if (s1.length > 200 && codePointLength(s1) > 200) return false;
-  }
-  const v2 = o1["status"];
-  if (v2 !== undefined) {
-    if (!isTaskStatus(v2 as unknown)) return false;
-  }
-  const v3 = o1["dueDate"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string" || v3 === null)) return false;
-    if (typeof v3 === "string") {
-      const s2 = v3 as string;
-      if (!validDate(s2)) return false;
-    }
-  }
-  const v4 = o1["assignee"];
-  if (v4 !== undefined) {
-    if ((isAssignee(v4) ? 1 : 0) + (v4 === null ? 1 : 0) !== 1) return false;
-  }
-  if (propertyCount(o1) < 1) return false;
-  return true;
+  return checkTaskPatch(value);
 }
 
 export function validateTaskPatch(value: unknown): ValidationResult<TaskPatch> {
-  if (isTaskPatch(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectTaskPatch(value, "", errors);
-  return { ok: false, errors };
+  return validate<TaskPatch>(value, checkTaskPatch);
+}
+
+function checkTaskPatch(value: unknown, errors?: ErrorCollector): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
+  let ok = true;
+  const o1 = value as Record<string, unknown>;
+  const v1 = o1["title"];
+  if (v1 !== undefined) {
+    if (typeof v1 !== "string") ok = fail(errors, "/title", "type", "must be a string");
+    else {
+      if (v1.length === 0) ok = fail(errors, "/title", "minLength", "must have at least 1 character");
+      if (v1.length > 200 && codePointLength(v1) > 200) ok = fail(errors, "/title", "maxLength", "must have at most 200 characters");
+    }
+  }
+  if (!ok && !errors) return false;
+  const v2 = o1["status"];
+  if (v2 !== undefined && !checkTaskStatus(v2, errors?.at("/status"))) ok = false;
+  const v3 = o1["dueDate"];
+  if (v3 !== undefined) {
+    if (!(typeof v3 === "string" || v3 === null)) ok = fail(errors, "/dueDate", "type", "must be a string or null");
+    else if (typeof v3 === "string" && !validDate(v3)) ok = fail(errors, "/dueDate", "format", "must be a valid date");
+  }
+  if (!ok && !errors) return false;
+  const v4 = o1["assignee"];
+  if (v4 !== undefined) {
+    const n1 = (checkAssignee(v4) ? 1 : 0) + (v4 === null ? 1 : 0);
+    if (n1 === 0) {
+      if (!errors) return false;
+      if (typeof v4 === "object" && v4 !== null && !Array.isArray(v4)) {
+        if (!checkAssignee(v4, errors?.at("/assignee"))) ok = false;
+      } else if (v4 === null) {
+        if (v4 !== null) ok = fail(errors, "/assignee", "type", "must be null");
+      } else {
+        ok = fail(errors, "/assignee", "oneOf", "must match exactly one schema in oneOf (matched none)");
+      }
+    } else if (n1 > 1) {
+      ok = fail(errors, "/assignee", "oneOf", "must match exactly one schema in oneOf (matched " + n1 + ")");
+    }
+  }
+  if (propertyCount(o1) < 1) ok = fail(errors, "", "minProperties", "must have at least 1 property");
+  return ok;
 }
 
 export function isTaskStatus(value: unknown): value is TaskStatus {
-  if (value !== "todo" && value !== "in_progress" && value !== "done") return false;
-  return true;
+  return checkTaskStatus(value);
 }
 
 export function validateTaskStatus(value: unknown): ValidationResult<TaskStatus> {
-  if (isTaskStatus(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectTaskStatus(value, "", errors);
-  return { ok: false, errors };
+  return validate<TaskStatus>(value, checkTaskStatus);
+}
+
+function checkTaskStatus(value: unknown, errors?: ErrorCollector): boolean {
+  let ok = true;
+  if (value !== "todo" && value !== "in_progress" && value !== "done") ok = fail(errors, "", "enum", "must be one of \"todo\", \"in_progress\", \"done\"");
+  if (typeof value !== "string") ok = fail(errors, "", "type", "must be a string");
+  return ok;
 }
 
 export function isTeamAssignee(value: unknown): value is TeamAssignee {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["kind"];
-  if (v1 === undefined) return false;
-  if (v1 !== "team") return false;
-  const v2 = o1["team"];
-  if (v2 === undefined) return false;
-  if (typeof v2 !== "string") return false;
-  return true;
+  return checkTeamAssignee(value);
 }
 
 export function validateTeamAssignee(value: unknown): ValidationResult<TeamAssignee> {
-  if (isTeamAssignee(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectTeamAssignee(value, "", errors);
-  return { ok: false, errors };
+  return validate<TeamAssignee>(value, checkTeamAssignee);
+}
+
+function checkTeamAssignee(value: unknown, errors?: ErrorCollector): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
+  let ok = true;
+  const o1 = value as Record<string, unknown>;
+  const v1 = o1["kind"];
+  if (v1 === undefined) ok = fail(errors, "/kind", "required", "is required");
+  else if (v1 !== "team") ok = fail(errors, "/kind", "const", "must be equal to \"team\"");
+  const v2 = o1["team"];
+  if (typeof v2 !== "string") ok = failType(errors, "/team", v2, "must be a string");
+  return ok;
 }
 
 export function isUploadAttachmentBody(value: unknown): value is UploadAttachmentBody {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["file"];
-  if (v1 === undefined) return false;
-  if (typeof v1 !== "string") return false;
-  const v2 = o1["caption"];
-  if (v2 !== undefined) {
-    if (typeof v2 !== "string") return false;
-    const s1 = v2 as string;
-    if (s1.length > 200 && codePointLength(s1) > 200) return false;
-  }
-  return true;
+  return checkUploadAttachmentBody(value);
 }
 
 export function validateUploadAttachmentBody(value: unknown): ValidationResult<UploadAttachmentBody> {
-  if (isUploadAttachmentBody(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectUploadAttachmentBody(value, "", errors);
-  return { ok: false, errors };
+  return validate<UploadAttachmentBody>(value, checkUploadAttachmentBody);
+}
+
+function checkUploadAttachmentBody(value: unknown, errors?: ErrorCollector): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
+  let ok = true;
+  const o1 = value as Record<string, unknown>;
+  const v1 = o1["file"];
+  if (typeof v1 !== "string") ok = failType(errors, "/file", v1, "must be a string");
+  const v2 = o1["caption"];
+  if (v2 !== undefined) {
+    if (typeof v2 !== "string") ok = fail(errors, "/caption", "type", "must be a string");
+    else if (v2.length > 200 && codePointLength(v2) > 200) ok = fail(errors, "/caption", "maxLength", "must have at most 200 characters");
+  }
+  return ok;
 }
 
 export function isValidationProblem(value: unknown): value is ValidationProblem {
-  if (!isProblem(value as unknown)) return false;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["errors"];
-  if (v1 === undefined) return false;
-  if (!Array.isArray(v1)) return false;
-  const a1 = v1 as unknown[];
-  for (let i1 = 0; i1 < a1.length; i1++) {
-    const v2 = a1[i1];
-    if (!isFieldError(v2 as unknown)) return false;
-  }
-  return true;
+  return checkValidationProblem(value);
 }
 
 export function validateValidationProblem(value: unknown): ValidationResult<ValidationProblem> {
-  if (isValidationProblem(value)) return { ok: true, value };
-  const errors: ValidationError[] = [];
-  collectValidationProblem(value, "", errors);
-  return { ok: false, errors };
+  return validate<ValidationProblem>(value, checkValidationProblem);
 }
 
-function collectAssignee(value: unknown, path: string, errors: ValidationError[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    errors.push({ path: path, keyword: "discriminator", message: "must be an object with a \"kind\" property" });
-  } else {
-    const t1 = (value as Record<string, unknown>)["kind"];
-    switch (t1) {
-      case "person":
-        if (!isPersonAssignee(value)) collectPersonAssignee(value, path, errors);
-        break;
-      case "team":
-        if (!isTeamAssignee(value)) collectTeamAssignee(value, path, errors);
-        break;
-      default:
-        errors.push({ path: path + "/kind", keyword: "discriminator", message: t1 === undefined ? "is required (one of \"person\", \"team\")" : "must be one of \"person\", \"team\"" });
-    }
-  }
-}
-
-function collectAttachment(value: unknown, path: string, errors: ValidationError[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    errors.push({ path: path, keyword: "type", message: "must be an object" });
-  } else {
-    const o1 = value as Record<string, unknown>;
-    const v1 = o1["id"];
-    if (v1 === undefined) {
-      errors.push({ path: path + "/id", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v1 !== "string") {
-        errors.push({ path: path + "/id", keyword: "type", message: "must be a string" });
-      } else {
-        const s1 = v1 as string;
-        if (!validUuid(s1)) {
-          errors.push({ path: path + "/id", keyword: "format", message: "must be a valid uuid" });
-        }
-      }
-    }
-    const v2 = o1["fileName"];
-    if (v2 === undefined) {
-      errors.push({ path: path + "/fileName", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v2 !== "string") {
-        errors.push({ path: path + "/fileName", keyword: "type", message: "must be a string" });
-      }
-    }
-    const v3 = o1["size"];
-    if (v3 === undefined) {
-      errors.push({ path: path + "/size", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) {
-        errors.push({ path: path + "/size", keyword: "type", message: "must be an integer" });
-      } else {
-        const n1 = v3 as number;
-        if (n1 < 0) {
-          errors.push({ path: path + "/size", keyword: "minimum", message: "must be >= 0" });
-        }
-      }
-    }
-    const v4 = o1["caption"];
-    if (v4 !== undefined) {
-      if (typeof v4 !== "string") {
-        errors.push({ path: path + "/caption", keyword: "type", message: "must be a string" });
-      }
-    }
-  }
-}
-
-function collectFieldError(value: unknown, path: string, errors: ValidationError[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    errors.push({ path: path, keyword: "type", message: "must be an object" });
-  } else {
-    const o1 = value as Record<string, unknown>;
-    const v1 = o1["pointer"];
-    if (v1 === undefined) {
-      errors.push({ path: path + "/pointer", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v1 !== "string") {
-        errors.push({ path: path + "/pointer", keyword: "type", message: "must be a string" });
-      }
-    }
-    const v2 = o1["keyword"];
-    if (v2 !== undefined) {
-      if (typeof v2 !== "string") {
-        errors.push({ path: path + "/keyword", keyword: "type", message: "must be a string" });
-      }
-    }
-    const v3 = o1["message"];
-    if (v3 === undefined) {
-      errors.push({ path: path + "/message", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v3 !== "string") {
-        errors.push({ path: path + "/message", keyword: "type", message: "must be a string" });
-      }
-    }
-  }
-}
-
-function collectLabel(value: unknown, path: string, errors: ValidationError[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    errors.push({ path: path, keyword: "type", message: "must be an object" });
-  } else {
-    const o1 = value as Record<string, unknown>;
-    const v1 = o1["name"];
-    if (v1 === undefined) {
-      errors.push({ path: path + "/name", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v1 !== "string") {
-        errors.push({ path: path + "/name", keyword: "type", message: "must be a string" });
-      } else {
-        const s1 = v1 as string;
-        if (!LABEL_NAME_PATTERN.test(s1)) {
-          errors.push({ path: path + "/name", keyword: "pattern", message: "must match the pattern \"^[a-z][a-z0-9-]*$\"" });
-        }
-      }
-    }
-    const v2 = o1["color"];
-    if (v2 !== undefined) {
-      if (typeof v2 !== "string") {
-        errors.push({ path: path + "/color", keyword: "type", message: "must be a string" });
-      } else {
-        const s2 = v2 as string;
-        if (!LABEL_COLOR_PATTERN.test(s2)) {
-          errors.push({ path: path + "/color", keyword: "pattern", message: "must match the pattern \"^#[0-9a-f]{6}$\"" });
-        }
-      }
-    }
-    for (const k1 in o1) {
-      if (!(k1 === "name" || k1 === "color")) {
-        errors.push({ path: path + "/" + pointerToken(k1), keyword: "additionalProperties", message: "is not allowed" });
-      }
-    }
-  }
-}
-
-function collectPersonAssignee(value: unknown, path: string, errors: ValidationError[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    errors.push({ path: path, keyword: "type", message: "must be an object" });
-  } else {
-    const o1 = value as Record<string, unknown>;
-    const v1 = o1["kind"];
-    if (v1 === undefined) {
-      errors.push({ path: path + "/kind", keyword: "required", message: "is required" });
-    } else {
-      if (v1 !== "person") {
-        errors.push({ path: path + "/kind", keyword: "const", message: "must be equal to \"person\"" });
-      }
-    }
-    const v2 = o1["email"];
-    if (v2 === undefined) {
-      errors.push({ path: path + "/email", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v2 !== "string") {
-        errors.push({ path: path + "/email", keyword: "type", message: "must be a string" });
-      } else {
-        const s1 = v2 as string;
-        if (!validEmail(s1)) {
-          errors.push({ path: path + "/email", keyword: "format", message: "must be a valid email" });
-        }
-      }
-    }
-  }
-}
-
-function collectProblem(value: unknown, path: string, errors: ValidationError[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    errors.push({ path: path, keyword: "type", message: "must be an object" });
-  } else {
-    const o1 = value as Record<string, unknown>;
-    const v1 = o1["type"];
-    if (v1 === undefined) {
-      errors.push({ path: path + "/type", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v1 !== "string") {
-        errors.push({ path: path + "/type", keyword: "type", message: "must be a string" });
-      } else {
-        const s1 = v1 as string;
-        if (!validUriReference(s1)) {
-          errors.push({ path: path + "/type", keyword: "format", message: "must be a valid uri-reference" });
-        }
-      }
-    }
-    const v2 = o1["title"];
-    if (v2 === undefined) {
-      errors.push({ path: path + "/title", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v2 !== "string") {
-        errors.push({ path: path + "/title", keyword: "type", message: "must be a string" });
-      }
-    }
-    const v3 = o1["status"];
-    if (v3 === undefined) {
-      errors.push({ path: path + "/status", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) {
-        errors.push({ path: path + "/status", keyword: "type", message: "must be an integer" });
-      } else {
-        const n1 = v3 as number;
-        if (n1 < 100) {
-          errors.push({ path: path + "/status", keyword: "minimum", message: "must be >= 100" });
-        }
-        if (n1 > 599) {
-          errors.push({ path: path + "/status", keyword: "maximum", message: "must be <= 599" });
-        }
-      }
-    }
-    const v4 = o1["detail"];
-    if (v4 !== undefined) {
-      if (typeof v4 !== "string") {
-        errors.push({ path: path + "/detail", keyword: "type", message: "must be a string" });
-      }
-    }
-    const v5 = o1["instance"];
-    if (v5 !== undefined) {
-      if (typeof v5 !== "string") {
-        errors.push({ path: path + "/instance", keyword: "type", message: "must be a string" });
-      }
-    }
-    const v6 = o1["traceId"];
-    if (v6 !== undefined) {
-      if (typeof v6 !== "string") {
-        errors.push({ path: path + "/traceId", keyword: "type", message: "must be a string" });
-      }
-    }
-  }
-}
-
-function collectProject(value: unknown, path: string, errors: ValidationError[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    errors.push({ path: path, keyword: "type", message: "must be an object" });
-  } else {
-    const o1 = value as Record<string, unknown>;
-    const v1 = o1["id"];
-    if (v1 === undefined) {
-      errors.push({ path: path + "/id", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v1 !== "string") {
-        errors.push({ path: path + "/id", keyword: "type", message: "must be a string" });
-      } else {
-        const s1 = v1 as string;
-        if (!validUuid(s1)) {
-          errors.push({ path: path + "/id", keyword: "format", message: "must be a valid uuid" });
-        }
-      }
-    }
-    const v2 = o1["name"];
-    if (v2 === undefined) {
-      errors.push({ path: path + "/name", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v2 !== "string") {
-        errors.push({ path: path + "/name", keyword: "type", message: "must be a string" });
-      } else {
-        const s2 = v2 as string;
-        if (s2.length === 0) {
-          errors.push({ path: path + "/name", keyword: "minLength", message: "must have at least 1 character" });
-        }
-        if (s2.length > 120 && codePointLength(s2) > 120) {
-          errors.push({ path: path + "/name", keyword: "maxLength", message: "must have at most 120 characters" });
-        }
-      }
-    }
-    const v3 = o1["description"];
-    if (v3 !== undefined) {
-      if (!(typeof v3 === "string" || v3 === null)) {
-        errors.push({ path: path + "/description", keyword: "type", message: "must be a string or null" });
-      } else {
-        if (typeof v3 === "string") {
-          const s3 = v3 as string;
-          if (s3.length > 2000 && codePointLength(s3) > 2000) {
-            errors.push({ path: path + "/description", keyword: "maxLength", message: "must have at most 2000 characters" });
-          }
-        }
-      }
-    }
-    const v4 = o1["createdAt"];
-    if (v4 === undefined) {
-      errors.push({ path: path + "/createdAt", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v4 !== "string") {
-        errors.push({ path: path + "/createdAt", keyword: "type", message: "must be a string" });
-      } else {
-        const s4 = v4 as string;
-        if (!validDateTime(s4)) {
-          errors.push({ path: path + "/createdAt", keyword: "format", message: "must be a valid date-time" });
-        }
-      }
-    }
-  }
-}
-
-function collectProjectInput(value: unknown, path: string, errors: ValidationError[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    errors.push({ path: path, keyword: "type", message: "must be an object" });
-  } else {
-    const o1 = value as Record<string, unknown>;
-    const v1 = o1["id"];
-    if (v1 !== undefined) {
-      if (typeof v1 !== "string") {
-        errors.push({ path: path + "/id", keyword: "type", message: "must be a string" });
-      } else {
-        const s1 = v1 as string;
-        if (!validUuid(s1)) {
-          errors.push({ path: path + "/id", keyword: "format", message: "must be a valid uuid" });
-        }
-      }
-    }
-    const v2 = o1["name"];
-    if (v2 === undefined) {
-      errors.push({ path: path + "/name", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v2 !== "string") {
-        errors.push({ path: path + "/name", keyword: "type", message: "must be a string" });
-      } else {
-        const s2 = v2 as string;
-        if (s2.length === 0) {
-          errors.push({ path: path + "/name", keyword: "minLength", message: "must have at least 1 character" });
-        }
-        if (s2.length > 120 && codePointLength(s2) > 120) {
-          errors.push({ path: path + "/name", keyword: "maxLength", message: "must have at most 120 characters" });
-        }
-      }
-    }
-    const v3 = o1["description"];
-    if (v3 !== undefined) {
-      if (!(typeof v3 === "string" || v3 === null)) {
-        errors.push({ path: path + "/description", keyword: "type", message: "must be a string or null" });
-      } else {
-        if (typeof v3 === "string") {
-          const s3 = v3 as string;
-          if (s3.length > 2000 && codePointLength(s3) > 2000) {
-            errors.push({ path: path + "/description", keyword: "maxLength", message: "must have at most 2000 characters" });
-          }
-        }
-      }
-    }
-    const v4 = o1["createdAt"];
-    if (v4 !== undefined) {
-      if (typeof v4 !== "string") {
-        errors.push({ path: path + "/createdAt", keyword: "type", message: "must be a string" });
-      } else {
-        const s4 = v4 as string;
-        if (!validDateTime(s4)) {
-          errors.push({ path: path + "/createdAt", keyword: "format", message: "must be a valid date-time" });
-        }
-      }
-    }
-  }
-}
-
-function collectProjectPage(value: unknown, path: string, errors: ValidationError[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    errors.push({ path: path, keyword: "type", message: "must be an object" });
-  } else {
-    const o1 = value as Record<string, unknown>;
-    const v1 = o1["items"];
-    if (v1 === undefined) {
-      errors.push({ path: path + "/items", keyword: "required", message: "is required" });
-    } else {
-      if (!Array.isArray(v1)) {
-        errors.push({ path: path + "/items", keyword: "type", message: "must be an array" });
-      } else {
-        const a1 = v1 as unknown[];
-        for (let i1 = 0; i1 < a1.length; i1++) {
-          const v2 = a1[i1];
-          if (!isProject(v2)) collectProject(v2, path + "/items/" + i1, errors);
-        }
-      }
-    }
-    const v3 = o1["page"];
-    if (v3 === undefined) {
-      errors.push({ path: path + "/page", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) {
-        errors.push({ path: path + "/page", keyword: "type", message: "must be an integer" });
-      } else {
-        const n1 = v3 as number;
-        if (n1 < 1) {
-          errors.push({ path: path + "/page", keyword: "minimum", message: "must be >= 1" });
-        }
-      }
-    }
-    const v4 = o1["pageSize"];
-    if (v4 === undefined) {
-      errors.push({ path: path + "/pageSize", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v4 !== "number" || !Number.isInteger(v4)) {
-        errors.push({ path: path + "/pageSize", keyword: "type", message: "must be an integer" });
-      }
-    }
-    const v5 = o1["total"];
-    if (v5 === undefined) {
-      errors.push({ path: path + "/total", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v5 !== "number" || !Number.isInteger(v5)) {
-        errors.push({ path: path + "/total", keyword: "type", message: "must be an integer" });
-      } else {
-        const n2 = v5 as number;
-        if (n2 < 0) {
-          errors.push({ path: path + "/total", keyword: "minimum", message: "must be >= 0" });
-        }
-      }
-    }
-  }
-}
-
-function collectTask(value: unknown, path: string, errors: ValidationError[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    errors.push({ path: path, keyword: "type", message: "must be an object" });
-  } else {
-    const o1 = value as Record<string, unknown>;
-    const v1 = o1["id"];
-    if (v1 === undefined) {
-      errors.push({ path: path + "/id", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v1 !== "string") {
-        errors.push({ path: path + "/id", keyword: "type", message: "must be a string" });
-      } else {
-        const s1 = v1 as string;
-        if (!validUuid(s1)) {
-          errors.push({ path: path + "/id", keyword: "format", message: "must be a valid uuid" });
-        }
-      }
-    }
-    const v2 = o1["title"];
-    if (v2 === undefined) {
-      errors.push({ path: path + "/title", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v2 !== "string") {
-        errors.push({ path: path + "/title", keyword: "type", message: "must be a string" });
-      } else {
-        const s2 = v2 as string;
-        if (s2.length === 0) {
-          errors.push({ path: path + "/title", keyword: "minLength", message: "must have at least 1 character" });
-        }
-        if (s2.length > 200 && codePointLength(s2) > 200) {
-          errors.push({ path: path + "/title", keyword: "maxLength", message: "must have at most 200 characters" });
-        }
-      }
-    }
-    const v3 = o1["status"];
-    if (v3 === undefined) {
-      errors.push({ path: path + "/status", keyword: "required", message: "is required" });
-    } else {
-      if (!isTaskStatus(v3)) collectTaskStatus(v3, path + "/status", errors);
-    }
-    const v4 = o1["dueDate"];
-    if (v4 !== undefined) {
-      if (typeof v4 !== "string") {
-        errors.push({ path: path + "/dueDate", keyword: "type", message: "must be a string" });
-      } else {
-        const s3 = v4 as string;
-        if (!validDate(s3)) {
-          errors.push({ path: path + "/dueDate", keyword: "format", message: "must be a valid date" });
-        }
-      }
-    }
-    const v5 = o1["estimateHours"];
-    if (v5 !== undefined) {
-      if (typeof v5 !== "number" || !Number.isFinite(v5)) {
-        errors.push({ path: path + "/estimateHours", keyword: "type", message: "must be a number" });
-      } else {
-        const n1 = v5 as number;
-        if (n1 <= 0) {
-          errors.push({ path: path + "/estimateHours", keyword: "exclusiveMinimum", message: "must be > 0" });
-        }
-        if (!divisibleBy(n1, 0.25)) {
-          errors.push({ path: path + "/estimateHours", keyword: "multipleOf", message: "must be a multiple of 0.25" });
-        }
-      }
-    }
-    const v6 = o1["assignee"];
-    if (v6 !== undefined) {
-      if (!isAssignee(v6)) collectAssignee(v6, path + "/assignee", errors);
-    }
-    const v7 = o1["labels"];
-    if (v7 !== undefined) {
-      if (!Array.isArray(v7)) {
-        errors.push({ path: path + "/labels", keyword: "type", message: "must be an array" });
-      } else {
-        const a1 = v7 as unknown[];
-        if (a1.length > 10) {
-          errors.push({ path: path + "/labels", keyword: "maxItems", message: "must have at most 10 items" });
-        }
-        for (let i1 = 0; i1 < a1.length; i1++) {
-          const v8 = a1[i1];
-          if (!isLabel(v8)) collectLabel(v8, path + "/labels/" + i1, errors);
-        }
-        const d1 = duplicateIndex(a1);
-        if (d1 !== -1) {
-          errors.push({ path: path + "/labels/" + d1, keyword: "uniqueItems", message: "must not repeat an earlier item" });
-        }
-      }
-    }
-    const v9 = o1["metadata"];
-    if (v9 !== undefined) {
-      if (typeof v9 !== "object" || v9 === null || Array.isArray(v9)) {
-        errors.push({ path: path + "/metadata", keyword: "type", message: "must be an object" });
-      } else {
-        const o2 = v9 as Record<string, unknown>;
-        for (const k1 in o2) {
-          const v10 = o2[k1];
-          if (typeof v10 !== "string") {
-            errors.push({ path: path + "/metadata/" + pointerToken(k1), keyword: "type", message: "must be a string" });
-          }
-        }
-      }
-    }
-    const v11 = o1["subtasks"];
-    if (v11 !== undefined) {
-      if (!Array.isArray(v11)) {
-        errors.push({ path: path + "/subtasks", keyword: "type", message: "must be an array" });
-      } else {
-        const a2 = v11 as unknown[];
-        for (let i2 = 0; i2 < a2.length; i2++) {
-          const v12 = a2[i2];
-          if (!isTask(v12)) collectTask(v12, path + "/subtasks/" + i2, errors);
-        }
-      }
-    }
-    const v13 = o1["createdAt"];
-    if (v13 === undefined) {
-      errors.push({ path: path + "/createdAt", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v13 !== "string") {
-        errors.push({ path: path + "/createdAt", keyword: "type", message: "must be a string" });
-      } else {
-        const s4 = v13 as string;
-        if (!validDateTime(s4)) {
-          errors.push({ path: path + "/createdAt", keyword: "format", message: "must be a valid date-time" });
-        }
-      }
-    }
-    const v14 = o1["updatedAt"];
-    if (v14 !== undefined) {
-      if (typeof v14 !== "string") {
-        errors.push({ path: path + "/updatedAt", keyword: "type", message: "must be a string" });
-      } else {
-        const s5 = v14 as string;
-        if (!validDateTime(s5)) {
-          errors.push({ path: path + "/updatedAt", keyword: "format", message: "must be a valid date-time" });
-        }
-      }
-    }
-  }
-}
-
-function collectTaskInput(value: unknown, path: string, errors: ValidationError[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    errors.push({ path: path, keyword: "type", message: "must be an object" });
-  } else {
-    const o1 = value as Record<string, unknown>;
-    const v1 = o1["id"];
-    if (v1 !== undefined) {
-      if (typeof v1 !== "string") {
-        errors.push({ path: path + "/id", keyword: "type", message: "must be a string" });
-      } else {
-        const s1 = v1 as string;
-        if (!validUuid(s1)) {
-          errors.push({ path: path + "/id", keyword: "format", message: "must be a valid uuid" });
-        }
-      }
-    }
-    const v2 = o1["title"];
-    if (v2 === undefined) {
-      errors.push({ path: path + "/title", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v2 !== "string") {
-        errors.push({ path: path + "/title", keyword: "type", message: "must be a string" });
-      } else {
-        const s2 = v2 as string;
-        if (s2.length === 0) {
-          errors.push({ path: path + "/title", keyword: "minLength", message: "must have at least 1 character" });
-        }
-        if (s2.length > 200 && codePointLength(s2) > 200) {
-          errors.push({ path: path + "/title", keyword: "maxLength", message: "must have at most 200 characters" });
-        }
-      }
-    }
-    const v3 = o1["status"];
-    if (v3 === undefined) {
-      errors.push({ path: path + "/status", keyword: "required", message: "is required" });
-    } else {
-      if (!isTaskStatus(v3)) collectTaskStatus(v3, path + "/status", errors);
-    }
-    const v4 = o1["dueDate"];
-    if (v4 !== undefined) {
-      if (typeof v4 !== "string") {
-        errors.push({ path: path + "/dueDate", keyword: "type", message: "must be a string" });
-      } else {
-        const s3 = v4 as string;
-        if (!validDate(s3)) {
-          errors.push({ path: path + "/dueDate", keyword: "format", message: "must be a valid date" });
-        }
-      }
-    }
-    const v5 = o1["estimateHours"];
-    if (v5 !== undefined) {
-      if (typeof v5 !== "number" || !Number.isFinite(v5)) {
-        errors.push({ path: path + "/estimateHours", keyword: "type", message: "must be a number" });
-      } else {
-        const n1 = v5 as number;
-        if (n1 <= 0) {
-          errors.push({ path: path + "/estimateHours", keyword: "exclusiveMinimum", message: "must be > 0" });
-        }
-        if (!divisibleBy(n1, 0.25)) {
-          errors.push({ path: path + "/estimateHours", keyword: "multipleOf", message: "must be a multiple of 0.25" });
-        }
-      }
-    }
-    const v6 = o1["assignee"];
-    if (v6 !== undefined) {
-      if (!isAssignee(v6)) collectAssignee(v6, path + "/assignee", errors);
-    }
-    const v7 = o1["labels"];
-    if (v7 !== undefined) {
-      if (!Array.isArray(v7)) {
-        errors.push({ path: path + "/labels", keyword: "type", message: "must be an array" });
-      } else {
-        const a1 = v7 as unknown[];
-        if (a1.length > 10) {
-          errors.push({ path: path + "/labels", keyword: "maxItems", message: "must have at most 10 items" });
-        }
-        for (let i1 = 0; i1 < a1.length; i1++) {
-          const v8 = a1[i1];
-          if (!isLabel(v8)) collectLabel(v8, path + "/labels/" + i1, errors);
-        }
-        const d1 = duplicateIndex(a1);
-        if (d1 !== -1) {
-          errors.push({ path: path + "/labels/" + d1, keyword: "uniqueItems", message: "must not repeat an earlier item" });
-        }
-      }
-    }
-    const v9 = o1["metadata"];
-    if (v9 !== undefined) {
-      if (typeof v9 !== "object" || v9 === null || Array.isArray(v9)) {
-        errors.push({ path: path + "/metadata", keyword: "type", message: "must be an object" });
-      } else {
-        const o2 = v9 as Record<string, unknown>;
-        for (const k1 in o2) {
-          const v10 = o2[k1];
-          if (typeof v10 !== "string") {
-            errors.push({ path: path + "/metadata/" + pointerToken(k1), keyword: "type", message: "must be a string" });
-          }
-        }
-      }
-    }
-    const v11 = o1["subtasks"];
-    if (v11 !== undefined) {
-      if (!Array.isArray(v11)) {
-        errors.push({ path: path + "/subtasks", keyword: "type", message: "must be an array" });
-      } else {
-        const a2 = v11 as unknown[];
-        for (let i2 = 0; i2 < a2.length; i2++) {
-          const v12 = a2[i2];
-          if (!isTaskInput(v12)) collectTaskInput(v12, path + "/subtasks/" + i2, errors);
-        }
-      }
-    }
-    const v13 = o1["createdAt"];
-    if (v13 !== undefined) {
-      if (typeof v13 !== "string") {
-        errors.push({ path: path + "/createdAt", keyword: "type", message: "must be a string" });
-      } else {
-        const s4 = v13 as string;
-        if (!validDateTime(s4)) {
-          errors.push({ path: path + "/createdAt", keyword: "format", message: "must be a valid date-time" });
-        }
-      }
-    }
-    const v14 = o1["updatedAt"];
-    if (v14 !== undefined) {
-      if (typeof v14 !== "string") {
-        errors.push({ path: path + "/updatedAt", keyword: "type", message: "must be a string" });
-      } else {
-        const s5 = v14 as string;
-        if (!validDateTime(s5)) {
-          errors.push({ path: path + "/updatedAt", keyword: "format", message: "must be a valid date-time" });
-        }
-      }
-    }
-  }
-}
-
-function collectTaskPage(value: unknown, path: string, errors: ValidationError[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    errors.push({ path: path, keyword: "type", message: "must be an object" });
-  } else {
-    const o1 = value as Record<string, unknown>;
-    const v1 = o1["items"];
-    if (v1 === undefined) {
-      errors.push({ path: path + "/items", keyword: "required", message: "is required" });
-    } else {
-      if (!Array.isArray(v1)) {
-        errors.push({ path: path + "/items", keyword: "type", message: "must be an array" });
-      } else {
-        const a1 = v1 as unknown[];
-        for (let i1 = 0; i1 < a1.length; i1++) {
-          const v2 = a1[i1];
-          if (!isTask(v2)) collectTask(v2, path + "/items/" + i1, errors);
-        }
-      }
-    }
-    const v3 = o1["nextCursor"];
-    if (v3 !== undefined) {
-      if (!(typeof v3 === "string" || v3 === null)) {
-        errors.push({ path: path + "/nextCursor", keyword: "type", message: "must be a string or null" });
-      }
-    }
-  }
-}
-
-function collectTaskPatch(value: unknown, path: string, errors: ValidationError[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    errors.push({ path: path, keyword: "type", message: "must be an object" });
-  } else {
-    const o1 = value as Record<string, unknown>;
-    const v1 = o1["title"];
-    if (v1 !== undefined) {
-      if (typeof v1 !== "string") {
-        errors.push({ path: path + "/title", keyword: "type", message: "must be a string" });
-      } else {
-        const s1 = v1 as string;
-        if (s1.length === 0) {
-          errors.push({ path: path + "/title", keyword: "minLength", message: "must have at least 1 character" });
-        }
-        if (s1.length > 200 && codePointLength(s1) > 200) {
-          errors.push({ path: path + "/title", keyword: "maxLength", message: "must have at most 200 characters" });
-        }
-      }
-    }
-    const v2 = o1["status"];
-    if (v2 !== undefined) {
-      if (!isTaskStatus(v2)) collectTaskStatus(v2, path + "/status", errors);
-    }
-    const v3 = o1["dueDate"];
-    if (v3 !== undefined) {
-      if (!(typeof v3 === "string" || v3 === null)) {
-        errors.push({ path: path + "/dueDate", keyword: "type", message: "must be a string or null" });
-      } else {
-        if (typeof v3 === "string") {
-          const s2 = v3 as string;
-          if (!validDate(s2)) {
-            errors.push({ path: path + "/dueDate", keyword: "format", message: "must be a valid date" });
-          }
-        }
-      }
-    }
-    const v4 = o1["assignee"];
-    if (v4 !== undefined) {
-      const n1 = (isAssignee(v4) ? 1 : 0) + (v4 === null ? 1 : 0);
-      if (n1 === 0) {
-        if (typeof v4 === "object" && v4 !== null && !Array.isArray(v4)) {
-          if (!isAssignee(v4)) collectAssignee(v4, path + "/assignee", errors);
-        } else if (v4 === null) {
-          if (v4 !== null) {
-            errors.push({ path: path + "/assignee", keyword: "type", message: "must be null" });
-          }
-        } else {
-          errors.push({ path: path + "/assignee", keyword: "oneOf", message: "must match exactly one schema in oneOf (matched none)" });
-        }
-      }
-      if (n1 > 1) {
-        errors.push({ path: path + "/assignee", keyword: "oneOf", message: "must match exactly one schema in oneOf (matched " + n1 + ")" });
-      }
-    }
-    if (propertyCount(o1) < 1) {
-      errors.push({ path: path, keyword: "minProperties", message: "must have at least 1 property" });
-    }
-  }
-}
-
-function collectTaskStatus(value: unknown, path: string, errors: ValidationError[]): void {
-  if (value !== "todo" && value !== "in_progress" && value !== "done") {
-    errors.push({ path: path, keyword: "enum", message: "must be one of \"todo\", \"in_progress\", \"done\"" });
-  }
-  if (typeof value !== "string") {
-    errors.push({ path: path, keyword: "type", message: "must be a string" });
-  }
-}
-
-function collectTeamAssignee(value: unknown, path: string, errors: ValidationError[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    errors.push({ path: path, keyword: "type", message: "must be an object" });
-  } else {
-    const o1 = value as Record<string, unknown>;
-    const v1 = o1["kind"];
-    if (v1 === undefined) {
-      errors.push({ path: path + "/kind", keyword: "required", message: "is required" });
-    } else {
-      if (v1 !== "team") {
-        errors.push({ path: path + "/kind", keyword: "const", message: "must be equal to \"team\"" });
-      }
-    }
-    const v2 = o1["team"];
-    if (v2 === undefined) {
-      errors.push({ path: path + "/team", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v2 !== "string") {
-        errors.push({ path: path + "/team", keyword: "type", message: "must be a string" });
-      }
-    }
-  }
-}
-
-function collectUploadAttachmentBody(value: unknown, path: string, errors: ValidationError[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    errors.push({ path: path, keyword: "type", message: "must be an object" });
-  } else {
-    const o1 = value as Record<string, unknown>;
-    const v1 = o1["file"];
-    if (v1 === undefined) {
-      errors.push({ path: path + "/file", keyword: "required", message: "is required" });
-    } else {
-      if (typeof v1 !== "string") {
-        errors.push({ path: path + "/file", keyword: "type", message: "must be a string" });
-      }
-    }
-    const v2 = o1["caption"];
-    if (v2 !== undefined) {
-      if (typeof v2 !== "string") {
-        errors.push({ path: path + "/caption", keyword: "type", message: "must be a string" });
-      } else {
-        const s1 = v2 as string;
-        if (s1.length > 200 && codePointLength(s1) > 200) {
-          errors.push({ path: path + "/caption", keyword: "maxLength", message: "must have at most 200 characters" });
-        }
-      }
-    }
-  }
-}
-
-function collectValidationProblem(value: unknown, path: string, errors: ValidationError[]): void {
-  if (!isProblem(value)) collectProblem(value, path, errors);
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    errors.push({ path: path, keyword: "type", message: "must be an object" });
-  } else {
+function checkValidationProblem(value: unknown, errors?: ErrorCollector): boolean {
+  let ok = true;
+  if (!checkProblem(value, errors)) ok = false;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) ok = fail(errors, "", "type", "must be an object");
+  else {
     const o1 = value as Record<string, unknown>;
     const v1 = o1["errors"];
-    if (v1 === undefined) {
-      errors.push({ path: path + "/errors", keyword: "required", message: "is required" });
-    } else {
-      if (!Array.isArray(v1)) {
-        errors.push({ path: path + "/errors", keyword: "type", message: "must be an array" });
-      } else {
-        const a1 = v1 as unknown[];
-        for (let i1 = 0; i1 < a1.length; i1++) {
-          const v2 = a1[i1];
-          if (!isFieldError(v2)) collectFieldError(v2, path + "/errors/" + i1, errors);
-        }
+    if (!Array.isArray(v1)) ok = failType(errors, "/errors", v1, "must be an array");
+    else {
+      const a1 = v1 as unknown[];
+      for (let i1 = 0; i1 < a1.length; i1++) {
+        if (!ok && !errors) return false;
+        const v2 = a1[i1];
+        if (!checkFieldError(v2, errors?.at("/errors/" + i1))) ok = false;
       }
     }
   }
+  return ok;
 }

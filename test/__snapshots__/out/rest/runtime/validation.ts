@@ -15,6 +15,49 @@ export interface ValidationError {
 /** What `validateX` returns: the value, typed, when it is valid; every error otherwise. */
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationError[] };
 
+/**
+ * Where a collecting pass records errors: the list the whole pass shares, and where the value
+ * being checked is. A yes/no pass has none, so it builds no paths and allocates nothing; a
+ * collecting one builds a path only for an error it records.
+ */
+export class ErrorCollector {
+  readonly errors: ValidationError[];
+  private readonly parent: ErrorCollector | undefined;
+  private readonly relative: string;
+
+  constructor(errors: ValidationError[], parent?: ErrorCollector, relative = '') {
+    this.errors = errors;
+    this.parent = parent;
+    this.relative = relative;
+  }
+
+  /** The JSON pointer of the value being checked ("" for the root). */
+  get path(): string {
+    return this.parent ? this.parent.path + this.relative : this.relative;
+  }
+
+  /** The collector for a value inside this one; `relative` is a pointer such as "/items/0". */
+  at(relative: string): ErrorCollector {
+    return new ErrorCollector(this.errors, this, relative);
+  }
+
+  /** Records a failed check at `relative` (a pointer from this collector's value, "" for itself). */
+  add(relative: string, keyword: string, message: string): void {
+    this.errors.push({ path: this.path + relative, keyword, message });
+  }
+}
+
+/** A generated check: with `errors`, it records every failure there instead of stopping at the first. */
+export type Check = (value: unknown, errors?: ErrorCollector) => boolean;
+
+/** `validateX`: a yes/no pass, and when it says no, a second pass that collects every error. */
+export function validate<T>(value: unknown, check: Check): ValidationResult<T> {
+  if (check(value)) return { ok: true, value: value as T };
+  const errors: ValidationError[] = [];
+  check(value, new ErrorCollector(errors));
+  return { ok: false, errors };
+}
+
 /** A property name or array index as a JSON pointer segment (`~` → `~0`, `/` → `~1`). */
 export function pointerToken(key: string | number): string {
   if (typeof key === 'number') return String(key);
