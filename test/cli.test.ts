@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codegen, ROOT } from './support/cli.js';
 import { tempDir } from './support/tmp.js';
+import { COMPILERS, typecheck } from './support/typecheck.js';
 
 /** A project folder holding a copy of the example schemas and the root config. */
 function project(): string {
@@ -113,6 +114,43 @@ describe('codegen CLI', () => {
     const result = codegen([], dir);
     expect(result.stdout).toContain('removed  out/rest/client.ts');
     expect(Object.keys(snapshotFolder(join(dir, 'out/rest'))).sort()).toEqual(['notes.ts', 'types.ts']);
+  });
+
+  it('writes the handler file once, then only adds a stub for a new operation', () => {
+    const dir = project();
+    writeFileSync(join(dir, 'codegen.config.yaml'), 'apis:\n  - { name: rest, input: schemas/openapi/tasks.yaml, output: out/rest, emit: [types, validators, server], handlers: src/handlers.ts }\n');
+    expect(codegen([], dir).code).toBe(0);
+    const file = join(dir, 'src/handlers.ts');
+    const scaffold = readFileSync(file, 'utf8');
+    expect(scaffold).toContain('export const handlers: TasksApiHandlers = {');
+    expect(scaffold).toContain('async getTask() {');
+
+    // The user implements one handler and adds code of their own around the object.
+    const mine = scaffold
+      .replace('export const handlers', '// my notes\nconst cache = new Map<string, string>();\n\nexport const handlers')
+      .replace(/async getTask\(\) \{\n.*\n  \},/, 'async getTask(request) {\n    // mine\n    throw new HttpProblem(404, "Not Found", { detail: cache.get(request.taskId) });\n  },');
+    expect(mine).toContain('// mine');
+    writeFileSync(file, mine);
+    expect(codegen([], dir).stdout).toMatch(/0 written/);
+    expect(readFileSync(file, 'utf8')).toBe(mine);
+
+    // A new operation in the schema: exactly one stub is inserted, everything else stays.
+    const schema = join(dir, 'schemas/openapi/tasks.yaml');
+    writeFileSync(
+      schema,
+      readFileSync(schema, 'utf8').replace(
+        '  /tasks/{taskId}/attachments:',
+        "  /tasks/{taskId}/comments:\n    get:\n      operationId: listComments\n      parameters:\n        - $ref: '#/components/parameters/TaskId'\n      responses:\n        '204':\n          description: none\n  /tasks/{taskId}/attachments:",
+      ),
+    );
+    const result = codegen([], dir);
+    expect(result.stdout).toContain('wrote    src/handlers.ts');
+    const updated = readFileSync(file, 'utf8');
+    const stub = updated.slice(updated.indexOf('  /** `GET /tasks/{taskId}/comments`'), updated.lastIndexOf('};'));
+    expect(stub).toContain('async listComments() {');
+    expect(updated.replace(stub, '')).toBe(mine);
+    const check = typecheck(dir, COMPILERS['TypeScript 5.9'], 'node', ['src/**/*.ts', 'out/**/*.ts']);
+    expect(check.output).toBe('');
   });
 
   describe('bad input: located error, exit 1, output untouched', () => {
