@@ -440,6 +440,33 @@ describe('standalone schemas and errors', () => {
     expect(() => emitSchemaValidators([{ name: 'Tree', schema: tree }])).not.toThrow();
   });
 
+  it('checks large objects in parts, keeping the order of errors, and shares identical parts', async () => {
+    const names = Array.from({ length: 40 }, (_, i) => `p${i}`);
+    const big = (first: JsonSchema): JsonSchema => ({
+      type: 'object',
+      required: names,
+      properties: { ...Object.fromEntries(names.map((name) => [name, { type: 'string' }])), p0: first },
+    });
+    const result = emitSchemaValidators([
+      { name: 'Big', schema: big({ type: 'string' }) },
+      { name: 'Other', schema: big({ type: 'integer' }) },
+    ]);
+    // 40 properties: 16 in checkBig itself, then parts of 16 and 8, which Other reuses.
+    expect(result.code.match(/^function checkBigPart\d\(/gm)).toEqual(['function checkBigPart2(', 'function checkBigPart3(']);
+    expect(result.code).not.toMatch(/checkOtherPart/);
+    const checks = await load('parts', result);
+    const valid = Object.fromEntries(names.map((name) => [name, 'x']));
+    expect(checks.isBig(valid)).toBe(true);
+    expect(checks.isOther(valid)).toBe(false);
+    expect(checks.isOther({ ...valid, p0: 1 })).toBe(true);
+    expect(errorsOf(checks.validateBig({})).map((error) => error.path)).toEqual(names.map((name) => `/${name}`));
+    expect(errorsOf(checks.validateBig({ ...valid, p3: 1, p20: 2, p39: null }))).toEqual([
+      { path: '/p3', keyword: 'type', message: 'must be a string' },
+      { path: '/p20', keyword: 'type', message: 'must be a string' },
+      { path: '/p39', keyword: 'type', message: 'must be a string' },
+    ]);
+  });
+
   it('treats format as an annotation when asked', async () => {
     const checks = await load('formats', emitSchemaValidators([{ name: 'Email', schema: { format: 'email' } }], { formats: 'ignore' }));
     expect(checks.isEmail('not an email')).toBe(true);

@@ -25,6 +25,8 @@ export type Direction = 'read' | 'write' | 'plain';
 export type PathPart = { text: string } | { expr: string };
 
 export interface Scope {
+  /** The function being generated (parts of it are named after it). */
+  fn: string;
   dir: Direction;
   /** Document the schema belongs to: where `#...` references are resolved. */
   doc: JsonSchema;

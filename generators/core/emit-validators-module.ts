@@ -196,14 +196,14 @@ export class ValidatorModule {
 
   /**
    * The function checking some properties of an object (`{ properties }`, with `required` of
-   * them), shared by every object with the same properties in the same direction.
+   * them) at `pointer`, part `index` of function `of`; shared by every object with the same
+   * properties in the same direction.
    */
-  partFor(doc: JsonSchema, part: SchemaObject, required: string[], pointer: string[], dir: Direction, index: number): string {
+  partFor(doc: JsonSchema, part: SchemaObject, required: string[], of: string, pointer: string[], dir: Direction, index: number): string {
     const key = `part|${dir}|${required.join('|')}|${structuralKey(part)}`;
     const existing = this.parts.get(key);
     if (existing) return existing;
-    const suffix = pointerWords(pointer).map(capitalise).join('') || 'Root';
-    const name = uniqueName(`check${suffix}${dir === 'write' ? 'Input' : ''}Part${index}`, this.taken);
+    const name = uniqueName(`${of}Part${index}`, this.taken);
     this.parts.set(key, name);
     this.queue.push({ name, dir, doc, schema: part, pointer, part: required });
     return name;

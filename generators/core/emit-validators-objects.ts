@@ -55,7 +55,7 @@ export function emitObjectKeywords(e: Emitter, schema: SchemaObject, s: Scope, b
   for (let index = 1; index < parts; index++) {
     const group = names.slice(index * PART_SIZE, (index + 1) * PART_SIZE);
     const part: SchemaObject = { properties: Object.fromEntries(group.map((name) => [name, properties[name]])) };
-    const name = e.m.partFor(s.doc, part, group.filter((item) => required.includes(item)), s.pointer, s.dir, index + 1);
+    const name = e.m.partFor(s.doc, part, group.filter((item) => required.includes(item)), s.fn, s.pointer, s.dir, index + 1);
     call({ ...s, value: object }, body, name);
   }
   for (const name of required) {

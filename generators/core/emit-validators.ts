@@ -94,7 +94,7 @@ function build(entries: Entry[], options: CompileOptions, typeNames: Set<string>
   }
   const emitter = createEmitter(m);
   m.drain((job, body) => {
-    const scope: Scope = { dir: job.dir, doc: job.doc, value: VALUE, fresh: true, path: [], pointer: job.pointer };
+    const scope: Scope = { fn: job.name, dir: job.dir, doc: job.doc, value: VALUE, fresh: true, path: [], pointer: job.pointer };
     if (job.part) emitProperties(emitter, job.schema.properties ?? {}, job.part, scope, body, VALUE);
     else emitter.root(job.schema, scope, body);
   });
