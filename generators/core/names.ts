@@ -130,3 +130,13 @@ export function uniqueName(base: string, taken: Set<string>): string {
   taken.add(name);
   return name;
 }
+
+/**
+ * `Tasks API` → `TasksApi`: the base of an API's generated names (`TasksApiClient`,
+ * `TasksApiHandlers`). Acronyms are capitalised as words; a trailing "Client"/"Server" is dropped.
+ */
+export function apiBaseName(title: string): string {
+  const parts = words(title).map((word) => (/^[A-Z0-9]+$/.test(word) ? word.charAt(0) + word.slice(1).toLowerCase() : capitalise(word)));
+  while (parts.length > 1 && /^(client|server)$/i.test(parts[parts.length - 1])) parts.pop();
+  return safeIdentifier(parts.join('') || 'Api', 'Api');
+}

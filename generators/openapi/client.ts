@@ -17,7 +17,8 @@
  */
 import type { TypeEmitter } from '../core/emit-types.js';
 import type { ApiModel, JsonSchema, Operation, SecurityScheme } from '../core/model.js';
-import { jsDoc, objectKey, propertyAccess, propertyKey, safeIdentifier, stringLiteral, uniqueName, words } from '../core/names.js';
+import { Imports } from '../core/imports.js';
+import { apiBaseName, jsDoc, objectKey, propertyAccess, propertyKey, stringLiteral } from '../core/names.js';
 import type { GeneratedFile } from '../core/output.js';
 import { refName } from '../core/shapes.js';
 import type { TemplateRenderer } from '../core/templates.js';
@@ -49,46 +50,6 @@ export function emitClient(
     { path: 'client.ts', content: templates.render('openapi/client.ts.hbs', clientContext(model, types, options)) },
     { path: 'runtime/http.ts', content: templates.render('runtime/http.ts.hbs', { source: options.source }) },
   ];
-}
-
-/** `Tasks API` → `TasksApi`: words capitalised, acronyms too, so that `Client` can follow. */
-function apiBaseName(title: string): string {
-  const parts = words(title).map((word) => (/^[A-Z0-9]+$/.test(word) ? word.charAt(0) + word.slice(1).toLowerCase() : word.charAt(0).toUpperCase() + word.slice(1)));
-  while (parts.length > 1 && /^client$/i.test(parts[parts.length - 1])) parts.pop();
-  return safeIdentifier(parts.join('') || 'Api', 'Api');
-}
-
-/** Names imported into `client.ts`, renamed with `as` when they would clash with its own names. */
-class Imports {
-  private readonly taken: Set<string>;
-  private readonly local = new Map<string, string>();
-
-  constructor(reserved: Iterable<string>) {
-    this.taken = new Set(reserved);
-  }
-
-  /** The local name of `name` from types.ts, importing it. */
-  use(name: string): string {
-    let local = this.local.get(name);
-    if (!local) {
-      local = this.taken.has(name) ? uniqueName(`${name}Type`, this.taken) : name;
-      this.taken.add(local);
-      this.local.set(name, local);
-    }
-    return local;
-  }
-
-  specifiers(): string[] {
-    return [...this.local].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, local]) => (name === local ? name : `${name} as ${local}`));
-  }
-}
-
-/** Strings, then identifiers: type names in a type expression, outside string literal types. */
-const TOKENS = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[A-Za-z_$][\w$]*/g;
-
-/** Rewrites the type names of `type` (from types.ts) to their local names, importing them. */
-function localType(type: string, known: Set<string>, imports: Imports): string {
-  return type.replace(TOKENS, (token) => (known.has(token) ? imports.use(token) : token));
 }
 
 function clientContext(model: ApiModel, types: TypeEmitter, options: ClientEmitOptions): object {
@@ -125,7 +86,7 @@ function clientContext(model: ApiModel, types: TypeEmitter, options: ClientEmitO
     'DEFAULT_BASE_URL', 'isApiError', 'operations', 'securitySchemes', 'Headers', 'Blob', 'Promise',
     'AsyncIterableIterator', 'NonNullable',
   ]);
-  const local = (type: string): string => localType(type, known, imports);
+  const local = (type: string): string => imports.rewrite(type, known);
 
   const specs = infos.map((info) => operationSpec(info, model, validatorOf));
   const methods = infos.flatMap((info) => operationMethods(info, local));

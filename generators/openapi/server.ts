@@ -30,7 +30,8 @@
 import type { TypeEmitter } from '../core/emit-types.js';
 import { emitSchemaValidators, type ValidatorCode } from '../core/emit-validators.js';
 import type { ApiModel, JsonSchema, SchemaObject, SecurityScheme } from '../core/model.js';
-import { jsDoc, objectKey, propertyKey, safeIdentifier, stringLiteral, uniqueName, words } from '../core/names.js';
+import { Imports } from '../core/imports.js';
+import { apiBaseName, jsDoc, objectKey, propertyKey, stringLiteral, uniqueName } from '../core/names.js';
 import type { GeneratedFile } from '../core/output.js';
 import { refName } from '../core/shapes.js';
 import type { TemplateRenderer } from '../core/templates.js';
@@ -90,13 +91,6 @@ export function emitServer(model: ApiModel, types: TypeEmitter, templates: Templ
   return files;
 }
 
-/** `Tasks API` → `TasksApi` (as the client names it). */
-export function apiBaseName(title: string): string {
-  const parts = words(title).map((word) => (/^[A-Z0-9]+$/.test(word) ? word.charAt(0) + word.slice(1).toLowerCase() : word.charAt(0).toUpperCase() + word.slice(1)));
-  while (parts.length > 1 && /^(client|server)$/i.test(parts[parts.length - 1])) parts.pop();
-  return safeIdentifier(parts.join('') || 'Api', 'Api');
-}
-
 /** Names in server.ts that user code refers to (the handler scaffold types its object with them). */
 export function serverTypeNames(model: ApiModel): { handlers: string; options: string } {
   const base = apiBaseName(model.title);
@@ -115,35 +109,6 @@ export function basePaths(servers: ApiModel['servers']): string[] {
   return unique.sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
 }
 
-/** Type names imported into server.ts, renamed when they clash with its own names. */
-class Imports {
-  private readonly taken: Set<string>;
-  private readonly local = new Map<string, string>();
-
-  constructor(reserved: Iterable<string>) {
-    this.taken = new Set(reserved);
-  }
-
-  use(name: string): string {
-    let local = this.local.get(name);
-    if (!local) {
-      local = this.taken.has(name) ? uniqueName(`${name}Type`, this.taken) : name;
-      this.taken.add(local);
-      this.local.set(name, local);
-    }
-    return local;
-  }
-
-  reserve(name: string): void {
-    this.taken.add(name);
-  }
-
-  specifiers(): string[] {
-    return [...this.local].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, local]) => (name === local ? name : `${name} as ${local}`));
-  }
-}
-
-const TOKENS = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[A-Za-z_$][\w$]*/g;
 
 function serverContext(model: ApiModel, types: TypeEmitter, options: ServerEmitOptions): { server: object; validators?: ValidatorCode } {
   const { operations: infos, statusType } = describeOperations(model, types);
@@ -168,7 +133,7 @@ function serverContext(model: ApiModel, types: TypeEmitter, options: ServerEmitO
 
   const runtimeUsed = new Set<string>();
   const names: ServerNames = {
-    type: (expression) => expression.replace(TOKENS, (token) => (known.has(token) ? typeImports.use(token) : token)),
+    type: (expression) => typeImports.rewrite(expression, known),
     schemaValidator(schema, direction) {
       const name = typeof schema === 'object' && schema.$ref ? refName(schema.$ref) : undefined;
       if (!options.validators || name === undefined || !schemaNames.has(name)) return undefined;
