@@ -85,20 +85,7 @@ function readable(response: RawResponse): string {
   return `${response.head}\r\n\r\n${body}${values}`;
 }
 
-/**
- * Node's own answers, written before the generated listener runs, that are not Problem Details:
- * reported as generator bugs (see the report), counted here, and kept out of the failures only
- * while they look exactly like this.
- */
-function knownIssue(response: RawResponse, request: string): string | undefined {
-  const bare = response.headers['content-type'] === undefined && response.body.length === 0 && response.headers['trace-id'] === undefined;
-  if (!bare) return undefined;
-  if (response.status === 400 && !/\r\nhost:/i.test(request)) return 'HTTP/1.1 without Host: node answers an empty 400 (requireHostHeader)';
-  if (response.status === 417 && /\r\nexpect:/i.test(request)) return 'Expect other than 100-continue: node answers an empty 417 (checkExpectation)';
-  return undefined;
-}
-
-function checkResponse(fuzzCase: FuzzCase, request: string, response: RawResponse, fail: (reason: string) => void, known: (issue: string) => void): void {
+function checkResponse(fuzzCase: FuzzCase, request: string, response: RawResponse, fail: (reason: string) => void): void {
   if (response.status >= 500) fail(`status ${response.status}`);
   if (!response.complete) fail('the response was cut off');
   const text = readable(response);
@@ -109,8 +96,6 @@ function checkResponse(fuzzCase: FuzzCase, request: string, response: RawRespons
   }
   for (const name of Object.keys(response.headers)) if (INJECTED.test(name)) fail(`injected header ${name}`);
   if (response.status < 400) return;
-  const issue = knownIssue(response, request);
-  if (issue) return known(issue);
   const type = response.headers['content-type']?.split(';', 1)[0].trim();
   if (type !== 'application/problem+json') return fail(`content type ${String(type)}, not application/problem+json`);
   if (fuzzCase.method === 'HEAD') return;
@@ -131,7 +116,6 @@ it(`survives ${TARGET.toLocaleString('en-US')} malformed requests: no 5xx, no le
   const started = Date.now();
   const byCategory = new Map<string, number>();
   const byStatus = new Map<string, number>();
-  const knownIssues = new Map<string, number>();
   const silent = new Map<string, number>();
   const failures: Failure[] = [];
   let sent = 0;
@@ -166,7 +150,7 @@ it(`survives ${TARGET.toLocaleString('en-US')} malformed requests: no 5xx, no le
       answered++;
       for (const response of outcome.responses) {
         count(byStatus, String(response.status));
-        checkResponse(fuzzCase, request, response, fail, (issue) => count(knownIssues, issue));
+        checkResponse(fuzzCase, request, response, fail);
       }
     }
   };
@@ -183,7 +167,6 @@ it(`survives ${TARGET.toLocaleString('en-US')} malformed requests: no 5xx, no le
     `  answered ${answered}, closed without an answer ${unanswered} (${[...silent].map(([category, n]) => `${category}: ${n}`).join(', ')}), timed out ${timedOut}, failures ${failures.length}`,
     `  by status: ${[...byStatus].sort(([a], [b]) => a.localeCompare(b)).map(([status, n]) => `${status}: ${n}`).join(', ')}`,
     `  by category: ${[...byCategory].sort(([, a], [, b]) => b - a).map(([category, n]) => `${category}: ${n}`).join(', ')}`,
-    ...[...knownIssues].map(([issue, n]) => `  known issue (reported), ${n}×: ${issue}`),
     ...failures.slice(0, 15).map((failure) => `  FAIL [${failure.category}] ${failure.reason}\n    request:  ${failure.request}\n    response: ${failure.response}`),
   ];
   console.log(lines.join('\n'));

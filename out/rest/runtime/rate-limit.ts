@@ -64,7 +64,7 @@ export function rateLimit(options: RateLimitOptions): Stage {
       }
       throw error;
     }
-    return { ...response, headers: { ...headers, ...response.headers } };
+    return { ...response, headers: Object.assign({}, headers, response.headers) };
   };
 }
 

@@ -141,7 +141,8 @@ export function cors(options: CorsOptions): Stage {
       if (error instanceof HttpProblem) mergeHeaders(error.headers, headers);
       throw error;
     }
-    const merged: Record<string, string | string[]> = { ...response.headers };
+    // Object.assign, not a spread: adding keys to a spread copy is a slow path in V8.
+    const merged: Record<string, string | string[]> = Object.assign({}, response.headers);
     mergeHeaders(merged, headers);
     return { ...response, headers: merged };
   };

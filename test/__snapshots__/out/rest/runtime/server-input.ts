@@ -225,7 +225,6 @@ export function readParameters(operation: OperationSpec, inputs: ParameterInputs
   const errors: FieldError[] = [];
   let cookies: Map<string, string> | undefined;
   for (const parameter of operation.parameters ?? []) {
-    const pointer = `/${parameter.in}/${pointerToken(parameter.name)}`;
     let value: unknown;
     switch (parameter.in) {
       case "query":
@@ -250,13 +249,14 @@ export function readParameters(operation: OperationSpec, inputs: ParameterInputs
       }
     }
     if (value === undefined) continue;
-    if (value === INVALID) {
+    if (value === INVALID || value === REPEATED) {
+      const pointer = `/${parameter.in}/${pointerToken(parameter.name)}`;
+      if (value === REPEATED) {
+        errors.push({ pointer, keyword: "type", message: "must be given once" });
+        continue;
+      }
       const message = parameter.type === "array" ? EXPECTED_ITEMS[parameter.items ?? "unknown"] : EXPECTED[parameter.type === "object" ? "unknown" : parameter.type];
       errors.push({ pointer, keyword: "type", message });
-      continue;
-    }
-    if (value === REPEATED) {
-      errors.push({ pointer, keyword: "type", message: "must be given once" });
       continue;
     }
     values[parameter.in][parameter.name] = value;
@@ -533,14 +533,19 @@ function parseJson(source: string, maxDepth: number): unknown {
 function depthOf(source: string): number {
   let depth = 0;
   let deepest = 0;
-  let inString = false;
   for (let i = 0; i < source.length; i++) {
     const code = source.charCodeAt(i);
-    if (inString) {
-      if (code === 0x5c) i++;
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) {
-      inString = true;
+    if (code === 0x22) {
+      // Jump over the string: to the next quote not escaped by an odd run of backslashes.
+      let end = i;
+      for (;;) {
+        end = source.indexOf("\"", end + 1);
+        if (end === -1) return deepest;
+        let slashes = 0;
+        while (source.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
+        if (slashes % 2 === 0) break;
+      }
+      i = end;
     } else if (code === 0x5b || code === 0x7b) {
       if (++depth > deepest) deepest = depth;
     } else if (code === 0x5d || code === 0x7d) {

@@ -151,7 +151,8 @@ function responseHeaders(given: HandlerResult["headers"]): Record<string, string
     const text = typeof value === "number" ? String(value) : typeof value === "string" ? value : value.map(String);
     // Throws (and the request answers 500) on CR, LF or other invalid characters.
     validateHeaderName(name);
-    for (const item of typeof text === "string" ? [text] : text) validateHeaderValue(name, item);
+    if (typeof text === "string") validateHeaderValue(name, text);
+    else for (const item of text) validateHeaderValue(name, item);
     headers[name.toLowerCase()] = text;
   }
   return headers;

@@ -279,6 +279,61 @@ interface NodeInfo {
   notAllowed: Resolved;
 }
 
+/** Placeholder in the stage chain for the per-request body read (never called itself). */
+const RECEIVE: Stage = () => Promise.reject(new Error("unreachable"));
+
+/**
+ * The request the stages see. `url` is parsed only when a stage asks for it (an `apiKey` in the
+ * query, the idempotency fingerprint): most requests never need a `URL`.
+ */
+class StageRequest implements ServerRequest {
+  body?: Uint8Array;
+  principal?: unknown;
+  readonly headers: IncomingMessage["headers"];
+  #url: URL | undefined;
+
+  constructor(
+    public method: string,
+    readonly raw: IncomingMessage,
+    readonly target: string,
+    public operation: OperationMeta,
+    public traceId: string,
+    public clientKey: string,
+  ) {
+    this.headers = raw.headers;
+  }
+
+  get url(): URL {
+    return (this.#url ??= requestUrl(this.raw, this.target));
+  }
+
+  set url(value: URL) {
+    this.#url = value;
+  }
+}
+
+/** The context handlers get when no `context` option reshapes it; `signal` is made when first read. */
+class HandlerContext<Principal> implements RequestContext<Principal> {
+  #signal: AbortSignal | undefined;
+  readonly #response: NodeResponse;
+
+  constructor(
+    readonly traceId: string,
+    readonly principal: Principal | undefined,
+    readonly operation: OperationMeta,
+    readonly basePath: string,
+    readonly request: IncomingMessage,
+    response: NodeResponse,
+    readonly assertIfMatch: (currentEtag: string | undefined) => void,
+  ) {
+    this.#response = response;
+  }
+
+  get signal(): AbortSignal {
+    return (this.#signal ??= disconnectSignal(this.#response));
+  }
+}
+
 type Handler = (this: unknown, request: Record<string, unknown>, context: unknown) => MaybePromise<HandlerResult>;
 
 /**
@@ -302,6 +357,8 @@ export function createListener<Principal>(
   const fallthrough = options.fallthrough ?? true;
   const nodes = resolveRoutes(api.routes, options.operations ?? {});
   const stages = conventionStages(api, options);
+  // Built once: `RECEIVE` marks where each request's own body-reading step runs.
+  const chain: readonly Stage[] = [...stages.before, RECEIVE, ...stages.after];
   const table = handlers as Record<string, unknown>;
 
   async function serve(req: IncomingMessage, res: NodeResponse, next: ((error?: unknown) => void) | undefined): Promise<void> {
@@ -327,14 +384,7 @@ export function createListener<Principal>(
     const operation = node.operations.get(method) ?? (method === "HEAD" ? node.operations.get("GET") : undefined) ?? (method === "OPTIONS" ? node.options : node.notAllowed);
     const { query } = target;
 
-    const request: ServerRequest = {
-      method,
-      url: requestUrl(req, url),
-      headers: req.headers,
-      operation,
-      traceId,
-      clientKey: options.clientKey?.(req) ?? req.socket.remoteAddress ?? "unknown",
-    };
+    const request = new StageRequest(method, req, url, operation, traceId, options.clientKey?.(req) ?? req.socket.remoteAddress ?? "unknown");
 
     /** The innermost step: parameters, body, handler, result. */
     const invoke = async (): Promise<ServerResponse> => {
@@ -346,23 +396,34 @@ export function createListener<Principal>(
       if (typeof handler !== "function") throw new HttpProblem(501, "Not Implemented", { detail: `No handler for ${operation.id}.` });
       try {
         const input = await readInput(operation, match, query, req, request.body, limits, maxPageSize);
-        let signal: AbortSignal | undefined;
-        const base: RequestContext<Principal> = {
-          traceId,
-          principal: request.principal as Principal | undefined,
-          operation,
-          basePath: match.basePath,
-          request: req,
-          // Made when first asked for: most handlers never look, and a signal costs a listener.
-          get signal() {
-            return (signal ??= disconnectSignal(res));
-          },
-          assertIfMatch: (currentEtag) => assertIfMatch(request, currentEtag),
-        };
+        const principal = request.principal as Principal | undefined;
+        const check = (currentEtag: string | undefined): void => assertIfMatch(request, currentEtag);
+        let base: RequestContext<Principal>;
+        if (context) {
+          // What `context` is given may be spread (`{ ...base, db }`): `signal` stays an own property.
+          let signal: AbortSignal | undefined;
+          base = {
+            traceId,
+            principal,
+            operation,
+            basePath: match.basePath,
+            request: req,
+            // Made when first asked for: most handlers never look, and a signal costs a listener.
+            get signal() {
+              return (signal ??= disconnectSignal(res));
+            },
+            assertIfMatch: check,
+          };
+        } else {
+          // Same members; the lazy `signal` lives on the prototype (an object literal with a getter is slow to make).
+          base = new HandlerContext<Principal>(traceId, principal, operation, match.basePath, req, res, check);
+        }
         const result = await (handler as Handler).call(handlers, input, context ? await context(base) : base);
         const fields = operation.fields ? fieldList(input[operation.fields.key]) : undefined;
         const path = (originalUrl(req) ?? url).split("?", 1)[0];
-        return resultResponse(operation, result, { ...where, path, query, request: input, fields, validateResponses: options.validateResponses ?? false });
+        // Written out rather than `{ ...where, path }`: V8 makes a spread copy that gains properties slowly.
+        const resultContext = { traceId, instance: where.instance, production, path, query, request: input, fields, validateResponses: options.validateResponses ?? false };
+        return resultResponse(operation, result, resultContext);
       } catch (error) {
         if (error instanceof HttpProblem) throw error;
         // Reported once here; outer stages see a problem they can decorate (CORS headers).
@@ -386,8 +447,11 @@ export function createListener<Principal>(
       return rest();
     };
 
-    const chain = [...stages.before, receive, ...stages.after];
-    const run = (index: number): Promise<ServerResponse> => (index < chain.length ? chain[index](request, () => run(index + 1)) : invoke());
+    const run = (index: number): Promise<ServerResponse> => {
+      if (index === chain.length) return invoke();
+      const stage = chain[index];
+      return (stage === RECEIVE ? receive : stage)(request, () => run(index + 1));
+    };
     let response: ServerResponse;
     try {
       response = await run(0);
@@ -479,6 +543,8 @@ function rank(method: string): number {
   return index === -1 ? METHOD_ORDER.length : index;
 }
 
+const LOCATIONS = ["path", "query", "header", "cookie"] as const;
+
 /** Parameters and body, parsed (400), validated (422) and shaped as the handler's request. */
 async function readInput(
   operation: OperationSpec,
@@ -493,9 +559,11 @@ async function readInput(
   match.node.names?.forEach((name, index) => path.set(name, match.values[index]));
   const values = readParameters(operation, { path, query: parseQuery(query), headers: req.headers });
   const errors: FieldError[] = [];
-  for (const location of ["path", "query", "header", "cookie"] as const) {
-    const validate = operation.validate?.[location];
-    if (validate) collect(validate(values[location]), `/${location}`, errors);
+  if (operation.validate) {
+    for (const location of LOCATIONS) {
+      const validate = operation.validate[location];
+      if (validate) collect(validate(values[location]), `/${location}`, errors);
+    }
   }
 
   let body: unknown;
@@ -514,10 +582,14 @@ async function readInput(
   for (const parameter of operation.parameters ?? []) {
     if (parameter.group !== undefined && request[parameter.group] === undefined) request[parameter.group] = {};
     let value = values[parameter.in][parameter.name];
-    if (value === undefined && parameter.default !== undefined) value = structuredClone(parameter.default);
+    if (value === undefined && parameter.default !== undefined) {
+      // Each request gets its own copy of an object default; primitives need none.
+      value = typeof parameter.default === "object" && parameter.default !== null ? structuredClone(parameter.default) : parameter.default;
+    }
     if (value === undefined) continue;
     const target = parameter.group === undefined ? request : (request[parameter.group] as Record<string, unknown>);
-    Object.defineProperty(target, parameter.key, { value, enumerable: true, writable: true, configurable: true });
+    if (parameter.key === "__proto__") Object.defineProperty(target, parameter.key, { value, enumerable: true, writable: true, configurable: true });
+    else target[parameter.key] = value;
   }
   if (operation.sort) {
     const { key } = operation.sort;
@@ -575,12 +647,16 @@ function errorText(error: unknown): string | undefined {
 function traceIdOf(req: IncomingMessage, custom: ((request: IncomingMessage) => string | undefined) | undefined): string {
   const chosen = custom?.(req);
   if (chosen !== undefined && TRACE_ID.test(chosen)) return chosen;
-  const parent = TRACEPARENT.exec(single(req.headers.traceparent) ?? "");
-  if (parent && !/^0+$/.test(parent[1])) return parent[1];
-  for (const name of ["trace-id", "x-request-id"]) {
-    const value = single(req.headers[name]);
-    if (value !== undefined && TRACE_ID.test(value)) return value;
+  const headers = req.headers;
+  const traceparent = single(headers.traceparent);
+  if (traceparent !== undefined) {
+    const parent = TRACEPARENT.exec(traceparent);
+    if (parent && !/^0+$/.test(parent[1])) return parent[1];
   }
+  const traceHeader = single(headers["trace-id"]);
+  if (traceHeader !== undefined && TRACE_ID.test(traceHeader)) return traceHeader;
+  const requestId = single(headers["x-request-id"]);
+  if (requestId !== undefined && TRACE_ID.test(requestId)) return requestId;
   return randomUUID();
 }
 
@@ -609,7 +685,9 @@ function requestUrl(req: IncomingMessage, url: string): URL {
 /** Writes a response: `Trace-Id` always; HEAD, 204 and 304 without a body. */
 function send(req: IncomingMessage, res: NodeResponse, response: ServerResponse, traceId: string, onError?: (error: unknown, context: ErrorContext) => void): void {
   if (res.headersSent || res.destroyed) return;
-  const headers: Record<string, string | string[]> = { ...response.headers, "trace-id": traceId };
+  // Object.assign, not a spread: adding a key to a spread copy is a slow path in V8.
+  const headers: Record<string, string | string[]> = Object.assign({}, response.headers);
+  headers["trace-id"] = traceId;
   const bodyless = NO_BODY.has(response.status) || response.status < 200;
   if (response.body !== undefined && !bodyless) headers["content-length"] = String(response.body.byteLength);
   try {
@@ -624,6 +702,13 @@ function send(req: IncomingMessage, res: NodeResponse, response: ServerResponse,
     return;
   }
   res.end(req.method === "HEAD" || bodyless ? undefined : response.body);
+}
+
+/** A problem answered before any listener runs; the connection closes, as node's own answer does. */
+function refuse(req: IncomingMessage, res: NodeResponse, status: number, detail: string): void {
+  const traceId = traceIdOf(req, undefined);
+  const problem = problemResponse(status, statusTitle(status), { detail, headers: { connection: "close" } }, { traceId, instance: (req.url ?? "/").split("?", 1)[0], production: true });
+  send(req, res, problem, traceId);
 }
 
 // ---- composing and hosting ------------------------------------------------------------------
@@ -670,8 +755,9 @@ export interface HttpServerOptions {
 
 /**
  * An `http.Server` around a listener, with request limits set and the errors node answers before
- * any listener runs (head too large → 431, malformed request → 400, too slow → 408) written as
- * problem+json rather than node's empty bodies.
+ * any listener runs (head too large → 431, malformed request → 400, too slow → 408, HTTP/1.1
+ * without `Host` → 400, an `Expect` other than `100-continue` → 417) written as problem+json
+ * rather than node's empty bodies.
  */
 export function createHttpServer(listener: Listener, options: HttpServerOptions = {}): Server {
   const settings: NodeServerOptions = {
@@ -679,8 +765,21 @@ export function createHttpServer(listener: Listener, options: HttpServerOptions 
     requestTimeout: options.requestTimeout ?? 60_000,
     headersTimeout: options.headersTimeout ?? 20_000,
     keepAliveTimeout: options.keepAliveTimeout ?? 5_000,
+    // Checked below instead, so the 400 is a problem like every other.
+    requireHostHeader: false,
   };
-  const server = createNodeServer(settings, listener);
+  const server = createNodeServer(settings, (req, res) => {
+    // RFC 9112 3.2: an HTTP/1.1 request without Host is a 400 (node's own check, as a problem).
+    if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined) {
+      refuse(req, res, 400, "An HTTP/1.1 request must carry a Host header.");
+      return;
+    }
+    listener(req, res);
+  });
+  // Node emits this for an `Expect` it cannot meet (anything but `100-continue`).
+  server.on("checkExpectation", (req: IncomingMessage, res: NodeResponse) => {
+    refuse(req, res, 417, "The only expectation this server meets is 100-continue; send the request without Expect.");
+  });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === "ECONNRESET" || !socket.writable) {
       socket.destroy();
