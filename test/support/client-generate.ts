@@ -1,73 +1,16 @@
 /**
  * Generates what a user gets for an OpenAPI file with the client enabled (`types.ts`,
- * `validators.ts` when the validator emitter is available, `client.ts`, `runtime/*`) into a
- * folder, and turns it into importable JavaScript.
+ * `validators.ts`, `client.ts`, `runtime/*`) into a folder, and turns it into importable JavaScript.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
-import { createTypeEmitter } from '../../generators/core/emit-types.js';
-import { commentText } from '../../generators/core/names.js';
 import type { GeneratedFile } from '../../generators/core/output.js';
-import { TemplateRenderer } from '../../generators/core/templates.js';
-import { emitClient } from '../../generators/openapi/client.js';
-import { loadOpenApi } from '../../generators/openapi/load.js';
-import { emitOperationTypes } from '../../generators/openapi/operation-types.js';
-import { ROOT } from './cli.js';
+import { generateFiles } from './generate.js';
 
-interface ValidatorCode {
-  typeImports: string[];
-  runtimeImports?: string[];
-  code: string;
-}
-
-interface ValidatorEmitter {
-  emitValidators(schemas: unknown, options: { typeName: (name: string, direction: 'read' | 'write') => string }): ValidatorCode;
-  validatorImports?(result: ValidatorCode, from: { types: string; runtime: string }): string;
-}
-
-/** The validator emitter, when it has landed (it is written in parallel with the client). */
-async function validatorEmitter(): Promise<ValidatorEmitter | undefined> {
-  if (!existsSync(join(ROOT, 'generators/core/emit-validators.ts'))) return undefined;
-  const path = '../../generators/core/emit-validators.js';
-  return (await import(/* @vite-ignore */ path)) as ValidatorEmitter;
-}
-
-/**
- * The files `codegen` writes for `input` (absolute, or relative to the repository) with types,
- * validators (when available) and the client.
- */
-export async function generateClientFiles(input: string, options: { validators?: boolean } = {}): Promise<GeneratedFile[]> {
-  const model = await loadOpenApi(isAbsolute(input) ? input : join(ROOT, input), { displayRoot: ROOT });
-  const templates = new TemplateRenderer();
-  const types = createTypeEmitter(model.schemas);
-  const source = model.source;
-  const files: GeneratedFile[] = [
-    {
-      path: 'types.ts',
-      content: templates.render('openapi/types.ts.hbs', {
-        source,
-        title: commentText(model.title),
-        version: commentText(model.version),
-        schemas: types.declarations(),
-        operations: emitOperationTypes(model, types),
-      }),
-    },
-  ];
-  const validators = options.validators === false ? undefined : await validatorEmitter();
-  if (validators) {
-    const emitted = validators.emitValidators(model.schemas, { typeName: types.typeName });
-    // The emitter knows which runtime helpers its code calls; use its import lines when it offers them.
-    const content = validators.validatorImports
-      ? `${templates.render('partials/header.hbs', { source })}${validators.validatorImports(emitted, { types: './types.js', runtime: './runtime/validation.js' })}\n${emitted.code.trimEnd()}\n`
-      : templates.render('openapi/validators.ts.hbs', { source, typeImports: emitted.typeImports, code: emitted.code });
-    files.push(
-      { path: 'validators.ts', content },
-      { path: 'runtime/validation.ts', content: templates.render('runtime/validation.ts.hbs', { source }) },
-    );
-  }
-  files.push(...emitClient(model, types, templates, { source, validators: validators !== undefined }));
-  return files;
+/** The files `codegen` writes for `input` with types, validators and the client. */
+export function generateClientFiles(input: string): Promise<GeneratedFile[]> {
+  return generateFiles(input, ['types', 'validators', 'client']);
 }
 
 export function writeFiles(folder: string, files: GeneratedFile[]): void {

@@ -1,0 +1,16 @@
+/**
+ * What `codegen` generates for an OpenAPI file, in memory, through the same pipeline the CLI
+ * runs (config → style generator → files), for tests that compile and import the output.
+ */
+import { isAbsolute, join } from 'node:path';
+import type { EmitKind } from '../../generators/core/config.js';
+import { generate } from '../../generators/core/generate.js';
+import type { GeneratedFile } from '../../generators/core/output.js';
+import { ROOT } from './cli.js';
+
+export async function generateFiles(input: string, emit: EmitKind[]): Promise<GeneratedFile[]> {
+  const [{ files }] = await generate([
+    { name: 'test', inputs: [isAbsolute(input) ? input : join(ROOT, input)], style: 'openapi', output: join(ROOT, '.vitest-tmp', 'unused'), emit, options: {}, root: ROOT },
+  ]);
+  return files;
+}
