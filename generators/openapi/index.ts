@@ -13,14 +13,14 @@ import { loadOpenApi } from './load.js';
 import { emitOperationTypes } from './operation-types.js';
 import { handlerScaffold } from './handlers.js';
 import { requestSchemas } from './requests.js';
-import { emitServer, STAGE_RUNTIME } from './server.js';
+import { emitServer } from './server.js';
 
 export async function generateOpenApi({ api, templates }: GeneratorContext): Promise<Generated> {
   const model = await loadOpenApi(api.inputs[0], { displayRoot: api.root });
   const source = model.source;
   const types = createTypeEmitter(model.schemas, { requestSchemas: requestSchemas(model) });
-  // No schemas, nothing to validate: skip the file rather than write an empty module.
   const withServer = api.emit.includes('server') && model.operations.length > 0;
+  // No schemas, nothing to validate: skip the file rather than write an empty module.
   const withValidators = (api.emit.includes('validators') || withServer) && model.schemas.length > 0;
 
   const files: GeneratedFile[] = [
@@ -49,7 +49,6 @@ export async function generateOpenApi({ api, templates }: GeneratorContext): Pro
   if (!withServer) return { files };
 
   files.push(...emitServer(model, types, templates, { source, validators: withValidators }));
-  for (const [path, template] of Object.entries(STAGE_RUNTIME)) files.push({ path, content: templates.render(template, { source }) });
   const userFiles = api.handlers ? [await handlerScaffold(model, types, templates, api.handlers, api.output)] : [];
   return { files, userFiles };
 }

@@ -54,11 +54,8 @@ export const SERVER_RUNTIME = {
   'runtime/server-types.ts': 'runtime/server-types.ts.hbs',
 } as const;
 
-/**
- * The convention stages `runtime/server.ts` imports and composes. They are written beside the
- * server by `generators/openapi/index.ts` (not by `emitServer`), so the list lives here once.
- */
-export const STAGE_RUNTIME = {
+/** The convention stages `runtime/server.ts` imports and composes, written beside the core. */
+const STAGE_RUNTIME = {
   'runtime/auth.ts': 'runtime/auth.ts.hbs',
   'runtime/conditional.ts': 'runtime/conditional.ts.hbs',
   'runtime/cors.ts': 'runtime/cors.ts.hbs',
@@ -85,7 +82,7 @@ export function emitServer(model: ApiModel, types: TypeEmitter, templates: Templ
     // Same shape as validators.ts: the same template renders it.
     files.push({ path: 'server-validators.ts', content: templates.render('openapi/validators.ts.hbs', { source: options.source, ...validators }) });
   }
-  for (const [path, template] of Object.entries(SERVER_RUNTIME)) files.push({ path, content: templates.render(template, { source: options.source }) });
+  for (const [path, template] of Object.entries({ ...SERVER_RUNTIME, ...STAGE_RUNTIME })) files.push({ path, content: templates.render(template, { source: options.source }) });
   // The core and the parameter validators need the validation runtime even when the API has no schemas.
   if (!options.validators) files.push({ path: 'runtime/validation.ts', content: templates.render('runtime/validation.ts.hbs', { source: options.source }) });
   return files;
