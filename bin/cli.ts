@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { EMIT_KINDS, findConfig, inlineConfig, loadConfig, type ApiConfig, type EmitKind } from '../generators/core/config.js';
-import { CodegenError, UsageError } from '../generators/core/diagnostics.js';
+import { CodegenError, UsageError, formatDiagnostic } from '../generators/core/diagnostics.js';
 import { generate } from '../generators/core/generate.js';
 import { displayPath } from '../generators/core/paths.js';
 import { applyPlan, planWrites, type PlannedChange } from '../generators/core/writer.js';
@@ -50,19 +50,20 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command('generate')
     .description('generate from one input file, without a config')
-    .argument('<input>', 'schema file (OpenAPI 3.0/3.1 JSON or YAML)')
+    .argument('<input>', 'schema file (OpenAPI 3.0/3.1 JSON or YAML, GraphQL SDL)')
     .requiredOption('-o, --output <dir>', 'output folder')
     .addOption(new Option('--emit <kinds>', `comma-separated: ${EMIT_KINDS.join(', ')}`).default('types,validators,client'))
     .option('-t, --templates <dir>', 'folder of template overrides')
+    .option('-d, --documents <paths...>', 'GraphQL operation documents (files or folders) for the typed client')
     .option('--check', 'do not write; exit 1 if the output folder is stale')
     .option('-w, --watch', 'regenerate when the input changes')
     .option('-q, --quiet', 'print only errors')
     .exitOverride()
-    .action(async (input: string, options: RunOptions & { output: string; emit: string; templates?: string }) => {
+    .action(async (input: string, options: RunOptions & { output: string; emit: string; templates?: string; documents?: string[] }) => {
       const emit = options.emit.split(',').map((kind) => kind.trim()).filter(Boolean) as EmitKind[];
       const unknown = emit.filter((kind) => !EMIT_KINDS.includes(kind));
       if (unknown.length) throw new UsageError(`--emit: unknown output ${unknown.join(', ')}; expected ${EMIT_KINDS.join(', ')}`);
-      exitCode = await run(async () => inlineConfig(input, options.output, emit, options.templates), options, log, []);
+      exitCode = await run(async () => inlineConfig(input, options.output, emit, options.templates, options.documents), options, log, []);
     });
 
   program
@@ -100,7 +101,9 @@ async function run(configure: () => Promise<ApiConfig[]>, options: RunOptions, l
   const once = async (): Promise<{ code: number; apis?: ApiConfig[] }> => {
     const started = performance.now();
     const apis = await configure();
-    const plan = await planWrites(await generate(apis));
+    const sets = await generate(apis);
+    for (const warning of sets.flatMap((set) => set.warnings ?? [])) log.err(formatDiagnostic(warning));
+    const plan = await planWrites(sets);
     if (options.check) return { code: reportCheck(plan, log, options.quiet), apis };
     const summary = await applyPlan(plan);
     if (!options.quiet) {

@@ -25,7 +25,7 @@ const all = specs(CORPUS).sort();
 const openapi3 = all.filter((file) => !file.includes('/v2.0/'));
 
 function api(input: string, output: string): ApiConfig {
-  return { name: relative(CORPUS, input), inputs: [input], style: 'openapi', output, emit: ['types', 'validators', 'client', 'server'], options: {}, root: CORPUS };
+  return { name: relative(CORPUS, input), inputs: [input], style: 'openapi', documents: [], output, emit: ['types', 'validators', 'client', 'server'], options: {}, root: CORPUS };
 }
 
 describe('corpus: ../shared/corpus/openapi', () => {

@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 describe('hostile input', async () => {
   const out = tempDir('codegen-hostile-');
   const input = join(ROOT, 'test/fixtures/hostile/api.yaml');
-  const outputs = await generate([{ name: 'hostile', inputs: [input], style: 'openapi', output: out, emit: ['types', 'validators', 'client', 'server'], options: {}, root: ROOT }]);
+  const outputs = await generate([{ name: 'hostile', inputs: [input], style: 'openapi', documents: [], output: out, emit: ['types', 'validators', 'client', 'server'], options: {}, root: ROOT }]);
   await applyPlan(await planWrites(outputs));
 
   for (const [name, compiler] of Object.entries(COMPILERS)) {

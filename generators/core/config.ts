@@ -22,6 +22,8 @@ export type InputStyle = (typeof STYLES)[number];
 export interface ApiConfigInput {
   name?: string;
   input: string | string[];
+  /** GraphQL only: operation documents (files or folders of `.graphql` files) for the typed client. */
+  documents?: string | string[];
   style?: InputStyle;
   output: string;
   emit?: EmitKind[];
@@ -39,6 +41,8 @@ export interface ConfigInput {
 export interface ApiConfig {
   name: string;
   inputs: string[];
+  /** Absolute paths of operation documents (GraphQL); empty for other styles. */
+  documents: string[];
   style: InputStyle;
   output: string;
   emit: EmitKind[];
@@ -88,9 +92,9 @@ export async function loadConfig(file: string): Promise<ApiConfig[]> {
 }
 
 /** Config for `codegen generate <input> -o <dir>`: one API, no file. */
-export function inlineConfig(input: string, output: string, emit: EmitKind[] | undefined, templates: string | undefined): ApiConfig[] {
+export function inlineConfig(input: string, output: string, emit: EmitKind[] | undefined, templates: string | undefined, documents?: string[]): ApiConfig[] {
   const root = process.cwd();
-  return validateConfig({ apis: [{ input, output, emit, templates }] }, root, '<command line>', () => undefined);
+  return validateConfig({ apis: [{ input, output, emit, templates, documents }] }, root, '<command line>', () => undefined);
 }
 
 type Locate = (path: (string | number)[], at?: 'key' | 'value') => SourceLocation | undefined;
@@ -115,7 +119,7 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
   raw.apis.forEach((entry: unknown, index: number) => {
     const at = ['apis', index];
     if (!isRecord(entry)) return report(at, 'expected an object with `input` and `output`');
-    checkKeys(entry, ['name', 'input', 'style', 'output', 'emit', 'templates', 'handlers', 'options'], at, report);
+    checkKeys(entry, ['name', 'input', 'documents', 'style', 'output', 'emit', 'templates', 'handlers', 'options'], at, report);
 
     const inputs = typeof entry.input === 'string' ? [entry.input] : entry.input;
     if (!Array.isArray(inputs) || inputs.length === 0 || !inputs.every((item) => typeof item === 'string' && item !== '')) {
@@ -138,6 +142,12 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
       report([...at, 'handlers'], 'expected the path of a .ts file', 'e.g. `src/handlers/tasks.ts`; it must be outside the output folder');
     }
     if (entry.name !== undefined && typeof entry.name !== 'string') report([...at, 'name'], 'expected a string');
+    const documents = typeof entry.documents === 'string' ? [entry.documents] : (entry.documents ?? []);
+    if (!Array.isArray(documents) || !documents.every((item) => typeof item === 'string' && item !== '')) {
+      report([...at, 'documents'], 'expected a file or folder path, or a list of them');
+    } else if (documents.length > 0 && style !== 'graphql') {
+      report([...at, 'documents'], '`documents` are GraphQL operation documents; this API is not GraphQL', 'remove `documents`, or set `style: graphql`');
+    }
 
     const output = resolve(root, entry.output);
     // Stale generated files are deleted from the output folder, so it must be a dedicated one.
@@ -156,6 +166,7 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
     apis.push({
       name,
       inputs: (inputs as string[]).map((input) => resolve(root, input)),
+      documents: Array.isArray(documents) ? (documents as string[]).map((path) => resolve(root, path)) : [],
       style: style as InputStyle,
       output,
       emit: [...new Set(emit as EmitKind[])].sort((a, b) => EMIT_KINDS.indexOf(a) - EMIT_KINDS.indexOf(b)),

@@ -3,7 +3,7 @@
  * in memory. Nothing is written here; the writer does that once everything succeeded.
  */
 import type { ApiConfig, InputStyle } from './config.js';
-import { error } from './diagnostics.js';
+import { error, type Diagnostic } from './diagnostics.js';
 import type { GeneratedFile } from './output.js';
 import { TemplateRenderer } from './templates.js';
 import type { OutputSet } from './writer.js';
@@ -18,6 +18,8 @@ export interface GeneratorContext {
 export interface Generated {
   files: GeneratedFile[];
   userFiles?: { file: string; content: string }[];
+  /** Problems worth fixing that do not stop generation (schema lint); the CLI prints them. */
+  warnings?: Diagnostic[];
 }
 
 export type StyleGenerator = (context: GeneratorContext) => Promise<Generated>;
@@ -25,7 +27,7 @@ export type StyleGenerator = (context: GeneratorContext) => Promise<Generated>;
 /** Generators by input style; each loads lazily so a run pays only for the styles it uses. */
 const GENERATORS: Record<InputStyle, (() => Promise<StyleGenerator>) | undefined> = {
   openapi: async () => (await import('../openapi/index.js')).generateOpenApi,
-  graphql: undefined,
+  graphql: async () => (await import('../graphql/index.js')).generateGraphQL,
   proto: undefined,
   asyncapi: undefined,
 };
@@ -35,10 +37,10 @@ export async function generate(apis: ApiConfig[]): Promise<OutputSet[]> {
   return Promise.all(
     apis.map(async (api) => {
       const load = GENERATORS[api.style];
-      if (!load) throw error(`${api.name}: ${api.style} input is not supported yet`, undefined, 'supported today: openapi');
+      if (!load) throw error(`${api.name}: ${api.style} input is not supported yet`, undefined, 'supported today: openapi, graphql');
       const generator = await load();
-      const { files, userFiles } = await generator({ api, templates: new TemplateRenderer(api.templates) });
-      return { folder: api.output, files: [...files].sort((a, b) => (a.path < b.path ? -1 : 1)), userFiles };
+      const { files, userFiles, warnings } = await generator({ api, templates: new TemplateRenderer(api.templates) });
+      return { folder: api.output, files: [...files].sort((a, b) => (a.path < b.path ? -1 : 1)), userFiles, warnings };
     }),
   );
 }

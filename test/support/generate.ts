@@ -10,7 +10,24 @@ import { ROOT } from './cli.js';
 
 export async function generateFiles(input: string, emit: EmitKind[]): Promise<GeneratedFile[]> {
   const [{ files }] = await generate([
-    { name: 'test', inputs: [isAbsolute(input) ? input : join(ROOT, input)], style: 'openapi', output: join(ROOT, '.vitest-tmp', 'unused'), emit, options: {}, root: ROOT },
+    { name: 'test', inputs: [isAbsolute(input) ? input : join(ROOT, input)], style: 'openapi', documents: [], output: join(ROOT, '.vitest-tmp', 'unused'), emit, options: {}, root: ROOT },
+  ]);
+  return files;
+}
+
+/** What `codegen` generates for a GraphQL schema (and operation documents), through the real pipeline. */
+export async function generateGraphQLFiles(
+  schema: string | string[],
+  documents: string[],
+  emit: EmitKind[],
+  options: Record<string, unknown> = {},
+): Promise<GeneratedFile[]> {
+  const absolute = (path: string) => (isAbsolute(path) ? path : join(ROOT, path));
+  const [{ files }] = await generate([
+    {
+      name: 'test', inputs: [schema].flat().map(absolute), documents: documents.map(absolute), style: 'graphql',
+      output: join(ROOT, '.vitest-tmp', 'unused'), emit, options, root: ROOT,
+    },
   ]);
   return files;
 }

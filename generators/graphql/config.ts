@@ -1,0 +1,26 @@
+/**
+ * The configuration every codegen GraphQL plugin takes. The same object works in `codegen.config.*`
+ * (under an API's `options`) and in a graphql-codegen `codegen.yml` (as a plugin's `config`), so a
+ * team can run our plugins from either tool and get the same files.
+ */
+import type { JsonSchema } from '../core/model.js';
+
+/**
+ * What a custom scalar is in TypeScript, written as JSON Schema so the one type emitter shared by
+ * every style prints it: `{ type: 'string' }`, `{ type: 'integer' }`, `{}` (unknown), ... The short
+ * forms `string`, `number`, `boolean` and `unknown` are accepted too.
+ */
+export type ScalarMapping = 'string' | 'number' | 'boolean' | 'unknown' | JsonSchema;
+
+export interface GraphQLPluginConfig {
+  /** Where the schema came from, printed in each file's header line. Default: `GraphQL schema`. */
+  source?: string;
+  /** Custom scalars by name; unlisted ones are `unknown` (well-known names such as `DateTime` are `string`). */
+  scalars?: Record<string, ScalarMapping>;
+  /** A folder whose templates replace the built-in ones of the same relative path. */
+  templates?: string;
+  /** `runtime` plugin only: which runtime file to write, e.g. `graphql-server.ts`. */
+  file?: string;
+}
+
+export const DEFAULT_SOURCE = 'GraphQL schema';

@@ -1,0 +1,49 @@
+/**
+ * GraphQL SDL (+ operation documents) → `types.ts`, `operations.ts`, `client.ts`, `server.ts` and
+ * the runtime files they import. Each file is written by one of our graphql-codegen plugins
+ * (`plugins/`), called here directly with the schema and documents the loader checked: the same
+ * plugins run unchanged inside a user's own graphql-codegen setup.
+ */
+import type { PluginFunction, Types } from '@graphql-codegen/plugin-helpers';
+import type { GraphQLSchema } from 'graphql';
+import type { Generated, GeneratorContext } from '../core/generate.js';
+import type { GeneratedFile } from '../core/output.js';
+import type { GraphQLPluginConfig, ScalarMapping } from './config.js';
+import { loadGraphQL } from './load.js';
+import * as client from './plugins/client.js';
+import * as operations from './plugins/operations.js';
+import * as runtime from './plugins/runtime.js';
+import * as server from './plugins/server.js';
+import * as types from './plugins/types.js';
+
+type Plugin = PluginFunction<GraphQLPluginConfig, string>;
+
+export async function generateGraphQL({ api }: GeneratorContext): Promise<Generated> {
+  const input = loadGraphQL(api.inputs, api.documents, { displayRoot: api.root, assumeValidSDL: api.options.assumeValidSDL === true });
+  const config: GraphQLPluginConfig = {
+    source: input.source,
+    scalars: api.options.scalars as Record<string, ScalarMapping> | undefined,
+    templates: api.templates,
+  };
+  const files: GeneratedFile[] = [];
+  const emit = async (plugin: Plugin, path: string, extra: Partial<GraphQLPluginConfig> = {}) => {
+    files.push({ path, content: await call(plugin, input.schema, input.documents, { ...config, ...extra }, path) });
+  };
+  const withOperations = input.documents.length > 0;
+
+  await emit(types.plugin, 'types.ts');
+  if (withOperations) await emit(operations.plugin, 'operations.ts');
+  if (api.emit.includes('client') && withOperations) {
+    await emit(client.plugin, 'client.ts');
+    for (const file of client.runtimeFiles(input.schema, input.documents)) await emit(runtime.plugin, `runtime/${file}`, { file });
+  }
+  if (api.emit.includes('server')) {
+    await emit(server.plugin, 'server.ts');
+    for (const file of server.runtimeFiles(input.schema, input.documents)) await emit(runtime.plugin, `runtime/${file}`, { file });
+  }
+  return { files, warnings: input.warnings };
+}
+
+async function call(plugin: Plugin, schema: GraphQLSchema, documents: Types.DocumentFile[], config: GraphQLPluginConfig, outputFile: string): Promise<string> {
+  return plugin(schema, documents, config, { outputFile });
+}

@@ -1,0 +1,132 @@
+/**
+ * Loads a GraphQL API: SDL files into one `GraphQLSchema`, operation documents into
+ * graphql-codegen's `DocumentFile`s, each checked with graphql-js and every problem reported as
+ * `file:line:col` with a hint. Nothing is generated from input that does not validate.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  GraphQLError, Kind, Source, buildASTSchema, parse, specifiedRules, validate,
+  type DefinitionNode, type DocumentNode, type GraphQLSchema,
+} from 'graphql';
+import { validateSDL } from 'graphql/validation/validate.js';
+import type { Types } from '@graphql-codegen/plugin-helpers';
+import { CodegenError, error, type Diagnostic } from '../core/diagnostics.js';
+import { displayPath } from '../core/paths.js';
+
+export interface GraphQLInput {
+  schema: GraphQLSchema;
+  documents: Types.DocumentFile[];
+  /** The schema files as shown in headers and messages. */
+  source: string;
+  /** Warnings from the schema lint (unbounded lists, ...): printed, never fatal. */
+  warnings: Diagnostic[];
+}
+
+export interface LoadOptions {
+  /** Folder paths are shown relative to. */
+  displayRoot?: string;
+  /** Skip SDL validation (needed for schemas with duplicate fields, such as GitHub's). */
+  assumeValidSDL?: boolean;
+}
+
+const DOCUMENT_EXTENSIONS = /\.(graphql|gql)$/i;
+
+export function loadGraphQL(schemaFiles: string[], documentPaths: string[], options: LoadOptions = {}): GraphQLInput {
+  const show = (file: string) => displayPath(file, options.displayRoot);
+  const sdl = schemaFiles.map((file) => parseFile(file, show(file)));
+  const merged: DocumentNode = { kind: Kind.DOCUMENT, definitions: sdl.flatMap((doc) => doc.definitions) };
+  const executable = merged.definitions.filter(isExecutable);
+  if (executable.length > 0) {
+    throw located(
+      [new GraphQLError('operations and fragments belong in `documents`, not in the schema', { nodes: executable[0] })],
+      'move them to a .graphql file listed under `documents`',
+    );
+  }
+  if (!options.assumeValidSDL) {
+    const problems = validateSDL(merged);
+    if (problems.length > 0) throw located(problems, 'fix the schema; for a schema you cannot change, set `options.assumeValidSDL: true`');
+  }
+  const schema = buildASTSchema(merged, { assumeValidSDL: true });
+
+  const documents = expandDocuments(documentPaths).map((file): Types.DocumentFile => {
+    const text = readFileSync(file, 'utf8');
+    const document = parseFile(file, show(file), text);
+    return { location: show(file), document, rawSDL: text };
+  });
+  checkDocuments(schema, documents);
+  return { schema, documents, source: schemaFiles.map(show).join(', '), warnings: [] };
+}
+
+function isExecutable(definition: DefinitionNode): boolean {
+  return definition.kind === Kind.OPERATION_DEFINITION || definition.kind === Kind.FRAGMENT_DEFINITION;
+}
+
+function parseFile(file: string, shown: string, text = readText(file, shown)): DocumentNode {
+  try {
+    return parse(new Source(text, shown));
+  } catch (problem) {
+    if (problem instanceof GraphQLError) throw located([problem], 'check the GraphQL syntax at that position');
+    throw problem;
+  }
+}
+
+function readText(file: string, shown: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    throw error(`cannot read ${shown}`, undefined, 'check the path in your config');
+  }
+}
+
+/** Files as listed; a folder stands for every `.graphql`/`.gql` file under it, in name order. */
+function expandDocuments(paths: string[]): string[] {
+  return paths.flatMap((path) => {
+    let stats;
+    try {
+      stats = statSync(path);
+    } catch {
+      throw error(`cannot read ${displayPath(path)}`, undefined, 'check the `documents` paths in your config');
+    }
+    if (!stats.isDirectory()) return [path];
+    return readdirSync(path, { recursive: true, encoding: 'utf8' })
+      .filter((name) => DOCUMENT_EXTENSIONS.test(name))
+      .sort()
+      .map((name) => join(path, name));
+  });
+}
+
+/** Every operation is valid against the schema and has a unique name (it becomes a function). */
+function checkDocuments(schema: GraphQLSchema, files: Types.DocumentFile[]): void {
+  const problems: GraphQLError[] = [];
+  const all: DocumentNode = { kind: Kind.DOCUMENT, definitions: files.flatMap((file) => file.document?.definitions ?? []) };
+  problems.push(...validate(schema, all, specifiedRules));
+  const seen = new Set<string>();
+  for (const definition of all.definitions) {
+    if (definition.kind === Kind.OPERATION_DEFINITION && !definition.name) {
+      problems.push(new GraphQLError('an operation needs a name: it becomes a typed function', { nodes: definition }));
+    }
+    if (isExecutable(definition) && definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    if (definition.kind === Kind.OPERATION_DEFINITION && definition.name) {
+      const name = definition.name.value;
+      if (seen.has(name)) problems.push(new GraphQLError(`two operations are named "${name}"`, { nodes: definition.name }));
+      seen.add(name);
+    }
+  }
+  if (problems.length > 0) throw located(problems, 'fix the operation document; it must be valid against the schema');
+}
+
+/** graphql-js errors as codegen diagnostics: the source's name is the displayed file path. */
+function located(problems: readonly GraphQLError[], hint: string): CodegenError {
+  return new CodegenError(
+    problems.map((problem) => {
+      const where = problem.source && problem.locations?.[0];
+      return {
+        severity: 'error' as const,
+        message: problem.message,
+        hint,
+        location: where ? { file: problem.source.name, line: where.line, column: where.column } : undefined,
+      };
+    }),
+  );
+}

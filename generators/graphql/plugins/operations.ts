@@ -1,0 +1,6 @@
+/** graphql-codegen plugin `operations` (placeholder until written). */
+import type { PluginFunction } from '@graphql-codegen/plugin-helpers';
+import type { GraphQLPluginConfig } from '../config.js';
+
+
+export const plugin: PluginFunction<GraphQLPluginConfig, string> = () => '';
