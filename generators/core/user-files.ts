@@ -12,6 +12,11 @@ export interface StubMember {
   name: string;
   /** Source of the member, e.g. `async getTask(request) {\n  throw ...;\n}`. */
   code: string;
+  /**
+   * For a member that is itself an object literal (GraphQL's `Query: { ... }`): its own members,
+   * added one by one when the user's file already has this member; `code` is used when it has not.
+   */
+  members?: StubMember[];
 }
 
 export interface StubTarget {
@@ -38,23 +43,37 @@ export function addMissingMembers(text: string, file: string, target: StubTarget
       `keep \`export const ${target.variable} = { ... }\` in this file, or add the missing methods by hand: ${target.members.map((m) => m.name).join(', ')}`,
     );
   }
-  const present = new Set(
-    literal.getProperties().flatMap((property) => {
-      const name = Node.hasName(property) ? property.getName() : undefined;
-      return name === undefined ? [] : [name.replace(/^["'](.*)["']$/, '$1')];
-    }),
-  );
-  const trailingComma = /,\s*}$/.test(literal.getText());
   const added: string[] = [];
-  for (const member of target.members) {
-    if (present.has(member.name)) continue;
-    literal.addProperty(member.code);
-    added.push(member.name);
-  }
-  // Keep the user's style: a trailing comma after the last member when they write one.
-  const last = literal.getProperties().at(-1);
-  if (added.length && trailingComma && last) source.insertText(last.getEnd(), ',');
+  const needComma: ObjectLiteralExpression[] = [];
+  addTo(literal, target.members, '', added, needComma);
+  // Keep the user's style: a trailing comma after the last member where they wrote one. Inserted
+  // last, from the end of the file backwards, because inserting text invalidates ts-morph's nodes.
+  const ends = needComma.flatMap((object) => object.getProperties().at(-1)?.getEnd() ?? []).sort((a, b) => b - a);
+  for (const end of ends) source.insertText(end, ',');
   return { text: added.length ? source.getFullText() : text, added };
+}
+
+/** Adds what `literal` lacks of `members` (recursively into nested literals); records dotted names. */
+function addTo(literal: ObjectLiteralExpression, members: StubMember[], prefix: string, added: string[], needComma: ObjectLiteralExpression[]): void {
+  const present = new Map<string, Node>();
+  for (const property of literal.getProperties()) {
+    const name = Node.hasName(property) ? property.getName() : undefined;
+    if (name !== undefined) present.set(name.replace(/^["'](.*)["']$/, '$1'), property);
+  }
+  const trailingComma = /,\s*}$/.test(literal.getText());
+  let changed = false;
+  for (const member of members) {
+    const existing = present.get(member.name);
+    if (existing) {
+      const nested = member.members && Node.isPropertyAssignment(existing) ? objectLiteralOf(existing.getInitializer()) : undefined;
+      if (nested && member.members) addTo(nested, member.members, `${prefix}${member.name}.`, added, needComma);
+      continue;
+    }
+    literal.addProperty(member.code);
+    added.push(`${prefix}${member.name}`);
+    changed = true;
+  }
+  if (changed && trailingComma) needComma.push(literal);
 }
 
 /** The object literal of `= { ... }`, also through `satisfies X`, `as X` and parentheses. */

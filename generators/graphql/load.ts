@@ -13,6 +13,7 @@ import { validateSDL } from 'graphql/validation/validate.js';
 import type { Types } from '@graphql-codegen/plugin-helpers';
 import { CodegenError, error, type Diagnostic } from '../core/diagnostics.js';
 import { displayPath } from '../core/paths.js';
+import { lintSchema } from './lint.js';
 
 export interface GraphQLInput {
   schema: GraphQLSchema;
@@ -55,7 +56,7 @@ export function loadGraphQL(schemaFiles: string[], documentPaths: string[], opti
     return { location: show(file), document, rawSDL: text };
   });
   checkDocuments(schema, documents);
-  return { schema, documents, source: schemaFiles.map(show).join(', '), warnings: [] };
+  return { schema, documents, source: schemaFiles.map(show).join(', '), warnings: lintSchema(schema) };
 }
 
 function isExecutable(definition: DefinitionNode): boolean {

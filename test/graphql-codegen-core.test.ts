@@ -1,0 +1,57 @@
+/**
+ * Our GraphQL generators are graphql-codegen plugins. Here they run inside a plain
+ * `@graphql-codegen/core` `codegen()` call — the way a team's existing graphql-codegen setup runs
+ * them, with the schema given as SDL and merged by graphql-codegen itself — and must write exactly
+ * the files `npx codegen` writes for the same schema and documents.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { codegen } from '@graphql-codegen/core';
+import type { CodegenPlugin, Types } from '@graphql-codegen/plugin-helpers';
+import { parse } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import type { GraphQLPluginConfig } from '../generators/graphql/config.js';
+import { loadGraphQL } from '../generators/graphql/load.js';
+import * as client from '../generators/graphql/plugins/client.js';
+import * as operations from '../generators/graphql/plugins/operations.js';
+import * as runtime from '../generators/graphql/plugins/runtime.js';
+import * as server from '../generators/graphql/plugins/server.js';
+import * as types from '../generators/graphql/plugins/types.js';
+import { ROOT } from './support/cli.js';
+import { generateGraphQLFiles } from './support/generate.js';
+
+const SCHEMA = 'schemas/graphql/tasks.graphql';
+const DOCUMENTS = 'schemas/graphql/operations';
+const OPTIONS = { scalars: { DateTime: 'string' } };
+
+/** Which plugin (and extra config) writes each generated file. */
+function pluginFor(path: string): { name: string; module: CodegenPlugin<GraphQLPluginConfig>; config?: Partial<GraphQLPluginConfig> } {
+  if (path.startsWith('runtime/')) return { name: 'runtime', module: runtime, config: { file: path.slice('runtime/'.length) } };
+  const modules: Record<string, CodegenPlugin<GraphQLPluginConfig>> = { 'types.ts': types, 'operations.ts': operations, 'client.ts': client, 'server.ts': server };
+  const module = modules[path];
+  if (!module) throw new Error(`no plugin writes ${path}`);
+  return { name: path.replace(/\.ts$/, ''), module };
+}
+
+describe('the GraphQL plugins inside @graphql-codegen/core', () => {
+  it('write the same files as npx codegen', async () => {
+    const ours = await generateGraphQLFiles(SCHEMA, [DOCUMENTS], ['types', 'client', 'server'], OPTIONS);
+    expect(ours.map((file) => file.path)).toEqual(expect.arrayContaining(['types.ts', 'operations.ts', 'client.ts', 'server.ts']));
+
+    // What a graphql-codegen user hands to codegen(): the SDL as a DocumentNode, documents as files.
+    const { documents, source } = loadGraphQL([join(ROOT, SCHEMA)], [join(ROOT, DOCUMENTS)], { displayRoot: ROOT });
+    const schema = parse(readFileSync(join(ROOT, SCHEMA), 'utf8'));
+    for (const file of ours) {
+      const { name, module, config } = pluginFor(file.path);
+      const options: Types.GenerateOptions = {
+        filename: file.path,
+        schema,
+        documents,
+        plugins: [{ [name]: { ...config } }],
+        pluginMap: { [name]: module },
+        config: { source, ...OPTIONS },
+      };
+      expect(await codegen(options), file.path).toBe(file.content);
+    }
+  });
+});
