@@ -4,6 +4,8 @@
 //   2. tsc         tsc --noEmit (TypeScript 5.9 and 7) on the generated code, ours vs openapi-typescript
 //   3. validators  generated validators vs ajv (delegated to bench/validators.*, when present)
 //   4. rest-server the generated REST server (the example) vs Fastify 5, req/s with autocannon
+//   5. graphql-generation  GitHub's GraphQL schema, ours vs @graphql-codegen/cli (typescript + typescript-resolvers)
+//   6. graphql-server      the generated GraphQL server vs graphql-yoga, same SDL and resolvers, req/s with autocannon
 // Every figure is printed as measured, with ratios from the same run; targets are information, not
 // assertions. The exit code is 1 only when something could not be run at all.
 // Options: see --help.
@@ -17,8 +19,10 @@ import { benchTypecheck } from './lib/typecheck.js';
 import { ROOT, WORK, versionOf } from './lib/tools.js';
 import { benchValidators } from './lib/validators.js';
 import { benchRestServer } from './lib/rest-server.js';
+import { benchGraphQLGeneration } from './lib/graphql-generation.js';
+import { benchGraphQLServer } from './lib/graphql-server.js';
 
-const SECTIONS = ['generation', 'tsc', 'validators', 'rest-server'];
+const SECTIONS = ['generation', 'tsc', 'validators', 'rest-server', 'graphql-generation', 'graphql-server'];
 const GENERATORS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
 const TSC_SUBJECTS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
 
@@ -41,7 +45,14 @@ const HELP = `Usage: node bench/run.js [options] [-- options for bench/validator
   --regenerate          section 2 alone: regenerate outputs instead of reusing bench/.work
   --quick               1 run, no warm-up, hey-api left out (a smoke test of the harness, not figures)
   --json=<file>         also write all results as JSON (always written to bench/.work/results.json)
-  -h, --help`;
+  -h, --help
+
+GraphQL sections:
+  graphql-generation    GitHub's schema.graphql (@octokit/graphql-schema), ours vs @graphql-codegen/cli
+                        with typescript + typescript-resolvers; takes --runs and --warmup
+  graphql-server        out/graphql/server.ts (limits on) vs graphql-yoga, same SDL and resolvers,
+                        req/s with autocannon; --quick shortens it; prints "ours: not generated yet"
+                        while out/graphql/server.ts is missing`;
 
 function parseArgs(argv) {
   const dashdash = argv.indexOf('--');
@@ -169,6 +180,14 @@ async function main() {
   if (options.sections.includes('rest-server')) {
     results.restServer = await benchRestServer({ log, quick: options.quick });
     failed ||= results.restServer.ok === false;
+  }
+  if (options.sections.includes('graphql-generation')) {
+    results.graphqlGeneration = benchGraphQLGeneration({ runs: options.runs, warmup: options.warmup, log });
+    failed ||= Object.values(results.graphqlGeneration.results).some((r) => r.failure);
+  }
+  if (options.sections.includes('graphql-server')) {
+    results.graphqlServer = await benchGraphQLServer({ log, quick: options.quick });
+    failed ||= results.graphqlServer.ok === false;
   }
   results.totalMs = performance.now() - started;
   results.loadAtEnd = loadavg().map((value) => Math.round(value * 100) / 100);

@@ -102,7 +102,7 @@ async function run(configure: () => Promise<ApiConfig[]>, options: RunOptions, l
     const started = performance.now();
     const apis = await configure();
     const sets = await generate(apis);
-    for (const warning of sets.flatMap((set) => set.warnings ?? [])) log.err(formatDiagnostic(warning));
+    if (!options.quiet) for (const warning of sets.flatMap((set) => set.warnings ?? [])) log.err(formatDiagnostic(warning));
     const plan = await planWrites(sets);
     if (options.check) return { code: reportCheck(plan, log, options.quiet), apis };
     const summary = await applyPlan(plan);

@@ -88,9 +88,12 @@ function anyRecord(id) {
 }
 
 /**
- * The resolvers of schemas/graphql/tasks.graphql. Root fields take `(parent, args, context)`;
- * object fields resolve from their parent record.
- * @type {import('../../out/graphql/types.js').Resolvers<Context>}
+ * The resolvers of schemas/graphql/tasks.graphql, in the shape of the generated
+ * `Resolvers<Context>` (out/graphql/types.ts). Root fields take `(parent, args, context)`; object
+ * fields resolve from their parent record. Not annotated with that type: its parents and results
+ * are the GraphQL types (a `Task` with `assignee` and `project` objects, a `Project` with `tasks`),
+ * which records holding ids do not satisfy until the types plugin lets resolvers name their own
+ * record types (graphql-codegen's `mappers`).
  */
 export const resolvers = {
   Query: {

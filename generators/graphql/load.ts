@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  GraphQLError, Kind, Source, buildASTSchema, parse, specifiedRules, validate,
+  GraphQLError, Kind, Source, buildASTSchema, parse, specifiedRules, validate, validateSchema,
   type DefinitionNode, type DocumentNode, type GraphQLSchema,
 } from 'graphql';
 import { validateSDL } from 'graphql/validation/validate.js';
@@ -49,6 +49,11 @@ export function loadGraphQL(schemaFiles: string[], documentPaths: string[], opti
     if (problems.length > 0) throw located(problems, 'fix the schema; for a schema you cannot change, set `options.assumeValidSDL: true`');
   }
   const schema = buildASTSchema(merged, { assumeValidSDL: true });
+  // What SDL validation leaves to the built schema: reserved `__` names, interface conformance, ...
+  if (!options.assumeValidSDL) {
+    const problems = validateSchema(schema);
+    if (problems.length > 0) throw located(problems, 'fix the schema');
+  }
 
   const documents = expandDocuments(documentPaths).map((file): Types.DocumentFile => {
     const text = readFileSync(file, 'utf8');
@@ -99,6 +104,7 @@ function expandDocuments(paths: string[]): string[] {
 
 /** Every operation is valid against the schema and has a unique name (it becomes a function). */
 function checkDocuments(schema: GraphQLSchema, files: Types.DocumentFile[]): void {
+  if (files.length === 0) return;
   const problems: GraphQLError[] = [];
   const all: DocumentNode = { kind: Kind.DOCUMENT, definitions: files.flatMap((file) => file.document?.definitions ?? []) };
   problems.push(...validate(schema, all, specifiedRules));

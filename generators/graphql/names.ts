@@ -2,7 +2,11 @@
  * The TypeScript names of GraphQL things, decided in one place: `types.ts`, `operations.ts`, the
  * client and the server all refer to each other's declarations by these names.
  */
-import { pascalCase } from '../core/names.js';
+import {
+  isInterfaceType, isIntrospectionType, isObjectType, isSpecifiedScalarType, isUnionType,
+  type GraphQLNamedType, type GraphQLSchema,
+} from 'graphql';
+import { pascalCase, uniqueName } from '../core/names.js';
 
 /**
  * Names TypeScript reserves for its own types: a GraphQL type may be called `string` or `object`,
@@ -14,6 +18,8 @@ const RESERVED_TYPE_NAMES = new Set([
   'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'return', 'super', 'switch',
   'this', 'throw', 'true', 'try', 'typeof', 'var', 'while', 'with', 'implements', 'interface', 'let', 'package', 'private',
   'protected', 'public', 'static', 'yield', 'await', 'type', 'as', 'is', 'keyof', 'infer', 'readonly', 'unique', 'asserts',
+  // Globals generated code refers to: a schema type of that name would shadow them.
+  'Promise', 'AsyncIterable', 'Record', 'Array',
 ]);
 
 /** The TS name of a schema type (object, input, enum, union, interface, scalar). */
@@ -46,8 +52,86 @@ export function fragmentTypeName(fragmentName: string): string {
   return `${pascalCase(fragmentName)}Fragment`;
 }
 
-/** The client method and the typed document constant of an operation: `getTask`. */
+/** The client method of an operation: `getTask`. */
 export function operationFunctionName(operationName: string): string {
   const name = pascalCase(operationName);
   return name.charAt(0).toLowerCase() + name.slice(1);
+}
+
+/**
+ * The names `types.ts` declares besides the schema's own types, decided once per schema so every
+ * plugin refers to the same ones. Rule: schema types keep their names (`typeName`); a generated
+ * name that is already taken, by a schema type or by an earlier generated name, gets the first free
+ * number (`Resolvers2`, `QueryTaskArgs2`). Names are handed out in a fixed order (the `Resolvers`
+ * map, helpers and imports, then arguments and per-type resolvers by type name and field order,
+ * then the `Context` type parameter), so the result depends on the schema alone.
+ */
+export interface TypesNames {
+  /** The map a server implements: `Resolvers`. */
+  resolvers: string;
+  /** `<Parent><Field>Args` of a field that has arguments, else undefined. */
+  args(parentType: string, field: string): string | undefined;
+  /** `TaskResolvers` for an object, interface or union type, else undefined. */
+  typeResolvers(graphqlName: string): string | undefined;
+  /** Helper types and type imports of `types.ts`. */
+  maybePromise: string;
+  resolver: string;
+  subscriptionResolver: string;
+  typeResolver: string;
+  resolveInfo: string;
+  scalarType: string;
+  /** The context type parameter of the resolver maps (it must not shadow a schema type). */
+  context: string;
+}
+
+const typesNamesCache = new WeakMap<GraphQLSchema, TypesNames>();
+
+/** The schema's own types that `types.ts` declares, by GraphQL name (no built-in scalars, no introspection types). */
+export function declaredTypes(schema: GraphQLSchema): GraphQLNamedType[] {
+  return Object.values(schema.getTypeMap())
+    .filter((type) => !isIntrospectionType(type) && !isSpecifiedScalarType(type))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+export function typesNames(schema: GraphQLSchema): TypesNames {
+  const cached = typesNamesCache.get(schema);
+  if (cached) return cached;
+  const types = declaredTypes(schema);
+  const taken = new Set(types.map((type) => typeName(type.name)));
+  const resolvers = uniqueName('Resolvers', taken);
+  const helpers = {
+    maybePromise: uniqueName('MaybePromise', taken),
+    resolver: uniqueName('Resolver', taken),
+    subscriptionResolver: uniqueName('SubscriptionResolver', taken),
+    typeResolver: uniqueName('TypeResolver', taken),
+    resolveInfo: uniqueName('GraphQLResolveInfo', taken),
+    scalarType: uniqueName('GraphQLScalarType', taken),
+  };
+  const args = new Map<string, Map<string, string>>();
+  for (const type of types) {
+    if (!isObjectType(type) && !isInterfaceType(type)) continue;
+    const fields = new Map<string, string>();
+    for (const field of Object.values(type.getFields())) {
+      if (field.args.length > 0) fields.set(field.name, uniqueName(argsTypeName(type.name, field.name), taken));
+    }
+    if (fields.size > 0) args.set(type.name, fields);
+  }
+  const perType = new Map<string, string>();
+  for (const type of types) {
+    if (isObjectType(type) || isInterfaceType(type) || isUnionType(type)) perType.set(type.name, uniqueName(resolversTypeName(type.name), taken));
+  }
+  const names: TypesNames = {
+    resolvers,
+    ...helpers,
+    args: (parentType, field) => args.get(parentType)?.get(field),
+    typeResolvers: (graphqlName) => perType.get(graphqlName),
+    context: uniqueName('Context', taken),
+  };
+  typesNamesCache.set(schema, names);
+  return names;
+}
+
+/** The typed document constant of an operation in `operations.ts`: `GetTask`. */
+export function operationConstantName(operationName: string): string {
+  return pascalCase(operationName);
 }

@@ -1,0 +1,252 @@
+// Section `graphql-server`: requests per second of the generated GraphQL server (out/graphql/server.ts,
+// limits on: bench/lib/graphql-ours.js) against graphql-yoga (bench/lib/graphql-yoga.js), both
+// serving schemas/graphql/tasks.graphql with the same in-memory resolvers
+// (bench/lib/graphql-resolvers.js). The query is the example's `ProjectTasks` operation: a project,
+// its first 20 tasks as a Relay connection, each task's assignee (resolved per task). Each server
+// runs in its own child process; autocannon (programmatic API, in this process) drives it over
+// loopback with 50 connections: a warm-up, then the measured run. Before measuring, both servers
+// must answer the query with the same `data`; whether each rejects a query 13 levels deep is shown.
+// The approach is the REST section's (bench/lib/rest-server.js).
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { childEnv } from './proc.js';
+import { fmtRatio, int, table } from './stats.js';
+import { ROOT, versionOf } from './tools.js';
+
+const CONNECTIONS = 50;
+const TARGET = 1.5;
+const OURS_SOURCE = join(ROOT, 'out/graphql/server.ts');
+
+/** schemas/graphql/operations/tasks.graphql's `ProjectTasks` with the fragment it uses. */
+const QUERY = `query ProjectTasks($projectId: ID!, $first: Int = 20, $after: String, $status: TaskStatus) {
+  project(id: $projectId) {
+    id
+    name
+    tasks(first: $first, after: $after, status: $status) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      edges {
+        cursor
+        node {
+          ...TaskFields
+        }
+      }
+    }
+  }
+}
+
+fragment TaskFields on Task {
+  id
+  title
+  status
+  createdAt
+  assignee {
+    id
+    name
+  }
+}`;
+
+const BODY = JSON.stringify({ query: QUERY, operationName: 'ProjectTasks', variables: { projectId: 'project-1', first: 20 } });
+
+/** 13 levels deep (project → tasks → edges → node → project → …): over any usual depth limit. */
+const DEEP = `{ project(id: "project-1") { tasks { edges { node { project { tasks { edges { node { project { tasks { edges { node { id } } } } } } } } } } } } }`;
+
+/** What a GraphQL-over-HTTP client sends (the spec's recommended Accept); neither server needs the token for this query. */
+const HEADERS = { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json;q=0.9', authorization: 'Bearer demo-token' };
+
+export const GRAPHQL_SERVERS = [
+  {
+    id: 'ours',
+    label: 'codegen: generated server (out/graphql/server.ts), limits on',
+    args: ['--import=./bench/lib/ts-register.js', 'bench/lib/graphql-ours.js'],
+    env: { NODE_ENV: 'production' },
+    /** Why it cannot run yet, if so. */
+    unavailable: () => {
+      if (!existsSync(OURS_SOURCE)) return 'not generated yet (out/graphql/server.ts is missing)';
+      if (!readFileSync(OURS_SOURCE, 'utf8').includes('createGraphQLServer')) return 'not generated yet (out/graphql/server.ts has no createGraphQLServer)';
+      return null;
+    },
+  },
+  {
+    id: 'yoga',
+    label: `graphql-yoga ${versionOf('graphql-yoga')} (same SDL and resolvers)`,
+    args: ['bench/lib/graphql-yoga.js'],
+    env: { NODE_ENV: 'production' },
+    unavailable: () => null,
+  },
+];
+
+/** Starts a server script as a child and waits for `listening on <url>` on its first line. */
+function startServer(server) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, server.args, {
+      cwd: ROOT,
+      env: childEnv({ extra: { PORT: '0', ...server.env } }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${server.id} printed no URL within 15 s; stderr: ${stderr.trim()}`));
+    }, 15_000);
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve({
+        url: match[1],
+        child,
+        stop: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null) return done();
+            const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+            child.once('exit', () => {
+              clearTimeout(kill);
+              done();
+            });
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${server.id} exited (${code}) before listening; stderr: ${stderr.trim().split('\n').slice(0, 8).join('\n')}`));
+    });
+  });
+}
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux); null elsewhere. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of the whole line, in clock ticks (USER_HZ, 100 on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+async function post(url, body) {
+  const response = await fetch(`${url}/graphql`, { method: 'POST', headers: HEADERS, body });
+  const text = await response.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // reported below as "not JSON"
+  }
+  return { status: response.status, text, json };
+}
+
+/**
+ * Checks that a server answers the benchmarked query (200, 20 edges with assignees, no errors) and
+ * asks it a 13-level query, to show whether a depth limit is on.
+ * @returns {Promise<{ data: string | null, problems: string[], deep: string }>}
+ */
+async function prepare(url) {
+  const problems = [];
+  const answer = await post(url, BODY);
+  const edges = answer.json?.data?.project?.tasks?.edges;
+  if (answer.status !== 200) problems.push(`status ${answer.status}`);
+  if (!answer.json) problems.push(`not JSON: ${answer.text.slice(0, 200)}`);
+  else if (answer.json.errors) problems.push(`errors: ${JSON.stringify(answer.json.errors).slice(0, 300)}`);
+  else if (!Array.isArray(edges) || edges.length !== 20 || !edges[0]?.node?.assignee) problems.push('no page of 20 tasks with assignees');
+  const deep = await post(url, JSON.stringify({ query: DEEP }));
+  const rejected = deep.json && deep.json.data == null && Array.isArray(deep.json.errors);
+  const message = deep.json?.errors?.[0]?.message;
+  return {
+    data: answer.json?.data ? JSON.stringify(answer.json.data) : null,
+    problems,
+    deep: rejected ? `rejected (${deep.status}${message ? `: ${message.slice(0, 80)}` : ''})` : `executed (${deep.status})`,
+  };
+}
+
+async function load(autocannon, url, seconds) {
+  const result = await autocannon({ url: `${url}/graphql`, method: 'POST', headers: HEADERS, body: BODY, connections: CONNECTIONS, duration: seconds });
+  return {
+    rps: result.requests.average,
+    total: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok200: result.statusCodeStats?.['200']?.count ?? null,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+/**
+ * @param {{ log: (line: string) => void, quick: boolean, seconds?: number }} options
+ */
+export async function benchGraphQLServer({ log, quick, seconds = quick ? 3 : 10 }) {
+  log('\n## 6. GraphQL server: the generated server vs graphql-yoga, same SDL and resolvers');
+  const { default: autocannon } = await import('autocannon');
+  const warmup = quick ? 1 : 3;
+  log(`   query: ProjectTasks (project → tasks(first: 20) → edges → node { … assignee { id name } }), POST /graphql, ${Buffer.byteLength(BODY)} B body`);
+  log(`   autocannon ${versionOf('autocannon')} (programmatic), ${CONNECTIONS} connections, ${warmup} s warm-up + ${seconds} s measured; each server its own child process`);
+  log(`   servers: ${GRAPHQL_SERVERS.map((server) => `${server.id} = node ${server.args.join(' ')} ${Object.entries(server.env).map(([k, v]) => `${k}=${v}`).join(' ')}`).join('; ')}`);
+
+  const results = [];
+  let ok = true;
+  let reference = null;
+  for (const server of GRAPHQL_SERVERS) {
+    const entry = { server: server.id, label: server.label };
+    results.push(entry);
+    const reason = server.unavailable();
+    if (reason) {
+      // Not a failure: the generator has not produced this server yet.
+      entry.skipped = reason;
+      log(`   ${server.id}: ${reason}`);
+      continue;
+    }
+    let running;
+    try {
+      running = await startServer(server);
+      const { data, problems, deep } = await prepare(running.url);
+      entry.deepQuery = deep;
+      if (data && reference && data !== reference.data) problems.push(`its data differs from ${reference.id}'s`);
+      if (problems.length) throw new Error(`does not answer the query as expected: ${problems.join('; ')}`);
+      reference ??= { id: server.id, data };
+      await load(autocannon, running.url, warmup);
+      const cpuBefore = cpuMs(running.child.pid);
+      Object.assign(entry, await load(autocannon, running.url, seconds));
+      const cpuAfter = cpuMs(running.child.pid);
+      entry.cpuUsPerRequest = cpuBefore === null || cpuAfter === null || !entry.total ? null : ((cpuAfter - cpuBefore) * 1000) / entry.total;
+      if (entry.errors || entry.timeouts || entry.non2xx) log(`   ! ${server.id}: ${entry.non2xx} non-2xx, ${entry.errors} errors, ${entry.timeouts} timeouts`);
+    } catch (error) {
+      entry.failure = error.message;
+      ok = false;
+      log(`   ✗ ${server.id}: ${error.message}`);
+    } finally {
+      await running?.stop();
+    }
+  }
+
+  const of = (id) => results.find((entry) => entry.server === id);
+  const ours = of('ours');
+  const yoga = of('yoga');
+  const ratio = ours?.rps && yoga?.rps ? ours.rps / yoga.rps : null;
+  const cpuRatio = ours?.cpuUsPerRequest && yoga?.cpuUsPerRequest ? yoga.cpuUsPerRequest / ours.cpuUsPerRequest : null;
+  const measured = (entry) => entry.rps != null;
+  const rows = results.map((entry) => [
+    entry.label,
+    measured(entry) ? int(Math.round(entry.rps)) : entry.skipped ? 'not run' : '✗',
+    measured(entry) ? `${entry.p50} ms` : '—',
+    measured(entry) ? `${entry.p99} ms` : '—',
+    measured(entry) ? int(entry.total) : '—',
+    entry.cpuUsPerRequest == null ? '—' : `${entry.cpuUsPerRequest.toFixed(0)} µs`,
+    entry.deepQuery ?? '—',
+  ]);
+  log('');
+  log(table(['server', 'req/s', 'p50', 'p99', 'requests', 'server CPU/req', '13-level query'], rows).split('\n').map((line) => `   ${line}`).join('\n'));
+  const verdict = ratio == null ? 'not measured' : ratio >= TARGET ? 'within' : 'under';
+  log(`   ours / yoga = ${fmtRatio(ratio)} req/s, ${fmtRatio(cpuRatio)} by CPU per request (yoga's CPU/req over ours) (target ≥ ${TARGET}×: ${verdict})`);
+  return { ok, query: 'ProjectTasks', connections: CONNECTIONS, seconds, warmup, results, ratio: { rps: ratio, cpu: cpuRatio, target: TARGET } };
+}

@@ -1,0 +1,207 @@
+/**
+ * The resolver half of `types.ts`: `Resolvers<Context>`, the map a server implements, with one
+ * `XResolvers<Context>` per object, interface and union type.
+ *
+ * - Root operation types are required, and so is each of their fields: a query nobody answers is
+ *   a bug the compiler should report. Other object types and all their fields are optional, since
+ *   graphql-js's default resolver reads the parent's property of the field's name.
+ * - A field resolver gets the parent (the object's TS type; `unknown` for root types), the field's
+ *   arguments, the context and `GraphQLResolveInfo`, and returns the field's TS type or a promise
+ *   of it.
+ * - A subscription field is `{ subscribe, resolve? }`; without `resolve` each event must be
+ *   `{ [field]: value }`, because that is what graphql-js's default resolver reads.
+ * - Interfaces and unions have `__resolveType`, returning one of their object types' names; object
+ *   types that belong to one may have `__isTypeOf` instead.
+ * - Custom scalars are `GraphQLScalarType`s. Only types are imported from `graphql`.
+ */
+import {
+  isInterfaceType, isObjectType, isScalarType, isUnionType,
+  type GraphQLField, type GraphQLInterfaceType, type GraphQLObjectType, type GraphQLSchema, type GraphQLUnionType,
+} from 'graphql';
+import type { JsonSchema } from '../core/model.js';
+import { jsDoc, propertyKey, stringLiteral } from '../core/names.js';
+import { declaredTypes, typeName, typesNames, type TypesNames } from './names.js';
+import { typeSchema } from './schema-types.js';
+
+/** A TS type expression for a schema used inline, indented from `indent`. */
+export type TypeOf = (schema: JsonSchema, indent?: string) => string;
+
+export interface ResolverTypes {
+  /** The `import type { ... } from 'graphql'` line, or `''`. */
+  imports: string;
+  /** Helper types, `Resolvers` and the per-type maps. */
+  declarations: string;
+}
+
+/** A generic type's arguments, on one line when short, else one per line. */
+function generic(name: string, args: string[], indent: string): string {
+  const line = `${name}<${args.join(', ')}>`;
+  if (line.length + indent.length <= 96 && !line.includes('\n')) return line;
+  return `${name}<\n${args.map((arg) => `${indent}  ${arg.replace(/\n/g, `\n${indent}  `)}`).join(',\n')}\n${indent}>`;
+}
+
+/** `"A" | "B"`, or one member per line with a leading `|` when long. */
+function literalUnion(values: string[], indent: string): string {
+  if (values.length === 0) return 'never';
+  const literals = values.map(stringLiteral);
+  const line = literals.join(' | ');
+  if (line.length + indent.length <= 80) return line;
+  return literals.map((literal, index) => `${index ? '\n' : ''}| ${literal}`).join('');
+}
+
+class ResolverEmitter {
+  readonly used = { resolver: false, subscription: false, typeResolver: false, isTypeOf: false, scalar: false };
+  private readonly names: TypesNames;
+  private readonly roots: GraphQLObjectType[];
+  /** Object types that are a possible type of an interface or union: graphql-js may ask their `__isTypeOf`. */
+  private readonly abstractMembers = new Set<string>();
+
+  constructor(private readonly schema: GraphQLSchema, private readonly typeOf: TypeOf) {
+    this.names = typesNames(schema);
+    const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
+    this.roots = roots.filter((root, index): root is GraphQLObjectType => root != null && roots.indexOf(root) === index);
+    for (const type of declaredTypes(schema)) {
+      if (isInterfaceType(type) || isUnionType(type)) for (const member of schema.getPossibleTypes(type)) this.abstractMembers.add(member.name);
+    }
+  }
+
+  emit(): ResolverTypes {
+    const { names } = this;
+    const context = names.context;
+    const rootNames = new Set(this.roots.map((root) => root.name));
+    const others = declaredTypes(this.schema).filter((type) => !rootNames.has(type.name));
+    const members: string[] = [];
+    const maps: string[] = [];
+    for (const root of this.roots) {
+      members.push(`  ${propertyKey(root.name)}: ${names.typeResolvers(root.name)}<${context}>;`);
+      maps.push(this.objectResolvers(root, true));
+    }
+    for (const type of others) {
+      if (isScalarType(type)) {
+        this.used.scalar = true;
+        members.push(`  ${propertyKey(type.name)}?: ${names.scalarType};`);
+        continue;
+      }
+      if (isObjectType(type)) maps.push(this.objectResolvers(type, false));
+      else if (isInterfaceType(type) || isUnionType(type)) maps.push(this.abstractResolvers(type));
+      else continue; // enums and input types have no resolvers
+      members.push(`  ${propertyKey(type.name)}?: ${names.typeResolvers(type.name)}<${context}>;`);
+    }
+    const doc = jsDoc([
+      'Everything a server implements: a resolver for every field of the root types, and optionally\n'
+      + 'for fields of other types, type resolvers of interfaces and unions, and custom scalars.',
+    ]);
+    const map = `${doc}export interface ${names.resolvers}<${context} = unknown>${body(members)}`;
+    return { imports: this.imports(), declarations: [...this.helpers(), map, ...maps].join('\n\n') };
+  }
+
+  private objectResolvers(type: GraphQLObjectType, root: boolean): string {
+    const { names } = this;
+    const subscription = root && this.schema.getSubscriptionType() === type;
+    const lines = Object.values(type.getFields()).map((field) => this.fieldResolver(type, field, root, subscription));
+    if (!root && this.abstractMembers.has(type.name)) {
+      this.used.isTypeOf = true;
+      const { context, resolveInfo, maybePromise } = names;
+      lines.unshift(`  __isTypeOf?: (value: unknown, context: ${context}, info: ${resolveInfo}) => ${maybePromise}<boolean>;`);
+    }
+    const doc = subscription
+      ? `Resolvers of \`${type.name}\`: per field, \`subscribe\` yields events, \`resolve\` (optional) maps each.`
+      : root
+        ? `Resolvers of \`${type.name}\`: every field needs one.`
+        : `Resolvers of \`${type.name}\`, each optional: without one, a field reads the parent's property.`;
+    return `${jsDoc([doc])}export interface ${names.typeResolvers(type.name)}<${names.context} = unknown>${body(lines)}`;
+  }
+
+  private fieldResolver(type: GraphQLObjectType, field: GraphQLField<unknown, unknown>, root: boolean, subscription: boolean): string {
+    const { names } = this;
+    const key = propertyKey(field.name);
+    const result = this.typeOf(typeSchema(field.type), '  ');
+    const args = names.args(type.name, field.name);
+    const head = `  ${key}${root ? '' : '?'}: `;
+    if (subscription) {
+      this.used.subscription = true;
+      const payload = `{ ${key}: ${result} }`;
+      return `${head}${generic(names.subscriptionResolver, [result, payload, names.context, ...(args ? [args] : [])], '  ')};`;
+    }
+    this.used.resolver = true;
+    const parent = root ? 'unknown' : typeName(type.name);
+    return `${head}${generic(names.resolver, [result, parent, names.context, ...(args ? [args] : [])], '  ')};`;
+  }
+
+  private abstractResolvers(type: GraphQLInterfaceType | GraphQLUnionType): string {
+    const { names } = this;
+    this.used.typeResolver = true;
+    const possible = this.schema.getPossibleTypes(type).map((object) => object.name).sort();
+    const resolveType = generic(names.typeResolver, [typeName(type.name), literalUnion(possible, '    '), names.context], '  ');
+    const doc = `Resolvers of \`${type.name}\`: \`__resolveType\` names a value's object type (default: its \`__typename\`).`;
+    return `${jsDoc([doc])}export interface ${names.typeResolvers(type.name)}<${names.context} = unknown>${body([`  __resolveType?: ${resolveType};`])}`;
+  }
+
+  /** Whether anything returns a `MaybePromise` (and takes `GraphQLResolveInfo`). */
+  private async(): boolean {
+    const { used } = this;
+    return used.resolver || used.subscription || used.typeResolver || used.isTypeOf;
+  }
+
+  private imports(): string {
+    const { names, used } = this;
+    const imported: string[] = [];
+    if (this.async()) imported.push(importName('GraphQLResolveInfo', names.resolveInfo));
+    if (used.scalar) imported.push(importName('GraphQLScalarType', names.scalarType));
+    return imported.length ? `import type { ${imported.join(', ')} } from 'graphql';` : '';
+  }
+
+  private helpers(): string[] {
+    const { names, used } = this;
+    const info = names.resolveInfo;
+    const helpers: string[] = [];
+    if (this.async()) {
+      helpers.push(`/** A value now or later: every resolver may be async. */\nexport type ${names.maybePromise}<T> = T | Promise<T>;`);
+    }
+    if (used.resolver) {
+      helpers.push([
+        '/**',
+        ' * A field resolver: gets the parent object, the field\'s arguments, the context and the query\'s',
+        ' * info; returns the field\'s value or a promise of it.',
+        ' */',
+        `export type ${names.resolver}<Result, Parent, Context, Args = Record<string, never>> = (`,
+        '  parent: Parent,',
+        '  args: Args,',
+        '  context: Context,',
+        `  info: ${info},`,
+        `) => ${names.maybePromise}<Result>;`,
+      ].join('\n'));
+    }
+    if (used.subscription) {
+      helpers.push([
+        '/**',
+        ' * A subscription field: `subscribe` returns the stream of events, `resolve` turns each event into',
+        ' * the field\'s value. Without `resolve`, each event must be `{ [field]: value }`.',
+        ' */',
+        `export interface ${names.subscriptionResolver}<Result, Payload, Context, Args = Record<string, never>> {`,
+        `  subscribe: (parent: unknown, args: Args, context: Context, info: ${info}) => AsyncIterable<Payload> | Promise<AsyncIterable<Payload>>;`,
+        `  resolve?: (payload: Payload, args: Args, context: Context, info: ${info}) => ${names.maybePromise}<Result>;`,
+        '}',
+      ].join('\n'));
+    }
+    if (used.typeResolver) {
+      helpers.push([
+        '/** Names the object type of a value of an interface or union type. */',
+        `export type ${names.typeResolver}<Value, Name, Context> = (value: Value, context: Context, info: ${info}) => ${names.maybePromise}<Name>;`,
+      ].join('\n'));
+    }
+    return helpers;
+  }
+}
+
+function importName(exported: string, local: string): string {
+  return exported === local ? exported : `${exported} as ${local}`;
+}
+
+function body(lines: string[]): string {
+  return lines.length ? ` {\n${lines.join('\n')}\n}` : ' {}';
+}
+
+export function resolverTypes(schema: GraphQLSchema, typeOf: TypeOf): ResolverTypes {
+  return new ResolverEmitter(schema, typeOf).emit();
+}
