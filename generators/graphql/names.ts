@@ -82,6 +82,10 @@ export interface TypesNames {
   scalarType: string;
   /** The context type parameter of the resolver maps (it must not shadow a schema type). */
   context: string;
+  /** Resolver-side shapes of types that are mapped or reach a mapped type (config `mappers`): `ResolversTypes`. */
+  resolversTypes: string;
+  /** Every name above and every schema type's TS name: what an imported mapper must not be called. */
+  taken: ReadonlySet<string>;
 }
 
 const typesNamesCache = new WeakMap<GraphQLSchema, TypesNames>();
@@ -126,6 +130,9 @@ export function typesNames(schema: GraphQLSchema): TypesNames {
     args: (parentType, field) => args.get(parentType)?.get(field),
     typeResolvers: (graphqlName) => perType.get(graphqlName),
     context: uniqueName('Context', taken),
+    // Added after `Context`, so names chosen before it stay what they were.
+    resolversTypes: uniqueName('ResolversTypes', taken),
+    taken,
   };
   typesNamesCache.set(schema, names);
   return names;

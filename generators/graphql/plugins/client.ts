@@ -1,11 +1,98 @@
-/** graphql-codegen plugin `client` (placeholder until written). */
+/**
+ * graphql-codegen plugin `client`: `client.ts`, `createClient(options)` with one method per
+ * operation of the documents (names.ts `operationFunctionName`), over the runtime files
+ * `runtime/graphql-client.ts` (fetch) and, when a document has a subscription,
+ * `runtime/graphql-subscriptions.ts` (graphql-ws): only then does the client import graphql-ws.
+ *
+ * - queries and mutations: `getTask(variables, { signal, headers, timeout })` →
+ *   `Promise<GraphQLResult<GetTaskQuery>>`; the variables argument is optional when every variable is.
+ * - subscriptions: `taskChanged(variables, { signal })` → an async iterator of results;
+ *   `close()` closes the WebSocket.
+ */
 import type { PluginFunction, Types } from '@graphql-codegen/plugin-helpers';
-import type { GraphQLSchema } from 'graphql';
+import { Kind, type GraphQLSchema } from 'graphql';
+import { Imports } from '../../core/imports.js';
+import { jsDoc } from '../../core/names.js';
 import type { GraphQLPluginConfig } from '../config.js';
+import { DEFAULT_SOURCE } from '../config.js';
+import { describeOperations, type OperationInfo } from '../operation-types.js';
+import { renderer } from '../plugin-support.js';
+
+const HTTP_RUNTIME = 'graphql-client.ts';
+const SUBSCRIPTIONS_RUNTIME = 'graphql-subscriptions.ts';
+
+/** Names client.ts declares or imports from the runtime: imports from operations.ts avoid them. */
+const CLIENT_MODULE_NAMES = [
+  'Client', 'ClientOptions', 'createClient', 'GraphQLHttp', 'GraphQLResult', 'HttpOptions', 'RequestOptions',
+  'GraphQLSubscriptions', 'SubscribeOptions', 'SubscriptionOptions', 'Promise', 'AsyncIterableIterator',
+];
 
 /** The files under `runtime/` that this plugin's output imports. */
-export function runtimeFiles(_schema: GraphQLSchema, _documents: Types.DocumentFile[]): string[] {
-  return [];
+export function runtimeFiles(_schema: GraphQLSchema, documents: Types.DocumentFile[]): string[] {
+  return hasSubscriptions(documents) ? [HTTP_RUNTIME, SUBSCRIPTIONS_RUNTIME] : [HTTP_RUNTIME];
 }
 
-export const plugin: PluginFunction<GraphQLPluginConfig, string> = () => '';
+function hasSubscriptions(documents: readonly Types.DocumentFile[]): boolean {
+  return documents.some((file) =>
+    (file.document?.definitions ?? []).some((definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.operation === 'subscription'),
+  );
+}
+
+export const plugin: PluginFunction<GraphQLPluginConfig, string> = (schema, documents, config) => {
+  const { operations } = describeOperations(schema, documents);
+  const subscriptions = hasSubscriptions(documents);
+  const values = new Imports(CLIENT_MODULE_NAMES);
+  const types = new Imports(CLIENT_MODULE_NAMES);
+  const methods: string[] = [];
+  const implementations: string[] = [];
+  for (const operation of operations) {
+    const constant = values.use(operation.constant);
+    types.reserve(constant);
+    const result = types.use(operation.resultType);
+    const variables = types.use(operation.variablesType);
+    values.reserve(result);
+    values.reserve(variables);
+    const optional = variablesOptional(operation);
+    const parameter = `variables${optional ? '?' : ''}: ${variables}`;
+    const doc = jsDoc([`Sends the ${operation.kind} \`${operation.name}\`.`, operation.description && `\n${operation.description}`], '  ');
+    if (operation.kind === 'subscription') {
+      methods.push(`${doc}  ${operation.method}(${parameter}, init?: SubscribeOptions): AsyncIterableIterator<GraphQLResult<${result}>>;`);
+      implementations.push(`    ${operation.method}: (variables${optional ? ' = {}' : ''}, init) => subscriptions.subscribe(${constant}, variables, init),`);
+    } else {
+      methods.push(`${doc}  ${operation.method}(${parameter}, init?: RequestOptions): Promise<GraphQLResult<${result}>>;`);
+      implementations.push(`    ${operation.method}: (variables${optional ? ' = {}' : ''}, init) => http.execute(${constant}, variables, init),`);
+    }
+  }
+  const example = operations.find((operation) => operation.kind === 'query') ?? operations[0];
+  return renderer(config).render('graphql/client.ts.hbs', {
+    source: config.source ?? DEFAULT_SOURCE,
+    subscriptions,
+    imports: { values: values.specifiers(), types: types.specifiers() },
+    methods,
+    implementations,
+    createDoc: createDoc(example, subscriptions),
+  });
+};
+
+/** Every variable is nullable or has a default (or there are none): the argument may be left out. */
+function variablesOptional(operation: OperationInfo): boolean {
+  return (operation.node.variableDefinitions ?? []).every((variable) => variable.type.kind !== Kind.NON_NULL_TYPE || variable.defaultValue !== undefined);
+}
+
+function createDoc(example: OperationInfo | undefined, subscriptions: boolean): string {
+  const lines = ['A client of the operations in the documents.'];
+  if (example) {
+    const args = variablesOptional(example) ? '' : '{ /* variables */ }';
+    lines.push(
+      '',
+      '@example',
+      'const client = createClient({',
+      '  url: "https://api.example.com/graphql",',
+      '  headers: async () => ({ authorization: `Bearer ${await session.token()}` }),',
+      ...(subscriptions ? ['  subscriptions: { connectionParams: async () => ({ token: await session.token() }) },'] : []),
+      '});',
+      `const { data, errors } = await client.${example.method}(${args});`,
+    );
+  }
+  return jsDoc([lines.join('\n')]).trimEnd();
+}
