@@ -1,0 +1,295 @@
+/**
+ * The proto3 loader against protoc: for every corpus file and every feature fixture, the
+ * FileDescriptorSet loadProto builds must equal what `protoc --include_imports --descriptor_set_out`
+ * writes (protoc runs from the `protoc` devDependency, offline). Comments and source spans are
+ * compared against `--include_source_info`. Bad input must fail with an exact `file:line:col`.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createFileRegistry, fromBinary, toBinary, toJson } from '@bufbuild/protobuf';
+import type { DescMessage } from '@bufbuild/protobuf';
+import { FileDescriptorProtoSchema, FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
+import type { FileDescriptorProto, FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import { describe, expect, it } from 'vitest';
+import { CodegenError } from '../generators/core/diagnostics.js';
+import { loadProto } from '../generators/proto/load.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const FIXTURES = join(ROOT, 'test/fixtures/proto');
+const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'protobuf');
+const PROTOC = join(ROOT, 'node_modules/.bin/protoc');
+
+function protoFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) out.push(...protoFiles(path));
+    else if (entry.endsWith('.proto')) out.push(path);
+  }
+  return out.sort();
+}
+
+/** protoc's FileDescriptorSet for `files` (relative to `include`). */
+function protoc(include: string, files: string[], sourceInfo: boolean): FileDescriptorSet {
+  const out = join(mkdtempSync(join(tmpdir(), 'protoc-')), 'set.binpb');
+  const args = [`-I${include}`, '--include_imports', `--descriptor_set_out=${out}`, ...(sourceInfo ? ['--include_source_info'] : []), ...files];
+  execFileSync(PROTOC, args, { cwd: include, stdio: ['ignore', 'ignore', 'pipe'] });
+  return fromBinary(FileDescriptorSetSchema, readFileSync(out));
+}
+
+/** Every leaf where two JSON values differ, as `path: ours !== protoc's`. */
+function differences(ours: unknown, theirs: unknown, path = '', out: string[] = []): string[] {
+  if (out.length > 20) return out;
+  if (typeof ours === 'object' && ours !== null && typeof theirs === 'object' && theirs !== null) {
+    const keys = new Set([...Object.keys(ours), ...Object.keys(theirs)]);
+    for (const key of keys) differences((ours as Record<string, unknown>)[key], (theirs as Record<string, unknown>)[key], `${path}.${key}`, out);
+  } else if (ours !== theirs) {
+    out.push(`${path}: ${JSON.stringify(ours)} !== ${JSON.stringify(theirs)}`);
+  }
+  return out;
+}
+
+const json = (file: FileDescriptorProto) => toJson(FileDescriptorProtoSchema, file) as Record<string, unknown>;
+
+/** Compares two sets file by file: names and order, then every field, then the exact bytes. */
+function expectSameSet(ours: FileDescriptorSet, theirs: FileDescriptorSet, options: { sourceInfo: boolean; skipSourceInfoOf?: Set<string> }): void {
+  expect(ours.file.map((f) => f.name)).toEqual(theirs.file.map((f) => f.name));
+  ours.file.forEach((file, i) => {
+    // descriptor.proto itself follows the protobuf version of each side (protoc 36's include/ vs
+    // the copy embedded in @bufbuild/protobuf, which lacks newer `feature_support` options). Every
+    // other embedded WKT is compared here in full (tasks.proto imports them all but api/type).
+    if (file.name === 'google/protobuf/descriptor.proto') return;
+    const a = json(file);
+    const b = json(theirs.file[i]);
+    if (!options.sourceInfo || options.skipSourceInfoOf?.has(file.name)) {
+      delete a.sourceCodeInfo;
+      delete b.sourceCodeInfo;
+    }
+    expect(differences(a, b), file.name).toEqual([]);
+  });
+  if (!options.sourceInfo) {
+    // Field by field is equal; the encoding (unknown fields such as custom options, field order) too.
+    ours.file.forEach((file, i) => {
+      if (file.name === 'google/protobuf/descriptor.proto') return;
+      const mine = { ...file, sourceCodeInfo: undefined };
+      const protocs = { ...theirs.file[i], sourceCodeInfo: undefined };
+      expect(Buffer.from(toBinary(FileDescriptorProtoSchema, mine)).equals(Buffer.from(toBinary(FileDescriptorProtoSchema, protocs))), `${file.name} bytes`).toBe(true);
+    });
+  }
+}
+
+interface Case {
+  label: string;
+  include: string;
+  files: string[];
+}
+
+const corpusCases: Case[] = [
+  { label: 'grpc-examples', include: join(CORPUS, 'grpc-examples') },
+  { label: 'grpc-proto', include: join(CORPUS, 'grpc-proto') },
+].flatMap(({ label, include }) => protoFiles(include).map((file) => ({ label: `${label}/${relative(include, file)}`, include, files: [relative(include, file)] })));
+
+const GOOD = join(FIXTURES, 'good');
+const fixtureCases: Case[] = protoFiles(GOOD).filter((f) => !f.includes(`${join(GOOD, 'lib')}`)).map((file) => ({ label: `fixture ${relative(GOOD, file)}`, include: GOOD, files: [relative(GOOD, file)] }));
+
+function ours(c: Case, sourceInfo = true) {
+  return loadProto(c.files.map((f) => join(c.include, f)), { includePaths: [c.include], displayRoot: ROOT, sourceInfo });
+}
+
+/** Files whose descriptors come from @bufbuild/protobuf's embedded WKTs carry no source info. */
+function embedded(set: FileDescriptorSet, include: string): Set<string> {
+  return new Set(set.file.map((f) => f.name).filter((name) => name.startsWith('google/protobuf/') && !statSafe(join(include, name))));
+}
+
+function statSafe(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+describe('proto loader matches protoc', () => {
+  for (const c of [...corpusCases, ...fixtureCases]) {
+    it(`${c.label}: descriptors`, () => {
+      const mine = ours(c, false).set;
+      expectSameSet(mine, protoc(c.include, c.files, false), { sourceInfo: false });
+    });
+    it(`${c.label}: source_code_info (paths, spans, comments)`, () => {
+      const mine = ours(c, true).set;
+      expectSameSet(mine, protoc(c.include, c.files, true), { sourceInfo: true, skipSourceInfoOf: embedded(mine, c.include) });
+    });
+  }
+
+  it('all corpus files at once, in protoc order, register in protobuf-es', () => {
+    const include = join(CORPUS, 'grpc-proto');
+    const files = protoFiles(include).map((f) => relative(include, f));
+    const mine = loadProto(files.map((f) => join(include, f)), { includePaths: [include] });
+    expectSameSet(mine.set, protoc(include, files, false), { sourceInfo: false });
+    expect(mine.registry.getService('grpc.health.v1.Health')?.methods.map((m) => m.methodKind)).toEqual(['unary', 'unary', 'server_streaming']);
+  });
+
+  it('parses every corpus file in well under a second', () => {
+    const cases = corpusCases;
+    const start = performance.now();
+    for (const c of cases) ours(c, true);
+    const elapsed = performance.now() - start;
+    expect(elapsed).toBeLessThan(500);
+  });
+});
+
+describe('proto loader output in protobuf-es', () => {
+  const tasks = loadProto([join(GOOD, 'tasks.proto')], { includePaths: [GOOD], displayRoot: ROOT });
+  const registry = createFileRegistry(tasks.set);
+  const task = registry.getMessage('acme.tasks.v1.Task') as DescMessage;
+
+  it('registers every feature fixture', () => {
+    for (const c of fixtureCases) expect(() => createFileRegistry(ours(c).set)).not.toThrow();
+  });
+
+  it('maps, optional, oneof, json_name and nested types come out as protobuf-es expects', () => {
+    const field = (name: string) => task.fields.find((f) => f.name === name)!;
+    expect(field('labels').fieldKind).toBe('map');
+    expect(field('notes_by_id').fieldKind).toBe('map');
+    expect(field('tags').fieldKind).toBe('list');
+    const scores = field('scores');
+    expect(scores.fieldKind === 'list' && scores.packed).toBe(true);
+    expect(field('description').proto.proto3Optional).toBe(true);
+    expect(field('title').jsonName).toBe('headline');
+    expect(field('big_delta').jsonName).toBe('bigDelta');
+    expect(task.oneofs.map((o) => o.name)).toEqual(['assignee']);
+    expect(task.oneofs[0].fields.map((f) => f.name)).toEqual(['user_id', 'group_id', 'assignee_note']);
+    expect(task.proto.nestedType.map((m) => [m.name, m.options?.mapEntry === true])).toEqual([
+      ['LabelsEntry', true],
+      ['NotesByIdEntry', true],
+      ['StatusByCodeEntry', true],
+      ['AnythingEntry', true],
+      ['Note', false],
+    ]);
+    expect(task.nestedMessages.map((m) => m.name)).toEqual(['Note']);
+    expect(field('create_time').message?.typeName).toBe('google.protobuf.Timestamp');
+    expect(registry.getMessage('acme.shared.v1.Money')).toBeDefined();
+  });
+
+  it('without include paths, the folder of each file is its include path', () => {
+    const loaded = loadProto([join(CORPUS, 'grpc-examples/route_guide.proto')]);
+    expect(loaded.files).toEqual(['route_guide.proto']);
+    expect(loaded.registry.getService('routeguide.RouteGuide')?.methods.map((m) => m.methodKind)).toEqual(['unary', 'server_streaming', 'client_streaming', 'bidi_streaming']);
+  });
+
+  it('services keep all four call modes', () => {
+    const service = registry.getService('acme.tasks.v1.TaskService')!;
+    expect(service.methods.map((m) => [m.name, m.methodKind])).toEqual([
+      ['GetTask', 'unary'],
+      ['WatchTasks', 'server_streaming'],
+      ['UploadTasks', 'client_streaming'],
+      ['Chat', 'bidi_streaming'],
+      ['List', 'unary'],
+    ]);
+  });
+
+  it('comments sit at the paths protoc uses (message 4,i; field 4,i,2,j; enum value; service 6,i; method 6,i,2,j)', () => {
+    const file = tasks.set.file.find((f) => f.name === 'tasks.proto')!;
+    const at = (...path: number[]) => file.sourceCodeInfo!.location.find((l) => l.path.join(',') === path.join(','))!;
+    expect(at(4, 0).leadingComments).toBe(' A task in a list.\n\n Second paragraph of the message comment.\n');
+    expect(at(4, 0, 2, 0).leadingComments).toBe(' The server-assigned id.\n');
+    expect(at(4, 0, 2, 0).trailingComments).toBe(' trailing comment of id\n');
+    // A comment on the line after a field, followed by a blank line, trails that field (protoc's rule).
+    expect(at(4, 0, 2, 1).trailingComments).toBe(' Detached comment inside the message.\n');
+    expect(at(4, 0, 2, 2).leadingComments).toBe(' Leading comment of status.\n');
+    expect(at(2).leadingDetachedComments).toEqual([]);
+    expect(at(12).leadingDetachedComments).toEqual([' File header comment: detached from the syntax statement by the blank line.\n']);
+    expect(at(4, 0, 4, 0, 2, 0).leadingComments).toBe(' Unknown.\n');
+    expect(at(6, 0).leadingComments).toBe(' The task service.\n');
+    expect(at(6, 0, 2, 1).leadingComments).toBe(' Server streaming.\n');
+    expect(at(6, 0, 2, 4).trailingComments).toBe(' trailing of List\n');
+  });
+});
+
+/** The first line (`file:line:col: error: message`) of each diagnostic loading a bad fixture gives. */
+function failure(name: string, includePaths?: string[]): string {
+  try {
+    loadProto([join(FIXTURES, 'bad', name)], { displayRoot: join(FIXTURES, 'bad'), includePaths });
+  } catch (cause) {
+    expect(cause).toBeInstanceOf(CodegenError);
+    const message = (cause as CodegenError).message;
+    for (const diagnostic of (cause as CodegenError).diagnostics) expect(diagnostic.hint, message).toBeTruthy();
+    return message.split('\n').filter((line) => !line.startsWith('  hint: ')).join('\n');
+  }
+  throw new Error(`${name} loaded without an error`);
+}
+
+describe('proto loader errors', () => {
+  const cases: [string, string][] = [
+    ['bad-option-value.proto', 'bad-option-value.proto:5:31: error: value must be "true" or "false" for boolean option "deprecated"'],
+    ['custom-aggregate.proto', 'custom-aggregate.proto:15:19: error: custom option "(rule)" is not supported: message-typed options (aggregate values and sub-field paths) are not implemented'],
+    ['cycle-a.proto', 'cycle-b.proto:4:8: error: import cycle: cycle-a.proto -> cycle-b.proto -> cycle-a.proto'],
+    ['default.proto', 'default.proto:5:19: error: explicit default values are not allowed in proto3'],
+    ['duplicate-name.proto', 'duplicate-name.proto:6:9: error: "Task" is already defined in "bad.v1"'],
+    ['duplicate-number.proto', 'duplicate-number.proto:6:18: error: field number 1 has already been used in "bad.v1.Task" by field "id"'],
+    ['enum-alias.proto', 'enum-alias.proto:7:20: error: enum value "STATUS_STARTED" uses the same number (1) as "STATUS_OPEN"'],
+    ['enum-first-nonzero.proto', 'enum-first-nonzero.proto:5:17: error: the first enum value must be zero in proto3 (STATUS_OPEN is 1)'],
+    ['enum-request.proto', 'enum-request.proto:11:11: error: "Kind" is not a message type'],
+    ['enum-value-scope.proto', 'enum-value-scope.proto:9:3: error: "UNSPECIFIED" is already defined in "bad.v1"'],
+    ['enum-prefix.proto', 'enum-prefix.proto:7:3: error: enum value name COLOR_DARK__RED has the same name as COLOR_DARK_RED if you ignore case and strip out the enum name prefix'],
+    ['reserved-overlap.proto', 'reserved-overlap.proto:6:12: error: reserved range 3 overlaps with already-defined range 1 to 5'],
+    ['custom-option-unknown.proto', 'custom-option-unknown.proto:5:18: error: option "(acme.sensitive)" unknown: no extension named "acme.sensitive" is visible here'],
+    ['extensions.proto', 'extensions.proto:5:3: error: extension ranges are not allowed in proto3'],
+    ['field-is-not-type.proto', 'field-is-not-type.proto:6:3: error: "id" is not a type: it names a field (bad.v1.Task.id)'],
+    ['innermost-scope.proto', 'innermost-scope.proto:10:3: error: "Bar.Baz" is resolved to "bad.v1.Foo.Bar.Baz", which is not defined'],
+    ['json-conflict.proto', 'json-conflict.proto:6:10: error: the default JSON name of field "fooBar" ("fooBar") conflicts with the default JSON name of field "foo_bar"'],
+    ['map-in-oneof.proto', 'map-in-oneof.proto:6:5: error: map fields are not allowed in oneofs'],
+    ['map-key.proto', 'map-key.proto:5:7: error: key in map fields cannot be float/double, bytes or message types'],
+    ['missing-import.proto', 'missing-import.proto:5:8: error: import "acme/nowhere.proto" was not found'],
+    ['missing-semicolon.proto', 'missing-semicolon.proto:5:16: error: expected ";" after "1", found "string"'],
+    ['no-syntax.proto', 'no-syntax.proto:1:1: error: the file has no syntax statement; codegen reads proto3 only'],
+    ['not-imported.proto', 'not-imported.proto:8:3: error: "bad.leaf.Leaf" seems to be defined in "lib/leaf.proto", which is not imported by "not-imported.proto"'],
+    ['number-reserved-range.proto', 'number-reserved-range.proto:5:15: error: field number 19500 is in 19000 through 19999, which are reserved for the protocol buffer library implementation'],
+    ['number-too-large.proto', 'number-too-large.proto:5:15: error: field number 536870912 is too large: field numbers cannot be greater than 536870911'],
+    ['number-zero.proto', 'number-zero.proto:5:15: error: field numbers must be positive integers, not 0'],
+    ['proto2.proto', 'proto2.proto:2:10: error: proto2 is not supported: only proto3 is supported'],
+    ['required.proto', 'required.proto:5:3: error: required fields are not allowed in proto3'],
+    ['reserved-name.proto', 'reserved-name.proto:7:10: error: field name "title" is reserved'],
+    ['reserved-number.proto', 'reserved-number.proto:7:18: error: field "title" uses reserved number 7'],
+    ['scalar-request.proto', 'scalar-request.proto:7:11: error: expected a message type, found the scalar type "string"'],
+    ['unclosed-message.proto', 'unclosed-message.proto:6:1: error: reached the end of the file in a message definition (missing "}")'],
+    ['unknown-option.proto', 'unknown-option.proto:4:8: error: "java_pakage" is not a file option'],
+    ['unknown-response.proto', 'unknown-response.proto:7:27: error: "Missing" is not defined'],
+    ['unknown-type.proto', 'unknown-type.proto:6:3: error: "Stauts" is not defined'],
+    ['unterminated-comment.proto', 'unterminated-comment.proto:2:1: error: end of file inside a block comment'],
+    ['unterminated-string.proto', 'unterminated-string.proto:2:9: error: string literal is not closed on its line'],
+    [
+      'several-errors.proto',
+      [
+        'several-errors.proto:5:3: error: "Missing" is not defined',
+        'several-errors.proto:6:3: error: "AlsoMissing" is not defined',
+        'several-errors.proto:7:18: error: field number 2 has already been used in "bad.v1.Task" by field "two"',
+      ].join('\n'),
+    ],
+  ];
+  for (const [name, expected] of cases) {
+    it(name, () => expect(failure(name)).toBe(expected));
+  }
+
+  it('hints point at the fix', () => {
+    const message = (name: string) => {
+      try {
+        loadProto([join(FIXTURES, 'bad', name)], { displayRoot: join(FIXTURES, 'bad') });
+      } catch (cause) {
+        return (cause as Error).message;
+      }
+      return '';
+    };
+    expect(message('unknown-type.proto')).toContain('hint: did you mean "bad.v1.Status"?');
+    expect(message('unknown-option.proto')).toContain('hint: did you mean "java_package"?');
+    expect(message('not-imported.proto')).toContain('hint: add import "lib/leaf.proto"; to use it here');
+    expect(message('proto2.proto')).toContain('hint: change the file to syntax = "proto3";');
+  });
+
+  it('an input outside every include path is refused', () => {
+    expect(() => loadProto([join(GOOD, 'tasks.proto')], { includePaths: [join(FIXTURES, 'bad')] })).toThrow(/is not inside any include path/);
+  });
+});
