@@ -1,6 +1,14 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // graphql@16 ships an ESM build (`module`) beside its CommonJS `main`. Node itself, and so every
+    // user of the CLI and of generated code, loads `main`; vite would give our sources the ESM build
+    // while graphql-http, graphql-ws and graphql-codegen `require` the CommonJS one — two copies
+    // that reject each other's schemas ("from another module or realm"). Tests load what Node loads.
+    alias: [{ find: /^graphql$/, replacement: fileURLToPath(new URL('./node_modules/graphql/index.js', import.meta.url)) }],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 120_000,

@@ -4,7 +4,7 @@
  * `file:line:col` with a hint. Nothing is generated from input that does not validate.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import {
   GraphQLError, Kind, Source, buildASTSchema, parse, specifiedRules, validate, validateSchema,
   type DefinitionNode, type DocumentNode, type GraphQLSchema,
@@ -12,6 +12,7 @@ import {
 import { validateSDL } from 'graphql/validation/validate.js';
 import type { Types } from '@graphql-codegen/plugin-helpers';
 import { CodegenError, error, type Diagnostic } from '../core/diagnostics.js';
+import { pascalCase } from '../core/names.js';
 import { displayPath } from '../core/paths.js';
 import { lintSchema } from './lint.js';
 
@@ -57,11 +58,26 @@ export function loadGraphQL(schemaFiles: string[], documentPaths: string[], opti
 
   const documents = expandDocuments(documentPaths).map((file): Types.DocumentFile => {
     const text = readFileSync(file, 'utf8');
-    const document = parseFile(file, show(file), text);
+    const document = nameAnonymousOperation(parseFile(file, show(file), text), file);
     return { location: show(file), document, rawSDL: text };
   });
   checkDocuments(schema, documents);
   return { schema, documents, source: schemaFiles.map(show).join(', '), warnings: lintSchema(schema) };
+}
+
+/**
+ * A file holding one anonymous operation (`{ allFilms { ... } }`, common in example folders) gets
+ * the file's name: `01_basic_query.graphql` → `Query01BasicQuery`, so it still becomes a typed
+ * function. Several anonymous operations in one file are an error graphql-js reports.
+ */
+function nameAnonymousOperation(document: DocumentNode, file: string): DocumentNode {
+  const operations = document.definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION);
+  const [only] = operations;
+  if (operations.length !== 1 || only.kind !== Kind.OPERATION_DEFINITION || only.name) return document;
+  const stem = pascalCase(basename(file).replace(/\.[^.]+$/, '')).replace(/^_+/, '');
+  const name = /^[A-Za-z]/.test(stem) ? stem : `${pascalCase(only.operation)}${stem}`;
+  const named = { ...only, name: { kind: Kind.NAME, value: name } } as const;
+  return { ...document, definitions: document.definitions.map((definition) => (definition === only ? named : definition)) };
 }
 
 function isExecutable(definition: DefinitionNode): boolean {

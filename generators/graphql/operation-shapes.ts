@@ -5,7 +5,7 @@
  * type becomes a union with one member per distinct shape, not one per possible type.
  */
 import {
-  Kind, isAbstractType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType, typeFromAST,
+  Kind, SchemaMetaFieldDef, TypeMetaFieldDef, isAbstractType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType, typeFromAST,
   type DirectiveNode, type FieldNode, type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLField,
   type GraphQLInputType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLOutputType, type GraphQLSchema,
   type GraphQLType, type SelectionNode, type SelectionSetNode, type VariableDefinitionNode, print,
@@ -96,7 +96,7 @@ function objectType(
     const optional = field.optional ? '?' : '';
     if (field.name === '__typename') return `${inner}${propertyKey(key)}${optional}:${typename.startsWith('\n') ? '' : ' '}${typename};`;
     const definition = field.definition;
-    if (!definition) throw new Error(`${field.name}: introspection fields cannot be typed; leave them out of operation documents`);
+    if (!definition) throw new Error(`${field.name}: no such field to type`);
     const documented = docOf(field.name);
     const doc = jsDoc([documented?.description ?? undefined, documented?.deprecationReason != null && `@deprecated ${documented.deprecationReason}`], inner);
     const selections = field.nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
@@ -124,7 +124,15 @@ function nonNullOutput(context: ShapeContext, type: GraphQLOutputType, selection
 }
 
 function leafType(context: ShapeContext, type: GraphQLNamedType): string {
+  // Introspection enums (`__TypeKind`) are not in types.ts: their values are written out.
+  if (isEnumType(type) && type.name.startsWith('__')) return type.getValues().map((value) => stringLiteral(value.name)).join(' | ');
   return BUILTIN_SCALARS[type.name] ?? context.named(type.name);
+}
+
+/** `__schema` and `__type(name:)`, which graphql-js answers on the query root type. */
+function metaField(schema: GraphQLSchema, type: GraphQLObjectType, name: string): GraphQLField<unknown, unknown> | undefined {
+  if (type !== schema.getQueryType()) return undefined;
+  return name === SchemaMetaFieldDef.name ? SchemaMetaFieldDef : name === TypeMetaFieldDef.name ? TypeMetaFieldDef : undefined;
 }
 
 /** graphql-js's CollectFields for one concrete type, keeping every node of a response key. */
@@ -142,7 +150,7 @@ function collectFields(context: ShapeContext, type: GraphQLObjectType, selection
           found.optional &&= underCondition;
         } else {
           const name = selection.name.value;
-          fields.set(key, { name, definition: type.getFields()[name], nodes: [selection], optional: underCondition });
+          fields.set(key, { name, definition: type.getFields()[name] ?? metaField(context.schema, type, name), nodes: [selection], optional: underCondition });
         }
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         if (!selection.typeCondition || applies(context.schema, selection.typeCondition.name.value, type)) {
