@@ -10,6 +10,7 @@ import type { Generated, GeneratorContext } from '../core/generate.js';
 import type { GeneratedFile } from '../core/output.js';
 import type { GraphQLPluginConfig, ScalarMapping } from './config.js';
 import { loadGraphQL } from './load.js';
+import { resolversScaffold } from './resolvers-scaffold.js';
 import * as client from './plugins/client.js';
 import * as operations from './plugins/operations.js';
 import * as runtime from './plugins/runtime.js';
@@ -18,7 +19,7 @@ import * as types from './plugins/types.js';
 
 type Plugin = PluginFunction<GraphQLPluginConfig, string>;
 
-export async function generateGraphQL({ api }: GeneratorContext): Promise<Generated> {
+export async function generateGraphQL({ api, templates }: GeneratorContext): Promise<Generated> {
   const input = loadGraphQL(api.inputs, api.documents, { displayRoot: api.root, assumeValidSDL: api.options.assumeValidSDL === true });
   const config: GraphQLPluginConfig = {
     source: input.source,
@@ -41,7 +42,8 @@ export async function generateGraphQL({ api }: GeneratorContext): Promise<Genera
     await emit(server.plugin, 'server.ts');
     for (const file of server.runtimeFiles(input.schema, input.documents)) await emit(runtime.plugin, `runtime/${file}`, { file });
   }
-  return { files, warnings: input.warnings };
+  const userFiles = api.emit.includes('server') && api.handlers ? [await resolversScaffold(input.schema, templates, api.handlers, api.output)] : [];
+  return { files, userFiles, warnings: input.warnings };
 }
 
 async function call(plugin: Plugin, schema: GraphQLSchema, documents: Types.DocumentFile[], config: GraphQLPluginConfig, outputFile: string): Promise<string> {

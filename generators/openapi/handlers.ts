@@ -3,11 +3,11 @@
  * then only added to (see generators/core/user-files.ts).
  */
 import { readFile } from 'node:fs/promises';
-import { dirname, relative, sep } from 'node:path';
+import { dirname } from 'node:path';
 import type { TypeEmitter } from '../core/emit-types.js';
 import type { ApiModel } from '../core/model.js';
 import { jsDoc, stringLiteral } from '../core/names.js';
-import { displayPath } from '../core/paths.js';
+import { displayPath, importSpecifier } from '../core/paths.js';
 import type { TemplateRenderer } from '../core/templates.js';
 import { describeOperations } from './operation-types.js';
 import { serverTypeNames } from './server.js';
@@ -25,7 +25,7 @@ export async function handlerScaffold(model: ApiModel, types: TypeEmitter, templ
     const content = templates.render('openapi/handlers.ts.hbs', {
       title: model.title,
       handlersType: serverTypeNames(model).handlers,
-      serverImport: importPath(dirname(file), `${output}/server.js`),
+      serverImport: importSpecifier(dirname(file), `${output}/server.js`),
       stubs: members.map((member) => member.code),
     });
     return { file, content };
@@ -36,8 +36,3 @@ export async function handlerScaffold(model: ApiModel, types: TypeEmitter, templ
   return { file, content: addMissingMembers(existing, displayPath(file), { variable: 'handlers', members: stubs }).text };
 }
 
-/** A relative ESM import specifier from `fromDir` to `target`, always starting with `./` or `../`. */
-function importPath(fromDir: string, target: string): string {
-  const path = relative(fromDir, target).split(sep).join('/');
-  return path.startsWith('.') ? path : `./${path}`;
-}
