@@ -38,7 +38,10 @@ describe('out/ (the embedded default)', async () => {
   });
 
   // What a browser bundle may import: everything but the server.
-  const browserFiles = ['*/types.ts', '*/validators.ts', '*/client.ts', '*/runtime/http.ts', '*/runtime/validation.ts'];
+  const browserFiles = [
+    '*/types.ts', '*/validators.ts', '*/client.ts', '*/operations.ts',
+    '*/runtime/http.ts', '*/runtime/validation.ts', '*/runtime/graphql-client.ts', '*/runtime/graphql-subscriptions.ts',
+  ];
   for (const [name, compiler] of Object.entries(COMPILERS)) {
     for (const environment of ['browser', 'node', 'node+dom'] as const) {
       it(`type-checks under ${name}, strict, for ${environment}`, () => {

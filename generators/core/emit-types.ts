@@ -34,7 +34,7 @@ import {
   type TypeText,
 } from './emit-types-text.js';
 import type { JsonSchema, JsonType, NamedSchema, SchemaObject } from './model.js';
-import { jsonLiteral, objectKey, propertyKey } from './names.js';
+import { jsDoc, jsonLiteral, objectKey, propertyKey } from './names.js';
 import { refName, shapeNames, type Direction, type ShapeNames } from './shapes.js';
 
 export type { Direction } from './shapes.js';
@@ -255,7 +255,7 @@ class Emitter implements TypeEmitter {
         const alias = `${doc}${head}${typeAfter(head, type)};`;
         if (direction === 'write' || !this.enumObjects) return alias;
         const values = this.enumValues(schema as SchemaObject);
-        return values ? `${alias}\n\n${this.enumObject(typeName, values)}` : alias;
+        return values ? `${alias}\n\n${this.enumObject(typeName, values, this.enumDocs(schema as SchemaObject))}` : alias;
       }
       case 'alias': {
         const head = `export type ${typeName} =`;
@@ -284,16 +284,32 @@ class Emitter implements TypeEmitter {
   }
 
   /** `export const X = { a: "a", "b-c": "b-c", 1: 1 } as const;` — each key the value's text, made unique. */
-  private enumObject(name: string, values: Array<string | number | boolean | null>): string {
+  private enumObject(name: string, values: Array<string | number | boolean | null>, docs: Map<string, string>): string {
     const taken = new Set<string>();
     const lines = values.map((value) => {
       const base = String(value);
       let key = base;
       for (let n = 2; taken.has(key); n++) key = `${base}_${n}`;
       taken.add(key);
-      return `  ${objectKey(key)}: ${jsonLiteral(value)},`;
+      return `${jsDoc([docs.get(jsonLiteral(value))], '  ')}  ${objectKey(key)}: ${jsonLiteral(value)},`;
     });
     return `export const ${name} = {\n${lines.join('\n')}\n} as const;`;
+  }
+
+  /**
+   * Per-value docs of a named enum, by the value's literal: `x-enum-descriptions`, a list beside
+   * `enum` (openapi-generator's extension; GraphQL enum values' descriptions arrive the same way).
+   */
+  private enumDocs(schema: SchemaObject): Map<string, string> {
+    const docs = new Map<string, string>();
+    const descriptions = (schema as Record<string, unknown>)['x-enum-descriptions'];
+    if (!this.docs || !Array.isArray(descriptions)) return docs;
+    (schema.enum ?? []).forEach((value, index) => {
+      const text: unknown = descriptions[index];
+      const key = jsonLiteral(value);
+      if (typeof text === 'string' && text.trim() && !docs.has(key)) docs.set(key, text);
+    });
+    return docs;
   }
 
   private doc(schema: JsonSchema, indent: string): string {

@@ -19,6 +19,17 @@ export interface GraphQLPluginConfig {
   scalars?: Record<string, ScalarMapping>;
   /** A folder whose templates replace the built-in ones of the same relative path. */
   templates?: string;
+  /**
+   * `types` plugin: what resolvers return, and receive as parent, for an object, interface or union
+   * type instead of its full schema type (graphql-codegen's `mappers`), by GraphQL type name:
+   * `"<module>#<Export>"` imports a type (`<module>` as written in an import from the output folder,
+   * e.g. `"../../src/db.js#TaskRecord"`), `"<module>#<Export> as <Local>"` under another name,
+   * `"<module>#default"` the default export, `"<module>#<Namespace>.<Export>"` a namespace's member;
+   * without `#`, a type already in scope of `types.ts` (a schema type or a global, e.g.
+   * `"Omit<Task, \"project\">"`). Types that reach a mapped type through their fields get a
+   * resolver-side shape in `ResolversTypes`.
+   */
+  mappers?: Record<string, string>;
   /** `runtime` plugin only: which runtime file to write, e.g. `graphql-server.ts`. */
   file?: string;
 }

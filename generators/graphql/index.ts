@@ -24,6 +24,7 @@ export async function generateGraphQL({ api, templates }: GeneratorContext): Pro
   const config: GraphQLPluginConfig = {
     source: input.source,
     scalars: api.options.scalars as Record<string, ScalarMapping> | undefined,
+    mappers: api.options.mappers as Record<string, string> | undefined,
     templates: api.templates,
   };
   const files: GeneratedFile[] = [];

@@ -13,7 +13,7 @@ import {
 } from 'graphql';
 import type { Diagnostic } from '../core/diagnostics.js';
 
-/** Argument names that bound how many items a list field returns. */
+/** Argument names that bound how many items a list field returns (the generated server's default too: runtime/graphql-limits.ts). */
 export const PAGE_SIZE_ARGUMENTS = ['first', 'last', 'limit', 'pageSize', 'take', 'top'];
 
 export function lintSchema(schema: GraphQLSchema): Diagnostic[] {

@@ -13,6 +13,10 @@
  * - Interfaces and unions have `__resolveType`, returning one of their object types' names; object
  *   types that belong to one may have `__isTypeOf` instead.
  * - Custom scalars are `GraphQLScalarType`s. Only types are imported from `graphql`.
+ * - With config `mappers`, results and parents of mapped types (and of types that reach them) are
+ *   their resolver forms (`resolver-shapes.ts`). The field resolvers of a mapped type stay
+ *   optional: whether the mapper has a property of the field's name and type is something only the
+ *   compiler of the user's code could tell, so a missing one shows up as a wrong default, not here.
  */
 import {
   isInterfaceType, isObjectType, isScalarType, isUnionType,
@@ -20,16 +24,17 @@ import {
 } from 'graphql';
 import type { JsonSchema } from '../core/model.js';
 import { jsDoc, propertyKey, stringLiteral } from '../core/names.js';
-import { declaredTypes, typeName, typesNames, type TypesNames } from './names.js';
-import { typeSchema } from './schema-types.js';
+import type { ResolvedMappers } from './mappers.js';
+import { declaredTypes, typesNames, type TypesNames } from './names.js';
+import { ResolverShapes } from './resolver-shapes.js';
 
 /** A TS type expression for a schema used inline, indented from `indent`. */
 export type TypeOf = (schema: JsonSchema, indent?: string) => string;
 
 export interface ResolverTypes {
-  /** The `import type { ... } from 'graphql'` line, or `''`. */
+  /** The `import type { ... } from "graphql"` line and the mappers' imports, or `''`. */
   imports: string;
-  /** Helper types, `Resolvers` and the per-type maps. */
+  /** Helper types, `ResolversTypes` (with mappers), `Resolvers` and the per-type maps. */
   declarations: string;
 }
 
@@ -56,8 +61,11 @@ class ResolverEmitter {
   /** Object types that are a possible type of an interface or union: graphql-js may ask their `__isTypeOf`. */
   private readonly abstractMembers = new Set<string>();
 
-  constructor(private readonly schema: GraphQLSchema, private readonly typeOf: TypeOf) {
+  private readonly shapes: ResolverShapes;
+
+  constructor(private readonly schema: GraphQLSchema, typeOf: TypeOf, private readonly mappers: ResolvedMappers) {
     this.names = typesNames(schema);
+    this.shapes = new ResolverShapes(schema, mappers, typeOf);
     const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
     this.roots = roots.filter((root, index): root is GraphQLObjectType => root != null && roots.indexOf(root) === index);
     for (const type of declaredTypes(schema)) {
@@ -92,7 +100,8 @@ class ResolverEmitter {
       + 'for fields of other types, type resolvers of interfaces and unions, and custom scalars.',
     ]);
     const map = `${doc}export interface ${names.resolvers}<${context} = unknown>${body(members)}`;
-    return { imports: this.imports(), declarations: [...this.helpers(), map, ...maps].join('\n\n') };
+    const shapes = this.shapes.declaration();
+    return { imports: this.imports(), declarations: [...this.helpers(), ...(shapes ? [shapes] : []), map, ...maps].join('\n\n') };
   }
 
   private objectResolvers(type: GraphQLObjectType, root: boolean): string {
@@ -115,7 +124,7 @@ class ResolverEmitter {
   private fieldResolver(type: GraphQLObjectType, field: GraphQLField<unknown, unknown>, root: boolean, subscription: boolean): string {
     const { names } = this;
     const key = propertyKey(field.name);
-    const result = this.typeOf(typeSchema(field.type), '  ');
+    const result = this.shapes.result(field.type, '  ');
     const args = names.args(type.name, field.name);
     const head = `  ${key}${root ? '' : '?'}: `;
     if (subscription) {
@@ -124,7 +133,7 @@ class ResolverEmitter {
       return `${head}${generic(names.subscriptionResolver, [result, payload, names.context, ...(args ? [args] : [])], '  ')};`;
     }
     this.used.resolver = true;
-    const parent = root ? 'unknown' : typeName(type.name);
+    const parent = root ? 'unknown' : this.shapes.parent(type);
     return `${head}${generic(names.resolver, [result, parent, names.context, ...(args ? [args] : [])], '  ')};`;
   }
 
@@ -132,7 +141,7 @@ class ResolverEmitter {
     const { names } = this;
     this.used.typeResolver = true;
     const possible = this.schema.getPossibleTypes(type).map((object) => object.name).sort();
-    const resolveType = generic(names.typeResolver, [typeName(type.name), literalUnion(possible, '    '), names.context], '  ');
+    const resolveType = generic(names.typeResolver, [this.shapes.parent(type), literalUnion(possible, '    '), names.context], '  ');
     const doc = `Resolvers of \`${type.name}\`: \`__resolveType\` names a value's object type (default: its \`__typename\`).`;
     return `${jsDoc([doc])}export interface ${names.typeResolvers(type.name)}<${names.context} = unknown>${body([`  __resolveType?: ${resolveType};`])}`;
   }
@@ -148,7 +157,8 @@ class ResolverEmitter {
     const imported: string[] = [];
     if (this.async()) imported.push(importName('GraphQLResolveInfo', names.resolveInfo));
     if (used.scalar) imported.push(importName('GraphQLScalarType', names.scalarType));
-    return imported.length ? `import type { ${imported.join(', ')} } from 'graphql';` : '';
+    const lines = imported.length ? [`import type { ${imported.join(', ')} } from "graphql";`] : [];
+    return [...lines, ...this.mappers.imports].join('\n');
   }
 
   private helpers(): string[] {
@@ -202,6 +212,6 @@ function body(lines: string[]): string {
   return lines.length ? ` {\n${lines.join('\n')}\n}` : ' {}';
 }
 
-export function resolverTypes(schema: GraphQLSchema, typeOf: TypeOf): ResolverTypes {
-  return new ResolverEmitter(schema, typeOf).emit();
+export function resolverTypes(schema: GraphQLSchema, typeOf: TypeOf, mappers: ResolvedMappers): ResolverTypes {
+  return new ResolverEmitter(schema, typeOf, mappers).emit();
 }

@@ -12,7 +12,8 @@
  * - ID and String are strings, Int an integer, Float a number, Boolean a boolean. A custom scalar is a
  *   named alias: from `config.scalars`, else by its well-known name (`DateTime` is a string), else
  *   `unknown`.
- * - Descriptions, `@deprecated` reasons and default values become JSDoc.
+ * - Descriptions, `@deprecated` reasons and default values become JSDoc; an enum value's reach the
+ *   enum object's member through `x-enum-descriptions`.
  */
 import {
   GraphQLList, GraphQLNonNull, isEnumType, isInputObjectType, isInterfaceType, isListType, isNonNullType, isObjectType,
@@ -139,7 +140,12 @@ function namedSchema(type: GraphQLNamedType, scalars: Record<string, ScalarMappi
     return typeof schema === 'object' && type.description ? { ...schema, description: type.description.trim() } : schema;
   }
   if (isEnumType(type)) {
-    return annotate({ type: 'string', enum: type.getValues().map((value) => value.name) }, doc);
+    const values = type.getValues();
+    const schema: SchemaObject = { type: 'string', enum: values.map((value) => value.name) };
+    // Each value's description and `@deprecated` reason, for the JSDoc of the enum object's members.
+    const descriptions = values.map((value) => describe(value) ?? '');
+    if (descriptions.some((text) => text)) Object.assign(schema, { 'x-enum-descriptions': descriptions });
+    return annotate(schema, doc);
   }
   if (isUnionType(type)) {
     return annotate({ anyOf: type.getTypes().map(namedRef) }, doc);

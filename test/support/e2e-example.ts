@@ -1,7 +1,7 @@
 /**
- * Starts the REST example the way `npm run example:rest` does (`node dist/examples/rest/main.js`,
+ * Starts an example the way `npm run example:<style>` does (`node dist/examples/<style>/main.js`,
  * built by `npm test` before vitest runs) with PORT=0, and reads the URL from the first line of
- * its stdout. Stops it with SIGTERM, which the example answers by closing cleanly (exit code 0).
+ * its stdout. Stops it with SIGTERM, which the examples answer by closing cleanly (exit code 0).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -10,13 +10,14 @@ import { pathToFileURL } from 'node:url';
 import { ROOT } from './cli.js';
 
 export const EXAMPLE_MAIN = join(ROOT, 'dist', 'examples', 'rest', 'main.js');
+export const GRAPHQL_EXAMPLE_MAIN = join(ROOT, 'dist', 'examples', 'graphql', 'main.js');
 
 /** The example's demo credentials (see examples/rest/main.ts). */
 export const EDITOR_TOKEN = 'demo-token';
 export const READER_TOKEN = 'reader-token';
 
 export interface RunningExample {
-  /** `http://127.0.0.1:<port>`, as the first line of stdout said. */
+  /** `http://127.0.0.1:<port>` (plus a path for some examples), as the first line of stdout said. */
   url: string;
   port: number;
   child: ChildProcess;
@@ -27,9 +28,9 @@ export interface RunningExample {
 }
 
 /** Spawns the compiled example with `env` added to this process's environment. */
-export async function startExample(env: Record<string, string> = {}): Promise<RunningExample> {
-  if (!existsSync(EXAMPLE_MAIN)) throw new Error(`${EXAMPLE_MAIN} is missing: run \`npm run build\` first (npm test does)`);
-  const child = spawn(process.execPath, [EXAMPLE_MAIN], {
+export async function startExample(env: Record<string, string> = {}, main = EXAMPLE_MAIN): Promise<RunningExample> {
+  if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first (npm test does)`);
+  const child = spawn(process.execPath, [main], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', NODE_OPTIONS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -60,7 +61,7 @@ export async function startExample(env: Record<string, string> = {}): Promise<Ru
       resolve(line);
     });
   });
-  const match = /^listening on (http:\/\/127\.0\.0\.1:(\d+))$/.exec(firstLine);
+  const match = /^listening on (http:\/\/127\.0\.0\.1:(\d+)(?:\/\S*)?)$/.exec(firstLine);
   if (!match) {
     child.kill('SIGKILL');
     throw new Error(`unexpected first line of stdout: ${JSON.stringify(firstLine)}`);

@@ -9,14 +9,16 @@ import { isInterfaceType, isObjectType } from 'graphql';
 import { createTypeEmitter, type TypeEmitter } from '../../core/emit-types.js';
 import { jsDoc } from '../../core/names.js';
 import { DEFAULT_SOURCE, type GraphQLPluginConfig } from '../config.js';
+import { resolveMappers } from '../mappers.js';
 import { declaredTypes, typesNames } from '../names.js';
 import { renderer } from '../plugin-support.js';
 import { resolverTypes } from '../resolvers.js';
 import { argsSchema, schemaTypes } from '../schema-types.js';
 
 export const plugin: PluginFunction<GraphQLPluginConfig, string> = (schema, _documents, config) => {
+  const mappers = resolveMappers(schema, config.mappers);
   const types = createTypeEmitter(schemaTypes(schema, config.scalars));
-  const resolvers = resolverTypes(schema, (node, indent) => types.typeOf(node, 'read', indent));
+  const resolvers = resolverTypes(schema, (node, indent) => types.typeOf(node, 'read', indent), mappers);
   return renderer(config).render('graphql/types.ts.hbs', {
     source: config.source ?? DEFAULT_SOURCE,
     intro: intro(schema),
