@@ -1,0 +1,20 @@
+/**
+ * proto3 → one `<file>_pb.ts` per `.proto` file (message types, enums, schemas and service
+ * descriptors for @bufbuild/protobuf, comments as JSDoc), and, for services, a server (Connect's
+ * node adapter: gRPC, gRPC-Web and Connect's JSON protocol on one port), a Node client and a
+ * browser client, plus the runtime files they import.
+ */
+import type { Generated, GeneratorContext } from '../core/generate.js';
+import type { GeneratedFile } from '../core/output.js';
+import { loadProto } from './load.js';
+import { emitMessages } from './messages.js';
+import { emitServices } from './services.js';
+
+export async function generateProto({ api, templates }: GeneratorContext): Promise<Generated> {
+  const includePaths = Array.isArray(api.options.includePaths) ? (api.options.includePaths as string[]).map((path) => `${api.root}/${path}`) : undefined;
+  const proto = loadProto(api.inputs, { includePaths, displayRoot: api.root });
+  const files: GeneratedFile[] = emitMessages(proto, templates);
+  const services = await emitServices(proto, templates, api);
+  files.push(...services.files);
+  return { files, userFiles: services.userFiles };
+}
