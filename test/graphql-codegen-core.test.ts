@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { generate as graphqlCodegenCli } from '@graphql-codegen/cli';
 import { codegen } from '@graphql-codegen/core';
 import type { CodegenPlugin, Types } from '@graphql-codegen/plugin-helpers';
 import { parse } from 'graphql';
@@ -52,6 +53,29 @@ describe('the GraphQL plugins inside @graphql-codegen/core', () => {
         config: { source, ...OPTIONS },
       };
       expect(await codegen(options), file.path).toBe(file.content);
+    }
+  });
+
+  it('run from a graphql-codegen config by package name (codegen/graphql/*), as a user of both tools writes it', async () => {
+    const ours = await generateGraphQLFiles(SCHEMA, [DOCUMENTS], ['types', 'client'], OPTIONS);
+    const config = { source: SCHEMA, ...OPTIONS };
+    const generates = Object.fromEntries(
+      ours.map((file) => {
+        const { name, config: extra } = pluginFor(file.path);
+        return [join(ROOT, '.vitest-tmp', 'graphql-codegen-cli', file.path), { plugins: [`codegen/graphql/${name}`], config: { ...config, ...extra } }];
+      }),
+    );
+    const written = await graphqlCodegenCli(
+      // The package's `exports` map `codegen/graphql/<plugin>` to the compiled plugins in dist/.
+      // `sort: false`: graphql-codegen sorts the schema's fields by name unless told not to; codegen keeps
+      // the order they are declared in.
+      { schema: join(ROOT, SCHEMA), documents: join(ROOT, DOCUMENTS, '*.graphql'), silent: true, sort: false, generates },
+      false,
+    );
+    expect(written).toHaveLength(ours.length);
+    for (const file of written) {
+      const path = file.filename.slice(join(ROOT, '.vitest-tmp', 'graphql-codegen-cli').length + 1);
+      expect(file.content, path).toBe(ours.find((candidate) => candidate.path === path)?.content);
     }
   });
 });

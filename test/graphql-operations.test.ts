@@ -208,15 +208,15 @@ describe('operations.ts for the Tasks example', () => {
     expect(text).toContain([
       '  search: Array<',
       '    | {',
+      '        __typename: "Project" | "User";',
+      '        id: string;',
+      '        name: string;',
+      '      }',
+      '    | {',
       '        __typename: "Task";',
       '        id: string;',
       '        title: string;',
       '        status: TaskStatus;',
-      '      }',
-      '    | {',
-      '        __typename: "Project" | "User";',
-      '        id: string;',
-      '        name: string;',
       '      }',
       '  >;',
     ].join('\n'));
@@ -482,7 +482,7 @@ describe('operations.ts for tricky documents', () => {
   });
 
   it('writes one union member per possible type whose shape differs, and merges the same shapes', () => {
-    expect(text).toContain('        __typename: "Dog" | "Cat";\n        name: string;\n');
+    expect(text).toContain('        __typename: "Cat" | "Dog";\n        name: string;\n');
     expect(text).toContain('        __typename: "Person";\n      }\n');
     expect(text).toContain('        __typename: "Bird";\n        name: string;\n        nick?: string;\n      }');
     // Fields of types the selection does not reach are empty shapes, not invented fields.

@@ -47,9 +47,10 @@ export function selectionType(context: ShapeContext, parent: GraphQLCompositeTyp
 
 /** The members of `selectionType`, each printed for its own indent: one per distinct shape. */
 export function shapesOf(context: ShapeContext, parent: GraphQLCompositeType, selectionSets: readonly SelectionSetNode[]): Array<(indent: string) => string> {
-  const types: readonly GraphQLObjectType[] = isAbstractType(parent) ? context.schema.getPossibleTypes(parent) : [parent];
-  // Printed once per possible type with a placeholder for the `__typename` literal: types whose
-  // shapes print the same are merged and their literals joined.
+  // By name, so the output does not depend on the order types were declared or merged in.
+  const types: readonly GraphQLObjectType[] = isAbstractType(parent)
+    ? [...context.schema.getPossibleTypes(parent)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    : [parent];
   // Printed once per possible type with a placeholder for the `__typename` literal and without
   // descriptions (GitHub describes `id` differently on every type): types whose shapes print the
   // same are merged and their literals joined.

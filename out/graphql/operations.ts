@@ -204,15 +204,15 @@ export interface SearchQuery {
   /** Tasks and projects whose name or title contains `text`. */
   search: Array<
     | {
+        __typename: "Project" | "User";
+        id: string;
+        name: string;
+      }
+    | {
         __typename: "Task";
         id: string;
         title: string;
         status: TaskStatus;
-      }
-    | {
-        __typename: "Project" | "User";
-        id: string;
-        name: string;
       }
   >;
 }
