@@ -22,6 +22,24 @@ export function runGenerator(tool, usageFile) {
   });
 }
 
+/** The per-generator table both generation sections print. */
+export function resultsTable(results) {
+  const rows = Object.values(results).map((r) => [
+    r.label,
+    r.emits,
+    r.failure ? `FAILED (${r.failure.phase})` : ms(r.time?.median),
+    ms(r.time?.min),
+    ms(r.time?.max),
+    r.time ? String(r.time.n) : '0',
+    ms(r.cpu?.median),
+    kb(r.peakRssKb?.median),
+    r.output ? int(r.output.files) : '—',
+    r.output ? bytes(r.output.bytes) : '—',
+    r.output ? int(r.output.lines) : '—',
+  ]);
+  return table(['generator', 'emits', 'median', 'min', 'max', 'n', 'CPU', 'peak RSS', 'files', 'size', 'lines'], rows);
+}
+
 export function commandLine(tool) {
   const rel = (arg) => (arg.startsWith(ROOT) ? relative(ROOT, arg) || '.' : arg);
   return ['node', ...tool.args.map(rel)].join(' ');
@@ -101,21 +119,8 @@ export function benchGeneration({ runs, heyRuns, warmup, heyWarmup, tools: ids, 
     };
   }
 
-  const rows = Object.values(results).map((r) => [
-    r.label,
-    r.emits,
-    r.failure ? `FAILED (${r.failure.phase})` : ms(r.time?.median),
-    ms(r.time?.min),
-    ms(r.time?.max),
-    r.time ? String(r.time.n) : '0',
-    ms(r.cpu?.median),
-    kb(r.peakRssKb?.median),
-    r.output ? int(r.output.files) : '—',
-    r.output ? bytes(r.output.bytes) : '—',
-    r.output ? int(r.output.lines) : '—',
-  ]);
   log('');
-  log(table(['generator', 'emits', 'median', 'min', 'max', 'n', 'CPU', 'peak RSS', 'files', 'size', 'lines'], rows));
+  log(resultsTable(results));
   log('   median/min/max: wall time; CPU: median user+system time of the process tree (less sensitive to a busy machine)');
 
   for (const id of ['ours']) {

@@ -11,9 +11,9 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { outputSize } from './files.js';
-import { commandLine, runGenerator } from './generation.js';
+import { commandLine, resultsTable, runGenerator } from './generation.js';
 import { tail } from './proc.js';
-import { bytes, fmtRatio, int, kb, ms, ratio, summarize, table, verdict } from './stats.js';
+import { fmtRatio, ms, ratio, summarize, table, verdict } from './stats.js';
 import { binOf, oursBuilt, ROOT, versionOf, WORK } from './tools.js';
 
 export const GRAPHQL_SCHEMA = join(ROOT, 'node_modules/@octokit/graphql-schema/schema.graphql');
@@ -147,24 +147,7 @@ export function benchGraphQLGeneration({ runs, warmup, log }) {
   }
 
   log('');
-  log(
-    table(
-      ['generator', 'emits', 'median', 'min', 'max', 'n', 'CPU', 'peak RSS', 'files', 'size', 'lines'],
-      Object.values(results).map((r) => [
-        r.label,
-        r.emits,
-        r.failure ? `FAILED (${r.failure.phase})` : ms(r.time?.median),
-        ms(r.time?.min),
-        ms(r.time?.max),
-        r.time ? String(r.time.n) : '0',
-        ms(r.cpu?.median),
-        kb(r.peakRssKb?.median),
-        r.output ? int(r.output.files) : '—',
-        r.output ? bytes(r.output.bytes) : '—',
-        r.output ? int(r.output.lines) : '—',
-      ]),
-    ),
-  );
+  log(resultsTable(results));
   log('   median/min/max: wall time; CPU: median user+system time of the process tree (less sensitive to a busy machine)');
   for (const r of Object.values(results)) if (r.incomplete) log(`   ! ${r.label}: ${r.incomplete}`);
 
