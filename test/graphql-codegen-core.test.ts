@@ -69,7 +69,7 @@ describe('the GraphQL plugins inside @graphql-codegen/core', () => {
       // The package's `exports` map `codegen/graphql/<plugin>` to the compiled plugins in dist/.
       // `sort: false`: graphql-codegen sorts the schema's fields by name unless told not to; codegen keeps
       // the order they are declared in.
-      { schema: join(ROOT, SCHEMA), documents: join(ROOT, DOCUMENTS, '*.graphql'), silent: true, sort: false, generates },
+      { schema: join(ROOT, SCHEMA), documents: join(ROOT, DOCUMENTS, '*.graphql'), silent: true, config: { sort: false }, generates },
       false,
     );
     expect(written).toHaveLength(ours.length);

@@ -1,8 +1,45 @@
-/** Placeholder: message and service descriptors per `.proto` file (being written). */
+/**
+ * Message code: one `<file>_pb.ts` per `.proto` file asked for (and per non-well-known file they
+ * import, so every import resolves), in protoc-gen-es v2's shape on @bufbuild/protobuf. Well-known
+ * types are imported from `@bufbuild/protobuf/wkt`, whose descriptors the loader already uses.
+ */
+import type { DescFile } from '@bufbuild/protobuf';
+import { wktPublicImportPaths } from '@bufbuild/protobuf/codegenv2';
 import type { GeneratedFile } from '../core/output.js';
 import type { TemplateRenderer } from '../core/templates.js';
 import type { LoadedProto } from './load.js';
+import { fileDeclarations } from './messages-file.js';
+import { ImportTable } from './messages-imports.js';
+import { References } from './messages-types.js';
+import { declaredNames, pbFilePath } from './names.js';
 
-export function emitMessages(_proto: LoadedProto, _templates: TemplateRenderer): GeneratedFile[] {
-  return [];
+export function emitMessages(proto: LoadedProto, templates: TemplateRenderer): GeneratedFile[] {
+  const files = generatedFiles(proto);
+  const names = new Set(files.map((file) => file.proto.name));
+  return files.map((file) => {
+    const path = pbFilePath(file.proto.name);
+    const refs = new References(file, path, new ImportTable(declaredNames(file)), names);
+    const declarations = fileDeclarations(refs);
+    return { path, content: templates.render('proto/messages.ts.hbs', { source: file.proto.name, imports: refs.imports.print(), declarations }) };
+  });
+}
+
+/**
+ * The requested files and, transitively, the files they import, except well-known types (which
+ * come with the runtime) unless asked for by name. descriptor.proto always comes from the runtime:
+ * it describes itself, so protobuf-es can only embed it in a special boot form.
+ */
+export function generatedFiles(proto: LoadedProto): DescFile[] {
+  const requested = new Set(proto.files);
+  const wanted = new Set<string>();
+  const visit = (file: DescFile): void => {
+    if (wanted.has(file.name)) return;
+    const wkt = Object.prototype.hasOwnProperty.call(wktPublicImportPaths, file.proto.name);
+    if (file.proto.name === 'google/protobuf/descriptor.proto' || (wkt && !requested.has(file.proto.name))) return;
+    wanted.add(file.name);
+    file.dependencies.forEach(visit);
+  };
+  for (const name of proto.files) visit(proto.registry.getFile(name)!);
+  // The loader's order: imports first, as protoc orders them.
+  return proto.set.file.map((f) => proto.registry.getFile(f.name)!).filter((file) => wanted.has(file.name));
 }

@@ -1,0 +1,132 @@
+/**
+ * JSDoc for generated proto code, as protoc-gen-es writes it: the element's leading and trailing
+ * comments from `source_code_info`, then `@generated from ...` naming the proto declaration, then
+ * `@deprecated` from options. The text goes through `jsDoc` (generators/core/names.ts), so a
+ * comment containing `*\/` cannot end the block early.
+ */
+import { isFieldSet, ScalarType } from '@bufbuild/protobuf';
+import type { AnyDesc, DescEnumValue, DescExtension, DescField, DescFile } from '@bufbuild/protobuf';
+import { parentTypes, protoCamelCase } from '@bufbuild/protobuf/reflect';
+import { FieldOptions_JSType, FieldOptionsSchema } from '@bufbuild/protobuf/wkt';
+import { jsDoc } from '../core/names.js';
+
+type Element = Exclude<AnyDesc, DescFile>;
+
+/** The `source_code_info` path of an element (FileDescriptorProto field numbers and indexes). */
+function sourcePath(desc: Element): number[] {
+  switch (desc.kind) {
+    case 'message':
+      return desc.parent ? [...sourcePath(desc.parent), 3, desc.parent.proto.nestedType.indexOf(desc.proto)] : [4, desc.file.proto.messageType.indexOf(desc.proto)];
+    case 'enum':
+      return desc.parent ? [...sourcePath(desc.parent), 4, desc.parent.proto.enumType.indexOf(desc.proto)] : [5, desc.file.proto.enumType.indexOf(desc.proto)];
+    case 'extension':
+      return desc.parent ? [...sourcePath(desc.parent), 6, desc.parent.proto.extension.indexOf(desc.proto)] : [7, desc.file.proto.extension.indexOf(desc.proto)];
+    case 'service':
+      return [6, desc.file.proto.service.indexOf(desc.proto)];
+    case 'field':
+      return [...sourcePath(desc.parent), 2, desc.parent.proto.field.indexOf(desc.proto)];
+    case 'oneof':
+      return [...sourcePath(desc.parent), 8, desc.parent.proto.oneofDecl.indexOf(desc.proto)];
+    case 'enum_value':
+      return [...sourcePath(desc.parent), 2, desc.parent.proto.value.indexOf(desc.proto)];
+    case 'rpc':
+      return [...sourcePath(desc.parent), 2, desc.parent.proto.method.indexOf(desc.proto)];
+  }
+}
+
+function fileOf(desc: Element): DescFile {
+  switch (desc.kind) {
+    case 'field':
+    case 'oneof':
+    case 'enum_value':
+    case 'rpc':
+      return fileOf(desc.parent);
+    default:
+      return desc.file;
+  }
+}
+
+/** Leading and trailing comments of an element, joined by a blank line, one leading space per line removed. */
+export function commentsOf(desc: Element): string {
+  const path = sourcePath(desc);
+  const location = fileOf(desc).proto.sourceCodeInfo?.location.find(
+    (loc) => loc.path.length === path.length && loc.path.every((n, i) => n === path[i]),
+  );
+  if (!location) return '';
+  const parts = [location.leadingComments, location.trailingComments]
+    .filter((text) => text !== '')
+    .map((text) => text.replace(/\n$/, ''));
+  return parts.join('\n\n').split('\n').map((line) => (line.startsWith(' ') ? line.substring(1) : line)).join('\n');
+}
+
+function typeNameOf(field: DescField | DescExtension): string {
+  if (field.message) return field.message.typeName;
+  if (field.enum) return field.enum.typeName;
+  return ScalarType[field.scalar].toLowerCase();
+}
+
+/** `repeated string labels = 6`, `map<string, string> attributes = 7`, as in the .proto. */
+function declaration(desc: DescField | DescExtension | DescEnumValue): string {
+  if (desc.kind === 'enum_value') return `${desc.name} = ${desc.number}${desc.proto.options?.deprecated === true ? ' [deprecated = true]' : ''}`;
+  const parts: string[] = [];
+  switch (desc.fieldKind) {
+    case 'list':
+      parts.push('repeated', typeNameOf(desc));
+      break;
+    case 'map':
+      parts.push(`map<${ScalarType[desc.mapKey].toLowerCase()}, ${typeNameOf(desc)}>`);
+      break;
+    default:
+      if (desc.proto.proto3Optional) parts.push('optional');
+      parts.push(typeNameOf(desc));
+  }
+  parts.push(desc.name, '=', String(desc.number));
+  const options: string[] = [];
+  const o = desc.proto.options;
+  if (o && isFieldSet(o, FieldOptionsSchema.field.packed)) options.push(`packed = ${o.packed}`);
+  if (desc.kind === 'field' && desc.jsonName !== protoCamelCase(desc.name)) options.push(`json_name = "${desc.jsonName}"`);
+  if (o && isFieldSet(o, FieldOptionsSchema.field.jstype)) options.push(`jstype = ${FieldOptions_JSType[o.jstype]}`);
+  if (o?.deprecated === true) options.push('deprecated = true');
+  if (options.length) parts.push(`[${options.join(', ')}]`);
+  return parts.join(' ');
+}
+
+function deprecated(desc: Element): boolean {
+  switch (desc.kind) {
+    case 'field':
+    case 'enum_value':
+    case 'rpc':
+      return desc.deprecated;
+    default:
+      return desc.deprecated || parentTypes(desc).some((parent) => parent.deprecated);
+  }
+}
+
+/** The JSDoc block of an element's declaration (type, enum, member, method), indented. */
+export function elementDoc(desc: Element, indent = ''): string {
+  let origin: string;
+  switch (desc.kind) {
+    case 'enum_value':
+      origin = `@generated from enum value: ${declaration(desc)};`;
+      break;
+    case 'field':
+      origin = `@generated from field: ${declaration(desc)};`;
+      break;
+    case 'extension':
+      origin = `@generated from extension: ${declaration(desc)};`;
+      break;
+    default:
+      origin = `@generated from ${desc.toString()}`;
+  }
+  const comments = commentsOf(desc);
+  const text = `${comments ? `${comments}\n\n` : ''}${origin}${deprecated(desc) ? '\n@deprecated' : ''}`;
+  return jsDoc([text], indent);
+}
+
+/** The JSDoc of a `*Schema` / `file_*` constant. */
+export function schemaDoc(desc: DescFile | Exclude<Element, DescField | DescEnumValue>, schema?: string): string {
+  const lines = [`Describes the ${desc.toString()}.`];
+  if (desc.kind === 'message' && schema) lines.push(`Use \`create(${schema})\` to create a new message.`);
+  if (desc.kind === 'file' ? desc.deprecated : deprecated(desc)) lines.push('@deprecated');
+  return jsDoc([lines.join('\n')]);
+}
