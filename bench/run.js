@@ -6,6 +6,8 @@
 //   4. rest-server the generated REST server (the example) vs Fastify 5, req/s with autocannon
 //   5. graphql-generation  GitHub's GraphQL schema, ours vs @graphql-codegen/cli (typescript + typescript-resolvers)
 //   6. graphql-server      the generated GraphQL server vs graphql-yoga, same SDL and resolvers, req/s with autocannon
+//   7. grpc-messages       encode/decode throughput of the generated protobuf-es messages vs protobufjs static code (pbjs)
+//   8. grpc-server         unary calls/s of the generated gRPC server vs plain @grpc/grpc-js, same handler and client
 // Every figure is printed as measured, with ratios from the same run; targets are information, not
 // assertions. The exit code is 1 only when something could not be run at all.
 // Options: see --help.
@@ -21,8 +23,10 @@ import { benchValidators } from './lib/validators.js';
 import { benchRestServer } from './lib/rest-server.js';
 import { benchGraphQLGeneration } from './lib/graphql-generation.js';
 import { benchGraphQLServer } from './lib/graphql-server.js';
+import { benchGrpcMessages } from './lib/grpc-messages.js';
+import { benchGrpcServer } from './lib/grpc-server.js';
 
-const SECTIONS = ['generation', 'tsc', 'validators', 'rest-server', 'graphql-generation', 'graphql-server'];
+const SECTIONS = ['generation', 'tsc', 'validators', 'rest-server', 'graphql-generation', 'graphql-server', 'grpc-messages', 'grpc-server'];
 const GENERATORS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
 const TSC_SUBJECTS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
 
@@ -52,7 +56,16 @@ GraphQL sections:
                         with typescript + typescript-resolvers; takes --runs and --warmup
   graphql-server        out/graphql/server.ts (limits on) vs graphql-yoga, same SDL and resolvers,
                         req/s with autocannon; --quick shortens it; prints "ours: not generated yet"
-                        while out/graphql/server.ts is missing`;
+                        while out/graphql/server.ts is missing
+
+gRPC sections:
+  grpc-messages         schemas/proto/acme/tasks/v1/tasks.proto (+ bench/fixtures/grpc TaskList), our
+                        generated _pb.ts (@bufbuild/protobuf) vs pbjs static-module code (protobufjs):
+                        binary and JSON encode/decode, ops/s and MB/s; --quick: 3 short rounds
+  grpc-server           the generated server (createGrpcServer) vs a plain @grpc/grpc-js server, unary
+                        GetTask, @grpc/grpc-js client with 50 calls in flight over one channel;
+                        --quick shortens it; prints "ours: not generated yet" while codegen writes
+                        no server.ts for the example`;
 
 function parseArgs(argv) {
   const dashdash = argv.indexOf('--');
@@ -188,6 +201,14 @@ async function main() {
   if (options.sections.includes('graphql-server')) {
     results.graphqlServer = await benchGraphQLServer({ log, quick: options.quick });
     failed ||= results.graphqlServer.ok === false;
+  }
+  if (options.sections.includes('grpc-messages')) {
+    results.grpcMessages = await benchGrpcMessages({ log, quick: options.quick });
+    failed ||= results.grpcMessages.ok === false;
+  }
+  if (options.sections.includes('grpc-server')) {
+    results.grpcServer = await benchGrpcServer({ log, quick: options.quick });
+    failed ||= results.grpcServer.ok === false;
   }
   results.totalMs = performance.now() - started;
   results.loadAtEnd = loadavg().map((value) => Math.round(value * 100) / 100);
