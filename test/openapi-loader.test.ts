@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { CodegenError } from '../generators/core/diagnostics.js';
 import type { ApiModel, JsonSchema, Operation, SchemaObject } from '../generators/core/model.js';
 import { forEachSubschema, refName } from '../generators/core/shapes.js';
-import { Documents } from '../generators/openapi/documents.js';
+import { Documents } from '../generators/core/documents.js';
 import { loadOpenApi } from '../generators/openapi/load.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

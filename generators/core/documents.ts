@@ -1,6 +1,7 @@
 /**
- * Input files and the `$ref`s between them: reading, parsing (JSON or YAML), source positions for
- * any JSON pointer, and resolving a reference relative to the file it is written in.
+ * Input files and the `$ref`s between them, shared by the OpenAPI and AsyncAPI loaders: reading,
+ * parsing (JSON or YAML), source positions for any JSON pointer, and resolving a reference relative
+ * to the file it is written in.
  *
  * YAML files keep the `yaml` Document, so positions come from its nodes. JSON files are parsed with
  * `JSON.parse` (yaml's parser takes ~4 s on GitHub's 13 MB description, JSON.parse ~0.1 s) and
@@ -10,8 +11,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
-import type { Diagnostic, SourceLocation } from '../core/diagnostics.js';
-import { CodegenError } from '../core/diagnostics.js';
+import type { Diagnostic, SourceLocation } from './diagnostics.js';
+import { CodegenError } from './diagnostics.js';
 
 /** A JSON pointer as a linked list, so walking a big document allocates one cell per step. */
 export interface Path {

@@ -29,7 +29,7 @@ const GENERATORS: Record<InputStyle, (() => Promise<StyleGenerator>) | undefined
   openapi: async () => (await import('../openapi/index.js')).generateOpenApi,
   graphql: async () => (await import('../graphql/index.js')).generateGraphQL,
   proto: async () => (await import('../proto/index.js')).generateProto,
-  asyncapi: undefined,
+  asyncapi: async () => (await import('../asyncapi/index.js')).generateAsyncApi,
 };
 
 export async function generate(apis: ApiConfig[]): Promise<OutputSet[]> {
@@ -37,7 +37,7 @@ export async function generate(apis: ApiConfig[]): Promise<OutputSet[]> {
   return Promise.all(
     apis.map(async (api) => {
       const load = GENERATORS[api.style];
-      if (!load) throw error(`${api.name}: ${api.style} input is not supported yet`, undefined, 'supported today: openapi, graphql, proto');
+      if (!load) throw error(`${api.name}: ${api.style} input is not supported yet`, undefined, 'supported today: openapi, graphql, proto, asyncapi');
       const generator = await load();
       const { files, userFiles, warnings } = await generator({ api, templates: new TemplateRenderer(api.templates) });
       return { folder: api.output, files: [...files].sort((a, b) => (a.path < b.path ? -1 : 1)), userFiles, warnings };

@@ -8,8 +8,8 @@
  * `refTo`, which names the target schema.
  */
 import type { JsonSchema, JsonType, SchemaObject } from '../core/model.js';
-import type { Problems, Where } from './documents.js';
-import { child, closest, describe, isObject, locate, setOwn } from './documents.js';
+import type { Problems, Where } from '../core/documents.js';
+import { child, closest, describe, isObject, locate, setOwn } from '../core/documents.js';
 
 export interface SchemaContext {
   /** `3.0` reads `nullable` and boolean exclusive bounds; `3.1` is JSON Schema 2020-12 already. */

@@ -6,8 +6,8 @@
 import { resolve } from 'node:path';
 import type { ApiModel, JsonSchema, SecurityScheme } from '../core/model.js';
 import { CodegenError, error } from '../core/diagnostics.js';
-import type { SourceDoc, Where } from './documents.js';
-import { child, closest, deref, describe, Documents, isObject, locate, own, Problems } from './documents.js';
+import type { SourceDoc, Where } from '../core/documents.js';
+import { child, closest, deref, describe, Documents, isObject, locate, own, Problems } from '../core/documents.js';
 import { collectOperations, explicitPagination, detectPagination, lowerSecurity, nameOperations, OperationLowering, SchemaRegistry } from './lower.js';
 
 export interface LoadOptions {

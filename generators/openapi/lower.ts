@@ -20,8 +20,8 @@ import type {
   ResponseHeader, SchemaObject, SecurityRequirement,
 } from '../core/model.js';
 import { camelCase, isIdentifier, pascalCase, safeIdentifier, uniqueName, words } from '../core/names.js';
-import type { Documents, Problems, SourceDoc, Where } from './documents.js';
-import { child, closest, deref, describe, encodePointer, isObject, locate, own, resolveRef, segments } from './documents.js';
+import type { Documents, Problems, SourceDoc, Where } from '../core/documents.js';
+import { child, closest, deref, describe, encodePointer, isObject, locate, own, resolveRef, segments } from '../core/documents.js';
 import type { SchemaContext } from './dialect.js';
 import { lowerSchema } from './dialect.js';
 

@@ -1,0 +1,472 @@
+/**
+ * An AsyncAPI 3 document (already valid against the official schema) → channels with their
+ * messages and operations, and the semantic checks the JSON Schema cannot make:
+ * - a server's protocol is one codegen generates (`ws`, `wss`, `sse`, `http`, `https`);
+ * - an operation's channel is one of `channels`; its messages and its reply's messages belong to it;
+ * - a reply travels on the same channel (the same connection);
+ * - every `{parameter}` of an address is declared, and every declared parameter is used;
+ * - message names are unique in a channel; correlation ids point into the payload;
+ * - SSE channels receive at most one message (the POST body) and only when they are POST streams.
+ *
+ * How a channel is SSE: it has `x-sse`, or every server it is on has protocol `sse`. Otherwise it is
+ * a WebSocket channel (`ws`/`wss`, or `http`/`https`, where a WebSocket starts with an HTTP
+ * upgrade, as Slack's RTM document describes its API).
+ */
+import type { Documents, Problems, SourceDoc, Where } from '../core/documents.js';
+import { child, closest, deref, describe, encodePointer, isObject, locate, own, resolveRef, segments } from '../core/documents.js';
+import type { Action, ChannelOperation, ChannelParameter, RealtimeServer, SseSettings, Transport, WebSocketSettings } from './model.js';
+import {
+  checkTransportExtensions, readDiscriminator, readFirstMessageAuth, readHeartbeat, readMaxMessageSize, readSse, readSseEvent,
+  readSubprotocols, type RawFirstMessageAuth,
+} from './extensions.js';
+import type { PayloadSchemas } from './schemas.js';
+
+const SUPPORTED = ['ws', 'wss', 'sse', 'http', 'https'] as const;
+
+function at(where: Where, ...keys: (string | number)[]): Where {
+  let path = where.path;
+  for (const key of keys) path = child(path, key);
+  return { doc: where.doc, path };
+}
+
+/** One segment of a JSON pointer in a URI fragment: percent-decoded, then `~1` → `/`, `~0` → `~`. */
+function decodePart(part: string): string {
+  let decoded = part;
+  try {
+    decoded = decodeURIComponent(part);
+  } catch {
+    // Not percent-encoded after all: read it as written.
+  }
+  return decoded.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A message of a channel, before tags and unions are worked out (see channels.ts). */
+export interface PendingMessage {
+  key: string;
+  name: string;
+  title?: string;
+  summary?: string;
+  description?: string;
+  deprecated: boolean;
+  payload: string;
+  sseEvent?: string;
+  correlationId?: string[];
+  where: Where;
+}
+
+export interface PendingChannel {
+  key: string;
+  address: string;
+  title?: string;
+  summary?: string;
+  description?: string;
+  parameters: ChannelParameter[];
+  transport: Transport;
+  servers: string[];
+  messages: PendingMessage[];
+  operations: ChannelOperation[];
+  discriminator?: string;
+  sse?: SseSettings;
+  websocket?: WebSocketSettings;
+  firstMessageAuth?: RawFirstMessageAuth;
+  where: Where;
+}
+
+export interface UnsupportedServer {
+  protocol: string;
+  /** Where its `protocol` is written: the error points there. */
+  where: Where;
+}
+
+interface RawChannel {
+  key: string;
+  value: Record<string, unknown>;
+  /** Where the channel object is (after `$ref`s). */
+  where: Where;
+  /** Message key → where the entry is written (before `$ref`s) and the message object. */
+  messages: Map<string, { entry: Where; value: Record<string, unknown>; where: Where; component?: string }>;
+}
+
+/** Servers with their protocols; unsupported ones are reported when a channel uses them. */
+export function lowerServers(root: SourceDoc, docs: Documents, problems: Problems): { servers: RealtimeServer[]; unsupported: Map<string, UnsupportedServer> } {
+  const servers: RealtimeServer[] = [];
+  const unsupported = new Map<string, UnsupportedServer>();
+  const raw = own(root.data, 'servers');
+  if (!isObject(raw)) return { servers, unsupported };
+  for (const name of Object.keys(raw)) {
+    const resolved = deref(docs, raw[name], { doc: root, path: child(child(undefined, 'servers'), name) }, problems);
+    if (!resolved || !isObject(resolved.value)) continue;
+    const server = resolved.value;
+    const protocol = String(server.protocol).toLowerCase();
+    if (!(SUPPORTED as readonly string[]).includes(protocol)) {
+      unsupported.set(name, { protocol: String(server.protocol), where: at(resolved.where, 'protocol') });
+      continue;
+    }
+    const variables = isObject(server.variables) ? server.variables : {};
+    const fill = (value: string) => value.replace(/\{([^}]+)\}/g, (whole, variable: string) => text(own(own(variables, variable), 'default')) ?? whole);
+    const lowered: RealtimeServer = {
+      name,
+      protocol: protocol as RealtimeServer['protocol'],
+      host: fill(String(server.host)),
+      pathname: fill(text(server.pathname) ?? '').replace(/\/+$/, ''),
+    };
+    const description = text(server.description);
+    if (description !== undefined) lowered.description = description;
+    servers.push(lowered);
+  }
+  return { servers, unsupported };
+}
+
+/** Reads `channels` and `operations` into channels with their messages, operations and settings. */
+export class DocumentLowering {
+  private readonly raw = new Map<string, RawChannel>();
+  private readonly operations = new Map<string, ChannelOperation[]>();
+
+  constructor(
+    private readonly root: SourceDoc,
+    private readonly docs: Documents,
+    private readonly problems: Problems,
+    private readonly payloads: PayloadSchemas,
+    private readonly servers: { servers: RealtimeServer[]; unsupported: Map<string, UnsupportedServer> },
+  ) {}
+
+  lower(): PendingChannel[] {
+    this.readChannels();
+    this.readOperations();
+    const channels: PendingChannel[] = [];
+    for (const channel of this.raw.values()) {
+      const lowered = this.lowerChannel(channel);
+      if (lowered) channels.push(lowered);
+    }
+    return channels.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  private readChannels(): void {
+    const raw = own(this.root.data, 'channels');
+    if (!isObject(raw)) return;
+    for (const key of Object.keys(raw)) {
+      const resolved = deref(this.docs, raw[key], { doc: this.root, path: child(child(undefined, 'channels'), key) }, this.problems);
+      if (!resolved || !isObject(resolved.value)) continue;
+      const channel: RawChannel = { key, value: resolved.value, where: resolved.where, messages: new Map() };
+      const messages = own(resolved.value, 'messages');
+      if (isObject(messages)) {
+        for (const messageKey of Object.keys(messages)) {
+          const entry = at(resolved.where, 'messages', messageKey);
+          const message = deref(this.docs, messages[messageKey], entry, this.problems);
+          if (!message || !isObject(message.value)) continue;
+          const parts = segments(message.where.path);
+          const component = parts.length === 3 && parts[0] === 'components' && parts[1] === 'messages' ? parts[2] : undefined;
+          channel.messages.set(messageKey, { entry, value: message.value, where: message.where, component });
+        }
+      }
+      this.raw.set(key, channel);
+    }
+  }
+
+  /** The channel a `$ref` (written at `where`) names: `#/channels/<key>`, or any ref reaching one. */
+  private channelOf(ref: unknown, where: Where): RawChannel | undefined {
+    const refAt = at(where, '$ref');
+    if (typeof ref !== 'string') return undefined;
+    const local = /^#\/channels\/([^/]+)$/.exec(ref);
+    if (local) {
+      const key = decodePart(local[1]);
+      const found = this.raw.get(key);
+      if (!found) {
+        const near = closest(key, [...this.raw.keys()]);
+        this.problems.add(`operation refers to channel "${key}", which is not under "channels"`, locate(refAt), near ? `did you mean "${near}"?` : `the channels are ${[...this.raw.keys()].join(', ') || 'none'}`);
+      }
+      return found;
+    }
+    const target = resolveRef(this.docs, ref, refAt, this.problems);
+    if (!target) return undefined;
+    for (const channel of this.raw.values()) {
+      if (`${channel.where.doc.path}#${encodePointer(segments(channel.where.path))}` === target.key) return channel;
+    }
+    this.problems.add(`"${ref}" is not one of the document's channels`, locate(refAt), 'an operation\'s channel must be a $ref to an entry of "channels", e.g. #/channels/chat');
+    return undefined;
+  }
+
+  /** The key of the message of `channel` that `ref` names (`#/channels/<c>/messages/<m>`). */
+  private messageOf(ref: unknown, where: Where, channel: RawChannel, role: string): string | undefined {
+    const refAt = at(where, '$ref');
+    if (typeof ref !== 'string') return undefined;
+    const local = /^#\/channels\/([^/]+)\/messages\/([^/]+)$/.exec(ref);
+    let key: string | undefined;
+    if (local && decodePart(local[1]) === channel.key) key = decodePart(local[2]);
+    else if (!local) {
+      const target = resolveRef(this.docs, ref, refAt, this.problems);
+      if (!target) return undefined;
+      for (const [messageKey, message] of channel.messages) {
+        const entryKey = `${message.entry.doc.path}#${encodePointer(segments(message.entry.path))}`;
+        const valueKey = `${message.where.doc.path}#${encodePointer(segments(message.where.path))}`;
+        if (target.key === entryKey || target.key === valueKey) key = messageKey;
+      }
+    }
+    if (key !== undefined && channel.messages.has(key)) return key;
+    const near = key === undefined ? undefined : closest(key, [...channel.messages.keys()]);
+    this.problems.add(
+      `${role} message "${ref}" is not one of channel "${channel.key}"'s messages`,
+      locate(refAt),
+      near ? `did you mean "#/channels/${channel.key}/messages/${near}"?` : `refer to a message of the channel, e.g. #/channels/${channel.key}/messages/${[...channel.messages.keys()][0] ?? 'name'}`,
+    );
+    return undefined;
+  }
+
+  private readOperations(): void {
+    const raw = own(this.root.data, 'operations');
+    if (!isObject(raw)) return;
+    for (const name of Object.keys(raw)) {
+      const resolved = deref(this.docs, raw[name], { doc: this.root, path: child(child(undefined, 'operations'), name) }, this.problems);
+      if (!resolved || !isObject(resolved.value)) continue;
+      const op = resolved.value;
+      const where = resolved.where;
+      const channel = this.channelOf(own(op.channel, '$ref'), at(where, 'channel'));
+      if (!channel) continue;
+      const messages = this.messageList(op.messages, at(where, 'messages'), channel, 'operation');
+      const operation: ChannelOperation = { name, action: op.action as Action, messages, location: locate(where, 'key') };
+      const summary = text(op.summary);
+      if (summary !== undefined) operation.summary = summary;
+      const description = text(op.description);
+      if (description !== undefined) operation.description = description;
+      if (op.reply !== undefined) {
+        const reply = this.reply(op.reply, at(where, 'reply'), channel);
+        if (reply) operation.reply = { messages: reply };
+      }
+      const list = this.operations.get(channel.key) ?? [];
+      list.push(operation);
+      this.operations.set(channel.key, list);
+    }
+  }
+
+  /** An operation's (or reply's) `messages`: keys of the channel; all of them when absent. */
+  private messageList(value: unknown, where: Where, channel: RawChannel, role: string): string[] {
+    if (!Array.isArray(value)) return [...channel.messages.keys()];
+    const keys: string[] = [];
+    value.forEach((item, i) => {
+      const key = this.messageOf(own(item, '$ref'), at(where, i), channel, role);
+      if (key !== undefined && !keys.includes(key)) keys.push(key);
+    });
+    return keys;
+  }
+
+  private reply(value: unknown, where: Where, channel: RawChannel): string[] | undefined {
+    const resolved = deref(this.docs, value, where, this.problems);
+    if (!resolved || !isObject(resolved.value)) return undefined;
+    const reply = resolved.value;
+    if (reply.address !== undefined) {
+      this.problems.add('a reply address is not supported: replies travel back on the same connection', locate(at(resolved.where, 'address'), 'key'), 'remove address; the reply goes to the client that sent the request');
+      return undefined;
+    }
+    let replyChannel = channel;
+    if (reply.channel !== undefined) {
+      const named = this.channelOf(own(reply.channel, '$ref'), at(resolved.where, 'channel'));
+      if (!named) return undefined;
+      if (named !== channel) {
+        this.problems.add(
+          `the reply travels on channel "${named.key}", not on the operation's channel "${channel.key}"; codegen answers on the same connection`,
+          locate(at(resolved.where, 'channel')),
+          `write channel: { $ref: "#/channels/${channel.key}" } or leave it out`,
+        );
+        return undefined;
+      }
+      replyChannel = named;
+    }
+    return this.messageList(reply.messages, at(resolved.where, 'messages'), replyChannel, 'reply');
+  }
+
+  private lowerChannel(channel: RawChannel): PendingChannel | undefined {
+    const { value, where } = channel;
+    const operations = this.operations.get(channel.key) ?? [];
+    const servers = this.channelServers(channel);
+    if (!servers) return undefined;
+    const address = this.address(channel);
+    const sse = readSse(value, where, this.problems);
+    const protocols = servers.map((name) => this.servers.servers.find((server) => server.name === name)?.protocol);
+    const transport: Transport = sse || (protocols.length > 0 && protocols.every((protocol) => protocol === 'sse')) ? 'sse' : 'websocket';
+    const mismatch = servers.find((_, i) => (transport === 'sse' ? protocols[i] === 'ws' || protocols[i] === 'wss' : protocols[i] === 'sse'));
+    if (mismatch !== undefined) {
+      this.problems.add(
+        `channel "${channel.key}" is ${transport === 'sse' ? 'SSE' : 'WebSocket'} but server "${mismatch}" speaks ${protocols[servers.indexOf(mismatch)]}`,
+        locate(transport === 'sse' && sse ? at(where, 'x-sse') : where, 'key'),
+        'list the channel\'s servers under "servers", or make the channel SSE with x-sse: true',
+      );
+    }
+    checkTransportExtensions(value, where, transport, this.problems);
+    const pending: PendingChannel = {
+      key: channel.key,
+      address,
+      parameters: this.parameters(channel, address),
+      transport,
+      servers,
+      messages: [],
+      operations,
+      where,
+    };
+    for (const key of ['title', 'summary', 'description'] as const) {
+      const found = text(value[key]);
+      if (found !== undefined) pending[key] = found;
+    }
+    if (transport === 'sse') pending.sse = sse ?? readSse({ 'x-sse': true }, where, this.problems);
+    else {
+      pending.websocket = {
+        subprotocols: readSubprotocols(value, where, this.problems),
+        heartbeat: readHeartbeat(value, where, this.problems),
+        maxMessageSize: readMaxMessageSize(value, where, this.problems),
+      };
+      const discriminator = readDiscriminator(value, where, this.problems);
+      if (discriminator !== undefined) pending.discriminator = discriminator;
+      const auth = readFirstMessageAuth(value, where, this.problems);
+      if (auth) pending.firstMessageAuth = auth;
+    }
+    this.checkSseOperations(pending);
+    pending.messages = this.messages(channel, operations);
+    return pending;
+  }
+
+  /** Names of the channel's servers (all servers when it lists none); undefined when one is unsupported. */
+  private channelServers(channel: RawChannel): string[] | undefined {
+    const listed = own(channel.value, 'servers');
+    let names: string[];
+    if (Array.isArray(listed)) {
+      names = [];
+      listed.forEach((item, i) => {
+        const ref = own(item, '$ref');
+        const match = typeof ref === 'string' ? /^#\/servers\/([^/]+)$/.exec(ref) : null;
+        if (match) names.push(decodePart(match[1]));
+        else this.problems.add(`a channel's servers must be $refs to entries of "servers", not ${describe(ref ?? item)}`, locate(at(channel.where, 'servers', i)), 'write e.g. - $ref: "#/servers/production"');
+      });
+    } else {
+      names = [...this.servers.servers.map((server) => server.name), ...this.servers.unsupported.keys()];
+    }
+    let ok = true;
+    for (const name of names) {
+      const unsupported = this.servers.unsupported.get(name);
+      if (!unsupported) continue;
+      ok = false;
+      this.problems.add(
+        `not supported: ${unsupported.protocol} (codegen generates WebSocket and SSE)`,
+        locate(unsupported.where),
+        `server "${name}" carries channels; use protocol ws or wss for WebSocket, or sse (or http with x-sse on the channel) for Server-Sent Events`,
+      );
+    }
+    return ok ? names : undefined;
+  }
+
+  private address(channel: RawChannel): string {
+    const raw = channel.value.address;
+    if (typeof raw !== 'string') {
+      this.problems.add(`channel "${channel.key}" needs an address (the path clients connect to), not ${describe(raw)}`, locate(raw === undefined ? channel.where : at(channel.where, 'address')), 'write e.g. address: /v1/chat');
+      return '/';
+    }
+    return raw.startsWith('/') ? raw : `/${raw}`;
+  }
+
+  private parameters(channel: RawChannel, address: string): ChannelParameter[] {
+    const used = [...address.matchAll(/\{([^}]*)\}/g)].map((match) => match[1]);
+    const raw = own(channel.value, 'parameters');
+    const declared = isObject(raw) ? raw : {};
+    const out: ChannelParameter[] = [];
+    for (const name of used) {
+      if (own(declared, name) === undefined) {
+        const near = closest(name, Object.keys(declared));
+        this.problems.add(
+          `address parameter "{${name}}" of channel "${channel.key}" is not declared under "parameters"`,
+          locate(at(channel.where, 'address')),
+          near ? `did you mean "${near}"?` : `add parameters: { ${name}: { description: ... } }`,
+        );
+      }
+    }
+    for (const name of Object.keys(declared)) {
+      const paramAt = at(channel.where, 'parameters', name);
+      if (!used.includes(name)) {
+        this.problems.add(`parameter "${name}" is declared but the address "${address}" has no {${name}}`, locate(paramAt, 'key'), `use it in the address, e.g. ${address.replace(/\/?$/, `/{${name}}`)}, or remove it`);
+        continue;
+      }
+      const resolved = deref(this.docs, declared[name], paramAt, this.problems);
+      const param = resolved && isObject(resolved.value) ? resolved.value : {};
+      const schema: Record<string, unknown> = { type: 'string' };
+      if (Array.isArray(param.enum)) schema.enum = param.enum.map(String);
+      if (typeof param.default === 'string') schema.default = param.default;
+      if (Array.isArray(param.examples)) schema.examples = param.examples;
+      const parameter: ChannelParameter = { name, schema };
+      const description = text(param.description);
+      if (description !== undefined) parameter.description = description;
+      out.push(parameter);
+    }
+    return out;
+  }
+
+  /** SSE: no reply; a GET feed receives nothing; a POST stream receives at most its one body message. */
+  private checkSseOperations(channel: PendingChannel): void {
+    if (channel.transport !== 'sse') return;
+    for (const operation of channel.operations) {
+      const place = { file: operation.location.file, line: operation.location.line, column: operation.location.column };
+      if (operation.reply) this.problems.add(`operation "${operation.name}": an SSE channel has no replies`, place, 'replies are for WebSocket channels; an SSE stream only sends');
+      if (operation.action !== 'receive') continue;
+      if (channel.sse?.method !== 'POST') {
+        this.problems.add(`operation "${operation.name}" receives on SSE channel "${channel.key}", which is a GET feed`, place, 'set x-sse: { method: POST } to take the message as the JSON body of a POST stream');
+      } else if (operation.messages.length !== 1) {
+        this.problems.add(`operation "${operation.name}": a POST stream receives exactly one message (its JSON body), not ${operation.messages.length}`, place, 'list one message under messages');
+      }
+    }
+    const bodies = new Set(channel.operations.filter((op) => op.action === 'receive').flatMap((op) => op.messages));
+    if (bodies.size > 1) this.problems.add(`SSE channel "${channel.key}" receives ${bodies.size} different messages; a POST stream has one body`, locate(channel.where, 'key'), 'use one receive message');
+  }
+
+  /** The channel's messages that operations use, payloads registered, in the channel's order. */
+  private messages(channel: RawChannel, operations: ChannelOperation[]): PendingMessage[] {
+    const used = new Set(operations.flatMap((op) => [...op.messages, ...(op.reply?.messages ?? [])]));
+    const out: PendingMessage[] = [];
+    const names = new Map<string, string>();
+    for (const [key, message] of channel.messages) {
+      if (!used.has(key)) continue;
+      const { value, where } = message;
+      const name = text(value.name) ?? message.component ?? key;
+      const clash = names.get(name);
+      if (clash !== undefined) {
+        this.problems.add(`messages "${clash}" and "${key}" of channel "${channel.key}" are both named "${name}"`, locate(value.name === undefined ? message.entry : at(where, 'name'), value.name === undefined ? 'key' : 'value'), 'give each message of a channel its own name');
+        continue;
+      }
+      names.set(name, key);
+      const payload = this.payloads.payload(own(value, 'payload'), at(where, 'payload'), name);
+      if (payload === undefined) continue;
+      const pending: PendingMessage = { key, name, payload, deprecated: value.deprecated === true, where };
+      for (const field of ['title', 'summary', 'description'] as const) {
+        const found = text(value[field]);
+        if (found !== undefined) pending[field] = found;
+      }
+      const sseEvent = readSseEvent(value, where, this.problems);
+      if (sseEvent !== undefined) pending.sseEvent = sseEvent;
+      if (value.correlationId !== undefined) {
+        const correlation = this.correlationId(value.correlationId, at(where, 'correlationId'));
+        if (correlation) pending.correlationId = correlation;
+      }
+      out.push(pending);
+    }
+    return out;
+  }
+
+  /** `$message.payload#/a/b` → `['a', 'b']`; headers do not exist on SSE or WebSocket messages. */
+  private correlationId(value: unknown, where: Where): string[] | undefined {
+    const resolved = deref(this.docs, value, where, this.problems);
+    if (!resolved) return undefined;
+    const location = own(resolved.value, 'location');
+    const locationAt = at(resolved.where, 'location');
+    const match = typeof location === 'string' ? /^\$message\.payload#((?:\/[^/]*)*)$/.exec(location) : null;
+    if (!match) {
+      const header = typeof location === 'string' && location.startsWith('$message.header');
+      this.problems.add(
+        header ? 'correlation ids in headers are not supported: SSE and WebSocket messages have no headers' : `correlationId.location must be "$message.payload#/<pointer>", not ${describe(location)}`,
+        locate(locationAt),
+        'write e.g. location: $message.payload#/id',
+      );
+      return undefined;
+    }
+    return match[1] === '' ? [] : match[1].slice(1).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  }
+}
+

@@ -1,0 +1,80 @@
+/**
+ * AsyncAPI 3 (or OpenAPI 3.2 SSE) → `types.ts` and `validators.ts` for a realtime API: payload types
+ * and validators from the shared emitters, and per channel and direction a union type and a map
+ * type `{ [tag]: Payload }` the SSE and WebSocket runtimes are parameterised with.
+ *
+ * Direction and shape: what the server sends is read by clients (read shape); what it receives is
+ * written by clients (write shape: readOnly properties left out), as for REST responses and bodies.
+ */
+import { createTypeEmitter, type TypeEmitter } from '../core/emit-types.js';
+import { emitValidators } from '../core/emit-validators.js';
+import type { Generated, GeneratorContext } from '../core/generate.js';
+import { commentText, jsDoc, propertyKey } from '../core/names.js';
+import type { GeneratedFile } from '../core/output.js';
+import { loadAsyncApi } from './load.js';
+import type { Action, Channel, RealtimeModel } from './model.js';
+
+export async function generateAsyncApi({ api, templates }: GeneratorContext): Promise<Generated> {
+  const model = await loadAsyncApi(api.inputs[0], { displayRoot: api.root });
+  const source = model.source;
+  const types = createTypeEmitter(model.schemas, { requestSchemas: receivedSchemas(model) });
+  const files: GeneratedFile[] = [
+    {
+      path: 'types.ts',
+      content: templates.render('asyncapi/types.ts.hbs', {
+        source,
+        title: commentText(model.title),
+        version: commentText(model.version),
+        schemas: types.declarations(),
+        channels: channelTypes(model, types),
+      }),
+    },
+  ];
+  if (model.schemas.length > 0) {
+    const validators = emitValidators(model.schemas, { typeName: types.typeName });
+    files.push(
+      { path: 'validators.ts', content: templates.render('asyncapi/validators.ts.hbs', { source, ...validators }) },
+      { path: 'runtime/validation.ts', content: templates.render('runtime/validation.ts.hbs', { source }) },
+    );
+  }
+  return { files };
+}
+
+/** Schemas clients write: payloads of messages the server receives, and those directions' unions. */
+export function receivedSchemas(model: RealtimeModel): string[] {
+  return model.channels.flatMap((channel) => [
+    ...channel.messages.filter((message) => message.actions.includes('receive')).map((message) => message.payload),
+    ...(channel.types.receive ? [channel.types.receive.union] : []),
+  ]);
+}
+
+/** The shape a direction's payloads have: server-sent ones are read, received ones written. */
+export function shapeOf(action: Action): 'read' | 'write' {
+  return action === 'send' ? 'read' : 'write';
+}
+
+/** For each channel and direction, the map type from tag to payload type. */
+export function channelTypes(model: RealtimeModel, types: TypeEmitter): string {
+  const blocks: string[] = [];
+  for (const channel of model.channels) {
+    for (const action of ['send', 'receive'] as const) {
+      const names = channel.types[action];
+      if (!names) continue;
+      const members = channel.messages.filter((message) => message.actions.includes(action));
+      const lines = members.map((message) => {
+        const doc = jsDoc([message.summary ?? message.title, message.description, message.deprecated && '@deprecated'], '  ');
+        return `${doc}  ${propertyKey(message.tag)}: ${types.typeName(message.payload, shapeOf(action))};`;
+      });
+      blocks.push(`${jsDoc([mapDoc(channel, action), channel.description])}export interface ${names.map} {\n${lines.join('\n')}\n}`);
+    }
+  }
+  return blocks.join('\n\n');
+}
+
+function mapDoc(channel: Channel, action: Action): string {
+  const who = action === 'send' ? 'the server sends' : 'the server receives';
+  const by = channel.transport === 'sse'
+    ? (action === 'send' ? 'by SSE event name' : 'the JSON body of the POST stream')
+    : channel.discriminator === undefined ? 'by message name' : `by "${channel.discriminator}"`;
+  return `Messages ${who} on \`${channel.key}\` (${channel.transport === 'sse' ? 'SSE' : 'WebSocket'} ${channel.address}), ${by}.`;
+}
