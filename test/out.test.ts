@@ -27,7 +27,11 @@ describe('out/ (the embedded default)', async () => {
   });
 
   it('has exactly one header line per file, naming the source', () => {
-    const sources: Record<string, string> = { rest: 'schemas/openapi/tasks.yaml', graphql: 'schemas/graphql/tasks.graphql' };
+    const sources: Record<string, string> = {
+      rest: 'schemas/openapi/tasks.yaml',
+      graphql: 'schemas/graphql/tasks.graphql',
+      grpc: 'schemas/proto/acme/tasks/v1/tasks.proto',
+    };
     for (const { folder, files } of outputs) {
       const source = sources[folder.slice(ROOT.length + 1).replace(/^out\//, '')];
       for (const file of files) {
@@ -41,6 +45,7 @@ describe('out/ (the embedded default)', async () => {
   const browserFiles = [
     '*/types.ts', '*/validators.ts', '*/client.ts', '*/operations.ts',
     '*/runtime/http.ts', '*/runtime/validation.ts', '*/runtime/graphql-client.ts', '*/runtime/graphql-subscriptions.ts',
+    'grpc/**/*_pb.ts', '*/client-web.ts', '*/runtime/grpc-client.ts', '*/runtime/grpc-web-client.ts',
   ];
   for (const [name, compiler] of Object.entries(COMPILERS)) {
     for (const environment of ['browser', 'node', 'node+dom'] as const) {

@@ -39,6 +39,8 @@ export interface LoadedProto {
   files: string[];
   /** The set, registered: descriptors with resolved references, ready for protobuf-es. */
   registry: FileRegistry;
+  /** Each file's path as shown to users (relative to the display root), by descriptor name. */
+  displayNames: ReadonlyMap<string, string>;
 }
 
 export function loadProto(inputs: string[], options: LoadProtoOptions = {}): LoadedProto {
@@ -140,7 +142,7 @@ export function loadProto(inputs: string[], options: LoadProtoOptions = {}): Loa
   } catch (cause) {
     throw error(`the descriptors could not be registered: ${(cause as Error).message}`, undefined, 'this is a codegen bug; please report it with the .proto files');
   }
-  return { set, files: names, registry };
+  return { set, files: names, registry, displayNames: new Map(order.map((file) => [file.name, file.display])) };
 }
 
 export type { FileDescriptorProto };

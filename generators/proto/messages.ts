@@ -20,7 +20,7 @@ export function emitMessages(proto: LoadedProto, templates: TemplateRenderer): G
     const path = pbFilePath(file.proto.name);
     const refs = new References(file, path, new ImportTable(declaredNames(file)), names);
     const declarations = fileDeclarations(refs);
-    return { path, content: templates.render('proto/messages.ts.hbs', { source: file.proto.name, imports: refs.imports.print(), declarations }) };
+    return { path, content: templates.render('proto/messages.ts.hbs', { source: proto.displayNames.get(file.proto.name) ?? file.proto.name, imports: refs.imports.print(), declarations }) };
   });
 }
 

@@ -1,9 +1,24 @@
-/** Placeholder: server, clients and handler scaffold for the services (being written). */
+/**
+ * The service side of a proto API, for the requested files that declare services: `server.ts`,
+ * `client.ts`, `client-web.ts`, the `runtime/grpc-*.ts` files they import, and the user's handler
+ * file (config `handlers`). Files without services get none of these.
+ */
 import type { ApiConfig } from '../core/config.js';
 import type { Generated } from '../core/generate.js';
+import { displayPath } from '../core/paths.js';
 import type { TemplateRenderer } from '../core/templates.js';
+import { emitClients } from './client.js';
+import { handlerScaffold } from './handlers.js';
 import type { LoadedProto } from './load.js';
+import { describeServices } from './server-model.js';
+import { emitServer } from './server.js';
 
-export async function emitServices(_proto: LoadedProto, _templates: TemplateRenderer, _api: ApiConfig): Promise<Required<Pick<Generated, 'files' | 'userFiles'>>> {
-  return { files: [], userFiles: [] };
+export async function emitServices(proto: LoadedProto, templates: TemplateRenderer, api: ApiConfig): Promise<Required<Pick<Generated, 'files' | 'userFiles'>>> {
+  const model = describeServices(proto);
+  if (model.services.length === 0) return { files: [], userFiles: [] };
+  const source = api.inputs.map((input) => displayPath(input, api.root)).join(', ');
+  const emit = api.emit;
+  const files = [...(emit.includes('server') ? emitServer(model, templates, source) : []), ...(emit.includes('client') ? emitClients(model, templates, source) : [])];
+  const userFiles = emit.includes('server') && api.handlers ? [await handlerScaffold(model, templates, api.handlers, api.output)] : [];
+  return { files, userFiles };
 }

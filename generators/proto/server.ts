@@ -1,0 +1,64 @@
+/**
+ * `server.ts` of a proto API: per service a typed handler interface (`TaskServiceHandlers`), and
+ * `createGrpcServer({ TaskService: handlers }, options)`, which serves them through
+ * `runtime/grpc-server.ts` (Connect's node adapter: gRPC, gRPC-Web and Connect on one port, with
+ * health checking). Shape of the generated API:
+ *
+ * ```ts
+ * const server = createGrpcServer({ TaskService: handlers }, { authenticate, cors: { origins } });
+ * await server.listen(8080, "127.0.0.1");
+ * ```
+ */
+import { jsDoc, propertyKey } from '../core/names.js';
+import type { GeneratedFile } from '../core/output.js';
+import type { TemplateRenderer } from '../core/templates.js';
+import type { MethodInfo, ServiceInfo, ServicesModel } from './server-model.js';
+
+/** Runtime files the server imports, by output path → template. */
+export const SERVER_RUNTIME = {
+  'runtime/grpc-server.ts': 'runtime/grpc-server.ts.hbs',
+  'runtime/grpc-health.ts': 'runtime/grpc-health.ts.hbs',
+} as const;
+
+export function emitServer(model: ServicesModel, templates: TemplateRenderer, source: string): GeneratedFile[] {
+  const content = templates.render('proto/server.ts.hbs', {
+    source,
+    imports: model.imports({ descriptors: () => true, inputs: 'type', outputs: 'schema' }),
+    services: model.services.map((service) => ({
+      doc: jsDoc([service.comment, `Handlers of \`${service.desc.typeName}\`.`]),
+      handlersType: service.handlersType,
+      members: service.methods.map(handlerMember),
+    })),
+    registrations: model.services.map((service) => registration(service)),
+    servicesMembers: model.services.map((service) => `${jsDoc([`\`${service.desc.typeName}\``], '  ')}  ${propertyKey(service.key)}?: ${service.handlersType}<Principal>;`),
+  });
+  const files = [{ path: 'server.ts', content }];
+  for (const [path, template] of Object.entries(SERVER_RUNTIME)) files.push({ path, content: templates.render(template, { source }) });
+  return files;
+}
+
+/** One method of a handler interface, by call mode. */
+function handlerMember(method: MethodInfo): string {
+  const output = `MessageInitShape<typeof ${method.output.schema}>`;
+  const doc = jsDoc([method.comment ?? `\`${method.desc.name}\` (${modeName(method.kind)}).`], '  ');
+  const key = propertyKey(method.name);
+  const context = 'context: GrpcCallContext<Principal>';
+  switch (method.kind) {
+    case 'unary':
+      return `${doc}  ${key}(request: ${method.input.type}, ${context}): Promise<${output}>;`;
+    case 'server_streaming':
+      return `${doc}  ${key}(request: ${method.input.type}, ${context}): AsyncIterable<${output}>;`;
+    case 'client_streaming':
+      return `${doc}  ${key}(requests: AsyncIterable<${method.input.type}>, ${context}): Promise<${output}>;`;
+    case 'bidi_streaming':
+      return `${doc}  ${key}(requests: AsyncIterable<${method.input.type}>, ${context}): AsyncIterable<${output}>;`;
+  }
+}
+
+function registration(service: ServiceInfo): string {
+  return `  if (services.${service.key}) bindings.push({ service: ${service.descriptor}, handlers: services.${service.key} });`;
+}
+
+export function modeName(kind: MethodInfo['kind']): string {
+  return { unary: 'unary', server_streaming: 'server streaming', client_streaming: 'client streaming', bidi_streaming: 'bidirectional streaming' }[kind];
+}

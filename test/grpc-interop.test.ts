@@ -1,0 +1,287 @@
+/**
+ * Interop of the generated gRPC code with independent implementations, on 127.0.0.1:
+ * - a stock @grpc/grpc-js client (service built at run time from the .proto by @grpc/proto-loader)
+ *   calls the generated server in all four modes, with metadata, deadlines and every status path;
+ * - the generated Node client calls a plain @grpc/grpc-js server built the same way;
+ * - plain `fetch` calls Connect's JSON protocol;
+ * - grpc-js checks and watches health.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as grpc from '@grpc/grpc-js';
+import { generateGrpc, grpcJsPackage, load, metadata, unary } from './support/grpc-setup.js';
+
+interface Usage {
+  createServer(options?: object): { listen(port: number, host?: string): Promise<number>; close(): Promise<void>; health: { set(service: string, status: number): void } };
+  seen: { aborted: string[]; logged: unknown[]; principals: string[] };
+}
+
+interface NodeClientModule {
+  createGrpcConnection(baseUrl: string, options?: object): { transport: unknown; close(): void };
+  createTaskServiceClient(connection: object): Record<string, (...args: unknown[]) => unknown>;
+  ConnectError: new (...args: unknown[]) => Error & { code: number; rawMessage: string };
+  Code: Record<string, number>;
+}
+
+const { TaskService, Health } = grpcJsPackage();
+let folder: string;
+let usage: Usage;
+let server: ReturnType<Usage['createServer']>;
+let port: number;
+let client: grpc.Client;
+
+beforeAll(async () => {
+  ({ folder } = await generateGrpc('grpc-interop'));
+  usage = await load<Usage>(folder, 'usage.js');
+  server = usage.createServer();
+  port = await server.listen(0, '127.0.0.1');
+  client = new TaskService(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+});
+
+afterAll(async () => {
+  client?.close();
+  await server?.close();
+});
+
+describe('grpc-js client → generated server', () => {
+  it('unary with metadata: header and trailer come back, int64 and enums as the .proto says', async () => {
+    const { value, header, trailer } = await unary<Record<string, unknown>>(client, 'getTask', { id: 't2' }, metadata('editor', { 'x-trace-id': 'trace-42' }));
+    expect(value).toMatchObject({ id: 't2', projectId: 'p1', title: 'Ship it', status: 'TASK_STATUS_DONE', estimateMinutes: '9007199254740993' });
+    expect(header.get('x-trace-id')).toEqual(['trace-42']);
+    expect(trailer.get('x-served-by')).toEqual(['usage']);
+    expect(usage.seen.principals).toContain('u1');
+  });
+
+  it('server streaming', async () => {
+    const call = (client as unknown as { listTasks(request: object, metadata: grpc.Metadata): AsyncIterable<{ id: string }> }).listTasks({ projectId: 'p1' }, metadata('reader'));
+    const ids: string[] = [];
+    for await (const task of call) ids.push(task.id);
+    expect(ids).toEqual(['t1', 't2']);
+  });
+
+  it('client streaming', async () => {
+    const result = await new Promise<{ created: number; ids: string[] }>((resolve, reject) => {
+      const call = (client as unknown as { importTasks(metadata: grpc.Metadata, callback: (error: Error | null, value: { created: number; ids: string[] }) => void): grpc.ClientWritableStream<object> }).importTasks(
+        metadata('editor'),
+        (error, value) => (error ? reject(error) : resolve(value)),
+      );
+      for (const title of ['a', 'b', 'c']) call.write({ projectId: 'p1', title });
+      call.end();
+    });
+    expect(result.created).toBe(3);
+    expect(result.ids).toHaveLength(3);
+  });
+
+  it('bidirectional streaming: answers arrive while the client is still sending', async () => {
+    const call = (client as unknown as { syncTasks(metadata: grpc.Metadata): grpc.ClientDuplexStream<object, { kind: string; task: { id: string; title: string } }> }).syncTasks(metadata('editor'));
+    const received: string[] = [];
+    const first = new Promise<void>((resolve) => call.once('data', () => resolve()));
+    call.on('data', (event) => received.push(`${event.kind} ${event.task.id} ${event.task.title}`));
+    call.write({ kind: 'KIND_CREATED', task: { id: 'n1', title: 'one' } });
+    await first; // the server answered the first event before the second was sent
+    call.write({ kind: 'KIND_UNSPECIFIED', task: { id: 'n2', title: 'two' } });
+    call.end();
+    await new Promise((resolve) => call.on('end', resolve));
+    expect(received).toEqual(['KIND_CREATED n1 one (seen)', 'KIND_UPDATED n2 two (seen)']);
+  });
+
+  it('no or unknown credentials → UNAUTHENTICATED; a reader writing → PERMISSION_DENIED', async () => {
+    await expect(unary(client, 'getTask', { id: 't1' }, metadata(undefined))).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+    await expect(unary(client, 'getTask', { id: 't1' }, metadata('forged'))).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+    await expect(unary(client, 'deleteTask', { id: 't1' }, metadata('reader'))).rejects.toMatchObject({ code: grpc.status.PERMISSION_DENIED });
+    const stream = (client as unknown as { listTasks(request: object, metadata: grpc.Metadata): AsyncIterable<unknown> }).listTasks({ projectId: 'p1' }, metadata(undefined));
+    await expect((async () => { for await (const _ of stream) void _; })()).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+  });
+
+  it('a validation failure the handler throws → INVALID_ARGUMENT; a missing task → NOT_FOUND', async () => {
+    await expect(unary(client, 'getTask', { id: '' }, metadata('editor'))).rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: 'id is required' });
+    await expect(unary(client, 'createTask', { task: { title: '' } }, metadata('editor'))).rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
+    await expect(unary(client, 'getTask', { id: 'missing' }, metadata('editor'))).rejects.toMatchObject({ code: grpc.status.NOT_FOUND, details: 'task missing not found' });
+  });
+
+  it('an uncaught exception → INTERNAL with a generic message, no stack and no secret; logged on the server', async () => {
+    const logged = usage.seen.logged.length;
+    const error = await unary(client, 'getTask', { id: 'boom' }, metadata('editor')).catch((e: grpc.ServiceError) => e);
+    expect(error).toMatchObject({ code: grpc.status.INTERNAL, details: 'internal error' });
+    const everything = JSON.stringify({ details: (error as grpc.ServiceError).details, metadata: (error as grpc.ServiceError).metadata.getMap() });
+    expect(everything).not.toMatch(/secret|at .*\.js|Error:/);
+    expect(usage.seen.logged.length).toBe(logged + 1);
+    expect(String(usage.seen.logged.at(-1))).toContain('secret');
+  });
+
+  it('a deadline that expires → DEADLINE_EXCEEDED, and the handler sees its signal abort', async () => {
+    const error = await unary(client, 'getTask', { id: 'slow' }, metadata('editor'), { deadline: Date.now() + 150 }).catch((e: grpc.ServiceError) => e);
+    expect(error).toMatchObject({ code: grpc.status.DEADLINE_EXCEEDED });
+    await expect.poll(() => usage.seen.aborted).toContain('getTask');
+  });
+
+  it('cancelling a server stream reaches the handler', async () => {
+    const call = (client as unknown as { listTasks(request: object, metadata: grpc.Metadata): grpc.ClientReadableStream<{ id: string }> }).listTasks({ projectId: 'endless' }, metadata('editor'));
+    await new Promise<void>((resolve) => call.once('data', () => resolve()));
+    call.on('error', () => undefined); // CANCELLED, as asked
+    call.cancel();
+    await expect.poll(() => usage.seen.aborted).toContain('listTasks');
+  });
+
+  it('a message that is not valid protobuf is refused without reaching the handler', async () => {
+    const bad = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const error = await new Promise<grpc.ServiceError>((resolve) =>
+      bad.makeUnaryRequest('/acme.tasks.v1.TaskService/GetTask', () => Buffer.from([0x0a, 0xff, 0xff]), (x: Buffer) => x, {}, metadata('editor'), (e) => resolve(e as grpc.ServiceError)),
+    );
+    bad.close();
+    // Connect answers INTERNAL ("parse binary: ..."), as gRPC's status table prescribes for a request
+    // proto that does not parse; the JSON protocol answers INVALID_ARGUMENT (see below).
+    expect(error.code).toBe(grpc.status.INTERNAL);
+    expect(error.details).toMatch(/^parse binary/);
+  });
+
+  it('an unknown method → UNIMPLEMENTED', async () => {
+    const raw = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const error = await new Promise<grpc.ServiceError>((resolve) =>
+      raw.makeUnaryRequest('/acme.tasks.v1.TaskService/Nope', (x: Buffer) => x, (x: Buffer) => x, Buffer.alloc(0), metadata('editor'), (e) => resolve(e as grpc.ServiceError)),
+    );
+    raw.close();
+    expect(error.code).toBe(grpc.status.UNIMPLEMENTED);
+  });
+});
+
+describe('health (grpc.health.v1) through grpc-js', () => {
+  it('Check answers per service, NOT_FOUND for an unknown one, with no credentials', async () => {
+    const health = new Health(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    await expect(unary(health, 'check', { service: '' })).resolves.toMatchObject({ value: { status: 'SERVING' } });
+    await expect(unary(health, 'check', { service: 'acme.tasks.v1.TaskService' })).resolves.toMatchObject({ value: { status: 'SERVING' } });
+    await expect(unary(health, 'check', { service: 'nope.Service' })).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
+    health.close();
+  });
+
+  it('Watch streams the current status, then each change', async () => {
+    const health = new Health(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const call = (health as unknown as { watch(request: object): grpc.ClientReadableStream<{ status: string }> }).watch({ service: 'acme.tasks.v1.TaskService' });
+    const statuses: string[] = [];
+    const two = new Promise<void>((resolve) => call.on('data', (response) => statuses.push(response.status) === 2 && resolve()));
+    await new Promise<void>((resolve) => call.once('data', () => resolve()));
+    server.health.set('acme.tasks.v1.TaskService', 2);
+    await two;
+    server.health.set('acme.tasks.v1.TaskService', 1);
+    call.on('error', () => undefined);
+    call.cancel();
+    health.close();
+    expect(statuses).toEqual(['SERVING', 'NOT_SERVING']);
+  });
+});
+
+describe('fetch → Connect JSON protocol (HTTP/1.1, same port)', () => {
+  const url = (method: string) => `http://127.0.0.1:${port}/acme.tasks.v1.TaskService/${method}`;
+
+  it('unary POST with application/json answers proto3 JSON', async () => {
+    const response = await fetch(url('GetTask'), { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer reader' }, body: '{"id":"t2"}' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.json()).toMatchObject({ id: 't2', projectId: 'p1', status: 'TASK_STATUS_DONE', estimateMinutes: '9007199254740993' });
+  });
+
+  it('errors are Connect error JSON with HTTP statuses: 401, 403, 404, 400 for bad JSON, 500 without details', async () => {
+    const call = (method: string, body: string, token?: string) =>
+      fetch(url(method), { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body });
+    let response = await call('GetTask', '{"id":"t1"}');
+    expect([response.status, await response.json()]).toEqual([401, { code: 'unauthenticated', message: 'missing or invalid credentials' }]);
+    response = await call('DeleteTask', '{"id":"t1"}', 'reader');
+    expect(response.status).toBe(403);
+    response = await call('GetTask', '{"id":"missing"}', 'editor');
+    expect([response.status, (await response.json()).code]).toEqual([404, 'not_found']);
+    response = await call('GetTask', '{"id":', 'editor');
+    expect([response.status, (await response.json()).code]).toEqual([400, 'invalid_argument']);
+    response = await call('GetTask', '{"id":"t1","nope":1}', 'editor');
+    expect(response.status).toBe(200); // unknown JSON fields are ignored, as Connect does by default
+    response = await call('GetTask', '{"id":"boom"}', 'editor');
+    const text = await response.text();
+    expect(response.status).toBe(500);
+    expect(JSON.parse(text)).toEqual({ code: 'internal', message: 'internal error' });
+  });
+});
+
+describe('generated Node client → plain grpc-js server', () => {
+  let plain: grpc.Server;
+  let module: NodeClientModule;
+  let connection: ReturnType<NodeClientModule['createGrpcConnection']>;
+  let tasks: Record<string, (...args: unknown[]) => unknown>;
+  const received: Record<string, unknown> = {};
+
+  beforeAll(async () => {
+    plain = new grpc.Server();
+    plain.addService(TaskService.service, {
+      getTask(call: grpc.ServerUnaryCall<{ id: string }, unknown>, callback: grpc.sendUnaryData<unknown>) {
+        received.authorization = call.metadata.get('authorization')[0];
+        received.tenant = call.metadata.get('x-tenant')[0];
+        if (call.request.id === 'missing') return callback({ code: grpc.status.NOT_FOUND, details: 'no such task' });
+        if (call.request.id === 'slow') return void setTimeout(() => callback(null, { id: 'slow' }), 2000);
+        call.sendMetadata(new grpc.Metadata());
+        const trailer = new grpc.Metadata();
+        trailer.set('x-served-by', 'grpc-js');
+        callback(null, { id: call.request.id, title: 'from grpc-js', status: 'TASK_STATUS_IN_PROGRESS', estimateMinutes: '9007199254740993', attributes: { priority: 'high' } }, trailer);
+      },
+      listTasks(call: grpc.ServerWritableStream<{ projectId: string; pageSize: number }, unknown>) {
+        for (let i = 0; i < call.request.pageSize; i++) call.write({ id: `${call.request.projectId}-${i}` });
+        call.end();
+      },
+      importTasks(call: grpc.ServerReadableStream<{ title: string }, unknown>, callback: grpc.sendUnaryData<unknown>) {
+        const ids: string[] = [];
+        call.on('data', (task) => ids.push(task.title));
+        call.on('end', () => callback(null, { created: ids.length, ids }));
+      },
+      syncTasks(call: grpc.ServerDuplexStream<{ kind: string; task: { id: string } }, unknown>) {
+        call.on('data', (event) => call.write({ kind: event.kind, task: { id: event.task.id, title: 'echo' } }));
+        call.on('end', () => call.end());
+      },
+    });
+    const plainPort = await new Promise<number>((resolve, reject) =>
+      plain.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+    );
+    module = await load<NodeClientModule>(folder, 'out/client.js');
+    connection = module.createGrpcConnection(`http://127.0.0.1:${plainPort}`, { token: () => 'secret-token', headers: { 'x-tenant': 'acme' } });
+    tasks = module.createTaskServiceClient(connection);
+  });
+
+  afterAll(() => {
+    connection?.close();
+    plain?.forceShutdown();
+  });
+
+  it('unary: typed message back, credentials and metadata sent, trailers read', async () => {
+    let trailer: Headers | undefined;
+    const task = (await tasks.getTask({ id: 't9' }, { onTrailer: (t: Headers) => (trailer = t) })) as { id: string; title: string; status: number; estimateMinutes: bigint; attributes: Record<string, string> };
+    expect(task).toMatchObject({ id: 't9', title: 'from grpc-js', status: 2, estimateMinutes: 9007199254740993n, attributes: { priority: 'high' } });
+    expect(received).toEqual({ authorization: 'Bearer secret-token', tenant: 'acme' });
+    expect(trailer?.get('x-served-by')).toBe('grpc-js');
+  });
+
+  it('a status from the server arrives as ConnectError with its code', async () => {
+    const error = (await (tasks.getTask({ id: 'missing' }) as Promise<unknown>).catch((e: unknown) => e)) as { code: number; rawMessage: string };
+    expect(error).toBeInstanceOf(module.ConnectError);
+    expect([error.code, error.rawMessage]).toEqual([module.Code.NotFound, 'no such task']);
+  });
+
+  it('a deadline expires → DEADLINE_EXCEEDED', async () => {
+    const error = (await (tasks.getTask({ id: 'slow' }, { timeoutMs: 100 }) as Promise<unknown>).catch((e: unknown) => e)) as { code: number };
+    expect(error.code).toBe(module.Code.DeadlineExceeded);
+  });
+
+  it('server streaming, client streaming and bidi as async iterables', async () => {
+    const listed: string[] = [];
+    for await (const task of tasks.listTasks({ projectId: 'p', pageSize: 3 }) as AsyncIterable<{ id: string }>) listed.push(task.id);
+    expect(listed).toEqual(['p-0', 'p-1', 'p-2']);
+
+    async function* titles() {
+      yield { title: 'x' };
+      yield { title: 'y' };
+    }
+    expect(await tasks.importTasks(titles())).toMatchObject({ created: 2, ids: ['x', 'y'] });
+
+    async function* events() {
+      yield { kind: 1, task: { id: 'a' } };
+      yield { kind: 3, task: { id: 'b' } };
+    }
+    const echoed: string[] = [];
+    for await (const event of tasks.syncTasks(events()) as AsyncIterable<{ kind: number; task: { id: string; title: string } }>) echoed.push(`${event.kind} ${event.task.id} ${event.task.title}`);
+    expect(echoed).toEqual(['1 a echo', '3 b echo']);
+  });
+});

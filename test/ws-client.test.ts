@@ -1,0 +1,252 @@
+/**
+ * The WebSocket client runtime (templates/runtime/ws-client.ts.hbs) in Node, with `ws` injected,
+ * against the server runtime: typed send/on, request/reply and its timeout, the bounded queue while
+ * CONNECTING, readyState, reconnect with backoff after the server drops it (re-auth and
+ * re-subscribe included), and a silent server detected by the application-level ping.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket, { WebSocketServer } from 'ws';
+import { loadWsRuntime, type Client, type ClientOptions, type Message, type WsRuntime } from './support/ws-runtime.js';
+import { startChat, type ChatServer } from './support/ws-server-setup.js';
+
+let runtime: WsRuntime;
+const servers: ChatServer[] = [];
+const clients: Client[] = [];
+
+function connect(options: ClientOptions): Client {
+  const made = new runtime.client.WebSocketClient({ WebSocket, ...options });
+  clients.push(made);
+  return made;
+}
+
+async function chat(...args: Parameters<typeof startChat> extends [unknown, ...infer Rest] ? Rest : never): Promise<ChatServer> {
+  const started = await startChat(runtime, ...args);
+  servers.push(started);
+  return started;
+}
+
+const OPEN = 1;
+const CLOSED = 3;
+
+beforeAll(async () => {
+  runtime = await loadWsRuntime('ws-client-');
+});
+
+afterEach(async () => {
+  for (const made of clients.splice(0)) made.close();
+  await Promise.all(servers.splice(0).map((server) => server.stop()));
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.stop()));
+});
+
+describe('sending and receiving', () => {
+  test('typed send and on, and readyState CONNECTING → OPEN → CLOSING → CLOSED', async () => {
+    const server = await chat({ protocols: ['chat.v1'] });
+    const states: number[] = [];
+    const client = connect({ url: `${server.url}/rooms/a`, protocols: ['chat.v1'], onStateChange: (state) => states.push(state) });
+    expect(client.readyState).toBe(0);
+    const said: Message[] = [];
+    client.on('said', (message) => said.push(message));
+    client.send({ type: 'say', text: 'queued before open' });
+    await expect.poll(() => client.readyState).toBe(OPEN);
+    expect(client.protocol).toBe('chat.v1');
+    client.send({ type: 'say', text: 'sent when open' });
+    await expect.poll(() => said.map((message) => message.text)).toEqual(['queued before open', 'sent when open']);
+    client.close();
+    await expect.poll(() => client.readyState).toBe(CLOSED);
+    expect(states).toEqual([1, 2, 3]);
+    expect(() => client.send({ type: 'say', text: 'too late' })).toThrow(runtime.client.WebSocketClientError);
+  });
+
+  test('request() resolves with the reply carrying its id; a reply of errorType rejects', async () => {
+    const server = await chat({ errorReply: (problem) => ({ type: 'error', reason: problem.reason, message: problem.message }) });
+    const client = connect({ url: `${server.url}/rooms/a`, errorType: 'error', validate: runtime.chat.validateChatServerMessage });
+    const [slow, fast, history] = await Promise.all([
+      client.request({ type: 'work', ms: 60 }),
+      client.request({ type: 'work', ms: 1 }),
+      client.request({ type: 'history', room: 'a' }),
+    ]);
+    expect(slow).toMatchObject({ type: 'done', ms: 60 });
+    expect(fast).toMatchObject({ type: 'done', ms: 1 });
+    expect(history).toMatchObject({ type: 'historyResult', texts: ['history of a'] });
+    const failure = await client.request({ type: 'history', room: 7 }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(runtime.client.WebSocketReplyError);
+    expect((failure as { reply: Message }).reply).toMatchObject({ type: 'error', reason: 'invalid-message' });
+  });
+
+  test('request() rejects after its timeout when no reply comes', async () => {
+    const server = await chat();
+    const client = connect({ url: `${server.url}/rooms/a` });
+    const error = await client.request({ type: 'work', ms: 60_000 }, { timeoutMs: 50 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(runtime.client.WebSocketClientError);
+    expect((error as Error).message).toBe('No reply within 50 ms');
+  });
+
+  test('a request in flight rejects at once when the connection is lost', async () => {
+    const server = await chat();
+    const client = connect({ url: `${server.url}/rooms/a`, reconnect: false });
+    await expect.poll(() => server.opened.length).toBe(1);
+    const pending = client.request({ type: 'work', ms: 60_000 }, { timeoutMs: 60_000 }).catch((caught: unknown) => caught);
+    await expect.poll(() => client.readyState).toBe(OPEN);
+    server.opened[0]!.close(4000, 'bye');
+    expect(((await pending) as Error).message).toContain('closed (4000)');
+  });
+
+  test('the queue while CONNECTING is bounded: one more message throws', async () => {
+    const server = await chat();
+    const client = connect({ url: `${server.url}/rooms/a`, maxQueued: 2 });
+    client.send({ type: 'say', text: 'one' });
+    client.send({ type: 'say', text: 'two' });
+    expect(() => client.send({ type: 'say', text: 'three' })).toThrow(/2 messages are already queued/);
+    await expect.poll(() => server.said.map((entry) => entry.text)).toEqual(['one', 'two']);
+  });
+
+  test('messages() iterates one kind until the client closes', async () => {
+    const server = await chat();
+    const client = connect({ url: `${server.url}/rooms/a` });
+    const received: unknown[] = [];
+    const done = (async () => {
+      for await (const message of client.messages('said')) {
+        received.push(message.text);
+        if (received.length === 3) client.close();
+      }
+    })();
+    for (const text of ['a', 'b', 'c']) client.send({ type: 'say', text });
+    await done;
+    expect(received).toEqual(['a', 'b', 'c']);
+  });
+
+  test('invalid messages from the server go to onError and reach no handler', async () => {
+    const raw = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise((resolve) => raw.once('listening', resolve));
+    raw.on('connection', (socket) => {
+      socket.send(JSON.stringify({ type: 'said', room: 1 }));
+      socket.send('not json');
+      socket.send(JSON.stringify({ type: 'said', room: 'a', text: 'fine' }));
+    });
+    try {
+      const errors: string[] = [];
+      const said: Message[] = [];
+      const client = connect({
+        url: `ws://127.0.0.1:${(raw.address() as AddressInfo).port}/`,
+        validate: runtime.chat.validateChatServerMessage,
+        onError: (error) => errors.push((error as Error).message),
+      });
+      client.on('said', (message) => said.push(message));
+      await expect.poll(() => said).toEqual([{ type: 'said', room: 'a', text: 'fine' }]);
+      expect(errors).toEqual(['The server sent an invalid message: /room is invalid', 'The server sent a message that is not JSON']);
+    } finally {
+      for (const socket of raw.clients) socket.terminate();
+      raw.close();
+    }
+  });
+});
+
+describe('reconnecting', () => {
+  test('after the server drops it: backoff with full jitter and a cap, then re-auth and re-subscribe', async () => {
+    const tokens: string[] = [];
+    const firstMessageAuth = {
+      verify: (token: string) => {
+        tokens.push(token);
+        return token.startsWith('token-') ? { token } : undefined;
+      },
+    };
+    const server = await chat({ firstMessageAuth });
+    const port = server.port;
+    let issued = 0;
+    const delays: Array<[number, number]> = [];
+    const closes: number[] = [];
+    const client = connect({
+      url: `${server.url}/rooms/a`,
+      token: async () => `token-${++issued}`,
+      reconnect: { baseMs: 20, maxMs: 50 },
+      random: () => 0.5,
+      onReconnect: (attempt, delay) => delays.push([attempt, delay]),
+      onClose: (code) => closes.push(code),
+    });
+    const said: Message[] = [];
+    client.on('said', (message) => said.push(message));
+    client.subscribe({ type: 'join', room: 'news' });
+    await expect.poll(() => server.opened.length).toBe(1);
+    await server.endpoint.publish('room:news', { type: 'said', room: 'news', text: 'before' });
+    await expect.poll(() => said.map((message) => message.text)).toEqual(['before']);
+
+    // The server goes away (1001) and stays away for a few attempts: each one is refused.
+    servers.splice(servers.indexOf(server), 1);
+    await server.stop();
+    await expect.poll(() => delays.length).toBeGreaterThanOrEqual(4);
+    expect(closes[0]).toBe(1001);
+    // delay = random() × min(maxMs, baseMs × 2^attempt): 10, 20, 25 (capped), 25, ...
+    expect(delays.slice(0, 4)).toEqual([
+      [1, 10],
+      [2, 20],
+      [3, 25],
+      [4, 25],
+    ]);
+    expect(client.readyState).toBe(0);
+
+    // Back on the same port: the client reconnects, sends a fresh token, re-joins the topic.
+    const again = await chat({ firstMessageAuth }, port);
+    await expect.poll(() => again.opened.length, { timeout: 5000 }).toBe(1);
+    expect(tokens).toEqual(['token-1', `token-${issued}`]);
+    expect(issued).toBe(2);
+    expect(again.opened[0]!.context).toEqual({ token: 'token-2' });
+    await expect
+      .poll(async () => {
+        await again.endpoint.publish('room:news', { type: 'said', room: 'news', text: 'after' });
+        return said.some((message) => message.text === 'after');
+      })
+      .toBe(true);
+    expect(client.readyState).toBe(OPEN);
+  });
+
+  test('no reconnect after a policy close (1008), and a final CLOSED', async () => {
+    const server = await chat();
+    const reconnects: number[] = [];
+    const client = connect({ url: `${server.url}/rooms/a`, onReconnect: (attempt) => reconnects.push(attempt) });
+    await expect.poll(() => client.readyState).toBe(OPEN);
+    client.send({ type: 'say', text: 42 });
+    await expect.poll(() => client.readyState).toBe(CLOSED);
+    expect(reconnects).toEqual([]);
+    expect(server.endpoint.size).toBe(0);
+  });
+
+  test('a silent server is detected by the application-level ping and given up on', async () => {
+    // A server that completes handshakes and then never sends anything (no pong).
+    const http = createServer();
+    const silent = new WebSocketServer({ server: http });
+    let connections = 0;
+    silent.on('connection', () => connections++);
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const closes: Array<[number, string]> = [];
+      connect({
+        url: `ws://127.0.0.1:${(http.address() as AddressInfo).port}/`,
+        pingIntervalMs: 30,
+        reconnect: { baseMs: 1, maxMs: 1 },
+        onClose: (code, reason) => closes.push([code, reason]),
+      });
+      await expect.poll(() => connections).toBeGreaterThanOrEqual(2);
+      expect(closes[0]).toEqual([1006, 'Server not responding']);
+    } finally {
+      for (const socket of silent.clients) socket.terminate();
+      silent.close();
+      http.close();
+    }
+  });
+
+  test('a server that answers the ping keeps the connection', async () => {
+    const server = await chat();
+    const closes: number[] = [];
+    const client = connect({ url: `${server.url}/rooms/a`, pingIntervalMs: 20, onClose: (code) => closes.push(code) });
+    await expect.poll(() => client.readyState).toBe(OPEN);
+    // Ten ping intervals; each needs a pong to keep the connection.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(closes).toEqual([]);
+    expect(server.opened).toHaveLength(1);
+  });
+});
