@@ -31,6 +31,7 @@ describe('out/ (the embedded default)', async () => {
       rest: 'schemas/openapi/tasks.yaml',
       graphql: 'schemas/graphql/tasks.graphql',
       grpc: 'schemas/proto/acme/tasks/v1/tasks.proto',
+      realtime: 'schemas/asyncapi/tasks.asyncapi.yaml',
     };
     for (const { folder, files } of outputs) {
       const source = sources[folder.slice(ROOT.length + 1).replace(/^out\//, '')];
