@@ -8,6 +8,8 @@
 //   6. graphql-server      the generated GraphQL server vs graphql-yoga, same SDL and resolvers, req/s with autocannon
 //   7. grpc-messages       encode/decode throughput of the generated protobuf-es messages vs protobufjs static code (pbjs)
 //   8. grpc-server         unary calls/s of the generated gRPC server vs plain @grpc/grpc-js, same handler and client
+//   9. ws-server           messages/s through our WebSocket runtime (validate + dispatch + echo) vs a raw `ws` echo server
+//  10. sse-server          events/s delivered by our SSE runtime (publish fan-out) vs a hand-written res.write loop
 // Every figure is printed as measured, with ratios from the same run; targets are information, not
 // assertions. The exit code is 1 only when something could not be run at all.
 // Options: see --help.
@@ -25,8 +27,10 @@ import { benchGraphQLGeneration } from './lib/graphql-generation.js';
 import { benchGraphQLServer } from './lib/graphql-server.js';
 import { benchGrpcMessages } from './lib/grpc-messages.js';
 import { benchGrpcServer } from './lib/grpc-server.js';
+import { benchWsServer } from './lib/ws-server.js';
+import { benchSseServer } from './lib/sse-server.js';
 
-const SECTIONS = ['generation', 'tsc', 'validators', 'rest-server', 'graphql-generation', 'graphql-server', 'grpc-messages', 'grpc-server'];
+const SECTIONS = ['generation', 'tsc', 'validators', 'rest-server', 'graphql-generation', 'graphql-server', 'grpc-messages', 'grpc-server', 'ws-server', 'sse-server'];
 const GENERATORS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
 const TSC_SUBJECTS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
 
@@ -65,7 +69,15 @@ gRPC sections:
   grpc-server           the generated server (createGrpcServer) vs a plain @grpc/grpc-js server, unary
                         GetTask, @grpc/grpc-js client with 50 calls in flight over one channel;
                         --quick shortens it; prints "ours: not generated yet" while codegen writes
-                        no server.ts for the example`;
+                        no server.ts for the example
+
+Realtime sections (the runtimes rendered from templates/runtime/ with dist/'s TemplateRenderer):
+  ws-server             createWebSocketEndpoint (ws-*.ts.hbs) with a validator and an echo handler vs a
+                        raw ws echo server; 50 ws clients in the harness, 32 messages in flight each,
+                        3 s warm-up + 10 s; msg/s and server CPU per message; --quick shortens it
+  sse-server            createSseEndpoint (sse-*.ts.hbs, in-memory event log) publishing to 100 readers
+                        vs a hand-written res.write loop to the same readers (node:http clients in the
+                        harness); delivered events/s and server CPU per delivered event; --quick shortens it`;
 
 function parseArgs(argv) {
   const dashdash = argv.indexOf('--');
@@ -209,6 +221,14 @@ async function main() {
   if (options.sections.includes('grpc-server')) {
     results.grpcServer = await benchGrpcServer({ log, quick: options.quick });
     failed ||= results.grpcServer.ok === false;
+  }
+  if (options.sections.includes('ws-server')) {
+    results.wsServer = await benchWsServer({ log, quick: options.quick });
+    failed ||= results.wsServer.ok === false;
+  }
+  if (options.sections.includes('sse-server')) {
+    results.sseServer = await benchSseServer({ log, quick: options.quick });
+    failed ||= results.sseServer.ok === false;
   }
   results.totalMs = performance.now() - started;
   results.loadAtEnd = loadavg().map((value) => Math.round(value * 100) / 100);

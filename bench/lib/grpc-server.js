@@ -59,7 +59,7 @@ apis:
 export const GRPC_SERVERS = [
   {
     id: 'ours',
-    label: 'codegen: generated server (createGrpcServer, Connect node adapter), default options',
+    label: 'codegen: generated server (createGrpcServer: gRPC on node:http2, Connect for the rest), default options',
     args: ['bench/lib/grpc-ours.js'],
     env: { NODE_ENV: 'production', BENCH_GRPC_OUT: OURS_JS },
   },
