@@ -1,6 +1,6 @@
 /**
  * The `x-` extensions that fill AsyncAPI's gaps for SSE and WebSocket (documented, with an example
- * each, in EXTENSIONS.md). Each is read from the object it belongs on, checked, and returned with
+ * each, in the README, "SSE and WebSocket"). Each is read from the object it belongs on, checked, and returned with
  * its default applied; a wrong value is a located problem and the default stands in, so one run
  * reports every problem.
  *

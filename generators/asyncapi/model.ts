@@ -81,7 +81,7 @@ export interface ChannelOperation {
   location: SourceLocation;
 }
 
-/** The `x-sse` settings of an SSE channel, defaults applied. See EXTENSIONS.md. */
+/** The `x-sse` settings of an SSE channel, defaults applied. See the README, "SSE and WebSocket". */
 export interface SseSettings {
   /** `GET` for EventSource feeds; `POST` for streams that take a JSON body (the `receive` message). */
   method: 'GET' | 'POST';
@@ -105,7 +105,7 @@ export interface FirstMessageAuth {
   timeout: number;
 }
 
-/** The WebSocket extensions of a channel, defaults applied. See EXTENSIONS.md. */
+/** The WebSocket extensions of a channel, defaults applied. See the README, "SSE and WebSocket". */
 export interface WebSocketSettings {
   /** Accepted `Sec-WebSocket-Protocol` values, in the server's order of preference; `[]`: none. */
   subprotocols: string[];
