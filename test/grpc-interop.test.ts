@@ -285,3 +285,113 @@ describe('generated Node client → plain grpc-js server', () => {
     expect(echoed).toEqual(['1 a echo', '3 b echo']);
   });
 });
+
+describe('generated Node client (Connect gRPC transport, HTTP/2) → generated server', () => {
+  let module: NodeClientModule;
+  const connections: { close(): void }[] = [];
+  const clientFor = (token: string) => {
+    const connection = module.createGrpcConnection(`http://127.0.0.1:${port}`, { token: () => token });
+    connections.push(connection);
+    return module.createTaskServiceClient(connection);
+  };
+  const failure = async (call: unknown) => (await (call as Promise<unknown>).then(() => undefined, (e: unknown) => e)) as { code: number; rawMessage: string } | undefined;
+
+  beforeAll(async () => {
+    module = await load<NodeClientModule>(folder, 'out/client.js');
+  });
+  afterAll(() => connections.forEach((connection) => connection.close()));
+
+  it('unary with metadata, then all streaming modes', async () => {
+    const tasks = clientFor('editor');
+    let header: Headers | undefined;
+    let trailer: Headers | undefined;
+    const task = await tasks.getTask({ id: 't2' }, { headers: { 'x-trace-id': 'connect-7' }, onHeader: (h: Headers) => (header = h), onTrailer: (t: Headers) => (trailer = t) });
+    expect(task).toMatchObject({ id: 't2', title: 'Ship it', estimateMinutes: 9007199254740993n });
+    expect([header?.get('x-trace-id'), trailer?.get('x-served-by')]).toEqual(['connect-7', 'usage']);
+
+    const listed: string[] = [];
+    for await (const item of tasks.listTasks({ projectId: 'p1' }) as AsyncIterable<{ id: string }>) listed.push(item.id);
+    expect(listed).toEqual(['t1', 't2']);
+
+    async function* created() {
+      yield { projectId: 'p1', title: 'one' };
+      yield { projectId: 'p1', title: 'two' };
+    }
+    expect(await tasks.importTasks(created())).toMatchObject({ created: 2 });
+
+    async function* events() {
+      yield { kind: 1, task: { id: 'c1', title: 'x' } };
+      yield { kind: 0, task: { id: 'c2', title: 'y' } };
+    }
+    const echoed: string[] = [];
+    for await (const event of tasks.syncTasks(events()) as AsyncIterable<{ kind: number; task: { id: string; title: string } }>) echoed.push(`${event.kind} ${event.task.id} ${event.task.title}`);
+    expect(echoed).toEqual(['1 c1 x (seen)', '2 c2 y (seen)']);
+  });
+
+  it('statuses: NOT_FOUND, INVALID_ARGUMENT, PERMISSION_DENIED, UNAUTHENTICATED, INTERNAL without details, DEADLINE_EXCEEDED', async () => {
+    const editor = clientFor('editor');
+    expect(await failure(editor.getTask({ id: 'missing' }))).toMatchObject({ code: module.Code.NotFound, rawMessage: 'task missing not found' });
+    expect(await failure(editor.getTask({ id: '' }))).toMatchObject({ code: module.Code.InvalidArgument, rawMessage: 'id is required' });
+    expect(await failure(clientFor('reader').deleteTask({ id: 't1' }))).toMatchObject({ code: module.Code.PermissionDenied });
+    expect(await failure(clientFor('forged').getTask({ id: 't1' }))).toMatchObject({ code: module.Code.Unauthenticated });
+    expect(await failure(editor.getTask({ id: 'boom' }))).toMatchObject({ code: module.Code.Internal, rawMessage: 'internal error' });
+    expect(await failure(editor.getTask({ id: 'slow' }, { timeoutMs: 150 }))).toMatchObject({ code: module.Code.DeadlineExceeded });
+  });
+});
+
+describe('gRPC over HTTP/2: limits, compression and shutdown', () => {
+  let limited: ReturnType<Usage['createServer']>;
+  let limitedClient: grpc.Client;
+
+  beforeAll(async () => {
+    limited = usage.createServer({ readMaxBytes: 64, maxTimeoutMs: 10_000 });
+    const limitedPort = await limited.listen(0, '127.0.0.1');
+    limitedClient = new TaskService(`127.0.0.1:${limitedPort}`, grpc.credentials.createInsecure());
+  });
+  afterAll(async () => {
+    limitedClient?.close();
+    await limited?.close();
+  });
+
+  it('a gzip-compressed call is answered (compressed requests are Connect\'s)', async () => {
+    const gzip = new TaskService(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { 'grpc.default_compression_algorithm': 2 });
+    const { value } = await unary<{ id: string; title: string }>(gzip, 'getTask', { id: 't1' }, metadata('editor'));
+    gzip.close();
+    expect(value).toMatchObject({ id: 't1', title: 'Write docs' });
+  });
+
+  it('a message over readMaxBytes → RESOURCE_EXHAUSTED, unary and mid-stream; the handler never sees it', async () => {
+    const big = { task: { projectId: 'p1', title: 'x'.repeat(100) } };
+    await expect(unary(limitedClient, 'createTask', big, metadata('editor'))).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED });
+    const result = await new Promise<grpc.ServiceError | null>((resolve) => {
+      const call = (limitedClient as unknown as { importTasks(metadata: grpc.Metadata, callback: (error: grpc.ServiceError | null) => void): grpc.ClientWritableStream<object> }).importTasks(metadata('editor'), resolve);
+      call.write({ projectId: 'p1', title: 'small' });
+      call.write(big.task);
+      call.end();
+    });
+    expect(result).toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED });
+  });
+
+  it('a deadline beyond maxTimeoutMs → INVALID_ARGUMENT; within it the call goes through', async () => {
+    await expect(unary(limitedClient, 'getTask', { id: 't1' }, metadata('editor'), { deadline: Date.now() + 60_000 })).rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
+    await expect(unary(limitedClient, 'getTask', { id: 't1' }, metadata('editor'), { deadline: Date.now() + 5_000 })).resolves.toMatchObject({ value: { id: 't1' } });
+  });
+
+  it('close() lets a running stream go on for the grace period, then ends it with UNAVAILABLE', async () => {
+    const own = usage.createServer();
+    const ownPort = await own.listen(0, '127.0.0.1');
+    const client = new TaskService(`127.0.0.1:${ownPort}`, grpc.credentials.createInsecure());
+    const call = (client as unknown as { listTasks(request: object, metadata: grpc.Metadata): grpc.ClientReadableStream<{ id: string }> }).listTasks({ projectId: 'endless' }, metadata('editor'));
+    let received = 0;
+    call.on('data', () => received++);
+    const ended = new Promise<grpc.ServiceError>((resolve) => call.on('error', resolve));
+    await new Promise<void>((resolve) => call.once('data', () => resolve()));
+    const closed = own.close();
+    const atClose = received;
+    const error = await ended;
+    await closed;
+    client.close();
+    expect(error.code).toBe(grpc.status.UNAVAILABLE);
+    expect(received).toBeGreaterThan(atClose); // messages kept coming during the grace period
+  });
+});

@@ -2,7 +2,7 @@
  * `server.ts` of a proto API: per service a typed handler interface (`TaskServiceHandlers`), and
  * `createGrpcServer({ TaskService: handlers }, options)`, which serves them through
  * `runtime/grpc-server.ts` (Connect's node adapter: gRPC, gRPC-Web and Connect on one port, with
- * health checking). Shape of the generated API:
+ * health checking; plain gRPC over HTTP/2 through `runtime/grpc-http2.ts`). Shape of the generated API:
  *
  * ```ts
  * const server = createGrpcServer({ TaskService: handlers }, { authenticate, cors: { origins } });
@@ -17,6 +17,8 @@ import type { MethodInfo, ServiceInfo, ServicesModel } from './server-model.js';
 /** Runtime files the server imports, by output path → template. */
 export const SERVER_RUNTIME = {
   'runtime/grpc-server.ts': 'runtime/grpc-server.ts.hbs',
+  'runtime/grpc-call.ts': 'runtime/grpc-call.ts.hbs',
+  'runtime/grpc-http2.ts': 'runtime/grpc-http2.ts.hbs',
   'runtime/grpc-health.ts': 'runtime/grpc-health.ts.hbs',
 } as const;
 

@@ -4,9 +4,11 @@
  * file adds what the conventions ask around it:
  * - one port for HTTP/2 without TLS (gRPC) and HTTP/1.1 (gRPC-Web, Connect's JSON protocol, plain
  *   `fetch`): the first bytes of a connection decide, since the HTTP/2 preface starts `PRI *`;
+ * - plain gRPC calls over HTTP/2 served by `grpc-http2.ts` instead of Connect, for throughput
+ *   (the same handlers, hooks and statuses; anything else still goes to Connect);
  * - authentication and authorization hooks answering UNAUTHENTICATED and PERMISSION_DENIED;
  * - INTERNAL with a generic message for anything a handler throws that is not a `ConnectError`
- *   (logged here, never sent), and DEADLINE_EXCEEDED for a handler that outlives its deadline;
+ *   (logged, never sent), and DEADLINE_EXCEEDED for a handler that outlives its deadline;
  * - CORS with an allow-list, exposing the gRPC-Web and Connect headers browsers need;
  * - `grpc.health.v1.Health`, and a shutdown that drains calls before it cancels them.
  */
@@ -14,49 +16,15 @@ import { createServer as createHttp1Server, type IncomingMessage, type ServerRes
 import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from "node:http2";
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from "node:net";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
-import { Code, ConnectError, cors as connectCors, type ConnectRouter, type HandlerContext, type MethodImpl, type ServiceImpl } from "@connectrpc/connect";
+import { Code, ConnectError, cors as connectCors, type ConnectRouter, type MethodImpl, type ServiceImpl } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { implement, type CallHandler, type CallState, type Hooks, type MaybePromise } from "./grpc-call.js";
 import { Health, HealthStatus, healthService } from "./grpc-health.js";
+import { Http2Grpc, type Http2Route } from "./grpc-http2.js";
 
 export { Code, ConnectError } from "@connectrpc/connect";
+export { GrpcCallContext, type MaybePromise } from "./grpc-call.js";
 export { HealthStatus, ServingStatus } from "./grpc-health.js";
-
-export type MaybePromise<T> = T | Promise<T>;
-
-/** What a handler gets besides its request: metadata, deadline, cancellation and the caller. */
-export class GrpcCallContext<Principal = unknown> {
-  /** Request metadata (HTTP headers, lower-case names): `authorization`, `traceparent`, ... */
-  readonly metadata: Headers;
-  /** Response metadata sent before the first message; set it before returning or yielding. */
-  readonly responseHeaders: Headers;
-  /** Response metadata sent after the last message. */
-  readonly responseTrailers: Headers;
-  /** Aborts when the deadline passes, the client cancels, or the call ends; pass it on to I/O. */
-  readonly signal: AbortSignal;
-  /** The method being called: `method.name` (`GetTask`), `method.parent.typeName` (the service). */
-  readonly method: DescMethod;
-  /** "grpc", "grpc-web" or "connect". */
-  readonly protocol: string;
-  /** What `authenticate` returned for this call (undefined when the server has no `authenticate`). */
-  readonly principal: Principal;
-  private readonly call: HandlerContext;
-
-  constructor(call: HandlerContext, principal: Principal) {
-    this.call = call;
-    this.metadata = call.requestHeader;
-    this.responseHeaders = call.responseHeader;
-    this.responseTrailers = call.responseTrailer;
-    this.signal = call.signal;
-    this.method = call.method;
-    this.protocol = call.protocolName;
-    this.principal = principal;
-  }
-
-  /** Milliseconds left until the caller's deadline, or undefined when it set none. */
-  timeoutMs(): number | undefined {
-    return this.call.timeoutMs();
-  }
-}
 
 /** CORS for browser clients (gRPC-Web, Connect). Other origins get no CORS headers. */
 export interface GrpcCorsOptions {
@@ -117,15 +85,6 @@ export interface ServiceBinding {
   handlers: object;
 }
 
-type AnyHandler = (input: unknown, context: GrpcCallContext<unknown>) => unknown;
-
-/** What every wrapped method shares: the hooks and the error reporter. */
-interface Hooks {
-  authenticate?: (metadata: Headers, method: DescMethod) => MaybePromise<unknown>;
-  authorize?: (principal: unknown, method: DescMethod, metadata: Headers) => MaybePromise<boolean>;
-  onError: (error: unknown, method: DescMethod) => void;
-}
-
 const HTTP2_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
 
 /** Serves `bindings` (plus health checks) with Connect on one port; see the file's comment. */
@@ -137,20 +96,35 @@ export function serveGrpc<Principal>(bindings: readonly ServiceBinding[], option
     onError: options.onError ?? ((error, method) => console.error(`grpc: ${method.parent.typeName}/${method.name} failed:`, error)),
   };
   const health = new HealthStatus(bindings.map((binding) => binding.service.typeName));
+  const served = bindings.map(({ service, handlers }) => ({ service, methods: implement(service, handlers, hooks) }));
+  // Health checks come without credentials: the same wrapping, without the auth hooks.
+  if (options.health !== false) served.push({ service: Health, methods: implement(Health, healthService(health), { onError: hooks.onError }) });
   const shutdown = new AbortController();
+  const readMaxBytes = options.readMaxBytes ?? 4 * 1024 * 1024;
   const adapter = connectNodeAdapter({
     grpc: true,
     grpcWeb: true,
     connect: true,
-    readMaxBytes: options.readMaxBytes ?? 4 * 1024 * 1024,
+    readMaxBytes,
     ...(options.maxTimeoutMs !== undefined ? { maxTimeoutMs: options.maxTimeoutMs } : {}),
     shutdownSignal: shutdown.signal,
     routes(router: ConnectRouter) {
-      for (const { service, handlers } of bindings) router.service(service, implement(service, handlers, hooks));
-      if (options.health !== false) router.service(Health, healthService(health));
+      for (const { service, methods } of served) router.service(service, connectMethods(service, methods));
     },
   });
-  const handler = options.cors ? withCors(adapter, options.cors) : (adapter as GrpcRequestHandler);
+  const routes = new Map<string, Http2Route>();
+  for (const { service, methods } of served) {
+    for (const method of service.methods) {
+      const handler = methods.get(method.localName);
+      if (handler) routes.set(`/${service.typeName}/${method.name}`, { method, handler });
+    }
+  }
+  const grpc = new Http2Grpc(routes, { readMaxBytes, maxTimeoutMs: options.maxTimeoutMs ?? Number.MAX_SAFE_INTEGER, shutdownSignal: shutdown.signal });
+  const connect = options.cors ? withCors(adapter, options.cors) : (adapter as GrpcRequestHandler);
+  const handler: GrpcRequestHandler = (request, response) => {
+    if (request.httpVersionMajor === 2 && grpc.serve(request as Http2ServerRequest, response as Http2ServerResponse)) return;
+    connect(request, response);
+  };
 
   const http1 = createHttp1Server(handler);
   const http2 = createHttp2Server(handler);
@@ -227,71 +201,33 @@ function dispatch(socket: Socket, http1: ReturnType<typeof createHttp1Server>, h
   socket.on("end", fail);
 }
 
-/** The Connect implementation of `service`: each handler behind auth, error and deadline handling. */
-function implement(service: DescService, handlers: object, hooks: Hooks): Partial<ServiceImpl<DescService>> {
+/**
+ * The wrapped handlers as Connect's implementation (its `HandlerContext` is their call state). Connect
+ * would send an answer that comes after the deadline, or a stream cut short by it or by a shutdown,
+ * as if all were well; the client has given up by then, so the call ends with the abort's reason.
+ */
+function connectMethods(service: DescService, methods: ReadonlyMap<string, CallHandler>): Partial<ServiceImpl<DescService>> {
   const implementation: Partial<ServiceImpl<DescService>> = {};
+  const late = (call: CallState) => ConnectError.from(call.signal.reason, Code.Canceled);
   for (const method of service.methods) {
-    const handler = (handlers as Record<string, AnyHandler | undefined>)[method.localName];
-    if (typeof handler !== "function") continue; // Connect answers UNIMPLEMENTED
-    const call = handler.bind(handlers);
-    // The generated handler interfaces type the messages; here they are opaque.
+    const handler = methods.get(method.localName);
+    if (handler === undefined) continue; // Connect answers UNIMPLEMENTED
+    const streams = method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming";
+    // Messages are opaque here: the generated handler interfaces type them.
     implementation[method.localName] = (
-      method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming" ? streaming(method, call, hooks) : single(method, call, hooks)
+      streams
+        ? async function* (input: unknown, call: CallState) {
+            yield* handler(input, call) as AsyncIterable<unknown>;
+            if (call.signal.aborted) throw late(call);
+          }
+        : async (input: unknown, call: CallState) => {
+            const output = await handler(input, call);
+            if (call.signal.aborted) throw late(call);
+            return output;
+          }
     ) as MethodImpl<DescMethod>;
   }
   return implementation;
-}
-
-/** Unary and client streaming: one answer. */
-function single(method: DescMethod, handler: AnyHandler, hooks: Hooks) {
-  return async (input: unknown, call: HandlerContext) => {
-    try {
-      const principal = hooks.authenticate ? await admit(method, call, hooks) : undefined;
-      const output = await handler(input, new GrpcCallContext(call, principal));
-      // A late answer is no answer: the client has given up at its deadline.
-      if (call.signal.aborted) throw call.signal.reason;
-      return output;
-    } catch (error) {
-      throw failure(error, method, call, hooks);
-    }
-  };
-}
-
-/** Server and bidirectional streaming: many answers. */
-function streaming(method: DescMethod, handler: AnyHandler, hooks: Hooks) {
-  return async function* (input: unknown, call: HandlerContext) {
-    try {
-      const principal = hooks.authenticate ? await admit(method, call, hooks) : undefined;
-      yield* handler(input, new GrpcCallContext(call, principal)) as AsyncIterable<unknown>;
-      // A stream the handler ended because of the deadline or a shutdown was cut short: say so.
-      if (call.signal.aborted) throw call.signal.reason;
-    } catch (error) {
-      throw failure(error, method, call, hooks);
-    }
-  };
-}
-
-/** Runs the auth hooks; returns the principal or throws UNAUTHENTICATED / PERMISSION_DENIED. */
-async function admit(method: DescMethod, call: HandlerContext, hooks: Hooks): Promise<unknown> {
-  const principal = await hooks.authenticate!(call.requestHeader, method);
-  if (principal === undefined || principal === null) throw new ConnectError("missing or invalid credentials", Code.Unauthenticated);
-  if (hooks.authorize && !(await hooks.authorize(principal, method, call.requestHeader))) {
-    throw new ConnectError(`not allowed to call ${method.name}`, Code.PermissionDenied);
-  }
-  return principal;
-}
-
-/**
- * What a thrown value becomes on the wire: a `ConnectError` as it is; the deadline or the client's
- * cancellation when the call was aborted (a handler's I/O often fails with its own AbortError
- * then); anything else INTERNAL with a generic message, logged here, so no stack trace or
- * database error reaches a client.
- */
-function failure(error: unknown, method: DescMethod, call: HandlerContext, hooks: Hooks): ConnectError {
-  if (error instanceof ConnectError) return error;
-  if (call.signal.aborted) return ConnectError.from(call.signal.reason, Code.Canceled);
-  hooks.onError(error, method);
-  return new ConnectError("internal error", Code.Internal);
 }
 
 /** Wraps `next` with CORS: preflights answered here, allowed origins get their headers. */
