@@ -11,7 +11,11 @@ import { emitValidators } from '../core/emit-validators.js';
 import type { Generated, GeneratorContext } from '../core/generate.js';
 import { commentText, jsDoc, propertyKey } from '../core/names.js';
 import type { GeneratedFile } from '../core/output.js';
+import { describeChannels } from './endpoints.js';
+import { emitClient } from './client.js';
+import { handlerScaffold } from './handlers.js';
 import { loadAsyncApi } from './load.js';
+import { emitServer } from './server.js';
 import type { Action, Channel, RealtimeModel } from './model.js';
 
 export async function generateAsyncApi({ api, templates }: GeneratorContext): Promise<Generated> {
@@ -37,7 +41,12 @@ export async function generateAsyncApi({ api, templates }: GeneratorContext): Pr
       { path: 'runtime/validation.ts', content: templates.render('runtime/validation.ts.hbs', { source }) },
     );
   }
-  return { files };
+  if (api.emit.includes('server')) files.push(...emitServer(model, types, templates, source));
+  // Server and client share runtime/ws-protocol.ts: write it once.
+  if (api.emit.includes('client')) files.push(...emitClient(model, types, templates, source).filter((file) => !files.some((written) => written.path === file.path)));
+  const wantsHandlers = api.emit.includes('server') && api.handlers !== undefined;
+  const userFiles = wantsHandlers ? await handlerScaffold(model, types, templates, api.handlers!, api.output) : [];
+  return { files, userFiles };
 }
 
 /** Schemas clients write: payloads of messages the server receives, and those directions' unions. */
@@ -66,6 +75,15 @@ export function channelTypes(model: RealtimeModel, types: TypeEmitter): string {
         return `${doc}  ${propertyKey(message.tag)}: ${types.typeName(message.payload, shapeOf(action))};`;
       });
       blocks.push(`${jsDoc([mapDoc(channel, action), channel.description])}export interface ${names.map} {\n${lines.join('\n')}\n}`);
+    }
+    const info = describeChannels({ ...model, channels: [channel] }, types)[0];
+    if (info.paramsType) {
+      const lines = channel.parameters.map((parameter) => `${jsDoc([parameter.description], '  ')}  ${propertyKey(parameter.name)}: ${types.typeOf(parameter.schema, 'write', '  ')};`);
+      blocks.push(`/** The \`{parameters}\` of \`${commentText(channel.key)}\`'s address, ${commentText(channel.address)}. */\nexport interface ${info.paramsType} {\n${lines.join('\n')}\n}`);
+    }
+    if (info.repliesType) {
+      const lines = info.received.filter((entry) => entry.replies.length > 0).map((entry) => `  ${propertyKey(entry.message.tag)}: ${entry.replies.join(' | ')};`);
+      blocks.push(`/** The reply to each request the server answers on \`${commentText(channel.key)}\`, by the request's ${channel.discriminator === undefined ? 'name' : `"${commentText(channel.discriminator)}"`}. */\nexport interface ${info.repliesType} {\n${lines.join('\n')}\n}`);
     }
   }
   return blocks.join('\n\n');

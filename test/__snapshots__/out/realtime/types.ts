@@ -214,6 +214,12 @@ export interface ChatClientMessages {
   ping: PingPayload;
 }
 
+/** The reply to each request the server answers on `chat`, by the request's "type". */
+export interface ChatReplies {
+  say: AckPayload;
+  ping: PongPayload;
+}
+
 /**
  * Messages the server sends on `taskSummary` (SSE /v1/tasks/{taskId}/summary), by SSE event name.
  * A summary of one task, streamed in chunks as it is written; ends with [DONE].
@@ -230,6 +236,12 @@ export interface TaskSummaryEvents {
 export interface TaskSummaryRequests {
   /** What kind of summary to write. */
   summaryRequest: SummaryRequestPayload;
+}
+
+/** The `{parameters}` of `taskSummary`'s address, /v1/tasks/{taskId}/summary. */
+export interface TaskSummaryParams {
+  /** The task to summarise. */
+  taskId: string;
 }
 
 /**

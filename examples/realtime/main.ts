@@ -1,0 +1,94 @@
+/**
+ * The example realtime server: the generated server of schemas/asyncapi/tasks.asyncapi.yaml
+ * (out/realtime/server.ts) with the in-memory handlers of ./handlers.ts, on 127.0.0.1.
+ *
+ *   npm run build && npm run example:realtime      # PORT=0 (default): any free port
+ *
+ * First line of stdout: `listening on http://127.0.0.1:<port>`; logs go to stderr. SIGINT and
+ * SIGTERM stop it cleanly (SSE streams end, WebSockets get 1001).
+ *
+ * - `GET /v1/tasks/events` (SSE, public): task.created / task.updated / task.deleted. Every
+ *   FEED_INTERVAL_MS a task moves on (todo → in_progress → done → deleted; a new one is created
+ *   when the board is empty), and `/task <title>` said in the chat creates one.
+ * - `POST /v1/tasks/{taskId}/summary` (SSE, `Authorization: Bearer demo-token`): the summary in
+ *   chunks, then `data: [DONE]`.
+ * - `/v1/chat` (WebSocket, subprotocol `chat.v1`): first message `{ "type": "auth", "token":
+ *   "demo-token" }` within 5 s, then `join` a room (a task id) and `say` things there.
+ *
+ * Settings, from the environment:
+ *   PORT               port to listen on; 0 = any free port (default 0)
+ *   FEED_INTERVAL_MS   milliseconds between task changes on the feed (default 5000)
+ *   WS_ORIGINS         comma-separated origins allowed to open WebSockets (default: same origin)
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createRealtimeServer } from "../../out/realtime/server.js";
+import { board, handlers, type Viewer } from "./handlers.js";
+
+/** The demo tokens; a real server verifies a signed token or looks it up. */
+const TOKENS: ReadonlyMap<string, Viewer> = new Map([
+  ["demo-token", { name: "demo" }],
+  ["reader-token", { name: "reader" }],
+]);
+const ANONYMOUS: Viewer = { name: "anonymous" };
+
+function setting(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === "") return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, not ${JSON.stringify(text)}`);
+  return value;
+}
+
+const origins = process.env.WS_ORIGINS?.split(",").map((origin) => origin.trim()).filter(Boolean);
+
+const realtime = createRealtimeServer<Viewer>(handlers, {
+  sse: {
+    // The feed is public; a token, when sent, must be valid. POST streams need one.
+    authenticate: (_request, token) => (token === undefined ? ANONYMOUS : TOKENS.get(token)),
+    authorize: (viewer, { request }) => request.method !== "POST" || viewer !== ANONYMOUS,
+  },
+  websocket: {
+    verifyToken: (token) => TOKENS.get(token),
+    ...(origins?.length ? { origins } : {}),
+    onError: (error) => console.error("example:realtime:", error),
+  },
+});
+
+const server = createServer(realtime.listener);
+realtime.attach(server);
+
+const feed = setInterval(() => {
+  const change = board.isEmpty() ? board.create(realtime.publish, "Water the plants") : board.advance(realtime.publish);
+  change.catch((error: unknown) => console.error("example:realtime: feed:", error));
+}, setting("FEED_INTERVAL_MS", 5_000));
+
+server.listen(setting("PORT", 0), "127.0.0.1", () => {
+  const { port } = server.address() as AddressInfo;
+  process.stdout.write(`listening on http://127.0.0.1:${port}\n`);
+});
+
+server.on("error", (error) => {
+  console.error(`example:realtime: ${error.message}`);
+  process.exit(1);
+});
+
+let stopping = false;
+function stop(signal: NodeJS.Signals): void {
+  if (stopping) return;
+  stopping = true;
+  console.error(`example:realtime: ${signal}, closing`);
+  clearInterval(feed);
+  const force = setTimeout(() => server.closeAllConnections(), 5_000);
+  force.unref();
+  void realtime.close().then(() =>
+    server.close(() => {
+      clearTimeout(force);
+      process.exit(0);
+    }),
+  );
+  server.closeIdleConnections();
+}
+
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);

@@ -1,0 +1,504 @@
+/**
+ * `server.ts` of a realtime API: `createRealtimeServer(handlers, options)`, one SSE endpoint
+ * (runtime/sse-server.ts) per SSE channel and one WebSocket endpoint (runtime/ws-server.ts) per
+ * WebSocket channel, each parameterised by the channel's message types and set up with what the
+ * manifest says (retry, keep-alive, `[DONE]`, resume; subprotocols, heartbeat, size limit,
+ * first-message auth, discriminator, correlation id). Only the runtime files it uses are written.
+ */
+import type { TypeEmitter } from '../core/emit-types.js';
+import { commentText, jsDoc, jsonLiteral, objectKey, propertyAccess, propertyKey, stringLiteral, uniqueName } from '../core/names.js';
+import type { GeneratedFile } from '../core/output.js';
+import type { TemplateRenderer } from '../core/templates.js';
+import { assertSupported, describeChannels, handledMessages, pathNames, pathPattern, runtimePing, type ChannelInfo, type MessageInfo } from './endpoints.js';
+import type { RealtimeModel } from './model.js';
+
+const SSE_RUNTIME = ['sse-server', 'sse-format', 'sse-http', 'sse-store'];
+const WS_RUNTIME = ['ws-server', 'ws-protocol', 'ws-connection', 'ws-fanout', 'ws-handshake'];
+
+/** Names of the TypeScript declarations server.ts adds, chosen not to clash with types.ts. */
+export function takenTypeNames(model: RealtimeModel, types: TypeEmitter): Set<string> {
+  const taken = new Set<string>();
+  for (const { name } of model.schemas) {
+    taken.add(types.typeName(name, 'read'));
+    taken.add(types.typeName(name, 'write'));
+  }
+  for (const channel of model.channels) {
+    for (const names of [channel.types.send, channel.types.receive]) if (names) taken.add(names.map);
+    taken.add(`${channel.name}Params`);
+    taken.add(`${channel.name}Replies`);
+  }
+  return taken;
+}
+
+/** What server.ts needs from one channel beyond `ChannelInfo`. */
+interface ServerChannel extends ChannelInfo {
+  /** The sent union's type, `never` when the server sends nothing on it. */
+  out: string;
+  /** WebSocket: the type handed to the runtime as `In`, and its validator. */
+  input?: { type: string; validator: string; declaration?: string };
+  handlersType?: string;
+  connectionType?: string;
+  streamType?: string;
+  handled: MessageInfo[];
+}
+
+/** server.ts and the runtime files it imports. Nothing when the manifest has no channels. */
+export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: TemplateRenderer, source: string): GeneratedFile[] {
+  if (model.channels.length === 0) return [];
+  const taken = takenTypeNames(model, types);
+  const reserve = (name: string) => uniqueName(name, taken);
+  const channels = describeChannels(model, types).map((info) => {
+    assertSupported(info);
+    return serverChannel(info, types, reserve);
+  });
+  const sse = channels.filter((info) => info.channel.transport === 'sse');
+  const ws = channels.filter((info) => info.channel.transport === 'websocket');
+  const withHandlers = channels.filter((info) => info.handlersType !== undefined || info.streamType !== undefined);
+  const verifies = ws.filter((info) => info.auth);
+
+  const typeImports = new Set<string>();
+  const validatorImports = new Set<string>();
+  const declarations: string[] = [];
+  const helpers: string[] = [];
+
+  // Paths and their parameters.
+  const paramChannels = channels.filter((info) => info.paramsType);
+  for (const info of paramChannels) {
+    typeImports.add(info.paramsType!);
+    declarations.push(pathFunctions(info));
+  }
+
+  // Per-channel types for handlers.
+  for (const info of ws) {
+    if (info.out !== 'never') typeImports.add(info.out);
+    if (info.repliesType) typeImports.add(info.repliesType);
+    declarations.push(`${jsDoc([`A socket of \`${info.channel.key}\` (${info.path}) as its handlers see it.`])}export type ${info.connectionType}<Auth = undefined> = WebSocketConnection<${info.out}, Auth>;`);
+    if (info.input?.declaration) declarations.push(info.input.declaration);
+    const input = info.input!;
+    if (input.type !== 'never') {
+      if (!input.declaration) validatorImports.add(input.validator);
+      else if (info.channel.discriminator !== undefined) {
+        const union = types.typeName(info.channel.types.receive!.union, 'write');
+        validatorImports.add(`validate${union}`);
+        typeImports.add(union);
+      }
+      else for (const entry of info.received) validatorImports.add(entry.validator);
+    }
+    if (info.handlersType) {
+      const members = info.handled.map((entry) => {
+        for (const type of [entry.type, ...entry.replies]) typeImports.add(type);
+        const reply = entry.replies.length > 0 ? entry.replies.join(' | ') : 'void';
+        const answer = entry.replies.length > 0 ? `Answered with ${entry.replies.map((type) => `\`${type}\``).join(' or ')}, which gets the request's \`${info.correlationKey ?? 'id'}\`.` : undefined;
+        const doc = jsDoc([entry.message.summary ?? entry.message.title, entry.message.description, answer, entry.message.deprecated && '@deprecated'], '  ');
+        return `${doc}  ${propertyKey(entry.message.tag)}(message: ${entry.type}, connection: ${info.connectionType}<Auth>, publish: RealtimePublish): ${reply} | Promise<${reply}>;`;
+      });
+      declarations.push(`${jsDoc([`The handlers of \`${info.channel.key}\` (WebSocket ${info.path}): one per message a client sends.`])}export interface ${info.handlersType}<Auth = undefined> {\n${members.join('\n')}\n}`);
+    }
+  }
+  for (const info of sse) {
+    typeImports.add(info.channel.types.send!.map);
+    for (const entry of info.sent) validatorImports.add(entry.validator);
+    if (info.streamType) {
+      const body = info.channel.types.receive ? types.typeName(info.channel.types.receive.union, 'write') : 'unknown';
+      if (info.channel.types.receive) {
+        typeImports.add(body);
+        validatorImports.add(`validate${body}`);
+      }
+      const params = info.paramsType ? `\n  /** The address's \`{parameters}\`, percent-decoded. */\n  params: ${info.paramsType};\n` : '';
+      declarations.push(
+        `${jsDoc([`What the producer of a \`POST ${info.path}\` stream gets: the request, its checked JSON body, the stream to send events to, and a signal aborted when the client goes away.`])}export interface ${info.streamType}<Auth = undefined> extends PostStreamContext<${info.channel.types.send!.map}, Auth, ${body}> {${params}}`,
+      );
+    }
+  }
+
+  // The user's handlers.
+  if (withHandlers.length > 0) {
+    const members = withHandlers.map((info) => {
+      if (info.handlersType) return `${jsDoc([`\`${info.channel.key}\`: WebSocket ${info.path}.`, info.channel.summary ?? info.channel.title, info.channel.description], '  ')}  ${propertyKey(info.member)}: ${info.handlersType}<Auth>;`;
+      const done = info.channel.sse!.done !== undefined ? ` The stream ends, with \`data: ${info.channel.sse!.done}\`, when it settles.` : ' The stream ends when it settles.';
+      return `${jsDoc([`\`POST ${info.path}\`: produces the stream's events.${done} A throw cuts the stream (the client sees an error, not an end).`, info.channel.description], '  ')}  ${propertyKey(info.member)}(stream: ${info.streamType}<Auth>, publish: RealtimePublish): void | Promise<void>;`;
+    });
+    declarations.push(`/** Everything the server cannot know by itself: what to do with each message clients send, and how to produce POST streams. */\nexport interface RealtimeHandlers<Auth = undefined> {\n${members.join('\n')}\n}`);
+  }
+
+  // Publishing.
+  const publishMembers: string[] = [];
+  const publishImpl: string[] = [];
+  for (const info of channels) {
+    const member = propertyKey(info.member);
+    if (info.channel.transport === 'sse' && info.channel.sse!.method === 'GET') {
+      const map = info.channel.types.send!.map;
+      const kept = info.channel.sse!.resume ? ' and keeps it for clients that resume' : '';
+      if (info.paramsType) {
+        publishMembers.push(`${jsDoc([`Sends an event to every \`GET ${info.path}\` stream of these parameters${kept}; resolves with its id.`], '  ')}  ${member}<E extends keyof ${map} & string>(params: ${info.paramsType}, event: E, data: ${map}[E]): Promise<string>;`);
+        publishImpl.push(`    ${objectKey(info.member)}: (params, event, data) => ${info.member}.publish(${pathFunctionName(info)}(params), event, data),`);
+      } else {
+        publishMembers.push(`${jsDoc([`Sends an event to every \`GET ${info.path}\` stream${kept}; resolves with its id.`], '  ')}  ${member}<E extends keyof ${map} & string>(event: E, data: ${map}[E]): Promise<string>;`);
+        publishImpl.push(`    ${objectKey(info.member)}: (event, data) => ${info.member}.publish(${stringLiteral(info.path)}, event, data),`);
+      }
+    } else if (info.channel.transport === 'websocket' && info.out !== 'never') {
+      const topic = info.paramsType ? `topic: string` : `topic = ${stringLiteral(info.path)}`;
+      const doc = info.paramsType
+        ? `Sends a message to every socket of \`${info.channel.key}\` that joined \`topic\`: a socket joins its own path (\`${pathFunctionName(info)}(params)\`) and the topics its handlers subscribe it to.`
+        : `Sends a message to every socket of \`${info.channel.key}\` that joined \`topic\`: by default every socket of ${info.path}; handlers subscribe sockets to topics of their own.`;
+      publishMembers.push(`${jsDoc([doc], '  ')}  ${member}(message: ${info.out}, topic${info.paramsType ? '' : '?'}: string): Promise<void>;`);
+      publishImpl.push(`    ${objectKey(info.member)}: (message, ${topic}) => ${info.member}.publish(topic, message),`);
+    }
+  }
+  declarations.push(`/** Broadcasts, typed per channel: for the application and for handlers. */\nexport interface RealtimePublish {${publishMembers.length ? `\n${publishMembers.join('\n')}\n` : ''}}`);
+
+  // Options.
+  const optionTypes: string[] = [];
+  if (sse.length > 0) {
+    optionTypes.push(
+      `/**\n * Settings of every SSE endpoint. What the manifest fixes (retry, keep-alive, \`[DONE]\`, resume,\n * payload validation) is not here. \`authenticate\` gets the bearer token of \`Authorization\` or of\n * \`?access_token=\` (EventSource cannot send headers).\n */\nexport type RealtimeSseOptions<Auth> = Pick<\n  SseEndpointOptions<object, Auth>,\n  "eventLog" | "authenticate" | "authorize" | "origins" | "credentials" | "maxStreams" | "maxBufferedBytes" | "maxBodyBytes" | "logger"\n>;`,
+    );
+  }
+  if (ws.length > 0) {
+    const picked = `Pick<\n    WebSocketEndpointOptions<never, object, unknown, Auth, string>,\n    "origins" | "authenticate" | "perMessageDeflate" | "maxConnections" | "rateLimit" | "maxBufferedBytes" | "fanOut" | "closeTimeoutMs" | "onOpen" | "onClose" | "onError"\n  >`;
+    const verify = verifies.length > 0
+      ? ` {\n  /** Resolves the token of the first message (${verifies.map((info) => `\`${info.channel.key}\``).join(', ')}) to who it is; \`undefined\` refuses it (close 1008). */\n  verifyToken: FirstMessageAuth<Auth>["verify"];\n}`
+      : ' {}';
+    optionTypes.push(
+      `/**\n * Settings of every WebSocket endpoint. What the manifest fixes (path, subprotocols, heartbeat,\n * largest message, first-message auth, discriminator, correlation id) is not here. Without\n * \`origins\` only pages of the server's own origin may connect.\n */\nexport interface RealtimeWebSocketOptions<Auth>\n  extends ${picked}${verify}`,
+    );
+  }
+  const optionMembers = [
+    ...(sse.length > 0 ? ['  sse?: RealtimeSseOptions<Auth>;'] : []),
+    ...(ws.length > 0 ? [`  websocket${verifies.length > 0 ? '' : '?'}: RealtimeWebSocketOptions<Auth>;`] : []),
+  ];
+  optionTypes.push(`export interface RealtimeServerOptions<Auth = undefined> {\n${optionMembers.join('\n')}\n}`);
+  declarations.push(...optionTypes);
+
+  // The server.
+  const serverMembers = [
+    ...(sse.length > 0
+      ? ['  /** The SSE streams, as a node:http request listener; other paths go to `next`, or are answered 404. */', '  listener(request: IncomingMessage, response: ServerResponse, next?: () => void): void;']
+      : []),
+    ...(ws.length > 0
+      ? [
+          "  /** Takes over an upgrade request for a WebSocket channel's path; `false` when the path is another. */",
+          '  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;',
+          "  /** Serves the WebSocket channels on `server`'s upgrades (other paths: 404); returns the function that detaches. */",
+          '  attach(server: Server): () => void;',
+        ]
+      : []),
+    '  publish: RealtimePublish;',
+    `  /** Ends every stream${ws.length > 0 ? ' and closes every socket with 1001' : ''}, refusing new ones; resolves when they are gone. */`,
+    '  close(): Promise<void>;',
+  ];
+  declarations.push(`export interface RealtimeServer {\n${serverMembers.join('\n')}\n}`);
+
+  // Endpoint construction.
+  const endpoints: string[] = [];
+  if (sse.length > 0) endpoints.push('  const eventLog = options.sse?.eventLog ?? new MemoryEventLog();');
+  if (sse.some((info) => !info.channel.sse!.resume && info.channel.sse!.method === 'GET')) helpers.push(WITHOUT_RESUME);
+  const notFoundNeeded = sse.some((info) => info.paramsType);
+  if (notFoundNeeded) helpers.push(NOT_FOUND);
+  for (const info of sse) endpoints.push(sseEndpoint(info, types, validatorImports));
+  for (const info of ws) endpoints.push(wsEndpoint(info));
+
+  const factoryMembers: string[] = [];
+  if (sse.length > 0) {
+    const routes = sse.map((info) =>
+      info.paramsType
+        ? `    if (${paramsFunctionName(info)}(pathname)) return ${info.member}.handle(request, response);`
+        : `    if (pathname === ${stringLiteral(info.path)}) return ${info.member}.handle(request, response);`,
+    );
+    factoryMembers.push(
+      [
+        '  listener(request, response, next) {',
+        '    const pathname = pathnameOf(request.url);',
+        ...routes,
+        '    if (next) next();',
+        '    else notFoundResponse(response);',
+        '  },',
+      ].join('\n'),
+    );
+    helpers.push(PATHNAME_OF, NOT_FOUND_RESPONSE);
+  }
+  if (ws.length > 0) {
+    const list = ws.map((info) => info.member).join(', ');
+    factoryMembers.push(
+      `  handleUpgrade(request, socket, head) {\n    return [${list}].some((endpoint) => endpoint.handleUpgrade(request, socket, head));\n  },`,
+      `  attach(server) {\n    return serveWebSockets(server, [${list}]);\n  },`,
+    );
+  }
+  factoryMembers.push('  publish,');
+  factoryMembers.push(`  async close() {\n    await Promise.all([${channels.map((info) => `${info.member}.close()`).join(', ')}]);\n  },`);
+
+  const handlersParam = withHandlers.length > 0 ? 'handlers: RealtimeHandlers<Auth>, ' : '';
+  const optionsParam = verifies.length > 0 ? 'options: RealtimeServerOptions<Auth>' : 'options: RealtimeServerOptions<Auth> = {}';
+  const needsAuthOptions = ws.length > 0 ? '  const websocket = options.websocket;\n' : '';
+  const factory = [
+    `export function createRealtimeServer<Auth = undefined>(${handlersParam}${optionsParam}): RealtimeServer {`,
+    needsAuthOptions + endpoints.join('\n'),
+    `  const publish: RealtimePublish = {\n${publishImpl.join('\n')}${publishImpl.length ? '\n' : ''}  };`,
+    `  return {\n${factoryMembers.map((member) => member.replace(/^/gm, '  ')).join('\n')}\n  };`,
+    '}',
+  ].join('\n');
+
+  const nodeTypes = [
+    ...(ws.length > 0 ? ['Server'] : []),
+    'IncomingMessage',
+    ...(sse.length > 0 ? ['ServerResponse'] : []),
+  ];
+  const imports = [`import type { ${nodeTypes.join(', ')} } from "node:http";`];
+  if (ws.length > 0) imports.push('import type { Duplex } from "node:stream";');
+  const sortedTypes = [...typeImports].filter(Boolean).sort();
+  if (sortedTypes.length) imports.push(`import type {\n${sortedTypes.map((name) => `  ${name},`).join('\n')}\n} from "./types.js";`);
+  const sortedValidators = [...validatorImports].filter(Boolean).sort();
+  if (sortedValidators.length) imports.push(`import {\n${sortedValidators.map((name) => `  ${name},`).join('\n')}\n} from "./validators.js";`);
+  if (ws.some((info) => info.input?.declaration)) imports.push('import type { ValidationResult } from "./runtime/validation.js";');
+  if (sse.length > 0) {
+    const sseNames = ['createSseEndpoint', ...(notFoundNeeded ? ['SseHttpError'] : []), 'type SseEndpointOptions', ...(sse.some((info) => info.streamType) ? ['type PostStreamContext'] : [])];
+    imports.push(`import { ${sseNames.join(', ')} } from "./runtime/sse-server.js";`);
+    imports.push(`import { MemoryEventLog${helpers.includes(WITHOUT_RESUME) ? ', type EventLog' : ''} } from "./runtime/sse-store.js";`);
+  }
+  if (ws.length > 0) {
+    imports.push(`import { createWebSocketEndpoint, serveWebSockets, type WebSocketConnection, type WebSocketEndpointOptions${verifies.length ? ', type FirstMessageAuth' : ''} } from "./runtime/ws-server.js";`);
+    if (ws.some((info) => info.auth)) imports.push('import { CloseCode } from "./runtime/ws-protocol.js";');
+  }
+  const reexports: string[] = [];
+  if (sse.length > 0) reexports.push('export { SseHttpError } from "./runtime/sse-server.js";', 'export { MemoryEventLog, type EventLog } from "./runtime/sse-store.js";');
+  if (ws.length > 0) reexports.push('export { MemoryFanOut, type FanOut } from "./runtime/ws-fanout.js";', 'export { CloseCode } from "./runtime/ws-protocol.js";');
+
+  const content = templates.render('asyncapi/server.ts.hbs', {
+    source,
+    title: commentText(model.title),
+    version: commentText(model.version),
+    imports: imports.join('\n'),
+    reexports: reexports.join('\n'),
+    declarations: declarations.join('\n\n'),
+    factory,
+    helpers: helpers.join('\n\n'),
+  });
+  const runtime = [...(sse.length > 0 ? SSE_RUNTIME : []), ...(ws.length > 0 ? WS_RUNTIME : [])];
+  return [
+    { path: 'server.ts', content },
+    ...runtime.map((name) => ({ path: `runtime/${name}.ts`, content: templates.render(`runtime/${name}.ts.hbs`, { source }) })),
+  ];
+}
+
+function serverChannel(info: ChannelInfo, types: TypeEmitter, reserve: (name: string) => string): ServerChannel {
+  const { channel } = info;
+  const out = channel.types.send ? types.typeName(channel.types.send.union, 'read') : 'never';
+  const result: ServerChannel = { ...info, out, handled: [] };
+  if (channel.transport === 'sse') {
+    if (channel.sse!.method === 'POST') result.streamType = reserve(`${channel.name}Stream`);
+    return result;
+  }
+  result.connectionType = reserve(`${channel.name}Connection`);
+  result.handled = handledMessages(info);
+  if (result.handled.length > 0) result.handlersType = reserve(`${channel.name}Handlers`);
+  result.input = inputOf(result, types, reserve);
+  return result;
+}
+
+/**
+ * The `In` type of a WebSocket endpoint and its validator. With a discriminator: the channel's
+ * received union, less `ping` when the runtime answers it. Without one: each message wrapped as
+ * `{ kind, message }` by the first message validator that accepts it. With nothing received: never.
+ */
+function inputOf(info: ServerChannel, types: TypeEmitter, reserve: (name: string) => string): ServerChannel['input'] {
+  const { channel } = info;
+  if (!channel.types.receive || info.received.length === 0) {
+    const validator = reserve(`refuse${channel.name}Messages`);
+    return {
+      type: 'never',
+      validator,
+      declaration: `/** \`${channel.key}\` takes no messages from clients: every one is refused (close 1008). */\nfunction ${validator}(): ValidationResult<never> {\n  return { ok: false, errors: [{ path: "", keyword: "false", message: "this channel takes no messages" }] };\n}`,
+    };
+  }
+  const union = types.typeName(channel.types.receive.union, 'write');
+  const discriminator = channel.discriminator;
+  if (discriminator !== undefined) {
+    const ping = info.received.find((entry) => runtimePing(info, entry));
+    if (!ping) return { type: union, validator: `validate${union}` };
+    const type = reserve(`${channel.name}Request`);
+    const validator = reserve(`validate${type}`);
+    const key = propertyKey(discriminator);
+    const access = propertyAccess('result.value', discriminator);
+    return {
+      type,
+      validator,
+      declaration: [
+        `/** What \`${channel.key}\`'s handlers get: \`${ping.message.tag}\` is answered by the runtime before any handler runs. */`,
+        `type ${type} = Exclude<${union}, { readonly ${key}: ${stringLiteral(ping.message.tag)} }>;`,
+        '',
+        `function ${validator}(value: unknown): ValidationResult<${type}> {`,
+        `  const result = validate${union}(value);`,
+        '  if (!result.ok) return result;',
+        `  if (${access} === ${stringLiteral(ping.message.tag)}) return { ok: false, errors: [{ path: ${stringLiteral(`/${discriminator.replace(/~/g, '~0').replace(/\//g, '~1')}`)}, keyword: "const", message: "is answered by the server itself" }] };`,
+        '  return { ok: true, value: result.value };',
+        '}',
+      ].join('\n'),
+    };
+  }
+  const type = reserve(`${channel.name}Request`);
+  const validator = reserve(`validate${type}`);
+  const members = info.received.map((entry) => `{ readonly kind: ${stringLiteral(entry.message.tag)}; readonly message: ${entry.type} }`);
+  const attempts = info.received.map((entry, index) => {
+    const name = `attempt${index + 1}`;
+    return `  const ${name} = ${entry.validator}(value);\n  if (${name}.ok) return { ok: true, value: { kind: ${stringLiteral(entry.message.tag)}, message: ${name}.value } };`;
+  });
+  return {
+    type,
+    validator,
+    declaration: [
+      `/** A message of \`${channel.key}\`, which has no discriminator: tagged with the first message whose schema accepts it. */`,
+      `type ${type} =\n  | ${members.join('\n  | ')};`,
+      '',
+      `function ${validator}(value: unknown): ValidationResult<${type}> {`,
+      ...attempts,
+      `  return { ok: false, errors: attempt${info.received.length}.errors };`,
+      '}',
+    ].join('\n'),
+  };
+}
+
+function pathFunctionName(info: ChannelInfo): string {
+  return `${info.member}Path`;
+}
+
+function paramsFunctionName(info: ChannelInfo): string {
+  return `${info.member}Params`;
+}
+
+/**
+ * `<member>Path(params)`: the canonical path, the topic broadcasts go to. For SSE channels also
+ * `<member>Params(pathname)`, which the listener routes by; a parameter with an `enum` must be one
+ * of its values.
+ */
+function pathFunctions(info: ChannelInfo): string {
+  const names = pathNames(info.path);
+  const template = info.path.replace(/\{([^}]+)\}/g, (_match, name: string) => `\${encodeURIComponent(${propertyAccess('params', name)})}`).replace(/`/g, '\\`');
+  const build = [
+    `${jsDoc([`The path of \`${info.channel.key}\` for these parameters (${info.path}).`])}export function ${pathFunctionName(info)}(params: ${info.paramsType}): string {`,
+    `  return \`${template}\`;`,
+    '}',
+  ];
+  if (info.channel.transport !== 'sse') return build.join('\n');
+  const checks: string[] = [];
+  const fields = names.map((name, index) => {
+    const values = info.channel.parameters.find((parameter) => parameter.name === name)?.schema;
+    const allowed = typeof values === 'object' && Array.isArray(values.enum) ? values.enum.filter((value): value is string => typeof value === 'string') : undefined;
+    const decoded = `decodeURIComponent(match[${index + 1}]!)`;
+    if (!allowed) return `${objectKey(name)}: ${decoded}`;
+    const variable = `value${index + 1}`;
+    checks.push(`    const ${variable} = ([${allowed.map(stringLiteral).join(', ')}] as const).find((value) => value === ${decoded});`, `    if (${variable} === undefined) return undefined;`);
+    return `${objectKey(name)}: ${variable}`;
+  });
+  return [
+    ...build,
+    '',
+    `${jsDoc([`The parameters of a path of \`${info.channel.key}\`; \`undefined\` when it is not one (or is not valid percent-encoding).`])}function ${paramsFunctionName(info)}(pathname: string): ${info.paramsType} | undefined {`,
+    `  const match = ${regexLiteral(pathPattern(info.path))}.exec(pathname);`,
+    '  if (!match) return undefined;',
+    '  try {',
+    ...checks,
+    `    return { ${fields.join(', ')} };`,
+    '  } catch {',
+    '    return undefined;',
+    '  }',
+    '}',
+  ].join('\n');
+}
+
+function regexLiteral(source: string): string {
+  return `/${source}/`;
+}
+
+function sseEndpoint(info: ServerChannel, types: TypeEmitter, validatorImports: Set<string>): string {
+  const settings = info.channel.sse!;
+  const map = info.channel.types.send!.map;
+  const validators = info.sent.map((entry) => `${objectKey(entry.message.tag)}: ${entry.validator}`).join(', ');
+  const lines = [
+    '    ...options.sse,',
+    `    eventLog${settings.resume || settings.method === 'POST' ? '' : ': withoutResume(eventLog)'},`,
+    `    validators: { ${validators} },`,
+    `    retryMs: ${settings.retry === undefined ? 'false' : jsonLiteral(settings.retry)},`,
+    `    keepAliveMs: ${settings.keepAlive === 0 ? 'false' : jsonLiteral(settings.keepAlive)},`,
+  ];
+  let generics = `${map}, Auth`;
+  if (settings.method === 'GET' && info.paramsType) {
+    lines.push(`    channel: ({ url }) => ${pathFunctionName(info)}(${paramsFunctionName(info)}(url.pathname) ?? notFound()),`);
+  }
+  if (settings.method === 'POST') {
+    if (info.channel.types.receive) {
+      const body = types.typeName(info.channel.types.receive.union, 'write');
+      generics += `, ${body}`;
+      validatorImports.add(`validate${body}`);
+      lines.push(`    validateBody: validate${body},`);
+    }
+    if (settings.done !== undefined) lines.push('    done: true,');
+    const call = propertyAccess('handlers', info.member);
+    const context = info.paramsType ? `Object.assign({ params: ${paramsFunctionName(info)}(context.url.pathname) ?? notFound() }, context)` : 'context';
+    lines.push(`    post: (context) => ${call}(${context}, publish),`);
+  }
+  return `${jsDoc([`${settings.method} ${info.path}`], '  ')}  const ${info.member} = createSseEndpoint<${generics}>({\n${lines.join('\n')}\n  });`;
+}
+
+function wsEndpoint(info: ServerChannel): string {
+  const { channel } = info;
+  const settings = channel.websocket!;
+  const input = info.input!;
+  const discriminator = channel.discriminator ?? (input.type === 'never' || !input.declaration ? undefined : 'kind');
+  const replies = info.repliesType ?? 'Record<never, never>';
+  const generics = `${input.type}, ${info.out}, ${replies}, Auth, ${stringLiteral(discriminator ?? 'type')}`;
+  const handlers: string[] = [];
+  if (info.auth) handlers.push(`${objectKey(info.auth.tag)}: (_message, connection) => connection.close(CloseCode.PolicyViolation, "Already authenticated"),`);
+  for (const entry of info.handled) {
+    const call = propertyAccess(propertyAccess('handlers', info.member), entry.message.tag);
+    handlers.push(
+      channel.discriminator === undefined
+        ? `${objectKey(entry.message.tag)}: (request, connection) => ${call}(request.message, connection, publish),`
+        : `${objectKey(entry.message.tag)}: (message, connection) => ${call}(message, connection, publish),`,
+    );
+  }
+  const lines = [
+    '  ...websocket,',
+    `  path: ${stringLiteral(info.path)},`,
+    `  validate: ${input.validator},`,
+    handlers.length ? `  handlers: {\n${handlers.map((line) => `      ${line}`).join('\n')}\n    },` : '  handlers: {},',
+  ];
+  if (discriminator !== undefined) lines.push(`  discriminator: ${stringLiteral(discriminator)},`);
+  if (info.correlationKey !== undefined) lines.push(`  correlationKey: ${stringLiteral(info.correlationKey)},`);
+  // Without a discriminator there is no property to recognise an application-level ping by.
+  if (channel.discriminator === undefined) lines.push('  appPing: false,');
+  if (settings.subprotocols.length) lines.push(`  protocols: [${settings.subprotocols.map(stringLiteral).join(', ')}],`);
+  lines.push(`  heartbeatMs: ${jsonLiteral(settings.heartbeat)},`, `  maxPayload: ${jsonLiteral(settings.maxMessageSize)},`);
+  if (info.auth) {
+    lines.push(
+      `  firstMessageAuth: { verify: websocket.verifyToken, type: ${stringLiteral(info.auth.tag)}, tokenKey: ${stringLiteral(info.auth.tokenKey)}, timeoutMs: ${jsonLiteral(info.auth.timeout)} },`,
+    );
+  }
+  return `${jsDoc([`WebSocket ${info.path}`], '  ')}  const ${info.member} = createWebSocketEndpoint<${generics}>({\n${lines.map((line) => `  ${line}`).join('\n')}\n  });`;
+}
+
+const WITHOUT_RESUME = `/** The event log of an \`x-sse.resume: false\` feed: events go out live, and a reconnect starts from now. */
+function withoutResume(log: EventLog): EventLog {
+  return {
+    append: (channel, event) => log.append(channel, event),
+    since: async () => [],
+    subscribe: (channel, listener) => log.subscribe(channel, listener),
+  };
+}`;
+
+const NOT_FOUND = `function notFound(): never {
+  throw new SseHttpError(404, "Not Found");
+}`;
+
+const PATHNAME_OF = `/** The path of a request target, without its query; "" when it is not a valid URL. */
+function pathnameOf(target: string | undefined): string {
+  try {
+    return new URL(target ?? "/", "http://localhost").pathname;
+  } catch {
+    return "";
+  }
+}`;
+
+const NOT_FOUND_RESPONSE = `function notFoundResponse(response: ServerResponse): void {
+  const body = JSON.stringify({ type: "about:blank", title: "Not Found", status: 404 });
+  response.writeHead(404, { "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(body)) }).end(body);
+}`;

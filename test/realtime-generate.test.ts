@@ -1,0 +1,161 @@
+/**
+ * The generated realtime server and client: the committed out/realtime type-checks strict under
+ * both compilers (server for Node, client for browsers and Node) with no `any`; the ws documents
+ * of the AsyncAPI corpus generate a server and a client that type-check too; only the runtime
+ * files an API needs are written; what the runtimes cannot serve is refused with a location; the
+ * handler scaffold is written once and afterwards only gets stubs for new messages.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { CodegenError } from '../generators/core/diagnostics.js';
+import { ROOT } from './support/cli.js';
+import { anyTypes, writeFiles } from './support/client-generate.js';
+import { CORPUS, generateRealtime, REALTIME_MANIFEST } from './support/realtime-generate.js';
+import { COMPILERS, typecheck } from './support/typecheck.js';
+
+const OUT = join(ROOT, 'out', 'realtime');
+const TMP = join(ROOT, '.vitest-tmp', 'realtime-generate');
+
+function expectTypechecks(folder: string, checks: Array<[environment: 'node' | 'browser', files: string[]]>): void {
+  for (const [compiler, path] of Object.entries(COMPILERS)) {
+    for (const [environment, files] of checks) {
+      expect(typecheck(folder, path, environment, files).output, `${compiler}, ${environment}, ${files.join(' ')}`).toBe('');
+    }
+  }
+}
+
+describe('out/realtime (schemas/asyncapi/tasks.asyncapi.yaml)', () => {
+  it('type-checks strict: the server for Node, the client for browsers and for Node, under TypeScript 5.9 and 7', () => {
+    expectTypechecks(OUT, [
+      ['node', ['server.ts']],
+      ['browser', ['client.ts']],
+      ['node', ['client.ts']],
+    ]);
+  }, 120_000);
+
+  it('has no `any` in server.ts and client.ts', () => {
+    for (const file of ['server.ts', 'client.ts']) expect(anyTypes(readFileSync(join(OUT, file), 'utf8')), file).toEqual([]);
+  });
+
+  it('is what the generator writes today, with the SSE and the WebSocket runtimes', async () => {
+    const { files } = await generateRealtime(REALTIME_MANIFEST);
+    for (const file of files) expect(readFileSync(join(OUT, file.path), 'utf8'), file.path).toBe(file.content);
+    const paths = files.map((file) => file.path);
+    expect(paths).toEqual(expect.arrayContaining(['server.ts', 'client.ts', 'runtime/sse-server.ts', 'runtime/sse-client.ts', 'runtime/ws-server.ts', 'runtime/ws-client.ts']));
+  });
+
+  it('the client imports nothing from Node, so browsers can load it', () => {
+    for (const file of ['client.ts', 'runtime/sse-client.ts', 'runtime/ws-client.ts', 'runtime/ws-protocol.ts']) {
+      expect(readFileSync(join(OUT, file), 'utf8'), file).not.toMatch(/from "node:|from "ws"/);
+    }
+  });
+});
+
+describe('the AsyncAPI corpus (../shared/corpus/asyncapi), documents on ws', () => {
+  const documents = ['kraken-websocket-request-reply-message-filter-in-reply-asyncapi.yml', 'slack-rtm-asyncapi.yml', 'websocket-gemini-asyncapi.yml'];
+  for (const name of documents) {
+    it(`${name}: server and client generate, without SSE files, and type-check under both compilers`, async () => {
+      const { files } = await generateRealtime(join(CORPUS, name));
+      const paths = files.map((file) => file.path);
+      expect(paths).toEqual(expect.arrayContaining(['server.ts', 'client.ts', 'runtime/ws-server.ts', 'runtime/ws-client.ts']));
+      expect(paths.filter((path) => path.includes('sse-'))).toEqual([]);
+      for (const file of files.filter((candidate) => candidate.path === 'server.ts' || candidate.path === 'client.ts')) {
+        expect(anyTypes(file.content), file.path).toEqual([]);
+      }
+      const folder = join(TMP, 'corpus', name.replace(/\.yml$/, ''));
+      writeFiles(folder, files);
+      expectTypechecks(folder, [
+        ['node', ['server.ts']],
+        ['browser', ['client.ts']],
+      ]);
+    }, 120_000);
+  }
+
+  it('kraken: requests are answered per the manifest, paired by "reqid"; the runtime answers ping', async () => {
+    const { files } = await generateRealtime(join(CORPUS, documents[0]));
+    const server = files.find((file) => file.path === 'server.ts')!.content;
+    expect(server).toContain('correlationKey: "reqid"');
+    expect(server).toContain('discriminator: "event"');
+    expect(server).toMatch(/subscribe\(message: Subscribe, connection: CurrencyExchangeConnection<Auth>, publish: RealtimePublish\): (SubscriptionStatus \| DummyCurrencyInfoPayload|DummyCurrencyInfoPayload \| SubscriptionStatus) \|/);
+    expect(server).not.toMatch(/^\s+ping\(/m);
+  });
+});
+
+/** The example manifest, with its relative `$ref` rewritten so it can live under .vitest-tmp. */
+function manifestCopy(edit: (document: Record<string, any>) => void): string {
+  const text = readFileSync(REALTIME_MANIFEST, 'utf8').replaceAll("'../openapi/tasks.yaml", "'../../schemas/openapi/tasks.yaml");
+  const document = YAML.parse(text) as Record<string, any>;
+  edit(document);
+  mkdirSync(TMP, { recursive: true });
+  const file = join(TMP, `manifest-${Math.random().toString(36).slice(2)}.asyncapi.yaml`);
+  writeFileSync(file, YAML.stringify(document));
+  return file;
+}
+
+describe('the handler scaffold', () => {
+  it('is written once with typed stubs, then only gets a stub for a newly added message', async () => {
+    const folder = join(TMP, 'scaffold');
+    const output = join(folder, 'out');
+    const handlersFile = join(folder, 'handlers.ts');
+    rmSync(folder, { recursive: true, force: true });
+    const first = manifestCopy(() => {});
+    const generated = await generateRealtime(first, ['types', 'validators', 'client', 'server'], { file: handlersFile, output });
+    writeFiles(output, generated.files);
+    expect(generated.userFiles).toHaveLength(1);
+    const scaffold = generated.userFiles[0].content;
+    expect(scaffold).toContain('export const handlers: RealtimeHandlers = {');
+    expect(scaffold).toMatch(/chat: \{\n[\s\S]*join\(\) \{\n\s+throw new Error\("chat\.join is not implemented yet"\);/);
+    expect(scaffold).toContain('async taskSummary() {');
+    // The runtime answers ping and verifies auth: no stubs for them.
+    expect(scaffold).not.toMatch(/\bping\(\)|\bauth\(\)/);
+    writeFileSync(handlersFile, scaffold);
+    expectTypechecks(folder, [['node', ['handlers.ts']]]);
+
+    // The user's edit stays; an unchanged manifest changes nothing.
+    const edited = scaffold.replace('throw new Error("chat.join is not implemented yet");', 'connection.close(4000, "closed for now");').replace('join() {', 'join(_message, connection) {');
+    writeFileSync(handlersFile, edited);
+    const again = await generateRealtime(first, ['types', 'validators', 'client', 'server'], { file: handlersFile, output });
+    expect(again.userFiles[0].content).toBe(edited);
+
+    // A message added to the chat gets a stub, and nothing else changes.
+    const second = manifestCopy((document) => {
+      document.components.messages.leave = {
+        summary: 'Leaves a room.',
+        payload: { type: 'object', required: ['type', 'room'], properties: { type: { const: 'leave' }, room: { $ref: '#/components/schemas/RoomId' } } },
+      };
+      document.channels.chat.messages.leave = { $ref: '#/components/messages/leave' };
+      document.operations.receiveLeave = { action: 'receive', channel: { $ref: '#/channels/chat' }, messages: [{ $ref: '#/channels/chat/messages/leave' }] };
+    });
+    const grown = await generateRealtime(second, ['types', 'validators', 'client', 'server'], { file: handlersFile, output });
+    writeFiles(output, grown.files);
+    const content = grown.userFiles[0].content;
+    expect(content).toContain('connection.close(4000, "closed for now");');
+    expect(content).toContain('throw new Error("chat.leave is not implemented yet");');
+    expect(content.replace(/\n *\/\*\* Leaves a room\. \*\/\n *leave\(\) \{\n *throw new Error\("chat\.leave is not implemented yet"\);\n *\},?/, '')).toBe(edited);
+    writeFileSync(handlersFile, content);
+    expectTypechecks(folder, [['node', ['handlers.ts']]]);
+  }, 120_000);
+});
+
+describe('what the runtimes cannot serve is refused with a location', () => {
+  it('an SSE end marker other than [DONE]', async () => {
+    const file = manifestCopy((document) => {
+      document.channels.taskSummary['x-sse'].done = 'END';
+    });
+    const failure = await generateRealtime(file).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(CodegenError);
+    expect((failure as CodegenError).message).toMatch(/manifest-\w+\.asyncapi\.yaml:\d+:\d+: error: x-sse\.done: the SSE runtime ends streams with \[DONE\] only, not "END"/);
+  });
+
+  it('a correlation id below the top level of the payload', async () => {
+    const file = manifestCopy((document) => {
+      document.components.correlationIds.messageId.location = '$message.payload#/meta/id';
+      document.components.messages.say.payload.properties.meta = { type: 'object', properties: { id: { type: 'string' } } };
+    });
+    const failure = await generateRealtime(file).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(CodegenError);
+    expect((failure as CodegenError).message).toMatch(/error: correlationId: the WebSocket runtime pairs requests and replies by one top-level payload property/);
+  });
+});
