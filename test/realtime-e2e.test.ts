@@ -152,10 +152,13 @@ describe('the chat (WebSocket /v1/chat)', () => {
       expect(alice.protocol).toBe('chat.v1');
 
       const heard = new Promise<{ user: string; text: string; messageId: string }>((resolve) => bob.on('said', (line) => resolve(line)));
-      // The runtime's request() replaces `id` with a correlation id of its own.
-      const ack = await alice.request({ type: 'say', id: 'replaced', room, text: `/task ${title}` });
+      // request() takes the message without its `id`: the client adds a correlation id of its own.
+      const ack = await alice.request({ type: 'say', room, text: `/task ${title}` });
       expect(ack.type).toBe('ack');
       expect(ack.id).toMatch(/^c[0-9a-z]+-\d+$/);
+      // The manifest's ping → pong, answered by the server's runtime with the ping's id.
+      const pong = await alice.request({ type: 'ping' });
+      expect(pong).toEqual({ type: 'pong', id: expect.stringMatching(/^c[0-9a-z]+-\d+$/) });
       const line = await heard;
       expect(line).toMatchObject({ user: 'demo', text: `/task ${title}` });
       expect(line.messageId).toBe(ack.messageId);

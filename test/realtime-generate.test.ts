@@ -73,6 +73,52 @@ describe('the AsyncAPI corpus (../shared/corpus/asyncapi), documents on ws', () 
     }, 120_000);
   }
 
+  // Channels without a discriminator: what the server sends is received all together.
+  const plain = [
+    { name: documents[1], member: 'root', args: '', client: 'RootClient', receive: 'RootServerMessage' },
+    { name: documents[2], member: 'marketDataV1', args: '{ symbol: "btcusd" }', client: 'MarketDataV1Client', receive: 'MarketDataV1ServerMessage' },
+  ];
+  for (const { name, member, args, client, receive } of plain) {
+    it(`${name}: without a discriminator the client receives with onMessage and messages(), typed by the whole union`, async () => {
+      const { files } = await generateRealtime(join(CORPUS, name));
+      const content = files.find((file) => file.path === 'client.ts')!.content;
+      expect(content).toContain('appPing: false');
+      expect(content).toContain(`export type ${client} = WebSocketClient<`);
+      const folder = join(TMP, 'corpus-usage', name.replace(/\.yml$/, ''));
+      writeFiles(folder, [
+        ...files,
+        {
+          path: 'usage.ts',
+          content: [
+            `import { createRealtimeClient, type ${client} } from "./client.js";`,
+            `import type { ${receive} } from "./types.js";`,
+            '',
+            'export async function usage(): Promise<void> {',
+            `  const client: ${client} = createRealtimeClient({ baseUrl: "https://example.com" }).${member}(${args});`,
+            `  const off = client.onMessage((message) => {`,
+            `    const received: ${receive} = message;`,
+            '    void received;',
+            '  });',
+            '  off();',
+            '  for await (const message of client.messages()) {',
+            `    const received: ${receive} = message;`,
+            '    void received;',
+            '  }',
+            '  // @ts-expect-error without a discriminator, kinds cannot be told apart',
+            '  client.on("message", () => {});',
+            '  client.close();',
+            '}',
+            '',
+          ].join('\n'),
+        },
+      ]);
+      expectTypechecks(folder, [
+        ['browser', ['usage.ts']],
+        ['node', ['usage.ts']],
+      ]);
+    }, 120_000);
+  }
+
   it('kraken: requests are answered per the manifest, paired by "reqid"; the runtime answers ping', async () => {
     const { files } = await generateRealtime(join(CORPUS, documents[0]));
     const server = files.find((file) => file.path === 'server.ts')!.content;

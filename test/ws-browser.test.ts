@@ -155,10 +155,12 @@ describe("Chromium's built-in WebSocket against the server", () => {
     await probeSend(id, JSON.stringify({ type: 'say', text: 'from chromium' }));
     await probeSend(id, JSON.stringify({ type: 'history', id: 'h1', room: 'a' }));
     await probeSend(id, JSON.stringify({ type: 'ping' }));
+    await probeSend(id, JSON.stringify({ type: 'ping', id: 'p1' }));
     await expect.poll(async () => (await probe(id)).messages).toEqual([
       { type: 'said', room: 'a', text: 'from chromium' },
       { type: 'historyResult', id: 'h1', texts: ['history of a'] },
       { type: 'pong' },
+      { type: 'pong', id: 'p1' },
     ]);
   });
 
@@ -231,6 +233,8 @@ describe('the client runtime in Chromium (built-in WebSocket)', () => {
     await expect.poll(async () => (await state(id)).readyState).toBe(1);
     const reply = await page().evaluate((index) => (window as unknown as PageWindow).clientRequest(index, { type: 'history', room: 'a' }), id);
     expect(reply).toMatchObject({ type: 'historyResult', texts: ['history of a'] });
+    const pong = await page().evaluate((index) => (window as unknown as PageWindow).clientRequest(index, { type: 'ping' }), id);
+    expect(pong).toEqual({ type: 'pong', id: expect.stringMatching(/^c[0-9a-z]+-\d+$/) });
     await page().evaluate((index) => (window as unknown as PageWindow).clientSend(index, { type: 'say', text: 'hello' }), id);
     await expect.poll(async () => (await state(id)).said).toEqual(['hello']);
     expect(tokens).toEqual(['good-1']);

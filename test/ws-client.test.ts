@@ -144,6 +144,69 @@ describe('sending and receiving', () => {
       raw.close();
     }
   });
+
+  test('onMessage and messages() without a type get every kind, replies to request() excepted', async () => {
+    const server = await chat();
+    const errors: unknown[] = [];
+    const client = connect({ url: `${server.url}/rooms/a`, onError: (error) => errors.push(error) });
+    const every: Message[] = [];
+    client.onMessage((message) => every.push(message));
+    // A listener that throws does not keep the others from the message.
+    client.onMessage(() => {
+      throw new Error('listener failed');
+    });
+    const iterated: Message[] = [];
+    const done = (async () => {
+      for await (const message of client.messages()) {
+        iterated.push(message);
+        if (iterated.length === 2) client.close();
+      }
+    })();
+    client.send({ type: 'say', text: 'one' });
+    const reply = await client.request({ type: 'history', room: 'a' });
+    client.send({ type: 'say', text: 'two' });
+    await done;
+    const said = ['one', 'two'].map((text) => ({ type: 'said', room: 'a', text }));
+    expect(iterated).toEqual(said);
+    expect(every).toEqual(said);
+    expect(reply).toMatchObject({ type: 'historyResult', texts: ['history of a'] });
+    expect(errors).toEqual([new Error('listener failed'), new Error('listener failed')]);
+  });
+
+  test('without a discriminator (appPing false) every message reaches onMessage, a "pong" included', async () => {
+    const raw = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise((resolve) => raw.once('listening', resolve));
+    const heard: unknown[] = [];
+    raw.on('connection', (socket) => {
+      socket.on('message', (data) => {
+        heard.push(JSON.parse(String(data)));
+        socket.send(JSON.stringify({ type: 'pong', reply_to: 1 }));
+      });
+      socket.send(JSON.stringify({ symbol: 'X', price: 1 }));
+    });
+    try {
+      const client = connect({ url: `ws://127.0.0.1:${(raw.address() as AddressInfo).port}/`, appPing: false });
+      const every: unknown[] = [];
+      client.onMessage((message) => every.push(message));
+      const iterated: unknown[] = [];
+      const done = (async () => {
+        for await (const message of client.messages()) {
+          iterated.push(message);
+          if (iterated.length === 2) client.close();
+        }
+      })();
+      client.send({ side: 'buy', quantity: 1 } as unknown as Message);
+      await done;
+      const expected = [{ symbol: 'X', price: 1 }, { type: 'pong', reply_to: 1 }];
+      expect(iterated).toEqual(expected);
+      expect(every).toEqual(expected);
+      // No application-level ping went out, only what the application sent.
+      expect(heard).toEqual([{ side: 'buy', quantity: 1 }]);
+    } finally {
+      for (const socket of raw.clients) socket.terminate();
+      raw.close();
+    }
+  });
 });
 
 describe('reconnecting', () => {
@@ -237,6 +300,38 @@ describe('reconnecting', () => {
       silent.close();
       http.close();
     }
+  });
+
+  test('request() of the application ping resolves with the pong carrying its id; heartbeat pongs reach no listener', async () => {
+    const server = await chat();
+    let pings = 0;
+    /** `ws` counting the client's own (heartbeat) pings as they go out. */
+    class CountingWebSocket extends WebSocket {
+      override send(data: string): void {
+        if (data === '{"type":"ping"}') pings++;
+        super.send(data);
+      }
+    }
+    const errors: unknown[] = [];
+    const every: Message[] = [];
+    const pongs: Message[] = [];
+    const client = connect({
+      url: `${server.url}/rooms/a`,
+      WebSocket: CountingWebSocket,
+      pingIntervalMs: 10,
+      validate: runtime.chat.validateChatServerMessage,
+      onError: (error) => errors.push(error),
+    });
+    client.onMessage((message) => every.push(message));
+    client.on('pong', (message) => pongs.push(message));
+    await expect.poll(() => pings).toBeGreaterThanOrEqual(3);
+    // The server answers in order: once this reply is in, so are the pongs of the pings before it.
+    const pong = await client.request({ type: 'ping' });
+    expect(pong).toEqual({ type: 'pong', id: expect.stringMatching(/^c[0-9a-z]+-\d+$/) });
+    expect(every).toEqual([]);
+    expect(pongs).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(client.readyState).toBe(OPEN);
   });
 
   test('a server that answers the ping keeps the connection', async () => {

@@ -233,6 +233,42 @@ describe('messages and close codes', () => {
     expect(await messages.next()).toEqual({ type: 'pong' });
   });
 
+  test('a ping with a correlation id gets it back in its pong, even before first-message auth', async () => {
+    const server = await chat({ firstMessageAuth: { verify: (token: string) => (token === 'good' ? { user: 'bob' } : undefined) } });
+    const socket = await client(`${server.url}/rooms/a`);
+    const messages = inbox(socket);
+    socket.send(JSON.stringify({ type: 'ping', id: 'before-auth' }));
+    expect(await messages.next()).toEqual({ type: 'pong', id: 'before-auth' });
+    socket.send(JSON.stringify({ type: 'auth', token: 'good' }));
+    socket.send(JSON.stringify({ type: 'ping', id: 7 }));
+    expect(await messages.next()).toEqual({ type: 'pong', id: 7 });
+    // Only a string or a number is a correlation id; anything else is not echoed.
+    socket.send(JSON.stringify({ type: 'ping', id: { evil: true } }));
+    expect(await messages.next()).toEqual({ type: 'pong' });
+    socket.send(JSON.stringify({ type: 'say', text: 'still open' }));
+    await expect.poll(() => server.said).toEqual([{ text: 'still open', context: { user: 'bob' } }]);
+  });
+
+  test('with appPing false a ping is a message like any other: validated, then its handler answers', async () => {
+    const handled: unknown[] = [];
+    const server = await chat({
+      appPing: false,
+      handlers: {
+        ping: (message) => {
+          handled.push(message);
+          return { type: 'pong', id: message.id };
+        },
+      },
+    });
+    const socket = await client(`${server.url}/rooms/a`);
+    const messages = inbox(socket);
+    socket.send(JSON.stringify({ type: 'ping', id: 'by-handler' }));
+    expect(await messages.next()).toEqual({ type: 'pong', id: 'by-handler' });
+    expect(handled).toEqual([{ type: 'ping', id: 'by-handler' }]);
+    socket.send(JSON.stringify({ type: 'ping', extra: 1 }));
+    expect(await closeOf(socket)).toEqual({ code: 1008, reason: 'Invalid message: /extra is not allowed' });
+  });
+
   test('a message larger than maxPayload → 1009', async () => {
     const server = await chat({ maxPayload: 1024 });
     const socket = await client(`${server.url}/rooms/a`);

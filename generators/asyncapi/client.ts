@@ -71,8 +71,11 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
     for (const name of [send, receive, info.repliesType]) if (name && name !== 'never') typeImports.add(name);
     const clientType = uniqueName(`${channel.name}Client`, taken);
     const discriminator = channel.discriminator;
+    const generics = [send, receive, info.repliesType ?? 'Record<never, never>', discriminator === undefined ? 'never' : stringLiteral(discriminator)];
+    if (info.correlationKey !== undefined) generics.push(stringLiteral(info.correlationKey));
+    const receiving = discriminator === undefined ? '`onMessage` what it sends' : '`on` what it sends';
     declarations.push(
-      `${jsDoc([`A client of \`${channel.key}\` (WebSocket ${info.path}): \`send\` what the server receives, \`on\` what it sends${info.repliesType ? ', `request` what it answers' : ''}.`])}export type ${clientType} = WebSocketClient<${send}, ${receive}, ${info.repliesType ?? 'Record<never, never>'}, ${discriminator === undefined ? 'never' : stringLiteral(discriminator)}>;`,
+      `${jsDoc([`A client of \`${channel.key}\` (WebSocket ${info.path}): \`send\` what the server receives, ${receiving}${info.repliesType && discriminator !== undefined ? ', `request` what it answers' : ''}.`])}export type ${clientType} = WebSocketClient<${generics.join(', ')}>;`,
     );
     const fixed = [`url: \`\${socketBase}${info.paramsType ? `\${${info.member}Path(params)}` : info.path.replace(/`/g, '\\`').replace(/\$\{/g, '\\${')}\``, 'WebSocket: options.WebSocket'];
     if (channel.websocket!.subprotocols.length) fixed.push(`protocols: [${channel.websocket!.subprotocols.map(stringLiteral).join(', ')}]`);
@@ -81,8 +84,9 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
       validatorImports.add(validator);
       fixed.push(`validate: validate ? ${validator} : undefined`);
     }
+    // Without a discriminator there is no application-level ping, and a `pong` is a message like any other.
     if (discriminator !== undefined) fixed.push(`discriminator: ${stringLiteral(discriminator)}`);
-    else fixed.push('pingIntervalMs: 0');
+    else fixed.push('appPing: false');
     if (info.correlationKey !== undefined) fixed.push(`correlationKey: ${stringLiteral(info.correlationKey)}`);
     if (info.auth) fixed.push(`authType: ${stringLiteral(info.auth.tag)}`, `tokenKey: ${stringLiteral(info.auth.tokenKey)}`);
     const error = info.sent.find((entry) => entry.message.tag === 'error');
@@ -91,8 +95,9 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
     const notes = [
       `WebSocket ${info.path}.`,
       info.auth && `Pass \`token\`: it is sent as the first message (\`${info.auth.tag}\`) on every connect.`,
-      discriminator === undefined && 'The channel has no discriminator: messages can be sent, but `on`/`request` cannot tell received ones apart.',
-      discriminator !== undefined && info.received.some((entry) => entry.message.tag === APP_PING) && `\`${APP_PING}\` is sent by the client itself to detect a dead server.`,
+      discriminator === undefined && 'The channel has no discriminator: receive with `onMessage` or `messages()`, which get every message the server sends; `on` and `request` need a discriminator to tell messages apart.',
+      discriminator !== undefined && info.received.some((entry) => entry.message.tag === APP_PING) &&
+        `\`request({ ${propertyKey(discriminator)}: ${stringLiteral(APP_PING)} })\` is answered by the server's runtime with its pong; the client also pings by itself to detect a dead server.`,
       channel.description,
     ];
     members.push(`${jsDoc(notes, '  ')}  ${propertyKey(info.member)}(${params}options?: WebSocketChannelOptions<${receive}>): ${clientType};`);
@@ -117,7 +122,7 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
   }
   if (ws.length) {
     declarations.push(
-      '/** Options of one socket; what the manifest fixes (URL, subprotocols, discriminator, correlation id, auth message) is set by the client. */\nexport type WebSocketChannelOptions<Receive> = Omit<\n  WebSocketClientOptions<Receive>,\n  "url" | "WebSocket" | "protocols" | "validate" | "discriminator" | "correlationKey" | "authType" | "tokenKey" | "errorType"\n>;',
+      '/** Options of one socket; what the manifest fixes (URL, subprotocols, discriminator, correlation id, auth message, application ping) is set by the client. */\nexport type WebSocketChannelOptions<Receive> = Omit<\n  WebSocketClientOptions<Receive>,\n  "url" | "WebSocket" | "protocols" | "validate" | "discriminator" | "correlationKey" | "authType" | "tokenKey" | "errorType" | "appPing"\n>;',
     );
   }
   declarations.push(`export interface RealtimeClient {\n${members.join('\n')}\n}`);

@@ -125,7 +125,8 @@ export const APP_PING = 'ping';
 /**
  * The received messages a WebSocket channel's handlers get: all but the first-message auth (the
  * runtime verifies it; a repeated one closes the socket) and the application-level ping (the
- * runtime answers it before any handler runs).
+ * runtime answers it, with its correlation id, before any handler runs). Both stay in the
+ * channel's types, so `ping` is a request like any other for clients.
  */
 export function handledMessages(info: ChannelInfo): MessageInfo[] {
   return info.received.filter((entry) => entry.message.tag !== info.auth?.tag && !runtimePing(info, entry));

@@ -9,7 +9,7 @@ import type { TypeEmitter } from '../core/emit-types.js';
 import { commentText, jsDoc, jsonLiteral, objectKey, propertyAccess, propertyKey, stringLiteral, uniqueName } from '../core/names.js';
 import type { GeneratedFile } from '../core/output.js';
 import type { TemplateRenderer } from '../core/templates.js';
-import { assertSupported, describeChannels, handledMessages, pathNames, pathPattern, runtimePing, type ChannelInfo, type MessageInfo } from './endpoints.js';
+import { APP_PING, assertSupported, describeChannels, handledMessages, pathNames, pathPattern, runtimePing, type ChannelInfo, type MessageInfo } from './endpoints.js';
 import type { RealtimeModel } from './model.js';
 
 const SSE_RUNTIME = ['sse-server', 'sse-format', 'sse-http', 'sse-store'];
@@ -76,13 +76,12 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
     if (info.input?.declaration) declarations.push(info.input.declaration);
     const input = info.input!;
     if (input.type !== 'never') {
-      if (!input.declaration) validatorImports.add(input.validator);
-      else if (info.channel.discriminator !== undefined) {
-        const union = types.typeName(info.channel.types.receive!.union, 'write');
-        validatorImports.add(`validate${union}`);
-        typeImports.add(union);
+      if (!input.declaration) {
+        validatorImports.add(input.validator);
+        typeImports.add(input.type);
+      } else {
+        for (const entry of info.received) validatorImports.add(entry.validator);
       }
-      else for (const entry of info.received) validatorImports.add(entry.validator);
     }
     if (info.handlersType) {
       const members = info.handled.map((entry) => {
@@ -92,7 +91,9 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
         const doc = jsDoc([entry.message.summary ?? entry.message.title, entry.message.description, answer, entry.message.deprecated && '@deprecated'], '  ');
         return `${doc}  ${propertyKey(entry.message.tag)}(message: ${entry.type}, connection: ${info.connectionType}<Auth>, publish: RealtimePublish): ${reply} | Promise<${reply}>;`;
       });
-      declarations.push(`${jsDoc([`The handlers of \`${info.channel.key}\` (WebSocket ${info.path}): one per message a client sends.`])}export interface ${info.handlersType}<Auth = undefined> {\n${members.join('\n')}\n}`);
+      const ping = info.received.find((entry) => runtimePing(info, entry));
+      const pingNote = ping && `\`${APP_PING}\` has no handler: the runtime answers it itself, before authentication, with \`${ping.replies.length > 0 ? ping.replies.join(' | ') : '{ type: "pong" }'}\` carrying its \`${info.correlationKey ?? 'id'}\`.`;
+      declarations.push(`${jsDoc([`The handlers of \`${info.channel.key}\` (WebSocket ${info.path}): one per message a client sends.`, pingNote])}export interface ${info.handlersType}<Auth = undefined> {\n${members.join('\n')}\n}`);
     }
   }
   for (const info of sse) {
@@ -297,8 +298,9 @@ function serverChannel(info: ChannelInfo, types: TypeEmitter, reserve: (name: st
 
 /**
  * The `In` type of a WebSocket endpoint and its validator. With a discriminator: the channel's
- * received union, less `ping` when the runtime answers it. Without one: each message wrapped as
- * `{ kind, message }` by the first message validator that accepts it. With nothing received: never.
+ * received union (`ping` included: the runtime answers it, and needs no handler for it). Without
+ * one: each message wrapped as `{ kind, message }` by the first message validator that accepts
+ * it. With nothing received: never.
  */
 function inputOf(info: ServerChannel, types: TypeEmitter, reserve: (name: string) => string): ServerChannel['input'] {
   const { channel } = info;
@@ -310,30 +312,9 @@ function inputOf(info: ServerChannel, types: TypeEmitter, reserve: (name: string
       declaration: `/** \`${channel.key}\` takes no messages from clients: every one is refused (close 1008). */\nfunction ${validator}(): ValidationResult<never> {\n  return { ok: false, errors: [{ path: "", keyword: "false", message: "this channel takes no messages" }] };\n}`,
     };
   }
-  const union = types.typeName(channel.types.receive.union, 'write');
-  const discriminator = channel.discriminator;
-  if (discriminator !== undefined) {
-    const ping = info.received.find((entry) => runtimePing(info, entry));
-    if (!ping) return { type: union, validator: `validate${union}` };
-    const type = reserve(`${channel.name}Request`);
-    const validator = reserve(`validate${type}`);
-    const key = propertyKey(discriminator);
-    const access = propertyAccess('result.value', discriminator);
-    return {
-      type,
-      validator,
-      declaration: [
-        `/** What \`${channel.key}\`'s handlers get: \`${ping.message.tag}\` is answered by the runtime before any handler runs. */`,
-        `type ${type} = Exclude<${union}, { readonly ${key}: ${stringLiteral(ping.message.tag)} }>;`,
-        '',
-        `function ${validator}(value: unknown): ValidationResult<${type}> {`,
-        `  const result = validate${union}(value);`,
-        '  if (!result.ok) return result;',
-        `  if (${access} === ${stringLiteral(ping.message.tag)}) return { ok: false, errors: [{ path: ${stringLiteral(`/${discriminator.replace(/~/g, '~0').replace(/\//g, '~1')}`)}, keyword: "const", message: "is answered by the server itself" }] };`,
-        '  return { ok: true, value: result.value };',
-        '}',
-      ].join('\n'),
-    };
+  if (channel.discriminator !== undefined) {
+    const union = types.typeName(channel.types.receive.union, 'write');
+    return { type: union, validator: `validate${union}` };
   }
   const type = reserve(`${channel.name}Request`);
   const validator = reserve(`validate${type}`);

@@ -12,16 +12,19 @@ export interface Leave { type: "leave"; room: string }
 export interface History { type: "history"; id?: string | number; room: string }
 export interface Work { type: "work"; id?: string | number; ms: number; fail?: boolean }
 export interface Crash { type: "crash" }
-export type ChatClientMessage = Say | Join | Leave | History | Work | Crash;
+/** The application-level ping, as a request: the runtime answers it, no handler needed. */
+export interface Ping { type: "ping"; id?: string | number }
+export type ChatClientMessage = Say | Join | Leave | History | Work | Crash | Ping;
 
 export interface Said { type: "said"; room: string; text: string; from?: string }
 export interface HistoryResult { type: "historyResult"; id?: string | number; texts: string[] }
 export interface Done { type: "done"; id?: string | number; ms: number }
 export interface ChatError { type: "error"; id?: string | number; reason: string; message: string }
-export type ChatServerMessage = Said | HistoryResult | Done | ChatError;
+export interface Pong { type: "pong"; id?: string | number }
+export type ChatServerMessage = Said | HistoryResult | Done | ChatError | Pong;
 
 /** The reply of each request kind (AsyncAPI \`reply\`). */
-export interface ChatReplies { history: HistoryResult; work: Done }
+export interface ChatReplies { history: HistoryResult; work: Done; ping: Pong }
 
 type Props = Record<string, (value: unknown) => boolean>;
 
@@ -37,6 +40,7 @@ const CLIENT: Record<string, { required: Props; optional: Props }> = {
   history: { required: { room: isString }, optional: { id: isId } },
   work: { required: { ms: isMs }, optional: { id: isId, fail: (value) => typeof value === "boolean" } },
   crash: { required: {}, optional: {} },
+  ping: { required: {}, optional: { id: isId } },
 };
 
 const SERVER: Record<string, { required: Props; optional: Props }> = {
@@ -44,6 +48,7 @@ const SERVER: Record<string, { required: Props; optional: Props }> = {
   historyResult: { required: { texts: (value) => Array.isArray(value) && value.every(isString) }, optional: { id: isId } },
   done: { required: { ms: isMs }, optional: { id: isId } },
   error: { required: { reason: isString, message: isString }, optional: { id: isId } },
+  pong: { required: {}, optional: { id: isId } },
 };
 
 function union(kinds: Record<string, { required: Props; optional: Props }>) {
@@ -126,7 +131,16 @@ const chat = createWebSocketEndpoint<ChatClientMessage, ChatServerMessage, ChatR
     crash() {
       throw new Error("boom");
     },
+    // No \`ping\` handler: the runtime answers the application-level ping itself.
   },
+});
+
+// A \`ping\` handler may be given (it runs with \`appPing: false\`), typed like the others.
+createWebSocketEndpoint<ChatClientMessage, ChatServerMessage, ChatReplies>({
+  path: "/",
+  validate: validateChatClientMessage,
+  appPing: false,
+  handlers: { say() {}, join() {}, leave() {}, history: (message) => ({ type: "historyResult", texts: [message.room] }), work: (message) => ({ type: "done", ms: message.ms }), crash() {}, ping: (message) => ({ type: "pong", id: message.id }) },
 });
 
 // @ts-expect-error every message kind needs a handler
@@ -140,7 +154,7 @@ void chat.publish("/rooms/a", { type: "say", text: "hi" });
 `;
 
 export const WS_CLIENT_USAGE = `import { WebSocketClient, WebSocketReplyError } from "./runtime/ws-client.js";
-import { validateChatServerMessage, type ChatClientMessage, type ChatReplies, type ChatServerMessage, type Done, type HistoryResult } from "./chat.js";
+import { validateChatServerMessage, type ChatClientMessage, type ChatReplies, type ChatServerMessage, type Done, type HistoryResult, type Pong } from "./chat.js";
 
 export async function usage(): Promise<void> {
   const client = new WebSocketClient<ChatClientMessage, ChatServerMessage, ChatReplies>({
@@ -156,6 +170,11 @@ export async function usage(): Promise<void> {
   const done: Done = await client.request({ type: "work", ms: 1 }, { timeoutMs: 100 });
   // @ts-expect-error a say has no reply
   await client.request({ type: "say", text: "x" });
+  // @ts-expect-error the client adds the correlation id itself
+  await client.request({ type: "history", id: "mine", room: "a" });
+  // @ts-expect-error a history needs its room, id or not
+  await client.request({ type: "history" });
+  const pong: Pong = await client.request({ type: "ping" });
   const off = client.on("said", (message) => {
     const text: string = message.text;
     void text;
@@ -167,11 +186,47 @@ export async function usage(): Promise<void> {
     const texts: string[] = message.texts;
     void texts;
   }
+  const offEvery = client.onMessage((message) => {
+    const kind: ChatServerMessage["type"] = message.type;
+    // @ts-expect-error any kind: narrow before reading a kind's properties
+    void message.texts;
+    void kind;
+  });
+  offEvery();
+  for await (const message of client.messages()) {
+    if (message.type === "said") {
+      const text: string = message.text;
+      void text;
+    }
+  }
   const leave = client.subscribe({ type: "join", room: "a" });
   leave({ type: "leave", room: "a" });
   const state: 0 | 1 | 2 | 3 = client.readyState;
-  void [history, done, state, WebSocketReplyError];
+  void [history, done, pong, state, WebSocketReplyError];
   client.close();
+}
+
+/** A channel without a discriminator: messages are sent, and received all together. */
+interface Order { side: "buy" | "sell"; quantity: number }
+interface Quote { symbol: string; price: number }
+
+export async function plainUsage(): Promise<void> {
+  const client = new WebSocketClient<Order, Quote, Record<never, never>, never>({ url: "wss://example.com/quotes", appPing: false });
+  client.send({ side: "buy", quantity: 1 });
+  // @ts-expect-error only orders are sent
+  client.send({ symbol: "X", price: 1 });
+  client.onMessage((quote) => {
+    const price: number = quote.price;
+    void price;
+  });
+  for await (const quote of client.messages()) {
+    const symbol: string = quote.symbol;
+    void symbol;
+  }
+  // @ts-expect-error no discriminator: received messages cannot be told apart by kind
+  client.on("quote", () => {});
+  // @ts-expect-error nor requested
+  await client.request({ side: "buy", quantity: 1 });
 }
 `;
 

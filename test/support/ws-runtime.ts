@@ -83,6 +83,7 @@ export interface EndpointOptions {
   maxConnections?: number;
   rateLimit?: { messages: number; intervalMs: number; onExceeded?: 'close' | 'drop' } | false;
   errorReply?: (problem: MessageProblem) => Message;
+  appPing?: { ping: string; pong: string } | false;
   fanOut?: FanOut;
   closeTimeoutMs?: number;
   onOpen?: (connection: Connection) => void;
@@ -121,6 +122,9 @@ export interface ClientOptions {
   maxQueued?: number;
   requestTimeoutMs?: number;
   pingIntervalMs?: number;
+  appPing?: { ping: string; pong: string } | false;
+  discriminator?: string;
+  correlationKey?: string;
   reconnect?: { baseMs?: number; maxMs?: number; maxRetries?: number } | false;
   shouldReconnect?: (code: number, reason: string) => boolean;
   random?: () => number;
@@ -136,7 +140,8 @@ export interface Client {
   send(message: Message): void;
   request(message: Message, options?: { timeoutMs?: number }): Promise<Message>;
   on(type: string, handler: (message: Message) => void): () => void;
-  messages(type: string): AsyncGenerator<Message, void, undefined>;
+  onMessage(handler: (message: Message) => void): () => void;
+  messages(type?: string): AsyncGenerator<Message, void, undefined>;
   subscribe(message: Message): (leave?: Message) => void;
   close(code?: number, reason?: string): void;
 }

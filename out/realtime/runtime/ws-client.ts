@@ -2,7 +2,8 @@
 /**
  * A typed WebSocket client for browsers (the built-in `WebSocket`) and Node (`ws`, passed in as
  * `WebSocket`: Node 20 has no global one). It sends `Send` messages and dispatches `Receive`
- * messages by their discriminator (`type`).
+ * messages by their discriminator (`type`): `on(type, …)` and `messages(type)` get one kind,
+ * `onMessage(…)` and `messages()` every kind (the only way on a channel without a discriminator).
  *
  * - **Sending only when OPEN**: while CONNECTING (first connect, authenticating, or waiting to
  *   reconnect) messages are queued, at most `maxQueued` (100); one more throws
@@ -15,12 +16,15 @@
  *   On every connect it asks `token()` anew and sends it as the first message (`{ type: "auth",
  *   token }`), then replays `subscribe`d messages, then the queue; only then is it OPEN. When it
  *   ends CLOSED (by `close()`, a final code, or `maxRetries`), queued messages are dropped.
- * - **Request/reply**: `request()` adds a correlation id (`id`) and resolves with the message
- *   that carries it back; it rejects after `requestTimeoutMs`, or at once when the connection is
- *   lost (the server forgot the request with it).
+ * - **Request/reply**: `request()` takes the message without its correlation id (`id`), adds one
+ *   of its own and resolves with the message that carries it back (a reply is not passed to
+ *   listeners); it rejects after `requestTimeoutMs`, or at once when the connection is lost (the
+ *   server forgot the request with it). `request({ type: "ping" })` resolves with the `pong` the
+ *   server answers it with.
  * - **Dead servers**: every `pingIntervalMs` (30 s) it sends `{ type: "ping" }`; when nothing at
  *   all came back within an interval the connection is given up and a reconnect follows.
- *   Application-level, because browsers expose no protocol ping.
+ *   Application-level, because browsers expose no protocol ping. A `pong` that answers no
+ *   request (the answer to such a ping) is dropped before validation and listeners.
  */
 import type { ValidationResult } from "./validation.js";
 import { MESSAGE_DEFAULTS, ReadyState, type MessageOf, type ReplyOf } from "./ws-protocol.js";
@@ -48,7 +52,7 @@ export interface ReconnectOptions {
   maxRetries?: number;
 }
 
-export interface WebSocketClientOptions<Receive> {
+export interface WebSocketClientOptions<Receive, C extends string = "id"> {
   /** `ws://` or `wss://` URL; a function is called before every connect (a fresh URL token). */
   url: string | (() => string | Promise<string>);
   /** The WebSocket implementation: `ws`'s `WebSocket` in Node. Default: the global one. */
@@ -76,12 +80,15 @@ export interface WebSocketClientOptions<Receive> {
   /** The property naming a message's kind. Default `"type"`; the server's must match. */
   discriminator?: string;
   /** The property carrying a request's correlation id. Default `"id"`. */
-  correlationKey?: string;
+  correlationKey?: C;
   /** The first message's kind and token property. Default `"auth"` and `"token"`. */
   authType?: string;
   tokenKey?: string;
-  /** The application-level ping and its answer. Default `"ping"` and `"pong"`. */
-  appPing?: { ping: string; pong: string };
+  /**
+   * The application-level ping and its answer. Default `"ping"` and `"pong"`. `false`: no pings
+   * (nor dead-server detection), and a message of kind `pong` is a message like any other.
+   */
+  appPing?: { ping: string; pong: string } | false;
   onStateChange?: (state: ReadyState) => void;
   /** A reconnect is scheduled: the attempt's number (from 1) and its delay. */
   onReconnect?: (attempt: number, delayMs: number) => void;
@@ -114,17 +121,35 @@ interface Pending {
   sent: boolean;
 }
 
+/**
+ * What `request()` takes: a message of a kind that has a reply, without its correlation property
+ * `C`, which the client fills in. Distributive, so each member of the union keeps its own
+ * properties. Nothing on a channel without a discriminator (`K` is `never`): no reply type is known.
+ */
+export type RequestMessage<Send extends Readonly<Record<K, string>>, Replies, K extends string, C extends string> = [K] extends [never]
+  ? never
+  : WithoutKey<MessageOf<Send, K, keyof Replies & Send[K]>, C> & Readonly<Record<K, keyof Replies & Send[K]>>;
+
+/** Each member of the union `M` without the property `C` (which it may then not have). */
+type WithoutKey<M, C extends string> = M extends unknown ? Omit<M, C> & { readonly [P in C]?: never } : never;
+
 /** A message waiting for the connection; `id` when it is a request. */
 interface Queued {
   text: string;
   id?: string;
 }
 
+/**
+ * `Send`/`Receive`: the client → server and server → client message unions; `Replies`: the reply
+ * of each request kind; `K`: the discriminator property (`never` when the channel has none: then
+ * `onMessage` and `messages()` receive); `C`: the correlation property.
+ */
 export class WebSocketClient<
   Send extends Readonly<Record<K, string>>,
   Receive extends Readonly<Record<K, string>>,
   Replies = Record<never, never>,
   K extends string = "type",
+  C extends string = "id",
 > {
   private readonly WebSocket: WebSocketConstructor;
   private readonly discriminator: string;
@@ -141,13 +166,15 @@ export class WebSocketClient<
   private readonly queue: Queued[] = [];
   private readonly pending = new Map<string, Pending>();
   private readonly listeners = new Map<string, Set<(message: Receive) => void>>();
+  /** `onMessage` listeners: every message that is not a reply. */
+  private readonly everyListeners = new Set<(message: Receive) => void>();
   private readonly subscriptions = new Set<{ text: string }>();
   private readonly enders = new Set<() => void>();
   /** Correlation ids start with a random prefix, so they cannot match ids the server's own messages carry. */
   private readonly idPrefix = `c${Math.random().toString(36).slice(2, 10)}-`;
   private nextId = 0;
 
-  constructor(private readonly options: WebSocketClientOptions<Receive>) {
+  constructor(private readonly options: WebSocketClientOptions<Receive, C>) {
     const implementation = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!implementation) throw new WebSocketClientError("No WebSocket implementation: pass `WebSocket` (e.g. the `ws` package's) in Node");
     this.WebSocket = implementation;
@@ -172,8 +199,8 @@ export class WebSocketClient<
     this.write({ text: JSON.stringify(message) });
   }
 
-  /** Sends a request and resolves with its reply, correlated by id. */
-  request<M extends MessageOf<Send, K, keyof Replies & Send[K]>>(message: M, options: { timeoutMs?: number } = {}): Promise<ReplyOf<Replies, M[K]>> {
+  /** Sends a request (without a correlation id: the client adds its own) and resolves with its reply. */
+  request<M extends RequestMessage<Send, Replies, K, C>>(message: M, options: { timeoutMs?: number } = {}): Promise<ReplyOf<Replies, M[K]>> {
     const id = `${this.idPrefix}${++this.nextId}`;
     const queued: Queued = { text: JSON.stringify({ ...message, [this.correlationKey]: id }), id };
     return new Promise<ReplyOf<Replies, M[K]>>((resolve, reject) => {
@@ -199,15 +226,28 @@ export class WebSocketClient<
     return () => handlers.delete(listener);
   }
 
-  /** The messages of kind `type` as an async iterator; it ends when the client is CLOSED. */
-  async *messages<T extends Receive[K]>(type: T): AsyncGenerator<MessageOf<Receive, K, T>, void, undefined> {
-    const buffered: MessageOf<Receive, K, T>[] = [];
+  /**
+   * Calls `handler` with every message the server sends (after the `on` listeners of its kind),
+   * replies to `request()` excepted; returns the function that stops it. On a channel without a
+   * discriminator this is how messages are received.
+   */
+  onMessage(handler: (message: Receive) => void): () => void {
+    this.everyListeners.add(handler);
+    return () => this.everyListeners.delete(handler);
+  }
+
+  /** The messages of kind `type`, or without `type` all of them (as `onMessage` gets them), as an async iterator; it ends when the client is CLOSED. */
+  messages<T extends Receive[K]>(type: T): AsyncGenerator<MessageOf<Receive, K, T>, void, undefined>;
+  messages(): AsyncGenerator<Receive, void, undefined>;
+  async *messages(type?: Receive[K]): AsyncGenerator<Receive, void, undefined> {
+    const buffered: Receive[] = [];
     let wake: (() => void) | undefined;
     let ended = this.state === ReadyState.CLOSED;
-    const off = this.on(type, (message) => {
+    const listener = (message: Receive): void => {
       buffered.push(message);
       wake?.();
-    });
+    };
+    const off = type === undefined ? this.onMessage(listener) : this.on(type, listener);
     const end = (): void => {
       ended = true;
       wake?.();
@@ -349,7 +389,11 @@ export class WebSocketClient<
       return;
     }
     const record = value as Record<string, unknown>;
-    if (record[this.discriminator] === (this.options.appPing?.pong ?? MESSAGE_DEFAULTS.pong)) return;
+    const id = record[this.correlationKey];
+    const pending = typeof id === "string" ? this.pending.get(id) : undefined;
+    // A pong that answers no request answers the client's own ping: it only showed the server alive.
+    const appPing = this.options.appPing ?? MESSAGE_DEFAULTS;
+    if (!pending && appPing && record[this.discriminator] === appPing.pong) return;
     let message = value as Receive;
     if (this.options.validate) {
       const result = this.options.validate(value);
@@ -360,8 +404,6 @@ export class WebSocketClient<
       }
       message = result.value;
     }
-    const id = record[this.correlationKey];
-    const pending = typeof id === "string" ? this.pending.get(id) : undefined;
     if (pending && typeof id === "string") {
       this.pending.delete(id);
       clearTimeout(pending.timer);
@@ -370,13 +412,16 @@ export class WebSocketClient<
       return;
     }
     const handlers = this.listeners.get(message[this.discriminator as K]);
-    if (!handlers) return;
-    for (const handler of handlers) {
-      try {
-        handler(message);
-      } catch (error) {
-        this.report(error);
-      }
+    if (handlers) for (const handler of handlers) this.call(handler, message);
+    for (const handler of this.everyListeners) this.call(handler, message);
+  }
+
+  /** Runs a listener; what it throws goes to `onError`, and the other listeners still run. */
+  private call(handler: (message: Receive) => void, message: Receive): void {
+    try {
+      handler(message);
+    } catch (error) {
+      this.report(error);
     }
   }
 
@@ -406,8 +451,9 @@ export class WebSocketClient<
   /** Pings on an interval; a whole interval without any message means the server is gone. */
   private startPing(socket: WebSocketLike): void {
     const interval = this.options.pingIntervalMs ?? 30_000;
-    if (interval <= 0) return;
-    const ping = JSON.stringify({ [this.discriminator]: this.options.appPing?.ping ?? MESSAGE_DEFAULTS.ping });
+    const appPing = this.options.appPing ?? MESSAGE_DEFAULTS;
+    if (interval <= 0 || !appPing) return;
+    const ping = JSON.stringify({ [this.discriminator]: appPing.ping });
     this.heard = true;
     this.pingTimer = setInterval(() => {
       if (socket !== this.socket) return;

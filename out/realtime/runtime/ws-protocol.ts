@@ -7,7 +7,8 @@
  * Every message is one JSON object in one text frame. A property (the discriminator, `type` by
  * default) names the message's kind; a request carries a correlation id (`id` by default) that its
  * reply repeats. `{ "type": "ping" }` is answered `{ "type": "pong" }` by the server itself,
- * because browsers cannot send protocol-level pings.
+ * because browsers cannot send protocol-level pings; a ping's correlation id comes back in its
+ * pong, so the ping is also a request like any other (`request({ type: "ping" })`).
  */
 
 /** Close codes of RFC 6455 section 7.4 as this API uses them. 1006 is never sent: it means "no close frame". */

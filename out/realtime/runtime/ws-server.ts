@@ -21,7 +21,10 @@
  *   it back carrying the same id.
  * - **Liveness**: a protocol ping every `heartbeatMs` (30 s); a socket that showed no sign of life
  *   (pong or message) for a whole interval is terminated. `{ type: "ping" }` is answered
- *   `{ type: "pong" }` for browsers, which cannot send protocol pings.
+ *   `{ type: "pong" }` for browsers, which cannot send protocol pings, with the ping's correlation
+ *   id when it has one (`{ type: "ping", id: 7 }` → `{ type: "pong", id: 7 }`): a client may
+ *   `request()` it. The runtime answers it before validation and authentication, so a bare
+ *   heartbeat ping always works; a `ping` handler is optional and runs only with `appPing: false`.
  * - **Limits**: `maxConnections` per endpoint: one more is accepted and closed at once with 1013
  *   "Try Again Later", a code browsers can read (an HTTP 503 would reach them as a bare 1006);
  *   `rateLimit` per socket (100 messages/s by default): beyond it, close 1008, or with
@@ -44,10 +47,24 @@ import { CloseCode, MESSAGE_DEFAULTS, type MessageOf, type ReplyOf } from "./ws-
 
 export type { WebSocketConnection } from "./ws-connection.js";
 
-/** A handler per message kind; a kind that has a reply returns it (or a promise of it). */
+/** The handler of messages of kind `T`; a kind that has a reply returns it (or a promise of it). */
+export type MessageHandler<In extends Readonly<Record<K, string>>, Out, Replies, Ctx, K extends string, T extends In[K]> = (
+  message: MessageOf<In, K, T>,
+  connection: WebSocketConnection<Out, Ctx>,
+) => ReplyOf<Replies, T> | Promise<ReplyOf<Replies, T>>;
+
+/**
+ * A handler per message kind. The application-level ping (`ping`) may go without one: the runtime
+ * answers it itself, so a manifest can declare `ping` → `pong` as a request/reply with no code.
+ */
 export type MessageHandlers<In extends Readonly<Record<K, string>>, Out, Replies, Ctx, K extends string> = {
-  [T in In[K]]: (message: MessageOf<In, K, T>, connection: WebSocketConnection<Out, Ctx>) => ReplyOf<Replies, T> | Promise<ReplyOf<Replies, T>>;
+  [T in Exclude<In[K], AppPingKind>]: MessageHandler<In, Out, Replies, Ctx, K, T>;
+} & {
+  [T in Extract<In[K], AppPingKind>]?: MessageHandler<In, Out, Replies, Ctx, K, T>;
 };
+
+/** The kind of the application-level ping the runtime answers by default. */
+type AppPingKind = (typeof MESSAGE_DEFAULTS)["ping"];
 
 /** What `authenticate` decides about a handshake: who it is, or the HTTP status that refuses it. */
 export type HandshakeAuth<Ctx> = { context: Ctx } | { status: 401 | 403; message?: string };
@@ -108,7 +125,11 @@ export interface WebSocketEndpointOptions<In extends Readonly<Record<K, string>>
   rateLimit?: (RateLimit & { onExceeded?: "close" | "drop" }) | false;
   /** Bytes a slow reader may have queued before it is terminated. Default 4 MiB. */
   maxBufferedBytes?: number;
-  /** The application-level ping and its answer; `false` to answer none. Default `ping`/`pong`. */
+  /**
+   * The application-level ping and its answer, sent by the runtime itself with the ping's
+   * correlation id; `false` to answer none (a ping is then a message like any other). Default
+   * `ping`/`pong`.
+   */
   appPing?: { ping: string; pong: string } | false;
   /** Answers a bad message with this message instead of closing the socket with 1008. */
   errorReply?: (problem: MessageProblem) => Out;
@@ -162,6 +183,7 @@ export function createWebSocketEndpoint<
   const authType = firstMessage?.type ?? MESSAGE_DEFAULTS.auth;
   const tokenKey = firstMessage?.tokenKey ?? MESSAGE_DEFAULTS.tokenKey;
   const appPing = options.appPing ?? { ping: MESSAGE_DEFAULTS.ping, pong: MESSAGE_DEFAULTS.pong };
+  // The answer to a ping without a correlation id (a heartbeat) is always the same text.
   const pong = appPing && JSON.stringify({ [discriminator]: appPing.pong });
   const rateLimit = options.rateLimit === false ? undefined : (options.rateLimit ?? { messages: 100, intervalMs: 1000 });
   const maxConnections = options.maxConnections ?? 10_000;
@@ -289,7 +311,8 @@ export function createWebSocketEndpoint<
       return;
     }
     if (pong && isRecord(value) && value[discriminator] === appPing.ping) {
-      peer.deliver(pong);
+      const id = correlationOf(value, correlationKey);
+      peer.deliver(id === undefined ? pong : JSON.stringify({ [discriminator]: appPing.pong, [correlationKey]: id }));
     } else if (peer.authTimer) {
       authenticateFirst(peer, value);
     } else if (peer.backlog) {

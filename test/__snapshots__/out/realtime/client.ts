@@ -7,7 +7,7 @@
  * ```
  *
  * SSE channels give an `SseClient` to iterate (`for await (const { event, data } of stream)`);
- * WebSocket channels a `WebSocketClient` (`send`, `on`, `request`). In Node 20 pass
+ * WebSocket channels a `WebSocketClient` (`send`, `on` or `onMessage`, `request`). In Node 20 pass
  * `WebSocket` from the `ws` package.
  */
 import { SseClient, type SseClientOptions } from "./runtime/sse-client.js";
@@ -38,7 +38,7 @@ function taskSummaryPath(params: TaskSummaryParams): string {
 }
 
 /** A client of `chat` (WebSocket /v1/chat): `send` what the server receives, `on` what it sends, `request` what it answers. */
-export type ChatClient = WebSocketClient<ChatClientMessage, ChatServerMessage, ChatReplies, "type">;
+export type ChatClient = WebSocketClient<ChatClientMessage, ChatServerMessage, ChatReplies, "type", "id">;
 
 export interface RealtimeClientOptions {
   /** The server, e.g. `https://api.example.com`; WebSocket channels use its `ws:`/`wss:` form. */
@@ -54,10 +54,10 @@ export interface RealtimeClientOptions {
 /** Options of one stream; what the manifest fixes (method, body, validators, `[DONE]`) is set by the client. */
 export type SseStreamOptions<Events extends object> = Omit<SseClientOptions<Events>, "method" | "body" | "validators" | "textEvents" | "done" | "fetch">;
 
-/** Options of one socket; what the manifest fixes (URL, subprotocols, discriminator, correlation id, auth message) is set by the client. */
+/** Options of one socket; what the manifest fixes (URL, subprotocols, discriminator, correlation id, auth message, application ping) is set by the client. */
 export type WebSocketChannelOptions<Receive> = Omit<
   WebSocketClientOptions<Receive>,
-  "url" | "WebSocket" | "protocols" | "validate" | "discriminator" | "correlationKey" | "authType" | "tokenKey" | "errorType"
+  "url" | "WebSocket" | "protocols" | "validate" | "discriminator" | "correlationKey" | "authType" | "tokenKey" | "errorType" | "appPing"
 >;
 
 export interface RealtimeClient {
@@ -74,7 +74,7 @@ export interface RealtimeClient {
   /**
    * WebSocket /v1/chat.
    * Pass `token`: it is sent as the first message (`auth`) on every connect.
-   * `ping` is sent by the client itself to detect a dead server.
+   * `request({ type: "ping" })` is answered by the server's runtime with its pong; the client also pings by itself to detect a dead server.
    * A chat about tasks. The first message must be `auth` with a token.
    */
   chat(options?: WebSocketChannelOptions<ChatServerMessage>): ChatClient;

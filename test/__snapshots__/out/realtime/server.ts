@@ -33,7 +33,6 @@ import {
   validateTaskSummaryRequest,
   validateTaskUpdatedPayload,
 } from "./validators.js";
-import type { ValidationResult } from "./runtime/validation.js";
 import { createSseEndpoint, SseHttpError, type SseEndpointOptions, type PostStreamContext } from "./runtime/sse-server.js";
 import { MemoryEventLog } from "./runtime/sse-store.js";
 import { createWebSocketEndpoint, serveWebSockets, type WebSocketConnection, type WebSocketEndpointOptions, type FirstMessageAuth } from "./runtime/ws-server.js";
@@ -63,17 +62,10 @@ function taskSummaryParams(pathname: string): TaskSummaryParams | undefined {
 /** A socket of `chat` (/v1/chat) as its handlers see it. */
 export type ChatConnection<Auth = undefined> = WebSocketConnection<ChatServerMessage, Auth>;
 
-/** What `chat`'s handlers get: `ping` is answered by the runtime before any handler runs. */
-type ChatRequest = Exclude<ChatClientMessage, { readonly type: "ping" }>;
-
-function validateChatRequest(value: unknown): ValidationResult<ChatRequest> {
-  const result = validateChatClientMessage(value);
-  if (!result.ok) return result;
-  if (result.value.type === "ping") return { ok: false, errors: [{ path: "/type", keyword: "const", message: "is answered by the server itself" }] };
-  return { ok: true, value: result.value };
-}
-
-/** The handlers of `chat` (WebSocket /v1/chat): one per message a client sends. */
+/**
+ * The handlers of `chat` (WebSocket /v1/chat): one per message a client sends.
+ * `ping` has no handler: the runtime answers it itself, before authentication, with `PongPayload` carrying its `id`.
+ */
 export interface ChatHandlers<Auth = undefined> {
   /** Joins the chat room of a task. */
   join(message: JoinPayload, connection: ChatConnection<Auth>, publish: RealtimePublish): void | Promise<void>;
@@ -176,10 +168,10 @@ export function createRealtimeServer<Auth = undefined>(handlers: RealtimeHandler
     keepAliveMs: 15000,
   });
   /** WebSocket /v1/chat */
-  const chat = createWebSocketEndpoint<ChatRequest, ChatServerMessage, ChatReplies, Auth, "type">({
+  const chat = createWebSocketEndpoint<ChatClientMessage, ChatServerMessage, ChatReplies, Auth, "type">({
     ...websocket,
     path: "/v1/chat",
-    validate: validateChatRequest,
+    validate: validateChatClientMessage,
     handlers: {
       auth: (_message, connection) => connection.close(CloseCode.PolicyViolation, "Already authenticated"),
       join: (message, connection) => handlers.chat.join(message, connection, publish),
