@@ -7,7 +7,7 @@
  */
 import { Buffer } from "node:buffer";
 import { HttpProblem } from "./server-types.js";
-import type { ServerRequest, Stage } from "./server-types.js";
+import type { ServerRequest, ServerResponse, Stage } from "./server-types.js";
 
 /**
  * An OpenAPI Security Scheme Object, as the generator copies it from `components.securitySchemes`.
@@ -88,9 +88,52 @@ export function authenticate<Principal>(options: AuthenticateOptions<Principal>)
     return [...seen].join(", ");
   }
 
-  return async (request, next) => {
+  /** Whether `principal` may run the request; `authorize` is awaited only when it returns a promise. */
+  async function authorized(principal: Principal, request: ServerRequest): Promise<boolean> {
+    if (!options.authorize) return true;
+    const allowed = options.authorize(principal, request);
+    return typeof allowed === "boolean" ? allowed : await allowed;
+  }
+
+  function forbidden(bearer: boolean): HttpProblem {
+    return new HttpProblem(403, "Forbidden", {
+      detail: "The credentials are valid but do not allow this operation.",
+      headers: bearer ? { "www-authenticate": `Bearer realm=${realm}, error="insufficient_scope"` } : {},
+    });
+  }
+
+  function unauthorized(security: string[][], rejected: ReadonlySet<string>): HttpProblem {
+    return new HttpProblem(401, "Unauthorized", {
+      detail: rejected.size > 0 ? "The credentials sent were not accepted." : "This operation requires authentication.",
+      headers: { "www-authenticate": challenges(security, rejected) },
+    });
+  }
+
+  /** The common case, `security: [{ scheme: [] }]`: the same decisions without the bookkeeping of alternatives. */
+  async function single(request: ServerRequest, next: () => Promise<ServerResponse>, security: string[][], name: string): Promise<ServerResponse> {
+    const kind = kindOf(name);
+    const credentials = extract(name, kind, options.schemes[name], request);
+    if (credentials === undefined) throw unauthorized(security, NONE);
+    if (credentials !== "malformed") {
+      const principal = await options.verify(credentials, request);
+      if (principal !== undefined) {
+        request.principal = principal;
+        if (options.authorize && !(await authorized(principal, request))) throw forbidden(kind === "bearer");
+        return next();
+      }
+    }
+    throw unauthorized(security, new Set([name]));
+  }
+
+  return (request, next) => {
     const security = request.operation.security;
     if (security.length === 0) return next();
+    if (security.length === 1 && security[0].length === 1) return single(request, next, security, security[0][0]);
+    return any(request, next, security);
+  };
+
+  /** Alternatives of scheme sets: the first whose credentials all verify wins. */
+  async function any(request: ServerRequest, next: () => Promise<ServerResponse>, security: string[][]): Promise<ServerResponse> {
 
     const extracted = new Map<string, Extracted>();
     const verified = new Map<string, Principal | undefined>();
@@ -125,23 +168,16 @@ export function authenticate<Principal>(options: AuthenticateOptions<Principal>)
 
       const principal = principals[0];
       request.principal = principal;
-      if (options.authorize && !(await options.authorize(principal, request))) {
-        const bearer = alternative.some((name) => kindOf(name) === "bearer");
-        throw new HttpProblem(403, "Forbidden", {
-          detail: "The credentials are valid but do not allow this operation.",
-          headers: bearer ? { "www-authenticate": `Bearer realm=${realm}, error="insufficient_scope"` } : {},
-        });
-      }
+      if (options.authorize && !(await authorized(principal, request))) throw forbidden(alternative.some((name) => kindOf(name) === "bearer"));
       return next();
     }
 
     if (anonymous && rejected.size === 0) return next();
-    throw new HttpProblem(401, "Unauthorized", {
-      detail: rejected.size > 0 ? "The credentials sent were not accepted." : "This operation requires authentication.",
-      headers: { "www-authenticate": challenges(security, rejected) },
-    });
-  };
+    throw unauthorized(security, rejected);
+  }
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 function schemeKind(name: string, spec: SchemeSpec): Kind {
   switch (spec.type) {

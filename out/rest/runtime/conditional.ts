@@ -96,8 +96,8 @@ export function conditional(options: ConditionalOptions = {}): Stage {
   /** ETag, Cache-Control and the 304 decision for a GET/HEAD response. */
   function read(request: ServerRequest, response: ServerResponse): ServerResponse {
     if (response.status < 200 || response.status >= 300) return response;
-    // Object.assign, not a spread: adding keys to a spread copy is a slow path in V8.
-    const headers: Record<string, string | string[]> = Object.assign({}, response.headers);
+    // Completed in place: the response belongs to this request alone (stage contract).
+    const headers = response.headers;
     let etag = firstValue(headers.etag);
     if (etag !== undefined) {
       etag = headers.etag = normalizeEtag(etag);
@@ -105,20 +105,24 @@ export function conditional(options: ConditionalOptions = {}): Stage {
       etag = headers.etag = computeEtag(response.body, kind);
     }
     headers["cache-control"] ??= request.operation.cacheControl ?? defaultCacheControl;
-    if (!notModified(request, etag, firstValue(headers["last-modified"]))) return { ...response, headers };
+    if (!notModified(request, etag, firstValue(headers["last-modified"]))) return response;
     // RFC 9110 15.4.5: a 304 keeps the validators and caching headers but describes no content.
     const kept: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(headers)) {
-      if (!name.startsWith("content-") || name === "content-location") kept[name] = value;
+    for (const name in headers) {
+      if (!name.startsWith("content-") || name === "content-location") kept[name] = headers[name];
     }
     return { status: 304, headers: kept };
   }
 
-  return async (request, next) => {
-    if (request.method === "GET" || request.method === "HEAD") return read(request, await next());
+  // Not async itself: requests it has nothing to do for pass through without an extra promise.
+  return (request, next) => {
+    if (request.method === "GET" || request.method === "HEAD") return next().then((response) => read(request, response));
     const mode = request.operation.ifMatch;
     if (mode === undefined || request.method === "OPTIONS") return next();
+    return writeWithIfMatch(request, next, mode);
+  };
 
+  async function writeWithIfMatch(request: ServerRequest, next: () => Promise<ServerResponse>, mode: "optional" | "required"): Promise<ServerResponse> {
     const sent = request.headers["if-match"] !== undefined;
     if (!sent && mode === "required") assertIfMatch(request, undefined);
     if (sent && currentEtag) assertIfMatch(request, await currentEtag(request));
@@ -131,7 +135,7 @@ export function conditional(options: ConditionalOptions = {}): Stage {
       );
     }
     return response;
-  };
+  }
 }
 
 /** Whether the client's cached copy is current (GET/HEAD; RFC 9110 13.2.2 order). */

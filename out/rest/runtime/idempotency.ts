@@ -59,10 +59,16 @@ export function idempotency(options: IdempotencyOptions): Stage {
   const prefix = options.prefix ?? "idempotency:";
   if (!(ttlMs > 0) || !(lockTtlMs > 0)) throw new RangeError("idempotency: ttlMs and lockTtlMs must be positive milliseconds");
 
-  return async (request, next) => {
+  // Not async itself: requests without a key pass through without an extra promise.
+  return (request, next) => {
     if (!request.operation.idempotent) return next();
     const header = request.headers["idempotency-key"];
     if (header === undefined) return next();
+    return keyed(request, next, header);
+  };
+
+  /** A request that carries a key: run once, replay after. */
+  async function keyed(request: ServerRequest, next: () => Promise<ServerResponse>, header: string | string[]): Promise<ServerResponse> {
     const key = parseKey(header, maxKeyLength);
     const storeKey = prefix + sha256(JSON.stringify([request.operation.id, scope(request), key]));
     const fingerprint = fingerprintOf(request);
@@ -94,7 +100,7 @@ export function idempotency(options: IdempotencyOptions): Stage {
       detail: "A request with this Idempotency-Key is still being processed; retry shortly.",
       headers: { "retry-after": "1" },
     });
-  };
+  }
 
   /** Runs the request that took the key, then stores its response or releases the key. */
   async function run(storeKey: string, fingerprint: string, next: () => Promise<ServerResponse>): Promise<ServerResponse> {

@@ -45,16 +45,19 @@ export function parseTarget(url: string): Target {
   const mark = target.indexOf("?");
   const path = mark === -1 ? target : target.slice(0, mark);
   const query = mark === -1 ? "" : target.slice(mark + 1);
-  const raw = path.split("/").slice(1);
-  // `/projects/` is `/projects`: one trailing slash is ignored (the root `/` has no segments).
-  if (raw.length > 0 && raw[raw.length - 1] === "") raw.pop();
-  const segments = raw.map((segment) => {
-    const decoded = decode(segment, "path");
-    if (decoded === "." || decoded === ".." || /[/\\\0]/.test(decoded)) {
+  // Split once; `/projects/` is `/projects`: one trailing slash is ignored (the root `/` has no segments).
+  const raw = path.split("/");
+  const end = raw.length > 1 && raw[raw.length - 1] === "" ? raw.length - 1 : raw.length;
+  const segments: string[] = [];
+  for (let i = 1; i < end; i++) {
+    const segment = raw[i];
+    const encoded = segment.indexOf("%") !== -1;
+    const decoded = encoded ? decode(segment, "path") : segment;
+    if (decoded === "." || decoded === ".." || (encoded ? /[/\\\0]/.test(decoded) : segment.indexOf("\\") !== -1 || segment.indexOf("\0") !== -1)) {
       throw new HttpProblem(400, "Bad Request", { detail: "The path contains a dot segment or an encoded slash." });
     }
-    return decoded;
-  });
+    segments.push(decoded);
+  }
   return { path, query, segments };
 }
 
@@ -94,9 +97,18 @@ export function matchRoute(root: RouteNode, basePaths: readonly string[][], segm
     if (!prefix) continue;
     const values: string[] = [];
     const node = walk(root, segments, base.length, values);
-    if (node) return { node, values, basePath: base.length ? `/${base.join("/")}` : "" };
+    if (node) return { node, values, basePath: basePathOf(base) };
   }
   return undefined;
+}
+
+const basePathTexts = new WeakMap<readonly string[], string>();
+
+/** `["api", "v1"]` → `/api/v1`, joined once per base path. */
+function basePathOf(base: readonly string[]): string {
+  let text = basePathTexts.get(base);
+  if (text === undefined) basePathTexts.set(base, (text = base.length ? `/${base.join("/")}` : ""));
+  return text;
 }
 
 function walk(node: RouteNode, segments: string[], index: number, values: string[]): RouteNode | undefined {
@@ -208,8 +220,9 @@ const EXPECTED_ITEMS: Record<ParameterType, string> = {
 
 /** The parameters of one request, read from wherever each lives. */
 export interface ParameterInputs {
-  path: Map<string, string>;
-  query: Map<string, string[]>;
+  /** The route found: path parameter values in the order of the node's `names`. */
+  path: { readonly node: RouteNode; readonly values: readonly string[] };
+  query: ReadonlyMap<string, string[]>;
   headers: IncomingMessage["headers"];
 }
 
@@ -231,7 +244,8 @@ export function readParameters(operation: OperationSpec, inputs: ParameterInputs
         value = queryValue(parameter, inputs.query);
         break;
       case "path": {
-        const raw = inputs.path.get(parameter.name);
+        const at = inputs.path.node.names?.lastIndexOf(parameter.name) ?? -1;
+        const raw = at === -1 ? undefined : inputs.path.values[at];
         value = raw === undefined ? undefined : delimited(parameter, pathText(parameter, raw), ",");
         break;
       }
@@ -268,7 +282,7 @@ export function readParameters(operation: OperationSpec, inputs: ParameterInputs
 /** Marks a single-valued query parameter given more than once. */
 const REPEATED = Symbol("repeated");
 
-function queryValue(parameter: ParameterSpec, query: Map<string, string[]>): unknown {
+function queryValue(parameter: ParameterSpec, query: ReadonlyMap<string, string[]>): unknown {
   const style = parameter.style ?? "form";
   const explode = parameter.explode ?? style === "form";
   if (parameter.type === "object" && (style === "deepObject" || explode)) {
@@ -369,9 +383,17 @@ export function describeErrors(errors: readonly FieldError[]): string {
 /** `application/json; charset=utf-8` → `application/json`. */
 export function mediaTypeOf(contentType: string | undefined): string | undefined {
   if (contentType === undefined) return undefined;
-  const type = contentType.split(";", 1)[0].trim().toLowerCase();
+  // Clients send the same few Content-Type values over and over: each is split and lower-cased once.
+  let type = mediaTypes.get(contentType);
+  if (type === undefined) {
+    type = contentType.split(";", 1)[0].trim().toLowerCase();
+    if (mediaTypes.size >= 64) mediaTypes.clear();
+    mediaTypes.set(contentType, type);
+  }
   return type === "" ? undefined : type;
 }
+
+const mediaTypes = new Map<string, string>();
 
 /** Whether the request carries a body (a non-zero length, or a chunked one). */
 export function hasBody(request: IncomingMessage): boolean {
@@ -424,7 +446,7 @@ export function readBody(request: IncomingMessage, limits: BodyLimits): Promise<
     const chunks: Buffer[] = [];
     let size = 0;
     const finish = (error: unknown, body?: Uint8Array): void => {
-      clearTimeout(timer);
+      if (timer !== undefined) clearTimeout(timer);
       request.off("data", onData);
       request.off("end", onEnd);
       request.off("error", onError);
@@ -443,10 +465,14 @@ export function readBody(request: IncomingMessage, limits: BodyLimits): Promise<
     };
     const onEnd = (): void => finish(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
     const onError = (error: Error): void => finish(new ClientGoneError(error));
-    const timer = setTimeout(
-      () => finish(new HttpProblem(408, "Request Timeout", { detail: `The request body did not arrive within ${limits.bodyTimeout} ms.`, headers: { connection: "close" } })),
-      limits.bodyTimeout,
-    );
+    // A body that has arrived whole (`complete`: the parser has seen its end, as for most small
+    // bodies by the time the stages have run) cannot be late: no timer to arm and clear.
+    const timer = request.complete
+      ? undefined
+      : setTimeout(
+          () => finish(new HttpProblem(408, "Request Timeout", { detail: `The request body did not arrive within ${limits.bodyTimeout} ms.`, headers: { connection: "close" } })),
+          limits.bodyTimeout,
+        );
     request.on("data", onData);
     request.on("end", onEnd);
     request.on("error", onError);
@@ -479,7 +505,7 @@ export class ClientGoneError extends Error {
  * coerced per schema, files as `File`s), text as a string, anything else as bytes. Undefined
  * when the request has no body.
  */
-export async function decodeBody(spec: BodySpec, contentType: string | undefined, bytes: Uint8Array | undefined, maxDepth: number): Promise<unknown> {
+export function decodeBody(spec: BodySpec, contentType: string | undefined, bytes: Uint8Array | undefined, maxDepth: number): unknown {
   if (bytes === undefined || bytes.length === 0) return undefined;
   const type = mediaTypeOf(contentType) ?? "application/octet-stream";
   if (isJsonType(type)) return parseJson(text(bytes), maxDepth);
@@ -488,24 +514,27 @@ export async function decodeBody(spec: BodySpec, contentType: string | undefined
     for (const [name, values] of parseQuery(text(bytes))) fields.set(name, values);
     return formObject(fields, spec.fields);
   }
-  if (type === "multipart/form-data") {
-    let form: FormData;
-    try {
-      // slice(): a copy typed Uint8Array<ArrayBuffer>, which the DOM typing of BodyInit asks for.
-      form = await new Response(bytes.slice(), { headers: { "content-type": contentType ?? type } }).formData();
-    } catch {
-      throw new HttpProblem(400, "Bad Request", { detail: "The multipart body is malformed." });
-    }
-    const fields = new Map<string, Array<string | File>>();
-    for (const [name, value] of form) {
-      const values = fields.get(name);
-      if (values) values.push(value);
-      else fields.set(name, [value]);
-    }
-    return formObject(fields, spec.fields);
-  }
+  // Only multipart is read asynchronously (a Promise); every other body is decoded in place.
+  if (type === "multipart/form-data") return decodeMultipart(spec, contentType ?? type, bytes);
   if (type.startsWith("text/")) return text(bytes);
   return bytes;
+}
+
+async function decodeMultipart(spec: BodySpec, contentType: string, bytes: Uint8Array): Promise<unknown> {
+  let form: FormData;
+  try {
+    // slice(): a copy typed Uint8Array<ArrayBuffer>, which the DOM typing of BodyInit asks for.
+    form = await new Response(bytes.slice(), { headers: { "content-type": contentType } }).formData();
+  } catch {
+    throw new HttpProblem(400, "Bad Request", { detail: "The multipart body is malformed." });
+  }
+  const fields = new Map<string, Array<string | File>>();
+  for (const [name, value] of form) {
+    const values = fields.get(name);
+    if (values) values.push(value);
+    else fields.set(name, [value]);
+  }
+  return formObject(fields, spec.fields);
 }
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });

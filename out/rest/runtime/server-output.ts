@@ -80,8 +80,8 @@ export class ResponseValidationError extends Error {
 export function responseSpec(operation: OperationSpec, status: number): ResponseSpec | undefined {
   const responses = operation.responses;
   const code = String(status);
-  const range = `${code[0]}XX`;
   if (Object.hasOwn(responses, code)) return responses[code];
+  const range = `${code[0]}XX`;
   if (Object.hasOwn(responses, range)) return responses[range];
   return Object.hasOwn(responses, "default") ? responses.default : undefined;
 }
@@ -146,17 +146,24 @@ export function resultResponse(operation: OperationSpec, result: HandlerResult, 
 function responseHeaders(given: HandlerResult["headers"]): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   if (!given) return headers;
-  for (const [name, value] of Object.entries(given)) {
+  for (const name of Object.keys(given)) {
+    const value = given[name];
     if (value === undefined) continue;
     const text = typeof value === "number" ? String(value) : typeof value === "string" ? value : value.map(String);
-    // Throws (and the request answers 500) on CR, LF or other invalid characters.
-    validateHeaderName(name);
+    // Throws (and the request answers 500) on CR, LF or other invalid characters. Handlers set
+    // the same few names on every response: each is checked once.
+    if (!validNames.has(name)) {
+      validateHeaderName(name);
+      if (validNames.size < 256) validNames.add(name);
+    }
     if (typeof text === "string") validateHeaderValue(name, text);
     else for (const item of text) validateHeaderValue(name, item);
     headers[name.toLowerCase()] = text;
   }
   return headers;
 }
+
+const validNames = new Set<string>();
 
 function trimSlash(path: string): string {
   return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;

@@ -34,7 +34,11 @@ export interface ServerResponse {
 
 export type Next = () => Promise<ServerResponse>;
 
-/** One convention: may answer by itself, or call `next` and adjust its response. */
+/**
+ * One convention: may answer by itself, or call `next` and adjust its response. Every response
+ * belongs to the one request it answers, so a stage adjusts the one `next` gave it in place (no
+ * copies on the hot path); a stage never hands out a response object it keeps or shares.
+ */
 export type Stage = (request: ServerRequest, next: Next) => Promise<ServerResponse>;
 
 /** What the stages need to know of an operation; generated once per operation. */

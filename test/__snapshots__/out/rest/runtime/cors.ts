@@ -128,12 +128,15 @@ export function cors(options: CorsOptions): Stage {
     return { status: 204, headers };
   }
 
+  // Requests without `Origin` (same-origin and non-browser clients, most of them) get this one answer.
+  const withoutOrigin = actualHeaders(undefined);
+
   return async (request, next) => {
     const origin = headerValue(request.headers.origin);
     if (request.method === "OPTIONS" && origin !== undefined && request.headers["access-control-request-method"] !== undefined) {
       return preflight(request, origin);
     }
-    const headers = actualHeaders(origin);
+    const headers = origin === undefined ? withoutOrigin : actualHeaders(origin);
     let response: ServerResponse;
     try {
       response = await next();
@@ -141,10 +144,9 @@ export function cors(options: CorsOptions): Stage {
       if (error instanceof HttpProblem) mergeHeaders(error.headers, headers);
       throw error;
     }
-    // Object.assign, not a spread: adding keys to a spread copy is a slow path in V8.
-    const merged: Record<string, string | string[]> = Object.assign({}, response.headers);
-    mergeHeaders(merged, headers);
-    return { ...response, headers: merged };
+    // The response belongs to this request alone (stage contract): completed in place, not copied.
+    mergeHeaders(response.headers, headers);
+    return response;
   };
 }
 
@@ -186,8 +188,9 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 /** Adds `extra` to `target`, appending to an existing `Vary` rather than replacing it. */
-function mergeHeaders(target: Record<string, string | string[]>, extra: Record<string, string>): void {
-  for (const [name, value] of Object.entries(extra)) {
+function mergeHeaders(target: Record<string, string | string[]>, extra: Readonly<Record<string, string>>): void {
+  for (const name in extra) {
+    const value = extra[name];
     const existing = target[name];
     if (name === "vary" && existing !== undefined) {
       const current = Array.isArray(existing) ? existing.join(", ") : existing;

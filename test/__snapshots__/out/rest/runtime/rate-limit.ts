@@ -64,7 +64,10 @@ export function rateLimit(options: RateLimitOptions): Stage {
       }
       throw error;
     }
-    return { ...response, headers: Object.assign({}, headers, response.headers) };
+    // In place (the response belongs to this request alone); a header the response already has wins.
+    const target = response.headers;
+    for (const name in headers) target[name] ??= headers[name];
+    return response;
   };
 }
 

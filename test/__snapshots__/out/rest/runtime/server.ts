@@ -25,9 +25,8 @@ import { cors, type CorsOptions } from "./cors.js";
 import { idempotency, type IdempotencyOptions } from "./idempotency.js";
 import { rateLimit, type RateLimitOptions } from "./rate-limit.js";
 import { acceptsMediaType, ClientGoneError, decodeBody, describeErrors, forValidation, hasBody, isJsonType, matchRoute, mediaTypeOf, parseQuery, parseTarget, readBody, readParameters } from "./server-input.js";
-import type { FieldError, RouteMatch, Target } from "./server-input.js";
+import type { FieldError, ParameterValues, RouteMatch, Target } from "./server-input.js";
 import { errorResponse, problemResponse, resultResponse, statusTitle } from "./server-output.js";
-import type { ProblemContext } from "./server-output.js";
 import { HttpProblem } from "./server-types.js";
 import type { OperationMeta, ServerRequest, ServerResponse, Stage, Store } from "./server-types.js";
 import { MemoryStore } from "./store.js";
@@ -274,6 +273,8 @@ interface Resolved extends OperationSpec {
 
 interface NodeInfo {
   allow: string[];
+  /** `allow` as the `Allow` header writes it. */
+  allowText: string;
   operations: Map<string, Resolved>;
   options: Resolved;
   notAllowed: Resolved;
@@ -282,23 +283,36 @@ interface NodeInfo {
 /** Placeholder in the stage chain for the per-request body read (never called itself). */
 const RECEIVE: Stage = () => Promise.reject(new Error("unreachable"));
 
+/** What runs for one operation: its stages (only those that apply to it), around the handler. */
+type Chain = readonly Stage[];
+
 /**
- * The request the stages see. `url` is parsed only when a stage asks for it (an `apiKey` in the
- * query, the idempotency fingerprint): most requests never need a `URL`.
+ * One request on its way through the pipeline: what the stages see (`ServerRequest`), plus what
+ * routing found, so the steps of the chain are functions made once per listener rather than
+ * closures made per request. `url` is parsed only when a stage asks for it (an `apiKey` in the
+ * query, the idempotency fingerprint), and `clientKey` is looked up only when a stage reads it
+ * (rate limits, the idempotency scope of anonymous clients): most requests need neither.
  */
-class StageRequest implements ServerRequest {
+class Exchange implements ServerRequest {
   body?: Uint8Array;
   principal?: unknown;
   readonly headers: IncomingMessage["headers"];
   #url: URL | undefined;
+  #clientKey: string | undefined;
 
   constructor(
     public method: string,
     readonly raw: IncomingMessage,
+    readonly res: NodeResponse,
     readonly target: string,
     public operation: OperationMeta,
     public traceId: string,
-    public clientKey: string,
+    readonly resolved: Resolved,
+    readonly node: NodeInfo,
+    readonly match: RouteMatch,
+    readonly query: string,
+    readonly chain: Chain,
+    readonly clientKeyOf: ((request: IncomingMessage) => string) | undefined,
   ) {
     this.headers = raw.headers;
   }
@@ -309,6 +323,14 @@ class StageRequest implements ServerRequest {
 
   set url(value: URL) {
     this.#url = value;
+  }
+
+  get clientKey(): string {
+    return (this.#clientKey ??= this.clientKeyOf?.(this.raw) ?? this.raw.socket.remoteAddress ?? "unknown");
+  }
+
+  set clientKey(value: string) {
+    this.#clientKey = value;
   }
 }
 
@@ -355,17 +377,109 @@ export function createListener<Principal>(
   const maxPageSize = options.maxPageSize ?? 100;
   const onError = options.onError ?? ((error: unknown, where: ErrorContext) => console.error(`[${where.traceId}]${where.operation ? ` ${where.operation}:` : ""}`, error));
   const fallthrough = options.fallthrough ?? true;
-  const nodes = resolveRoutes(api.routes, options.operations ?? {});
+  const validateResponses = options.validateResponses ?? false;
+  const customTraceId = options.traceId;
+  const clientKeyOf = options.clientKey;
   const stages = conventionStages(api, options);
-  // Built once: `RECEIVE` marks where each request's own body-reading step runs.
-  const chain: readonly Stage[] = [...stages.before, RECEIVE, ...stages.after];
+  // Built once per operation: only the stages that can do something for it, with `RECEIVE` where
+  // each request's own body-reading step runs.
+  const nodes = resolveRoutes(api.routes, options.operations ?? {}, (operation) => [
+    ...stages.before.filter(([, applies]) => applies(operation)).map(([stage]) => stage),
+    RECEIVE,
+    ...stages.after.filter(([, applies]) => applies(operation)).map(([stage]) => stage),
+  ]);
+  const chains = nodes.chains;
   const table = handlers as Record<string, unknown>;
 
+  /** The innermost step: parameters, body, handler, result. */
+  async function invoke(exchange: Exchange): Promise<ServerResponse> {
+    const { resolved: operation, node, raw: req } = exchange;
+    if (operation === node.options) return { status: 204, headers: { allow: node.allowText } };
+    if (operation === node.notAllowed) {
+      throw new HttpProblem(405, "Method Not Allowed", { detail: `${exchange.method} is not one of ${node.allow.join(", ")}.`, headers: { allow: node.allowText } });
+    }
+    const handler = table[operation.id];
+    if (typeof handler !== "function") throw new HttpProblem(501, "Not Implemented", { detail: `No handler for ${operation.id}.` });
+    try {
+      const read = readInput(operation, exchange.match, exchange.query, req, exchange.body, limits, maxPageSize);
+      const input = read instanceof Promise ? await read : read;
+      const principal = exchange.principal as Principal | undefined;
+      const check = (currentEtag: string | undefined): void => assertIfMatch(exchange, currentEtag);
+      const { traceId } = exchange;
+      let base: RequestContext<Principal>;
+      if (context) {
+        // What `context` is given may be spread (`{ ...base, db }`): `signal` stays an own property.
+        let signal: AbortSignal | undefined;
+        const res = exchange.res;
+        base = {
+          traceId,
+          principal,
+          operation,
+          basePath: exchange.match.basePath,
+          request: req,
+          // Made when first asked for: most handlers never look, and a signal costs a listener.
+          get signal() {
+            return (signal ??= disconnectSignal(res));
+          },
+          assertIfMatch: check,
+        };
+      } else {
+        // Same members; the lazy `signal` lives on the prototype (an object literal with a getter is slow to make).
+        base = new HandlerContext<Principal>(traceId, principal, operation, exchange.match.basePath, req, exchange.res, check);
+      }
+      const result = await (handler as Handler).call(handlers, input, context ? await context(base) : base);
+      const fields = operation.fields ? fieldList(input[operation.fields.key]) : undefined;
+      const url = exchange.target;
+      const full = originalUrl(req) ?? url;
+      const mark = full.indexOf("?");
+      const path = mark === -1 ? full : full.slice(0, mark);
+      // Written out rather than `{ ...where, path }`: V8 makes a spread copy that gains properties slowly.
+      const resultContext = { traceId, instance: instanceOf(url), production, path, query: exchange.query, request: input, fields, validateResponses };
+      return resultResponse(operation, result, resultContext);
+    } catch (error) {
+      if (error instanceof HttpProblem) throw error;
+      // Reported once here; outer stages see a problem they can decorate (CORS headers).
+      onError(error, { traceId: exchange.traceId, operation: operation.id, request: req });
+      throw new HttpProblem(500, statusTitle(500), { detail: production ? undefined : errorText(error) });
+    }
+  }
+
+  /** Between authentication and idempotency: anonymous clients never get a body buffered. */
+  function receive(exchange: Exchange, index: number): Promise<ServerResponse> {
+    const req = exchange.raw;
+    // No body (most GETs, DELETEs): nothing to check or wait for.
+    if (!hasBody(req)) return run(exchange, index + 1);
+    const body = exchange.resolved.body;
+    if (body && !acceptsMediaType(body, req.headers["content-type"])) {
+      const method = exchange.method;
+      const given = mediaTypeOf(req.headers["content-type"]);
+      const accept = { [method === "PATCH" ? "accept-patch" : "accept-post"]: body.mediaTypes.join(", ") };
+      return Promise.reject(
+        new HttpProblem(415, "Unsupported Media Type", {
+          detail: `${given ? `${given} is not` : "A body without Content-Type is not"} accepted here; send ${body.mediaTypes.join(" or ")}.`,
+          headers: method === "PATCH" || method === "POST" ? accept : {},
+        }),
+      );
+    }
+    return readBody(req, limits).then((bytes) => {
+      exchange.body = bytes;
+      return run(exchange, index + 1);
+    });
+  }
+
+  /** Runs the chain from `index` on: a stage, the body read, or at the end the handler. */
+  function run(exchange: Exchange, index: number): Promise<ServerResponse> {
+    const chain = exchange.chain;
+    if (index === chain.length) return invoke(exchange);
+    const stage = chain[index];
+    if (stage === RECEIVE) return receive(exchange, index);
+    return stage(exchange, () => run(exchange, index + 1));
+  }
+
   async function serve(req: IncomingMessage, res: NodeResponse, next: ((error?: unknown) => void) | undefined): Promise<void> {
-    const traceId = traceIdOf(req, options.traceId);
+    const traceId = traceIdOf(req, customTraceId);
     const url = req.url ?? "/";
-    const where: ProblemContext = { traceId, instance: url.split("?", 1)[0], production };
-    const method = (req.method ?? "GET").toUpperCase();
+    const method = req.method === undefined ? "GET" : req.method.toUpperCase();
 
     let match: RouteMatch | undefined;
     let target: Target;
@@ -374,91 +488,23 @@ export function createListener<Principal>(
       target = parseTarget(url);
       match = matchRoute(api.routes, basePaths, target.segments);
     } catch (error) {
-      return send(req, res, errorResponse(error, where), traceId);
+      return send(req, res, errorResponse(error, { traceId, instance: instanceOf(url), production }), traceId);
     }
     if (!match) {
       if (next && fallthrough) return next();
-      return send(req, res, problemResponse(404, "Not Found", { detail: "No resource lives at this path." }, where), traceId);
+      return send(req, res, problemResponse(404, "Not Found", { detail: "No resource lives at this path." }, { traceId, instance: instanceOf(url), production }), traceId);
     }
     const node = nodes.get(match.node)!;
     const operation = node.operations.get(method) ?? (method === "HEAD" ? node.operations.get("GET") : undefined) ?? (method === "OPTIONS" ? node.options : node.notAllowed);
-    const { query } = target;
+    const exchange = new Exchange(method, req, res, url, operation, traceId, operation, node, match, target.query, chains.get(operation)!, clientKeyOf);
 
-    const request = new StageRequest(method, req, url, operation, traceId, options.clientKey?.(req) ?? req.socket.remoteAddress ?? "unknown");
-
-    /** The innermost step: parameters, body, handler, result. */
-    const invoke = async (): Promise<ServerResponse> => {
-      if (operation === node.options) return { status: 204, headers: { allow: node.allow.join(", ") } };
-      if (operation === node.notAllowed) {
-        throw new HttpProblem(405, "Method Not Allowed", { detail: `${method} is not one of ${node.allow.join(", ")}.`, headers: { allow: node.allow.join(", ") } });
-      }
-      const handler = table[operation.id];
-      if (typeof handler !== "function") throw new HttpProblem(501, "Not Implemented", { detail: `No handler for ${operation.id}.` });
-      try {
-        const input = await readInput(operation, match, query, req, request.body, limits, maxPageSize);
-        const principal = request.principal as Principal | undefined;
-        const check = (currentEtag: string | undefined): void => assertIfMatch(request, currentEtag);
-        let base: RequestContext<Principal>;
-        if (context) {
-          // What `context` is given may be spread (`{ ...base, db }`): `signal` stays an own property.
-          let signal: AbortSignal | undefined;
-          base = {
-            traceId,
-            principal,
-            operation,
-            basePath: match.basePath,
-            request: req,
-            // Made when first asked for: most handlers never look, and a signal costs a listener.
-            get signal() {
-              return (signal ??= disconnectSignal(res));
-            },
-            assertIfMatch: check,
-          };
-        } else {
-          // Same members; the lazy `signal` lives on the prototype (an object literal with a getter is slow to make).
-          base = new HandlerContext<Principal>(traceId, principal, operation, match.basePath, req, res, check);
-        }
-        const result = await (handler as Handler).call(handlers, input, context ? await context(base) : base);
-        const fields = operation.fields ? fieldList(input[operation.fields.key]) : undefined;
-        const path = (originalUrl(req) ?? url).split("?", 1)[0];
-        // Written out rather than `{ ...where, path }`: V8 makes a spread copy that gains properties slowly.
-        const resultContext = { traceId, instance: where.instance, production, path, query, request: input, fields, validateResponses: options.validateResponses ?? false };
-        return resultResponse(operation, result, resultContext);
-      } catch (error) {
-        if (error instanceof HttpProblem) throw error;
-        // Reported once here; outer stages see a problem they can decorate (CORS headers).
-        onError(error, { traceId, operation: operation.id, request: req });
-        throw new HttpProblem(500, statusTitle(500), { detail: production ? undefined : errorText(error) });
-      }
-    };
-
-    /** Between authentication and idempotency: anonymous clients never get a body buffered. */
-    const receive: Stage = async (stageRequest, rest) => {
-      const body = operation.body;
-      if (body && hasBody(req) && !acceptsMediaType(body, req.headers["content-type"])) {
-        const given = mediaTypeOf(req.headers["content-type"]);
-        const accept = { [method === "PATCH" ? "accept-patch" : "accept-post"]: body.mediaTypes.join(", ") };
-        throw new HttpProblem(415, "Unsupported Media Type", {
-          detail: `${given ? `${given} is not` : "A body without Content-Type is not"} accepted here; send ${body.mediaTypes.join(" or ")}.`,
-          headers: method === "PATCH" || method === "POST" ? accept : {},
-        });
-      }
-      stageRequest.body = await readBody(req, limits);
-      return rest();
-    };
-
-    const run = (index: number): Promise<ServerResponse> => {
-      if (index === chain.length) return invoke();
-      const stage = chain[index];
-      return (stage === RECEIVE ? receive : stage)(request, () => run(index + 1));
-    };
     let response: ServerResponse;
     try {
-      response = await run(0);
+      response = await run(exchange, 0);
     } catch (error) {
       if (error instanceof ClientGoneError) return;
       if (!(error instanceof HttpProblem)) onError(error, { traceId, operation: operation.id, request: req });
-      response = errorResponse(error, where);
+      response = errorResponse(error, { traceId, instance: instanceOf(url), production });
     }
     send(req, res, response, traceId, onError);
   }
@@ -477,6 +523,12 @@ export function createListener<Principal>(
   };
 }
 
+/** The path of a request target, as a problem's `instance`. */
+function instanceOf(url: string): string {
+  const mark = url.indexOf("?");
+  return mark === -1 ? url : url.slice(0, mark);
+}
+
 /** A signal aborted when the response closes before it was completely written. */
 function disconnectSignal(res: NodeResponse): AbortSignal {
   const controller = new AbortController();
@@ -491,20 +543,33 @@ function disconnectSignal(res: NodeResponse): AbortSignal {
   return controller.signal;
 }
 
-/** The convention stages around the body read, in the contract's order. */
-function conventionStages<Principal>(api: ApiSpec, options: ServerOptions<Principal>): { before: Stage[]; after: Stage[] } {
+/** A stage, and which operations it can do anything for (the others skip it). */
+type Placed = [stage: Stage, applies: (operation: Resolved) => boolean];
+
+const ALWAYS = (): boolean => true;
+
+/**
+ * The convention stages around the body read, in the contract's order. Each stage also checks for
+ * itself whether a request concerns it; the predicates only keep it out of the chains of
+ * operations it would pass straight through (no `security`, not `idempotent`, neither GET nor
+ * `ifMatch`), which saves an async step per stage and request.
+ */
+function conventionStages<Principal>(api: ApiSpec, options: ServerOptions<Principal>): { before: Placed[]; after: Placed[] } {
   const store = options.store ?? new MemoryStore();
-  const before: Stage[] = [];
-  const after: Stage[] = [];
-  if (options.cors) before.push(cors(options.cors));
-  if (options.rateLimit) before.push(rateLimit({ ...options.rateLimit, store }));
+  const before: Placed[] = [];
+  const after: Placed[] = [];
+  if (options.cors) before.push([cors(options.cors), ALWAYS]);
+  if (options.rateLimit) before.push([rateLimit({ ...options.rateLimit, store }), ALWAYS]);
   if (options.auth) {
-    before.push(authenticate({ ...options.auth, schemes: api.securitySchemes }));
+    before.push([authenticate({ ...options.auth, schemes: api.securitySchemes }), (operation) => operation.security.length > 0]);
   } else if (options.auth === undefined && Object.keys(api.securitySchemes).length > 0 && usesSecurity(api.routes)) {
     throw new TypeError("createServer: the API's operations require authentication: pass auth: { verify }, or auth: false to turn the checks off.");
   }
-  if (options.idempotency !== false) after.push(idempotency({ ...options.idempotency, store }));
-  if (options.conditional !== false) after.push(conditional(options.conditional || {}));
+  if (options.idempotency !== false) after.push([idempotency({ ...options.idempotency, store }), (operation) => operation.idempotent]);
+  if (options.conditional !== false) {
+    // GET (and HEAD, which runs the GET operation) get ETags and 304s; writes with `ifMatch` get 428/412.
+    after.push([conditional(options.conditional || {}), (operation) => operation.method === "GET" || operation.method === "HEAD" || operation.ifMatch !== undefined]);
+  }
   return { before, after };
 }
 
@@ -514,9 +579,15 @@ function usesSecurity(node: RouteNode): boolean {
   return children.some(usesSecurity);
 }
 
-/** Every route node, with its operations as the stages see them and its `Allow` list. */
-function resolveRoutes(root: RouteNode, overrides: Readonly<Record<string, OperationOptions>>): Map<RouteNode, NodeInfo> {
-  const nodes = new Map<RouteNode, NodeInfo>();
+/** Every route node, with its operations as the stages see them and its `Allow` list; and each operation's chain. */
+function resolveRoutes(
+  root: RouteNode,
+  overrides: Readonly<Record<string, OperationOptions>>,
+  chainOf: (operation: Resolved) => Chain,
+): Map<RouteNode, NodeInfo> & { chains: Map<Resolved, Chain> } {
+  const nodes = new Map<RouteNode, NodeInfo>() as Map<RouteNode, NodeInfo> & { chains: Map<Resolved, Chain> };
+  const chains = new Map<Resolved, Chain>();
+  nodes.chains = chains;
   const visit = (node: RouteNode): void => {
     if (node.methods) {
       const declared = Object.keys(node.methods);
@@ -525,10 +596,15 @@ function resolveRoutes(root: RouteNode, overrides: Readonly<Record<string, Opera
       const operations = new Map<string, Resolved>();
       for (const [method, operation] of Object.entries(node.methods)) {
         const extra = Object.hasOwn(overrides, operation.id) ? overrides[operation.id] : undefined;
-        operations.set(method, { ...operation, ...extra, allow });
+        const resolved: Resolved = { ...operation, ...extra, allow };
+        operations.set(method, resolved);
+        chains.set(resolved, chainOf(resolved));
       }
       const pseudo = (id: string, method: string): Resolved => ({ id, method, path: node.path ?? "", security: [], idempotent: false, responses: {}, allow });
-      nodes.set(node, { allow, operations, options: pseudo("options", "OPTIONS"), notAllowed: pseudo("methodNotAllowed", "") });
+      const info: NodeInfo = { allow, allowText: allow.join(", "), operations, options: pseudo("options", "OPTIONS"), notAllowed: pseudo("methodNotAllowed", "") };
+      chains.set(info.options, chainOf(info.options));
+      chains.set(info.notAllowed, chainOf(info.notAllowed));
+      nodes.set(node, info);
     }
     for (const child of Object.values(node.children ?? {})) visit(child);
     for (const pattern of node.patterns ?? []) visit(pattern.node);
@@ -544,9 +620,15 @@ function rank(method: string): number {
 }
 
 const LOCATIONS = ["path", "query", "header", "cookie"] as const;
+const LOCATION_POINTERS = { path: "/path", query: "/query", header: "/header", cookie: "/cookie" } as const;
+const NO_QUERY: ReadonlyMap<string, string[]> = new Map();
 
-/** Parameters and body, parsed (400), validated (422) and shaped as the handler's request. */
-async function readInput(
+/**
+ * Parameters and body, parsed (400), validated (422) and shaped as the handler's request. Returns
+ * the request itself unless the body must be awaited (multipart), so most requests take no extra
+ * async step here.
+ */
+function readInput(
   operation: OperationSpec,
   match: RouteMatch,
   query: string,
@@ -554,30 +636,34 @@ async function readInput(
   bytes: Uint8Array | undefined,
   limits: Limits,
   maxPageSize: number,
-): Promise<Record<string, unknown>> {
-  const path = new Map<string, string>();
-  match.node.names?.forEach((name, index) => path.set(name, match.values[index]));
-  const values = readParameters(operation, { path, query: parseQuery(query), headers: req.headers });
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  const values = readParameters(operation, { path: match, query: query === "" ? NO_QUERY : parseQuery(query), headers: req.headers });
   const errors: FieldError[] = [];
   if (operation.validate) {
     for (const location of LOCATIONS) {
       const validate = operation.validate[location];
-      if (validate) collect(validate(values[location]), `/${location}`, errors);
+      if (validate) collect(validate(values[location]), LOCATION_POINTERS[location], errors);
     }
   }
+  if (!operation.body) return shapeInput(operation, values, errors, undefined, maxPageSize);
+  const contentType = req.headers["content-type"];
+  const decoded = decodeBody(operation.body, contentType, bytes, limits.maxJsonDepth);
+  if (decoded instanceof Promise) return decoded.then((body) => withBody(operation, values, errors, body, contentType, maxPageSize));
+  return withBody(operation, values, errors, decoded, contentType, maxPageSize);
+}
 
-  let body: unknown;
-  if (operation.body) {
-    const contentType = req.headers["content-type"];
-    body = await decodeBody(operation.body, contentType, bytes, limits.maxJsonDepth);
-    if (body === undefined) {
-      if (operation.body.required) errors.push({ pointer: "/body", keyword: "required", message: "is required" });
-    } else if (operation.body.validate && isStructured(mediaTypeOf(contentType))) {
-      // The schema describes JSON and form bodies; text and bytes are the handler's to check.
-      collect(operation.body.validate(forValidation(body, operation.body)), "/body", errors);
-    }
+function withBody(operation: OperationSpec, values: ParameterValues, errors: FieldError[], body: unknown, contentType: string | undefined, maxPageSize: number): Record<string, unknown> {
+  const spec = operation.body!;
+  if (body === undefined) {
+    if (spec.required) errors.push({ pointer: "/body", keyword: "required", message: "is required" });
+  } else if (spec.validate && isStructured(mediaTypeOf(contentType))) {
+    // The schema describes JSON and form bodies; text and bytes are the handler's to check.
+    collect(spec.validate(forValidation(body, spec)), "/body", errors);
   }
+  return shapeInput(operation, values, errors, body, maxPageSize);
+}
 
+function shapeInput(operation: OperationSpec, values: ParameterValues, errors: FieldError[], body: unknown, maxPageSize: number): Record<string, unknown> {
   const request: Record<string, unknown> = {};
   for (const parameter of operation.parameters ?? []) {
     if (parameter.group !== undefined && request[parameter.group] === undefined) request[parameter.group] = {};
@@ -685,10 +771,11 @@ function requestUrl(req: IncomingMessage, url: string): URL {
 /** Writes a response: `Trace-Id` always; HEAD, 204 and 304 without a body. */
 function send(req: IncomingMessage, res: NodeResponse, response: ServerResponse, traceId: string, onError?: (error: unknown, context: ErrorContext) => void): void {
   if (res.headersSent || res.destroyed) return;
-  // Object.assign, not a spread: adding a key to a spread copy is a slow path in V8.
-  const headers: Record<string, string | string[]> = Object.assign({}, response.headers);
+  // The response was made for this request alone (stage contract): its headers are completed in
+  // place rather than copied once more.
+  const headers = response.headers;
   headers["trace-id"] = traceId;
-  const bodyless = NO_BODY.has(response.status) || response.status < 200;
+  const bodyless = response.status < 200 || NO_BODY.has(response.status);
   if (response.body !== undefined && !bodyless) headers["content-length"] = String(response.body.byteLength);
   try {
     res.writeHead(response.status, headers);
@@ -696,7 +783,7 @@ function send(req: IncomingMessage, res: NodeResponse, response: ServerResponse,
     // A stage or handler set a header node refuses (CR/LF, bad name): never send half of it.
     onError?.(error, { traceId, request: req });
     for (const name of res.getHeaderNames()) res.removeHeader(name);
-    const problem = problemResponse(500, statusTitle(500), {}, { traceId, instance: (req.url ?? "/").split("?", 1)[0], production: true });
+    const problem = problemResponse(500, statusTitle(500), {}, { traceId, instance: instanceOf(req.url ?? "/"), production: true });
     res.writeHead(500, { ...problem.headers, "trace-id": traceId });
     res.end(problem.body);
     return;
