@@ -1,10 +1,12 @@
 /**
  * The generated GraphQL server over real HTTP on 127.0.0.1: transport rules (graphql-http),
  * persisted queries, `@auth` partial success, limits rejected before any resolver runs (a spy of
- * every resolver call proves it), production hardening and the time limit.
+ * every resolver call proves it), production hardening, the time limit, a client disconnect, and
+ * rate limiting per client (clients told apart by their source address: 127.0.0.2, 127.0.0.3, ...).
  */
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,6 +30,19 @@ async function start(options: Record<string, unknown>): Promise<Running> {
   const running = await serve(generated.usage.server(options));
   started.push(running);
   return running;
+}
+
+/** POSTs a query from the local address `from` (another loopback address is another client). */
+function postFrom(url: string, from: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: { data?: unknown; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: 'POST', localAddress: from, headers: { 'content-type': 'application/json', accept: 'application/json', ...headers } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+    });
+    request.on('error', reject);
+    request.end(JSON.stringify(body));
+  });
 }
 
 const codes = (answer: { body: { errors?: Array<{ extensions?: Record<string, unknown> }> } }) => (answer.body.errors ?? []).map((error) => error.extensions?.code);
@@ -192,6 +207,103 @@ describe('limits, checked before any resolver runs', () => {
     const answer = await post(quick.url, { query: '{ task(id: "slow") { id } }' });
     expect(answer.body).toEqual({ data: null, errors: [expect.objectContaining({ extensions: { code: 'TIMEOUT' } })] });
     await expect.poll(() => generated.usage.calls, { timeout: 3000 }).toContain('Query.task(slow) finished aborted=true');
+  });
+});
+
+describe('rate limiting per client', () => {
+  const query = { query: '{ project(id: "p1") { name } }' };
+
+  test('is off unless configured: no RateLimit headers', async () => {
+    const answer = await postFrom(dev.url, '127.0.0.1', query);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['ratelimit-limit']).toBeUndefined();
+  });
+
+  test('per IP: the request over the limit is 429 with Retry-After and RATE_LIMITED, runs nothing, and another client is unaffected', async () => {
+    const limited = await start({ rateLimit: { limit: 3, windowMs: 60_000 } });
+    const remaining: unknown[] = [];
+    for (let i = 0; i < 3; i++) {
+      const answer = await postFrom(limited.url, '127.0.0.2', query);
+      expect(answer.body).toEqual({ data: { project: { name: 'Launch' } } });
+      expect(answer.headers).toMatchObject({ 'ratelimit-limit': '3', 'ratelimit-policy': '3;w=60' });
+      remaining.push(answer.headers['ratelimit-remaining']);
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+    generated.usage.calls.length = 0;
+    const over = await postFrom(limited.url, '127.0.0.2', query);
+    expect(over.status).toBe(429);
+    expect(over.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(over.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(over.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(over.headers['ratelimit-remaining']).toBe('0');
+    expect(over.body).toEqual({ errors: [{ message: expect.stringContaining('Too many requests'), extensions: { code: 'RATE_LIMITED' } }] });
+    expect(generated.usage.calls).toEqual([]);
+    const strict = await postFrom(limited.url, '127.0.0.2', query, { accept: 'application/graphql-response+json' });
+    expect(strict.status).toBe(429);
+    expect(strict.headers['content-type']).toBe('application/graphql-response+json; charset=utf-8');
+    // A refused document counts too.
+    expect((await postFrom(limited.url, '127.0.0.2', { query: '{ nope }' })).status).toBe(429);
+    const other = await postFrom(limited.url, '127.0.0.3', query);
+    expect(other.status).toBe(200);
+    expect(other.headers['ratelimit-remaining']).toBe('2');
+  });
+
+  test('per viewer: `key` sees who authenticate found; each viewer and the anonymous IP have their own budget', async () => {
+    const seen: unknown[] = [];
+    const key = (request: { raw: { socket: { remoteAddress?: string } } }, viewer: { role: string } | null) => {
+      seen.push(viewer);
+      return viewer ? `role:${viewer.role}` : `ip:${request.raw.socket.remoteAddress}`;
+    };
+    const limited = await start({ rateLimit: { limit: 2, windowMs: 60_000, key } });
+    const member = { authorization: 'Bearer member' };
+    expect((await postFrom(limited.url, '127.0.0.4', query, member)).status).toBe(200);
+    // The same viewer from another address spends the same budget.
+    expect((await postFrom(limited.url, '127.0.0.5', query, member)).status).toBe(200);
+    expect((await postFrom(limited.url, '127.0.0.4', query, member)).status).toBe(429);
+    expect((await postFrom(limited.url, '127.0.0.4', query, { authorization: 'Bearer admin' })).status).toBe(200);
+    expect((await postFrom(limited.url, '127.0.0.4', query)).status).toBe(200);
+    expect(seen).toEqual([{ role: 'MEMBER' }, { role: 'MEMBER' }, { role: 'MEMBER' }, { role: 'ADMIN' }, null]);
+    // Refused credentials are counted against the anonymous key: guessing tokens spends the IP's budget.
+    expect(codes(await postFrom(limited.url, '127.0.0.4', query, { authorization: 'Bearer bad' }))).toEqual(['UNAUTHENTICATED']);
+    expect((await postFrom(limited.url, '127.0.0.4', query)).status).toBe(429);
+  });
+
+  test('weighted by complexity: an operation spends its complexity; a refused one spends nothing', async () => {
+    const limited = await start({ rateLimit: { limit: 1000, windowMs: 60_000, cost: 'complexity' } });
+    // 1 + 20 × (1 + 20 × 1) = 421 points (the page sizes default to 20).
+    const pages = { query: 'query Pages($n: Int) { projects(first: $n) { tasks(first: $n) { totalCount } } }' };
+    const first = await postFrom(limited.url, '127.0.0.6', pages);
+    expect(first.headers).toMatchObject({ 'ratelimit-limit': '1000', 'ratelimit-remaining': '579' });
+    expect((await postFrom(limited.url, '127.0.0.6', pages)).headers['ratelimit-remaining']).toBe('158');
+    const over = await postFrom(limited.url, '127.0.0.6', pages);
+    expect(over.status).toBe(429);
+    expect(over.headers['ratelimit-remaining']).toBe('158');
+    // Page sizes from variables are priced with them: 1 + 2 × (1 + 2 × 1) = 7.
+    const small = await postFrom(limited.url, '127.0.0.6', { ...pages, variables: { n: 2 } });
+    expect(small.status).toBe(200);
+    expect(small.headers['ratelimit-remaining']).toBe('151');
+    expect(() => generated.usage.server({ rateLimit: { limit: 999, windowMs: 1000, cost: 'complexity' } })).toThrow(/at least limits.complexity/);
+  });
+
+  test('servers given one Store share one budget', async () => {
+    const { MemoryStore } = createRequire(import.meta.url)(join(generated.folder, 'server.js')) as { MemoryStore: new () => object };
+    const store = new MemoryStore();
+    const a = await start({ rateLimit: { limit: 2, windowMs: 60_000, store } });
+    const b = await start({ rateLimit: { limit: 2, windowMs: 60_000, store } });
+    expect((await postFrom(a.url, '127.0.0.7', query)).status).toBe(200);
+    expect((await postFrom(b.url, '127.0.0.7', query)).status).toBe(200);
+    expect((await postFrom(a.url, '127.0.0.7', query)).status).toBe(429);
+  });
+});
+
+describe('a client that disconnects', () => {
+  test('aborts the signal resolvers were given, with CLIENT_CLOSED_REQUEST as the reason', async () => {
+    const request = httpRequest(dev.url, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    request.on('error', () => {});
+    request.end(JSON.stringify({ query: '{ task(id: "hang") { id } }' }));
+    await expect.poll(() => generated.usage.calls, { timeout: 3000 }).toContain('Query.task');
+    request.destroy();
+    await expect.poll(() => generated.usage.calls, { timeout: 3000 }).toContain('Query.task(hang) ended: CLIENT_CLOSED_REQUEST');
   });
 });
 

@@ -2,7 +2,9 @@
  * The generated GraphQL server over real WebSockets: a stock graphql-ws client receives
  * subscription events; Origin is checked at the upgrade (403 before any WebSocket), credentials in
  * `connection_init` are checked (4403), the legacy subprotocol is refused with a close code (4406),
- * and limits and `@auth` apply to subscriptions as they do over HTTP.
+ * limits and `@auth` apply to subscriptions as they do over HTTP, and the connection limits hold
+ * (total and per client at the upgrade, operations per connection, messages per window, the time
+ * a subscribe resolver may take). Clients are told apart by their source address (127.0.0.x).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { createClient, type Client, type FormattedExecutionResult } from 'graphql-ws';
@@ -16,6 +18,7 @@ let generated: GeneratedServer;
 let running: Running;
 const started: Running[] = [];
 const clients: Client[] = [];
+const sockets: WebSocket[] = [];
 
 const wsUrl = (server: Running) => server.url.replace('http:', 'ws:');
 
@@ -56,9 +59,9 @@ async function untilSubscribed(count: number): Promise<void> {
 }
 
 /** What a raw `ws` connection ends with: the HTTP status of a refused upgrade, or the close code. */
-function connectRaw(url: string, protocols: string[], headers: Record<string, string> = {}): Promise<{ status?: number; close?: number; reason?: string; protocol?: string }> {
+function connectRaw(url: string, protocols: string[], headers: Record<string, string> = {}, localAddress?: string): Promise<{ status?: number; close?: number; reason?: string; protocol?: string }> {
   return new Promise((resolve) => {
-    const socket = new WebSocket(url, protocols, { headers });
+    const socket = new WebSocket(url, protocols, { headers, localAddress });
     let protocol: string | undefined;
     socket.on('open', () => (protocol = socket.protocol));
     socket.on('unexpected-response', (_request, response) => {
@@ -77,6 +80,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const socket of sockets) socket.terminate();
   await Promise.all(clients.map((made) => made.dispose()));
   await Promise.all(started.map((server) => server.close()));
 });
@@ -164,6 +168,84 @@ describe('the WebSocket handshake', () => {
     expect(await connectRaw(wsUrl(running).replace('/graphql', '/other'), ['graphql-transport-ws'])).toEqual({ status: 404 });
   });
 });
+
+describe('connection limits', () => {
+  test('WebSockets per client are refused with 429 and in all with 503 at the upgrade; a closed one frees its slot', async () => {
+    const limited = await serve(generated.usage.server({ websocket: { maxConnections: 3, maxConnectionsPerClient: 2 } }));
+    started.push(limited);
+    const url = wsUrl(limited);
+    const a1 = await openSocket(url, '127.0.0.2');
+    await openSocket(url, '127.0.0.2');
+    expect(await connectRaw(url, ['graphql-transport-ws'], {}, '127.0.0.2')).toEqual({ status: 429 });
+    await openSocket(url, '127.0.0.3');
+    expect(await connectRaw(url, ['graphql-transport-ws'], {}, '127.0.0.4')).toEqual({ status: 503 });
+    a1.close();
+    await expect.poll(async () => {
+      const socket = await openSocket(url, '127.0.0.4').catch(() => undefined);
+      socket?.close();
+      return socket !== undefined;
+    }, { timeout: 3000 }).toBe(true);
+  });
+
+  test('one operation over maxOperations gets OPERATION_LIMIT_EXCEEDED; the connection and the others go on', async () => {
+    const limited = await serve(generated.usage.server({ websocket: { maxOperations: 2 } }));
+    started.push(limited);
+    const target = client(limited, { token: 'member' });
+    const first = take(target, subscription, { projectId: 'p1' }, 1);
+    const second = take(target, subscription, { projectId: 'p1' }, 1);
+    await untilSubscribed(2);
+    const { error } = await take(target, subscription, { projectId: 'p1' }, 1);
+    expect(error).toEqual([expect.objectContaining({ extensions: { code: 'OPERATION_LIMIT_EXCEEDED' } })]);
+    generated.usage.publish({ kind: 'CREATED', task: { id: 't10', title: 'Both', projectId: 'p1' } });
+    const expected = { results: [{ data: { taskChanged: { kind: 'CREATED', task: { id: 't10', title: 'Both' } } } }] };
+    expect(await first).toEqual(expected);
+    expect(await second).toEqual(expected);
+    await untilSubscribed(0);
+    // Their slots are free again.
+    const third = take(target, subscription, { projectId: 'p1' }, 1);
+    await untilSubscribed(1);
+    generated.usage.publish({ kind: 'UPDATED', task: { id: 't10', title: 'Again', projectId: 'p1' } });
+    expect((await third).results).toHaveLength(1);
+    await untilSubscribed(0);
+  });
+
+  test('a connection sending more messages than messageRate allows is closed with 1008', async () => {
+    const limited = await serve(generated.usage.server({ websocket: { messageRate: { limit: 5, windowMs: 60_000 } } }));
+    started.push(limited);
+    const received: string[] = [];
+    const closed = await new Promise<{ code: number; reason: string }>((resolve) => {
+      const socket = new WebSocket(wsUrl(limited), ['graphql-transport-ws']);
+      // connection_init, then a ping per answer: the five allowed messages are answered, the sixth closes.
+      socket.on('message', (data) => {
+        received.push((JSON.parse(String(data)) as { type: string }).type);
+        socket.send(JSON.stringify({ type: 'ping' }));
+      });
+      socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init' })));
+      socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+    });
+    expect(closed).toEqual({ code: 1008, reason: 'Too many messages' });
+    expect(received).toEqual(['connection_ack', 'pong', 'pong', 'pong', 'pong']);
+  });
+
+  test('a subscribe resolver that does not return its stream within the time limit gets TIMEOUT', async () => {
+    const quick = await serve(generated.usage.server({ timeout: 50 }));
+    started.push(quick);
+    const { results } = await take(client(quick, { token: 'member' }), subscription, { projectId: 'stall' }, 1);
+    expect(results).toEqual([{ errors: [expect.objectContaining({ extensions: { code: 'TIMEOUT' } })] }]);
+    expect(generated.usage.calls).toContain('Subscription.taskChanged');
+  });
+});
+
+/** Opens a raw socket from `localAddress` with the current protocol and keeps it open. */
+function openSocket(url: string, localAddress: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, ['graphql-transport-ws'], { localAddress });
+    socket.on('open', () => resolve(socket));
+    socket.on('unexpected-response', (_request, response) => reject(new Error(`refused: ${response.statusCode}`)));
+    socket.on('error', () => {});
+    sockets.push(socket);
+  });
+}
 
 /** Opens a raw socket with the current protocol, answers nothing, and reports the agreed protocol. */
 function connectRawOpen(url: string, headers: Record<string, string>): Promise<string> {

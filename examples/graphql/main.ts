@@ -18,6 +18,10 @@
  *   NODE_ENV=production   production mode: introspection off, internal errors masked
  *   PERSISTED_ONLY=1      allow-list mode: only the operations of schemas/graphql/operations run
  *   WS_ORIGINS            comma-separated origins allowed to open WebSockets (default: same origin)
+ *   RATE_LIMIT            complexity points per minute and viewer (per IP when anonymous); a
+ *                         query costs its complexity, e.g. 1 + 20 × 3 for 20 tasks of 2 fields;
+ *                         0 turns rate limiting off (default 20000: at least the 1000 of one
+ *                         maximal query; over it the answer is 429 with Retry-After)
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -51,12 +55,18 @@ function setting(name: string, fallback: number): number {
 
 const store = new TaskStore();
 const origins = process.env.WS_ORIGINS?.split(",").map((origin) => origin.trim()).filter(Boolean);
+const pointsPerMinute = setting("RATE_LIMIT", 20_000);
 
 const graphql = createGraphQLServer<Context, Viewer>(resolvers, {
   authenticate,
   context: ({ viewer }): Context => ({ store, viewer }),
   persistedOnly: process.env.PERSISTED_ONLY === "1",
-  ...(origins?.length ? { websocket: { origins } } : {}),
+  // In one process's memory; several instances would share a Redis `Store` (`rateLimit.store`).
+  ...(pointsPerMinute > 0
+    ? { rateLimit: { limit: pointsPerMinute, windowMs: 60_000, cost: "complexity" as const, key: (request: GraphQLRequest, viewer: Viewer | null) => (viewer ? `user:${viewer.id}` : `ip:${request.raw.socket.remoteAddress}`) } }
+    : {}),
+  // Connections, operations per connection and messages are limited by default (see WebSocketOptions).
+  websocket: { maxConnectionsPerClient: 20, ...(origins?.length ? { origins } : {}) },
 });
 
 const server = createServer(graphql.listener);

@@ -2,8 +2,9 @@
 /**
  * The GraphQL server of this schema: POST and GET on `/graphql` (GraphQL over HTTP, persisted and
  * automatic persisted queries), subscriptions over WebSocket (`graphql-transport-ws`), `@auth`
- * enforced per field, and limits (depth, complexity, aliases, tokens, page sizes, time) checked
- * before any resolver runs.
+ * enforced per field, limits (depth, complexity, aliases, tokens, page sizes, time) checked
+ * before any resolver runs, rate limiting per client (`rateLimit`, off unless given) and
+ * WebSocket connection, operation and message limits.
  *
  * ```ts
  * const graphql = createGraphQLServer<AppContext>(resolvers, {
@@ -19,8 +20,20 @@ import { createServer, type GraphQLServer, type GraphQLServerOptions, type Viewe
 import { persistedOperations } from "./operations.js";
 import type { Resolvers } from "./types.js";
 
-export { DEFAULT_LIMITS, ErrorCode } from "./runtime/graphql-server.js";
-export type { GraphQLRequest, GraphQLServer, GraphQLServerOptions, Limits, Listener, MaybePromise, Viewer, WebSocketOptions } from "./runtime/graphql-server.js";
+export { DEFAULT_LIMITS, ErrorCode, MemoryStore } from "./runtime/graphql-server.js";
+export type {
+  GraphQLRequest,
+  GraphQLServer,
+  GraphQLServerOptions,
+  Limits,
+  Listener,
+  MaybePromise,
+  MemoryStoreOptions,
+  RateLimitOptions,
+  Store,
+  Viewer,
+  WebSocketOptions,
+} from "./runtime/graphql-server.js";
 
 /** The schema, printed from its SDL; built into an executable schema once, at start-up. */
 const SDL = [

@@ -1,8 +1,8 @@
 /**
  * User code written against the generated GraphQL server of schemas/graphql/tasks.graphql: in-memory
  * resolvers for the whole schema, a spy that records every resolver call (the limit tests prove
- * nothing ran), a few resolvers that fail, stall or leak on purpose, and a feed of task changes for
- * subscriptions. Written into the generated folder as `usage.ts`, then transpiled and imported.
+ * nothing ran), a few resolvers that fail, stall, hang until aborted or leak on purpose, and a feed
+ * of task changes for subscriptions. Written into the generated folder as `usage.ts`, then transpiled and imported.
  *
  * Bearer tokens (HTTP `Authorization`, or `token` in `connection_init`): "member", "admin";
  * "bad" is refused (authenticate throws); none is anonymous.
@@ -111,6 +111,18 @@ export const resolvers: Resolvers<AppContext> = {
         await new Promise((resolve) => setTimeout(resolve, 400));
         return spy("Query.task(slow) finished aborted=" + context.signal.aborted, asTask(tasks[0]));
       }
+      if (id === "hang") {
+        // Until the signal aborts (or 5 s, far beyond what the test waits).
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 5000);
+          context.signal.addEventListener("abort", () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+        const reason: unknown = context.signal.reason;
+        return spy("Query.task(hang) ended: " + (reason instanceof GraphQLError ? String(reason.extensions.code) : "not aborted"), asTask(tasks[0]));
+      }
       return asTask(tasks.find((task) => task.id === id));
     },
     search: (_parent, { text }) => spy("Query.search", [...tasks.filter((task) => task.title.includes(text)), ...projects.filter((project) => project.name.includes(text))] as unknown as SearchResult[]),
@@ -128,7 +140,12 @@ export const resolvers: Resolvers<AppContext> = {
   },
   Subscription: {
     taskChanged: {
-      subscribe: (_parent, { projectId }) => spy("Subscription.taskChanged", changes(projectId)),
+      subscribe: (_parent, { projectId }) => {
+        calls.push("Subscription.taskChanged");
+        // "stall": the stream comes only after 1 s (for the time limit of subscribe).
+        if (projectId === "stall") return new Promise<AsyncIterableIterator<{ taskChanged: TaskChange }>>((resolve) => setTimeout(() => resolve(changes(projectId)), 1000));
+        return changes(projectId);
+      },
     },
   },
   Task: {

@@ -27,9 +27,13 @@ const RUNTIME_FILES = [
   'graphql-execution.ts',
   'graphql-limits.ts',
   'graphql-persisted.ts',
+  'graphql-rate-limit.ts',
   'graphql-schema.ts',
   'graphql-server.ts',
   'graphql-websocket.ts',
+  // The REST server's `Store` and its in-memory default, shared so one Redis store serves both.
+  'server-types.ts',
+  'store.ts',
 ];
 
 /** The files under `runtime/` that this plugin's output imports. */

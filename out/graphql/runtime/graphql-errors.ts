@@ -28,6 +28,12 @@ export const ErrorCode = {
   IntrospectionDisabled: "INTROSPECTION_DISABLED",
   Timeout: "TIMEOUT",
   PayloadTooLarge: "PAYLOAD_TOO_LARGE",
+  /** The client spent its rate-limit budget (HTTP 429, with `Retry-After`). */
+  RateLimited: "RATE_LIMITED",
+  /** WebSocket: one connection has as many operations in progress as it may. */
+  OperationLimit: "OPERATION_LIMIT_EXCEEDED",
+  /** Never sent: what resolvers see as `signal.reason` when the HTTP client went away. */
+  ClientClosedRequest: "CLIENT_CLOSED_REQUEST",
   /** APQ: the hash is not known (yet); send it again with the query. */
   PersistedQueryNotFound: "PERSISTED_QUERY_NOT_FOUND",
   /** The sent query does not hash to the sent `sha256Hash`. */

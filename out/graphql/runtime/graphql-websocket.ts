@@ -5,20 +5,37 @@
  *
  * - The `Origin` header is checked at the upgrade: a browser page of another origin is answered
  *   403 before any WebSocket exists (WebSocket has no same-origin policy of its own).
+ * - Connection limits are checked at the upgrade too, so a flood costs no WebSocket: beyond
+ *   `maxConnections` the answer is HTTP 503, beyond `maxConnectionsPerClient` HTTP 429 (a refused
+ *   handshake has no close code; graphql-ws clients retry it with back-off, which suits both).
  * - `connection_init`'s payload authenticates the connection (`authenticate` sees it as
  *   `connectionParams`); a refusal closes it with 4403 Forbidden.
  * - Each `subscribe` goes through the same allow-list, limits, `@auth` and error masking as HTTP.
+ *   Beyond `maxOperations` in progress on the connection it gets an `error` message
+ *   (OPERATION_LIMIT_EXCEEDED): one operation refused, the connection and the others go on. A
+ *   subscribe resolver that does not return its stream within `timeout` gets a TIMEOUT error.
+ * - A connection sending more than `messageRate` messages per window is closed with 1008 (policy
+ *   violation, seed 7.3): the protocol has no way to ask a client to slow down, and graphql-ws
+ *   clients do not reconnect after a 1008. A message larger than `maxPayload` closes it with 1009.
  * - The legacy `graphql-ws` subprotocol of subscriptions-transport-ws is not spoken. graphql-ws
  *   would decline it in the handshake, which a client reports only as a failed connection; it is
  *   accepted here instead, so that graphql-ws closes the socket at once with 4406 "Subprotocol not
  *   acceptable", a reason the client can show.
+ *
+ * Close codes, all told: 1001 the server shuts down (`close()`); 1008 over `messageRate`; 1009 a
+ * message over `maxPayload`; and graphql-ws's own: 4400 an unparsable message, 4401 `subscribe`
+ * before `connection_ack`, 4403 credentials refused, 4406 the legacy subprotocol, 4408 no
+ * `connection_init` within `connectionInitTimeout`, 4409 an operation id already in use, 4429 a
+ * second `connection_init`, 4500 an internal error. A peer that misses a keep-alive ping is
+ * dropped without a close frame (its side sees 1006).
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
-import { WebSocketServer } from "ws";
-import { subscribe, type Executor, type GraphQLRequest } from "./graphql-execution.js";
+import { WebSocket, WebSocketServer } from "ws";
+import { ErrorCode, codedError } from "./graphql-errors.js";
+import type { Executor, GraphQLRequest } from "./graphql-execution.js";
 import type { Viewer } from "./graphql-schema.js";
 
 const PROTOCOL = "graphql-transport-ws";
@@ -39,6 +56,9 @@ export function createWebSocketEndpoint<Context, V extends Viewer>(executor: Exe
   const options = executor.options.websocket ?? {};
   const sockets = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? executor.options.maxBodyBytes ?? 102_400 });
   const connections = new WeakMap<object, Connection<V>>();
+  const counts = new ConnectionCounts(options.maxConnections ?? 10_000, options.maxConnectionsPerClient ?? 100);
+  const maxOperations = options.maxOperations ?? 100;
+  const messageRate = options.messageRate === false ? undefined : (options.messageRate ?? { limit: 200, windowMs: 10_000 });
   const format = (error: GraphQLError): GraphQLFormattedError => {
     const formatted = executor.formatError(error);
     return formatted instanceof GraphQLError ? formatted.toJSON() : { message: formatted.message };
@@ -49,7 +69,7 @@ export function createWebSocketEndpoint<Context, V extends Viewer>(executor: Exe
       schema: executor.schema,
       connectionInitWaitTimeout: options.connectionInitTimeout ?? 3000,
       execute: executor.execute,
-      subscribe,
+      subscribe: executor.subscribe,
       async onConnect(context) {
         const request = { transport: "websocket" as const, raw: context.extra.request, headers: context.extra.request.headers, connectionParams: context.connectionParams };
         try {
@@ -63,6 +83,12 @@ export function createWebSocketEndpoint<Context, V extends Viewer>(executor: Exe
       async onSubscribe(context, _id, payload) {
         const connection = connections.get(context);
         if (!connection) return [new GraphQLError("The connection is not acknowledged.")];
+        // A message that arrived over the rate, on a socket now closing: nothing of it runs.
+        if (context.extra.socket.readyState !== WebSocket.OPEN) return [new GraphQLError("The connection is closing.")];
+        // graphql-ws lists the operation before it asks here, so it counts itself.
+        if (Object.keys(context.subscriptions).length > maxOperations) {
+          return [codedError(`At most ${maxOperations} operations may be in progress on one connection.`, ErrorCode.OperationLimit)];
+        }
         return executor.prepare(payload, connection.request, connection.viewer);
       },
       onNext(_context, _id, _payload, _args, result) {
@@ -83,16 +109,78 @@ export function createWebSocketEndpoint<Context, V extends Viewer>(executor: Exe
     handleUpgrade(request, socket, head) {
       if (pathOf(request.url) !== path) return false;
       if (!originAllowed(request, options.origins)) {
-        socket.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: 9\r\n\r\nForbidden");
+        refuse(socket, "403 Forbidden");
         return true;
       }
-      sockets.handleUpgrade(request, socket, head, (client) => sockets.emit("connection", client, request));
+      const client = executor.clientKey(request);
+      const refusal = counts.admit(client);
+      if (refusal) {
+        refuse(socket, refusal);
+        return true;
+      }
+      // The TCP socket closes once, whether the handshake fails or the WebSocket ends later.
+      socket.once("close", () => counts.release(client));
+      sockets.handleUpgrade(request, socket, head, (websocket) => {
+        if (messageRate) limitMessages(websocket, messageRate.limit, messageRate.windowMs);
+        sockets.emit("connection", websocket, request);
+      });
       return true;
     },
     async close() {
       await server.dispose();
     },
   };
+}
+
+/** Open WebSockets (and handshakes in progress), in all and per client. */
+class ConnectionCounts {
+  private total = 0;
+  private readonly perClient = new Map<string, number>();
+
+  constructor(
+    private readonly max: number,
+    private readonly maxPerClient: number,
+  ) {}
+
+  /** Counts one more for `client`, or says which status refuses it. */
+  admit(client: string): string | undefined {
+    const mine = this.perClient.get(client) ?? 0;
+    if (this.total >= this.max) return "503 Service Unavailable";
+    if (mine >= this.maxPerClient) return "429 Too Many Requests";
+    this.total++;
+    this.perClient.set(client, mine + 1);
+    return undefined;
+  }
+
+  release(client: string): void {
+    this.total--;
+    const mine = (this.perClient.get(client) ?? 1) - 1;
+    if (mine > 0) this.perClient.set(client, mine);
+    else this.perClient.delete(client);
+  }
+}
+
+/**
+ * Closes `websocket` with 1008 once it sends more than `limit` messages in a window. Listening
+ * before graphql-ws does, it closes the socket before graphql-ws reads the message over the
+ * limit; `onSubscribe` then refuses that message, and anything it would send is dropped.
+ */
+function limitMessages(websocket: WebSocket, limit: number, windowMs: number): void {
+  let count = 0;
+  let windowEnd = 0;
+  websocket.on("message", () => {
+    const now = Date.now();
+    if (now >= windowEnd) {
+      count = 0;
+      windowEnd = now + windowMs;
+    }
+    if (++count > limit && websocket.readyState === WebSocket.OPEN) websocket.close(1008, "Too many messages");
+  });
+}
+
+/** Answers an upgrade with a bodyless HTTP status, before any WebSocket exists. */
+function refuse(socket: Duplex, status: string): void {
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
 export function pathOf(url: string | undefined): string {

@@ -27,6 +27,8 @@ export interface DocumentOptions {
 export interface PreparedOperation {
   document: DocumentNode;
   operation: OperationDefinitionNode;
+  /** Its complexity, with this request's variables (what a weighted rate limit charges). */
+  cost: number;
 }
 
 interface Entry {
@@ -78,10 +80,11 @@ export class DocumentCache {
     }
     if (measure.errors.length > 0) return measure.errors;
     if (measure.usesVariables) {
-      const errors = this.limits.check(operation, entry.fragments, variables ?? {}).errors;
-      if (errors.length > 0) return errors;
+      const withVariables = this.limits.check(operation, entry.fragments, variables ?? {});
+      if (withVariables.errors.length > 0) return withVariables.errors;
+      return { document: entry.document, operation, cost: withVariables.cost };
     }
-    return { document: entry.document, operation };
+    return { document: entry.document, operation, cost: measure.cost };
   }
 
   private entry(query: string): Entry {

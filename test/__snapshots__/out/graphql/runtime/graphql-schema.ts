@@ -7,8 +7,8 @@
  *
  * Resolvers run behind a guard that reads the request's `ExecutionState` (the `rootValue` of every
  * operation this server runs): a field whose `@auth` role the viewer lacks throws UNAUTHENTICATED
- * or FORBIDDEN before its resolver is called, and once a request has timed out no further resolver
- * starts. Executed without that state (say `graphql({ schema })` in a test), every viewer is
+ * or FORBIDDEN before its resolver is called, and once a request has been stopped (timed out, or
+ * its client went away) no further resolver starts. Executed without that state (say `graphql({ schema })` in a test), every viewer is
  * anonymous.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -41,13 +41,14 @@ export class ExecutionState {
     this.viewer = viewer;
   }
 
-  /** Aborted when the operation times out. */
+  /** Aborted when the operation is stopped: it timed out, or (over HTTP) the client went away. */
   get signal(): AbortSignal {
     return this.controller.signal;
   }
 
-  abort(): void {
-    this.controller.abort(timeoutError());
+  /** Stops the operation: the signal aborts with `reason`, and resolvers not yet started throw it. */
+  abort(reason: GraphQLError): void {
+    this.controller.abort(reason);
   }
 
   /** Throws unless the viewer holds `role` (or a higher one). */
@@ -76,12 +77,17 @@ export function timeoutError(): GraphQLError {
   return new GraphQLError("The request took too long and was stopped.", { extensions: { code: ErrorCode.Timeout } });
 }
 
+/** Why a stopped operation was stopped (the reason given to `abort`). */
+export function stopReason(signal: AbortSignal): GraphQLError {
+  return signal.reason instanceof GraphQLError ? signal.reason : timeoutError();
+}
+
 type Resolve = GraphQLFieldResolver<unknown, unknown>;
 
 function guard(resolve: Resolve, role: string | undefined): Resolve {
   return (source, args, context, info) => {
     const state = stateOf(info.rootValue);
-    if (state.signal.aborted) throw timeoutError();
+    if (state.signal.aborted) throw stopReason(state.signal);
     if (role !== undefined) state.authorize(role);
     return resolve(source, args, context, info);
   };

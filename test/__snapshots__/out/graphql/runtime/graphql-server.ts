@@ -5,10 +5,15 @@
  *
  *   path → Accept (406) → body, at most `maxBodyBytes` (413) → persisted query lookup
  *     → graphql-http's parsing (405, 415, 400) → allow-list → cached parse + validation + limits
- *     → authenticate → context → execute (time limit) → errors formatted
+ *     → authenticate → rate limit (429) → context → execute (time limit, client disconnect)
+ *     → errors formatted
  *
  * `application/json` answers are 200 for every well-formed GraphQL request, `application/
  * graphql-response+json` ones follow GraphQL over HTTP's status rules (both per graphql-http).
+ * The exception is the rate limit, 429 whatever the media type (see `tooManyRequests`).
+ *
+ * Resolvers' `signal` aborts when the time limit passes or the client disconnects before its
+ * answer is written; resolvers not yet started are then skipped.
  * The listener works with `http.createServer` and as Express or Connect middleware
  * (`app.use(listener)`): another path goes to `next()` when there is one, else 404.
  */
@@ -17,14 +22,19 @@ import type { Duplex } from "node:stream";
 import type { GraphQLError, GraphQLSchema } from "graphql";
 import { parseRequestParams, type OperationArgs, type Request, type RequestParams, type Response } from "graphql-http";
 import { createHandler, type RequestContext } from "graphql-http/lib/use/http";
-import { ErrorCode } from "./graphql-errors.js";
-import { Executor, type GraphQLServerOptions, type ServerDefinition } from "./graphql-execution.js";
-import type { Viewer } from "./graphql-schema.js";
+import type { PreparedOperation } from "./graphql-documents.js";
+import { ErrorCode, codedError } from "./graphql-errors.js";
+import { Executor, type GraphQLRequest, type GraphQLServerOptions, type ServerDefinition } from "./graphql-execution.js";
+import type { RateLimitVerdict } from "./graphql-rate-limit.js";
+import type { ExecutionState, Viewer } from "./graphql-schema.js";
 import { createWebSocketEndpoint, pathOf } from "./graphql-websocket.js";
 
 export { ErrorCode } from "./graphql-errors.js";
 export { DEFAULT_LIMITS, type Limits } from "./graphql-limits.js";
 export type { GraphQLRequest, GraphQLServerOptions, MaybePromise, WebSocketOptions } from "./graphql-execution.js";
+export type { RateLimitOptions } from "./graphql-rate-limit.js";
+export type { Store } from "./server-types.js";
+export { MemoryStore, type MemoryStoreOptions } from "./store.js";
 export type { Viewer } from "./graphql-schema.js";
 
 export type Listener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
@@ -54,8 +64,7 @@ export function createServer<Context, V extends Viewer>(definition: ServerDefini
     formatError: executor.formatError,
     parseRequestParams: (request) => readParams(request, maxBodyBytes, executor),
     // Ready arguments (or errors): graphql-http then skips its own parse and validate.
-    onSubscribe: async (request, params) =>
-      (await executor.prepare(params, { transport: "http", raw: request.raw, headers: request.raw.headers, connectionParams: undefined })) as OperationArgs | readonly GraphQLError[],
+    onSubscribe: (request, params) => prepare(executor, request, params),
   });
   const sockets = createWebSocketEndpoint(executor, path);
 
@@ -80,6 +89,72 @@ export function createServer<Context, V extends Viewer>(definition: ServerDefini
     },
     close: () => sockets.close(),
   };
+}
+
+/**
+ * From parameters to arguments over HTTP: checked document, then the viewer, then the rate limit
+ * (it needs the viewer for its key, and the document for a weighted cost), then the context. Every
+ * request that gets here is counted, a refused document too (for 1, against the anonymous key: its
+ * sender is not worth an `authenticate` call).
+ */
+async function prepare<Context, V extends Viewer>(executor: Executor<Context, V>, request: HttpRequest, params: RequestParams): Promise<OperationArgs | readonly GraphQLError[] | Response> {
+  const checked = executor.check(params);
+  const state = executor.newState();
+  abortOnDisconnect(request.context.res, state);
+  const http: GraphQLRequest = { transport: "http", raw: request.raw, headers: request.raw.headers, connectionParams: undefined, signal: state.signal };
+  let viewer: V | null = null;
+  let prepared: PreparedOperation | undefined;
+  let refused: readonly GraphQLError[] | undefined;
+  if ("document" in checked) prepared = checked;
+  else refused = checked;
+  if (prepared) {
+    try {
+      viewer = await executor.authenticate(http);
+    } catch (error) {
+      refused = [error as GraphQLError];
+    }
+  }
+  const limiter = executor.rateLimiter;
+  if (limiter) {
+    let verdict: RateLimitVerdict | undefined;
+    try {
+      const key = executor.options.rateLimit?.key?.(http, viewer) ?? executor.clientKey(request.raw);
+      verdict = await limiter.consume(key, limiter.weighted && prepared && !refused ? Math.max(1, prepared.cost) : 1);
+    } catch (error) {
+      // A store that fails (Redis down) lets requests through rather than take the API down with it;
+      // the limits of the documents and the time limit still hold.
+      executor.onError(error);
+    }
+    if (verdict && !verdict.allowed) return tooManyRequests(request, verdict);
+    if (verdict) for (const [name, value] of Object.entries(verdict.headers)) request.context.res.setHeader(name, value);
+  }
+  if (refused || !prepared) return refused ?? [];
+  return (await executor.start(prepared, params, http, state, viewer)) as OperationArgs | readonly GraphQLError[];
+}
+
+/** Resolvers' signal aborts when the response closes before it was completely written. */
+function abortOnDisconnect(response: ServerResponse, state: ExecutionState): void {
+  const gone = () => {
+    if (!response.writableFinished) state.abort(codedError("The client closed the request.", ErrorCode.ClientClosedRequest));
+  };
+  if (response.destroyed) gone();
+  else response.once("close", gone);
+}
+
+/**
+ * 429 Too Many Requests, with `Retry-After` and the `RateLimit-*` headers, whatever the `Accept`.
+ * GraphQL over HTTP asks for 200 on `application/json` for every well-formed request, whatever its
+ * GraphQL errors; a rate limit is not about the request but about its sender, refused before any
+ * GraphQL work, like a proxy in front would (the spec leaves such refusals to HTTP). With 200 the
+ * limit would be invisible to HTTP clients, proxies and retry logic that honour 429 and
+ * `Retry-After`. The body is still a GraphQL response (`errors`, code RATE_LIMITED) for GraphQL clients.
+ */
+function tooManyRequests(request: HttpRequest, verdict: RateLimitVerdict): Response {
+  const accept = request.raw.headers.accept ?? "";
+  const type = accept.includes("application/graphql-response+json") ? "application/graphql-response+json" : "application/json";
+  const seconds = verdict.headers["retry-after"];
+  const body = { errors: [{ message: `Too many requests; retry after ${seconds} s.`, extensions: { code: ErrorCode.RateLimited } }] };
+  return [JSON.stringify(body), { status: 429, statusText: "Too Many Requests", headers: { ...verdict.headers, "content-type": `${type}; charset=utf-8` } }];
 }
 
 /**
