@@ -358,6 +358,29 @@ describe('the SSE server, read raw', () => {
     expect(reader.events().map((event) => (JSON.parse(event.data) as { n: number }).n)).toEqual([2, 3, 4]);
   });
 
+  it('skips live events the client already has when a shared log delivers them late (an instance lagging behind)', async () => {
+    // The client last read event 1-2 on another instance; this one's subscription still delivers
+    // 1-1 and 1-2 after the (empty) replay, then the new 1-3. Only 1-3 may reach the client.
+    let listener: ((event: { id: string; event: string; data: string }) => void) | undefined;
+    const lagging = {
+      append: async () => '0-0',
+      async subscribe(_channel: string, next: typeof listener) {
+        listener = next;
+        return () => undefined;
+      },
+      async since() {
+        for (const id of ['1-1', '1-2', '1-3']) listener!({ id, event: 'tick', data: JSON.stringify({ id }) });
+        return [];
+      },
+    };
+    const { url } = await serve({ eventLog: lagging, retryMs: false, logger: silent });
+    const reader = await rawGet(url, { 'last-event-id': '1-2' });
+    cleanups.push(() => reader.close());
+    await until(() => reader.events().length >= 1, 'the new event');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(reader.events().map((event) => event.id)).toEqual(['1-3']);
+  });
+
   it('answers 401 with Problem Details (not a stream), 403 for a refused principal, and 404 from the channel hook', async () => {
     const { url } = await serve({
       authenticate: (_request, token) => (token === undefined || token === 'bad' ? undefined : { user: token }),

@@ -11,6 +11,7 @@ import { emitValidators } from '../core/emit-validators.js';
 import type { Generated, GeneratorContext } from '../core/generate.js';
 import { commentText, jsDoc, propertyKey } from '../core/names.js';
 import type { GeneratedFile } from '../core/output.js';
+import { redisOption } from '../openapi/server.js';
 import { describeChannels } from './endpoints.js';
 import { emitClient } from './client.js';
 import { handlerScaffold } from './handlers.js';
@@ -41,7 +42,7 @@ export async function generateAsyncApi({ api, templates }: GeneratorContext): Pr
       { path: 'runtime/validation.ts', content: templates.render('runtime/validation.ts.hbs', { source }) },
     );
   }
-  if (api.emit.includes('server')) files.push(...emitServer(model, types, templates, source));
+  if (api.emit.includes('server')) files.push(...emitServer(model, types, templates, source, { redis: redisOption(api.options) }));
   // Server and client share runtime/ws-protocol.ts: write it once.
   if (api.emit.includes('client')) files.push(...emitClient(model, types, templates, source).filter((file) => !files.some((written) => written.path === file.path)));
   const wantsHandlers = api.emit.includes('server') && api.handlers !== undefined;

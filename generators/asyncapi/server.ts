@@ -14,6 +14,18 @@ import type { RealtimeModel } from './model.js';
 
 const SSE_RUNTIME = ['sse-server', 'sse-format', 'sse-http', 'sse-store'];
 const WS_RUNTIME = ['ws-server', 'ws-protocol', 'ws-connection', 'ws-fanout', 'ws-handshake'];
+/** With `options.redis`: the Redis `EventLog` and `FanOut`, over a shared pub/sub helper. */
+const SSE_REDIS_RUNTIME = ['sse-redis'];
+const WS_REDIS_RUNTIME = ['ws-redis'];
+const REDIS_RUNTIME = ['redis-pubsub'];
+
+export interface RealtimeServerEmitOptions {
+  /**
+   * The API's `options.redis`: also write `runtime/sse-redis.ts` (`RedisEventLog`) and
+   * `runtime/ws-redis.ts` (`RedisFanOut`) for the transports the API uses, re-exported from server.ts.
+   */
+  redis?: boolean;
+}
 
 /** Names of the TypeScript declarations server.ts adds, chosen not to clash with types.ts. */
 export function takenTypeNames(model: RealtimeModel, types: TypeEmitter): Set<string> {
@@ -43,7 +55,7 @@ interface ServerChannel extends ChannelInfo {
 }
 
 /** server.ts and the runtime files it imports. Nothing when the manifest has no channels. */
-export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: TemplateRenderer, source: string): GeneratedFile[] {
+export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: TemplateRenderer, source: string, options: RealtimeServerEmitOptions = {}): GeneratedFile[] {
   if (model.channels.length === 0) return [];
   const taken = takenTypeNames(model, types);
   const reserve = (name: string) => uniqueName(name, taken);
@@ -263,6 +275,11 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
   const reexports: string[] = [];
   if (sse.length > 0) reexports.push('export { SseHttpError } from "./runtime/sse-server.js";', 'export { MemoryEventLog, type EventLog } from "./runtime/sse-store.js";');
   if (ws.length > 0) reexports.push('export { MemoryFanOut, type FanOut } from "./runtime/ws-fanout.js";', 'export { CloseCode } from "./runtime/ws-protocol.js";');
+  if (options.redis) {
+    if (sse.length > 0) reexports.push('export { RedisEventLog, type RedisEventLogClient, type RedisEventLogOptions } from "./runtime/sse-redis.js";');
+    if (ws.length > 0) reexports.push('export { RedisFanOut, type RedisFanOutClient, type RedisFanOutOptions } from "./runtime/ws-redis.js";');
+    reexports.push('export { RedisUnavailableError, type RedisSubscriber } from "./runtime/redis-pubsub.js";');
+  }
 
   const content = templates.render('asyncapi/server.ts.hbs', {
     source,
@@ -274,7 +291,11 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
     factory,
     helpers: helpers.join('\n\n'),
   });
-  const runtime = [...(sse.length > 0 ? SSE_RUNTIME : []), ...(ws.length > 0 ? WS_RUNTIME : [])];
+  const runtime = [
+    ...(sse.length > 0 ? SSE_RUNTIME : []),
+    ...(ws.length > 0 ? WS_RUNTIME : []),
+    ...(options.redis ? [...REDIS_RUNTIME, ...(sse.length > 0 ? SSE_REDIS_RUNTIME : []), ...(ws.length > 0 ? WS_REDIS_RUNTIME : [])] : []),
+  ];
   return [
     { path: 'server.ts', content },
     ...runtime.map((name) => ({ path: `runtime/${name}.ts`, content: templates.render(`runtime/${name}.ts.hbs`, { source }) })),

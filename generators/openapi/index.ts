@@ -13,7 +13,7 @@ import { loadOpenApi } from './load.js';
 import { emitOperationTypes } from './operation-types.js';
 import { handlerScaffold } from './handlers.js';
 import { requestSchemas } from './requests.js';
-import { emitServer } from './server.js';
+import { emitServer, redisOption } from './server.js';
 
 export async function generateOpenApi({ api, templates }: GeneratorContext): Promise<Generated> {
   const model = await loadOpenApi(api.inputs[0], { displayRoot: api.root });
@@ -48,7 +48,7 @@ export async function generateOpenApi({ api, templates }: GeneratorContext): Pro
   }
   if (!withServer) return { files };
 
-  files.push(...emitServer(model, types, templates, { source, validators: withValidators }));
+  files.push(...emitServer(model, types, templates, { source, validators: withValidators, redis: redisOption(api.options) }));
   const userFiles = api.handlers ? [await handlerScaffold(model, types, templates, api.handlers, api.output)] : [];
   return { files, userFiles };
 }

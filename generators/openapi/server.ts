@@ -27,6 +27,7 @@
  * http.createServer(createServer(handlers, { auth: { verify } })).listen(8080);
  * ```
  */
+import { CodegenError } from '../core/diagnostics.js';
 import type { TypeEmitter } from '../core/emit-types.js';
 import { emitSchemaValidators, type ValidatorCode } from '../core/emit-validators.js';
 import type { ApiModel, JsonSchema, SchemaObject, SecurityScheme } from '../core/model.js';
@@ -44,7 +45,17 @@ export interface ServerEmitOptions {
   source: string;
   /** Whether `validators.ts` (and `runtime/validation.ts`) is generated beside the server. */
   validators: boolean;
+  /**
+   * The API's `options.redis`: also write `runtime/redis-store.ts` (`RedisStore`, the `Store`
+   * that instances share through Redis), re-exported from server.ts.
+   */
+  redis?: boolean;
 }
+
+/** Written beside the stages when `options.redis` is true. */
+const REDIS_RUNTIME = { 'runtime/redis-store.ts': 'runtime/redis-store.ts.hbs' } as const;
+const REDIS_REEXPORT_VALUES = { './runtime/redis-store.js': ['RedisStore', 'RedisStoreUnavailableError'] };
+const REDIS_REEXPORT_TYPES = { './runtime/redis-store.js': ['RedisStoreClient', 'RedisStoreOptions'] };
 
 /** The runtime files a generated server imports, by output path → template. */
 export const SERVER_RUNTIME = {
@@ -82,10 +93,20 @@ export function emitServer(model: ApiModel, types: TypeEmitter, templates: Templ
     // Same shape as validators.ts: the same template renders it.
     files.push({ path: 'server-validators.ts', content: templates.render('openapi/validators.ts.hbs', { source: options.source, ...validators }) });
   }
-  for (const [path, template] of Object.entries({ ...SERVER_RUNTIME, ...STAGE_RUNTIME })) files.push({ path, content: templates.render(template, { source: options.source }) });
+  for (const [path, template] of Object.entries({ ...SERVER_RUNTIME, ...STAGE_RUNTIME, ...(options.redis ? REDIS_RUNTIME : {}) })) files.push({ path, content: templates.render(template, { source: options.source }) });
   // The core and the parameter validators need the validation runtime even when the API has no schemas.
   if (!options.validators) files.push({ path: 'runtime/validation.ts', content: templates.render('runtime/validation.ts.hbs', { source: options.source }) });
   return files;
+}
+
+/**
+ * The API's `options.redis` (default false); anything but a boolean is a configuration mistake.
+ * Shared by the OpenAPI and AsyncAPI generators.
+ */
+export function redisOption(options: Record<string, unknown>): boolean {
+  const value = options.redis;
+  if (value === undefined || typeof value === 'boolean') return value === true;
+  throw new CodegenError({ severity: 'error', message: `options.redis must be true or false, not ${JSON.stringify(value)}`, hint: 'redis: true also writes the Redis implementations of the shared stores' });
 }
 
 /** Names in server.ts that user code refers to (the handler scaffold types its object with them). */
@@ -115,7 +136,9 @@ function serverContext(model: ApiModel, types: TypeEmitter, options: ServerEmitO
   const known = new Set(model.schemas.flatMap(({ name }) => [types.typeName(name, 'read'), types.typeName(name, 'write')]));
   known.add(statusType);
   const ownNames = [handlersType, optionsType, 'BASE_PATHS', 'createServer', 'operations', 'routes', 'securitySchemes'];
-  const runtimeNames = [...RUNTIME_TYPES, 'createListener', ...Object.values(REEXPORT_VALUES).flat(), ...Object.values(REEXPORT_TYPES).flat()];
+  const reexportValues: Record<string, string[]> = { ...REEXPORT_VALUES, ...(options.redis ? REDIS_REEXPORT_VALUES : {}) };
+  const reexportTypes: Record<string, string[]> = { ...REEXPORT_TYPES, ...(options.redis ? REDIS_REEXPORT_TYPES : {}) };
+  const runtimeNames = [...RUNTIME_TYPES, 'createListener', ...Object.values(reexportValues).flat(), ...Object.values(reexportTypes).flat()];
   const typeImports = new Imports([...ownNames, ...runtimeNames, 'Record', 'Promise', 'Uint8Array', 'File', 'Blob']);
 
   // Validators from validators.ts, by the name the validator emitter gives them.
@@ -183,8 +206,8 @@ function serverContext(model: ApiModel, types: TypeEmitter, options: ServerEmitO
         validators: [...validatorNames].sort(),
         ownValidators: [...new Set(ownValidators)].sort(),
       },
-      reexports: Object.entries(REEXPORT_VALUES).map(([from, list]) => ({ from, names: list })),
-      typeReexports: Object.entries(REEXPORT_TYPES).map(([from, list]) => ({ from, names: list })),
+      reexports: Object.entries(reexportValues).map(([from, list]) => ({ from, names: list })),
+      typeReexports: Object.entries(reexportTypes).map(([from, list]) => ({ from, names: list })),
       basePaths: `[${basePaths(model.servers).map(stringLiteral).join(', ')}]`,
       requests: operations.map((operation) => operation.requestDeclaration),
       results: operations.map((operation) => operation.resultDeclaration),

@@ -18,7 +18,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DONE_MARKER, formatComment, formatEvent, formatRetry } from "./sse-format.js";
 import { bearerToken, originMatcher, readBody, SseHttpError, writeProblem } from "./sse-http.js";
-import { MemoryEventLog } from "./sse-store.js";
+import { MemoryEventLog, idIsAfter } from "./sse-store.js";
 import type { EventLog, LoggedEvent, Unsubscribe } from "./sse-store.js";
 
 export { SseHttpError } from "./sse-http.js";
@@ -317,10 +317,15 @@ export function createSseEndpoint<Events extends object, Principal = unknown, Bo
     for (const event of replay) stream.write(formatEvent(event));
     const pending = stream.pending ?? [];
     stream.pending = undefined;
-    // Events appended between subscribing and reading the log are in both: skip the copies.
-    const lastReplayed = replay.length > 0 ? replay[replay.length - 1]!.id : undefined;
-    const overlap = lastReplayed === undefined ? -1 : pending.findIndex((event) => event.id === lastReplayed);
-    for (const event of pending.slice(overlap + 1)) stream.write(event.text);
+    // Events appended between subscribing and reading the log are in both, and a log shared by
+    // several instances may deliver live events late (this instance lagging behind the one the
+    // client last read from): write only what comes after the newest event the client has.
+    const newest = replay.length > 0 ? replay[replay.length - 1]!.id : lastEventId;
+    const overlap = pending.findIndex((event) => event.id === newest);
+    for (const [index, event] of pending.entries()) {
+      const after = idIsAfter(event.id, newest);
+      if (after === true || (after === undefined && index > overlap)) stream.write(event.text);
+    }
   }
 
   function leave(channel: string, state: ChannelState, stream: Stream): void {

@@ -73,6 +73,16 @@ function isAfter(a: [number, number], b: [number, number]): boolean {
 }
 
 /**
+ * Whether event id `id` comes after `than` in log order (`<ms>-<seq>`, as this log and Redis
+ * Streams write them); `undefined` when either is not such an id.
+ */
+export function idIsAfter(id: string, than: string): boolean | undefined {
+  const a = parseId(id);
+  const b = parseId(than);
+  return a && b ? isAfter(a, b) : undefined;
+}
+
+/**
  * An `EventLog` in memory. Ids are `<milliseconds>-<sequence>` as Redis gives them, increasing
  * even when the clock stands still or steps back, and increasing across restarts as long as the
  * clock does: a client resuming with an id from before a restart gets every retained event.

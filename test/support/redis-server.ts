@@ -1,0 +1,104 @@
+/**
+ * A real `redis-server` (Debian's, /usr/bin/redis-server; .ci/run installs it) for the Redis store
+ * tests: started on a free port in a temp folder with persistence off, stopped (and the folder
+ * removed) after. `stop()` and `start()` again on the same port let tests take Redis away and
+ * bring it back.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tempDir } from './tmp.js';
+
+export const REDIS_SERVER = '/usr/bin/redis-server';
+
+export interface RedisServer {
+  port: number;
+  url: string;
+  /** Stops the server (SIGTERM, then SIGKILL after 5 s); the port stays reserved for `restart`. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port, empty. */
+  restart(): Promise<void>;
+  /** Stops it for good and removes its folder. */
+  close(): Promise<void>;
+}
+
+export function redisAvailable(): boolean {
+  return existsSync(REDIS_SERVER);
+}
+
+/** A TCP port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once something accepts connections on `port`, rejects after `timeoutMs`. */
+function waitForPort(port: number, child: ChildProcess, output: () => string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = (): void => {
+      if (child.exitCode !== null) return reject(new Error(`redis-server exited with ${child.exitCode}: ${output()}`));
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve();
+      });
+      socket.once('error', () => {
+        socket.destroy();
+        if (Date.now() > deadline) reject(new Error(`redis-server did not listen on ${port} within ${timeoutMs} ms: ${output()}`));
+        else setTimeout(attempt, 25);
+      });
+    };
+    attempt();
+  });
+}
+
+export async function startRedis(): Promise<RedisServer> {
+  const dir = tempDir('codegen-redis-');
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+
+  const launch = async (): Promise<void> => {
+    let output = '';
+    const started = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child = started;
+    await waitForPort(port, started, () => output);
+  };
+
+  const stop = async (): Promise<void> => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => running.kill('SIGKILL'), 5000);
+      running.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      running.kill('SIGTERM');
+    });
+  };
+
+  await launch();
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    stop,
+    restart: launch,
+    async close() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
