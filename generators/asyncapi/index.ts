@@ -11,7 +11,7 @@ import { emitValidators } from '../core/emit-validators.js';
 import type { Generated, GeneratorContext } from '../core/generate.js';
 import { commentText, jsDoc, propertyKey } from '../core/names.js';
 import type { GeneratedFile } from '../core/output.js';
-import { redisOption } from '../openapi/server.js';
+import { redisOption } from '../core/options.js';
 import { describeChannels } from './endpoints.js';
 import { emitClient } from './client.js';
 import { handlerScaffold } from './handlers.js';

@@ -7,13 +7,14 @@ import { createTypeEmitter } from '../core/emit-types.js';
 import { emitValidators } from '../core/emit-validators.js';
 import type { Generated, GeneratorContext } from '../core/generate.js';
 import { commentText } from '../core/names.js';
+import { redisOption } from '../core/options.js';
 import type { GeneratedFile } from '../core/output.js';
 import { emitClient } from './client.js';
 import { loadOpenApi } from './load.js';
 import { emitOperationTypes } from './operation-types.js';
 import { handlerScaffold } from './handlers.js';
 import { requestSchemas } from './requests.js';
-import { emitServer, redisOption } from './server.js';
+import { emitServer } from './server.js';
 
 export async function generateOpenApi({ api, templates }: GeneratorContext): Promise<Generated> {
   const model = await loadOpenApi(api.inputs[0], { displayRoot: api.root });

@@ -27,7 +27,6 @@
  * http.createServer(createServer(handlers, { auth: { verify } })).listen(8080);
  * ```
  */
-import { CodegenError } from '../core/diagnostics.js';
 import type { TypeEmitter } from '../core/emit-types.js';
 import { emitSchemaValidators, type ValidatorCode } from '../core/emit-validators.js';
 import type { ApiModel, JsonSchema, SchemaObject, SecurityScheme } from '../core/model.js';
@@ -97,16 +96,6 @@ export function emitServer(model: ApiModel, types: TypeEmitter, templates: Templ
   // The core and the parameter validators need the validation runtime even when the API has no schemas.
   if (!options.validators) files.push({ path: 'runtime/validation.ts', content: templates.render('runtime/validation.ts.hbs', { source: options.source }) });
   return files;
-}
-
-/**
- * The API's `options.redis` (default false); anything but a boolean is a configuration mistake.
- * Shared by the OpenAPI and AsyncAPI generators.
- */
-export function redisOption(options: Record<string, unknown>): boolean {
-  const value = options.redis;
-  if (value === undefined || typeof value === 'boolean') return value === true;
-  throw new CodegenError({ severity: 'error', message: `options.redis must be true or false, not ${JSON.stringify(value)}`, hint: 'redis: true also writes the Redis implementations of the shared stores' });
 }
 
 /** Names in server.ts that user code refers to (the handler scaffold types its object with them). */
