@@ -28,6 +28,7 @@ import type { AddressInfo } from "node:net";
 import { createGraphQLServer, type GraphQLRequest, type ViewerRole } from "../../out/graphql/server.js";
 import { TaskStore } from "./data.js";
 import { resolvers, type Context, type Viewer } from "./resolvers.js";
+import { setting, stopOnSignals } from "../shared/process.js";
 
 /** The demo tokens; a real server verifies a signed token or looks it up. */
 const TOKENS: ReadonlyMap<string, Viewer> = new Map<string, Viewer>([
@@ -43,14 +44,6 @@ function authenticate(request: GraphQLRequest): Viewer | null {
   const found = viewer ? TOKENS.get(viewer) : undefined;
   if (!found) throw new Error("invalid token");
   return found;
-}
-
-function setting(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text === "") return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, not ${JSON.stringify(text)}`);
-  return value;
 }
 
 const store = new TaskStore();
@@ -82,21 +75,4 @@ server.on("error", (error) => {
   process.exit(1);
 });
 
-let stopping = false;
-function stop(signal: NodeJS.Signals): void {
-  if (stopping) return;
-  stopping = true;
-  console.error(`example:graphql: ${signal}, closing`);
-  const force = setTimeout(() => server.closeAllConnections(), 5_000);
-  force.unref();
-  void graphql.close().then(() =>
-    server.close(() => {
-      clearTimeout(force);
-      process.exit(0);
-    }),
-  );
-  server.closeIdleConnections();
-}
-
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+stopOnSignals("example:graphql", server, () => graphql.close());

@@ -24,6 +24,7 @@
  */
 import { createGrpcServer } from "../../out/grpc/server.js";
 import { handlers, type User } from "./handlers.js";
+import { setting, stopOnSignals } from "../shared/process.js";
 
 /** The demo tokens; a real server verifies a signed token or looks it up. */
 const TOKENS: ReadonlyMap<string, User> = new Map([
@@ -32,14 +33,6 @@ const TOKENS: ReadonlyMap<string, User> = new Map([
 ]);
 
 const READS = new Set(["GetTask", "ListTasks"]);
-
-function setting(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text === "") return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, not ${JSON.stringify(text)}`);
-  return value;
-}
 
 const origins = (process.env.CORS_ORIGINS ?? "http://localhost:5173,http://127.0.0.1:5173")
   .split(",")
@@ -65,13 +58,4 @@ server.server.on("error", (error) => {
 const port = await server.listen(setting("PORT", 0), "127.0.0.1");
 process.stdout.write(`listening on http://127.0.0.1:${port}\n`);
 
-let stopping = false;
-function stop(signal: NodeJS.Signals): void {
-  if (stopping) return;
-  stopping = true;
-  console.error(`example:grpc: ${signal}, closing`);
-  void server.close().then(() => process.exit(0));
-}
-
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+stopOnSignals("example:grpc", undefined, () => server.close());

@@ -24,6 +24,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRealtimeServer } from "../../out/realtime/server.js";
 import { board, handlers, type Viewer } from "./handlers.js";
+import { setting, stopOnSignals } from "../shared/process.js";
 
 /** The demo tokens; a real server verifies a signed token or looks it up. */
 const TOKENS: ReadonlyMap<string, Viewer> = new Map([
@@ -31,14 +32,6 @@ const TOKENS: ReadonlyMap<string, Viewer> = new Map([
   ["reader-token", { name: "reader" }],
 ]);
 const ANONYMOUS: Viewer = { name: "anonymous" };
-
-function setting(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text === "") return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, not ${JSON.stringify(text)}`);
-  return value;
-}
 
 const origins = process.env.WS_ORIGINS?.split(",").map((origin) => origin.trim()).filter(Boolean);
 
@@ -73,22 +66,7 @@ server.on("error", (error) => {
   process.exit(1);
 });
 
-let stopping = false;
-function stop(signal: NodeJS.Signals): void {
-  if (stopping) return;
-  stopping = true;
-  console.error(`example:realtime: ${signal}, closing`);
+stopOnSignals("example:realtime", server, () => {
   clearInterval(feed);
-  const force = setTimeout(() => server.closeAllConnections(), 5_000);
-  force.unref();
-  void realtime.close().then(() =>
-    server.close(() => {
-      clearTimeout(force);
-      process.exit(0);
-    }),
-  );
-  server.closeIdleConnections();
-}
-
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+  return realtime.close();
+});

@@ -25,6 +25,7 @@ import type { AddressInfo } from "node:net";
 import type { Credentials, Listener, TasksApiServerOptions } from "../../out/rest/server.js";
 import { createHttpServer, createServer, MemoryStore } from "../../out/rest/server.js";
 import { handlers } from "./handlers.js";
+import { setting, stopOnSignals } from "../shared/process.js";
 
 /** Who a token belongs to, and whether they may change anything. */
 export interface User {
@@ -39,14 +40,6 @@ const TOKENS: ReadonlyMap<string, User> = new Map([
 ]);
 
 const READ_ONLY = new Set(["listProjects", "getProject", "listProjectTasks", "getTask"]);
-
-function setting(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text === "") return fallback;
-  const value = Number(text);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, not ${JSON.stringify(text)}`);
-  return value;
-}
 
 const port = setting("PORT", 0);
 const rateLimit = setting("RATE_LIMIT", 600);
@@ -101,20 +94,4 @@ server.on("error", (error) => {
   process.exit(1);
 });
 
-let stopping = false;
-function stop(signal: NodeJS.Signals): void {
-  if (stopping) return;
-  stopping = true;
-  console.error(`example:rest: ${signal}, closing`);
-  // Finish what is in flight, close idle keep-alive connections; give up on stragglers after 5 s.
-  const force = setTimeout(() => server.closeAllConnections(), 5_000);
-  force.unref();
-  server.close(() => {
-    clearTimeout(force);
-    process.exit(0);
-  });
-  server.closeIdleConnections();
-}
-
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+stopOnSignals("example:rest", server);

@@ -1,0 +1,40 @@
+/**
+ * What every example server does the same way: read its settings from the environment, and stop
+ * cleanly on SIGINT/SIGTERM (exit code 0), so `npm run example:<style>` can be driven from outside.
+ */
+import type { Server } from "node:http";
+
+/** A non-negative integer from the environment, or `fallback` when unset; anything else stops the example. */
+export function setting(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === "") return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, not ${JSON.stringify(text)}`);
+  return value;
+}
+
+/**
+ * On SIGINT or SIGTERM: `close()` first (what the API holds open: streams, WebSockets, timers),
+ * then `server` stops accepting, in-flight requests finish and idle keep-alive connections close;
+ * stragglers are cut after 5 s. Exits 0.
+ */
+export function stopOnSignals(example: string, server: Server | undefined, close: () => Promise<void> | void = () => {}): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`${example}: ${signal}, closing`);
+    const force = setTimeout(() => server?.closeAllConnections(), 5_000);
+    force.unref();
+    void Promise.resolve(close()).then(() => {
+      if (!server) return process.exit(0);
+      server.close(() => {
+        clearTimeout(force);
+        process.exit(0);
+      });
+      server.closeIdleConnections();
+    });
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
