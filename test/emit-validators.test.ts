@@ -467,6 +467,70 @@ describe('standalone schemas and errors', () => {
     ]);
   });
 
+  it('checks common properties through helpers, with the same errors, every property of a run reported', async () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      required: ['s', 'i', 'n', 'b', 'uri', 'when', 'ref'],
+      properties: {
+        s: { type: 'string' },
+        i: { type: 'integer' },
+        n: { type: 'number' },
+        b: { type: 'boolean' },
+        uri: { type: 'string', format: 'uri' },
+        when: { type: ['string', 'null'], format: 'date-time' },
+        ref: { $ref: '#/$defs/Point' },
+        os: { type: 'string' },
+        oi: { type: ['integer', 'null'] },
+        oref: { $ref: '#/$defs/Point' },
+      },
+      $defs: { Point: { type: 'object', required: ['x'], properties: { x: { type: 'number' }, y: { type: 'number' } } } },
+    };
+    const result = emitSchemaValidators([{ name: 'Props', schema }]);
+    expect(result.code).toMatch(/^function reqString\(/m);
+    expect(result.code).toMatch(/^function reqDateTimeOrNull\(/m);
+    expect(result.code).toMatch(/\breqRef\(o1\["ref"\], errors, "\/ref", checkPoint\)/);
+    const checks = await load('helpers', result);
+    const valid = { s: 'a', i: 1, n: 1.5, b: true, uri: 'https://example.com/', when: null, ref: { x: 1 } };
+    expect(checks.isProps(valid)).toBe(true);
+    expect(checks.isProps({ ...valid, when: '2024-01-02T03:04:05Z', os: 'x', oi: null, oref: { x: 2, y: 3 } })).toBe(true);
+    expect(errorsOf(checks.validateProps({}))).toEqual(['s', 'i', 'n', 'b', 'uri', 'when', 'ref'].map((name) => ({ path: `/${name}`, keyword: 'required', message: 'is required' })));
+    expect(
+      errorsOf(checks.validateProps({ s: 1, i: 1.5, n: 'x', b: 0, uri: 'not a uri', when: 'yesterday', ref: { y: 'a' }, os: null, oi: 'x', oref: [] })),
+    ).toEqual([
+      { path: '/s', keyword: 'type', message: 'must be a string' },
+      { path: '/i', keyword: 'type', message: 'must be an integer' },
+      { path: '/n', keyword: 'type', message: 'must be a number' },
+      { path: '/b', keyword: 'type', message: 'must be a boolean' },
+      { path: '/uri', keyword: 'format', message: 'must be a valid uri' },
+      { path: '/when', keyword: 'format', message: 'must be a valid date-time' },
+      { path: '/ref/x', keyword: 'required', message: 'is required' },
+      { path: '/ref/y', keyword: 'type', message: 'must be a number' },
+      { path: '/os', keyword: 'type', message: 'must be a string' },
+      { path: '/oi', keyword: 'type', message: 'must be an integer or null' },
+      { path: '/oref', keyword: 'type', message: 'must be an object' },
+    ]);
+    expect(checks.isProps({ ...valid, when: 5 })).toBe(false);
+  });
+
+  it('merges functions that differ only in calling equivalent functions', async () => {
+    const point = { type: 'object', required: ['x'], properties: { x: { type: 'number' }, label: { type: 'string', minLength: 2 } } };
+    const holder = (ref: string): JsonSchema => ({ type: 'object', properties: { at: { type: 'array', items: { $ref: ref } }, name: { type: 'string', maxLength: 3 } } });
+    const schemas: NamedSchema[] = [
+      { name: 'PointA', schema: point as JsonSchema, origin: 'component' },
+      { name: 'PointB', schema: { ...point, description: 'the same shape' } as JsonSchema, origin: 'component' },
+      { name: 'HolderA', schema: holder('#/$defs/PointA'), origin: 'component' },
+      { name: 'HolderB', schema: holder('#/$defs/PointB'), origin: 'component' },
+    ];
+    const result = emitValidators(schemas, { typeName: (name) => name });
+    // HolderB's schema differs (its $ref), but the functions it would get are HolderA's.
+    expect(result.code).not.toMatch(/^function checkHolderB/m);
+    expect(result.code).toMatch(/export function isHolderB\(value: unknown\): value is HolderB \{\n {2}return checkHolderA\(value\);/);
+    const checks = await load('merged', result);
+    const bad = { at: [{ x: 1 }, { label: 'x' }], name: 'long' };
+    expect(errorsOf(checks.validateHolderB(bad))).toEqual(errorsOf(checks.validateHolderA(bad)));
+    expect(errorsOf(checks.validateHolderB(bad)).map((error) => error.path)).toEqual(['/at/1/x', '/at/1/label', '/name']);
+  });
+
   it('treats format as an annotation when asked', async () => {
     const checks = await load('formats', emitSchemaValidators([{ name: 'Email', schema: { format: 'email' } }], { formats: 'ignore' }));
     expect(checks.isEmail('not an email')).toBe(true);

@@ -9,6 +9,8 @@ import { Body, ERRORS, EXIT, OK, VALUE, negate, references, render, type Directi
 import { DirectionAnalysis, ValidatorSchemaError } from './emit-validators-refs.js';
 import { structuralKey } from './emit-validators-hoist.js';
 import { FORMAT_CHECKS } from './emit-validators-scalars.js';
+import type { PropertyHelper } from './emit-validators-helpers.js';
+import { mergeEquivalent } from './emit-validators-merge.js';
 
 export interface CompileOptions {
   /**
@@ -98,6 +100,8 @@ export class ValidatorModule {
   /** Per document: the first schema seen with each structure, which identical copies reuse. */
   private readonly representatives = new WeakMap<object, Map<string, SchemaObject>>();
   private readonly internal: string[] = [];
+  /** Property helpers used (emit-validators-helpers.ts), by their fixed name. */
+  private readonly helpers = new Map<string, PropertyHelper>();
 
   constructor(options: CompileOptions = {}, reserved: Iterable<string> = []) {
     // A schema can be emitted in several functions (one per direction): report once.
@@ -209,6 +213,19 @@ export class ValidatorModule {
     return name;
   }
 
+  /** Declares a property helper once and returns its name. */
+  helper(helper: PropertyHelper): string {
+    if (!this.helpers.has(helper.name)) {
+      // Helper names (`reqString`, `optRef`) cannot collide with check functions, `is`/`validate`
+      // exports or constants; a type imported under such a name would shadow nothing either,
+      // but refuse it rather than guess.
+      if (this.taken.has(helper.name)) throw new ValidatorSchemaError(`generated name ${helper.name} is used twice`);
+      this.taken.add(helper.name);
+      this.helpers.set(helper.name, helper);
+    }
+    return helper.name;
+  }
+
   /** A module-level constant, shared by every use with the same `key`. */
   constant(key: string, pointer: string[], suffix: string, init: string): string {
     const existing = this.constantNames.get(key);
@@ -269,15 +286,16 @@ export class ValidatorModule {
 
   /** Constants, the local helpers used, exported functions, then internal ones. */
   get code(): string {
-    const functions = [...this.exported, ...this.internal];
-    const text = functions.join('\n');
+    const functions = mergeEquivalent([...this.exported, ...this.internal]);
+    const propertyHelpers = [...this.helpers.keys()].sort().map((name) => this.helpers.get(name)!.text(this.collectorType));
+    const text = [...propertyHelpers, ...functions].join('\n');
     const used = (name: string): boolean => new RegExp(`\\b${name}\\(`).test(text) || (name === 'fail' && used('failType'));
     const helpers = Object.entries(LOCAL_HELPERS)
       .filter(([name]) => used(name))
       .map(([, helper]) => helper(this.collectorType));
     const parts: string[] = [];
     if (this.constants.length) parts.push(this.constants.join('\n'));
-    parts.push(...helpers, ...functions);
+    parts.push(...helpers, ...propertyHelpers, ...functions);
     return `${parts.join('\n\n')}\n`;
   }
 }

@@ -5,7 +5,8 @@
  */
 import type { JsonSchema, SchemaObject } from './model.js';
 import { stringLiteral } from './names.js';
-import { Body, EXIT, at, call, check, child, escapeToken, fail, references, type PathPart, type Scope, type Stmt } from './emit-validators-code.js';
+import { Body, ERRORS, EXIT, OK, at, call, check, child, escapeToken, fail, pathExpr, references, type PathPart, type Scope, type Stmt } from './emit-validators-code.js';
+import { refHelper, scalarHelper } from './emit-validators-helpers.js';
 import { requiredIn } from './emit-validators-refs.js';
 import { has, trivial } from './emit-validators-scalars.js';
 import type { Emitter } from './emit-validators-node.js';
@@ -98,16 +99,48 @@ export function emitProperties(
   object: string,
   names: string[] = Object.keys(properties),
 ): void {
-  for (const name of names) emitProperty(e, s, body, object, name, properties[name], required.includes(name));
+  const run: string[] = [];
+  const flush = () => {
+    if (run.length === 0) return;
+    body.if(`${run.length === 1 ? run[0] : `(${run.join(' & ')})`} === 0`, (report) => report.failed('false'));
+    run.length = 0;
+  };
+  for (const name of names) emitProperty(e, s, body, object, name, properties[name], required.includes(name), run, flush);
+  flush();
 }
+
+/** Helper calls per `&` run: longer runs would make unreadable lines for little gain. */
+const RUN_LENGTH = 8;
 
 /**
  * One property: its schema, and `required` folded into the same lookup:
  * `if (v1 === undefined) ok = fail(...required...); else <checks of v1>`.
  */
-function emitProperty(e: Emitter, s: Scope, body: Body, object: string, name: string, schema: JsonSchema, required: boolean): void {
+function emitProperty(
+  e: Emitter,
+  s: Scope,
+  body: Body,
+  object: string,
+  name: string,
+  schema: JsonSchema,
+  required: boolean,
+  run: string[],
+  flush: () => void,
+): void {
   if (!required && trivial(schema)) return;
   const part: PathPart = { text: escapeToken(name) };
+  // Helpers take the path as an argument: only where it is a constant, so that a yes/no pass
+  // still builds no strings.
+  const path = pathExpr(s, [part]);
+  const constantPath = !path.includes(' + ');
+  const scalar = constantPath ? scalarHelper(schema, required, e.m.options.formats) : undefined;
+  if (scalar) {
+    if (run.length >= RUN_LENGTH) flush();
+    run.push(`${e.m.helper(scalar)}(${readProperty(object, name)}, ${ERRORS}, ${path})`);
+    return;
+  }
+  // Whatever comes next may stop a yes/no pass (an exit before a call) and must see the run's result.
+  flush();
   const value = body.local('v');
   const inner = body.fork();
   e.emit(schema, child(s, value, part, 'properties', name), inner);
@@ -120,11 +153,29 @@ function emitProperty(e: Emitter, s: Scope, body: Body, object: string, name: st
     inner.stmts.shift();
     body.line(EXIT);
   }
+  const target = constantPath ? calledAlone(inner.stmts, value, path) : undefined;
+  if (target) {
+    run.push(`${e.m.helper(refHelper(required))}(${readProperty(object, name)}, ${ERRORS}, ${path}, ${target})`);
+    return;
+  }
   body.line(`const ${value} = ${readProperty(object, name)};`);
   const typed = required ? missingAsType(inner.stmts, value) : undefined;
   if (typed) body.push(typed);
   else if (required) body.if(`${value} === undefined`, (report) => fail(s, report, 'required', 'is required', [part]), (rest) => rest.append(inner));
   else body.if(`${value} !== undefined`, (rest) => rest.append(inner));
+}
+
+/**
+ * The function called when the checks of a property are one call and nothing else
+ * (`if (!checkX(v1, errors?.at("/x"))) ok = false;`), so `reqRef`/`optRef` can make it.
+ */
+function calledAlone(stmts: Stmt[], value: string, path: string): string | undefined {
+  const [only] = stmts;
+  if (stmts.length !== 1 || typeof only === 'string' || only.kind !== 'if' || only.otherwise.length !== 0) return undefined;
+  if (only.then.length !== 1 || only.then[0] !== `${OK} = false;`) return undefined;
+  const expected = `(${value}, ${ERRORS}?.at(${path}))`;
+  const match = /^!(\w+)(\(.*\))$/.exec(only.condition);
+  return match && match[2] === expected ? match[1] : undefined;
 }
 
 /**

@@ -8,6 +8,10 @@
  * same code (see emit-validators-code.ts). Valid data costs one pass without `errors`, which
  * allocates nothing; `validateX` runs a second, collecting pass only when the first said no.
  *
+ * The output is written to be cheap to type-check, which for a large API means short: common
+ * properties are calls of small helpers (emit-validators-helpers.ts), and functions that only
+ * differ in calling equivalent functions are merged (emit-validators-merge.ts).
+ *
  * Not compiled (reported through `onUnsupported`, otherwise skipped): unevaluatedProperties,
  * unevaluatedItems, $dynamicRef/$dynamicAnchor, embedded `$id` resources,
  * draft-2019 `items` arrays / additionalItems / dependencies. `$ref` must be a local JSON pointer

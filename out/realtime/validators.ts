@@ -56,6 +56,86 @@ function failType(errors: ErrorCollector | undefined, relative: string, value: u
   return value === undefined ? fail(errors, relative, "required", "is required") : fail(errors, relative, "type", message);
 }
 
+function optDate(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (value === undefined) return 1;
+  if (typeof value !== "string") {
+    failType(errors, path, value, "must be a string");
+    return 0;
+  }
+  if (!validDate(value)) {
+    fail(errors, path, "format", "must be a valid date");
+    return 0;
+  }
+  return 1;
+}
+
+function optDateTime(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (value === undefined) return 1;
+  if (typeof value !== "string") {
+    failType(errors, path, value, "must be a string");
+    return 0;
+  }
+  if (!validDateTime(value)) {
+    fail(errors, path, "format", "must be a valid date-time");
+    return 0;
+  }
+  return 1;
+}
+
+function optRef(value: unknown, errors: ErrorCollector | undefined, path: string, check: (value: unknown, errors?: ErrorCollector) => boolean): number {
+  if (value === undefined) return 1;
+  return check(value, errors === undefined ? undefined : errors.at(path)) ? 1 : 0;
+}
+
+function reqDateTime(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (typeof value !== "string") {
+    failType(errors, path, value, "must be a string");
+    return 0;
+  }
+  if (!validDateTime(value)) {
+    fail(errors, path, "format", "must be a valid date-time");
+    return 0;
+  }
+  return 1;
+}
+
+function reqEmail(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (typeof value !== "string") {
+    failType(errors, path, value, "must be a string");
+    return 0;
+  }
+  if (!validEmail(value)) {
+    fail(errors, path, "format", "must be a valid email");
+    return 0;
+  }
+  return 1;
+}
+
+function reqRef(value: unknown, errors: ErrorCollector | undefined, path: string, check: (value: unknown, errors?: ErrorCollector) => boolean): number {
+  if (value === undefined) return fail(errors, path, "required", "is required") ? 1 : 0;
+  return check(value, errors === undefined ? undefined : errors.at(path)) ? 1 : 0;
+}
+
+function reqString(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (typeof value !== "string") {
+    failType(errors, path, value, "must be a string");
+    return 0;
+  }
+  return 1;
+}
+
+function reqUuid(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (typeof value !== "string") {
+    failType(errors, path, value, "must be a string");
+    return 0;
+  }
+  if (!validUuid(value)) {
+    fail(errors, path, "format", "must be a valid uuid");
+    return 0;
+  }
+  return 1;
+}
+
 export function isAckPayload(value: unknown): value is AckPayload {
   return checkAckPayload(value);
 }
@@ -72,12 +152,7 @@ function checkAckPayload(value: unknown, errors?: ErrorCollector): boolean {
   if (v1 === undefined) ok = fail(errors, "/type", "required", "is required");
   else if (v1 !== "ack") ok = fail(errors, "/type", "const", "must be equal to \"ack\"");
   if (!ok && !errors) return false;
-  const v2 = o1["id"];
-  if (v2 === undefined) ok = fail(errors, "/id", "required", "is required");
-  else if (!checkCorrelationId(v2, errors?.at("/id"))) ok = false;
-  const v3 = o1["messageId"];
-  if (typeof v3 !== "string") ok = failType(errors, "/messageId", v3, "must be a string");
-  else if (!validUuid(v3)) ok = fail(errors, "/messageId", "format", "must be a valid uuid");
+  if ((reqRef(o1["id"], errors, "/id", checkCorrelationId) & reqUuid(o1["messageId"], errors, "/messageId")) === 0) ok = false;
   return ok;
 }
 
@@ -173,20 +248,9 @@ function checkChatLine(value: unknown, errors?: ErrorCollector): boolean {
   const v1 = o1["type"];
   if (v1 === undefined) ok = fail(errors, "/type", "required", "is required");
   else if (v1 !== "said") ok = fail(errors, "/type", "const", "must be equal to \"said\"");
-  const v2 = o1["messageId"];
-  if (typeof v2 !== "string") ok = failType(errors, "/messageId", v2, "must be a string");
-  else if (!validUuid(v2)) ok = fail(errors, "/messageId", "format", "must be a valid uuid");
+  if (reqUuid(o1["messageId"], errors, "/messageId") === 0) ok = false;
   if (!ok && !errors) return false;
-  const v3 = o1["room"];
-  if (v3 === undefined) ok = fail(errors, "/room", "required", "is required");
-  else if (!checkRoomId(v3, errors?.at("/room"))) ok = false;
-  const v4 = o1["user"];
-  if (typeof v4 !== "string") ok = failType(errors, "/user", v4, "must be a string");
-  const v5 = o1["text"];
-  if (typeof v5 !== "string") ok = failType(errors, "/text", v5, "must be a string");
-  const v6 = o1["sentAt"];
-  if (typeof v6 !== "string") ok = failType(errors, "/sentAt", v6, "must be a string");
-  else if (!validDateTime(v6)) ok = fail(errors, "/sentAt", "format", "must be a valid date-time");
+  if ((reqRef(o1["room"], errors, "/room", checkRoomId) & reqString(o1["user"], errors, "/user") & reqString(o1["text"], errors, "/text") & reqDateTime(o1["sentAt"], errors, "/sentAt")) === 0) ok = false;
   return ok;
 }
 
@@ -235,9 +299,7 @@ export function validateChunkPayload(value: unknown): ValidationResult<ChunkPayl
 function checkChunkPayload(value: unknown, errors?: ErrorCollector): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   const o1 = value as Record<string, unknown>;
-  const v1 = o1["text"];
-  if (typeof v1 !== "string") return failType(errors, "/text", v1, "must be a string");
-  return true;
+  return !(reqString(o1["text"], errors, "/text") === 0);
 }
 
 export function isCorrelationId(value: unknown): value is CorrelationId {
@@ -272,16 +334,14 @@ function checkErrorPayload(value: unknown, errors?: ErrorCollector): boolean {
   if (v1 === undefined) ok = fail(errors, "/type", "required", "is required");
   else if (v1 !== "error") ok = fail(errors, "/type", "const", "must be equal to \"error\"");
   if (!ok && !errors) return false;
-  const v2 = o1["id"];
-  if (v2 !== undefined && !checkCorrelationId(v2, errors?.at("/id"))) ok = false;
+  if (optRef(o1["id"], errors, "/id", checkCorrelationId) === 0) ok = false;
   const v3 = o1["code"];
   if (v3 === undefined) ok = fail(errors, "/code", "required", "is required");
   else {
     if (v3 !== "bad_request" && v3 !== "not_found" && v3 !== "forbidden" && v3 !== "rate_limited") ok = fail(errors, "/code", "enum", "must be one of \"bad_request\", \"not_found\", \"forbidden\", \"rate_limited\"");
     if (typeof v3 !== "string") ok = fail(errors, "/code", "type", "must be a string");
   }
-  const v4 = o1["message"];
-  if (typeof v4 !== "string") ok = failType(errors, "/message", v4, "must be a string");
+  if (reqString(o1["message"], errors, "/message") === 0) ok = false;
   return ok;
 }
 
@@ -301,9 +361,7 @@ function checkJoinPayload(value: unknown, errors?: ErrorCollector): boolean {
   if (v1 === undefined) ok = fail(errors, "/type", "required", "is required");
   else if (v1 !== "join") ok = fail(errors, "/type", "const", "must be equal to \"join\"");
   if (!ok && !errors) return false;
-  const v2 = o1["room"];
-  if (v2 === undefined) ok = fail(errors, "/room", "required", "is required");
-  else if (!checkRoomId(v2, errors?.at("/room"))) ok = false;
+  if (reqRef(o1["room"], errors, "/room", checkRoomId) === 0) ok = false;
   return ok;
 }
 
@@ -323,11 +381,7 @@ function checkJoinedPayload(value: unknown, errors?: ErrorCollector): boolean {
   if (v1 === undefined) ok = fail(errors, "/type", "required", "is required");
   else if (v1 !== "joined") ok = fail(errors, "/type", "const", "must be equal to \"joined\"");
   if (!ok && !errors) return false;
-  const v2 = o1["room"];
-  if (v2 === undefined) ok = fail(errors, "/room", "required", "is required");
-  else if (!checkRoomId(v2, errors?.at("/room"))) ok = false;
-  const v3 = o1["user"];
-  if (typeof v3 !== "string") ok = failType(errors, "/user", v3, "must be a string");
+  if ((reqRef(o1["room"], errors, "/room", checkRoomId) & reqString(o1["user"], errors, "/user")) === 0) ok = false;
   return ok;
 }
 
@@ -373,9 +427,7 @@ function checkPersonAssignee(value: unknown, errors?: ErrorCollector): boolean {
   const v1 = o1["kind"];
   if (v1 === undefined) ok = fail(errors, "/kind", "required", "is required");
   else if (v1 !== "person") ok = fail(errors, "/kind", "const", "must be equal to \"person\"");
-  const v2 = o1["email"];
-  if (typeof v2 !== "string") ok = failType(errors, "/email", v2, "must be a string");
-  else if (!validEmail(v2)) ok = fail(errors, "/email", "format", "must be a valid email");
+  if (reqEmail(o1["email"], errors, "/email") === 0) ok = false;
   return ok;
 }
 
@@ -395,9 +447,7 @@ function checkPingPayload(value: unknown, errors?: ErrorCollector): boolean {
   if (v1 === undefined) ok = fail(errors, "/type", "required", "is required");
   else if (v1 !== "ping") ok = fail(errors, "/type", "const", "must be equal to \"ping\"");
   if (!ok && !errors) return false;
-  const v2 = o1["id"];
-  if (v2 === undefined) ok = fail(errors, "/id", "required", "is required");
-  else if (!checkCorrelationId(v2, errors?.at("/id"))) ok = false;
+  if (reqRef(o1["id"], errors, "/id", checkCorrelationId) === 0) ok = false;
   return ok;
 }
 
@@ -417,9 +467,7 @@ function checkPongPayload(value: unknown, errors?: ErrorCollector): boolean {
   if (v1 === undefined) ok = fail(errors, "/type", "required", "is required");
   else if (v1 !== "pong") ok = fail(errors, "/type", "const", "must be equal to \"pong\"");
   if (!ok && !errors) return false;
-  const v2 = o1["id"];
-  if (v2 === undefined) ok = fail(errors, "/id", "required", "is required");
-  else if (!checkCorrelationId(v2, errors?.at("/id"))) ok = false;
+  if (reqRef(o1["id"], errors, "/id", checkCorrelationId) === 0) ok = false;
   return ok;
 }
 
@@ -453,13 +501,9 @@ function checkSayPayload(value: unknown, errors?: ErrorCollector): boolean {
   if (v1 === undefined) ok = fail(errors, "/type", "required", "is required");
   else if (v1 !== "say") ok = fail(errors, "/type", "const", "must be equal to \"say\"");
   if (!ok && !errors) return false;
-  const v2 = o1["id"];
-  if (v2 === undefined) ok = fail(errors, "/id", "required", "is required");
-  else if (!checkCorrelationId(v2, errors?.at("/id"))) ok = false;
+  if (reqRef(o1["id"], errors, "/id", checkCorrelationId) === 0) ok = false;
   if (!ok && !errors) return false;
-  const v3 = o1["room"];
-  if (v3 === undefined) ok = fail(errors, "/room", "required", "is required");
-  else if (!checkRoomId(v3, errors?.at("/room"))) ok = false;
+  if (reqRef(o1["room"], errors, "/room", checkRoomId) === 0) ok = false;
   const v4 = o1["text"];
   if (typeof v4 !== "string") ok = failType(errors, "/text", v4, "must be a string");
   else {
@@ -513,82 +557,65 @@ function checkTask(value: unknown, errors?: ErrorCollector): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
   const o1 = value as Record<string, unknown>;
-  const v1 = o1["id"];
-  if (typeof v1 !== "string") ok = failType(errors, "/id", v1, "must be a string");
-  else if (!validUuid(v1)) ok = fail(errors, "/id", "format", "must be a valid uuid");
-  const v2 = o1["title"];
-  if (typeof v2 !== "string") ok = failType(errors, "/title", v2, "must be a string");
+  if (reqUuid(o1["id"], errors, "/id") === 0) ok = false;
+  const v1 = o1["title"];
+  if (typeof v1 !== "string") ok = failType(errors, "/title", v1, "must be a string");
   else {
-    if (v2.length === 0) ok = fail(errors, "/title", "minLength", "must have at least 1 character");
-    if (v2.length > 200 && codePointLength(v2) > 200) ok = fail(errors, "/title", "maxLength", "must have at most 200 characters");
+    if (v1.length === 0) ok = fail(errors, "/title", "minLength", "must have at least 1 character");
+    if (v1.length > 200 && codePointLength(v1) > 200) ok = fail(errors, "/title", "maxLength", "must have at most 200 characters");
   }
   if (!ok && !errors) return false;
-  const v3 = o1["status"];
-  if (v3 === undefined) ok = fail(errors, "/status", "required", "is required");
-  else if (!checkTaskStatus(v3, errors?.at("/status"))) ok = false;
-  const v4 = o1["dueDate"];
-  if (v4 !== undefined) {
-    if (typeof v4 !== "string") ok = fail(errors, "/dueDate", "type", "must be a string");
-    else if (!validDate(v4)) ok = fail(errors, "/dueDate", "format", "must be a valid date");
-  }
-  const v5 = o1["estimateHours"];
-  if (v5 !== undefined) {
-    if (typeof v5 !== "number" || !Number.isFinite(v5)) ok = fail(errors, "/estimateHours", "type", "must be a number");
+  if ((reqRef(o1["status"], errors, "/status", checkTaskStatus) & optDate(o1["dueDate"], errors, "/dueDate")) === 0) ok = false;
+  const v3 = o1["estimateHours"];
+  if (v3 !== undefined) {
+    if (typeof v3 !== "number" || !Number.isFinite(v3)) ok = fail(errors, "/estimateHours", "type", "must be a number");
     else {
-      if (v5 <= 0) ok = fail(errors, "/estimateHours", "exclusiveMinimum", "must be > 0");
-      if (!divisibleBy(v5, 0.25)) ok = fail(errors, "/estimateHours", "multipleOf", "must be a multiple of 0.25");
+      if (v3 <= 0) ok = fail(errors, "/estimateHours", "exclusiveMinimum", "must be > 0");
+      if (!divisibleBy(v3, 0.25)) ok = fail(errors, "/estimateHours", "multipleOf", "must be a multiple of 0.25");
     }
   }
   if (!ok && !errors) return false;
-  const v6 = o1["assignee"];
-  if (v6 !== undefined && !checkAssignee(v6, errors?.at("/assignee"))) ok = false;
-  const v7 = o1["labels"];
-  if (v7 !== undefined) {
-    if (!Array.isArray(v7)) ok = fail(errors, "/labels", "type", "must be an array");
+  if (optRef(o1["assignee"], errors, "/assignee", checkAssignee) === 0) ok = false;
+  const v5 = o1["labels"];
+  if (v5 !== undefined) {
+    if (!Array.isArray(v5)) ok = fail(errors, "/labels", "type", "must be an array");
     else {
-      const a1 = v7 as unknown[];
+      const a1 = v5 as unknown[];
       if (a1.length > 10) ok = fail(errors, "/labels", "maxItems", "must have at most 10 items");
       for (let i1 = 0; i1 < a1.length; i1++) {
         if (!ok && !errors) return false;
-        const v8 = a1[i1];
-        if (!checkLabel(v8, errors?.at("/labels/" + i1))) ok = false;
+        const v6 = a1[i1];
+        if (!checkLabel(v6, errors?.at("/labels/" + i1))) ok = false;
       }
       const d1 = duplicateIndex(a1);
       if (d1 !== -1) ok = fail(errors, "/labels/" + d1, "uniqueItems", "must not repeat an earlier item");
     }
   }
-  const v9 = o1["metadata"];
-  if (v9 !== undefined) {
-    if (typeof v9 !== "object" || v9 === null || Array.isArray(v9)) ok = fail(errors, "/metadata", "type", "must be an object");
+  const v7 = o1["metadata"];
+  if (v7 !== undefined) {
+    if (typeof v7 !== "object" || v7 === null || Array.isArray(v7)) ok = fail(errors, "/metadata", "type", "must be an object");
     else {
-      const o2 = v9 as Record<string, unknown>;
+      const o2 = v7 as Record<string, unknown>;
       for (const k1 in o2) {
         if (!ok && !errors) return false;
-        const v10 = o2[k1];
-        if (typeof v10 !== "string") ok = fail(errors, "/metadata/" + pointerToken(k1), "type", "must be a string");
+        const v8 = o2[k1];
+        if (typeof v8 !== "string") ok = fail(errors, "/metadata/" + pointerToken(k1), "type", "must be a string");
       }
     }
   }
-  const v11 = o1["subtasks"];
-  if (v11 !== undefined) {
-    if (!Array.isArray(v11)) ok = fail(errors, "/subtasks", "type", "must be an array");
+  const v9 = o1["subtasks"];
+  if (v9 !== undefined) {
+    if (!Array.isArray(v9)) ok = fail(errors, "/subtasks", "type", "must be an array");
     else {
-      const a2 = v11 as unknown[];
+      const a2 = v9 as unknown[];
       for (let i2 = 0; i2 < a2.length; i2++) {
         if (!ok && !errors) return false;
-        const v12 = a2[i2];
-        if (!checkTask(v12, errors?.at("/subtasks/" + i2))) ok = false;
+        const v10 = a2[i2];
+        if (!checkTask(v10, errors?.at("/subtasks/" + i2))) ok = false;
       }
     }
   }
-  const v13 = o1["createdAt"];
-  if (typeof v13 !== "string") ok = failType(errors, "/createdAt", v13, "must be a string");
-  else if (!validDateTime(v13)) ok = fail(errors, "/createdAt", "format", "must be a valid date-time");
-  const v14 = o1["updatedAt"];
-  if (v14 !== undefined) {
-    if (typeof v14 !== "string") ok = fail(errors, "/updatedAt", "type", "must be a string");
-    else if (!validDateTime(v14)) ok = fail(errors, "/updatedAt", "format", "must be a valid date-time");
-  }
+  if ((reqDateTime(o1["createdAt"], errors, "/createdAt") & optDateTime(o1["updatedAt"], errors, "/updatedAt")) === 0) ok = false;
   return ok;
 }
 
@@ -603,9 +630,7 @@ export function validateTaskCreatedPayload(value: unknown): ValidationResult<Tas
 function checkTaskCreatedPayload(value: unknown, errors?: ErrorCollector): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   const o1 = value as Record<string, unknown>;
-  const v1 = o1["task"];
-  if (v1 === undefined) return fail(errors, "/task", "required", "is required");
-  return !(!checkTask(v1, errors?.at("/task")));
+  return !(reqRef(o1["task"], errors, "/task", checkTask) === 0);
 }
 
 export function isTaskDeletedPayload(value: unknown): value is TaskDeletedPayload {
@@ -619,10 +644,7 @@ export function validateTaskDeletedPayload(value: unknown): ValidationResult<Tas
 function checkTaskDeletedPayload(value: unknown, errors?: ErrorCollector): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   const o1 = value as Record<string, unknown>;
-  const v1 = o1["id"];
-  if (typeof v1 !== "string") return failType(errors, "/id", v1, "must be a string");
-  if (!validUuid(v1)) return fail(errors, "/id", "format", "must be a valid uuid");
-  return true;
+  return !(reqUuid(o1["id"], errors, "/id") === 0);
 }
 
 export function isTaskStatus(value: unknown): value is TaskStatus {
@@ -700,7 +722,6 @@ function checkTeamAssignee(value: unknown, errors?: ErrorCollector): boolean {
   const v1 = o1["kind"];
   if (v1 === undefined) ok = fail(errors, "/kind", "required", "is required");
   else if (v1 !== "team") ok = fail(errors, "/kind", "const", "must be equal to \"team\"");
-  const v2 = o1["team"];
-  if (typeof v2 !== "string") ok = failType(errors, "/team", v2, "must be a string");
+  if (reqString(o1["team"], errors, "/team") === 0) ok = false;
   return ok;
 }

@@ -20,6 +20,32 @@ function failType(errors: ErrorCollector | undefined, relative: string, value: u
   return value === undefined ? fail(errors, relative, "required", "is required") : fail(errors, relative, "type", message);
 }
 
+function optRef(value: unknown, errors: ErrorCollector | undefined, path: string, check: (value: unknown, errors?: ErrorCollector) => boolean): number {
+  if (value === undefined) return 1;
+  return check(value, errors === undefined ? undefined : errors.at(path)) ? 1 : 0;
+}
+
+function optString(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (value === undefined) return 1;
+  if (typeof value !== "string") {
+    failType(errors, path, value, "must be a string");
+    return 0;
+  }
+  return 1;
+}
+
+function reqUuid(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (typeof value !== "string") {
+    failType(errors, path, value, "must be a string");
+    return 0;
+  }
+  if (!validUuid(value)) {
+    fail(errors, path, "format", "must be a valid uuid");
+    return 0;
+  }
+  return 1;
+}
+
 export function isListProjectsQuery(value: unknown): boolean {
   return checkListProjectsQuery(value);
 }
@@ -87,44 +113,23 @@ export function validateGetProjectPath(value: unknown): ValidationResult<unknown
 function checkGetProjectPath(value: unknown, errors?: ErrorCollector): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   const o1 = value as Record<string, unknown>;
-  const v1 = o1["projectId"];
-  if (typeof v1 !== "string") return failType(errors, "/projectId", v1, "must be a string");
-  if (!validUuid(v1)) return fail(errors, "/projectId", "format", "must be a valid uuid");
-  return true;
+  return !(reqUuid(o1["projectId"], errors, "/projectId") === 0);
 }
 
 export function isDeleteProjectPath(value: unknown): boolean {
-  return checkDeleteProjectPath(value);
+  return checkGetProjectPath(value);
 }
 
 export function validateDeleteProjectPath(value: unknown): ValidationResult<unknown> {
-  return validate<unknown>(value, checkDeleteProjectPath);
-}
-
-function checkDeleteProjectPath(value: unknown, errors?: ErrorCollector): boolean {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["projectId"];
-  if (typeof v1 !== "string") return failType(errors, "/projectId", v1, "must be a string");
-  if (!validUuid(v1)) return fail(errors, "/projectId", "format", "must be a valid uuid");
-  return true;
+  return validate<unknown>(value, checkGetProjectPath);
 }
 
 export function isListProjectTasksPath(value: unknown): boolean {
-  return checkListProjectTasksPath(value);
+  return checkGetProjectPath(value);
 }
 
 export function validateListProjectTasksPath(value: unknown): ValidationResult<unknown> {
-  return validate<unknown>(value, checkListProjectTasksPath);
-}
-
-function checkListProjectTasksPath(value: unknown, errors?: ErrorCollector): boolean {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["projectId"];
-  if (typeof v1 !== "string") return failType(errors, "/projectId", v1, "must be a string");
-  if (!validUuid(v1)) return fail(errors, "/projectId", "format", "must be a valid uuid");
-  return true;
+  return validate<unknown>(value, checkGetProjectPath);
 }
 
 export function isListProjectTasksQuery(value: unknown): boolean {
@@ -139,36 +144,32 @@ function checkListProjectTasksQuery(value: unknown, errors?: ErrorCollector): bo
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
   const o1 = value as Record<string, unknown>;
-  const v1 = o1["cursor"];
-  if (v1 !== undefined && typeof v1 !== "string") ok = fail(errors, "/cursor", "type", "must be a string");
-  const v2 = o1["limit"];
-  if (v2 !== undefined) {
-    if (typeof v2 !== "number" || !Number.isInteger(v2)) ok = fail(errors, "/limit", "type", "must be an integer");
+  if (optString(o1["cursor"], errors, "/cursor") === 0) ok = false;
+  const v1 = o1["limit"];
+  if (v1 !== undefined) {
+    if (typeof v1 !== "number" || !Number.isInteger(v1)) ok = fail(errors, "/limit", "type", "must be an integer");
     else {
-      if (v2 < 1) ok = fail(errors, "/limit", "minimum", "must be >= 1");
-      if (v2 > 100) ok = fail(errors, "/limit", "maximum", "must be <= 100");
+      if (v1 < 1) ok = fail(errors, "/limit", "minimum", "must be >= 1");
+      if (v1 > 100) ok = fail(errors, "/limit", "maximum", "must be <= 100");
     }
   }
-  const v3 = o1["sort"];
-  if (v3 !== undefined) {
-    if (typeof v3 !== "string") ok = fail(errors, "/sort", "type", "must be a string");
-    else if (!SORT_PATTERN.test(v3)) ok = fail(errors, "/sort", "pattern", "must match the pattern \"^-?(title|dueDate|createdAt)(,-?(title|dueDate|createdAt))*$\"");
+  const v2 = o1["sort"];
+  if (v2 !== undefined) {
+    if (typeof v2 !== "string") ok = fail(errors, "/sort", "type", "must be a string");
+    else if (!SORT_PATTERN.test(v2)) ok = fail(errors, "/sort", "pattern", "must match the pattern \"^-?(title|dueDate|createdAt)(,-?(title|dueDate|createdAt))*$\"");
   }
   if (!ok && !errors) return false;
-  const v4 = o1["filter[status]"];
-  if (v4 !== undefined && !checkTaskStatus(v4, errors?.at("/filter[status]"))) ok = false;
-  const v5 = o1["filter[assignee]"];
-  if (v5 !== undefined && typeof v5 !== "string") ok = fail(errors, "/filter[assignee]", "type", "must be a string");
-  const v6 = o1["fields"];
-  if (v6 !== undefined) {
-    if (!Array.isArray(v6)) ok = fail(errors, "/fields", "type", "must be an array");
+  if ((optRef(o1["filter[status]"], errors, "/filter[status]", checkTaskStatus) & optString(o1["filter[assignee]"], errors, "/filter[assignee]")) === 0) ok = false;
+  const v4 = o1["fields"];
+  if (v4 !== undefined) {
+    if (!Array.isArray(v4)) ok = fail(errors, "/fields", "type", "must be an array");
     else {
-      const a1 = v6 as unknown[];
+      const a1 = v4 as unknown[];
       for (let i1 = 0; i1 < a1.length; i1++) {
         if (!ok && !errors) return false;
-        const v7 = a1[i1];
-        if (v7 !== "id" && v7 !== "title" && v7 !== "status" && v7 !== "dueDate" && v7 !== "assignee" && v7 !== "labels" && v7 !== "createdAt" && v7 !== "updatedAt") ok = fail(errors, "/fields/" + i1, "enum", "must be one of \"id\", \"title\", \"status\", \"dueDate\", \"assignee\", \"labels\", \"createdAt\", \"updatedAt\"");
-        if (typeof v7 !== "string") ok = fail(errors, "/fields/" + i1, "type", "must be a string");
+        const v5 = a1[i1];
+        if (v5 !== "id" && v5 !== "title" && v5 !== "status" && v5 !== "dueDate" && v5 !== "assignee" && v5 !== "labels" && v5 !== "createdAt" && v5 !== "updatedAt") ok = fail(errors, "/fields/" + i1, "enum", "must be one of \"id\", \"title\", \"status\", \"dueDate\", \"assignee\", \"labels\", \"createdAt\", \"updatedAt\"");
+        if (typeof v5 !== "string") ok = fail(errors, "/fields/" + i1, "type", "must be a string");
       }
     }
   }
@@ -176,43 +177,19 @@ function checkListProjectTasksQuery(value: unknown, errors?: ErrorCollector): bo
 }
 
 export function isCreateTaskPath(value: unknown): boolean {
-  return checkCreateTaskPath(value);
+  return checkGetProjectPath(value);
 }
 
 export function validateCreateTaskPath(value: unknown): ValidationResult<unknown> {
-  return validate<unknown>(value, checkCreateTaskPath);
-}
-
-function checkCreateTaskPath(value: unknown, errors?: ErrorCollector): boolean {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["projectId"];
-  if (typeof v1 !== "string") return failType(errors, "/projectId", v1, "must be a string");
-  if (!validUuid(v1)) return fail(errors, "/projectId", "format", "must be a valid uuid");
-  return true;
+  return validate<unknown>(value, checkGetProjectPath);
 }
 
 export function isCreateTaskHeaders(value: unknown): boolean {
-  return checkCreateTaskHeaders(value);
+  return checkCreateProjectHeaders(value);
 }
 
 export function validateCreateTaskHeaders(value: unknown): ValidationResult<unknown> {
-  return validate<unknown>(value, checkCreateTaskHeaders);
-}
-
-function checkCreateTaskHeaders(value: unknown, errors?: ErrorCollector): boolean {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
-  let ok = true;
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["Idempotency-Key"];
-  if (v1 !== undefined) {
-    if (typeof v1 !== "string") ok = fail(errors, "/Idempotency-Key", "type", "must be a string");
-    else {
-      if (v1.length === 0) ok = fail(errors, "/Idempotency-Key", "minLength", "must have at least 1 character");
-      if (v1.length > 255 && codePointLength(v1) > 255) ok = fail(errors, "/Idempotency-Key", "maxLength", "must have at most 255 characters");
-    }
-  }
-  return ok;
+  return validate<unknown>(value, checkCreateProjectHeaders);
 }
 
 export function isGetTaskPath(value: unknown): boolean {
@@ -226,10 +203,7 @@ export function validateGetTaskPath(value: unknown): ValidationResult<unknown> {
 function checkGetTaskPath(value: unknown, errors?: ErrorCollector): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   const o1 = value as Record<string, unknown>;
-  const v1 = o1["taskId"];
-  if (typeof v1 !== "string") return failType(errors, "/taskId", v1, "must be a string");
-  if (!validUuid(v1)) return fail(errors, "/taskId", "format", "must be a valid uuid");
-  return true;
+  return !(reqUuid(o1["taskId"], errors, "/taskId") === 0);
 }
 
 export function isGetTaskHeaders(value: unknown): boolean {
@@ -243,26 +217,15 @@ export function validateGetTaskHeaders(value: unknown): ValidationResult<unknown
 function checkGetTaskHeaders(value: unknown, errors?: ErrorCollector): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   const o1 = value as Record<string, unknown>;
-  const v1 = o1["If-None-Match"];
-  if (v1 !== undefined && typeof v1 !== "string") return fail(errors, "/If-None-Match", "type", "must be a string");
-  return true;
+  return !(optString(o1["If-None-Match"], errors, "/If-None-Match") === 0);
 }
 
 export function isReplaceTaskPath(value: unknown): boolean {
-  return checkReplaceTaskPath(value);
+  return checkGetTaskPath(value);
 }
 
 export function validateReplaceTaskPath(value: unknown): ValidationResult<unknown> {
-  return validate<unknown>(value, checkReplaceTaskPath);
-}
-
-function checkReplaceTaskPath(value: unknown, errors?: ErrorCollector): boolean {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["taskId"];
-  if (typeof v1 !== "string") return failType(errors, "/taskId", v1, "must be a string");
-  if (!validUuid(v1)) return fail(errors, "/taskId", "format", "must be a valid uuid");
-  return true;
+  return validate<unknown>(value, checkGetTaskPath);
 }
 
 export function isReplaceTaskHeaders(value: unknown): boolean {
@@ -276,76 +239,39 @@ export function validateReplaceTaskHeaders(value: unknown): ValidationResult<unk
 function checkReplaceTaskHeaders(value: unknown, errors?: ErrorCollector): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   const o1 = value as Record<string, unknown>;
-  const v1 = o1["If-Match"];
-  if (v1 !== undefined && typeof v1 !== "string") return fail(errors, "/If-Match", "type", "must be a string");
-  return true;
+  return !(optString(o1["If-Match"], errors, "/If-Match") === 0);
 }
 
 export function isDeleteTaskPath(value: unknown): boolean {
-  return checkDeleteTaskPath(value);
+  return checkGetTaskPath(value);
 }
 
 export function validateDeleteTaskPath(value: unknown): ValidationResult<unknown> {
-  return validate<unknown>(value, checkDeleteTaskPath);
-}
-
-function checkDeleteTaskPath(value: unknown, errors?: ErrorCollector): boolean {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["taskId"];
-  if (typeof v1 !== "string") return failType(errors, "/taskId", v1, "must be a string");
-  if (!validUuid(v1)) return fail(errors, "/taskId", "format", "must be a valid uuid");
-  return true;
+  return validate<unknown>(value, checkGetTaskPath);
 }
 
 export function isUpdateTaskPath(value: unknown): boolean {
-  return checkUpdateTaskPath(value);
+  return checkGetTaskPath(value);
 }
 
 export function validateUpdateTaskPath(value: unknown): ValidationResult<unknown> {
-  return validate<unknown>(value, checkUpdateTaskPath);
-}
-
-function checkUpdateTaskPath(value: unknown, errors?: ErrorCollector): boolean {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["taskId"];
-  if (typeof v1 !== "string") return failType(errors, "/taskId", v1, "must be a string");
-  if (!validUuid(v1)) return fail(errors, "/taskId", "format", "must be a valid uuid");
-  return true;
+  return validate<unknown>(value, checkGetTaskPath);
 }
 
 export function isUpdateTaskHeaders(value: unknown): boolean {
-  return checkUpdateTaskHeaders(value);
+  return checkReplaceTaskHeaders(value);
 }
 
 export function validateUpdateTaskHeaders(value: unknown): ValidationResult<unknown> {
-  return validate<unknown>(value, checkUpdateTaskHeaders);
-}
-
-function checkUpdateTaskHeaders(value: unknown, errors?: ErrorCollector): boolean {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["If-Match"];
-  if (v1 !== undefined && typeof v1 !== "string") return fail(errors, "/If-Match", "type", "must be a string");
-  return true;
+  return validate<unknown>(value, checkReplaceTaskHeaders);
 }
 
 export function isUploadAttachmentPath(value: unknown): boolean {
-  return checkUploadAttachmentPath(value);
+  return checkGetTaskPath(value);
 }
 
 export function validateUploadAttachmentPath(value: unknown): ValidationResult<unknown> {
-  return validate<unknown>(value, checkUploadAttachmentPath);
-}
-
-function checkUploadAttachmentPath(value: unknown, errors?: ErrorCollector): boolean {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
-  const o1 = value as Record<string, unknown>;
-  const v1 = o1["taskId"];
-  if (typeof v1 !== "string") return failType(errors, "/taskId", v1, "must be a string");
-  if (!validUuid(v1)) return fail(errors, "/taskId", "format", "must be a valid uuid");
-  return true;
+  return validate<unknown>(value, checkGetTaskPath);
 }
 
 function checkTaskStatus(value: unknown, errors?: ErrorCollector): boolean {

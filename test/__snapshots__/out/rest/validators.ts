@@ -48,6 +48,150 @@ function failType(errors: ErrorCollector | undefined, relative: string, value: u
   return value === undefined ? fail(errors, relative, "required", "is required") : fail(errors, relative, "type", message);
 }
 
+function optDate(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (value === undefined) return 1;
+  if (typeof value !== "string") {
+    failType(errors, path, value, "must be a string");
+    return 0;
+  }
+  if (!validDate(value)) {
+    fail(errors, path, "format", "must be a valid date");
+    return 0;
+  }
+  return 1;
+}
+
+function optDateOrNull(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (value === undefined) return 1;
+  if (!(typeof value === "string" || value === null)) {
+    failType(errors, path, value, "must be a string or null");
+    return 0;
+  }
+  if (value !== null && !validDate(value)) {
+    fail(errors, path, "format", "must be a valid date");
+    return 0;
+  }
+  return 1;
+}
+
+function optDateTime(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (value === undefined) return 1;
+  if (typeof value !== "string") {
+    failType(errors, path, value, "must be a string");
+    return 0;
+  }
+  if (!validDateTime(value)) {
+    fail(errors, path, "format", "must be a valid date-time");
+    return 0;
+  }
+  return 1;
+}
+
+function optRef(value: unknown, errors: ErrorCollector | undefined, path: string, check: (value: unknown, errors?: ErrorCollector) => boolean): number {
+  if (value === undefined) return 1;
+  return check(value, errors === undefined ? undefined : errors.at(path)) ? 1 : 0;
+}
+
+function optString(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (value === undefined) return 1;
+  if (typeof value !== "string") {
+    failType(errors, path, value, "must be a string");
+    return 0;
+  }
+  return 1;
+}
+
+function optStringOrNull(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (value === undefined) return 1;
+  if (!(typeof value === "string" || value === null)) {
+    failType(errors, path, value, "must be a string or null");
+    return 0;
+  }
+  return 1;
+}
+
+function optUuid(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (value === undefined) return 1;
+  if (typeof value !== "string") {
+    failType(errors, path, value, "must be a string");
+    return 0;
+  }
+  if (!validUuid(value)) {
+    fail(errors, path, "format", "must be a valid uuid");
+    return 0;
+  }
+  return 1;
+}
+
+function reqDateTime(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (typeof value !== "string") {
+    failType(errors, path, value, "must be a string");
+    return 0;
+  }
+  if (!validDateTime(value)) {
+    fail(errors, path, "format", "must be a valid date-time");
+    return 0;
+  }
+  return 1;
+}
+
+function reqEmail(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (typeof value !== "string") {
+    failType(errors, path, value, "must be a string");
+    return 0;
+  }
+  if (!validEmail(value)) {
+    fail(errors, path, "format", "must be a valid email");
+    return 0;
+  }
+  return 1;
+}
+
+function reqInteger(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (typeof value !== "number" || !Number.isInteger(value)) {
+    failType(errors, path, value, "must be an integer");
+    return 0;
+  }
+  return 1;
+}
+
+function reqRef(value: unknown, errors: ErrorCollector | undefined, path: string, check: (value: unknown, errors?: ErrorCollector) => boolean): number {
+  if (value === undefined) return fail(errors, path, "required", "is required") ? 1 : 0;
+  return check(value, errors === undefined ? undefined : errors.at(path)) ? 1 : 0;
+}
+
+function reqString(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (typeof value !== "string") {
+    failType(errors, path, value, "must be a string");
+    return 0;
+  }
+  return 1;
+}
+
+function reqUriReference(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (typeof value !== "string") {
+    failType(errors, path, value, "must be a string");
+    return 0;
+  }
+  if (!validUriReference(value)) {
+    fail(errors, path, "format", "must be a valid uri-reference");
+    return 0;
+  }
+  return 1;
+}
+
+function reqUuid(value: unknown, errors: ErrorCollector | undefined, path: string): number {
+  if (typeof value !== "string") {
+    failType(errors, path, value, "must be a string");
+    return 0;
+  }
+  if (!validUuid(value)) {
+    fail(errors, path, "format", "must be a valid uuid");
+    return 0;
+  }
+  return 1;
+}
+
 export function isAssignee(value: unknown): value is Assignee {
   return checkAssignee(value);
 }
@@ -85,16 +229,11 @@ function checkAttachment(value: unknown, errors?: ErrorCollector): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
   const o1 = value as Record<string, unknown>;
-  const v1 = o1["id"];
-  if (typeof v1 !== "string") ok = failType(errors, "/id", v1, "must be a string");
-  else if (!validUuid(v1)) ok = fail(errors, "/id", "format", "must be a valid uuid");
-  const v2 = o1["fileName"];
-  if (typeof v2 !== "string") ok = failType(errors, "/fileName", v2, "must be a string");
-  const v3 = o1["size"];
-  if (typeof v3 !== "number" || !Number.isInteger(v3)) ok = failType(errors, "/size", v3, "must be an integer");
-  else if (v3 < 0) ok = fail(errors, "/size", "minimum", "must be >= 0");
-  const v4 = o1["caption"];
-  if (v4 !== undefined && typeof v4 !== "string") ok = fail(errors, "/caption", "type", "must be a string");
+  if ((reqUuid(o1["id"], errors, "/id") & reqString(o1["fileName"], errors, "/fileName")) === 0) ok = false;
+  const v1 = o1["size"];
+  if (typeof v1 !== "number" || !Number.isInteger(v1)) ok = failType(errors, "/size", v1, "must be an integer");
+  else if (v1 < 0) ok = fail(errors, "/size", "minimum", "must be >= 0");
+  if (optString(o1["caption"], errors, "/caption") === 0) ok = false;
   return ok;
 }
 
@@ -108,15 +247,8 @@ export function validateFieldError(value: unknown): ValidationResult<FieldError>
 
 function checkFieldError(value: unknown, errors?: ErrorCollector): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
-  let ok = true;
   const o1 = value as Record<string, unknown>;
-  const v1 = o1["pointer"];
-  if (typeof v1 !== "string") ok = failType(errors, "/pointer", v1, "must be a string");
-  const v2 = o1["keyword"];
-  if (v2 !== undefined && typeof v2 !== "string") ok = fail(errors, "/keyword", "type", "must be a string");
-  const v3 = o1["message"];
-  if (typeof v3 !== "string") ok = failType(errors, "/message", v3, "must be a string");
-  return ok;
+  return !((reqString(o1["pointer"], errors, "/pointer") & optString(o1["keyword"], errors, "/keyword") & reqString(o1["message"], errors, "/message")) === 0);
 }
 
 export function isLabel(value: unknown): value is Label {
@@ -161,9 +293,7 @@ function checkPersonAssignee(value: unknown, errors?: ErrorCollector): boolean {
   const v1 = o1["kind"];
   if (v1 === undefined) ok = fail(errors, "/kind", "required", "is required");
   else if (v1 !== "person") ok = fail(errors, "/kind", "const", "must be equal to \"person\"");
-  const v2 = o1["email"];
-  if (typeof v2 !== "string") ok = failType(errors, "/email", v2, "must be a string");
-  else if (!validEmail(v2)) ok = fail(errors, "/email", "format", "must be a valid email");
+  if (reqEmail(o1["email"], errors, "/email") === 0) ok = false;
   return ok;
 }
 
@@ -179,23 +309,14 @@ function checkProblem(value: unknown, errors?: ErrorCollector): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
   const o1 = value as Record<string, unknown>;
-  const v1 = o1["type"];
-  if (typeof v1 !== "string") ok = failType(errors, "/type", v1, "must be a string");
-  else if (!validUriReference(v1)) ok = fail(errors, "/type", "format", "must be a valid uri-reference");
-  const v2 = o1["title"];
-  if (typeof v2 !== "string") ok = failType(errors, "/title", v2, "must be a string");
-  const v3 = o1["status"];
-  if (typeof v3 !== "number" || !Number.isInteger(v3)) ok = failType(errors, "/status", v3, "must be an integer");
+  if ((reqUriReference(o1["type"], errors, "/type") & reqString(o1["title"], errors, "/title")) === 0) ok = false;
+  const v1 = o1["status"];
+  if (typeof v1 !== "number" || !Number.isInteger(v1)) ok = failType(errors, "/status", v1, "must be an integer");
   else {
-    if (v3 < 100) ok = fail(errors, "/status", "minimum", "must be >= 100");
-    if (v3 > 599) ok = fail(errors, "/status", "maximum", "must be <= 599");
+    if (v1 < 100) ok = fail(errors, "/status", "minimum", "must be >= 100");
+    if (v1 > 599) ok = fail(errors, "/status", "maximum", "must be <= 599");
   }
-  const v4 = o1["detail"];
-  if (v4 !== undefined && typeof v4 !== "string") ok = fail(errors, "/detail", "type", "must be a string");
-  const v5 = o1["instance"];
-  if (v5 !== undefined && typeof v5 !== "string") ok = fail(errors, "/instance", "type", "must be a string");
-  const v6 = o1["traceId"];
-  if (v6 !== undefined && typeof v6 !== "string") ok = fail(errors, "/traceId", "type", "must be a string");
+  if ((optString(o1["detail"], errors, "/detail") & optString(o1["instance"], errors, "/instance") & optString(o1["traceId"], errors, "/traceId")) === 0) ok = false;
   return ok;
 }
 
@@ -211,23 +332,19 @@ function checkProject(value: unknown, errors?: ErrorCollector): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
   const o1 = value as Record<string, unknown>;
-  const v1 = o1["id"];
-  if (typeof v1 !== "string") ok = failType(errors, "/id", v1, "must be a string");
-  else if (!validUuid(v1)) ok = fail(errors, "/id", "format", "must be a valid uuid");
-  const v2 = o1["name"];
-  if (typeof v2 !== "string") ok = failType(errors, "/name", v2, "must be a string");
+  if (reqUuid(o1["id"], errors, "/id") === 0) ok = false;
+  const v1 = o1["name"];
+  if (typeof v1 !== "string") ok = failType(errors, "/name", v1, "must be a string");
   else {
-    if (v2.length === 0) ok = fail(errors, "/name", "minLength", "must have at least 1 character");
-    if (v2.length > 120 && codePointLength(v2) > 120) ok = fail(errors, "/name", "maxLength", "must have at most 120 characters");
+    if (v1.length === 0) ok = fail(errors, "/name", "minLength", "must have at least 1 character");
+    if (v1.length > 120 && codePointLength(v1) > 120) ok = fail(errors, "/name", "maxLength", "must have at most 120 characters");
   }
-  const v3 = o1["description"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string" || v3 === null)) ok = fail(errors, "/description", "type", "must be a string or null");
-    else if (typeof v3 === "string" && v3.length > 2000 && codePointLength(v3) > 2000) ok = fail(errors, "/description", "maxLength", "must have at most 2000 characters");
+  const v2 = o1["description"];
+  if (v2 !== undefined) {
+    if (!(typeof v2 === "string" || v2 === null)) ok = fail(errors, "/description", "type", "must be a string or null");
+    else if (typeof v2 === "string" && v2.length > 2000 && codePointLength(v2) > 2000) ok = fail(errors, "/description", "maxLength", "must have at most 2000 characters");
   }
-  const v4 = o1["createdAt"];
-  if (typeof v4 !== "string") ok = failType(errors, "/createdAt", v4, "must be a string");
-  else if (!validDateTime(v4)) ok = fail(errors, "/createdAt", "format", "must be a valid date-time");
+  if (reqDateTime(o1["createdAt"], errors, "/createdAt") === 0) ok = false;
   return ok;
 }
 
@@ -243,27 +360,19 @@ function checkProjectInput(value: unknown, errors?: ErrorCollector): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
   const o1 = value as Record<string, unknown>;
-  const v1 = o1["id"];
-  if (v1 !== undefined) {
-    if (typeof v1 !== "string") ok = fail(errors, "/id", "type", "must be a string");
-    else if (!validUuid(v1)) ok = fail(errors, "/id", "format", "must be a valid uuid");
-  }
-  const v2 = o1["name"];
-  if (typeof v2 !== "string") ok = failType(errors, "/name", v2, "must be a string");
+  if (optUuid(o1["id"], errors, "/id") === 0) ok = false;
+  const v1 = o1["name"];
+  if (typeof v1 !== "string") ok = failType(errors, "/name", v1, "must be a string");
   else {
-    if (v2.length === 0) ok = fail(errors, "/name", "minLength", "must have at least 1 character");
-    if (v2.length > 120 && codePointLength(v2) > 120) ok = fail(errors, "/name", "maxLength", "must have at most 120 characters");
+    if (v1.length === 0) ok = fail(errors, "/name", "minLength", "must have at least 1 character");
+    if (v1.length > 120 && codePointLength(v1) > 120) ok = fail(errors, "/name", "maxLength", "must have at most 120 characters");
   }
-  const v3 = o1["description"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string" || v3 === null)) ok = fail(errors, "/description", "type", "must be a string or null");
-    else if (typeof v3 === "string" && v3.length > 2000 && codePointLength(v3) > 2000) ok = fail(errors, "/description", "maxLength", "must have at most 2000 characters");
+  const v2 = o1["description"];
+  if (v2 !== undefined) {
+    if (!(typeof v2 === "string" || v2 === null)) ok = fail(errors, "/description", "type", "must be a string or null");
+    else if (typeof v2 === "string" && v2.length > 2000 && codePointLength(v2) > 2000) ok = fail(errors, "/description", "maxLength", "must have at most 2000 characters");
   }
-  const v4 = o1["createdAt"];
-  if (v4 !== undefined) {
-    if (typeof v4 !== "string") ok = fail(errors, "/createdAt", "type", "must be a string");
-    else if (!validDateTime(v4)) ok = fail(errors, "/createdAt", "format", "must be a valid date-time");
-  }
+  if (optDateTime(o1["createdAt"], errors, "/createdAt") === 0) ok = false;
   return ok;
 }
 
@@ -292,11 +401,10 @@ function checkProjectPage(value: unknown, errors?: ErrorCollector): boolean {
   const v3 = o1["page"];
   if (typeof v3 !== "number" || !Number.isInteger(v3)) ok = failType(errors, "/page", v3, "must be an integer");
   else if (v3 < 1) ok = fail(errors, "/page", "minimum", "must be >= 1");
-  const v4 = o1["pageSize"];
-  if (typeof v4 !== "number" || !Number.isInteger(v4)) ok = failType(errors, "/pageSize", v4, "must be an integer");
-  const v5 = o1["total"];
-  if (typeof v5 !== "number" || !Number.isInteger(v5)) ok = failType(errors, "/total", v5, "must be an integer");
-  else if (v5 < 0) ok = fail(errors, "/total", "minimum", "must be >= 0");
+  if (reqInteger(o1["pageSize"], errors, "/pageSize") === 0) ok = false;
+  const v4 = o1["total"];
+  if (typeof v4 !== "number" || !Number.isInteger(v4)) ok = failType(errors, "/total", v4, "must be an integer");
+  else if (v4 < 0) ok = fail(errors, "/total", "minimum", "must be >= 0");
   return ok;
 }
 
@@ -312,82 +420,65 @@ function checkTask(value: unknown, errors?: ErrorCollector): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
   const o1 = value as Record<string, unknown>;
-  const v1 = o1["id"];
-  if (typeof v1 !== "string") ok = failType(errors, "/id", v1, "must be a string");
-  else if (!validUuid(v1)) ok = fail(errors, "/id", "format", "must be a valid uuid");
-  const v2 = o1["title"];
-  if (typeof v2 !== "string") ok = failType(errors, "/title", v2, "must be a string");
+  if (reqUuid(o1["id"], errors, "/id") === 0) ok = false;
+  const v1 = o1["title"];
+  if (typeof v1 !== "string") ok = failType(errors, "/title", v1, "must be a string");
   else {
-    if (v2.length === 0) ok = fail(errors, "/title", "minLength", "must have at least 1 character");
-    if (v2.length > 200 && codePointLength(v2) > 200) ok = fail(errors, "/title", "maxLength", "must have at most 200 characters");
+    if (v1.length === 0) ok = fail(errors, "/title", "minLength", "must have at least 1 character");
+    if (v1.length > 200 && codePointLength(v1) > 200) ok = fail(errors, "/title", "maxLength", "must have at most 200 characters");
   }
   if (!ok && !errors) return false;
-  const v3 = o1["status"];
-  if (v3 === undefined) ok = fail(errors, "/status", "required", "is required");
-  else if (!checkTaskStatus(v3, errors?.at("/status"))) ok = false;
-  const v4 = o1["dueDate"];
-  if (v4 !== undefined) {
-    if (typeof v4 !== "string") ok = fail(errors, "/dueDate", "type", "must be a string");
-    else if (!validDate(v4)) ok = fail(errors, "/dueDate", "format", "must be a valid date");
-  }
-  const v5 = o1["estimateHours"];
-  if (v5 !== undefined) {
-    if (typeof v5 !== "number" || !Number.isFinite(v5)) ok = fail(errors, "/estimateHours", "type", "must be a number");
+  if ((reqRef(o1["status"], errors, "/status", checkTaskStatus) & optDate(o1["dueDate"], errors, "/dueDate")) === 0) ok = false;
+  const v3 = o1["estimateHours"];
+  if (v3 !== undefined) {
+    if (typeof v3 !== "number" || !Number.isFinite(v3)) ok = fail(errors, "/estimateHours", "type", "must be a number");
     else {
-      if (v5 <= 0) ok = fail(errors, "/estimateHours", "exclusiveMinimum", "must be > 0");
-      if (!divisibleBy(v5, 0.25)) ok = fail(errors, "/estimateHours", "multipleOf", "must be a multiple of 0.25");
+      if (v3 <= 0) ok = fail(errors, "/estimateHours", "exclusiveMinimum", "must be > 0");
+      if (!divisibleBy(v3, 0.25)) ok = fail(errors, "/estimateHours", "multipleOf", "must be a multiple of 0.25");
     }
   }
   if (!ok && !errors) return false;
-  const v6 = o1["assignee"];
-  if (v6 !== undefined && !checkAssignee(v6, errors?.at("/assignee"))) ok = false;
-  const v7 = o1["labels"];
-  if (v7 !== undefined) {
-    if (!Array.isArray(v7)) ok = fail(errors, "/labels", "type", "must be an array");
+  if (optRef(o1["assignee"], errors, "/assignee", checkAssignee) === 0) ok = false;
+  const v5 = o1["labels"];
+  if (v5 !== undefined) {
+    if (!Array.isArray(v5)) ok = fail(errors, "/labels", "type", "must be an array");
     else {
-      const a1 = v7 as unknown[];
+      const a1 = v5 as unknown[];
       if (a1.length > 10) ok = fail(errors, "/labels", "maxItems", "must have at most 10 items");
       for (let i1 = 0; i1 < a1.length; i1++) {
         if (!ok && !errors) return false;
-        const v8 = a1[i1];
-        if (!checkLabel(v8, errors?.at("/labels/" + i1))) ok = false;
+        const v6 = a1[i1];
+        if (!checkLabel(v6, errors?.at("/labels/" + i1))) ok = false;
       }
       const d1 = duplicateIndex(a1);
       if (d1 !== -1) ok = fail(errors, "/labels/" + d1, "uniqueItems", "must not repeat an earlier item");
     }
   }
-  const v9 = o1["metadata"];
-  if (v9 !== undefined) {
-    if (typeof v9 !== "object" || v9 === null || Array.isArray(v9)) ok = fail(errors, "/metadata", "type", "must be an object");
+  const v7 = o1["metadata"];
+  if (v7 !== undefined) {
+    if (typeof v7 !== "object" || v7 === null || Array.isArray(v7)) ok = fail(errors, "/metadata", "type", "must be an object");
     else {
-      const o2 = v9 as Record<string, unknown>;
+      const o2 = v7 as Record<string, unknown>;
       for (const k1 in o2) {
         if (!ok && !errors) return false;
-        const v10 = o2[k1];
-        if (typeof v10 !== "string") ok = fail(errors, "/metadata/" + pointerToken(k1), "type", "must be a string");
+        const v8 = o2[k1];
+        if (typeof v8 !== "string") ok = fail(errors, "/metadata/" + pointerToken(k1), "type", "must be a string");
       }
     }
   }
-  const v11 = o1["subtasks"];
-  if (v11 !== undefined) {
-    if (!Array.isArray(v11)) ok = fail(errors, "/subtasks", "type", "must be an array");
+  const v9 = o1["subtasks"];
+  if (v9 !== undefined) {
+    if (!Array.isArray(v9)) ok = fail(errors, "/subtasks", "type", "must be an array");
     else {
-      const a2 = v11 as unknown[];
+      const a2 = v9 as unknown[];
       for (let i2 = 0; i2 < a2.length; i2++) {
         if (!ok && !errors) return false;
-        const v12 = a2[i2];
-        if (!checkTask(v12, errors?.at("/subtasks/" + i2))) ok = false;
+        const v10 = a2[i2];
+        if (!checkTask(v10, errors?.at("/subtasks/" + i2))) ok = false;
       }
     }
   }
-  const v13 = o1["createdAt"];
-  if (typeof v13 !== "string") ok = failType(errors, "/createdAt", v13, "must be a string");
-  else if (!validDateTime(v13)) ok = fail(errors, "/createdAt", "format", "must be a valid date-time");
-  const v14 = o1["updatedAt"];
-  if (v14 !== undefined) {
-    if (typeof v14 !== "string") ok = fail(errors, "/updatedAt", "type", "must be a string");
-    else if (!validDateTime(v14)) ok = fail(errors, "/updatedAt", "format", "must be a valid date-time");
-  }
+  if ((reqDateTime(o1["createdAt"], errors, "/createdAt") & optDateTime(o1["updatedAt"], errors, "/updatedAt")) === 0) ok = false;
   return ok;
 }
 
@@ -403,86 +494,65 @@ function checkTaskInput(value: unknown, errors?: ErrorCollector): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
   const o1 = value as Record<string, unknown>;
-  const v1 = o1["id"];
-  if (v1 !== undefined) {
-    if (typeof v1 !== "string") ok = fail(errors, "/id", "type", "must be a string");
-    else if (!validUuid(v1)) ok = fail(errors, "/id", "format", "must be a valid uuid");
-  }
-  const v2 = o1["title"];
-  if (typeof v2 !== "string") ok = failType(errors, "/title", v2, "must be a string");
+  if (optUuid(o1["id"], errors, "/id") === 0) ok = false;
+  const v1 = o1["title"];
+  if (typeof v1 !== "string") ok = failType(errors, "/title", v1, "must be a string");
   else {
-    if (v2.length === 0) ok = fail(errors, "/title", "minLength", "must have at least 1 character");
-    if (v2.length > 200 && codePointLength(v2) > 200) ok = fail(errors, "/title", "maxLength", "must have at most 200 characters");
+    if (v1.length === 0) ok = fail(errors, "/title", "minLength", "must have at least 1 character");
+    if (v1.length > 200 && codePointLength(v1) > 200) ok = fail(errors, "/title", "maxLength", "must have at most 200 characters");
   }
   if (!ok && !errors) return false;
-  const v3 = o1["status"];
-  if (v3 === undefined) ok = fail(errors, "/status", "required", "is required");
-  else if (!checkTaskStatus(v3, errors?.at("/status"))) ok = false;
-  const v4 = o1["dueDate"];
-  if (v4 !== undefined) {
-    if (typeof v4 !== "string") ok = fail(errors, "/dueDate", "type", "must be a string");
-    else if (!validDate(v4)) ok = fail(errors, "/dueDate", "format", "must be a valid date");
-  }
-  const v5 = o1["estimateHours"];
-  if (v5 !== undefined) {
-    if (typeof v5 !== "number" || !Number.isFinite(v5)) ok = fail(errors, "/estimateHours", "type", "must be a number");
+  if ((reqRef(o1["status"], errors, "/status", checkTaskStatus) & optDate(o1["dueDate"], errors, "/dueDate")) === 0) ok = false;
+  const v3 = o1["estimateHours"];
+  if (v3 !== undefined) {
+    if (typeof v3 !== "number" || !Number.isFinite(v3)) ok = fail(errors, "/estimateHours", "type", "must be a number");
     else {
-      if (v5 <= 0) ok = fail(errors, "/estimateHours", "exclusiveMinimum", "must be > 0");
-      if (!divisibleBy(v5, 0.25)) ok = fail(errors, "/estimateHours", "multipleOf", "must be a multiple of 0.25");
+      if (v3 <= 0) ok = fail(errors, "/estimateHours", "exclusiveMinimum", "must be > 0");
+      if (!divisibleBy(v3, 0.25)) ok = fail(errors, "/estimateHours", "multipleOf", "must be a multiple of 0.25");
     }
   }
   if (!ok && !errors) return false;
-  const v6 = o1["assignee"];
-  if (v6 !== undefined && !checkAssignee(v6, errors?.at("/assignee"))) ok = false;
-  const v7 = o1["labels"];
-  if (v7 !== undefined) {
-    if (!Array.isArray(v7)) ok = fail(errors, "/labels", "type", "must be an array");
+  if (optRef(o1["assignee"], errors, "/assignee", checkAssignee) === 0) ok = false;
+  const v5 = o1["labels"];
+  if (v5 !== undefined) {
+    if (!Array.isArray(v5)) ok = fail(errors, "/labels", "type", "must be an array");
     else {
-      const a1 = v7 as unknown[];
+      const a1 = v5 as unknown[];
       if (a1.length > 10) ok = fail(errors, "/labels", "maxItems", "must have at most 10 items");
       for (let i1 = 0; i1 < a1.length; i1++) {
         if (!ok && !errors) return false;
-        const v8 = a1[i1];
-        if (!checkLabel(v8, errors?.at("/labels/" + i1))) ok = false;
+        const v6 = a1[i1];
+        if (!checkLabel(v6, errors?.at("/labels/" + i1))) ok = false;
       }
       const d1 = duplicateIndex(a1);
       if (d1 !== -1) ok = fail(errors, "/labels/" + d1, "uniqueItems", "must not repeat an earlier item");
     }
   }
-  const v9 = o1["metadata"];
-  if (v9 !== undefined) {
-    if (typeof v9 !== "object" || v9 === null || Array.isArray(v9)) ok = fail(errors, "/metadata", "type", "must be an object");
+  const v7 = o1["metadata"];
+  if (v7 !== undefined) {
+    if (typeof v7 !== "object" || v7 === null || Array.isArray(v7)) ok = fail(errors, "/metadata", "type", "must be an object");
     else {
-      const o2 = v9 as Record<string, unknown>;
+      const o2 = v7 as Record<string, unknown>;
       for (const k1 in o2) {
         if (!ok && !errors) return false;
-        const v10 = o2[k1];
-        if (typeof v10 !== "string") ok = fail(errors, "/metadata/" + pointerToken(k1), "type", "must be a string");
+        const v8 = o2[k1];
+        if (typeof v8 !== "string") ok = fail(errors, "/metadata/" + pointerToken(k1), "type", "must be a string");
       }
     }
   }
-  const v11 = o1["subtasks"];
-  if (v11 !== undefined) {
-    if (!Array.isArray(v11)) ok = fail(errors, "/subtasks", "type", "must be an array");
+  const v9 = o1["subtasks"];
+  if (v9 !== undefined) {
+    if (!Array.isArray(v9)) ok = fail(errors, "/subtasks", "type", "must be an array");
     else {
-      const a2 = v11 as unknown[];
+      const a2 = v9 as unknown[];
       for (let i2 = 0; i2 < a2.length; i2++) {
         if (!ok && !errors) return false;
-        const v12 = a2[i2];
-        if (!checkTaskInput(v12, errors?.at("/subtasks/" + i2))) ok = false;
+        const v10 = a2[i2];
+        if (!checkTaskInput(v10, errors?.at("/subtasks/" + i2))) ok = false;
       }
     }
   }
-  const v13 = o1["createdAt"];
-  if (v13 !== undefined) {
-    if (typeof v13 !== "string") ok = fail(errors, "/createdAt", "type", "must be a string");
-    else if (!validDateTime(v13)) ok = fail(errors, "/createdAt", "format", "must be a valid date-time");
-  }
-  const v14 = o1["updatedAt"];
-  if (v14 !== undefined) {
-    if (typeof v14 !== "string") ok = fail(errors, "/updatedAt", "type", "must be a string");
-    else if (!validDateTime(v14)) ok = fail(errors, "/updatedAt", "format", "must be a valid date-time");
-  }
+  if ((optDateTime(o1["createdAt"], errors, "/createdAt") & optDateTime(o1["updatedAt"], errors, "/updatedAt")) === 0) ok = false;
   return ok;
 }
 
@@ -508,8 +578,7 @@ function checkTaskPage(value: unknown, errors?: ErrorCollector): boolean {
       if (!checkTask(v2, errors?.at("/items/" + i1))) ok = false;
     }
   }
-  const v3 = o1["nextCursor"];
-  if (v3 !== undefined && !(typeof v3 === "string" || v3 === null)) ok = fail(errors, "/nextCursor", "type", "must be a string or null");
+  if (optStringOrNull(o1["nextCursor"], errors, "/nextCursor") === 0) ok = false;
   return ok;
 }
 
@@ -534,23 +603,17 @@ function checkTaskPatch(value: unknown, errors?: ErrorCollector): boolean {
     }
   }
   if (!ok && !errors) return false;
-  const v2 = o1["status"];
-  if (v2 !== undefined && !checkTaskStatus(v2, errors?.at("/status"))) ok = false;
-  const v3 = o1["dueDate"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 === "string" || v3 === null)) ok = fail(errors, "/dueDate", "type", "must be a string or null");
-    else if (typeof v3 === "string" && !validDate(v3)) ok = fail(errors, "/dueDate", "format", "must be a valid date");
-  }
+  if ((optRef(o1["status"], errors, "/status", checkTaskStatus) & optDateOrNull(o1["dueDate"], errors, "/dueDate")) === 0) ok = false;
   if (!ok && !errors) return false;
-  const v4 = o1["assignee"];
-  if (v4 !== undefined) {
-    const n1 = (checkAssignee(v4) ? 1 : 0) + (v4 === null ? 1 : 0);
+  const v3 = o1["assignee"];
+  if (v3 !== undefined) {
+    const n1 = (checkAssignee(v3) ? 1 : 0) + (v3 === null ? 1 : 0);
     if (n1 === 0) {
       if (!errors) return false;
-      if (typeof v4 === "object" && v4 !== null && !Array.isArray(v4)) {
-        if (!checkAssignee(v4, errors?.at("/assignee"))) ok = false;
-      } else if (v4 === null) {
-        if (v4 !== null) ok = fail(errors, "/assignee", "type", "must be null");
+      if (typeof v3 === "object" && v3 !== null && !Array.isArray(v3)) {
+        if (!checkAssignee(v3, errors?.at("/assignee"))) ok = false;
+      } else if (v3 === null) {
+        if (v3 !== null) ok = fail(errors, "/assignee", "type", "must be null");
       } else {
         ok = fail(errors, "/assignee", "oneOf", "must match exactly one schema in oneOf (matched none)");
       }
@@ -592,8 +655,7 @@ function checkTeamAssignee(value: unknown, errors?: ErrorCollector): boolean {
   const v1 = o1["kind"];
   if (v1 === undefined) ok = fail(errors, "/kind", "required", "is required");
   else if (v1 !== "team") ok = fail(errors, "/kind", "const", "must be equal to \"team\"");
-  const v2 = o1["team"];
-  if (typeof v2 !== "string") ok = failType(errors, "/team", v2, "must be a string");
+  if (reqString(o1["team"], errors, "/team") === 0) ok = false;
   return ok;
 }
 
@@ -609,12 +671,11 @@ function checkUploadAttachmentBody(value: unknown, errors?: ErrorCollector): boo
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
   const o1 = value as Record<string, unknown>;
-  const v1 = o1["file"];
-  if (typeof v1 !== "string") ok = failType(errors, "/file", v1, "must be a string");
-  const v2 = o1["caption"];
-  if (v2 !== undefined) {
-    if (typeof v2 !== "string") ok = fail(errors, "/caption", "type", "must be a string");
-    else if (v2.length > 200 && codePointLength(v2) > 200) ok = fail(errors, "/caption", "maxLength", "must have at most 200 characters");
+  if (reqString(o1["file"], errors, "/file") === 0) ok = false;
+  const v1 = o1["caption"];
+  if (v1 !== undefined) {
+    if (typeof v1 !== "string") ok = fail(errors, "/caption", "type", "must be a string");
+    else if (v1.length > 200 && codePointLength(v1) > 200) ok = fail(errors, "/caption", "maxLength", "must have at most 200 characters");
   }
   return ok;
 }
