@@ -6,6 +6,7 @@
  * Node (pass `ws`'s `WebSocket` there), so it imports nothing from Node.
  */
 import type { TypeEmitter } from '../core/emit-types.js';
+import { importStatement } from '../core/imports.js';
 import { commentText, jsDoc, objectKey, propertyAccess, propertyKey, stringLiteral, uniqueName } from '../core/names.js';
 import type { GeneratedFile } from '../core/output.js';
 import type { TemplateRenderer } from '../core/templates.js';
@@ -138,9 +139,9 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
   if (sse.length) imports.push('import { SseClient, type SseClientOptions } from "./runtime/sse-client.js";');
   if (ws.length) imports.push('import { WebSocketClient, type WebSocketClientOptions, type WebSocketConstructor } from "./runtime/ws-client.js";');
   const sortedTypes = [...typeImports].sort();
-  if (sortedTypes.length) imports.push(`import type {\n${sortedTypes.map((name) => `  ${name},`).join('\n')}\n} from "./types.js";`);
+  if (sortedTypes.length) imports.push(importStatement(sortedTypes, './types.js', true));
   const sortedValidators = [...validatorImports].sort();
-  if (sortedValidators.length) imports.push(`import {\n${sortedValidators.map((name) => `  ${name},`).join('\n')}\n} from "./validators.js";`);
+  if (sortedValidators.length) imports.push(importStatement(sortedValidators, './validators.js'));
   const reexports: string[] = [];
   if (sse.length) reexports.push('export { CLOSED, CONNECTING, OPEN, SseConnectionError, SseInvalidEventError, SseResponseError, type SseEvent } from "./runtime/sse-client.js";');
   if (ws.length) reexports.push('export { WebSocketClientError, WebSocketReplyError } from "./runtime/ws-client.js";', 'export { CloseCode, ReadyState } from "./runtime/ws-protocol.js";');

@@ -6,6 +6,7 @@
  * first-message auth, discriminator, correlation id). Only the runtime files it uses are written.
  */
 import type { TypeEmitter } from '../core/emit-types.js';
+import { importStatement } from '../core/imports.js';
 import { commentText, jsDoc, jsonLiteral, objectKey, propertyAccess, propertyKey, stringLiteral, uniqueName } from '../core/names.js';
 import type { GeneratedFile } from '../core/output.js';
 import type { TemplateRenderer } from '../core/templates.js';
@@ -259,9 +260,9 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
   const imports = [`import type { ${nodeTypes.join(', ')} } from "node:http";`];
   if (ws.length > 0) imports.push('import type { Duplex } from "node:stream";');
   const sortedTypes = [...typeImports].filter(Boolean).sort();
-  if (sortedTypes.length) imports.push(`import type {\n${sortedTypes.map((name) => `  ${name},`).join('\n')}\n} from "./types.js";`);
+  if (sortedTypes.length) imports.push(importStatement(sortedTypes, './types.js', true));
   const sortedValidators = [...validatorImports].filter(Boolean).sort();
-  if (sortedValidators.length) imports.push(`import {\n${sortedValidators.map((name) => `  ${name},`).join('\n')}\n} from "./validators.js";`);
+  if (sortedValidators.length) imports.push(importStatement(sortedValidators, './validators.js'));
   if (ws.some((info) => info.input?.declaration)) imports.push('import type { ValidationResult } from "./runtime/validation.js";');
   if (sse.length > 0) {
     const sseNames = ['createSseEndpoint', ...(notFoundNeeded ? ['SseHttpError'] : []), 'type SseEndpointOptions', ...(sse.some((info) => info.streamType) ? ['type PostStreamContext'] : [])];

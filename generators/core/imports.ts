@@ -2,7 +2,7 @@
  * Type names one generated module imports from another (e.g. `client.ts` from `types.ts`),
  * renamed with `as` when they would clash with the importing module's own names.
  */
-import { uniqueName } from './names.js';
+import { stringLiteral, uniqueName } from './names.js';
 
 /** String literals (skipped), then identifiers: the type names inside a type expression. */
 const TOKENS = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[A-Za-z_$][\w$]*/g;
@@ -41,4 +41,19 @@ export class Imports {
   specifiers(): string[] {
     return [...this.local].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, local]) => (name === local ? name : `${name} as ${local}`));
   }
+}
+
+/** Longest import statement kept on one line; longer ones list one name per line. */
+const MAX_IMPORT_LINE = 100;
+
+/**
+ * `import { a, type B } from "module";`, or `import type { ... }`, on one line when it fits and
+ * one name per line when it does not — as a formatter would write it. `names` are written as given.
+ */
+export function importStatement(names: readonly string[], from: string, typeOnly = false): string {
+  const head = typeOnly ? 'import type' : 'import';
+  const module = stringLiteral(from);
+  const line = `${head} { ${names.join(', ')} } from ${module};`;
+  if (line.length <= MAX_IMPORT_LINE) return line;
+  return `${head} {\n${names.map((name) => `  ${name},`).join('\n')}\n} from ${module};`;
 }

@@ -12,10 +12,11 @@
  * connection.close();
  * ```
  */
+import { importStatement } from '../core/imports.js';
 import { jsDoc, propertyKey } from '../core/names.js';
 import type { GeneratedFile } from '../core/output.js';
 import type { TemplateRenderer } from '../core/templates.js';
-import type { ImportGroup, MethodInfo, MethodKind, ServiceInfo, ServicesModel } from './server-model.js';
+import type { MethodInfo, MethodKind, ServiceInfo, ServicesModel } from './server-model.js';
 import { modeName } from './server.js';
 
 /** Call modes a browser can make. */
@@ -54,9 +55,9 @@ export function emitClients(model: ServicesModel, templates: TemplateRenderer, s
   ];
 }
 
-function imports(model: ServicesModel, kinds: MethodKind[] | undefined): ImportGroup[] {
+function imports(model: ServicesModel, kinds: MethodKind[] | undefined): string[] {
   const served = (service: ServiceInfo) => !kinds || service.methods.some((method) => kinds.includes(method.kind));
-  return model.imports({ descriptors: served, inputs: 'schema', outputs: 'type', kinds });
+  return model.imports({ descriptors: served, inputs: 'schema', outputs: 'type', kinds }).map((group) => importStatement(group.names, group.from, group.typeOnly));
 }
 
 /** One method of a client interface, by call mode. */

@@ -3,7 +3,7 @@
  * module; the table answers with the local name, aliased (`Message as Message$1`) when the module
  * itself declares that name, and prints `import` / `import type` lines in a stable order.
  */
-import { stringLiteral } from '../core/names.js';
+import { importStatement } from '../core/imports.js';
 
 interface Imported {
   local: string;
@@ -57,8 +57,8 @@ export class ImportTable {
       const spec = ([name, { local }]: [string, Imported]) => (name === local ? name : `${name} as ${local}`);
       const values = symbols.filter(([, s]) => s.value).map(spec);
       const types = symbols.filter(([, s]) => !s.value).map(spec);
-      if (values.length) lines.push(`import { ${values.join(', ')} } from ${stringLiteral(from)};`);
-      if (types.length) lines.push(`import type { ${types.join(', ')} } from ${stringLiteral(from)};`);
+      if (values.length) lines.push(importStatement(values, from));
+      if (types.length) lines.push(importStatement(types, from, true));
     }
     return lines.join('\n');
   }

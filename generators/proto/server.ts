@@ -9,6 +9,7 @@
  * await server.listen(8080, "127.0.0.1");
  * ```
  */
+import { importStatement } from '../core/imports.js';
 import { jsDoc, propertyKey } from '../core/names.js';
 import type { GeneratedFile } from '../core/output.js';
 import type { TemplateRenderer } from '../core/templates.js';
@@ -25,7 +26,7 @@ export const SERVER_RUNTIME = {
 export function emitServer(model: ServicesModel, templates: TemplateRenderer, source: string): GeneratedFile[] {
   const content = templates.render('proto/server.ts.hbs', {
     source,
-    imports: model.imports({ descriptors: () => true, inputs: 'type', outputs: 'schema' }),
+    imports: model.imports({ descriptors: () => true, inputs: 'type', outputs: 'schema' }).map((group) => importStatement(group.names, group.from, group.typeOnly)),
     services: model.services.map((service) => ({
       doc: jsDoc([service.comment, `Handlers of \`${service.desc.typeName}\`.`]),
       handlersType: service.handlersType,

@@ -10,7 +10,15 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { createClient, type CallOptions } from "@connectrpc/connect";
 import type { GrpcWebConnection } from "./runtime/grpc-web-client.js";
 import type { Empty } from "@bufbuild/protobuf/wkt";
-import { type CreateTaskRequestSchema, type DeleteTaskRequestSchema, type GetTaskRequestSchema, type ListTasksRequestSchema, type Task, TaskService, type UpdateTaskRequestSchema } from "./acme/tasks/v1/tasks_pb.js";
+import {
+  type CreateTaskRequestSchema,
+  type DeleteTaskRequestSchema,
+  type GetTaskRequestSchema,
+  type ListTasksRequestSchema,
+  type Task,
+  TaskService,
+  type UpdateTaskRequestSchema,
+} from "./acme/tasks/v1/tasks_pb.js";
 
 export { Code, ConnectError } from "./runtime/grpc-client.js";
 export type { CallOptions, GrpcClientOptions, Interceptor } from "./runtime/grpc-client.js";

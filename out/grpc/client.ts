@@ -10,7 +10,19 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { createClient, type CallOptions } from "@connectrpc/connect";
 import type { GrpcConnection } from "./runtime/grpc-node-client.js";
 import type { Empty } from "@bufbuild/protobuf/wkt";
-import { type CreateTaskRequestSchema, type DeleteTaskRequestSchema, type GetTaskRequestSchema, type ImportTasksResponse, type ListTasksRequestSchema, type Task, type TaskEvent, type TaskEventSchema, type TaskSchema, TaskService, type UpdateTaskRequestSchema } from "./acme/tasks/v1/tasks_pb.js";
+import {
+  type CreateTaskRequestSchema,
+  type DeleteTaskRequestSchema,
+  type GetTaskRequestSchema,
+  type ImportTasksResponse,
+  type ListTasksRequestSchema,
+  type Task,
+  type TaskEvent,
+  type TaskEventSchema,
+  type TaskSchema,
+  TaskService,
+  type UpdateTaskRequestSchema,
+} from "./acme/tasks/v1/tasks_pb.js";
 
 export { Code, ConnectError } from "./runtime/grpc-client.js";
 export type { CallOptions, GrpcClientOptions, Interceptor } from "./runtime/grpc-client.js";

@@ -6,9 +6,27 @@
  * `Code.NotFound`, `Code.InvalidArgument`); anything else answers INTERNAL without details.
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { serveGrpc, type GrpcCallContext, type GrpcServer, type GrpcServerOptions, type ServiceBinding } from "./runtime/grpc-server.js";
+import {
+  serveGrpc,
+  type GrpcCallContext,
+  type GrpcServer,
+  type GrpcServerOptions,
+  type ServiceBinding,
+} from "./runtime/grpc-server.js";
 import type { EmptySchema } from "@bufbuild/protobuf/wkt";
-import { type CreateTaskRequest, type DeleteTaskRequest, type GetTaskRequest, type ImportTasksResponseSchema, type ListTasksRequest, type Task, type TaskEvent, type TaskEventSchema, type TaskSchema, TaskService, type UpdateTaskRequest } from "./acme/tasks/v1/tasks_pb.js";
+import {
+  type CreateTaskRequest,
+  type DeleteTaskRequest,
+  type GetTaskRequest,
+  type ImportTasksResponseSchema,
+  type ListTasksRequest,
+  type Task,
+  type TaskEvent,
+  type TaskEventSchema,
+  type TaskSchema,
+  TaskService,
+  type UpdateTaskRequest,
+} from "./acme/tasks/v1/tasks_pb.js";
 
 export { Code, ConnectError, GrpcCallContext, HealthStatus, ServingStatus } from "./runtime/grpc-server.js";
 export type { GrpcCorsOptions, GrpcRequestHandler, GrpcServer, GrpcServerOptions } from "./runtime/grpc-server.js";

@@ -2,8 +2,21 @@
 import type { Message } from "@bufbuild/protobuf";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { file_google_protobuf_duration, file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
-import type { Duration, DurationJson, EmptySchema, FieldMask, FieldMaskJson, Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
+import {
+  file_google_protobuf_duration,
+  file_google_protobuf_empty,
+  file_google_protobuf_field_mask,
+  file_google_protobuf_timestamp,
+} from "@bufbuild/protobuf/wkt";
+import type {
+  Duration,
+  DurationJson,
+  EmptySchema,
+  FieldMask,
+  FieldMaskJson,
+  Timestamp,
+  TimestampJson,
+} from "@bufbuild/protobuf/wkt";
 
 /** Describes the file acme/tasks/v1/tasks.proto. */
 export const file_acme_tasks_v1_tasks: GenFile = /*@__PURE__*/
