@@ -6,7 +6,7 @@
  * Node (pass `ws`'s `WebSocket` there), so it imports nothing from Node.
  */
 import type { TypeEmitter } from '../core/emit-types.js';
-import { importStatement } from '../core/imports.js';
+import { exportStatement, importStatement } from '../core/imports.js';
 import { commentText, jsDoc, objectKey, propertyAccess, propertyKey, stringLiteral, uniqueName } from '../core/names.js';
 import type { GeneratedFile } from '../core/output.js';
 import type { TemplateRenderer } from '../core/templates.js';
@@ -136,15 +136,15 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
   const factory = `export function createRealtimeClient(options: RealtimeClientOptions): RealtimeClient {\n${setup.join('\n')}\n  return {\n${implementations.join('\n')}\n  };\n}`;
 
   const imports: string[] = [];
-  if (sse.length) imports.push('import { SseClient, type SseClientOptions } from "./runtime/sse-client.js";');
-  if (ws.length) imports.push('import { WebSocketClient, type WebSocketClientOptions, type WebSocketConstructor } from "./runtime/ws-client.js";');
+  if (sse.length) imports.push(importStatement(['SseClient', 'type SseClientOptions'], './runtime/sse-client.js'));
+  if (ws.length) imports.push(importStatement(['WebSocketClient', 'type WebSocketClientOptions', 'type WebSocketConstructor'], './runtime/ws-client.js'));
   const sortedTypes = [...typeImports].sort();
   if (sortedTypes.length) imports.push(importStatement(sortedTypes, './types.js', true));
   const sortedValidators = [...validatorImports].sort();
   if (sortedValidators.length) imports.push(importStatement(sortedValidators, './validators.js'));
   const reexports: string[] = [];
-  if (sse.length) reexports.push('export { CLOSED, CONNECTING, OPEN, SseConnectionError, SseInvalidEventError, SseResponseError, type SseEvent } from "./runtime/sse-client.js";');
-  if (ws.length) reexports.push('export { WebSocketClientError, WebSocketReplyError } from "./runtime/ws-client.js";', 'export { CloseCode, ReadyState } from "./runtime/ws-protocol.js";');
+  if (sse.length) reexports.push(exportStatement(['CLOSED', 'CONNECTING', 'OPEN', 'SseConnectionError', 'SseInvalidEventError', 'SseResponseError', 'type SseEvent'], './runtime/sse-client.js'));
+  if (ws.length) reexports.push(exportStatement(['WebSocketClientError', 'WebSocketReplyError'], './runtime/ws-client.js'), exportStatement(['CloseCode', 'ReadyState'], './runtime/ws-protocol.js'));
 
   const content = templates.render('asyncapi/client.ts.hbs', {
     source,

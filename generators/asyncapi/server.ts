@@ -6,7 +6,7 @@
  * first-message auth, discriminator, correlation id). Only the runtime files it uses are written.
  */
 import type { TypeEmitter } from '../core/emit-types.js';
-import { importStatement } from '../core/imports.js';
+import { exportStatement, importStatement } from '../core/imports.js';
 import { commentText, jsDoc, jsonLiteral, objectKey, propertyAccess, propertyKey, stringLiteral, uniqueName } from '../core/names.js';
 import type { GeneratedFile } from '../core/output.js';
 import type { TemplateRenderer } from '../core/templates.js';
@@ -257,29 +257,30 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
     'IncomingMessage',
     ...(sse.length > 0 ? ['ServerResponse'] : []),
   ];
-  const imports = [`import type { ${nodeTypes.join(', ')} } from "node:http";`];
-  if (ws.length > 0) imports.push('import type { Duplex } from "node:stream";');
+  const imports = [importStatement(nodeTypes, 'node:http', true)];
+  if (ws.length > 0) imports.push(importStatement(['Duplex'], 'node:stream', true));
   const sortedTypes = [...typeImports].filter(Boolean).sort();
   if (sortedTypes.length) imports.push(importStatement(sortedTypes, './types.js', true));
   const sortedValidators = [...validatorImports].filter(Boolean).sort();
   if (sortedValidators.length) imports.push(importStatement(sortedValidators, './validators.js'));
-  if (ws.some((info) => info.input?.declaration)) imports.push('import type { ValidationResult } from "./runtime/validation.js";');
+  if (ws.some((info) => info.input?.declaration)) imports.push(importStatement(['ValidationResult'], './runtime/validation.js', true));
   if (sse.length > 0) {
     const sseNames = ['createSseEndpoint', ...(notFoundNeeded ? ['SseHttpError'] : []), 'type SseEndpointOptions', ...(sse.some((info) => info.streamType) ? ['type PostStreamContext'] : [])];
-    imports.push(`import { ${sseNames.join(', ')} } from "./runtime/sse-server.js";`);
-    imports.push(`import { MemoryEventLog${helpers.includes(WITHOUT_RESUME) ? ', type EventLog' : ''} } from "./runtime/sse-store.js";`);
+    imports.push(importStatement(sseNames, './runtime/sse-server.js'));
+    imports.push(importStatement(helpers.includes(WITHOUT_RESUME) ? ['MemoryEventLog', 'type EventLog'] : ['MemoryEventLog'], './runtime/sse-store.js'));
   }
   if (ws.length > 0) {
-    imports.push(`import { createWebSocketEndpoint, serveWebSockets, type WebSocketConnection, type WebSocketEndpointOptions${verifies.length ? ', type FirstMessageAuth' : ''} } from "./runtime/ws-server.js";`);
-    if (ws.some((info) => info.auth)) imports.push('import { CloseCode } from "./runtime/ws-protocol.js";');
+    const wsNames = ['createWebSocketEndpoint', 'serveWebSockets', 'type WebSocketConnection', 'type WebSocketEndpointOptions'];
+    imports.push(importStatement(verifies.length ? [...wsNames, 'type FirstMessageAuth'] : wsNames, './runtime/ws-server.js'));
+    if (ws.some((info) => info.auth)) imports.push(importStatement(['CloseCode'], './runtime/ws-protocol.js'));
   }
   const reexports: string[] = [];
-  if (sse.length > 0) reexports.push('export { SseHttpError } from "./runtime/sse-server.js";', 'export { MemoryEventLog, type EventLog } from "./runtime/sse-store.js";');
-  if (ws.length > 0) reexports.push('export { MemoryFanOut, type FanOut } from "./runtime/ws-fanout.js";', 'export { CloseCode } from "./runtime/ws-protocol.js";');
+  if (sse.length > 0) reexports.push(exportStatement(['SseHttpError'], './runtime/sse-server.js'), exportStatement(['MemoryEventLog', 'type EventLog'], './runtime/sse-store.js'));
+  if (ws.length > 0) reexports.push(exportStatement(['MemoryFanOut', 'type FanOut'], './runtime/ws-fanout.js'), exportStatement(['CloseCode'], './runtime/ws-protocol.js'));
   if (options.redis) {
-    if (sse.length > 0) reexports.push('export { RedisEventLog, type RedisEventLogClient, type RedisEventLogOptions } from "./runtime/sse-redis.js";');
-    if (ws.length > 0) reexports.push('export { RedisFanOut, type RedisFanOutClient, type RedisFanOutOptions } from "./runtime/ws-redis.js";');
-    reexports.push('export { RedisUnavailableError, type RedisSubscriber } from "./runtime/redis-pubsub.js";');
+    if (sse.length > 0) reexports.push(exportStatement(['RedisEventLog', 'type RedisEventLogClient', 'type RedisEventLogOptions'], './runtime/sse-redis.js'));
+    if (ws.length > 0) reexports.push(exportStatement(['RedisFanOut', 'type RedisFanOutClient', 'type RedisFanOutOptions'], './runtime/ws-redis.js'));
+    reexports.push(exportStatement(['RedisUnavailableError', 'type RedisSubscriber'], './runtime/redis-pubsub.js'));
   }
 
   const content = templates.render('asyncapi/server.ts.hbs', {

@@ -11,7 +11,11 @@
  * `WebSocket` from the `ws` package.
  */
 import { SseClient, type SseClientOptions } from "./runtime/sse-client.js";
-import { WebSocketClient, type WebSocketClientOptions, type WebSocketConstructor } from "./runtime/ws-client.js";
+import {
+  WebSocketClient,
+  type WebSocketClientOptions,
+  type WebSocketConstructor,
+} from "./runtime/ws-client.js";
 import type {
   ChatClientMessage,
   ChatReplies,
@@ -29,7 +33,15 @@ import {
   validateTaskUpdatedPayload,
 } from "./validators.js";
 
-export { CLOSED, CONNECTING, OPEN, SseConnectionError, SseInvalidEventError, SseResponseError, type SseEvent } from "./runtime/sse-client.js";
+export {
+  CLOSED,
+  CONNECTING,
+  OPEN,
+  SseConnectionError,
+  SseInvalidEventError,
+  SseResponseError,
+  type SseEvent,
+} from "./runtime/sse-client.js";
 export { WebSocketClientError, WebSocketReplyError } from "./runtime/ws-client.js";
 export { CloseCode, ReadyState } from "./runtime/ws-protocol.js";
 

@@ -33,9 +33,20 @@ import {
   validateTaskSummaryRequest,
   validateTaskUpdatedPayload,
 } from "./validators.js";
-import { createSseEndpoint, SseHttpError, type SseEndpointOptions, type PostStreamContext } from "./runtime/sse-server.js";
+import {
+  createSseEndpoint,
+  SseHttpError,
+  type SseEndpointOptions,
+  type PostStreamContext,
+} from "./runtime/sse-server.js";
 import { MemoryEventLog } from "./runtime/sse-store.js";
-import { createWebSocketEndpoint, serveWebSockets, type WebSocketConnection, type WebSocketEndpointOptions, type FirstMessageAuth } from "./runtime/ws-server.js";
+import {
+  createWebSocketEndpoint,
+  serveWebSockets,
+  type WebSocketConnection,
+  type WebSocketEndpointOptions,
+  type FirstMessageAuth,
+} from "./runtime/ws-server.js";
 import { CloseCode } from "./runtime/ws-protocol.js";
 
 export { SseHttpError } from "./runtime/sse-server.js";
