@@ -56,17 +56,17 @@ describe('the GraphQL plugins inside @graphql-codegen/core', () => {
     }
   });
 
-  it('run from a graphql-codegen config by package name (codegen/graphql/*), as a user of both tools writes it', async () => {
+  it('run from a graphql-codegen config by package name (codegen-ts/graphql/*), as a user of both tools writes it', async () => {
     const ours = await generateGraphQLFiles(SCHEMA, [DOCUMENTS], ['types', 'client'], OPTIONS);
     const config = { source: SCHEMA, ...OPTIONS };
     const generates = Object.fromEntries(
       ours.map((file) => {
         const { name, config: extra } = pluginFor(file.path);
-        return [join(ROOT, '.vitest-tmp', 'graphql-codegen-cli', file.path), { plugins: [`codegen/graphql/${name}`], config: { ...config, ...extra } }];
+        return [join(ROOT, '.vitest-tmp', 'graphql-codegen-cli', file.path), { plugins: [`codegen-ts/graphql/${name}`], config: { ...config, ...extra } }];
       }),
     );
     const written = await graphqlCodegenCli(
-      // The package's `exports` map `codegen/graphql/<plugin>` to the compiled plugins in dist/.
+      // The package's `exports` map `codegen-ts/graphql/<plugin>` to the compiled plugins in dist/.
       // `sort: false`: graphql-codegen sorts the schema's fields by name unless told not to; codegen keeps
       // the order they are declared in.
       { schema: join(ROOT, SCHEMA), documents: join(ROOT, DOCUMENTS, '*.graphql'), silent: true, config: { sort: false }, generates },

@@ -1,7 +1,7 @@
 /**
  * graphql-codegen plugin `runtime`: writes one of the runtime files the generated client and server
  * import (`config.file`, e.g. `graphql-server.ts`), so a graphql-codegen setup can place them with
- * an output entry of its own: `src/gql/runtime/graphql-server.ts: { plugins: [codegen/graphql/runtime], config: { file: graphql-server.ts } }`.
+ * an output entry of its own: `src/gql/runtime/graphql-server.ts: { plugins: [codegen-ts/graphql/runtime], config: { file: graphql-server.ts } }`.
  */
 import type { PluginFunction, PluginValidateFn } from '@graphql-codegen/plugin-helpers';
 import type { GraphQLPluginConfig } from '../config.js';

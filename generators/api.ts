@@ -1,0 +1,78 @@
+/**
+ * The programmatic API, for build tools (a Vite plugin, an Nx or Turborepo task, a script): the
+ * same steps as the `codegen` command, returning results instead of printing them and throwing
+ * `CodegenError` (with every located diagnostic) instead of exiting.
+ *
+ *   import { generate, check } from 'codegen-ts';
+ *   const result = await generate({ cwd: 'packages/api' });
+ *   if (!(await check()).upToDate) process.exitCode = 1;
+ */
+import { resolve } from 'node:path';
+import { findConfig, loadConfig as loadConfigFile, type ApiConfig, type ConfigInput } from './core/config.js';
+import { UsageError, type Diagnostic } from './core/diagnostics.js';
+import { generate as generateSets } from './core/generate.js';
+import { applyPlan, planWrites } from './core/writer.js';
+
+export type { ApiConfig, ApiConfigInput, ConfigInput, EmitKind, InputStyle } from './core/config.js';
+export { CodegenError, formatDiagnostic, UsageError, type Diagnostic, type SourceLocation } from './core/diagnostics.js';
+
+/** Where the config is: an explicit file, or the `codegen.config.*` found in `cwd`. */
+export interface ConfigSource {
+  /** The config file; default: `codegen.config.{yaml,yml,json,mjs,js}` in `cwd`. */
+  config?: string;
+  /** Folder to look for the config in (default: `process.cwd()`). */
+  cwd?: string;
+  /** Already loaded APIs (from `loadConfig`), instead of reading a config file. */
+  apis?: ApiConfig[];
+}
+
+export interface GenerateResult {
+  /** Absolute paths of files created or rewritten (handler scaffolds included). */
+  written: string[];
+  /** Absolute paths of files whose content was already right (not touched). */
+  unchanged: string[];
+  /** Absolute paths of generated files removed because the schema no longer produces them. */
+  deleted: string[];
+  /** Schema lint findings that did not stop generation. */
+  warnings: Diagnostic[];
+}
+
+export interface CheckResult {
+  /** True when every generated file on disk is exactly what the schemas produce. */
+  upToDate: boolean;
+  /** Files that differ: `missing` (not on disk), `stale` (other content), `extra` (no longer generated). */
+  differences: { file: string; state: 'missing' | 'stale' | 'extra' }[];
+  /** How many generated files were compared. */
+  files: number;
+  warnings: Diagnostic[];
+}
+
+/** Reads and validates a config file; every problem is a located `CodegenError`. */
+export async function loadConfig(file?: string, cwd = process.cwd()): Promise<ApiConfig[]> {
+  const path = file ? resolve(cwd, file) : findConfig(cwd);
+  if (!path) throw new UsageError(`no codegen.config.* in ${cwd}; run \`codegen init\` to create one`);
+  return loadConfigFile(path);
+}
+
+/** Generates every API and writes the result atomically (nothing is written if any API fails). */
+export async function generate(source: ConfigSource = {}): Promise<GenerateResult> {
+  const apis = source.apis ?? (await loadConfig(source.config, source.cwd));
+  const sets = await generateSets(apis);
+  const summary = await applyPlan(await planWrites(sets));
+  return { ...summary, warnings: sets.flatMap((set) => set.warnings ?? []) };
+}
+
+/** Compares what the schemas generate with what is on disk, writing nothing (`codegen --check`). */
+export async function check(source: ConfigSource = {}): Promise<CheckResult> {
+  const apis = source.apis ?? (await loadConfig(source.config, source.cwd));
+  const sets = await generateSets(apis);
+  const plan = await planWrites(sets);
+  const states = { create: 'missing', update: 'stale', delete: 'extra' } as const;
+  const differences = plan.flatMap((change) => (change.action === 'unchanged' ? [] : [{ file: change.file, state: states[change.action] }]));
+  return { upToDate: differences.length === 0, differences, files: plan.length, warnings: sets.flatMap((set) => set.warnings ?? []) };
+}
+
+/** Types a `codegen.config.mjs`/`.js` (`export default defineConfig({ apis: [...] })`); returns it unchanged. */
+export function defineConfig(config: ConfigInput): ConfigInput {
+  return config;
+}
