@@ -1,0 +1,46 @@
+/**
+ * The programmatic API as a build tool imports it: by package name, through `exports`, from the
+ * compiled dist/ (with its .d.ts), doing what the CLI does without printing or exiting.
+ */
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { check, CodegenError, generate, loadConfig } from 'codegen-ts';
+import { ROOT } from './support/cli.js';
+import { tempDir } from './support/tmp.js';
+
+function project(): string {
+  const dir = tempDir('codegen-api-');
+  cpSync(join(ROOT, 'schemas/openapi'), join(dir, 'schemas'), { recursive: true });
+  writeFileSync(join(dir, 'codegen.config.yaml'), 'apis:\n  - name: tasks\n    input: schemas/tasks.yaml\n    output: src/generated\n');
+  return dir;
+}
+
+describe('programmatic API (import from "codegen-ts")', () => {
+  it('generate writes, check compares, and a second generate changes nothing', async () => {
+    const dir = project();
+    const first = await generate({ cwd: dir });
+    expect(first.written.map((file) => file.slice(dir.length + 1))).toContain('src/generated/client.ts');
+    expect(first.deleted).toEqual([]);
+    expect(await check({ cwd: dir })).toMatchObject({ upToDate: true, differences: [] });
+    const second = await generate({ cwd: dir });
+    expect(second.written).toEqual([]);
+    expect(second.unchanged.length).toBe(first.written.length);
+
+    const client = join(dir, 'src/generated/client.ts');
+    writeFileSync(client, `${readFileSync(client, 'utf8')}\n// edited\n`);
+    const stale = await check({ cwd: dir });
+    expect(stale.upToDate).toBe(false);
+    expect(stale.differences).toEqual([{ file: client, state: 'stale' }]);
+  });
+
+  it('loadConfig returns the resolved APIs; bad input throws CodegenError with located diagnostics', async () => {
+    const dir = project();
+    const [api] = await loadConfig(undefined, dir);
+    expect(api).toMatchObject({ name: 'tasks', style: 'openapi', output: join(dir, 'src/generated') });
+    writeFileSync(join(dir, 'codegen.config.yaml'), 'apis:\n  - input: schemas/tasks.yaml\n    outptu: x\n');
+    const failure = await generate({ cwd: dir }).catch((cause: unknown) => cause);
+    expect(failure).toBeInstanceOf(CodegenError);
+    expect((failure as CodegenError).diagnostics[0]?.location).toMatchObject({ line: 3, column: 5 });
+  });
+});
