@@ -8,6 +8,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { EMIT_KINDS, findConfig, inlineConfig, loadConfig, type ApiConfig, type EmitKind } from '../generators/core/config.js';
 import { CodegenError, UsageError, formatDiagnostic } from '../generators/core/diagnostics.js';
 import { generate } from '../generators/core/generate.js';
+import { optionsHelp } from '../generators/core/options-docs.js';
 import { displayPath } from '../generators/core/paths.js';
 import { applyPlan, planWrites, type PlannedChange } from '../generators/core/writer.js';
 import { STARTER_CONFIG } from './starter-config.js';
@@ -36,7 +37,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--check', 'do not write; exit 1 and list files that are stale, missing or extra')
     .option('-w, --watch', 'regenerate when an input changes')
     .option('-q, --quiet', 'print only errors')
-    .addHelpText('after', EXAMPLES)
+    .addHelpText('after', `${EXAMPLES}\n${optionsHelp()}`)
     // `codegen generate x -q`: options after a subcommand are the subcommand's own.
     .enablePositionalOptions()
     .exitOverride()

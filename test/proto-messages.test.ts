@@ -10,7 +10,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { create, createRegistry, equals, fromBinary, fromJson, fromJsonString, toBinary, toJson, toJsonString } from '@bufbuild/protobuf';
 import type { DescEnum, DescFile, DescMessage, DescService, JsonObject, Message } from '@bufbuild/protobuf';
@@ -34,7 +34,8 @@ const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'protobuf');
 const PROTOC = join(ROOT, 'node_modules/.bin/protoc');
 
 function protoApi(name: string, inputs: string[], includePaths: string[], output: string): ApiConfig {
-  return { name, inputs, documents: [], style: 'proto', output, emit: ['types'], options: { includePaths }, root: ROOT };
+  // An ApiConfig's paths are absolute (core/config.ts resolves them against the config's folder).
+  return { name, inputs, documents: [], style: 'proto', output, emit: ['types'], options: { includePaths: includePaths.map((path) => resolve(ROOT, path)) }, root: ROOT };
 }
 
 function protoFiles(dir: string): string[] {

@@ -11,7 +11,6 @@ import { emitValidators } from '../core/emit-validators.js';
 import type { Generated, GeneratorContext } from '../core/generate.js';
 import { commentText, jsDoc, propertyKey } from '../core/names.js';
 import type { GeneratedFile } from '../core/output.js';
-import { redisOption } from '../core/options.js';
 import { describeChannels } from './endpoints.js';
 import { emitClient } from './client.js';
 import { handlerScaffold } from './handlers.js';
@@ -19,7 +18,7 @@ import { loadAsyncApi } from './load.js';
 import { emitServer } from './server.js';
 import type { Action, Channel, RealtimeModel } from './model.js';
 
-export async function generateAsyncApi({ api, templates }: GeneratorContext): Promise<Generated> {
+export async function generateAsyncApi({ api, templates }: GeneratorContext<'asyncapi'>): Promise<Generated> {
   const model = await loadAsyncApi(api.inputs[0], { displayRoot: api.root });
   const source = model.source;
   const types = createTypeEmitter(model.schemas, { requestSchemas: receivedSchemas(model) });
@@ -42,7 +41,7 @@ export async function generateAsyncApi({ api, templates }: GeneratorContext): Pr
       { path: 'runtime/validation.ts', content: templates.render('runtime/validation.ts.hbs', { source }) },
     );
   }
-  if (api.emit.includes('server')) files.push(...emitServer(model, types, templates, source, { redis: redisOption(api.options) }));
+  if (api.emit.includes('server')) files.push(...emitServer(model, types, templates, source, { redis: api.options.redis === true }));
   // Server and client share runtime/ws-protocol.ts: write it once.
   if (api.emit.includes('client')) files.push(...emitClient(model, types, templates, source).filter((file) => !files.some((written) => written.path === file.path)));
   const wantsHandlers = api.emit.includes('server') && api.handlers !== undefined;

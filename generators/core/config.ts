@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { LineCounter, parseDocument, isMap, isScalar, type Node as YamlNode } from 'yaml';
 import { CodegenError, error, type Diagnostic, type SourceLocation } from './diagnostics.js';
 import { displayPath } from './paths.js';
+import { checkStyleOptions, type StyleOptions } from './style-options.js';
 
 export const CONFIG_FILES = ['codegen.config.yaml', 'codegen.config.yml', 'codegen.config.json', 'codegen.config.mjs', 'codegen.config.js'];
 
@@ -30,6 +31,7 @@ export interface ApiConfigInput {
   templates?: string;
   /** The user-owned handler file a server needs (written once, then only added to). */
   handlers?: string;
+  /** Checked against the style's declaration (`generators/<style>/config-options.ts`). */
   options?: Record<string, unknown>;
 }
 
@@ -37,19 +39,19 @@ export interface ConfigInput {
   apis: ApiConfigInput[];
 }
 
-/** One API with defaults applied and paths made absolute. */
-export interface ApiConfig {
+/** One API with defaults applied and paths made absolute; `options` typed by its style. */
+export type ApiConfig<S extends InputStyle = InputStyle> = S extends InputStyle ? ApiConfigCommon & { style: S; options: StyleOptions[S] } : never;
+
+interface ApiConfigCommon {
   name: string;
   inputs: string[];
   /** Absolute paths of operation documents (GraphQL); empty for other styles. */
   documents: string[];
-  style: InputStyle;
   output: string;
   emit: EmitKind[];
   templates?: string;
   /** Absolute path of the user-owned handler file, when a server is emitted. */
   handlers?: string;
-  options: Record<string, unknown>;
   /** Folder relative paths in headers and messages are written from (the config's folder). */
   root: string;
 }
@@ -137,7 +139,6 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
       if (!EMIT_KINDS.includes(kind as EmitKind)) report([...at, 'emit', i], `unknown output ${JSON.stringify(kind)}; expected one of ${EMIT_KINDS.join(', ')}`);
     });
     if (entry.templates !== undefined && typeof entry.templates !== 'string') report([...at, 'templates'], 'expected a folder path');
-    if (entry.options !== undefined && !isRecord(entry.options)) report([...at, 'options'], 'expected an object');
     if (entry.handlers !== undefined && (typeof entry.handlers !== 'string' || !/\.(ts|mts)$/.test(entry.handlers))) {
       report([...at, 'handlers'], 'expected the path of a .ts file', 'e.g. `src/handlers/tasks.ts`; it must be outside the output folder');
     }
@@ -163,6 +164,8 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
     if (other) report([...at, 'output'], `the output folder is also used by API ${JSON.stringify(other)}`, 'give each API its own output folder');
     outputs.set(output, name);
 
+    // After the common keys: options are checked against the style's declaration, paths resolved.
+    const options = checkStyleOptions(style as InputStyle, entry.options, [...at, 'options'], root, report);
     apis.push({
       name,
       inputs: (inputs as string[]).map((input) => resolve(root, input)),
@@ -172,9 +175,9 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
       emit: [...new Set(emit as EmitKind[])].sort((a, b) => EMIT_KINDS.indexOf(a) - EMIT_KINDS.indexOf(b)),
       templates: typeof entry.templates === 'string' ? resolve(root, entry.templates) : undefined,
       handlers: (emit as EmitKind[]).includes('server') ? resolve(root, typeof entry.handlers === 'string' ? entry.handlers : join(dirname(entry.output), `${name}.handlers.ts`)) : undefined,
-      options: isRecord(entry.options) ? entry.options : {},
+      options,
       root,
-    });
+    } as ApiConfig);
   });
   if (problems.length > 0) throw new CodegenError(problems);
   return apis;

@@ -8,9 +8,9 @@ import type { GeneratedFile } from './output.js';
 import { TemplateRenderer } from './templates.js';
 import type { OutputSet } from './writer.js';
 
-/** What a style's generator gets: its API's config and the template renderer to shape files with. */
-export interface GeneratorContext {
-  api: ApiConfig;
+/** What a style's generator gets: its API's config (options typed by style) and the template renderer. */
+export interface GeneratorContext<S extends InputStyle = InputStyle> {
+  api: ApiConfig<S>;
   templates: TemplateRenderer;
 }
 
@@ -22,10 +22,10 @@ export interface Generated {
   warnings?: Diagnostic[];
 }
 
-export type StyleGenerator = (context: GeneratorContext) => Promise<Generated>;
+export type StyleGenerator<S extends InputStyle = InputStyle> = (context: GeneratorContext<S>) => Promise<Generated>;
 
 /** Generators by input style; each loads lazily so a run pays only for the styles it uses. */
-const GENERATORS: Record<InputStyle, (() => Promise<StyleGenerator>) | undefined> = {
+const GENERATORS: { [S in InputStyle]: (() => Promise<StyleGenerator<S>>) | undefined } = {
   openapi: async () => (await import('../openapi/index.js')).generateOpenApi,
   graphql: async () => (await import('../graphql/index.js')).generateGraphQL,
   proto: async () => (await import('../proto/index.js')).generateProto,
@@ -38,7 +38,8 @@ export async function generate(apis: ApiConfig[]): Promise<OutputSet[]> {
     apis.map(async (api) => {
       const load = GENERATORS[api.style];
       if (!load) throw error(`${api.name}: ${api.style} input is not supported yet`, undefined, 'supported today: openapi, graphql, proto, asyncapi');
-      const generator = await load();
+      // The generator is the one of `api.style`, so it gets that style's options.
+      const generator = (await load()) as StyleGenerator;
       const { files, userFiles, warnings } = await generator({ api, templates: new TemplateRenderer(api.templates) });
       return { folder: api.output, files: [...files].sort((a, b) => (a.path < b.path ? -1 : 1)), userFiles, warnings };
     }),

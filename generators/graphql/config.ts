@@ -10,7 +10,10 @@ import type { JsonSchema } from '../core/model.js';
  * every style prints it: `{ type: 'string' }`, `{ type: 'integer' }`, `{}` (unknown), ... The short
  * forms `string`, `number`, `boolean` and `unknown` are accepted too.
  */
-export type ScalarMapping = 'string' | 'number' | 'boolean' | 'unknown' | JsonSchema;
+export type ScalarMapping = (typeof SCALAR_SHORT_FORMS)[number] | JsonSchema;
+
+/** The short forms of a `ScalarMapping`. */
+export const SCALAR_SHORT_FORMS = ['string', 'number', 'boolean', 'unknown'] as const;
 
 export interface GraphQLPluginConfig {
   /** Where the schema came from, printed in each file's header line. Default: `GraphQL schema`. */

@@ -8,7 +8,7 @@ import type { PluginFunction, Types } from '@graphql-codegen/plugin-helpers';
 import type { GraphQLSchema } from 'graphql';
 import type { Generated, GeneratorContext } from '../core/generate.js';
 import type { GeneratedFile } from '../core/output.js';
-import type { GraphQLPluginConfig, ScalarMapping } from './config.js';
+import type { GraphQLPluginConfig } from './config.js';
 import { loadGraphQL } from './load.js';
 import { resolversScaffold } from './resolvers-scaffold.js';
 import * as client from './plugins/client.js';
@@ -19,12 +19,12 @@ import * as types from './plugins/types.js';
 
 type Plugin = PluginFunction<GraphQLPluginConfig, string>;
 
-export async function generateGraphQL({ api, templates }: GeneratorContext): Promise<Generated> {
+export async function generateGraphQL({ api, templates }: GeneratorContext<'graphql'>): Promise<Generated> {
   const input = loadGraphQL(api.inputs, api.documents, { displayRoot: api.root, assumeValidSDL: api.options.assumeValidSDL === true });
   const config: GraphQLPluginConfig = {
     source: input.source,
-    scalars: api.options.scalars as Record<string, ScalarMapping> | undefined,
-    mappers: api.options.mappers as Record<string, string> | undefined,
+    scalars: api.options.scalars,
+    mappers: api.options.mappers,
     templates: api.templates,
   };
   const files: GeneratedFile[] = [];

@@ -7,7 +7,6 @@ import { createTypeEmitter } from '../core/emit-types.js';
 import { emitValidators } from '../core/emit-validators.js';
 import type { Generated, GeneratorContext } from '../core/generate.js';
 import { commentText } from '../core/names.js';
-import { redisOption } from '../core/options.js';
 import type { GeneratedFile } from '../core/output.js';
 import { emitClient } from './client.js';
 import { loadOpenApi } from './load.js';
@@ -16,7 +15,7 @@ import { handlerScaffold } from './handlers.js';
 import { requestSchemas } from './requests.js';
 import { emitServer } from './server.js';
 
-export async function generateOpenApi({ api, templates }: GeneratorContext): Promise<Generated> {
+export async function generateOpenApi({ api, templates }: GeneratorContext<'openapi'>): Promise<Generated> {
   const model = await loadOpenApi(api.inputs[0], { displayRoot: api.root });
   const source = model.source;
   const types = createTypeEmitter(model.schemas, { requestSchemas: requestSchemas(model) });
@@ -49,7 +48,7 @@ export async function generateOpenApi({ api, templates }: GeneratorContext): Pro
   }
   if (!withServer) return { files };
 
-  files.push(...emitServer(model, types, templates, { source, validators: withValidators, redis: redisOption(api.options) }));
+  files.push(...emitServer(model, types, templates, { source, validators: withValidators, redis: api.options.redis === true }));
   const userFiles = api.handlers ? [await handlerScaffold(model, types, templates, api.handlers, api.output)] : [];
   return { files, userFiles };
 }

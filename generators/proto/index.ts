@@ -10,9 +10,9 @@ import { loadProto } from './load.js';
 import { emitMessages } from './messages.js';
 import { emitServices } from './services.js';
 
-export async function generateProto({ api, templates }: GeneratorContext): Promise<Generated> {
-  const includePaths = Array.isArray(api.options.includePaths) ? (api.options.includePaths as string[]).map((path) => `${api.root}/${path}`) : undefined;
-  const proto = loadProto(api.inputs, { includePaths, displayRoot: api.root });
+export async function generateProto({ api, templates }: GeneratorContext<'proto'>): Promise<Generated> {
+  // Absolute already: core/config.ts resolves path options against the config's folder.
+  const proto = loadProto(api.inputs, { includePaths: api.options.includePaths, displayRoot: api.root });
   const files: GeneratedFile[] = emitMessages(proto, templates);
   const services = await emitServices(proto, templates, api);
   files.push(...services.files);

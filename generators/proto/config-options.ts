@@ -1,0 +1,15 @@
+/**
+ * The `options` a proto API accepts in `codegen.config.*`; checked by `core/config.ts`. (Not to be
+ * confused with `options.ts`, which interprets options written inside `.proto` files.)
+ */
+import type { OptionDeclarations, OptionValues } from '../core/option-types.js';
+
+export const PROTO_OPTIONS = {
+  includePaths: {
+    type: 'paths',
+    description: "folders imports are resolved against, like protoc's `-I`; default: the input files' folders",
+    example: 'includePaths: [schemas/proto]',
+  },
+} as const satisfies OptionDeclarations;
+
+export type ProtoOptions = OptionValues<typeof PROTO_OPTIONS>;
