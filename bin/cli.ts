@@ -7,6 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { EMIT_KINDS, findConfig, inlineConfig, loadConfig, type ApiConfig, type EmitKind } from '../generators/core/config.js';
 import { CodegenError, UsageError, formatDiagnostic } from '../generators/core/diagnostics.js';
+import { missingPackagesReport } from '../generators/core/dependencies.js';
 import { generate } from '../generators/core/generate.js';
 import { optionsHelp } from '../generators/core/options-docs.js';
 import { displayPath } from '../generators/core/paths.js';
@@ -105,7 +106,14 @@ async function run(configure: () => Promise<ApiConfig[]>, options: RunOptions, l
     const sets = await generate(apis);
     if (!options.quiet) for (const warning of sets.flatMap((set) => set.warnings ?? [])) log.err(formatDiagnostic(warning));
     const plan = await planWrites(sets);
-    if (options.check) return { code: reportCheck(plan, log, options.quiet), apis };
+    // Packages the output imports that the project lacks: printed even with --quiet (the output
+    // cannot compile without them), and a failure of --check (CI must catch it).
+    const needs = missingPackagesReport(sets);
+    if (options.check) {
+      const code = reportCheck(plan, log, options.quiet);
+      needs.lines.forEach((line) => log.err(line));
+      return { code: needs.missing ? 1 : code, apis };
+    }
     const summary = await applyPlan(plan);
     if (!options.quiet) {
       for (const file of summary.written) log.out(`  wrote    ${displayPath(file)}`);
@@ -113,6 +121,7 @@ async function run(configure: () => Promise<ApiConfig[]>, options: RunOptions, l
       const ms = Math.round(performance.now() - started);
       log.out(`codegen: ${summary.written.length} written, ${summary.unchanged.length} unchanged, ${summary.deleted.length} removed in ${ms} ms`);
     }
+    needs.lines.forEach((line) => log.err(line));
     return { code: 0, apis };
   };
 

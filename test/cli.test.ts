@@ -5,11 +5,16 @@ import { codegen, ROOT } from './support/cli.js';
 import { tempDir } from './support/tmp.js';
 import { COMPILERS, typecheck } from './support/typecheck.js';
 
-/** A project folder holding a copy of the example schemas and the root config. */
+/**
+ * A project folder holding a copy of the example schemas and the root config, and a package.json
+ * declaring this repository's packages (so codegen has nothing missing to report).
+ */
 function project(): string {
   const dir = tempDir('codegen-cli-');
   cpSync(join(ROOT, 'schemas'), join(dir, 'schemas'), { recursive: true });
   cpSync(join(ROOT, 'codegen.config.yaml'), join(dir, 'codegen.config.yaml'));
+  const { dependencies, devDependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, dependencies, devDependencies }));
   return dir;
 }
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../generators/core/config.js';
 import { generate } from '../generators/core/generate.js';
+import { MANIFEST_NAME, renderManifest } from '../generators/core/manifest.js';
 import { ROOT } from './support/cli.js';
 import { COMPILERS, typecheck } from './support/typecheck.js';
 
@@ -19,6 +20,11 @@ describe('out/ (the embedded default)', async () => {
         await expect(file.content).toMatchFileSnapshot(join(ROOT, 'test/__snapshots__', path));
       });
     }
+    // The writer's record of which files in the folder are codegen's.
+    const manifest = `${folder.slice(ROOT.length + 1)}/${MANIFEST_NAME}`;
+    it(`snapshot: ${manifest}`, async () => {
+      await expect(renderManifest(files.map((file) => file.path))).toMatchFileSnapshot(join(ROOT, 'test/__snapshots__', manifest));
+    });
   }
 
   it('is deterministic: a second generation is byte-identical', async () => {
