@@ -97,7 +97,7 @@ describe('codegen CLI', () => {
     const dir = project();
     const result = codegen(['generate', 'schemas/openapi/tasks.yaml', '-o', 'gen', '--emit', 'types'], dir);
     expect(result.code).toBe(0);
-    expect(Object.keys(snapshotFolder(join(dir, 'gen')))).toEqual(['types.ts']);
+    expect(Object.keys(snapshotFolder(join(dir, 'gen'))).sort()).toEqual(['.codegen-manifest', 'types.ts']);
   });
 
   it('uses a template override from the config', () => {
@@ -118,7 +118,7 @@ describe('codegen CLI', () => {
     writeFileSync(join(dir, 'codegen.config.yaml'), 'apis:\n  - { name: rest, input: schemas/openapi/tasks.yaml, output: out/rest, emit: [types] }\n');
     const result = codegen([], dir);
     expect(result.stdout).toContain('removed  out/rest/client.ts');
-    expect(Object.keys(snapshotFolder(join(dir, 'out/rest'))).sort()).toEqual(['notes.ts', 'types.ts']);
+    expect(Object.keys(snapshotFolder(join(dir, 'out/rest'))).sort()).toEqual(['.codegen-manifest', 'notes.ts', 'types.ts']);
   });
 
   it('writes the handler file once, then only adds a stub for a new operation', () => {
