@@ -20,12 +20,14 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { loadConfig } from '../generators/core/config.js';
 import { ROOT } from './support/cli.js';
 import { anyTypes, transpileFolder } from './support/client-generate.js';
 import { generateWith, openSse, REALTIME_REDIS_USAGE, REDIS_TEMPLATES, renderRedisRuntime, REST_REDIS_USAGE, writeGenerated } from './support/redis-generate.js';
 import { startRedis, type RedisServer } from './support/redis-server.js';
 import { start, type Listener, type Running } from './support/server-module.js';
 import { SERVER_USAGE_SOURCE } from './support/server-usage.js';
+import { tempDir } from './support/tmp.js';
 import { COMPILERS, typecheck } from './support/typecheck.js';
 
 type RedisClient = ReturnType<typeof createClient>;
@@ -158,7 +160,10 @@ describe('generated Redis files', () => {
     expect(server).toContain('RedisEventLog');
     expect(server).toContain('RedisFanOut');
 
-    await expect(generateWith('openapi', 'schemas/openapi/tasks.yaml', ['types', 'server'], { redis: 'yes' })).rejects.toThrow(/options\.redis must be true or false/);
+    // Anything but a boolean is refused by the config, at its line:col (test/config-options.test.ts has every style).
+    const folder = tempDir();
+    writeFileSync(join(folder, 'codegen.config.yaml'), `apis:\n  - input: ${join(ROOT, 'schemas/openapi/tasks.yaml')}\n    output: out\n    options: { redis: "yes" }\n`);
+    await expect(loadConfig(join(folder, 'codegen.config.yaml'))).rejects.toThrow(/codegen\.config\.yaml:4:23: error: apis\[0\]\.options\.redis: expected true or false/);
   });
 
   it('start with the header, use no `any`, and import only node: built-ins and each other (never redis)', () => {
