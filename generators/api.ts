@@ -9,11 +9,13 @@
  */
 import { resolve } from 'node:path';
 import { findConfig, loadConfig as loadConfigFile, type ApiConfig, type ConfigInput } from './core/config.js';
+import { missingPackagesReport, type MissingPackagesReport } from './core/dependencies.js';
 import { UsageError, type Diagnostic } from './core/diagnostics.js';
 import { generate as generateSets } from './core/generate.js';
 import { applyPlan, planWrites } from './core/writer.js';
 
 export type { ApiConfig, ApiConfigInput, ConfigInput, EmitKind, InputStyle } from './core/config.js';
+export type { MissingPackagesReport } from './core/dependencies.js';
 export { CodegenError, formatDiagnostic, UsageError, type Diagnostic, type SourceLocation } from './core/diagnostics.js';
 
 /** Where the config is: an explicit file, or the `codegen.config.*` found in `cwd`. */
@@ -35,6 +37,8 @@ export interface GenerateResult {
   deleted: string[];
   /** Schema lint findings that did not stop generation. */
   warnings: Diagnostic[];
+  /** Packages the generated code imports that the project's package.json lacks, with install commands. */
+  missingPackages: MissingPackagesReport;
 }
 
 export interface CheckResult {
@@ -45,6 +49,8 @@ export interface CheckResult {
   /** How many generated files were compared. */
   files: number;
   warnings: Diagnostic[];
+  /** As for `generate`; `codegen --check` fails when `missingPackages.missing` is true. */
+  missingPackages: MissingPackagesReport;
 }
 
 /** Reads and validates a config file; every problem is a located `CodegenError`. */
@@ -59,7 +65,7 @@ export async function generate(source: ConfigSource = {}): Promise<GenerateResul
   const apis = source.apis ?? (await loadConfig(source.config, source.cwd));
   const sets = await generateSets(apis);
   const summary = await applyPlan(await planWrites(sets));
-  return { ...summary, warnings: sets.flatMap((set) => set.warnings ?? []) };
+  return { ...summary, warnings: sets.flatMap((set) => set.warnings ?? []), missingPackages: missingPackagesReport(sets) };
 }
 
 /** Compares what the schemas generate with what is on disk, writing nothing (`codegen --check`). */
@@ -69,7 +75,7 @@ export async function check(source: ConfigSource = {}): Promise<CheckResult> {
   const plan = await planWrites(sets);
   const states = { create: 'missing', update: 'stale', delete: 'extra' } as const;
   const differences = plan.flatMap((change) => (change.action === 'unchanged' ? [] : [{ file: change.file, state: states[change.action] }]));
-  return { upToDate: differences.length === 0, differences, files: plan.length, warnings: sets.flatMap((set) => set.warnings ?? []) };
+  return { upToDate: differences.length === 0, differences, files: plan.length, warnings: sets.flatMap((set) => set.warnings ?? []), missingPackages: missingPackagesReport(sets) };
 }
 
 /** Types a `codegen.config.mjs`/`.js` (`export default defineConfig({ apis: [...] })`); returns it unchanged. */

@@ -23,6 +23,8 @@ describe('programmatic API (import from "codegen-ts")', () => {
     expect(first.written.map((file) => file.slice(dir.length + 1))).toContain('src/generated/client.ts');
     expect(first.deleted).toEqual([]);
     expect(await check({ cwd: dir })).toMatchObject({ upToDate: true, differences: [] });
+    // A fetch client, types and validators import no package: nothing for the project to install.
+    expect(first.missingPackages).toEqual({ lines: [], missing: false });
     const second = await generate({ cwd: dir });
     expect(second.written).toEqual([]);
     expect(second.unchanged.length).toBe(first.written.length);
@@ -32,6 +34,15 @@ describe('programmatic API (import from "codegen-ts")', () => {
     const stale = await check({ cwd: dir });
     expect(stale.upToDate).toBe(false);
     expect(stale.differences).toEqual([{ file: client, state: 'stale' }]);
+  });
+
+  it('reports what the output imports and the project lacks, instead of printing it', async () => {
+    const dir = project();
+    writeFileSync(join(dir, 'package.json'), '{"name":"p","private":true}');
+    writeFileSync(join(dir, 'codegen.config.yaml'), 'apis:\n  - input: schemas/tasks.yaml\n    output: src/generated\n    emit: [types, server]\n    handlers: src/handlers.ts\n');
+    const { missingPackages } = await check({ cwd: dir });
+    expect(missingPackages.missing).toBe(true);
+    expect(missingPackages.lines.join('\n')).toMatch(/npm install -D @types\/node@\^\d+/);
   });
 
   it('loadConfig returns the resolved APIs; bad input throws CodegenError with located diagnostics', async () => {

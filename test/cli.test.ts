@@ -84,15 +84,6 @@ describe('codegen CLI', () => {
     expect(extra.stderr).toContain('extra    out/rest/extra.ts');
   });
 
-  it('init writes a commented starter config, and refuses to overwrite it', () => {
-    const dir = tempDir();
-    expect(codegen(['init'], dir).code).toBe(0);
-    const text = readFileSync(join(dir, 'codegen.config.yaml'), 'utf8');
-    expect(text).toMatch(/^# codegen configuration/);
-    expect(text).toContain('output: src/generated/petstore');
-    expect(codegen(['init'], dir).code).toBe(2);
-  });
-
   it('generate <input> -o <dir> works without a config', () => {
     const dir = project();
     const result = codegen(['generate', 'schemas/openapi/tasks.yaml', '-o', 'gen', '--emit', 'types'], dir);

@@ -92,7 +92,7 @@ describe('the packed package in a new project', () => {
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.code).toBe(0);
 
-    for (const style of ['rest', 'graphql', 'grpc', 'realtime']) {
+    for (const style of ['rest', 'graphql', 'grpc', 'realtime', 'build-step']) {
       const program = run(process.execPath, [join('build', 'smoke', `${style}.js`)], project);
       expect(program.stderr).toBe('');
       expect(program.stdout.trim()).toBe(`ok ${style}`);

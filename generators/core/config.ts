@@ -4,10 +4,11 @@
  * line:col in JSON/YAML configs), so a typo never silently changes what gets generated.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineCounter, parseDocument, isMap, isScalar, type Node as YamlNode } from 'yaml';
 import { CodegenError, error, type Diagnostic, type SourceLocation } from './diagnostics.js';
+import { styleOfInput } from './detect.js';
 import { displayPath } from './paths.js';
 import { checkStyleOptions, type StyleOptions } from './style-options.js';
 
@@ -129,7 +130,7 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
     }
     if (typeof entry.output !== 'string' || entry.output === '') return report([...at, 'output'], 'expected the output folder, a string');
 
-    const style = entry.style ?? detectStyle(inputs[0] as string);
+    const style = entry.style ?? styleOfInput(resolve(root, inputs[0] as string));
     if (!STYLES.includes(style as InputStyle)) {
       return report([...at, entry.style === undefined ? 'input' : 'style'], `cannot tell the input style`, `set \`style\` to one of ${STYLES.join(', ')}`);
     }
@@ -181,24 +182,6 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
   });
   if (problems.length > 0) throw new CodegenError(problems);
   return apis;
-}
-
-function detectStyle(input: string): InputStyle | undefined {
-  const extension = extname(input).toLowerCase();
-  if (extension === '.graphql' || extension === '.graphqls' || extension === '.gql') return 'graphql';
-  if (extension === '.proto') return 'proto';
-  if (/asyncapi/i.test(basename(input))) return 'asyncapi';
-  if (['.yaml', '.yml', '.json'].includes(extension)) {
-    // Look at the document itself: `asyncapi:` or `openapi:`/`swagger:` near the top.
-    try {
-      const head = readFileSync(input, 'utf8').slice(0, 4096);
-      if (/["']?asyncapi["']?\s*:/.test(head)) return 'asyncapi';
-    } catch {
-      // Missing files are reported by the loader, with a better message.
-    }
-    return 'openapi';
-  }
-  return undefined;
 }
 
 type Report = (path: (string | number)[], message: string, hint?: string, at?: 'key' | 'value') => void;
