@@ -11,6 +11,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // test/run.js runs the e2e files under Node 22 and 24 too; each worker checks it is on the one named.
+    setupFiles: ['test/support/node-version.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },

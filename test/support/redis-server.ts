@@ -1,7 +1,7 @@
 /**
- * A real `redis-server` (Debian's, /usr/bin/redis-server; .ci/run installs it) for the Redis store
- * tests: started on a free port in a temp folder with persistence off, stopped (and the folder
- * removed) after. `stop()` and `start()` again on the same port let tests take Redis away and
+ * A real `redis-server` (Debian's, /usr/bin/redis-server; `npm test` installs it when missing,
+ * test/provision.js) for the Redis store tests: started on a free port in a temp folder with
+ * persistence off, stopped (and the folder removed) after. `stop()` and `start()` again on the same port let tests take Redis away and
  * bring it back.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+/**
+ * First step of `npm test`: makes sure the programs the tests start are installed, before the
+ * build and before any test runs. The browser tests drive Debian's Chromium with playwright-core
+ * (which downloads no browser of its own) and the Redis store tests start their own redis-server,
+ * both at fixed paths (test/support/redis-server.ts, test/support/*-browser.ts,
+ * test/grpc-browser.test.ts).
+ *
+ * Missing ones are installed from Debian's packages when this runs as root with apt-get (CI, a
+ * fresh container); anywhere else it stops with one message naming what to install, since a
+ * test run should not ask for a password or change a developer's machine behind their back.
+ * Plain JavaScript so it runs before `tsc` has built anything.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+/** What the tests start, and the Debian package that puts it there. */
+export const REQUIRED_PROGRAMS = [
+  { path: '/usr/bin/redis-server', debianPackage: 'redis-server', usedBy: 'the Redis store tests' },
+  { path: '/usr/bin/chromium', debianPackage: 'chromium', usedBy: 'the browser tests' },
+];
+
+const APT_GET = '/usr/bin/apt-get';
+
+/** Runs apt-get quietly; its output is shown only if it fails. */
+function aptGet(args) {
+  const result = spawnSync(APT_GET, ['-qq', '-o', 'DPkg::Lock::Timeout=120', ...args], {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (result.status !== 0) {
+    const output = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}`.trim();
+    throw new Error(`\`apt-get ${args.join(' ')}\` failed (exit ${result.status}):\n${output}`);
+  }
+}
+
+/** Installs what is missing of `programs`, or explains how to; returns the process exit code. */
+export function provision(programs = REQUIRED_PROGRAMS) {
+  const missing = programs.filter((program) => !existsSync(program.path));
+  if (missing.length === 0) return 0;
+
+  const packages = missing.map((program) => program.debianPackage);
+  const what = missing.map((program) => `${program.path} (${program.usedBy})`).join(' and ');
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot || !existsSync(APT_GET)) {
+    const how = existsSync(APT_GET)
+      ? `install them with: sudo apt-get install ${packages.join(' ')}`
+      : `install ${packages.join(' and ')} with your system's package manager so that they are at those paths`;
+    console.error(`npm test: ${what} not installed; ${how}, then run npm test again.`);
+    return 1;
+  }
+
+  console.log(`npm test: installing ${packages.join(' ')} from Debian's packages (missing: ${missing.map((p) => p.path).join(', ')})`);
+  const started = Date.now();
+  try {
+    aptGet(['update']);
+    aptGet(['install', '-y', ...packages]);
+  } catch (error) {
+    console.error(`npm test: could not install ${packages.join(' ')}: ${error.message}`);
+    return 1;
+  }
+  const stillMissing = missing.filter((program) => !existsSync(program.path));
+  if (stillMissing.length > 0) {
+    console.error(`npm test: apt-get installed ${packages.join(' ')} but ${stillMissing.map((p) => p.path).join(' and ')} is still missing`);
+    return 1;
+  }
+  console.log(`npm test: installed ${packages.join(' ')} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  return 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = provision();
