@@ -37,6 +37,9 @@ const LEAKS: RegExp[] = [
   /\b(?:TypeError|ReferenceError|RangeError|SyntaxError|EvalError|AggregateError)\b/g,
 ];
 
+/** A path-absolute reference: no scheme, no host (`//host` and, to browsers, `/\\host` name one). */
+const PATH_ABSOLUTE = /^\/(?![/\\])/;
+
 /** Header names the injection cases try to smuggle into a response. */
 const INJECTED = /^(?:set-cookie|x-injected|pwned.*)$/i;
 
@@ -95,6 +98,12 @@ function checkResponse(fuzzCase: FuzzCase, request: string, response: RawRespons
     }
   }
   for (const name of Object.keys(response.headers)) if (INJECTED.test(name)) fail(`injected header ${name}`);
+  // Server URLs come from configuration (none here), never from the request target or Host.
+  const location = response.headers.location;
+  if (location !== undefined && !PATH_ABSOLUTE.test(location)) fail(`Location ${JSON.stringify(location)} is not path-absolute`);
+  for (const [, target] of (response.headers.link ?? '').matchAll(/<([^>]*)>/g)) {
+    if (!PATH_ABSOLUTE.test(target)) fail(`Link target ${JSON.stringify(target)} is not path-absolute`);
+  }
   if (response.status < 400) return;
   const type = response.headers['content-type']?.split(';', 1)[0].trim();
   if (type !== 'application/problem+json') return fail(`content type ${String(type)}, not application/problem+json`);
@@ -109,6 +118,7 @@ function checkResponse(fuzzCase: FuzzCase, request: string, response: RawRespons
   if (!validate(body)) fail(`not a Problem: ${checker.ajv.errorsText(validate.errors)}`);
   if (body.status !== response.status) fail(`problem status ${String(body.status)} ≠ HTTP ${response.status}`);
   if (typeof body.title !== 'string' || body.title === '') fail('problem without a title');
+  if (body.instance !== undefined && (typeof body.instance !== 'string' || !PATH_ABSOLUTE.test(body.instance))) fail(`instance ${JSON.stringify(body.instance)} is not path-absolute`);
 }
 
 it(`survives ${TARGET.toLocaleString('en-US')} malformed requests: no 5xx, no leaks, Problem Details for every error, still answering`, async () => {

@@ -32,7 +32,10 @@ export interface ClientEmitOptions {
 }
 
 /** What `client.ts` re-exports from the runtime, so users need only import the client. */
-const REEXPORT_VALUES = ['ApiError', 'ApiNetworkError', 'ApiTimeoutError', 'MemoryCache', 'ResponseValidationError'];
+const REEXPORT_VALUES = [
+  'ApiError', 'ApiNetworkError', 'ApiParameterError', 'ApiRedirectError', 'ApiResponseTooLargeError', 'ApiTimeoutError',
+  'MemoryCache', 'ResponseValidationError',
+];
 const REEXPORT_TYPES = [
   'ApiPromise', 'ApiResponse', 'BasicCredentials', 'CachedResponse', 'ClientOptions', 'Credential',
   'Fetch', 'HeaderValues', 'Middleware', 'RequestOptions', 'ResponseCache', 'RetryOptions',

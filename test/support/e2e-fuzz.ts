@@ -300,6 +300,32 @@ export const GENERATORS: Record<string, { weight: number; make: Generator }> = {
       return simple('path traversal', request(ctx, { method, target: g.pick(TRAVERSALS), body: method === 'PUT' ? '{}' : undefined, headers: method === 'PUT' ? [['Content-Type', 'application/json']] : [] }), method);
     },
   },
+  'foreign targets': {
+    // Absolute-form targets, dot segments and odd Host headers (issue 11 F9): whatever the answer,
+    // the URLs it carries (Location, Link, instance) must not name the host they came with.
+    weight: 5,
+    make: (g, ctx) => {
+      const foreign = g.pick(['http://evil.example', 'https://evil.example:8443', 'HTTP://EVIL.EXAMPLE', 'http://user:pw@evil.example', 'http://[::1]:1', '//evil.example', '/\\evil.example', '//evil.example/']);
+      const path = g.pick([
+        '/v1/projects', '/v1/projects?page=1&pageSize=1', `/v1/projects/${ctx.projectId}/tasks?limit=1`, `/v1/tasks/${ctx.taskId}`, '/v1/nowhere', '',
+        '/v1/projects/.', '/v1/projects/..', '/v1/tasks/%2E%2E', '/v1/tasks/%2e', '/v1/tasks/.%2E/x', `/v1/projects/${ctx.projectId}/tasks/..%2F..`,
+      ]);
+      const target = g.chance(0.75) ? foreign + path : path || '/';
+      const host = g.pick([ctx.host, 'evil.example', 'evil.example:1@x', '', '[::1]', 'exa mple', 'a/b', 'evil.example, other.example']);
+      const extraHost = g.chance(0.2) ? [['Host', 'second.example'] as [string, string]] : [];
+      const create = g.chance(0.4);
+      // Never a DELETE of the task the other cases use.
+      const method = create ? 'POST' : path.includes(ctx.taskId) ? 'GET' : g.pick(['GET', 'GET', 'DELETE', 'HEAD']);
+      const createTarget = target.replace(/\/v1\/.*$/, '/v1/projects');
+      return simple('foreign targets', request(ctx, {
+        method,
+        target: create ? createTarget : target,
+        host: false,
+        headers: [`Host: ${host}`, ...extraHost, ...(create ? [['Content-Type', 'application/json'] as [string, string]] : [])],
+        body: create ? JSON.stringify({ name: 'Foreign' }) : undefined,
+      }), method);
+    },
+  },
   'header injection': {
     weight: 7,
     make: (g, ctx) => {
