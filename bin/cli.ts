@@ -12,7 +12,7 @@ import { generate } from '../generators/core/generate.js';
 import { optionsHelp } from '../generators/core/options-docs.js';
 import { displayPath } from '../generators/core/paths.js';
 import { applyPlan, planWrites, type PlannedChange } from '../generators/core/writer.js';
-import { STARTER_CONFIG } from './starter-config.js';
+import { detectNamed, findSchemas, planApis, starterConfig } from './init.js';
 
 interface RunOptions {
   check?: boolean;
@@ -27,13 +27,14 @@ Examples:
   $ codegen --watch                           regenerate whenever a schema changes
   $ codegen generate api.yaml -o src/api      one OpenAPI file, no config needed
   $ codegen generate api.yaml -o src/api --emit types,validators
-  $ codegen init                              write a commented codegen.config.yaml`;
+  $ codegen init                              write a codegen.config.yaml for the schemas found here
+  $ codegen init api.yaml schema.graphql x.proto   ... or for these files (style detected from content)`;
 
 export async function main(argv: string[]): Promise<number> {
   const log = { out: (text: string) => process.stdout.write(`${text}\n`), err: (text: string) => process.stderr.write(`${text}\n`) };
   let exitCode = 0;
   const program = new Command('codegen')
-    .description('Schema-first TypeScript code generator: OpenAPI → types, validators and a typed client.')
+    .description('Schema-first TypeScript code generator: OpenAPI, GraphQL, Protocol Buffers and AsyncAPI → types, validators, clients and servers.')
     .option('-c, --config <file>', 'config file (default: ./codegen.config.{yaml,yml,json,mjs,js})')
     .option('--check', 'do not write; exit 1 and list files that are stale, missing or extra')
     .option('-w, --watch', 'regenerate when an input changes')
@@ -52,7 +53,7 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command('generate')
     .description('generate from one input file, without a config')
-    .argument('<input>', 'schema file (OpenAPI 3.0/3.1 JSON or YAML, GraphQL SDL)')
+    .argument('<input>', 'schema file (OpenAPI 3.x or AsyncAPI 3 JSON/YAML, GraphQL SDL, .proto)')
     .requiredOption('-o, --output <dir>', 'output folder')
     .addOption(new Option('--emit <kinds>', `comma-separated: ${EMIT_KINDS.join(', ')}`).default('types,validators,client'))
     .option('-t, --templates <dir>', 'folder of template overrides')
@@ -70,14 +71,19 @@ export async function main(argv: string[]): Promise<number> {
 
   program
     .command('init')
-    .description('write a commented starter codegen.config.yaml in this folder')
+    .description('write a commented codegen.config.yaml: one API per schema file (found in this folder, or the files given)')
+    .argument('[schemas...]', 'schema files: OpenAPI/AsyncAPI (.yaml/.json), GraphQL (.graphql), .proto; default: search this folder')
     .option('-f, --force', 'overwrite an existing config')
     .exitOverride()
-    .action(async (options: { force?: boolean }) => {
-      const existing = findConfig(process.cwd());
+    .action(async (schemas: string[], options: { force?: boolean }) => {
+      const cwd = process.cwd();
+      const existing = findConfig(cwd);
       if (existing && !options.force) throw new UsageError(`${displayPath(existing)} already exists (use --force to overwrite it)`);
-      await writeFile(resolve('codegen.config.yaml'), STARTER_CONFIG);
-      log.out('wrote codegen.config.yaml — edit `input` and `output`, then run `npx codegen`');
+      const apis = planApis(schemas.length > 0 ? detectNamed(schemas, cwd) : findSchemas(cwd), cwd);
+      const file = 'codegen.config.yaml';
+      await writeFile(resolve(cwd, file), starterConfig(apis));
+      if (apis.length === 0) log.out(`wrote ${file} with a commented example of every style (no schema found here); uncomment one and run \`npx codegen\``);
+      else log.out(`wrote ${file}: ${apis.map((api) => `${api.name} (${api.style})`).join(', ')}\nnext: review it, then run \`npx codegen\``);
     });
 
   try {
