@@ -1,9 +1,8 @@
 /**
  * The `codegen` command line. Exit codes: 0 ok, 1 bad input or stale output (--check), 2 usage.
  */
-import { watch as watchFolder, type FSWatcher } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { EMIT_KINDS, findConfig, inlineConfig, loadConfig, type ApiConfig, type EmitKind } from '../generators/core/config.js';
 import { CodegenError, UsageError, formatDiagnostic } from '../generators/core/diagnostics.js';
@@ -12,6 +11,7 @@ import { generate } from '../generators/core/generate.js';
 import { optionsHelp } from '../generators/core/options-docs.js';
 import { displayPath } from '../generators/core/paths.js';
 import { applyPlan, planWrites, type PlannedChange } from '../generators/core/writer.js';
+import { watchAndRegenerate } from './watch.js';
 import { detectNamed, findSchemas, planApis, starterConfig } from './init.js';
 
 interface RunOptions {
@@ -106,9 +106,9 @@ export async function main(argv: string[]): Promise<number> {
 type Log = { out: (text: string) => void; err: (text: string) => void };
 
 async function run(configure: () => Promise<ApiConfig[]>, options: RunOptions, log: Log, extraWatched: string[]): Promise<number> {
-  const once = async (): Promise<{ code: number; apis?: ApiConfig[] }> => {
+  const once = async (loaded?: ApiConfig[]): Promise<{ code: number; apis?: ApiConfig[] }> => {
     const started = performance.now();
-    const apis = await configure();
+    const apis = loaded ?? (await configure());
     const sets = await generate(apis);
     if (!options.quiet) for (const warning of sets.flatMap((set) => set.warnings ?? [])) log.err(formatDiagnostic(warning));
     const plan = await planWrites(sets);
@@ -132,7 +132,7 @@ async function run(configure: () => Promise<ApiConfig[]>, options: RunOptions, l
   };
 
   if (!options.watch) return (await once()).code;
-  return watch(once, log, extraWatched);
+  return watchAndRegenerate({ configure, generate: once, alwaysWatched: extraWatched, log });
 }
 
 function reportCheck(plan: PlannedChange[], log: Log, quiet?: boolean): number {
@@ -144,48 +144,5 @@ function reportCheck(plan: PlannedChange[], log: Log, quiet?: boolean): number {
     return 1;
   }
   if (!quiet) log.out(`codegen --check: ${plan.length} files up to date`);
-  return 0;
-}
-
-/** Regenerates on every change under the inputs' folders; errors are printed, never fatal. */
-async function watch(once: () => Promise<{ code: number; apis?: ApiConfig[] }>, log: Log, extra: string[]): Promise<number> {
-  const attempt = async () => {
-    try {
-      return await once();
-    } catch (cause) {
-      if (cause instanceof CodegenError) log.err(cause.message);
-      else throw cause;
-      return { code: 1 };
-    }
-  };
-  let result = await attempt();
-  const watchers: FSWatcher[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  const folders = () => [...new Set([...(result.apis ?? []).flatMap((api) => api.inputs.map((input) => dirname(input))), ...extra.map((file) => dirname(file))])];
-  const rewatch = () => {
-    watchers.splice(0).forEach((watcher) => watcher.close());
-    for (const folder of folders()) {
-      watchers.push(
-        watchFolder(folder, { recursive: true }, (_event, name) => {
-          if (name && /(^|[\\/])(node_modules|\.git)([\\/]|$)/.test(name.toString())) return;
-          clearTimeout(timer);
-          timer = setTimeout(async () => {
-            result = await attempt();
-            rewatch();
-          }, 100);
-        }),
-      );
-    }
-  };
-  rewatch();
-  log.out('codegen: watching for changes (Ctrl+C to stop)');
-  await new Promise<void>((resolveStop) => {
-    const stop = () => {
-      watchers.forEach((watcher) => watcher.close());
-      resolveStop();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
   return 0;
 }

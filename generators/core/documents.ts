@@ -353,7 +353,10 @@ export class Documents {
     const lineCounter = new LineCounter();
     const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
     if (document.errors.length) {
-      return document.errors.map((problem) => {
+      // A truncated file makes the parser report a cascade at one spot; the first says what is wrong.
+      const spots = new Set<number>();
+      const firstPerSpot = document.errors.filter((problem) => !spots.has(problem.pos[0]) && spots.add(problem.pos[0]));
+      return firstPerSpot.map((problem) => {
         const { line, col } = lineCounter.linePos(Math.max(0, problem.pos[0]));
         return {
           severity: 'error' as const,
