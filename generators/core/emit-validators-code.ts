@@ -351,6 +351,24 @@ export function gate(scope: Scope, body: Body, failed: string, keyword: string, 
   body.if(failed, (inner) => fail(scope, inner, keyword, message), rest);
 }
 
+/** A cheap size check (`maxLength`, `maxItems`, ...) that must pass before the costly ones run. */
+export interface Bound {
+  failed: string;
+  keyword: string;
+  message: Message;
+}
+
+/**
+ * `if (bound1 fails) <fail> else if (bound2 fails) <fail> else { rest }`: the work on a value's
+ * content (pattern, items, uniqueItems, properties) runs only once its size is within bounds, in
+ * a collecting pass too, so a request's cost stays linear in its size however it is built.
+ */
+export function bounded(scope: Scope, body: Body, bounds: Bound[], rest: (body: Body) => void): void {
+  const [first, ...others] = bounds;
+  if (!first) rest(body);
+  else gate(scope, body, first.failed, first.keyword, first.message, (inner) => bounded(scope, inner, others, rest));
+}
+
 /** A call of another check function: `if (!checkX(v1, errors?.at("/x"))) ok = false;`. */
 export function call(scope: Scope, body: Body, name: string): void {
   body.exit();

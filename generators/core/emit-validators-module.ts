@@ -9,6 +9,7 @@ import { Body, ERRORS, EXIT, OK, VALUE, negate, references, render, type Directi
 import { DirectionAnalysis, ValidatorSchemaError } from './emit-validators-refs.js';
 import { structuralKey } from './emit-validators-hoist.js';
 import { FORMAT_CHECKS } from './emit-validators-scalars.js';
+import { patternFlags } from './schema-rules.js';
 import type { PropertyHelper } from './emit-validators-helpers.js';
 import { mergeEquivalent } from './emit-validators-merge.js';
 
@@ -239,17 +240,11 @@ export class ValidatorModule {
 
   /** A regular expression compiled once, with the `u` flag when the pattern allows it. */
   regex(pattern: string, pointer: string[]): string {
-    let flags = 'u';
-    try {
-      new RegExp(pattern, 'u');
-    } catch {
-      try {
-        new RegExp(pattern);
-        flags = '';
-      } catch (error) {
-        throw new ValidatorSchemaError(`pattern ${JSON.stringify(pattern)} at ${pointer.join('/')} is not a valid regular expression: ${(error as Error).message}`);
-      }
+    const compiled = patternFlags(pattern);
+    if ('problem' in compiled) {
+      throw new ValidatorSchemaError(`pattern ${JSON.stringify(pattern)} at ${pointer.join('/')} is not a valid regular expression: ${compiled.problem}`);
     }
+    const flags = compiled.flags;
     const init = `new RegExp(${stringLiteral(pattern)}${flags ? `, ${stringLiteral(flags)}` : ''})`;
     return this.constant(`regex:${flags}:${pattern}`, pointer, 'PATTERN', init);
   }

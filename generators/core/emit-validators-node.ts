@@ -4,7 +4,7 @@
  * subschemas needed as yes/no answers become calls to functions of their own.
  */
 import type { JsonSchema, SchemaObject } from './model.js';
-import { Body, call, check, fail, gate, references, type Scope } from './emit-validators-code.js';
+import { Body, bounded, call, check, fail, gate, references, type Scope } from './emit-validators-code.js';
 import { ValidatorSchemaError, resolveRef } from './emit-validators-refs.js';
 import type { ValidatorModule } from './emit-validators-module.js';
 import {
@@ -111,7 +111,9 @@ function emitGroup(e: Emitter, schema: SchemaObject, group: Group, s: Scope, bod
     // An enclosing condition may already have narrowed the value (to `never`, in a contradictory schema).
     const subject = s.fresh ? s.value : `(${s.value} as ${group})`;
     const checks = group === 'string' ? stringChecks(e.m, schema, subject, s.pointer) : numberChecks(e.m, schema, subject, s.pointer);
-    for (const item of checks) check(scope, body, item.failed, item.keyword, item.message);
+    bounded(scope, body, checks.filter((item) => item.bound), (inner) => {
+      for (const item of checks) if (!item.bound) check(scope, inner, item.failed, item.keyword, item.message);
+    });
     return;
   }
   const local = body.local(LOCAL_PREFIX[group]);

@@ -5,7 +5,7 @@
  */
 import type { JsonSchema, SchemaObject } from './model.js';
 import { stringLiteral } from './names.js';
-import { Body, ERRORS, EXIT, OK, at, call, check, child, escapeToken, fail, pathExpr, references, type PathPart, type Scope, type Stmt } from './emit-validators-code.js';
+import { Body, ERRORS, EXIT, OK, at, bounded, call, check, child, escapeToken, fail, pathExpr, references, type Bound, type PathPart, type Scope, type Stmt } from './emit-validators-code.js';
 import { refHelper, scalarHelper } from './emit-validators-helpers.js';
 import { requiredIn } from './emit-validators-refs.js';
 import { has, trivial } from './emit-validators-scalars.js';
@@ -46,7 +46,24 @@ function propertiesText(count: number): string {
  */
 export const PART_SIZE = 16;
 
+/**
+ * The property count first: the properties, their names and `required` are only looked at in an
+ * object within `minProperties`/`maxProperties`.
+ */
 export function emitObjectKeywords(e: Emitter, schema: SchemaObject, s: Scope, body: Body, object: string): void {
+  const bounds: Bound[] = [];
+  const min = schema.minProperties;
+  if (typeof min === 'number' && min > 0) {
+    bounds.push({ failed: `propertyCount(${object}) < ${min}`, keyword: 'minProperties', message: `must have at least ${propertiesText(min)}` });
+  }
+  const max = schema.maxProperties;
+  if (typeof max === 'number') {
+    bounds.push({ failed: `propertyCount(${object}) > ${max}`, keyword: 'maxProperties', message: `must have at most ${propertiesText(max)}` });
+  }
+  bounded(s, body, bounds, (inner) => emitContent(e, schema, s, inner, object));
+}
+
+function emitContent(e: Emitter, schema: SchemaObject, s: Scope, body: Body, object: string): void {
   const properties = schema.properties ?? {};
   const required = [...new Set(requiredIn(s.doc, schema, s.dir))];
   const names = Object.keys(properties);
@@ -77,14 +94,6 @@ export function emitObjectKeywords(e: Emitter, schema: SchemaObject, s: Scope, b
   for (const [name, dependent] of Object.entries(dependentSchemas)) {
     if (trivial(dependent)) continue;
     body.if(present(object, name), (inner) => e.emit(dependent, at(s, 'dependentSchemas', name), inner));
-  }
-  const min = schema.minProperties;
-  if (typeof min === 'number' && min > 0) {
-    check(s, body, `propertyCount(${object}) < ${min}`, 'minProperties', `must have at least ${propertiesText(min)}`);
-  }
-  const max = schema.maxProperties;
-  if (typeof max === 'number') {
-    check(s, body, `propertyCount(${object}) > ${max}`, 'maxProperties', `must have at most ${propertiesText(max)}`);
   }
   emitKeyLoop(e, schema, s, body, object, Object.keys(properties));
 }

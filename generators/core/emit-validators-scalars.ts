@@ -6,6 +6,7 @@ import type { JsonSchema, JsonType, SchemaObject } from './model.js';
 import { jsonLiteral } from './names.js';
 import { operand, orList, shortJson, type Scope } from './emit-validators-code.js';
 import { ValidatorSchemaError } from './emit-validators-refs.js';
+import { multipleOfProblem } from './schema-rules.js';
 import type { ValidatorModule } from './emit-validators-module.js';
 
 /** `format` values that are checked, and the runtime function that checks each. */
@@ -29,6 +30,8 @@ export interface Check {
   passed?: string;
   keyword: string;
   message: string;
+  /** A length bound: the other checks of the value run only when it passes (see `bounded`). */
+  bound?: boolean;
 }
 
 /** Keywords that only apply to one kind of value; the rest of the schema applies to all. */
@@ -198,7 +201,10 @@ function numberKeyword(schema: SchemaObject, keyword: string, pointer: string[])
   return value;
 }
 
-/** String keywords on `text`, an expression of type string. */
+/**
+ * String keywords on `text`, an expression of type string: the length bounds first (marked
+ * `bound`), so that `pattern` and `format` never see a string longer than `maxLength`.
+ */
 export function stringChecks(m: ValidatorModule, schema: SchemaObject, text: string, pointer: string[]): Check[] {
   const checks: Check[] = [];
   const min = numberKeyword(schema, 'minLength', pointer);
@@ -210,13 +216,13 @@ export function stringChecks(m: ValidatorModule, schema: SchemaObject, text: str
     const passed = min === 1
       ? `${text}.length !== 0`
       : `${text}.length >= ${min} && (${text}.length >= ${2 * min - 1} || ${m.use('codePointLength')}(${text}) >= ${min})`;
-    checks.push({ failed, passed, keyword: 'minLength', message: `must have at least ${plural(min, 'character')}` });
+    checks.push({ failed, passed, keyword: 'minLength', message: `must have at least ${plural(min, 'character')}`, bound: true });
   }
   const max = numberKeyword(schema, 'maxLength', pointer);
   if (max !== undefined) {
     const failed = `${text}.length > ${max} && ${m.use('codePointLength')}(${text}) > ${max}`;
     const passed = `${text}.length <= ${max} || ${m.use('codePointLength')}(${text}) <= ${max}`;
-    checks.push({ failed, passed, keyword: 'maxLength', message: `must have at most ${plural(max, 'character')}` });
+    checks.push({ failed, passed, keyword: 'maxLength', message: `must have at most ${plural(max, 'character')}`, bound: true });
   }
   if (typeof schema.pattern === 'string') {
     const regex = m.regex(schema.pattern, pointer);
@@ -246,7 +252,8 @@ export function numberChecks(m: ValidatorModule, schema: SchemaObject, num: stri
   }
   const divisor = numberKeyword(schema, 'multipleOf', pointer);
   if (divisor !== undefined) {
-    if (divisor <= 0) throw new ValidatorSchemaError(`multipleOf at /${pointer.join('/')} must be greater than 0`);
+    const problem = multipleOfProblem(divisor);
+    if (problem) throw new ValidatorSchemaError(`multipleOf at /${pointer.join('/')} ${problem}`);
     // Whole divisors divide exactly with %; fractional ones need the rounding-tolerant check.
     const passed = Number.isInteger(divisor) ? `${num} % ${divisor} === 0` : `${m.use('divisibleBy')}(${num}, ${divisor})`;
     const failed = Number.isInteger(divisor) ? `${num} % ${divisor} !== 0` : `!${passed}`;

@@ -10,6 +10,7 @@
 import type { JsonSchema, JsonType, SchemaObject } from '../core/model.js';
 import type { Problems, Where } from '../core/documents.js';
 import { child, closest, describe, isObject, locate, setOwn } from '../core/documents.js';
+import { multipleOfProblem, patternFlags } from '../core/schema-rules.js';
 
 export interface SchemaContext {
   /** `3.0` reads `nullable` and boolean exclusive bounds; `3.1` is JSON Schema 2020-12 already. */
@@ -61,6 +62,8 @@ const SPECIAL = new Map<string, Reader>([
   ['examples', (...args) => readExamples(...args)],
   ['dependentRequired', (...args) => readDependentRequired(...args)],
   ['discriminator', (...args) => readDiscriminator(...args)],
+  ['pattern', (...args) => readPattern(...args)],
+  ['multipleOf', (...args) => readMultipleOf(...args)],
 ]);
 
 function fits(kind: Kind, value: unknown): boolean {
@@ -126,6 +129,7 @@ function lowerObject(raw: unknown, where: Where, ctx: SchemaContext): JsonSchema
     else if (kind === 'schemaMap') {
       const map: Record<string, unknown> = {};
       for (const name of Object.keys(value as object)) {
+        if (key === 'patternProperties' && !validPattern(name, { doc: at.doc, path: child(at.path, name) }, 'key', ctx)) continue;
         setOwn(map, name, lowerSchema((value as Record<string, unknown>)[name], { doc: at.doc, path: child(at.path, name) }, ctx));
       }
       set[key] = map;
@@ -166,6 +170,34 @@ function readType(raw: Record<string, unknown>, where: Where, ctx: SchemaContext
     ctx.problems.add(`"type" must be one of ${TYPES.join(', ')}, not ${describe(item)}`, locate(place), hint);
   });
   if (good.length) out.type = Array.isArray(type) ? good : good[0];
+}
+
+const PATTERN_HINT = 'write an ECMA-262 regular expression, e.g. "^[a-z0-9-]+$" (in YAML, single quotes keep backslashes as written)';
+
+/** Whether `pattern` compiles; a located problem otherwise (the validators could not be generated). */
+function validPattern(pattern: string, where: Where, part: 'key' | 'value', ctx: SchemaContext): boolean {
+  const compiled = patternFlags(pattern);
+  if ('flags' in compiled) return true;
+  const what = part === 'key' ? 'the "patternProperties" name' : '"pattern"';
+  ctx.problems.add(`${what} ${JSON.stringify(pattern)} is not a valid regular expression: ${compiled.problem}`, locate(where, part), PATTERN_HINT);
+  return false;
+}
+
+function readPattern(raw: Record<string, unknown>, where: Where, ctx: SchemaContext, out: SchemaObject): void {
+  const value = raw.pattern;
+  if (typeof value !== 'string') wrong(ctx, at(where, 'pattern'), '"pattern"', 'must be a string', value, 'quote the value');
+  else if (validPattern(value, at(where, 'pattern'), 'value', ctx)) out.pattern = value;
+}
+
+function readMultipleOf(raw: Record<string, unknown>, where: Where, ctx: SchemaContext, out: SchemaObject): void {
+  const value = raw.multipleOf;
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    wrong(ctx, at(where, 'multipleOf'), '"multipleOf"', 'must be a number', value, 'write a number without quotes, e.g. 0.01');
+    return;
+  }
+  const problem = multipleOfProblem(value);
+  if (problem) ctx.problems.add(`"multipleOf" ${problem}`, locate(at(where, 'multipleOf')), 'write a positive number, e.g. multipleOf: 0.01 (or leave it out)');
+  else out.multipleOf = value;
 }
 
 function readRequired(raw: Record<string, unknown>, where: Where, ctx: SchemaContext, out: SchemaObject): void {
