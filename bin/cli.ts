@@ -58,15 +58,16 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(new Option('--emit <kinds>', `comma-separated: ${EMIT_KINDS.join(', ')}`).default('types,validators,client'))
     .option('-t, --templates <dir>', 'folder of template overrides')
     .option('-d, --documents <paths...>', 'GraphQL operation documents (files or folders) for the typed client')
+    .option('--allow-read <folders...>', "folders outside the input's folder that $refs and imports may read")
     .option('--check', 'do not write; exit 1 if the output folder is stale')
     .option('-w, --watch', 'regenerate when the input changes')
     .option('-q, --quiet', 'print only errors')
     .exitOverride()
-    .action(async (input: string, options: RunOptions & { output: string; emit: string; templates?: string; documents?: string[] }) => {
+    .action(async (input: string, options: RunOptions & { output: string; emit: string; templates?: string; documents?: string[]; allowRead?: string[] }) => {
       const emit = options.emit.split(',').map((kind) => kind.trim()).filter(Boolean) as EmitKind[];
       const unknown = emit.filter((kind) => !EMIT_KINDS.includes(kind));
       if (unknown.length) throw new UsageError(`--emit: unknown output ${unknown.join(', ')}; expected ${EMIT_KINDS.join(', ')}`);
-      exitCode = await run(async () => inlineConfig(input, options.output, emit, options.templates, options.documents), options, log, []);
+      exitCode = await run(async () => inlineConfig(input, options.output, emit, options.templates, options.documents, options.allowRead), options, log, []);
     });
 
   program

@@ -23,7 +23,8 @@ import { COMPILERS, typecheck } from './support/typecheck.js';
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'asyncapi');
 const TMP = join(ROOT, '.vitest-tmp', 'asyncapi-loader');
 
-const load = (file: string) => loadAsyncApi(join(ROOT, file), { displayRoot: ROOT });
+// The repository is the project: schemas/asyncapi refers to schemas/openapi, as in codegen.config.yaml.
+const load = (file: string) => loadAsyncApi(join(ROOT, file), { displayRoot: ROOT, readRoots: [ROOT] });
 const fixture = (name: string) => load(`test/fixtures/asyncapi/${name}`);
 
 async function failure(file: string): Promise<string> {

@@ -19,7 +19,7 @@ import { emitServer } from './server.js';
 import type { Action, Channel, RealtimeModel } from './model.js';
 
 export async function generateAsyncApi({ api, templates }: GeneratorContext<'asyncapi'>): Promise<Generated> {
-  const model = await loadAsyncApi(api.inputs[0], { displayRoot: api.root });
+  const model = await loadAsyncApi(api.inputs[0], { displayRoot: api.root, readRoots: api.readRoots ?? [api.root], maxInputBytes: api.maxInputBytes });
   const source = model.source;
   const types = createTypeEmitter(model.schemas, { requestSchemas: receivedSchemas(model) });
   const files: GeneratedFile[] = [

@@ -5,8 +5,9 @@
  * is read for its `text/event-stream` responses instead (openapi-sse.ts). Every problem is
  * reported with its `file:line:col`, all at once, as one CodegenError.
  */
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { CodegenError, error } from '../core/diagnostics.js';
+import { InputFiles } from '../core/input-files.js';
 import type { SourceDoc, Where } from '../core/documents.js';
 import { child, describe, Documents, isObject, locate, own, Problems } from '../core/documents.js';
 import { finishChannels } from './channels.js';
@@ -19,10 +20,15 @@ import { checkAgainstSpec, type AsyncApiVersion } from './spec.js';
 export interface LoadOptions {
   /** Folder that paths in messages and `model.source` are relative to; default: the working directory. */
   displayRoot?: string;
+  /** Folders `$ref`s may read files in (the project root and `allowRead`); default: the input's folder. */
+  readRoots?: string[];
+  /** Size cap per input file in bytes; default 64 MiB. */
+  maxInputBytes?: number;
 }
 
 export async function loadAsyncApi(inputPath: string, options: LoadOptions = {}): Promise<RealtimeModel> {
-  const docs = new Documents(resolve(options.displayRoot ?? process.cwd()));
+  const files = new InputFiles({ roots: options.readRoots ?? [dirname(resolve(inputPath))], maxBytes: options.maxInputBytes });
+  const docs = new Documents(resolve(options.displayRoot ?? process.cwd()), files);
   const opened = docs.open(resolve(inputPath));
   if (Array.isArray(opened)) throw new CodegenError(opened);
   const root = opened;

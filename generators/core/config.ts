@@ -34,6 +34,10 @@ export interface ApiConfigInput {
   handlers?: string;
   /** Checked against the style's declaration (`generators/<style>/config-options.ts`). */
   options?: Record<string, unknown>;
+  /** Folders outside the project root that `$ref`s and proto imports may read files in. */
+  allowRead?: string | string[];
+  /** Size cap per input file, in bytes (default 64 MiB). */
+  maxInputBytes?: number;
 }
 
 export interface ConfigInput {
@@ -55,6 +59,13 @@ interface ApiConfigCommon {
   handlers?: string;
   /** Folder relative paths in headers and messages are written from (the config's folder). */
   root: string;
+  /**
+   * Folders files reached from the input (`$ref`s, proto imports) may be read in: the project root
+   * (the config's folder; the input's folder without a config) and `allowRead`. Default: `[root]`.
+   */
+  readRoots?: string[];
+  /** Size cap per input file, in bytes; default 64 MiB (core/input-files.ts). */
+  maxInputBytes?: number;
 }
 
 export const DEFAULT_EMIT: EmitKind[] = ['types', 'validators', 'client'];
@@ -95,14 +106,15 @@ export async function loadConfig(file: string): Promise<ApiConfig[]> {
 }
 
 /** Config for `codegen generate <input> -o <dir>`: one API, no file. */
-export function inlineConfig(input: string, output: string, emit: EmitKind[] | undefined, templates: string | undefined, documents?: string[]): ApiConfig[] {
+export function inlineConfig(input: string, output: string, emit: EmitKind[] | undefined, templates: string | undefined, documents?: string[], allowRead?: string[]): ApiConfig[] {
   const root = process.cwd();
-  return validateConfig({ apis: [{ input, output, emit, templates, documents }] }, root, '<command line>', () => undefined);
+  return validateConfig({ apis: [{ input, output, emit, templates, documents, allowRead }] }, root, '<command line>', () => undefined, true);
 }
 
 type Locate = (path: (string | number)[], at?: 'key' | 'value') => SourceLocation | undefined;
 
-function validateConfig(raw: unknown, root: string, file: string, locate: Locate): ApiConfig[] {
+/** `inline`: no config file, so the project root that `$ref`s stay in is the input's folder. */
+function validateConfig(raw: unknown, root: string, file: string, locate: Locate, inline = false): ApiConfig[] {
   const problems: Diagnostic[] = [];
   const report = (path: (string | number)[], message: string, hint?: string, at?: 'key' | 'value') =>
     problems.push({ severity: 'error', message: `${pathText(path)}: ${message}`, hint, location: locate(path, at) ?? { file, line: 1, column: 1 } });
@@ -122,7 +134,7 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
   raw.apis.forEach((entry: unknown, index: number) => {
     const at = ['apis', index];
     if (!isRecord(entry)) return report(at, 'expected an object with `input` and `output`');
-    checkKeys(entry, ['name', 'input', 'documents', 'style', 'output', 'emit', 'templates', 'handlers', 'options'], at, report);
+    checkKeys(entry, ['name', 'input', 'documents', 'style', 'output', 'emit', 'templates', 'handlers', 'options', 'allowRead', 'maxInputBytes'], at, report);
 
     const inputs = typeof entry.input === 'string' ? [entry.input] : entry.input;
     if (!Array.isArray(inputs) || inputs.length === 0 || !inputs.every((item) => typeof item === 'string' && item !== '')) {
@@ -156,6 +168,14 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
     if (typeof entry.handlers === 'string' && isInside(output, resolve(root, entry.handlers))) {
       report([...at, 'handlers'], 'the handler file must be outside the output folder', 'the output folder is codegen\'s; your code lives elsewhere');
     }
+    const allowRead = typeof entry.allowRead === 'string' ? [entry.allowRead] : (entry.allowRead ?? []);
+    if (!Array.isArray(allowRead) || !allowRead.every((item) => typeof item === 'string' && item !== '')) {
+      report([...at, 'allowRead'], 'expected a folder path or a list of them', 'e.g. `allowRead: [../shared-schemas]`: folders outside the project that `$ref`s and imports may read');
+    }
+    const maxInputBytes = entry.maxInputBytes;
+    if (maxInputBytes !== undefined && !(typeof maxInputBytes === 'number' && Number.isSafeInteger(maxInputBytes) && maxInputBytes > 0)) {
+      report([...at, 'maxInputBytes'], 'expected a positive whole number of bytes', 'e.g. `maxInputBytes: 134217728` for 128 MiB; the default is 64 MiB');
+    }
     if (isInside(output, root)) report([...at, 'output'], 'the output folder must not contain the config folder', 'use a dedicated folder such as `out/api`');
 
     const name = (entry.name as string | undefined) ?? basename(inputs[0] as string).replace(/\.[^.]+$/, '').replace(/\.(openapi|asyncapi)$/, '');
@@ -178,6 +198,8 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
       handlers: (emit as EmitKind[]).includes('server') ? resolve(root, typeof entry.handlers === 'string' ? entry.handlers : join(dirname(entry.output), `${name}.handlers.ts`)) : undefined,
       options,
       root,
+      readRoots: [inline ? dirname(resolve(root, inputs[0] as string)) : root, ...(Array.isArray(allowRead) ? (allowRead as string[]).map((folder) => resolve(root, folder)) : [])],
+      ...(typeof maxInputBytes === 'number' ? { maxInputBytes } : {}),
     } as ApiConfig);
   });
   if (problems.length > 0) throw new CodegenError(problems);

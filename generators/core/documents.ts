@@ -7,12 +7,12 @@
  * `JSON.parse` (yaml's parser takes ~4 s on GitHub's 13 MB description, JSON.parse ~0.1 s) and
  * positions are found only when asked, by scanning the text (see `JsonPositions`).
  */
-import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 import type { Diagnostic, SourceLocation } from './diagnostics.js';
 import { CodegenError } from './diagnostics.js';
+import { InputFiles, refusalHint, showPath } from './input-files.js';
 
 /** A JSON pointer as a linked list, so walking a big document allocates one cell per step. */
 export interface Path {
@@ -309,37 +309,48 @@ class JsonDoc implements SourceDoc {
   }
 }
 
-/** Reads and parses files once each; keeps the problems of files that would not parse. */
+/**
+ * Reads and parses files once each; keeps the problems of files that would not parse. The input
+ * itself is read wherever it is; files reached by `$ref` only inside `files`' allowed folders
+ * (default: the display root).
+ */
 export class Documents {
   private readonly cache = new Map<string, SourceDoc | Diagnostic[]>();
+  readonly files: InputFiles;
 
-  constructor(readonly displayRoot: string) {}
+  constructor(readonly displayRoot: string, files?: InputFiles) {
+    this.files = files ?? new InputFiles({ roots: [displayRoot] });
+  }
 
   display(path: string): string {
     const rel = relative(this.displayRoot, path) || path;
     return rel.split(sep).join('/');
   }
 
-  /** The parsed file, or the diagnostics saying why it could not be read or parsed. */
-  open(absolutePath: string): SourceDoc | Diagnostic[] {
+  /**
+   * The parsed file, or the diagnostics saying why it could not be read or parsed. `reached`: the
+   * file was named by a `$ref`, not by the user, so it must lie inside the allowed folders.
+   */
+  open(absolutePath: string, reached = false): SourceDoc | Diagnostic[] {
     let doc = this.cache.get(absolutePath);
     if (!doc) {
-      doc = this.parse(absolutePath);
-      this.cache.set(absolutePath, doc);
+      doc = this.parse(absolutePath, reached);
+      // A refusal is not cached: the same file may be the user's own input elsewhere.
+      if (!reached || !Array.isArray(doc)) this.cache.set(absolutePath, doc);
     }
     return doc;
   }
 
-  private parse(path: string): SourceDoc | Diagnostic[] {
+  private parse(path: string, reached: boolean): SourceDoc | Diagnostic[] {
     const display = this.display(path);
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (cause) {
-      const code = (cause as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : String((cause as Error).message);
-      return [{ severity: 'error', message: `cannot read ${display}: ${why}` }];
+    const read = reached ? this.files.readReached(path) : this.files.readNamed(path);
+    if (!read.ok) {
+      // Said by its path only: nothing of a refused file is ever quoted.
+      const show = (p: string) => showPath(this.displayRoot, p);
+      const hint = read.refused ? refusalHint(read.refused, this.files, path, show) : undefined;
+      return [{ severity: 'error', message: `cannot read ${show(path)}: ${read.why}`, hint }];
     }
+    let text = read.text;
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     const lines = new Lines(text);
     // JSON first when it looks like JSON: much faster, and positions are found lazily.
@@ -405,10 +416,10 @@ export function resolveRef(docs: Documents, ref: string, from: Where, problems: 
       problems.add(`$ref "${ref}" has a badly percent-encoded file name`, at(), 'write %25 for a literal %');
       return undefined;
     }
-    const opened = docs.open(resolve(dirname(doc.path), file));
+    const opened = docs.open(resolve(dirname(doc.path), file), true);
     if (Array.isArray(opened)) {
       if (!opened[0]?.location) {
-        problems.add(`$ref "${ref}" points to a file that cannot be read (${opened[0]?.message ?? 'unknown error'})`, at(), `the path is relative to ${from.doc.display}`);
+        problems.add(`$ref "${ref}" points to a file that cannot be read (${opened[0]?.message ?? 'unknown error'})`, at(), opened[0]?.hint ?? `the path is relative to ${from.doc.display}`);
       } else opened.forEach((d) => problems.push(d));
       return undefined;
     }

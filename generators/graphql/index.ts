@@ -20,7 +20,7 @@ import * as types from './plugins/types.js';
 type Plugin = PluginFunction<GraphQLPluginConfig, string>;
 
 export async function generateGraphQL({ api, templates }: GeneratorContext<'graphql'>): Promise<Generated> {
-  const input = loadGraphQL(api.inputs, api.documents, { displayRoot: api.root, assumeValidSDL: api.options.assumeValidSDL === true });
+  const input = loadGraphQL(api.inputs, api.documents, { displayRoot: api.root, assumeValidSDL: api.options.assumeValidSDL === true, readRoots: api.readRoots ?? [api.root], maxInputBytes: api.maxInputBytes });
   const config: GraphQLPluginConfig = {
     source: input.source,
     scalars: api.options.scalars,

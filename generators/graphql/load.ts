@@ -3,7 +3,7 @@
  * graphql-codegen's `DocumentFile`s, each checked with graphql-js and every problem reported as
  * `file:line:col` with a hint. Nothing is generated from input that does not validate.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import {
   GraphQLError, Kind, Source, buildASTSchema, parse, specifiedRules, validate, validateSchema,
@@ -13,6 +13,7 @@ import { validateSDL } from 'graphql/validation/validate.js';
 import type { Types } from '@graphql-codegen/plugin-helpers';
 import { CodegenError, error, type Diagnostic } from '../core/diagnostics.js';
 import { pascalCase } from '../core/names.js';
+import { InputFiles, refusalHint } from '../core/input-files.js';
 import { displayPath } from '../core/paths.js';
 import { lintSchema } from './lint.js';
 
@@ -30,13 +31,25 @@ export interface LoadOptions {
   displayRoot?: string;
   /** Skip SDL validation (needed for schemas with duplicate fields, such as GitHub's). */
   assumeValidSDL?: boolean;
+  /** Folders besides each `documents` folder that files found in it may really lie in (symlinks resolved). */
+  readRoots?: string[];
+  /** Size cap per file in bytes; default 64 MiB. */
+  maxInputBytes?: number;
 }
 
 const DOCUMENT_EXTENSIONS = /\.(graphql|gql)$/i;
 
 export function loadGraphQL(schemaFiles: string[], documentPaths: string[], options: LoadOptions = {}): GraphQLInput {
   const show = (file: string) => displayPath(file, options.displayRoot);
-  const sdl = schemaFiles.map((file) => parseFile(file, show(file)));
+  // Files the user named are read where they are; files found in a named folder must really be in it.
+  const read = (file: string, named: boolean, folders: string[] = []): string => {
+    const files = new InputFiles({ roots: [...(options.readRoots ?? []), ...folders], maxBytes: options.maxInputBytes });
+    const result = named ? files.readNamed(file) : files.readReached(file);
+    if (result.ok) return result.text;
+    const hint = result.refused === 'outside' ? 'a documents folder may hold links only to files inside it or the project; list the file under `documents` by its own path' : result.refused ? refusalHint(result.refused, files, file, show) : 'check the path in your config';
+    throw error(`cannot read ${show(file)}: ${result.why}`, undefined, hint);
+  };
+  const sdl = schemaFiles.map((file) => parseFile(file, show(file), read(file, true)));
   const merged: DocumentNode = { kind: Kind.DOCUMENT, definitions: sdl.flatMap((doc) => doc.definitions) };
   const executable = merged.definitions.filter(isExecutable);
   if (executable.length > 0) {
@@ -56,8 +69,9 @@ export function loadGraphQL(schemaFiles: string[], documentPaths: string[], opti
     if (problems.length > 0) throw located(problems, 'fix the schema');
   }
 
-  const documents = expandDocuments(documentPaths).map((file): Types.DocumentFile => {
-    const text = readFileSync(file, 'utf8');
+  const found = expandDocuments(documentPaths);
+  const documents = found.files.map(({ file, named }): Types.DocumentFile => {
+    const text = read(file, named, found.folders);
     const document = nameAnonymousOperation(parseFile(file, show(file), text), file);
     return { location: show(file), document, rawSDL: text };
   });
@@ -84,7 +98,7 @@ function isExecutable(definition: DefinitionNode): boolean {
   return definition.kind === Kind.OPERATION_DEFINITION || definition.kind === Kind.FRAGMENT_DEFINITION;
 }
 
-function parseFile(file: string, shown: string, text = readText(file, shown)): DocumentNode {
+function parseFile(file: string, shown: string, text: string): DocumentNode {
   try {
     return parse(new Source(text, shown));
   } catch (problem) {
@@ -93,29 +107,27 @@ function parseFile(file: string, shown: string, text = readText(file, shown)): D
   }
 }
 
-function readText(file: string, shown: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    throw error(`cannot read ${shown}`, undefined, 'check the path in your config');
-  }
-}
-
-/** Files as listed; a folder stands for every `.graphql`/`.gql` file under it, in name order. */
-function expandDocuments(paths: string[]): string[] {
-  return paths.flatMap((path) => {
+/**
+ * Files as listed (`named`); a folder stands for every `.graphql`/`.gql` file under it, in name
+ * order (found, so read only if really inside one of the `folders`).
+ */
+function expandDocuments(paths: string[]): { files: { file: string; named: boolean }[]; folders: string[] } {
+  const folders: string[] = [];
+  const files = paths.flatMap((path) => {
     let stats;
     try {
       stats = statSync(path);
     } catch {
       throw error(`cannot read ${displayPath(path)}`, undefined, 'check the `documents` paths in your config');
     }
-    if (!stats.isDirectory()) return [path];
+    if (!stats.isDirectory()) return [{ file: path, named: true }];
+    folders.push(path);
     return readdirSync(path, { recursive: true, encoding: 'utf8' })
       .filter((name) => DOCUMENT_EXTENSIONS.test(name))
       .sort()
-      .map((name) => join(path, name));
+      .map((name) => ({ file: join(path, name), named: false }));
   });
+  return { files, folders };
 }
 
 /** Every operation is valid against the schema and has a unique name (it becomes a function). */

@@ -16,7 +16,7 @@ import { requestSchemas } from './requests.js';
 import { emitServer } from './server.js';
 
 export async function generateOpenApi({ api, templates }: GeneratorContext<'openapi'>): Promise<Generated> {
-  const model = await loadOpenApi(api.inputs[0], { displayRoot: api.root });
+  const model = await loadOpenApi(api.inputs[0], { displayRoot: api.root, readRoots: api.readRoots ?? [api.root], maxInputBytes: api.maxInputBytes });
   const source = model.source;
   const types = createTypeEmitter(model.schemas, { requestSchemas: requestSchemas(model) });
   const withServer = api.emit.includes('server') && model.operations.length > 0;

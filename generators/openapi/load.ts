@@ -3,9 +3,10 @@
  * by `$ref`) and lowers it to the model. Every problem found is reported at once, each with its
  * `file:line:col`, as one CodegenError.
  */
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { ApiModel, JsonSchema, SecurityScheme } from '../core/model.js';
 import { CodegenError, error } from '../core/diagnostics.js';
+import { InputFiles } from '../core/input-files.js';
 import type { SourceDoc, Where } from '../core/documents.js';
 import { child, closest, deref, describe, Documents, isObject, locate, own, Problems } from '../core/documents.js';
 import { collectOperations, explicitPagination, detectPagination, lowerSecurity, nameOperations, OperationLowering, SchemaRegistry } from './lower.js';
@@ -13,10 +14,15 @@ import { collectOperations, explicitPagination, detectPagination, lowerSecurity,
 export interface LoadOptions {
   /** Folder that paths in messages and `model.source` are relative to; default: the working directory. */
   displayRoot?: string;
+  /** Folders `$ref`s may read files in (the project root and `allowRead`); default: the input's folder. */
+  readRoots?: string[];
+  /** Size cap per input file in bytes; default 64 MiB. */
+  maxInputBytes?: number;
 }
 
 export async function loadOpenApi(inputPath: string, options: LoadOptions = {}): Promise<ApiModel> {
-  const docs = new Documents(resolve(options.displayRoot ?? process.cwd()));
+  const files = new InputFiles({ roots: options.readRoots ?? [dirname(resolve(inputPath))], maxBytes: options.maxInputBytes });
+  const docs = new Documents(resolve(options.displayRoot ?? process.cwd()), files);
   const opened = docs.open(resolve(inputPath));
   if (Array.isArray(opened)) throw new CodegenError(opened);
   const root = opened;

@@ -5,13 +5,14 @@
  * import of a well-known type that no include path has comes from @bufbuild/protobuf (wkt.ts).
  * Errors are `file:line:col: error: message` with a hint; semantic errors are all reported at once.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { create, createFileRegistry } from '@bufbuild/protobuf';
 import type { FileRegistry } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema, SourceCodeInfoSchema } from '@bufbuild/protobuf/wkt';
 import type { FileDescriptorProto, FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { CodegenError, error } from '../core/diagnostics.js';
+import { InputFiles, refusalHint, type ReadResult } from '../core/input-files.js';
 import { interpretOptions } from './options.js';
 import { parseProto } from './parse.js';
 import type { Pos } from './parse.js';
@@ -30,6 +31,14 @@ export interface LoadProtoOptions {
   displayRoot?: string;
   /** Keep `source_code_info` (comments, spans); default true, as codegen turns comments into JSDoc. */
   sourceInfo?: boolean;
+  /**
+   * Folders besides the include paths that imported files may really lie in (the project root and
+   * `allowRead`): a file an import finds is read only when its real path, symlinks resolved, is
+   * inside an include path or one of these.
+   */
+  readRoots?: string[];
+  /** Size cap per .proto file in bytes; default 64 MiB. */
+  maxInputBytes?: number;
 }
 
 export interface LoadedProto {
@@ -52,6 +61,7 @@ export function loadProto(inputs: string[], options: LoadProtoOptions = {}): Loa
   const absolute = inputs.map((f) => resolve(f));
   const includePaths = (options.includePaths && options.includePaths.length > 0 ? options.includePaths.map((p) => resolve(p)) : absolute.map((f) => dirname(f)))
     .filter((p, i, all) => all.indexOf(p) === i);
+  const files = new InputFiles({ roots: [...includePaths, ...(options.readRoots ?? []).map((p) => resolve(p))], maxBytes: options.maxInputBytes });
 
   const loaded = new Map<string, LinkFile>();
   const order: LinkFile[] = [];
@@ -80,23 +90,29 @@ export function loadProto(inputs: string[], options: LoadProtoOptions = {}): Loa
       const chain = [...stack.slice(cycleStart), name].join(' -> ');
       throw error(`import cycle: ${chain}`, { file: from.file.display, line: from.at.line + 1, column: from.at.charColumn }, 'files cannot import each other in a loop; move the shared types into a file both import');
     }
+    const where = from ? { file: from.file.display, line: from.at.line + 1, column: from.at.charColumn } : undefined;
+    // As protoc: an import names a file inside an include path, so `..` cannot climb out of one.
+    if (from && !isPlainImport(name)) {
+      throw error(`import "${name}" is not a plain path: an import names a file relative to the include paths, without ".", ".." or empty segments, backslashes or a leading "/"`, where, `add the folder that holds the file to \`includePaths\` and import it by its path inside that folder`);
+    }
     const abs = path ?? find(name);
     let file: LinkFile;
     if (abs === undefined) {
       const wkt = wellKnownFile(name);
       if (!wkt) {
-        const where = from ? { file: from.file.display, line: from.at.line + 1, column: from.at.charColumn } : undefined;
         throw error(`import "${name}" was not found`, where, `looked in ${includePaths.map((p) => display(p) || '.').join(', ')}; add the folder that holds it to the include paths`);
       }
       file = { name, display: name, proto: wkt, locations: [], options: [], positions: new WeakMap(), importPositions: [], prelinked: true };
     } else {
-      let text: string;
-      try {
-        text = readFileSync(abs, 'utf8');
-      } catch (cause) {
-        throw error(`cannot read ${display(abs)}: ${(cause as Error).message}`, undefined, 'check the path');
+      // Inputs are the user's; an imported file must really lie where codegen reads (no symlink out).
+      const read: ReadResult = path !== undefined ? files.readNamed(abs) : files.readReached(abs);
+      if (!read.ok) {
+        const allow = read.refused === 'outside'
+          ? `codegen reads imported files only inside the include paths and ${(options.readRoots ?? []).map((p) => display(p) || '.').join(', ') || 'the project'}; add the folder that holds the file to \`includePaths\` or \`allowRead\` in codegen.config`
+          : read.refused ? refusalHint(read.refused, files, abs, display) : 'check the path';
+        throw error(`${from ? `import "${name}": ` : ''}cannot read ${display(abs)}: ${read.why}`, where, allow);
       }
-      file = parseProto(text, name, display(abs));
+      file = parseProto(read.text, name, display(abs));
     }
     stack.push(name);
     const seen = new Set<string>();
@@ -143,6 +159,12 @@ export function loadProto(inputs: string[], options: LoadProtoOptions = {}): Loa
     throw error(`the descriptors could not be registered: ${(cause as Error).message}`, undefined, 'this is a codegen bug; please report it with the .proto files');
   }
   return { set, files: names, registry, displayNames: new Map(order.map((file) => [file.name, file.display])) };
+}
+
+/** `a/b.proto`: no `.`/`..`/empty segments, backslashes, leading `/` or drive letter (protoc's rule). */
+function isPlainImport(name: string): boolean {
+  if (name === '' || name.includes('\\') || name.includes('\0') || /^([/]|[A-Za-z]:)/.test(name)) return false;
+  return name.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
 }
 
 export type { FileDescriptorProto };
