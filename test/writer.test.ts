@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync, existsSync, chmodSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync, existsSync, chmodSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyPlan, planWrites } from '../generators/core/writer.js';
@@ -145,5 +145,78 @@ describe('output writer: ownership by manifest, whatever the files say', () => {
 
   it('reserves the manifest’s name', async () => {
     await expect(planWrites([{ folder: tempDir(), files: [bannered('.codegen-manifest', '')] }])).rejects.toThrow(/cannot be named \.codegen-manifest/);
+  });
+});
+
+describe('output writer: never through a symbolic link out of the output folder', () => {
+  /** `base/gen` (the output folder) and `base/outside`, a folder the writer must never touch. */
+  function layout() {
+    const base = tempDir();
+    const folder = join(base, 'gen');
+    const outside = join(base, 'outside');
+    mkdirSync(folder);
+    mkdirSync(outside);
+    return { base, folder, outside };
+  }
+
+  it('refuses a run whose files would pass through a linked subfolder that leads out, writing nothing', async () => {
+    const { folder, outside } = layout();
+    symlinkSync(outside, join(folder, 'runtime'));
+    const files = [file('types.ts', 'export type A = string;'), file('runtime/http.ts', 'export const pwned = true;')];
+    await expect(planWrites([{ folder, files }])).rejects.toThrow(/refusing to write .*runtime\/http\.ts: .*runtime is a symbolic link to .*outside, outside .*gen/);
+    expect(readdirSync(outside)).toEqual([]);
+    expect(readdirSync(folder)).toEqual(['runtime']);
+  });
+
+  it('checks again when the plan is applied: a link planted after planning stops the run before any write', async () => {
+    const { folder, outside } = layout();
+    const plan = await planWrites([{ folder, files: [file('types.ts', 'a'), file('runtime/http.ts', 'b')] }]);
+    symlinkSync(outside, join(folder, 'runtime'));
+    await expect(applyPlan(plan)).rejects.toThrow(/symbolic link/);
+    expect(readdirSync(outside)).toEqual([]);
+    expect(existsSync(join(folder, 'types.ts'))).toBe(false);
+  });
+
+  it('refuses a generated file that is itself a link leading out, and a dangling link', async () => {
+    const { folder, outside } = layout();
+    writeFileSync(join(outside, 'types.ts'), 'theirs\n');
+    symlinkSync(join(outside, 'types.ts'), join(folder, 'types.ts'));
+    await expect(planWrites([{ folder, files: [file('types.ts', 'a')] }])).rejects.toThrow(/types\.ts is a symbolic link/);
+    rmSync(join(folder, 'types.ts'));
+    symlinkSync(join(outside, 'nowhere'), join(folder, 'client'));
+    await expect(planWrites([{ folder, files: [file('client/index.ts', 'a')] }])).rejects.toThrow(/which does not exist/);
+    expect(readFileSync(join(outside, 'types.ts'), 'utf8')).toBe('theirs\n');
+    expect(existsSync(join(outside, 'nowhere'))).toBe(false);
+  });
+
+  it('does not read a manifest that is a link leading out', async () => {
+    const { folder, outside } = layout();
+    writeFileSync(join(outside, 'secret'), 'root:x:0:0:root:/root:/bin/bash\n');
+    symlinkSync(join(outside, 'secret'), join(folder, '.codegen-manifest'));
+    const failure = await planWrites([{ folder, files: [file('a.ts', 'a')] }]).catch((cause: Error) => cause.message);
+    expect(failure).toMatch(/\.codegen-manifest is a symbolic link/);
+    expect(failure).not.toContain('root:x');
+  });
+
+  it('accepts an output folder that is itself a link, and links inside it that stay inside', async () => {
+    const { base, folder } = layout();
+    const real = join(base, 'real-gen');
+    mkdirSync(join(real, 'shared'), { recursive: true });
+    rmSync(folder, { recursive: true });
+    symlinkSync(real, folder);
+    symlinkSync(join(real, 'shared'), join(real, 'runtime'));
+    await applyPlan(await planWrites([{ folder, files: [file('types.ts', 'a'), file('runtime/http.ts', 'b')] }]));
+    expect(readFileSync(join(real, 'types.ts'), 'utf8')).toContain('a');
+    expect(readFileSync(join(real, 'shared', 'http.ts'), 'utf8')).toContain('b');
+  });
+
+  it('writes a handler file inside the project only where it really is in the project', async () => {
+    const { base, folder, outside } = layout();
+    const project = join(base, 'project');
+    mkdirSync(project);
+    symlinkSync(outside, join(project, 'src'));
+    const userFiles = [{ file: join(project, 'src', 'handlers.ts'), content: 'export const handlers = {};\n' }];
+    await expect(planWrites([{ folder, files: [file('a.ts', 'a')], userFiles, root: project }])).rejects.toThrow(/src is a symbolic link/);
+    expect(readdirSync(outside)).toEqual([]);
   });
 });

@@ -41,7 +41,7 @@ export async function generate(apis: ApiConfig[]): Promise<OutputSet[]> {
       // The generator is the one of `api.style`, so it gets that style's options.
       const generator = (await load()) as StyleGenerator;
       const { files, userFiles, warnings } = await generator({ api, templates: new TemplateRenderer(api.templates) });
-      return { folder: api.output, files: [...files].sort((a, b) => (a.path < b.path ? -1 : 1)), userFiles, warnings };
+      return { folder: api.output, files: [...files].sort((a, b) => (a.path < b.path ? -1 : 1)), userFiles, warnings, root: api.root };
     }),
   );
 }

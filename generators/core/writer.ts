@@ -10,10 +10,15 @@
  * the default header are ours too: that is how folders written before manifests existed are
  * recognised. Anything else in an output folder belongs to the user: never updated or deleted, and
  * a generated file is never written over it.
+ *
+ * Nothing is written through a symbolic link that leads out: the output folder itself may be a link
+ * (the user set it up), but a link inside it pointing elsewhere stops the run before anything is
+ * written (links.ts). User files (handlers) stay inside the project root the same way.
  */
 import { lstat, mkdir, readFile, readdir, realpath, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { resolveInside } from './contained.js';
+import { checkNoLinkOut } from './links.js';
 import { error, type Diagnostic } from './diagnostics.js';
 import { MANIFEST_NAME, readManifest, renderManifest } from './manifest.js';
 import type { GeneratedFile } from './output.js';
@@ -36,6 +41,8 @@ export interface OutputSet {
   userFiles?: { file: string; content: string }[];
   /** Lint warnings about the input, printed by the CLI; they never stop generation. */
   warnings?: Diagnostic[];
+  /** The project root: user files inside it may not be written through a link leading out of it. */
+  root?: string;
 }
 
 export interface PlannedChange {
@@ -43,6 +50,8 @@ export interface PlannedChange {
   file: string;
   action: 'create' | 'update' | 'delete' | 'unchanged';
   content?: string;
+  /** The folder the file must really stay in (no symbolic link below it may lead out); checked again when applied. */
+  within?: string;
 }
 
 export interface WriteSummary {
@@ -55,6 +64,7 @@ export interface WriteSummary {
 export async function planWrites(outputs: OutputSet[]): Promise<PlannedChange[]> {
   const plan: PlannedChange[] = [];
   for (const { folder, files } of outputs) {
+    await checkNoLinkOut(folder, join(folder, MANIFEST_NAME));
     const manifest = await readManifest(folder);
     const listed = manifest?.files ?? new Set<string>();
     const manifestFile = join(folder, MANIFEST_NAME);
@@ -63,6 +73,7 @@ export async function planWrites(outputs: OutputSet[]): Promise<PlannedChange[]>
       const target = containedPath(folder, file.path);
       if (wanted.has(target)) throw error(`two generated files would be written to ${file.path}`);
       if (target === manifestFile) throw error(`a generated file cannot be named ${MANIFEST_NAME}: codegen lists its generated files there`);
+      await checkNoLinkOut(folder, target);
       wanted.set(target, file.content);
     }
     for (const [file, content] of [...wanted].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -75,18 +86,23 @@ export async function planWrites(outputs: OutputSet[]): Promise<PlannedChange[]>
           `move the file, or choose another output folder (if codegen did write it and ${MANIFEST_NAME} was lost, delete the file and run codegen again)`,
         );
       }
-      plan.push(change(file, content, current));
+      plan.push({ ...change(file, content, current), within: folder });
     }
     const paths = [...wanted.keys()].map((file) => relative(folder, file).split(sep).join('/'));
-    plan.push(change(manifestFile, renderManifest(paths), manifest?.text));
+    plan.push({ ...change(manifestFile, renderManifest(paths), manifest?.text), within: folder });
 
     const stale = new Set<string>();
     for (const file of listed) if (!wanted.has(file) && (await isRemovableFile(folder, file))) stale.add(file);
     for (const file of await filesWithDefaultHeader(folder)) if (!wanted.has(file)) stale.add(file);
     for (const file of [...stale].sort()) plan.push({ file, action: 'delete' });
   }
-  for (const { file, content } of outputs.flatMap((output) => output.userFiles ?? [])) {
-    plan.push(change(file, content, await readFile(file, 'utf8').catch(() => undefined)));
+  for (const { root, userFiles } of outputs) {
+    for (const { file, content } of userFiles ?? []) {
+      // A handler file in the project is written only where it really is in the project.
+      const within = root !== undefined && isInside(root, file) ? root : undefined;
+      if (within) await checkNoLinkOut(within, file);
+      plan.push({ ...change(file, content, await readFile(file, 'utf8').catch(() => undefined)), within });
+    }
   }
   return plan;
 }
@@ -100,6 +116,8 @@ export async function applyPlan(plan: PlannedChange[]): Promise<WriteSummary> {
   const changes = plan.filter((change) => change.action !== 'unchanged');
   const staged: { file: string; temp: string; backup?: string }[] = [];
   const token = `${process.pid}-${Date.now().toString(36)}`;
+  // Links may have appeared since the plan was made: check again before the first byte is written.
+  for (const change of changes) if (change.within && change.action !== 'delete') await checkNoLinkOut(change.within, change.file);
   try {
     // 1. Stage: write every new content beside its target; nothing visible has changed yet.
     for (const change of changes) {
@@ -109,7 +127,8 @@ export async function applyPlan(plan: PlannedChange[]): Promise<WriteSummary> {
       }
       await mkdir(dirname(change.file), { recursive: true });
       const temp = `${change.file}.${token}.tmp`;
-      await writeFile(temp, change.content ?? '');
+      // `wx`: never through something already there (a link planted under the temporary name).
+      await writeFile(temp, change.content ?? '', { flag: 'wx' });
       staged.push({ file: change.file, temp });
     }
     // 2. Swap: move old files aside, new ones in. Renames in one folder are atomic.
@@ -164,7 +183,11 @@ async function isRemovableFile(folder: string, file: string): Promise<boolean> {
   const stats = await lstat(file).catch(() => undefined);
   if (!stats?.isFile()) return false;
   const [realFolder, realParent] = await Promise.all([realpath(folder), realpath(dirname(file))]);
-  const inside = relative(realFolder, realParent);
+  return isInside(realFolder, realParent);
+}
+
+function isInside(folder: string, path: string): boolean {
+  const inside = relative(folder, path);
   return inside === '' || (!inside.startsWith('..') && !isAbsolute(inside));
 }
 
