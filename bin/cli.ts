@@ -107,6 +107,8 @@ export async function main(argv: string[]): Promise<number> {
 type Log = { out: (text: string) => void; err: (text: string) => void };
 
 async function run(configure: () => Promise<ApiConfig[]>, options: RunOptions, log: Log, extraWatched: string[]): Promise<number> {
+  // Under --watch the same missing packages would be named after every save: say it once per change.
+  let lastNeeds = '';
   const once = async (loaded?: ApiConfig[]): Promise<{ code: number; apis?: ApiConfig[] }> => {
     const started = performance.now();
     const apis = loaded ?? (await configure());
@@ -128,7 +130,8 @@ async function run(configure: () => Promise<ApiConfig[]>, options: RunOptions, l
       const ms = Math.round(performance.now() - started);
       log.out(`codegen: ${summary.written.length} written, ${summary.unchanged.length} unchanged, ${summary.deleted.length} removed in ${ms} ms`);
     }
-    needs.lines.forEach((line) => log.err(line));
+    if (needs.lines.join('\n') !== lastNeeds) needs.lines.forEach((line) => log.err(line));
+    lastNeeds = options.watch ? needs.lines.join('\n') : '';
     return { code: 0, apis };
   };
 

@@ -169,4 +169,25 @@ describe('codegen --watch', () => {
       if (watcher.alive) watcher.child.kill('SIGKILL');
     }
   });
+
+  // A JavaScript config is loaded with import(), which caches by URL: an edit must still be seen.
+  it('sees edits to a codegen.config.mjs', { timeout: 300_000 }, async () => {
+    const dir = project();
+    rmSync(join(dir, 'codegen.config.yaml'));
+    const config = (emit: string) => `export default { apis: [{ name: 'rest', input: 'schemas/openapi/tasks.yaml', output: 'out/rest', emit: [${emit}] }] };\n`;
+    writeFileSync(join(dir, 'codegen.config.mjs'), config("'types'"));
+    const watcher = new WatchProcess(dir);
+    try {
+      await watcher.waitFor('out', /codegen: \d+ written/, { out: 0, err: 0 });
+      expect(existsSync(join(dir, 'out/rest/validators.ts'))).toBe(false);
+      const mark = watcher.mark();
+      writeFileSync(join(dir, 'codegen.config.mjs'), config("'types', 'validators'"));
+      await watcher.waitFor('out', /codegen: \d+ written/, mark);
+      expect(existsSync(join(dir, 'out/rest/validators.ts'))).toBe(true);
+      watcher.child.kill('SIGINT');
+      expect(await watcher.exited).toBe(0);
+    } finally {
+      if (watcher.alive) watcher.child.kill('SIGKILL');
+    }
+  });
 });

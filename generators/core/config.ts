@@ -3,7 +3,7 @@
  * Every key is checked; an unknown key or a wrong type is reported with its path (and its
  * line:col in JSON/YAML configs), so a typo never silently changes what gets generated.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineCounter, parseDocument, isMap, isScalar, type Node as YamlNode } from 'yaml';
@@ -79,7 +79,9 @@ export async function loadConfig(file: string): Promise<ApiConfig[]> {
   const root = dirname(resolve(file));
   const shown = displayPath(file);
   if (/\.(mjs|js)$/.test(file)) {
-    const module = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown };
+    // The modification time in the URL: `import()` caches by URL, and `--watch` must see an edit.
+    const url = `${pathToFileURL(resolve(file)).href}?mtime=${statSync(file).mtimeMs}`;
+    const module = (await import(url)) as { default?: unknown };
     return validateConfig(module.default, root, shown, () => undefined);
   }
   const text = readFileSync(file, 'utf8');
