@@ -10,6 +10,7 @@
 //   8. grpc-server         unary calls/s of the generated gRPC server vs plain @grpc/grpc-js, same handler and client
 //   9. ws-server           messages/s through our WebSocket runtime (validate + dispatch + echo) vs a raw `ws` echo server
 //  10. sse-server          events/s delivered by our SSE runtime (publish fan-out) vs a hand-written res.write loop
+//  11. worst-case          per validator keyword, the blocking time of the worst request within default limits
 // Every figure is printed as measured, with ratios from the same run; targets are information, not
 // assertions. The exit code is 1 only when something could not be run at all.
 // Options: see --help.
@@ -29,8 +30,9 @@ import { benchGrpcMessages } from './lib/grpc-messages.js';
 import { benchGrpcServer } from './lib/grpc-server.js';
 import { benchWsServer } from './lib/ws-server.js';
 import { benchSseServer } from './lib/sse-server.js';
+import { benchWorstCase } from './lib/worst-case.js';
 
-const SECTIONS = ['generation', 'tsc', 'validators', 'rest-server', 'graphql-generation', 'graphql-server', 'grpc-messages', 'grpc-server', 'ws-server', 'sse-server'];
+const SECTIONS = ['generation', 'tsc', 'validators', 'rest-server', 'graphql-generation', 'graphql-server', 'grpc-messages', 'grpc-server', 'ws-server', 'sse-server', 'worst-case'];
 const GENERATORS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
 const TSC_SUBJECTS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
 
@@ -229,6 +231,10 @@ async function main() {
   if (options.sections.includes('sse-server')) {
     results.sseServer = await benchSseServer({ log, quick: options.quick });
     failed ||= results.sseServer.ok === false;
+  }
+  if (options.sections.includes('worst-case')) {
+    results.worstCase = benchWorstCase({ log, quick: options.quick });
+    failed ||= results.worstCase.ok === false;
   }
   results.totalMs = performance.now() - started;
   results.loadAtEnd = loadavg().map((value) => Math.round(value * 100) / 100);
