@@ -141,7 +141,7 @@ describe('the GraphQL example with the generated client', () => {
 describe('the GraphQL example in production, persisted-only, with a WebSocket origin list', () => {
   let strict: RunningExample;
   beforeAll(async () => {
-    strict = await startExample({ NODE_ENV: 'production', PERSISTED_ONLY: '1', WS_ORIGINS: 'https://app.example.com' }, GRAPHQL_EXAMPLE_MAIN);
+    strict = await startExample({ NODE_ENV: 'production', PERSISTED_ONLY: '1', CORS_ORIGINS: 'https://app.example.com' }, GRAPHQL_EXAMPLE_MAIN);
   });
   afterAll(async () => {
     await strict.stop();

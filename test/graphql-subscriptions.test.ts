@@ -153,7 +153,7 @@ describe('the WebSocket handshake', () => {
   });
 
   test('an allow-list of origins replaces the same-origin default', async () => {
-    const listed = await serve(generated.usage.server({ websocket: { origins: ['https://app.example'] } }));
+    const listed = await serve(generated.usage.server({ cors: { origins: ['https://app.example'] } }));
     started.push(listed);
     expect(await connectRawOpen(wsUrl(listed), { origin: 'https://app.example' })).toBe('graphql-transport-ws');
     expect(await connectRaw(wsUrl(listed), ['graphql-transport-ws'], { origin: `http://127.0.0.1:${listed.port}` })).toEqual({ status: 403 });

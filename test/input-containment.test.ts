@@ -160,6 +160,17 @@ describe('only regular files, within a size cap checked before reading', () => {
     expect(performance.now() - started).toBeLessThan(5000);
   });
 
+  it('does not read a device named as the input either: the CLI exits 1 at once', () => {
+    const started = performance.now();
+    for (const style of ['openapi', 'proto']) {
+      const { project } = setup({}, `apis:\n  - input: /dev/zero\n    style: ${style}\n    output: out\n`);
+      const result = codegen([], project);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/cannot read \/dev\/zero: it is not a regular file/);
+    }
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+
   it('refuses a FIFO in the project without opening it (opening one blocks)', async () => {
     const { project } = setup({ 'project/api.yaml': openapi('./pipe.yaml') }, CONFIG);
     execFileSync('mkfifo', [join(project, 'pipe.yaml')]);

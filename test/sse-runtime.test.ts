@@ -409,20 +409,21 @@ describe('the SSE server, read raw', () => {
   });
 
   it('checks Origin against the allow-list, answers preflights, and refuses other methods with 405 and Allow', async () => {
-    const { url } = await serve({ origins: ['https://app.example.com'], credentials: true, post: silent, logger: silent });
+    const { url } = await serve({ cors: { origins: ['https://app.example.com'], credentials: true }, post: silent, logger: silent });
     const foreign = await fetch(url, { headers: { origin: 'https://evil.example.com' } });
     expect(foreign.status).toBe(403);
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
     await foreign.body?.cancel();
     const preflight = await fetch(url, {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, last-event-id, x-unknown' },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
-    expect(preflight.headers.get('access-control-allow-headers')).toContain('Last-Event-ID');
+    // The requested headers the endpoint accepts, and only those.
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('authorization, content-type, last-event-id');
     const allowed = await rawGet(url, { origin: 'https://app.example.com' });
     expect(allowed.response.statusCode).toBe(200);
     expect(allowed.response.headers['access-control-allow-origin']).toBe('https://app.example.com');
@@ -435,7 +436,7 @@ describe('the SSE server, read raw', () => {
     const head = await fetch(url, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-    expect(() => rt.createSseEndpoint({ origins: ['https://app.example.com/path'] })).toThrow(TypeError);
+    expect(() => rt.createSseEndpoint({ cors: { origins: ['https://app.example.com/path'] } })).toThrow(TypeError);
   });
 
   it('limits concurrent streams with 503 and Retry-After', async () => {

@@ -73,7 +73,7 @@ describe('the runtime files', () => {
 
 describe('handshake', () => {
   test('an Origin that is not allowed is answered 403 before any WebSocket exists', async () => {
-    const server = await chat({ origins: ['https://app.example.com'] });
+    const server = await chat({ cors: { origins: ['https://app.example.com'] } });
     expect((await open(`${server.url}/rooms/a`, [], { origin: 'https://evil.example.com' })).outcome).toEqual({ status: 403 });
     expect(server.opened).toHaveLength(0);
     await client(`${server.url}/rooms/a`, [], { origin: 'https://app.example.com' });

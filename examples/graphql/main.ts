@@ -17,7 +17,8 @@
  *   PORT                  port to listen on; 0 = any free port (default 0)
  *   NODE_ENV=production   production mode: introspection off, internal errors masked
  *   PERSISTED_ONLY=1      allow-list mode: only the operations of schemas/graphql/operations run
- *   WS_ORIGINS            comma-separated origins allowed to open WebSockets (default: same origin)
+ *   CORS_ORIGINS          comma-separated origins browsers may call from, over HTTP and WebSocket
+ *                         (default http://localhost:5173,http://127.0.0.1:5173)
  *   RATE_LIMIT            complexity points per minute and viewer (per IP when anonymous); a
  *                         query costs its complexity, e.g. 1 + 20 × 3 for 20 tasks of 2 fields;
  *                         0 turns rate limiting off (default 20000: at least the 1000 of one
@@ -28,7 +29,7 @@ import type { AddressInfo } from "node:net";
 import { createGraphQLServer, type GraphQLRequest, type ViewerRole } from "../../out/graphql/server.js";
 import { TaskStore } from "./data.js";
 import { resolvers, type Context, type Viewer } from "./resolvers.js";
-import { setting, stopOnSignals } from "../shared/process.js";
+import { corsOrigins, setting, stopOnSignals } from "../shared/process.js";
 
 /** The demo tokens; a real server verifies a signed token or looks it up. */
 const TOKENS: ReadonlyMap<string, Viewer> = new Map<string, Viewer>([
@@ -47,7 +48,7 @@ function authenticate(request: GraphQLRequest): Viewer | null {
 }
 
 const store = new TaskStore();
-const origins = process.env.WS_ORIGINS?.split(",").map((origin) => origin.trim()).filter(Boolean);
+const origins = corsOrigins();
 const pointsPerMinute = setting("RATE_LIMIT", 20_000);
 
 const graphql = createGraphQLServer<Context, Viewer>(resolvers, {
@@ -59,7 +60,8 @@ const graphql = createGraphQLServer<Context, Viewer>(resolvers, {
     ? { rateLimit: { limit: pointsPerMinute, windowMs: 60_000, cost: "complexity" as const, key: (request: GraphQLRequest, viewer: Viewer | null) => (viewer ? `user:${viewer.id}` : `ip:${request.raw.socket.remoteAddress}`) } }
     : {}),
   // Connections, operations per connection and messages are limited by default (see WebSocketOptions).
-  websocket: { maxConnectionsPerClient: 20, ...(origins?.length ? { origins } : {}) },
+  cors: { origins, credentials: true, maxAge: 600 },
+  websocket: { maxConnectionsPerClient: 20 },
 });
 
 const server = createServer(graphql.listener);

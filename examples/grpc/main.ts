@@ -24,7 +24,7 @@
  */
 import { createGrpcServer } from "../../out/grpc/server.js";
 import { handlers, type User } from "./handlers.js";
-import { setting, stopOnSignals } from "../shared/process.js";
+import { corsOrigins, setting, stopOnSignals } from "../shared/process.js";
 
 /** The demo tokens; a real server verifies a signed token or looks it up. */
 const TOKENS: ReadonlyMap<string, User> = new Map([
@@ -34,10 +34,7 @@ const TOKENS: ReadonlyMap<string, User> = new Map([
 
 const READS = new Set(["GetTask", "ListTasks"]);
 
-const origins = (process.env.CORS_ORIGINS ?? "http://localhost:5173,http://127.0.0.1:5173")
-  .split(",")
-  .map((origin) => origin.trim())
-  .filter(Boolean);
+const origins = corsOrigins();
 
 const server = createGrpcServer<User>(handlers, {
   authenticate: (metadata) => {
@@ -45,7 +42,7 @@ const server = createGrpcServer<User>(handlers, {
     return token === undefined ? undefined : TOKENS.get(token);
   },
   authorize: (user, method) => user.role === "editor" || READS.has(method.name),
-  cors: { origins, maxAge: 600 },
+  cors: { origins, credentials: true, maxAge: 600 },
   shutdownGraceMs: 2000,
   onError: (error, method) => console.error(`example:grpc: ${method.parent.typeName}/${method.name} failed:`, error),
 });

@@ -18,13 +18,14 @@
  * Settings, from the environment:
  *   PORT               port to listen on; 0 = any free port (default 0)
  *   FEED_INTERVAL_MS   milliseconds between task changes on the feed (default 5000)
- *   WS_ORIGINS         comma-separated origins allowed to open WebSockets (default: same origin)
+ *   CORS_ORIGINS       comma-separated origins browsers may call from, SSE and WebSocket
+ *                      (default http://localhost:5173,http://127.0.0.1:5173)
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRealtimeServer } from "../../out/realtime/server.js";
 import { board, handlers, type Viewer } from "./handlers.js";
-import { setting, stopOnSignals } from "../shared/process.js";
+import { corsOrigins, setting, stopOnSignals } from "../shared/process.js";
 
 /** The demo tokens; a real server verifies a signed token or looks it up. */
 const TOKENS: ReadonlyMap<string, Viewer> = new Map([
@@ -33,9 +34,8 @@ const TOKENS: ReadonlyMap<string, Viewer> = new Map([
 ]);
 const ANONYMOUS: Viewer = { name: "anonymous" };
 
-const origins = process.env.WS_ORIGINS?.split(",").map((origin) => origin.trim()).filter(Boolean);
-
 const realtime = createRealtimeServer<Viewer>(handlers, {
+  cors: { origins: corsOrigins(), credentials: true, maxAge: 600 },
   sse: {
     // The feed is public; a token, when sent, must be valid. POST streams need one.
     authenticate: (_request, token) => (token === undefined ? ANONYMOUS : TOKENS.get(token)),
@@ -43,7 +43,6 @@ const realtime = createRealtimeServer<Viewer>(handlers, {
   },
   websocket: {
     verifyToken: (token) => TOKENS.get(token),
-    ...(origins?.length ? { origins } : {}),
     onError: (error) => console.error("example:realtime:", error),
   },
 });

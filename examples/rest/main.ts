@@ -25,7 +25,7 @@ import type { AddressInfo } from "node:net";
 import type { Credentials, Listener, TasksApiServerOptions } from "../../out/rest/server.js";
 import { createHttpServer, createServer, MemoryStore } from "../../out/rest/server.js";
 import { handlers } from "./handlers.js";
-import { setting, stopOnSignals } from "../shared/process.js";
+import { corsOrigins, setting, stopOnSignals } from "../shared/process.js";
 
 /** Who a token belongs to, and whether they may change anything. */
 export interface User {
@@ -44,10 +44,7 @@ const READ_ONLY = new Set(["listProjects", "getProject", "listProjectTasks", "ge
 const port = setting("PORT", 0);
 const rateLimit = setting("RATE_LIMIT", 600);
 const production = process.env.NODE_ENV === "production";
-const origins = (process.env.CORS_ORIGINS ?? "http://localhost:5173,http://127.0.0.1:5173")
-  .split(",")
-  .map((origin) => origin.trim())
-  .filter(Boolean);
+const origins = corsOrigins();
 
 const options: TasksApiServerOptions<User> = {
   production,

@@ -13,6 +13,21 @@ export function setting(name: string, fallback: number): number {
   return value;
 }
 
+/** Where a local front-end dev server (Vite's default port) runs: the examples' default `CORS_ORIGINS`. */
+const DEV_ORIGINS = "http://localhost:5173,http://127.0.0.1:5173";
+
+/**
+ * The browser origins allowed to call an example (`cors.origins`, the same option on every
+ * generated server): `CORS_ORIGINS`, comma-separated exact origins or `scheme://*.host` patterns;
+ * default the local dev server's. Set it empty to allow none.
+ */
+export function corsOrigins(): string[] {
+  return (process.env.CORS_ORIGINS ?? DEV_ORIGINS)
+    .split(",")
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+}
+
 /**
  * On SIGINT or SIGTERM: `close()` first (what the API holds open: streams, WebSockets, timers),
  * then `server` stops accepting, in-flight requests finish and idle keep-alive connections close;

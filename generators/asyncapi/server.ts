@@ -165,19 +165,25 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
   const optionTypes: string[] = [];
   if (sse.length > 0) {
     optionTypes.push(
-      `/**\n * Settings of every SSE endpoint. What the manifest fixes (retry, keep-alive, \`[DONE]\`, resume,\n * payload validation) is not here. \`authenticate\` gets the bearer token of \`Authorization\` or of\n * \`?access_token=\` (EventSource cannot send headers).\n */\nexport type RealtimeSseOptions<Auth> = Pick<\n  SseEndpointOptions<object, Auth>,\n  "eventLog" | "authenticate" | "authorize" | "origins" | "credentials" | "maxStreams" | "maxBufferedBytes" | "maxBodyBytes" | "logger"\n>;`,
+      `/**\n * Settings of every SSE endpoint. What the manifest fixes (retry, keep-alive, \`[DONE]\`, resume,\n * payload validation) is not here. \`authenticate\` gets the bearer token of \`Authorization\` or of\n * \`?access_token=\` (EventSource cannot send headers).\n */\nexport type RealtimeSseOptions<Auth> = Pick<\n  SseEndpointOptions<object, Auth>,\n  "eventLog" | "authenticate" | "authorize" | "maxStreams" | "maxBufferedBytes" | "maxBodyBytes" | "logger"\n>;`,
     );
   }
   if (ws.length > 0) {
-    const picked = `Pick<\n    WebSocketEndpointOptions<never, object, unknown, Auth, string>,\n    "origins" | "authenticate" | "perMessageDeflate" | "maxConnections" | "rateLimit" | "maxBufferedBytes" | "fanOut" | "closeTimeoutMs" | "onOpen" | "onClose" | "onError"\n  >`;
+    const picked = `Pick<\n    WebSocketEndpointOptions<never, object, unknown, Auth, string>,\n    "authenticate" | "perMessageDeflate" | "maxConnections" | "rateLimit" | "maxBufferedBytes" | "fanOut" | "closeTimeoutMs" | "onOpen" | "onClose" | "onError"\n  >`;
     const verify = verifies.length > 0
       ? ` {\n  /** Resolves the token of the first message (${verifies.map((info) => `\`${info.channel.key}\``).join(', ')}) to who it is; \`undefined\` refuses it (close 1008). */\n  verifyToken: FirstMessageAuth<Auth>["verify"];\n}`
       : ' {}';
     optionTypes.push(
-      `/**\n * Settings of every WebSocket endpoint. What the manifest fixes (path, subprotocols, heartbeat,\n * largest message, first-message auth, discriminator, correlation id) is not here. Without\n * \`origins\` only pages of the server's own origin may connect.\n */\nexport interface RealtimeWebSocketOptions<Auth>\n  extends ${picked}${verify}`,
+      `/**\n * Settings of every WebSocket endpoint. What the manifest fixes (path, subprotocols, heartbeat,\n * largest message, first-message auth, discriminator, correlation id) is not here.\n */\nexport interface RealtimeWebSocketOptions<Auth>\n  extends ${picked}${verify}`,
     );
   }
   const optionMembers = [
+    '  /**',
+    '   * CORS for browser pages of other origins, as every generated server takes it: SSE answers',
+    '   * preflights and sends the CORS headers; WebSocket upgrades check `Origin` against `origins`.',
+    "   * Without it only pages of the server's own origin may read the streams or open a socket.",
+    '   */',
+    '  cors?: CorsOptions;',
     ...(sse.length > 0 ? ['  sse?: RealtimeSseOptions<Auth>;'] : []),
     ...(ws.length > 0 ? [`  websocket${verifies.length > 0 ? '' : '?'}: RealtimeWebSocketOptions<Auth>;`] : []),
   ];
@@ -259,6 +265,7 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
   ];
   const imports = [importStatement(nodeTypes, 'node:http', true)];
   if (ws.length > 0) imports.push(importStatement(['Duplex'], 'node:stream', true));
+  imports.push(importStatement(['CorsOptions'], './runtime/cors-policy.js', true));
   const sortedTypes = [...typeImports].filter(Boolean).sort();
   if (sortedTypes.length) imports.push(importStatement(sortedTypes, './types.js', true));
   const sortedValidators = [...validatorImports].filter(Boolean).sort();
@@ -274,7 +281,7 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
     imports.push(importStatement(verifies.length ? [...wsNames, 'type FirstMessageAuth'] : wsNames, './runtime/ws-server.js'));
     if (ws.some((info) => info.auth)) imports.push(importStatement(['CloseCode'], './runtime/ws-protocol.js'));
   }
-  const reexports: string[] = [];
+  const reexports: string[] = [exportStatement(['CorsOptions'], './runtime/cors-policy.js', true)];
   if (sse.length > 0) reexports.push(exportStatement(['SseHttpError'], './runtime/sse-server.js'), exportStatement(['MemoryEventLog', 'type EventLog'], './runtime/sse-store.js'));
   if (ws.length > 0) reexports.push(exportStatement(['MemoryFanOut', 'type FanOut'], './runtime/ws-fanout.js'), exportStatement(['CloseCode'], './runtime/ws-protocol.js'));
   if (options.redis) {
@@ -294,6 +301,8 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
     helpers: helpers.join('\n\n'),
   });
   const runtime = [
+    // CORS and the upgrade's Origin check, shared with every style's server.
+    'cors-policy',
     ...(sse.length > 0 ? SSE_RUNTIME : []),
     ...(ws.length > 0 ? WS_RUNTIME : []),
     ...(options.redis ? [...REDIS_RUNTIME, ...(sse.length > 0 ? SSE_REDIS_RUNTIME : []), ...(ws.length > 0 ? WS_REDIS_RUNTIME : [])] : []),
@@ -419,6 +428,7 @@ function sseEndpoint(info: ServerChannel, types: TypeEmitter, validatorImports: 
   const validators = info.sent.map((entry) => `${objectKey(entry.message.tag)}: ${entry.validator}`).join(', ');
   const lines = [
     '    ...options.sse,',
+    '    cors: options.cors,',
     `    eventLog${settings.resume || settings.method === 'POST' ? '' : ': withoutResume(eventLog)'},`,
     `    validators: { ${validators} },`,
     `    retryMs: ${settings.retry === undefined ? 'false' : jsonLiteral(settings.retry)},`,
@@ -462,6 +472,7 @@ function wsEndpoint(info: ServerChannel): string {
   }
   const lines = [
     '  ...websocket,',
+    '  cors: options.cors,',
     `  path: ${stringLiteral(info.path)},`,
     `  validate: ${input.validator},`,
     handlers.length ? `  handlers: {\n${handlers.map((line) => `      ${line}`).join('\n')}\n    },` : '  handlers: {},',

@@ -2,9 +2,9 @@
  * What kind of schema a file is, from its name and its first bytes: the config uses it when an API
  * has no `style`, and `codegen init` to find and describe the schemas in a project.
  */
-import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { InputStyle } from './config.js';
+import { readRegular } from './input-files.js';
 
 /** A schema file as `codegen init` sees it. */
 export interface DetectedFile {
@@ -83,9 +83,7 @@ function detectProto(file: string, text: string): DetectedFile {
 }
 
 function readHead(file: string, bytes = 64 * 1024): string {
-  try {
-    return readFileSync(file, 'utf8').slice(0, bytes);
-  } catch {
-    return ''; // A missing or unreadable file is reported by the loader, with a better message.
-  }
+  // Only the head, and only of a regular file: a device or FIFO is refused by the loader, not read here.
+  const read = readRegular(file, Number.MAX_SAFE_INTEGER, bytes);
+  return read.ok ? read.text : ''; // A missing or unreadable file is reported by the loader, with a better message.
 }

@@ -78,8 +78,9 @@ export function isInside(folder: string, path: string): boolean {
  * Reads a regular file of at most `maxBytes`. The type and size are checked with stat before the
  * file is opened (opening a FIFO would block, reading /dev/zero would never end), and again on the
  * open descriptor, so a file swapped in between is caught too; reading stops one byte past the cap.
+ * `head`: read only the first bytes (for detecting a file's style), whatever the size.
  */
-export function readRegular(path: string, maxBytes: number): ReadResult {
+export function readRegular(path: string, maxBytes: number, head?: number): ReadResult {
   const refused = checkStat(path, maxBytes);
   if (refused) return refused;
   let fd: number;
@@ -92,11 +93,11 @@ export function readRegular(path: string, maxBytes: number): ReadResult {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return { ok: false, refused: 'type', why: 'it is not a regular file' };
     if (stats.size > maxBytes) return overCap(stats.size, maxBytes);
-    const buffer = Buffer.allocUnsafe(Math.min(stats.size, maxBytes) + 1);
+    const buffer = Buffer.allocUnsafe(head ?? Math.min(stats.size, maxBytes) + 1);
     let length = 0;
     for (let n = 1; n > 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
     // The file grew between stat and read: the cap holds all the same.
-    if (length > maxBytes) return { ok: false, refused: 'size', why: `it grew past the limit of ${sizeText(maxBytes)} per input file while being read` };
+    if (head === undefined && length > maxBytes) return { ok: false, refused: 'size', why: `it grew past the limit of ${sizeText(maxBytes)} per input file while being read` };
     return { ok: true, text: buffer.toString('utf8', 0, length) };
   } catch (cause) {
     return { ok: false, refused: false, why: errnoText(cause) };

@@ -7,7 +7,8 @@
  *   bodies), emitted by the shared validator emitter; named schemas stay in `validators.ts`.
  * - `runtime/server.ts`, `server-input.ts`, `server-output.ts`: the core (routing, parsing,
  *   limits, problems), and `runtime/server-types.ts`, its contract with the convention stages
- *   (`runtime/{cors,rate-limit,auth,idempotency,conditional,store}.ts`, see STAGE_RUNTIME), all
+ *   (`runtime/{cors,rate-limit,auth,idempotency,conditional,store}.ts`, see STAGE_RUNTIME; `cors.ts`
+ *   over `cors-policy.ts`, the CORS every style shares), all
  *   copied as they are. `runtime/validation.ts` too when the API writes no `validators.ts`.
  *
  * Needs `types.ts` (and `validators.ts` when the API has schemas) beside it. A document without
@@ -69,6 +70,7 @@ const STAGE_RUNTIME = {
   'runtime/auth.ts': 'runtime/auth.ts.hbs',
   'runtime/conditional.ts': 'runtime/conditional.ts.hbs',
   'runtime/cors.ts': 'runtime/cors.ts.hbs',
+  'runtime/cors-policy.ts': 'runtime/cors-policy.ts.hbs',
   'runtime/idempotency.ts': 'runtime/idempotency.ts.hbs',
   'runtime/rate-limit.ts': 'runtime/rate-limit.ts.hbs',
   'runtime/store.ts': 'runtime/store.ts.hbs',

@@ -21,6 +21,8 @@ export const SERVER_RUNTIME = {
   'runtime/grpc-call.ts': 'runtime/grpc-call.ts.hbs',
   'runtime/grpc-http2.ts': 'runtime/grpc-http2.ts.hbs',
   'runtime/grpc-health.ts': 'runtime/grpc-health.ts.hbs',
+  // CORS for gRPC-Web and Connect, shared with every style's server.
+  'runtime/cors-policy.ts': 'runtime/cors-policy.ts.hbs',
 } as const;
 
 export function emitServer(model: ServicesModel, templates: TemplateRenderer, source: string): GeneratedFile[] {

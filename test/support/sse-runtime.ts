@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { TemplateRenderer } from '../../generators/core/templates.js';
 import { transpileFolder } from './client-generate.js';
 
-export const SSE_SERVER_FILES = ['sse-format', 'sse-store', 'sse-http', 'sse-server'] as const;
+export const SSE_SERVER_FILES = ['cors-policy', 'sse-format', 'sse-store', 'sse-http', 'sse-server'] as const;
 export const SSE_CLIENT_FILES = ['sse-client'] as const;
 export const SSE_FILES = [...SSE_SERVER_FILES, ...SSE_CLIENT_FILES] as const;
 
@@ -51,8 +51,7 @@ export interface EndpointOptions {
   textEvents?: string[];
   authenticate?: (request: IncomingMessage, token: string | undefined) => unknown;
   authorize?: (principal: unknown, request: SseRequestLike) => boolean | Promise<boolean>;
-  origins?: string[] | ((origin: string) => boolean);
-  credentials?: boolean;
+  cors?: { origins: string[] | ((origin: string) => boolean); credentials?: boolean; maxAge?: number };
   retryMs?: number | false;
   keepAliveMs?: number | false;
   maxStreams?: number;

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { TemplateRenderer } from '../../generators/core/templates.js';
 import { transpileFolder } from './client-generate.js';
 
-export const STAGE_FILES = ['server-types', 'store', 'cors', 'rate-limit', 'auth', 'idempotency', 'conditional'] as const;
+export const STAGE_FILES = ['server-types', 'store', 'cors-policy', 'cors', 'rate-limit', 'auth', 'idempotency', 'conditional'] as const;
 
 export interface OperationMeta {
   id: string;

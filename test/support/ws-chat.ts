@@ -106,7 +106,7 @@ const chat = createWebSocketEndpoint<ChatClientMessage, ChatServerMessage, ChatR
   path: "/rooms/{room}",
   validate: validateChatClientMessage,
   protocols: ["chat.v1"],
-  origins: ["https://app.example.com"],
+  cors: { origins: ["https://app.example.com"] },
   authenticate: (request) => (request.headers.cookie ? { context: { name: "cookie" } } : { status: 401 }),
   fanOut: new MemoryFanOut(),
   perMessageDeflate: { threshold: 2048 },

@@ -22,6 +22,8 @@ import { serverContext } from '../server.js';
 
 /** The runtime files server.ts imports, directly or through each other. */
 const RUNTIME_FILES = [
+  // CORS, shared with every style's server.
+  'cors-policy.ts',
   'graphql-documents.ts',
   'graphql-errors.ts',
   'graphql-execution.ts',
