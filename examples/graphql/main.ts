@@ -23,13 +23,15 @@
  *                         query costs its complexity, e.g. 1 + 20 × 3 for 20 tasks of 2 fields;
  *                         0 turns rate limiting off (default 20000: at least the 1000 of one
  *                         maximal query; over it the answer is 429 with Retry-After)
+ *   BODY_TIMEOUT_MS       how long a request body may take to arrive (default 30000; 408 after)
+ *   HEADERS_TIMEOUT_MS    how long the request head may take (default 20000; 408 after)
+ *   REQUEST_TIMEOUT_MS    how long the whole request may take (default 60000; 408 after)
  */
-import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createGraphQLServer, type GraphQLRequest, type ViewerRole } from "../../out/graphql/server.js";
+import { createGraphQLServer, createHttpServer, type GraphQLRequest, type ViewerRole } from "../../out/graphql/server.js";
 import { TaskStore } from "./data.js";
 import { resolvers, type Context, type Viewer } from "./resolvers.js";
-import { corsOrigins, setting, stopOnSignals } from "../shared/process.js";
+import { corsOrigins, listenerLimits, setting, stopOnSignals } from "../shared/process.js";
 
 /** The demo tokens; a real server verifies a signed token or looks it up. */
 const TOKENS: ReadonlyMap<string, Viewer> = new Map<string, Viewer>([
@@ -61,10 +63,12 @@ const graphql = createGraphQLServer<Context, Viewer>(resolvers, {
     : {}),
   // Connections, operations per connection and messages are limited by default (see WebSocketOptions).
   cors: { origins, credentials: true, maxAge: 600 },
+  bodyTimeout: setting("BODY_TIMEOUT_MS", 30_000),
   websocket: { maxConnectionsPerClient: 20 },
 });
 
-const server = createServer(graphql.listener);
+// Finite head, request and keep-alive timeouts and head size (node's own allow 300 s per request).
+const server = createHttpServer(graphql.listener, listenerLimits());
 graphql.attach(server);
 
 server.listen(setting("PORT", 0), "127.0.0.1", () => {

@@ -20,12 +20,16 @@
  *   FEED_INTERVAL_MS   milliseconds between task changes on the feed (default 5000)
  *   CORS_ORIGINS       comma-separated origins browsers may call from, SSE and WebSocket
  *                      (default http://localhost:5173,http://127.0.0.1:5173)
+ *   BODY_TIMEOUT_MS    how long a POST stream's body may take to arrive (default 30000; 408 after)
+ *   HEADERS_TIMEOUT_MS how long the request head may take (default 20000; 408 after)
+ *   REQUEST_TIMEOUT_MS how long the whole request may take (default 60000; 408 after)
+ *
+ * Streams per client (SSE, 100 per endpoint) and WebSockets per client (100) are limited by default.
  */
-import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createRealtimeServer } from "../../out/realtime/server.js";
+import { createHttpServer, createRealtimeServer } from "../../out/realtime/server.js";
 import { board, handlers, type Viewer } from "./handlers.js";
-import { corsOrigins, setting, stopOnSignals } from "../shared/process.js";
+import { corsOrigins, listenerLimits, setting, stopOnSignals } from "../shared/process.js";
 
 /** The demo tokens; a real server verifies a signed token or looks it up. */
 const TOKENS: ReadonlyMap<string, Viewer> = new Map([
@@ -40,6 +44,7 @@ const realtime = createRealtimeServer<Viewer>(handlers, {
     // The feed is public; a token, when sent, must be valid. POST streams need one.
     authenticate: (_request, token) => (token === undefined ? ANONYMOUS : TOKENS.get(token)),
     authorize: (viewer, { request }) => request.method !== "POST" || viewer !== ANONYMOUS,
+    bodyTimeoutMs: setting("BODY_TIMEOUT_MS", 30_000),
   },
   websocket: {
     verifyToken: (token) => TOKENS.get(token),
@@ -47,7 +52,8 @@ const realtime = createRealtimeServer<Viewer>(handlers, {
   },
 });
 
-const server = createServer(realtime.listener);
+// Finite head, request and keep-alive timeouts and head size (node's own allow 300 s per request).
+const server = createHttpServer(realtime.listener, listenerLimits());
 realtime.attach(server);
 
 const feed = setInterval(() => {

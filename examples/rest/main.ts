@@ -17,6 +17,8 @@
  *                         (default http://localhost:5173,http://127.0.0.1:5173)
  *   BODY_TIMEOUT_MS       how long a request body may take to arrive (default 30000; 408 after)
  *   MAX_BODY_BYTES        largest request body (default 1048576; 413 above)
+ *   HEADERS_TIMEOUT_MS    how long the request head may take (default 20000; 408 after)
+ *   REQUEST_TIMEOUT_MS    how long the whole request may take (default 60000; 408 after)
  *
  * Credentials: `Authorization: Bearer demo-token` may do everything; `Bearer reader-token` may only
  * read (its writes answer 403). `GET /healthz` (no credentials) answers 200 while the process runs.
@@ -25,7 +27,7 @@ import type { AddressInfo } from "node:net";
 import type { Credentials, Listener, TasksApiServerOptions } from "../../out/rest/server.js";
 import { createHttpServer, createServer, MemoryStore } from "../../out/rest/server.js";
 import { handlers } from "./handlers.js";
-import { corsOrigins, setting, stopOnSignals } from "../shared/process.js";
+import { corsOrigins, listenerLimits, setting, stopOnSignals } from "../shared/process.js";
 
 /** Who a token belongs to, and whether they may change anything. */
 export interface User {
@@ -79,7 +81,7 @@ const listener: Listener = (request, response) => {
   api(request, response);
 };
 
-const server = createHttpServer(listener);
+const server = createHttpServer(listener, listenerLimits());
 
 server.listen(port, "127.0.0.1", () => {
   const { port: actual } = server.address() as AddressInfo;

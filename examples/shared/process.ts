@@ -29,6 +29,15 @@ export function corsOrigins(): string[] {
 }
 
 /**
+ * The hardened listener's time limits (`createHttpServer`, the same in every example):
+ * `HEADERS_TIMEOUT_MS` for the request head (default 20000), `REQUEST_TIMEOUT_MS` for the whole
+ * request (default 60000); 408 and the connection closed after either.
+ */
+export function listenerLimits(): { headersTimeout: number; requestTimeout: number } {
+  return { headersTimeout: setting("HEADERS_TIMEOUT_MS", 20_000), requestTimeout: setting("REQUEST_TIMEOUT_MS", 60_000) };
+}
+
+/**
  * On SIGINT or SIGTERM: `close()` first (what the API holds open: streams, WebSockets, timers),
  * then `server` stops accepting, in-flight requests finish and idle keep-alive connections close;
  * stragglers are cut after 5 s. Exits 0.

@@ -63,6 +63,8 @@ export const SERVER_RUNTIME = {
   'runtime/server-input.ts': 'runtime/server-input.ts.hbs',
   'runtime/server-output.ts': 'runtime/server-output.ts.hbs',
   'runtime/server-types.ts': 'runtime/server-types.ts.hbs',
+  // The hardened http.Server, shared with the GraphQL and realtime outputs.
+  'runtime/http-listener.ts': 'runtime/http-listener.ts.hbs',
 } as const;
 
 /** The convention stages `runtime/server.ts` imports and composes, written beside the core. */
