@@ -22,7 +22,8 @@ const sockets: WebSocket[] = [];
 
 beforeAll(async () => {
   runtime = await loadWsRuntime('ws-load-');
-  server = await startChat(runtime);
+  // Every load client comes from 127.0.0.1: one address standing for 1000 clients.
+  server = await startChat(runtime, { maxConnectionsPerClient: 2000 } as Parameters<typeof startChat>[1]);
 });
 
 afterAll(async () => {

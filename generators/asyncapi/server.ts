@@ -165,11 +165,11 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
   const optionTypes: string[] = [];
   if (sse.length > 0) {
     optionTypes.push(
-      `/**\n * Settings of every SSE endpoint. What the manifest fixes (retry, keep-alive, \`[DONE]\`, resume,\n * payload validation) is not here. \`authenticate\` gets the bearer token of \`Authorization\` or of\n * \`?access_token=\` (EventSource cannot send headers).\n */\nexport type RealtimeSseOptions<Auth> = Pick<\n  SseEndpointOptions<object, Auth>,\n  "eventLog" | "authenticate" | "authorize" | "maxStreams" | "maxBufferedBytes" | "maxBodyBytes" | "logger"\n>;`,
+      `/**\n * Settings of every SSE endpoint. What the manifest fixes (retry, keep-alive, \`[DONE]\`, resume,\n * payload validation) is not here. \`authenticate\` gets the bearer token of \`Authorization\` or of\n * \`?access_token=\` (EventSource cannot send headers).\n */\nexport type RealtimeSseOptions<Auth> = Pick<\n  SseEndpointOptions<object, Auth>,\n  "eventLog" | "authenticate" | "authorize" | "maxStreams" | "maxStreamsPerClient" | "clientKey" | "maxBufferedBytes" | "maxBodyBytes" | "bodyTimeoutMs" | "logger"\n>;`,
     );
   }
   if (ws.length > 0) {
-    const picked = `Pick<\n    WebSocketEndpointOptions<never, object, unknown, Auth, string>,\n    "authenticate" | "perMessageDeflate" | "maxConnections" | "rateLimit" | "maxBufferedBytes" | "fanOut" | "closeTimeoutMs" | "onOpen" | "onClose" | "onError"\n  >`;
+    const picked = `Pick<\n    WebSocketEndpointOptions<never, object, unknown, Auth, string>,\n    "authenticate" | "perMessageDeflate" | "maxConnections" | "maxConnectionsPerClient" | "clientKey" | "rateLimit" | "maxBufferedBytes" | "fanOut" | "closeTimeoutMs" | "onOpen" | "onClose" | "onError"\n  >`;
     const verify = verifies.length > 0
       ? ` {\n  /** Resolves the token of the first message (${verifies.map((info) => `\`${info.channel.key}\``).join(', ')}) to who it is; \`undefined\` refuses it (close 1008). */\n  verifyToken: FirstMessageAuth<Auth>["verify"];\n}`
       : ' {}';
@@ -281,7 +281,7 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
     imports.push(importStatement(verifies.length ? [...wsNames, 'type FirstMessageAuth'] : wsNames, './runtime/ws-server.js'));
     if (ws.some((info) => info.auth)) imports.push(importStatement(['CloseCode'], './runtime/ws-protocol.js'));
   }
-  const reexports: string[] = [exportStatement(['CorsOptions'], './runtime/cors-policy.js', true)];
+  const reexports: string[] = [exportStatement(['CorsOptions'], './runtime/cors-policy.js', true), exportStatement(['createHttpServer', 'type HttpServerOptions'], './runtime/http-listener.js')];
   if (sse.length > 0) reexports.push(exportStatement(['SseHttpError'], './runtime/sse-server.js'), exportStatement(['MemoryEventLog', 'type EventLog'], './runtime/sse-store.js'));
   if (ws.length > 0) reexports.push(exportStatement(['MemoryFanOut', 'type FanOut'], './runtime/ws-fanout.js'), exportStatement(['CloseCode'], './runtime/ws-protocol.js'));
   if (options.redis) {
@@ -303,6 +303,9 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
   const runtime = [
     // CORS and the upgrade's Origin check, shared with every style's server.
     'cors-policy',
+    // The hardened http.Server and the per-client limits of streams and sockets, shared likewise.
+    'http-listener',
+    'client-limits',
     ...(sse.length > 0 ? SSE_RUNTIME : []),
     ...(ws.length > 0 ? WS_RUNTIME : []),
     ...(options.redis ? [...REDIS_RUNTIME, ...(sse.length > 0 ? SSE_REDIS_RUNTIME : []), ...(ws.length > 0 ? WS_REDIS_RUNTIME : [])] : []),

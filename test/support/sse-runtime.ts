@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { TemplateRenderer } from '../../generators/core/templates.js';
 import { transpileFolder } from './client-generate.js';
 
-export const SSE_SERVER_FILES = ['cors-policy', 'sse-format', 'sse-store', 'sse-http', 'sse-server'] as const;
+export const SSE_SERVER_FILES = ['cors-policy', 'client-limits', 'sse-format', 'sse-store', 'sse-http', 'sse-server'] as const;
 export const SSE_CLIENT_FILES = ['sse-client'] as const;
 export const SSE_FILES = [...SSE_SERVER_FILES, ...SSE_CLIENT_FILES] as const;
 

@@ -15,7 +15,7 @@ import { ROOT } from './cli.js';
 import { transpileFolder } from './client-generate.js';
 import { CHAT_SOURCE } from './ws-chat.js';
 
-export const WS_SERVER_FILES = ['validation', 'cors-policy', 'ws-protocol', 'ws-fanout', 'ws-handshake', 'ws-connection', 'ws-server'] as const;
+export const WS_SERVER_FILES = ['validation', 'cors-policy', 'client-limits', 'ws-protocol', 'ws-fanout', 'ws-handshake', 'ws-connection', 'ws-server'] as const;
 export const WS_CLIENT_FILES = ['validation', 'ws-protocol', 'ws-client'] as const;
 
 /** Renders the runtime into `<folder>/runtime/` and the chat channel into `<folder>/chat.ts`. */

@@ -24,6 +24,9 @@ import { serverContext } from '../server.js';
 const RUNTIME_FILES = [
   // CORS, shared with every style's server.
   'cors-policy.ts',
+  // Per-client WebSocket limits and the hardened http.Server, shared with the REST and realtime outputs.
+  'client-limits.ts',
+  'http-listener.ts',
   'graphql-documents.ts',
   'graphql-errors.ts',
   'graphql-execution.ts',
