@@ -190,4 +190,24 @@ describe('codegen --watch', () => {
       if (watcher.alive) watcher.child.kill('SIGKILL');
     }
   });
+
+  // What --watch scans for $refs is read as the loader reads it: a reference to a device or a file
+  // outside the project is refused (and not watched), never read.
+  it('does not read a $ref to /dev/zero while planning what to watch', { timeout: 300_000 }, async () => {
+    const dir = project();
+    const schema = join(dir, 'schemas/openapi/tasks.yaml');
+    writeFileSync(schema, ORIGINAL.replace(STATUS_DESCRIPTION, 'description: Zero.\n      allOf: [{ $ref: "/dev/zero" }]'));
+    const watcher = new WatchProcess(dir);
+    try {
+      await watcher.waitFor('err', /error: .*\/dev\/zero/, { out: 0, err: 0 }, 60_000);
+      await watcher.waitFor('out', /codegen: watching for changes/, { out: 0, err: 0 });
+      const mark = watcher.mark();
+      writeFileSync(schema, revision(9));
+      await watcher.waitFor('out', /codegen: \d+ written/, mark);
+      watcher.child.kill('SIGINT');
+      expect(await watcher.exited).toBe(0);
+    } finally {
+      if (watcher.alive) watcher.child.kill('SIGKILL');
+    }
+  });
 });
