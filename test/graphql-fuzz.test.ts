@@ -16,7 +16,8 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Rng } from './support/e2e-fuzz.js';
+import type { Rng } from './support/e2e-fuzz.js';
+import { fuzz, fuzzSummary } from './support/fuzz-loop.js';
 import { generatedServer, post, type GeneratedServer, type GraphQLServerHandle } from './support/graphql-server-setup.js';
 import { GRAPHQL_USAGE_SOURCE } from './support/graphql-server-usage.js';
 import { exchange, type RawExchange } from './support/raw-socket.js';
@@ -184,23 +185,16 @@ function check(fuzzCase: Case, answer: RawExchange, fail: (reason: string) => vo
 }
 
 it(`survives ${TARGET.toLocaleString('en-US')} malformed GraphQL requests: no 5xx, no leaks, 408 for slow bodies, still answering`, async () => {
-  const rng = new Rng(SEED);
-  const started = Date.now();
-  const byStatus = new Map<string, number>();
-  const failures: string[] = [];
-  let sent = 0;
-  const worker = async (): Promise<void> => {
-    while (sent < TARGET && Date.now() - started < TIME_LIMIT_MS) {
-      const fuzzCase = nextCase(rng);
-      sent++;
+  const result = await fuzz({
+    seed: SEED, target: TARGET, timeLimitMs: TIME_LIMIT_MS, concurrency: CONCURRENCY, next: nextCase,
+    run: async (fuzzCase, fail) => {
       const answer = await exchange(port, fuzzCase.parts, { intervalMs: 100, timeoutMs: fuzzCase.slow ? 3000 : 5000 });
-      byStatus.set(String(answer.status), (byStatus.get(String(answer.status)) ?? 0) + 1);
-      check(fuzzCase, answer, (reason) => failures.push(`[${fuzzCase.category}] ${reason}: ${JSON.stringify(fuzzCase.parts.map(String).join('').slice(0, 200))} → ${JSON.stringify(answer.body.slice(0, 200))}`));
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const seconds = (Date.now() - started) / 1000;
-  console.log(`graphql fuzz: seed 0x${SEED.toString(16)}, ${sent} requests in ${seconds.toFixed(1)} s; by status: ${[...byStatus].sort().map(([status, n]) => `${status}: ${n}`).join(', ')}; failures ${failures.length}`);
+      check(fuzzCase, answer, (reason) => fail(`[${fuzzCase.category}] ${reason}: ${JSON.stringify(fuzzCase.parts.map(String).join('').slice(0, 200))} → ${JSON.stringify(answer.body.slice(0, 200))}`));
+      return String(answer.status);
+    },
+  });
+  console.log(fuzzSummary('graphql fuzz', SEED, result));
+  const { sent, failures, counts: byStatus } = result;
 
   expect(sent).toBeGreaterThanOrEqual(TARGET);
   expect(failures.slice(0, 10)).toEqual([]);

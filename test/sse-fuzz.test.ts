@@ -18,7 +18,8 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TemplateRenderer } from '../generators/core/templates.js';
 import { ROOT } from './support/cli.js';
-import { Rng } from './support/e2e-fuzz.js';
+import type { Rng } from './support/e2e-fuzz.js';
+import { fuzz, fuzzSummary } from './support/fuzz-loop.js';
 import { exchange, openHead, type RawExchange } from './support/raw-socket.js';
 import { importSse, renderSse, type EndpointLike, type SseRuntime } from './support/sse-runtime.js';
 
@@ -191,23 +192,16 @@ async function run(fuzzCase: Case): Promise<{ status: number; headers: Record<st
 }
 
 it(`survives ${TARGET.toLocaleString('en-US')} malformed SSE requests: streams or problems, no 5xx, no leaks, 408 for slow bodies`, async () => {
-  const rng = new Rng(SEED);
-  const started = Date.now();
-  const byStatus = new Map<string, number>();
-  const failures: string[] = [];
-  let sent = 0;
-  const worker = async (): Promise<void> => {
-    while (sent < TARGET && Date.now() - started < TIME_LIMIT_MS) {
-      const fuzzCase = nextCase(rng);
-      sent++;
+  const result = await fuzz({
+    seed: SEED, target: TARGET, timeLimitMs: TIME_LIMIT_MS, concurrency: CONCURRENCY, next: nextCase,
+    run: async (fuzzCase, fail) => {
       const answer = await run(fuzzCase);
-      byStatus.set(String(answer.status), (byStatus.get(String(answer.status)) ?? 0) + 1);
-      check(fuzzCase, answer, (reason) => failures.push(`[${fuzzCase.category}] ${reason}: ${JSON.stringify(fuzzCase.parts.map(String).join('').slice(0, 160))} → ${JSON.stringify(answer.body.slice(0, 160))}`));
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const seconds = (Date.now() - started) / 1000;
-  console.log(`sse fuzz: seed 0x${SEED.toString(16)}, ${sent} requests in ${seconds.toFixed(1)} s; by status: ${[...byStatus].sort().map(([status, n]) => `${status}: ${n}`).join(', ')}; failures ${failures.length}`);
+      check(fuzzCase, answer, (reason) => fail(`[${fuzzCase.category}] ${reason}: ${JSON.stringify(fuzzCase.parts.map(String).join('').slice(0, 160))} → ${JSON.stringify(answer.body.slice(0, 160))}`));
+      return String(answer.status);
+    },
+  });
+  console.log(fuzzSummary('sse fuzz', SEED, result));
+  const { sent, failures, counts: byStatus } = result;
 
   expect(sent).toBeGreaterThanOrEqual(TARGET);
   expect(failures.slice(0, 10)).toEqual([]);

@@ -13,7 +13,8 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { Rng } from './support/e2e-fuzz.js';
+import type { Rng } from './support/e2e-fuzz.js';
+import { fuzz, fuzzSummary } from './support/fuzz-loop.js';
 import { loadWsRuntime, type EndpointOptions, type WsRuntime } from './support/ws-runtime.js';
 import { inbox, open, startChat, type ChatServer } from './support/ws-server-setup.js';
 
@@ -143,31 +144,22 @@ async function run(fuzzCase: Case): Promise<Outcome> {
 }
 
 it(`survives ${TARGET.toLocaleString('en-US')} hostile connections: proper close codes, no leaks, nothing before auth, still serving`, async () => {
-  const rng = new Rng(SEED);
-  const started = Date.now();
-  const byCode = new Map<string, number>();
-  const failures: string[] = [];
-  let sent = 0;
-  const worker = async (): Promise<void> => {
-    while (sent < TARGET && Date.now() - started < TIME_LIMIT_MS) {
-      const fuzzCase = nextCase(rng);
-      sent++;
+  const result = await fuzz({
+    seed: SEED, target: TARGET, timeLimitMs: TIME_LIMIT_MS, concurrency: CONCURRENCY, next: nextCase,
+    run: async (fuzzCase, fail) => {
       const outcome = await run(fuzzCase);
       const key = outcome.status !== undefined ? `http ${outcome.status}` : String(outcome.code);
-      byCode.set(key, (byCode.get(key) ?? 0) + 1);
-      if (outcome.status !== undefined && outcome.status !== 429) failures.push(`[${fuzzCase.category}] handshake answered ${outcome.status}`);
+      if (outcome.status !== undefined && outcome.status !== 429) fail(`[${fuzzCase.category}] handshake answered ${outcome.status}`);
       // A handler that throws or rejects (the chat's `crash`, a failing `work`) closes with 1011 by design.
       const crashKind = fuzzCase.frames.some((frame) => typeof frame.data === 'string' && (frame.data.includes('"crash"') || frame.data.includes('"fail":true')));
-      if (outcome.code !== undefined && !ALLOWED_CODES.has(outcome.code) && !(outcome.code === 1011 && crashKind)) failures.push(`[${fuzzCase.category}] close code ${outcome.code} ${outcome.reason}`);
-      for (const pattern of LEAKS) if (outcome.reason && pattern.test(outcome.reason)) failures.push(`[${fuzzCase.category}] reason leaks: ${outcome.reason}`);
-      if (fuzzCase.category === 'before-auth' && outcome.reason === 'client done') failures.push('[before-auth] a socket that never authenticated was not closed');
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const seconds = (Date.now() - started) / 1000;
-  console.log(
-    `ws fuzz: seed 0x${SEED.toString(16)}, ${sent} connections in ${seconds.toFixed(1)} s; by close: ${[...byCode].map(([code, n]) => `${code}: ${n}`).join(', ')}; failures ${failures.length}`,
-  );
+      if (outcome.code !== undefined && !ALLOWED_CODES.has(outcome.code) && !(outcome.code === 1011 && crashKind)) fail(`[${fuzzCase.category}] close code ${outcome.code} ${outcome.reason}`);
+      for (const pattern of LEAKS) if (outcome.reason && pattern.test(outcome.reason)) fail(`[${fuzzCase.category}] reason leaks: ${outcome.reason}`);
+      if (fuzzCase.category === 'before-auth' && outcome.reason === 'client done') fail('[before-auth] a socket that never authenticated was not closed');
+      return key;
+    },
+  });
+  console.log(fuzzSummary('ws fuzz', SEED, result, 'connections'));
+  const { sent, failures } = result;
 
   expect(sent).toBeGreaterThanOrEqual(TARGET);
   expect(failures.slice(0, 10)).toEqual([]);
