@@ -20,6 +20,8 @@ export const SERVER_RUNTIME = {
   'runtime/grpc-server.ts': 'runtime/grpc-server.ts.hbs',
   'runtime/grpc-call.ts': 'runtime/grpc-call.ts.hbs',
   'runtime/grpc-http2.ts': 'runtime/grpc-http2.ts.hbs',
+  'runtime/grpc-admission.ts': 'runtime/grpc-admission.ts.hbs',
+  'runtime/grpc-limits.ts': 'runtime/grpc-limits.ts.hbs',
   'runtime/grpc-health.ts': 'runtime/grpc-health.ts.hbs',
   // CORS for gRPC-Web and Connect, shared with every style's server.
   'runtime/cors-policy.ts': 'runtime/cors-policy.ts.hbs',

@@ -43,7 +43,7 @@ export async function generateGrpc(name: string, options: GenerateOptions = {}):
   const [{ files, userFiles }] = await generate([
     {
       name: 'grpc', inputs: [join(protoRoot, 'acme/tasks/v1/tasks.proto')], documents: [], style: 'proto', output: join(folder, 'out'),
-      emit: ['types', 'client', 'server'], handlers, options: { includePaths: ['.'] }, root: protoRoot,
+      emit: ['types', 'client', 'server'], handlers, options: { includePaths: [protoRoot] }, root: protoRoot,
     },
   ]);
   writeFiles(join(folder, 'out'), files);
