@@ -25,10 +25,10 @@ const CONCURRENCY = 50;
 const TARGET = 1.0;
 const DIR = join(WORK, 'grpc-server');
 const OURS_OUT = join(DIR, 'ours');
-const OURS_JS = join(DIR, 'ours-js');
+export const OURS_JS = join(DIR, 'ours-js');
 
 /** Generates the server (and the messages it imports) with the CLI; returns why it cannot run, if so. */
-function generateOurs(log) {
+export function generateOurs(log) {
   if (!oursBuilt()) return 'dist/bin/cli.js is missing: `npm run build` has not produced the CLI';
   mkdirSync(DIR, { recursive: true });
   const config = join(DIR, 'codegen.config.yaml');
