@@ -1,6 +1,6 @@
 /**
  * The examples are served by the hardened listener (issue 11, F11 and principle 3): each example
- * process (`node dist/examples/<style>/main.js`, as `npm run example:<style>` starts it) closes a
+ * process (`node dist/examples/<style>/main.js`, gRPC's HTTP/1.1 side included, as `npm run example:<style>` starts it) closes a
  * client whose request head trickles in, with a 408 problem, once HEADERS_TIMEOUT_MS (shortened
  * here to 1 s; default 20 s) has passed, and one whose body trickles in once the body or request
  * time limit has. A plain `http.createServer` would keep both for node's 300 s.
@@ -12,17 +12,19 @@ import { EXAMPLE_MAIN, GRAPHQL_EXAMPLE_MAIN, startExample, type RunningExample }
 import { exchange } from './support/raw-socket.js';
 
 const REALTIME_EXAMPLE_MAIN = join(ROOT, 'dist', 'examples', 'realtime', 'main.js');
+const GRPC_EXAMPLE_MAIN = join(ROOT, 'dist', 'examples', 'grpc', 'main.js');
 const SHORT = { HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '1500', BODY_TIMEOUT_MS: '1000' };
 
 const examples: Record<string, RunningExample> = {};
 
 beforeAll(async () => {
-  const [rest, graphql, realtime] = await Promise.all([
+  const [rest, graphql, realtime, grpc] = await Promise.all([
     startExample({ ...SHORT, RATE_LIMIT: '0' }, EXAMPLE_MAIN),
     startExample({ ...SHORT, RATE_LIMIT: '0' }, GRAPHQL_EXAMPLE_MAIN),
     startExample({ ...SHORT, FEED_INTERVAL_MS: '60000' }, REALTIME_EXAMPLE_MAIN),
+    startExample(SHORT, GRPC_EXAMPLE_MAIN),
   ]);
-  Object.assign(examples, { rest, graphql, realtime });
+  Object.assign(examples, { rest, graphql, realtime, grpc });
 }, 60_000);
 
 afterAll(async () => {
@@ -36,6 +38,7 @@ describe.each([
   ['rest', '/v1/projects'],
   ['graphql', '/graphql'],
   ['realtime', '/v1/tasks/events'],
+  ['grpc', '/acme.tasks.v1.TaskService/GetTask'], // gRPC-Web and Connect's HTTP/1.1 side
 ])('the %s example', (name, path) => {
   it('closes a client whose request head trickles in, with a 408 problem', async () => {
     const answer = await exchange(examples[name]!.port, slowHead(path), { intervalMs: 100, timeoutMs: 6000 });

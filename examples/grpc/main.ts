@@ -21,10 +21,12 @@
  *   PORT           port to listen on; 0 = any free port (default 0)
  *   CORS_ORIGINS   comma-separated origins browsers may call from
  *                  (default http://localhost:5173,http://127.0.0.1:5173)
+ *   HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS   HTTP/1.1 request head and whole-request time limits
+ *                  (defaults 20000 and 60000; 408 after)
  */
 import { createGrpcServer } from "../../out/grpc/server.js";
 import { handlers, type User } from "./handlers.js";
-import { corsOrigins, setting, stopOnSignals } from "../shared/process.js";
+import { corsOrigins, listenerLimits, setting, stopOnSignals } from "../shared/process.js";
 
 /** The demo tokens; a real server verifies a signed token or looks it up. */
 const TOKENS: ReadonlyMap<string, User> = new Map([
@@ -43,6 +45,8 @@ const server = createGrpcServer<User>(handlers, {
   },
   authorize: (user, method) => user.role === "editor" || READS.has(method.name),
   cors: { origins, credentials: true, maxAge: 600 },
+  // gRPC-Web and Connect over HTTP/1.1: how long a request head and a whole request may take.
+  http1: listenerLimits(),
   shutdownGraceMs: 2000,
   onError: (error, method) => console.error(`example:grpc: ${method.parent.typeName}/${method.name} failed:`, error),
 });

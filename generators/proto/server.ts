@@ -25,6 +25,7 @@ export const SERVER_RUNTIME = {
   'runtime/grpc-health.ts': 'runtime/grpc-health.ts.hbs',
   // CORS for gRPC-Web and Connect, shared with every style's server.
   'runtime/cors-policy.ts': 'runtime/cors-policy.ts.hbs',
+  'runtime/http-listener.ts': 'runtime/http-listener.ts.hbs',
 } as const;
 
 export function emitServer(model: ServicesModel, templates: TemplateRenderer, source: string): GeneratedFile[] {
