@@ -94,10 +94,8 @@ function checkCreateProjectHeaders(value: unknown, errors?: ErrorCollector): boo
   const v1 = o1["Idempotency-Key"];
   if (v1 !== undefined) {
     if (typeof v1 !== "string") ok = fail(errors, "/Idempotency-Key", "type", "must be a string");
-    else {
-      if (v1.length === 0) ok = fail(errors, "/Idempotency-Key", "minLength", "must have at least 1 character");
-      if (v1.length > 255 && codePointLength(v1) > 255) ok = fail(errors, "/Idempotency-Key", "maxLength", "must have at most 255 characters");
-    }
+    else if (v1.length === 0) ok = fail(errors, "/Idempotency-Key", "minLength", "must have at least 1 character");
+    else if (v1.length > 255 && codePointLength(v1) > 255) ok = fail(errors, "/Idempotency-Key", "maxLength", "must have at most 255 characters");
   }
   return ok;
 }

@@ -28,6 +28,8 @@ export const ErrorCode = {
   IntrospectionDisabled: "INTROSPECTION_DISABLED",
   Timeout: "TIMEOUT",
   PayloadTooLarge: "PAYLOAD_TOO_LARGE",
+  /** The request body did not arrive within `bodyTimeout` (HTTP 408). */
+  RequestTimeout: "REQUEST_TIMEOUT",
   /** The client spent its rate-limit budget (HTTP 429, with `Retry-After`). */
   RateLimited: "RATE_LIMITED",
   /** WebSocket: one connection has as many operations in progress as it may. */

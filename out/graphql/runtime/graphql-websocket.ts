@@ -3,8 +3,9 @@
  * Subscriptions (and queries) over WebSocket: graphql-ws's server (`graphql-transport-ws`) on a
  * `ws` WebSocketServer that shares the HTTP server's port.
  *
- * - The `Origin` header is checked at the upgrade: a browser page of another origin is answered
- *   403 before any WebSocket exists (WebSocket has no same-origin policy of its own).
+ * - The `Origin` header is checked at the upgrade against `cors.origins` (the HTTP side's
+ *   allow-list, by the same matcher), or the server's own origin without it: a browser page of
+ *   another origin is answered 403 before any WebSocket exists (WebSocket has no same-origin policy).
  * - Connection limits are checked at the upgrade too, so a flood costs no WebSocket: beyond
  *   `maxConnections` the answer is HTTP 503, beyond `maxConnectionsPerClient` HTTP 429 (a refused
  *   handshake has no close code; graphql-ws clients retry it with back-off, which suits both).
@@ -34,6 +35,8 @@ import type { Duplex } from "node:stream";
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocket, WebSocketServer } from "ws";
+import { OpenCounts } from "./client-limits.js";
+import { originMatcher, upgradeOriginAllowed } from "./cors-policy.js";
 import { ErrorCode, codedError } from "./graphql-errors.js";
 import type { Executor, GraphQLRequest } from "./graphql-execution.js";
 import type { Viewer } from "./graphql-schema.js";
@@ -56,8 +59,10 @@ export function createWebSocketEndpoint<Context, V extends Viewer>(executor: Exe
   const options = executor.options.websocket ?? {};
   const sockets = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? executor.options.maxBodyBytes ?? 102_400 });
   const connections = new WeakMap<object, Connection<V>>();
-  const counts = new ConnectionCounts(options.maxConnections ?? 10_000, options.maxConnectionsPerClient ?? 100);
+  const counts = new OpenCounts(options.maxConnections ?? 10_000, options.maxConnectionsPerClient ?? 100);
   const maxOperations = options.maxOperations ?? 100;
+  const cors = executor.options.cors;
+  const allowsOrigin = cors ? originMatcher(cors.origins) : undefined;
   const messageRate = options.messageRate === false ? undefined : (options.messageRate ?? { limit: 200, windowMs: 10_000 });
   const format = (error: GraphQLError): GraphQLFormattedError => {
     const formatted = executor.formatError(error);
@@ -108,14 +113,15 @@ export function createWebSocketEndpoint<Context, V extends Viewer>(executor: Exe
   return {
     handleUpgrade(request, socket, head) {
       if (pathOf(request.url) !== path) return false;
-      if (!originAllowed(request, options.origins)) {
+      if (!upgradeOriginAllowed(request, allowsOrigin)) {
         refuse(socket, "403 Forbidden");
         return true;
       }
       const client = executor.clientKey(request);
+      // Open WebSockets and handshakes in progress, in all and per client.
       const refusal = counts.admit(client);
       if (refusal) {
-        refuse(socket, refusal);
+        refuse(socket, refusal === "total" ? "503 Service Unavailable" : "429 Too Many Requests", "Retry-After: 5\r\n");
         return true;
       }
       // The TCP socket closes once, whether the handshake fails or the WebSocket ends later.
@@ -130,34 +136,6 @@ export function createWebSocketEndpoint<Context, V extends Viewer>(executor: Exe
       await server.dispose();
     },
   };
-}
-
-/** Open WebSockets (and handshakes in progress), in all and per client. */
-class ConnectionCounts {
-  private total = 0;
-  private readonly perClient = new Map<string, number>();
-
-  constructor(
-    private readonly max: number,
-    private readonly maxPerClient: number,
-  ) {}
-
-  /** Counts one more for `client`, or says which status refuses it. */
-  admit(client: string): string | undefined {
-    const mine = this.perClient.get(client) ?? 0;
-    if (this.total >= this.max) return "503 Service Unavailable";
-    if (mine >= this.maxPerClient) return "429 Too Many Requests";
-    this.total++;
-    this.perClient.set(client, mine + 1);
-    return undefined;
-  }
-
-  release(client: string): void {
-    this.total--;
-    const mine = (this.perClient.get(client) ?? 1) - 1;
-    if (mine > 0) this.perClient.set(client, mine);
-    else this.perClient.delete(client);
-  }
 }
 
 /**
@@ -179,23 +157,12 @@ function limitMessages(websocket: WebSocket, limit: number, windowMs: number): v
 }
 
 /** Answers an upgrade with a bodyless HTTP status, before any WebSocket exists. */
-function refuse(socket: Duplex, status: string): void {
-  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+function refuse(socket: Duplex, status: string, headers = ""): void {
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n${headers}\r\n`);
 }
 
 export function pathOf(url: string | undefined): string {
   const target = url ?? "/";
   const query = target.indexOf("?");
   return query === -1 ? target : target.slice(0, query);
-}
-
-function originAllowed(request: IncomingMessage, origins: readonly string[] | "*" | undefined): boolean {
-  const origin = request.headers.origin;
-  if (origin === undefined || origins === "*") return true;
-  if (origins) return origins.includes(origin);
-  try {
-    return new URL(origin).host === request.headers.host;
-  } catch {
-    return false;
-  }
 }

@@ -6,19 +6,27 @@
  *   `fetch`): the first bytes of a connection decide, since the HTTP/2 preface starts `PRI *`;
  * - plain gRPC calls over HTTP/2 served by `grpc-http2.ts` instead of Connect, for throughput
  *   (the same handlers, hooks and statuses; anything else still goes to Connect);
- * - authentication and authorization hooks answering UNAUTHENTICATED and PERMISSION_DENIED;
+ * - authentication and authorization hooks answering UNAUTHENTICATED and PERMISSION_DENIED, run on
+ *   the headers before any body is read (`grpc-admission.ts`);
+ * - limits with defaults (`grpc-limits.ts`): concurrent streams per HTTP/2 session, idle streams and
+ *   sessions, the first bytes of a connection, deadlines a timer can hold;
  * - INTERNAL with a generic message for anything a handler throws that is not a `ConnectError`
  *   (logged, never sent), and DEADLINE_EXCEEDED for a handler that outlives its deadline;
  * - CORS with an allow-list, exposing the gRPC-Web and Connect headers browsers need;
  * - `grpc.health.v1.Health`, and a shutdown that drains calls before it cancels them.
  */
-import { createServer as createHttp1Server, type IncomingMessage, type ServerResponse } from "node:http";
+import { setMaxListeners } from "node:events";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from "node:http2";
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from "node:net";
+import { createHttpServer, type HttpServerOptions } from "./http-listener.js";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
-import { Code, ConnectError, cors as connectCors, type ConnectRouter, type MethodImpl, type ServiceImpl } from "@connectrpc/connect";
+import { Code, ConnectError, cors as connectCors, createContextValues, type ConnectRouter, type MethodImpl, type ServiceImpl } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import { implement, type CallHandler, type CallState, type Hooks, type MaybePromise } from "./grpc-call.js";
+import { applyCors, CorsPolicy, type CorsOptions, type CorsSurface } from "./cors-policy.js";
+import { admission } from "./grpc-admission.js";
+import { ADMITTED, implement, type Admitted, type CallHandler, type CallState, type Hooks, type MaybePromise } from "./grpc-call.js";
+import { closeIdleSessions, dropUnholdableDeadline, resolveLimits, watchRequest } from "./grpc-limits.js";
 import { Health, HealthStatus, healthService } from "./grpc-health.js";
 import { Http2Grpc, type Http2Route } from "./grpc-http2.js";
 
@@ -26,25 +34,19 @@ export { Code, ConnectError } from "@connectrpc/connect";
 export { GrpcCallContext, type MaybePromise } from "./grpc-call.js";
 export { HealthStatus, ServingStatus } from "./grpc-health.js";
 
-/** CORS for browser clients (gRPC-Web, Connect). Other origins get no CORS headers. */
-export interface GrpcCorsOptions {
-  /** Origins allowed to call from a browser (`https://app.example.com`), or a function deciding. */
-  origins: readonly string[] | ((origin: string) => boolean);
-  /** Lets pages send cookies (`credentials: "include"`). Default false. */
-  credentials?: boolean;
-  /** Request headers beyond the protocols' own and `Authorization`. */
-  allowHeaders?: readonly string[];
-  /** Response headers and trailers scripts may read beyond the protocols' own. */
-  exposeHeaders?: readonly string[];
-  /** Seconds a browser may cache a preflight answer. Default 600. */
-  maxAge?: number;
-}
+/** CORS for browser clients (gRPC-Web, Connect): the options every generated server takes. */
+export type GrpcCorsOptions = CorsOptions;
 
 export interface GrpcServerOptions<Principal = unknown> {
   /**
+   * Limits of the HTTP/1.1 side (gRPC-Web and Connect): request head size and how long the head
+   * and the whole request may take to arrive (defaults 16 KiB, 20 s, 60 s; see `http-listener.ts`).
+   */
+  http1?: HttpServerOptions;
+  /**
    * Who is calling, from the request metadata; runs before every call of a generated service
-   * (not health checks). Nothing (undefined or null) answers UNAUTHENTICATED; throw a
-   * `ConnectError` to answer something else.
+   * (not health checks), before the request body is read. Nothing (undefined or null) answers
+   * UNAUTHENTICATED; throw a `ConnectError` to answer something else.
    */
   authenticate?: (metadata: Headers, method: DescMethod) => MaybePromise<Principal | null | undefined>;
   /** Whether `principal` may call `method`; false answers PERMISSION_DENIED. */
@@ -53,8 +55,22 @@ export interface GrpcServerOptions<Principal = unknown> {
   cors?: GrpcCorsOptions;
   /** Largest request message in bytes; larger ones answer RESOURCE_EXHAUSTED. Default 4 MiB. */
   readMaxBytes?: number;
-  /** Longest deadline a client may ask for; longer ones answer INVALID_ARGUMENT. Default none. */
+  /**
+   * Longest deadline a client may ask for; longer ones answer INVALID_ARGUMENT. At most 2^31-1
+   * (~24.8 days). Default none: a deadline longer than 2^31-1 ms counts as no deadline (as in grpc-go).
+   */
   maxTimeoutMs?: number;
+  /** HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS: streams beyond it are refused (REFUSED_STREAM). Default 100. */
+  maxConcurrentStreams?: number;
+  /** A new connection must show HTTP/2 or HTTP/1.1 within this many ms, or it is closed. Default 10000. */
+  sniffTimeoutMs?: number;
+  /**
+   * An HTTP/2 request that sends nothing for this long before it is complete (for streaming requests:
+   * while a message is half in) is reset with CANCEL. Default 30000.
+   */
+  streamIdleTimeoutMs?: number;
+  /** An HTTP/2 session with no open stream for this long is closed (GOAWAY). Default 60000. */
+  sessionIdleTimeoutMs?: number;
   /** Serve `grpc.health.v1.Health`. Default true. */
   health?: boolean;
   /** How long `close()` lets calls finish before cancelling them (UNAVAILABLE). Default 5000. */
@@ -100,14 +116,19 @@ export function serveGrpc<Principal>(bindings: readonly ServiceBinding[], option
   // Health checks come without credentials: the same wrapping, without the auth hooks.
   if (options.health !== false) served.push({ service: Health, methods: implement(Health, healthService(health), { onError: hooks.onError }) });
   const shutdown = new AbortController();
+  setMaxListeners(0, shutdown.signal); // every running call listens to it
   const readMaxBytes = options.readMaxBytes ?? 4 * 1024 * 1024;
+  const limits = resolveLimits(options);
+  const admittedCalls = new WeakMap<object, Admitted>();
   const adapter = connectNodeAdapter({
     grpc: true,
     grpcWeb: true,
     connect: true,
     readMaxBytes,
-    ...(options.maxTimeoutMs !== undefined ? { maxTimeoutMs: options.maxTimeoutMs } : {}),
+    ...(limits.maxTimeoutMs !== undefined ? { maxTimeoutMs: limits.maxTimeoutMs } : {}),
     shutdownSignal: shutdown.signal,
+    // The caller admitted before Connect read the body (see `admission` below).
+    contextValues: (request) => createContextValues().set(ADMITTED, admittedCalls.get(request)),
     routes(router: ConnectRouter) {
       for (const { service, methods } of served) router.service(service, connectMethods(service, methods));
     },
@@ -119,15 +140,28 @@ export function serveGrpc<Principal>(bindings: readonly ServiceBinding[], option
       if (handler) routes.set(`/${service.typeName}/${method.name}`, { method, handler });
     }
   }
-  const grpc = new Http2Grpc(routes, { readMaxBytes, maxTimeoutMs: options.maxTimeoutMs ?? Number.MAX_SAFE_INTEGER, shutdownSignal: shutdown.signal });
-  const connect = options.cors ? withCors(adapter, options.cors) : (adapter as GrpcRequestHandler);
-  const handler: GrpcRequestHandler = (request, response) => {
-    if (request.httpVersionMajor === 2 && grpc.serve(request as Http2ServerRequest, response as Http2ServerResponse)) return;
-    connect(request, response);
+  const grpc = new Http2Grpc(routes, { readMaxBytes, maxTimeoutMs: limits.maxTimeoutMs, streamIdleTimeoutMs: limits.streamIdleTimeoutMs, shutdownSignal: shutdown.signal });
+  // Generated services authenticate before their body is read; health checks do not.
+  const guarded = new Map<string, DescMethod>();
+  for (const [path, { method }] of routes) if (method.parent !== Health) guarded.set(path, method);
+  const admitted = admission(guarded, hooks, (request, response, call) => {
+    if (request.httpVersionMajor === 2 && grpc.serve(request as Http2ServerRequest, response as Http2ServerResponse, call)) return;
+    if (call !== undefined) admittedCalls.set(request, call);
+    (adapter as GrpcRequestHandler)(request, response);
+  });
+  const limited: GrpcRequestHandler = (request, response) => {
+    dropUnholdableDeadline(request);
+    // Streaming requests rest between messages at will; `grpc-http2.ts` watches them inside one.
+    const kind = routes.get(request.url ?? "")?.method.methodKind;
+    if (kind !== "client_streaming" && kind !== "bidi_streaming") watchRequest(request, response, limits.streamIdleTimeoutMs);
+    admitted(request, response);
   };
+  const handler: GrpcRequestHandler = options.cors ? withCors(limited, new CorsPolicy(options.cors, GRPC_CORS)) : limited;
 
-  const http1 = createHttp1Server(handler);
-  const http2 = createHttp2Server(handler);
+  // gRPC-Web and Connect over HTTP/1.1: the same hardened listener as every other style's server.
+  const http1 = createHttpServer(handler as (request: IncomingMessage, response: ServerResponse) => void, options.http1);
+  const http2 = createHttp2Server({ settings: { maxConcurrentStreams: limits.maxConcurrentStreams } }, handler);
+  closeIdleSessions(http2, limits.sessionIdleTimeoutMs);
   const sessions = new Set<Http2Session>();
   http2.on("session", (session: Http2Session) => {
     sessions.add(session);
@@ -137,7 +171,7 @@ export function serveGrpc<Principal>(bindings: readonly ServiceBinding[], option
   const server = createNetServer((socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
-    dispatch(socket, http1, http2);
+    dispatch(socket, http1, http2, limits.sniffTimeoutMs);
   });
   // The HTTP/1.1 server never listens itself, but its connection tracking (idle connections for
   // close(), the headers and request timeouts against slow clients) starts on "listening".
@@ -175,14 +209,18 @@ export function serveGrpc<Principal>(bindings: readonly ServiceBinding[], option
 }
 
 /** Hands a new connection to the HTTP/2 or the HTTP/1.1 server, by its first bytes. */
-function dispatch(socket: Socket, http1: ReturnType<typeof createHttp1Server>, http2: ReturnType<typeof createHttp2Server>): void {
+function dispatch(socket: Socket, http1: ReturnType<typeof createHttpServer>, http2: ReturnType<typeof createHttp2Server>, sniffTimeoutMs: number): void {
   let head: Buffer | undefined;
   const fail = () => socket.destroy();
+  // Silent, or a preface that never completes: closed, as the HTTP server's headers timeout would.
+  const sniffing = setTimeout(fail, sniffTimeoutMs);
+  socket.once("close", () => clearTimeout(sniffing));
   const onData = (chunk: Buffer) => {
     head = head ? Buffer.concat([head, chunk]) : chunk;
     const length = Math.min(head.length, HTTP2_PREFACE.length);
     const http2Preface = head.subarray(0, length).equals(HTTP2_PREFACE.subarray(0, length));
     if (http2Preface && length < HTTP2_PREFACE.length) return; // a prefix of the preface: wait
+    clearTimeout(sniffing);
     socket.off("data", onData);
     socket.off("error", fail);
     socket.off("end", fail);
@@ -230,36 +268,20 @@ function connectMethods(service: DescService, methods: ReadonlyMap<string, CallH
   return implementation;
 }
 
+/**
+ * What gRPC-Web and Connect clients send (`x-grpc-web`, `grpc-timeout`, `connect-protocol-version`,
+ * ...) and read (`grpc-status`, `grpc-message`, `grpc-status-details-bin`, ...), as Connect lists
+ * them, plus `Authorization`.
+ */
+const GRPC_CORS: CorsSurface = {
+  methods: connectCors.allowedMethods,
+  allowHeaders: [...connectCors.allowedHeaders, "Authorization"],
+  exposeHeaders: connectCors.exposedHeaders,
+};
+
 /** Wraps `next` with CORS: preflights answered here, allowed origins get their headers. */
-function withCors(next: GrpcRequestHandler, options: GrpcCorsOptions): GrpcRequestHandler {
-  const origins = options.origins;
-  const allowed = typeof origins === "function" ? origins : (origin: string) => origins.includes(origin);
-  const allowHeaders = [...new Set([...connectCors.allowedHeaders, "Authorization", ...(options.allowHeaders ?? [])])].join(", ");
-  const exposeHeaders = [...new Set([...connectCors.exposedHeaders, ...(options.exposeHeaders ?? [])])].join(", ");
-  const allowMethods = connectCors.allowedMethods.join(", ");
-  const maxAge = String(options.maxAge ?? 600);
+function withCors(next: GrpcRequestHandler, policy: CorsPolicy): GrpcRequestHandler {
   return (request, response) => {
-    const origin = request.headers.origin;
-    if (origin === undefined) return next(request, response);
-    const preflight = request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined;
-    response.setHeader("Vary", "Origin");
-    if (!allowed(origin)) {
-      if (!preflight) return next(request, response);
-      response.writeHead(403, { "content-type": "text/plain" });
-      response.end("origin not allowed");
-      return;
-    }
-    response.setHeader("Access-Control-Allow-Origin", origin);
-    if (options.credentials) response.setHeader("Access-Control-Allow-Credentials", "true");
-    if (!preflight) {
-      response.setHeader("Access-Control-Expose-Headers", exposeHeaders);
-      return next(request, response);
-    }
-    response.writeHead(204, {
-      "access-control-allow-methods": allowMethods,
-      "access-control-allow-headers": allowHeaders,
-      "access-control-max-age": maxAge,
-    });
-    response.end();
+    if (!applyCors(policy, request, response)) next(request, response);
   };
 }

@@ -10,6 +10,9 @@
  * - Auth: a bearer token from `Authorization` or, because EventSource cannot set headers, from
  *   `?access_token=`; no principal → 401, not authorized → 403, both as Problem Details, not streams.
  * - A client that stops reading costs at most `maxBufferedBytes` before it is dropped.
+ * - Limits, all on by default: `maxStreams` open streams (503) and `maxStreamsPerClient` per client
+ *   (429), counted after authentication and before a POST body is read; POST bodies of at most
+ *   `maxBodyBytes` (413) arriving within `bodyTimeoutMs` (408).
  *
  * `handle` is a plain request listener: mount it on the path(s) of the stream in any node:http
  * server, Express or Connect app. Call `close()` before closing the HTTP server: open streams
@@ -17,7 +20,9 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DONE_MARKER, formatComment, formatEvent, formatRetry } from "./sse-format.js";
-import { bearerToken, originMatcher, readBody, SseHttpError, writeProblem } from "./sse-http.js";
+import { CorsPolicy, isPreflight, type CorsOptions, type CorsSurface } from "./cors-policy.js";
+import { OpenCounts, clientOf } from "./client-limits.js";
+import { bearerToken, readBody, SseHttpError, writeProblem } from "./sse-http.js";
 import { MemoryEventLog, idIsAfter } from "./sse-store.js";
 import type { EventLog, LoggedEvent, Unsubscribe } from "./sse-store.js";
 
@@ -83,19 +88,29 @@ export interface SseEndpointOptions<Events extends object, Principal = unknown, 
   /** Whether the principal `authenticate` returned may open this stream; false → 403. Default: yes. */
   authorize?: (principal: Principal, request: SseRequest<Principal>) => boolean | Promise<boolean>;
   /**
-   * Browser origins allowed to open streams (exact `scheme://host[:port]`), or a function deciding.
-   * A request from another origin is answered 403. Without this option no CORS headers are sent,
-   * so only same-origin pages can read the streams.
+   * CORS for browser pages of other origins (the options every generated server takes). A request
+   * with an `Origin` that `cors.origins` does not allow is answered 403 before any hook runs.
+   * Without it no CORS headers are sent, so only same-origin pages can read the streams.
    */
-  origins?: readonly string[] | ((origin: string) => boolean);
-  /** Adds `Access-Control-Allow-Credentials: true` for allowed origins (cookies). Default false. */
-  credentials?: boolean;
+  cors?: CorsOptions;
   /** The reconnection delay sent as `retry:` when a stream opens; false sends none. Default 3000. */
   retryMs?: number | false;
   /** Milliseconds between `: keep-alive` comments on every open stream; false for none. Default 15 000. */
   keepAliveMs?: number | false;
   /** Most streams open at once; more are answered 503 with `Retry-After`. Default 10 000. */
   maxStreams?: number;
+  /**
+   * Most streams one client may have open at once; one more is answered 429 with `Retry-After`,
+   * so that no client can take all of `maxStreams`. A client is the principal `authenticate`
+   * returned, by its identity (a string or number, or its `id` or `sub`), else its `clientKey`.
+   * Default 100.
+   */
+  maxStreamsPerClient?: number;
+  /**
+   * Who a client without an identified principal is. Default: the remote address; behind a reverse
+   * proxy, read the address it forwards (from a proxy you trust) instead.
+   */
+  clientKey?: (request: IncomingMessage) => string;
   /**
    * Bytes a stream may have waiting in memory for a client that reads too slowly; past it the
    * client is dropped (and logged), and it resumes when it reconnects. Default 1 MiB.
@@ -107,6 +122,8 @@ export interface SseEndpointOptions<Events extends object, Principal = unknown, 
   validateBody?: Validator<Body>;
   /** Largest POST body accepted, in bytes; more → 413. Default 1 MiB. */
   maxBodyBytes?: number;
+  /** Milliseconds a POST body may take to arrive; 408 after. Default 30 000. */
+  bodyTimeoutMs?: number;
   /** Ends every POST stream whose `post` resolved with `data: [DONE]` (seed 6.1 rule 8). Default false. */
   done?: boolean;
   /** Where dropped clients and failing hooks are reported. Default `console.warn`. */
@@ -129,8 +146,12 @@ export interface SseEndpoint<Events extends object> {
   close(): Promise<void>;
 }
 
-/** Request headers a preflight may ask for: those the generated client sends. */
-const ALLOW_HEADERS = "Authorization, Content-Type, Last-Event-ID, Accept";
+/** What the generated client sends beyond the safelisted headers, and what a refusal carries. */
+const SSE_CORS: CorsSurface = {
+  methods: ["GET", "HEAD"],
+  allowHeaders: ["Authorization", "Content-Type", "Last-Event-ID", "Accept"],
+  exposeHeaders: ["Retry-After", "WWW-Authenticate"],
+};
 /** Longest `Last-Event-ID` looked up; longer ones cannot be ids of any log and are ignored. */
 const MAX_EVENT_ID_LENGTH = 256;
 
@@ -201,11 +222,15 @@ export function createSseEndpoint<Events extends object, Principal = unknown, Bo
   const maxStreams = positive("maxStreams", options.maxStreams ?? 10_000);
   const maxBufferedBytes = positive("maxBufferedBytes", options.maxBufferedBytes ?? 1_048_576);
   const maxBodyBytes = positive("maxBodyBytes", options.maxBodyBytes ?? 1_048_576);
+  const bodyTimeoutMs = positive("bodyTimeoutMs", options.bodyTimeoutMs ?? 30_000);
+  // Streams per client and in all, counted from before a POST body is read until the response closes.
+  const counts = new OpenCounts(maxStreams, positive("maxStreamsPerClient", options.maxStreamsPerClient ?? 100));
   if (keepAliveMs !== false) positive("keepAliveMs", keepAliveMs);
   const textEvents = new Set<string>(options.textEvents ?? []);
   // A Map, so that an event named like an Object.prototype member ("constructor") finds no validator.
   const validators = new Map(Object.entries(options.validators ?? {}) as [string, Validator<unknown>][]);
-  const isAllowedOrigin = options.origins === undefined ? undefined : originMatcher(options.origins);
+  const corsPolicy = options.cors ? new CorsPolicy(options.cors, SSE_CORS) : undefined;
+  const corsMethods = options.post ? ["GET", "HEAD", "POST"] : SSE_CORS.methods;
   const logger = options.logger ?? ((message: string, fields: Record<string, unknown>) => console.warn(`sse: ${message}`, fields));
   const methods = options.post ? "GET, HEAD, POST, OPTIONS" : "GET, HEAD, OPTIONS";
 
@@ -233,26 +258,16 @@ export function createSseEndpoint<Events extends object, Principal = unknown, Bo
     return json;
   }
 
-  function corsHeaders(request: IncomingMessage): Record<string, string> {
-    const origin = request.headers.origin;
-    if (isAllowedOrigin === undefined) return {};
-    const headers: Record<string, string> = { vary: "Origin" };
-    if (origin !== undefined && isAllowedOrigin(origin)) {
-      headers["access-control-allow-origin"] = origin;
-      if (options.credentials) headers["access-control-allow-credentials"] = "true";
-    }
-    return headers;
+  function corsHeaders(request: IncomingMessage): Readonly<Record<string, string>> {
+    return corsPolicy ? corsPolicy.responseHeaders(request.headers.origin) : {};
   }
 
   /**
    * Opens the stream: status, headers, and the `retry` block, which also flushes the headers.
    *
-   * @throws SseHttpError 503 when `maxStreams` streams are open.
+   * `reserve` has counted it already.
    */
-  function open(request: IncomingMessage, response: ServerResponse, cors: Record<string, string>): Stream {
-    if (streams.size >= maxStreams) {
-      throw new SseHttpError(503, "Service Unavailable", { detail: "Too many open streams.", headers: { "retry-after": "5" } });
-    }
+  function open(request: IncomingMessage, response: ServerResponse, cors: Readonly<Record<string, string>>): Stream {
     const headers: Record<string, string> = Object.assign(
       { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" },
       cors,
@@ -279,6 +294,23 @@ export function createSseEndpoint<Events extends object, Principal = unknown, Bo
       keepAlive.unref();
     }
     return stream;
+  }
+
+  /**
+   * Counts a stream for its client until `response` closes, before a POST body is read or a stream
+   * opens.
+   *
+   * @throws SseHttpError 503 when `maxStreams` streams are open, 429 when the client has
+   *   `maxStreamsPerClient`.
+   */
+  function reserve(request: IncomingMessage, response: ServerResponse, principal: Principal | undefined): void {
+    const client = clientOf(request, principal, options.clientKey);
+    const refused = counts.admit(client);
+    if (refused === "total") throw new SseHttpError(503, "Service Unavailable", { detail: "Too many open streams.", headers: { "retry-after": "5" } });
+    if (refused === "client") {
+      throw new SseHttpError(429, "Too Many Requests", { detail: `At most ${counts.maxPerClient} streams may be open per client.`, headers: { "retry-after": "5" } });
+    }
+    response.once("close", () => counts.release(client));
   }
 
   /** This process's subscription to `channel`: one per channel, shared by its streams. */
@@ -347,17 +379,16 @@ export function createSseEndpoint<Events extends object, Principal = unknown, Bo
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const cors = corsHeaders(request);
     const origin = request.headers.origin;
-    if (isAllowedOrigin !== undefined && origin !== undefined && !isAllowedOrigin(origin)) {
-      throw new SseHttpError(403, "Forbidden", { detail: "This origin may not open streams." });
+    if (corsPolicy && origin !== undefined) {
+      if (isPreflight(request)) {
+        const answer = corsPolicy.preflight(origin, request.headers["access-control-request-headers"], corsMethods);
+        response.writeHead(answer.status, answer.headers).end(answer.body);
+        return;
+      }
+      if (!corsPolicy.allows(origin)) throw new SseHttpError(403, "Forbidden", { detail: "This origin may not open streams." });
     }
     if (request.method === "OPTIONS") {
-      const headers: Record<string, string> = Object.assign({ allow: methods }, cors);
-      if (origin !== undefined && request.headers["access-control-request-method"] !== undefined) {
-        headers["access-control-allow-methods"] = methods;
-        headers["access-control-allow-headers"] = ALLOW_HEADERS;
-        headers["access-control-max-age"] = "600";
-      }
-      response.writeHead(204, headers).end();
+      response.writeHead(204, Object.assign({ allow: methods }, cors)).end();
       return;
     }
     const method = request.method ?? "GET";
@@ -386,6 +417,7 @@ export function createSseEndpoint<Events extends object, Principal = unknown, Bo
       throw new SseHttpError(403, "Forbidden", { detail: "You may not open this stream." });
     }
 
+    if (method !== "HEAD") reserve(request, response, principal);
     if (method === "POST") return servePost(context, response, cors);
     const channel = options.channel ? options.channel(context) : url.pathname;
     if (method === "HEAD") {
@@ -396,14 +428,14 @@ export function createSseEndpoint<Events extends object, Principal = unknown, Bo
     await join(channel, stream, lastEventId(request, url));
   }
 
-  async function servePost(context: SseRequest<Principal>, response: ServerResponse, cors: Record<string, string>): Promise<void> {
+  async function servePost(context: SseRequest<Principal>, response: ServerResponse, cors: Readonly<Record<string, string>>): Promise<void> {
     const post = options.post!;
     const { request } = context;
     const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
     if (type !== "application/json" && !type.endsWith("+json")) {
       throw new SseHttpError(415, "Unsupported Media Type", { detail: "The body must be application/json." });
     }
-    const text = await readBody(request, maxBodyBytes);
+    const text = await readBody(request, maxBodyBytes, bodyTimeoutMs);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -453,7 +485,9 @@ export function createSseEndpoint<Events extends object, Principal = unknown, Bo
         }
         if (!(error instanceof SseHttpError)) logger("a request failed", { url: request.url, error: String(error) });
         const problem = error instanceof SseHttpError ? error : new SseHttpError(500, "Internal Server Error");
-        writeProblem(response, problem, corsHeaders(request));
+        // Refused before its body was read (401, 403, 429 ...): close rather than wait for the body.
+        const unread: Record<string, string> = request.complete ? {} : { connection: "close" };
+        writeProblem(response, problem, { ...corsHeaders(request), ...unread });
       });
     },
 

@@ -121,7 +121,12 @@ export function deepIncludes(values: readonly unknown[], value: unknown): boolea
   return false;
 }
 
-/** Index of the first item equal to an earlier one, or -1 (for `uniqueItems`). */
+/**
+ * Index of the first item equal to an earlier one, or -1 (for `uniqueItems`). Linear in the size
+ * of the array: short arrays compare pairwise, longer ones look each item up by its canonical
+ * form (primitives as themselves, objects and arrays as canonical text), so 60,000 distinct
+ * objects cost one pass, not 1.8 billion comparisons.
+ */
 export function duplicateIndex(items: readonly unknown[]): number {
   const length = items.length;
   if (length < 2) return -1;
@@ -131,21 +136,62 @@ export function duplicateIndex(items: readonly unknown[]): number {
     }
     return -1;
   }
-  // Long arrays: primitives through a Set, objects only against other objects.
-  const seen = new Set<unknown>();
-  const objects: unknown[] = [];
+  const primitives = new Set<unknown>();
+  const composites = new Set<string>();
   for (let j = 0; j < length; j++) {
     const item = items[j];
     if (typeof item === 'object' && item !== null) {
-      for (let k = 0; k < objects.length; k++) if (deepEqual(objects[k], item)) return j;
-      objects.push(item);
+      const key = canonical(item);
+      if (composites.has(key)) return j;
+      composites.add(key);
     } else {
-      if (seen.has(item)) return j;
-      seen.add(item);
+      // -0 and 0 are one JSON number; Set already treats them as equal.
+      if (primitives.has(item)) return j;
+      primitives.add(item);
     }
   }
   return -1;
 }
+
+/**
+ * Text that is equal for two values exactly when deepEqual says they are: keys sorted, strings
+ * quoted, numbers as JavaScript prints them (1 and 1.0 are one number, -0 prints as 0).
+ */
+function canonical(value: unknown): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      return String(value);
+    case 'undefined':
+      return 'undefined';
+    case 'object':
+      break;
+    default:
+      // A function or symbol is never in parsed JSON; described by its text.
+      return `#${String(value)}`;
+  }
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) text += (i ? ',' : '') + canonical(value[i]);
+    return `${text}]`;
+  }
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object);
+  if (keys.length > 1) keys.sort();
+  let text = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    // Quoted as JSON only when it needs escaping (most keys do not, and this is the hot path).
+    text += (i ? ',' : '') + (PLAIN_KEY.test(key) ? `"${key}"` : JSON.stringify(key)) + ':' + canonical(object[key]);
+  }
+  return `${text}}`;
+}
+
+const PLAIN_KEY = /^[^"\\\u0000-\u001f\u2028\u2029]*$/;
 
 /**
  * `multipleOf` for decimals: 19.99 is a multiple of 0.01 although 19.99 / 0.01 is

@@ -27,6 +27,9 @@
  *   heartbeat ping always works; a `ping` handler is optional and runs only with `appPing: false`.
  * - **Limits**: `maxConnections` per endpoint: one more is accepted and closed at once with 1013
  *   "Try Again Later", a code browsers can read (an HTTP 503 would reach them as a bare 1006);
+ *   `maxConnectionsPerClient` (100): one more upgrade from the same client is refused with HTTP 429
+ *   and `Retry-After` before any WebSocket exists, so that a flood costs no sockets and no client
+ *   can take all of `maxConnections`;
  *   `rateLimit` per socket (100 messages/s by default): beyond it, close 1008, or with
  *   `onExceeded: "drop"` the message is dropped (answered by `errorReply` when there is one);
  *   `maxBufferedBytes`: a client that reads too slowly is terminated rather than buffered for.
@@ -40,9 +43,11 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import type { ValidationError, ValidationResult } from "./validation.js";
+import { OpenCounts, clientOf } from "./client-limits.js";
 import { Peer, type RateLimit, type WebSocketConnection } from "./ws-connection.js";
 import { MemoryFanOut, TopicRouter, type FanOut } from "./ws-fanout.js";
-import { chooseProtocol, compilePath, normalizeOrigin, offeredProtocols, originAllowed, refuseUpgrade, type PathParams } from "./ws-handshake.js";
+import { originMatcher, upgradeOriginAllowed, type CorsOptions } from "./cors-policy.js";
+import { chooseProtocol, compilePath, offeredProtocols, refuseUpgrade, type PathParams } from "./ws-handshake.js";
 import { CloseCode, MESSAGE_DEFAULTS, type MessageOf, type ReplyOf } from "./ws-protocol.js";
 
 export type { WebSocketConnection } from "./ws-connection.js";
@@ -101,8 +106,11 @@ export interface WebSocketEndpointOptions<In extends Readonly<Record<K, string>>
   discriminator?: K;
   /** The property carrying a request's correlation id. Default `"id"`. */
   correlationKey?: string;
-  /** Allowed `Origin`s (`"*"`: any). Default: the server's own origin only. */
-  origins?: readonly string[] | "*";
+  /**
+   * The CORS options every generated server takes; here only `origins` matters: the pages allowed
+   * to open a socket, matched as for HTTP. Default: the server's own origin only.
+   */
+  cors?: Pick<CorsOptions, "origins">;
   /** Subprotocols spoken, in order of preference. When given, a client must offer one of them. */
   protocols?: readonly string[];
   /** Authenticates the upgrade request itself (a cookie, or a token in the URL's query). */
@@ -121,6 +129,17 @@ export interface WebSocketEndpointOptions<In extends Readonly<Record<K, string>>
   heartbeatMs?: number;
   /** Most open sockets on this endpoint. Default 10 000. */
   maxConnections?: number;
+  /**
+   * Most open sockets (and handshakes in progress) per client; one more upgrade is refused with
+   * HTTP 429 and `Retry-After`. A client is the context `authenticate` gave the handshake, by its
+   * identity (a string or number, or its `id` or `sub`), else its `clientKey`. Default 100.
+   */
+  maxConnectionsPerClient?: number;
+  /**
+   * Who a client is when the handshake gives no identity (first-message auth, or none). Default:
+   * the remote address; behind a reverse proxy, read the address it forwards (from a proxy you trust).
+   */
+  clientKey?: (request: IncomingMessage) => string;
   /** Per-socket message rate; `false` for none. Default 100 messages per 1000 ms, then close. */
   rateLimit?: (RateLimit & { onExceeded?: "close" | "drop" }) | false;
   /** Bytes a slow reader may have queued before it is terminated. Default 4 MiB. */
@@ -177,7 +196,7 @@ export function createWebSocketEndpoint<
   const discriminator = options.discriminator ?? (MESSAGE_DEFAULTS.discriminator as K);
   const correlationKey = options.correlationKey ?? MESSAGE_DEFAULTS.correlationKey;
   const matchPath = compilePath(options.path);
-  const origins = options.origins === "*" ? "*" : options.origins && new Set(options.origins.map(normalizeOrigin));
+  const allowsOrigin = options.cors ? originMatcher(options.cors.origins) : undefined;
   const protocols = options.protocols ?? [];
   const firstMessage = options.firstMessageAuth;
   const authType = firstMessage?.type ?? MESSAGE_DEFAULTS.auth;
@@ -187,6 +206,7 @@ export function createWebSocketEndpoint<
   const pong = appPing && JSON.stringify({ [discriminator]: appPing.pong });
   const rateLimit = options.rateLimit === false ? undefined : (options.rateLimit ?? { messages: 100, intervalMs: 1000 });
   const maxConnections = options.maxConnections ?? 10_000;
+  const perClient = new OpenCounts(Infinity, options.maxConnectionsPerClient ?? 100);
   const maxBufferedBytes = options.maxBufferedBytes ?? 4 * 1024 * 1024;
   // Looked up by the kind of a message the validator accepted: one signature for all of them.
   const handlers = options.handlers as unknown as Record<string, (message: In, connection: WebSocketConnection<Out, Ctx>) => unknown>;
@@ -292,6 +312,9 @@ export function createWebSocketEndpoint<
   };
 
   const receive = (peer: Peer<Out, Ctx>, data: RawData, isBinary: boolean): void => {
+    // A socket this side is closing (refused auth, a bad message) reads no further: messages that
+    // arrived right behind the refused one must not reach a handler without a context.
+    if (!peer.open) return;
     peer.alive = true;
     if (isBinary) {
       peer.close(CloseCode.UnsupportedData, "Binary messages are not accepted");
@@ -353,6 +376,14 @@ export function createWebSocketEndpoint<
   };
 
   const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer, channel: string, params: PathParams, context: Ctx): void => {
+    // Counted per client from here until the TCP connection closes; one too many is refused.
+    if (socket.destroyed) return;
+    const client = clientOf(request, context, options.clientKey);
+    if (perClient.admit(client) !== undefined) {
+      refuseUpgrade(socket, 429, `At most ${perClient.maxPerClient} connections per client`, { "Retry-After": "5" });
+      return;
+    }
+    socket.once("close", () => perClient.release(client));
     sockets.handleUpgrade(request, socket, head, (client) => accept(client, request, channel, params, context));
   };
 
@@ -379,7 +410,7 @@ export function createWebSocketEndpoint<
         refuseUpgrade(socket, 503, "The server is shutting down", { "Retry-After": "5" });
         return true;
       }
-      if (!originAllowed(request, origins)) {
+      if (!upgradeOriginAllowed(request, allowsOrigin)) {
         refuseUpgrade(socket, 403, "Origin not allowed");
         return true;
       }

@@ -12,6 +12,40 @@ import type { HandlerResult, OperationSpec, PaginationSpec, ResponseSpec } from 
 
 const PROBLEM_JSON = "application/problem+json";
 
+/**
+ * The path of a request target, for `instance`, `Location` and `Link`: never a host. The absolute
+ * form (`POST http://evil.example/v1/projects`, meant for proxies) loses its scheme and authority,
+ * and leading slashes collapse into one, since `//evil.example/x` (or `/\evil.example/x` to a
+ * browser) is a reference to another host.
+ */
+export function requestPath(target: string): string {
+  const mark = target.search(/[?#]/);
+  let path = mark === -1 ? target : target.slice(0, mark);
+  if (!path.startsWith("/")) {
+    const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*/.exec(path);
+    path = authority ? path.slice(authority[0].length) : "";
+  }
+  return `/${path.replace(/^[/\\]+/, "")}`;
+}
+
+/**
+ * The `publicUrl` option as the prefix of `Location` and `Link` ("" without it). Checked once, at
+ * setup: an absolute http(s) URL without query or fragment.
+ */
+export function publicBase(publicUrl: string | undefined): string {
+  if (publicUrl === undefined) return "";
+  let url: URL | undefined;
+  try {
+    url = new URL(publicUrl);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
+    throw new TypeError(`publicUrl ${JSON.stringify(publicUrl)} is not an absolute http(s) URL without query or fragment, e.g. "https://api.example.com"`);
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
 /** What a problem is about: the request it answers. */
 export interface ProblemContext {
   traceId: string;
@@ -88,7 +122,9 @@ export function responseSpec(operation: OperationSpec, status: number): Response
 
 /** What the result needs from the request to fill in `Location`, `Link` and sparse fieldsets. */
 export interface ResultContext extends ProblemContext {
-  /** The path as the client sent it, including any mount prefix (Express `originalUrl`). */
+  /** The `publicUrl` option without its trailing slash, or "": what `Location` and `Link` start with. */
+  base: string;
+  /** The path as the client sent it, including any mount prefix (Express `originalUrl`); never a host. */
   path: string;
   /** The raw query string, without `?`. */
   query: string;
@@ -118,7 +154,7 @@ export function resultResponse(operation: OperationSpec, result: HandlerResult, 
   }
   if (status === 201 && headers.location === undefined && operation.location) {
     const id = typeof body === "object" && body !== null ? (body as Record<string, unknown>)[operation.location.property] : undefined;
-    if (typeof id === "string" || typeof id === "number") headers.location = `${trimSlash(context.path)}/${encodeURIComponent(String(id))}`;
+    if (typeof id === "string" || typeof id === "number") headers.location = `${context.base}${trimSlash(context.path)}/${encodeURIComponent(String(id))}`;
   }
   if (status >= 200 && status < 300 && operation.pagination && headers.link === undefined) {
     const link = linkHeader(operation.pagination, body, context);
@@ -190,13 +226,14 @@ function pick(value: unknown, fields: readonly string[]): unknown {
 }
 
 /**
- * RFC 8288 links to the neighbouring pages, as path-absolute references to this request with the
- * paging parameters changed (no host: the `Host` header is the client's to forge).
+ * RFC 8288 links to the neighbouring pages: this request with the paging parameters changed, as
+ * path-absolute references, or under `publicUrl` (never a host from the request: the `Host`
+ * header and an absolute-form target are the client's to forge).
  */
 function linkHeader(pagination: PaginationSpec, body: unknown, context: ResultContext): string | undefined {
   if (!isPlainObject(body)) return undefined;
   const links: string[] = [];
-  const link = (rel: string, changes: Record<string, string>) => links.push(`<${withQuery(context.path, context.query, changes)}>; rel="${rel}"`);
+  const link = (rel: string, changes: Record<string, string>) => links.push(`<${context.base}${withQuery(context.path, context.query, changes)}>; rel="${rel}"`);
   if (pagination.kind === "cursor") {
     const next = body[pagination.next];
     if (typeof next === "string" && next !== "") link("next", { [pagination.cursor]: next });

@@ -11,7 +11,7 @@
  *   authenticate: (request) => viewerFromToken(request.headers.authorization ?? request.connectionParams?.authorization),
  *   context: ({ viewer }) => ({ db, viewer }),
  * });
- * const server = http.createServer(graphql.listener);
+ * const server = createHttpServer(graphql.listener); // http.Server with finite timeouts and head size
  * graphql.attach(server);
  * server.listen(4000);
  * ```
@@ -21,6 +21,7 @@ import { persistedOperations } from "./operations.js";
 import type { Resolvers } from "./types.js";
 
 export { DEFAULT_LIMITS, ErrorCode, MemoryStore } from "./runtime/graphql-server.js";
+export { createHttpServer, type HttpServerOptions } from "./runtime/http-listener.js";
 export type {
   GraphQLRequest,
   GraphQLServer,

@@ -27,7 +27,7 @@ import {
 export { Code, ConnectError } from "./runtime/grpc-client.js";
 export type { CallOptions, GrpcClientOptions, Interceptor } from "./runtime/grpc-client.js";
 export { createGrpcConnection } from "./runtime/grpc-node-client.js";
-export type { GrpcConnection } from "./runtime/grpc-node-client.js";
+export type { GrpcConnection, GrpcNodeClientOptions } from "./runtime/grpc-node-client.js";
 
 /**
  * Tasks of projects. Every call needs `authorization: Bearer <token>` metadata.

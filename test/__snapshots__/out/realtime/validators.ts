@@ -312,10 +312,9 @@ export function validateCorrelationId(value: unknown): ValidationResult<Correlat
 
 function checkCorrelationId(value: unknown, errors?: ErrorCollector): boolean {
   if (typeof value !== "string") return fail(errors, "", "type", "must be a string");
-  let ok = true;
-  if (value.length === 0) ok = fail(errors, "", "minLength", "must have at least 1 character");
-  if (value.length > 64 && codePointLength(value) > 64) ok = fail(errors, "", "maxLength", "must have at most 64 characters");
-  return ok;
+  if (value.length === 0) return fail(errors, "", "minLength", "must have at least 1 character");
+  if (value.length > 64 && codePointLength(value) > 64) return fail(errors, "", "maxLength", "must have at most 64 characters");
+  return true;
 }
 
 export function isErrorPayload(value: unknown): value is ErrorPayload {
@@ -506,10 +505,8 @@ function checkSayPayload(value: unknown, errors?: ErrorCollector): boolean {
   if (reqRef(o1["room"], errors, "/room", checkRoomId) === 0) ok = false;
   const v4 = o1["text"];
   if (typeof v4 !== "string") ok = failType(errors, "/text", v4, "must be a string");
-  else {
-    if (v4.length === 0) ok = fail(errors, "/text", "minLength", "must have at least 1 character");
-    if (v4.length > 2000 && codePointLength(v4) > 2000) ok = fail(errors, "/text", "maxLength", "must have at most 2000 characters");
-  }
+  else if (v4.length === 0) ok = fail(errors, "/text", "minLength", "must have at least 1 character");
+  else if (v4.length > 2000 && codePointLength(v4) > 2000) ok = fail(errors, "/text", "maxLength", "must have at most 2000 characters");
   return ok;
 }
 
@@ -560,10 +557,8 @@ function checkTask(value: unknown, errors?: ErrorCollector): boolean {
   if (reqUuid(o1["id"], errors, "/id") === 0) ok = false;
   const v1 = o1["title"];
   if (typeof v1 !== "string") ok = failType(errors, "/title", v1, "must be a string");
-  else {
-    if (v1.length === 0) ok = fail(errors, "/title", "minLength", "must have at least 1 character");
-    if (v1.length > 200 && codePointLength(v1) > 200) ok = fail(errors, "/title", "maxLength", "must have at most 200 characters");
-  }
+  else if (v1.length === 0) ok = fail(errors, "/title", "minLength", "must have at least 1 character");
+  else if (v1.length > 200 && codePointLength(v1) > 200) ok = fail(errors, "/title", "maxLength", "must have at most 200 characters");
   if (!ok && !errors) return false;
   if ((reqRef(o1["status"], errors, "/status", checkTaskStatus) & optDate(o1["dueDate"], errors, "/dueDate")) === 0) ok = false;
   const v3 = o1["estimateHours"];
@@ -582,13 +577,15 @@ function checkTask(value: unknown, errors?: ErrorCollector): boolean {
     else {
       const a1 = v5 as unknown[];
       if (a1.length > 10) ok = fail(errors, "/labels", "maxItems", "must have at most 10 items");
-      for (let i1 = 0; i1 < a1.length; i1++) {
-        if (!ok && !errors) return false;
-        const v6 = a1[i1];
-        if (!checkLabel(v6, errors?.at("/labels/" + i1))) ok = false;
+      else {
+        for (let i1 = 0; i1 < a1.length; i1++) {
+          if (!ok && !errors) return false;
+          const v6 = a1[i1];
+          if (!checkLabel(v6, errors?.at("/labels/" + i1))) ok = false;
+        }
+        const d1 = duplicateIndex(a1);
+        if (d1 !== -1) ok = fail(errors, "/labels/" + d1, "uniqueItems", "must not repeat an earlier item");
       }
-      const d1 = duplicateIndex(a1);
-      if (d1 !== -1) ok = fail(errors, "/labels/" + d1, "uniqueItems", "must not repeat an earlier item");
     }
   }
   const v7 = o1["metadata"];

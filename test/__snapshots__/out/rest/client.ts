@@ -60,6 +60,9 @@ import {
 export {
   ApiError,
   ApiNetworkError,
+  ApiParameterError,
+  ApiRedirectError,
+  ApiResponseTooLargeError,
   ApiTimeoutError,
   MemoryCache,
   ResponseValidationError,

@@ -335,10 +335,8 @@ function checkProject(value: unknown, errors?: ErrorCollector): boolean {
   if (reqUuid(o1["id"], errors, "/id") === 0) ok = false;
   const v1 = o1["name"];
   if (typeof v1 !== "string") ok = failType(errors, "/name", v1, "must be a string");
-  else {
-    if (v1.length === 0) ok = fail(errors, "/name", "minLength", "must have at least 1 character");
-    if (v1.length > 120 && codePointLength(v1) > 120) ok = fail(errors, "/name", "maxLength", "must have at most 120 characters");
-  }
+  else if (v1.length === 0) ok = fail(errors, "/name", "minLength", "must have at least 1 character");
+  else if (v1.length > 120 && codePointLength(v1) > 120) ok = fail(errors, "/name", "maxLength", "must have at most 120 characters");
   const v2 = o1["description"];
   if (v2 !== undefined) {
     if (!(typeof v2 === "string" || v2 === null)) ok = fail(errors, "/description", "type", "must be a string or null");
@@ -363,10 +361,8 @@ function checkProjectInput(value: unknown, errors?: ErrorCollector): boolean {
   if (optUuid(o1["id"], errors, "/id") === 0) ok = false;
   const v1 = o1["name"];
   if (typeof v1 !== "string") ok = failType(errors, "/name", v1, "must be a string");
-  else {
-    if (v1.length === 0) ok = fail(errors, "/name", "minLength", "must have at least 1 character");
-    if (v1.length > 120 && codePointLength(v1) > 120) ok = fail(errors, "/name", "maxLength", "must have at most 120 characters");
-  }
+  else if (v1.length === 0) ok = fail(errors, "/name", "minLength", "must have at least 1 character");
+  else if (v1.length > 120 && codePointLength(v1) > 120) ok = fail(errors, "/name", "maxLength", "must have at most 120 characters");
   const v2 = o1["description"];
   if (v2 !== undefined) {
     if (!(typeof v2 === "string" || v2 === null)) ok = fail(errors, "/description", "type", "must be a string or null");
@@ -423,10 +419,8 @@ function checkTask(value: unknown, errors?: ErrorCollector): boolean {
   if (reqUuid(o1["id"], errors, "/id") === 0) ok = false;
   const v1 = o1["title"];
   if (typeof v1 !== "string") ok = failType(errors, "/title", v1, "must be a string");
-  else {
-    if (v1.length === 0) ok = fail(errors, "/title", "minLength", "must have at least 1 character");
-    if (v1.length > 200 && codePointLength(v1) > 200) ok = fail(errors, "/title", "maxLength", "must have at most 200 characters");
-  }
+  else if (v1.length === 0) ok = fail(errors, "/title", "minLength", "must have at least 1 character");
+  else if (v1.length > 200 && codePointLength(v1) > 200) ok = fail(errors, "/title", "maxLength", "must have at most 200 characters");
   if (!ok && !errors) return false;
   if ((reqRef(o1["status"], errors, "/status", checkTaskStatus) & optDate(o1["dueDate"], errors, "/dueDate")) === 0) ok = false;
   const v3 = o1["estimateHours"];
@@ -445,13 +439,15 @@ function checkTask(value: unknown, errors?: ErrorCollector): boolean {
     else {
       const a1 = v5 as unknown[];
       if (a1.length > 10) ok = fail(errors, "/labels", "maxItems", "must have at most 10 items");
-      for (let i1 = 0; i1 < a1.length; i1++) {
-        if (!ok && !errors) return false;
-        const v6 = a1[i1];
-        if (!checkLabel(v6, errors?.at("/labels/" + i1))) ok = false;
+      else {
+        for (let i1 = 0; i1 < a1.length; i1++) {
+          if (!ok && !errors) return false;
+          const v6 = a1[i1];
+          if (!checkLabel(v6, errors?.at("/labels/" + i1))) ok = false;
+        }
+        const d1 = duplicateIndex(a1);
+        if (d1 !== -1) ok = fail(errors, "/labels/" + d1, "uniqueItems", "must not repeat an earlier item");
       }
-      const d1 = duplicateIndex(a1);
-      if (d1 !== -1) ok = fail(errors, "/labels/" + d1, "uniqueItems", "must not repeat an earlier item");
     }
   }
   const v7 = o1["metadata"];
@@ -497,10 +493,8 @@ function checkTaskInput(value: unknown, errors?: ErrorCollector): boolean {
   if (optUuid(o1["id"], errors, "/id") === 0) ok = false;
   const v1 = o1["title"];
   if (typeof v1 !== "string") ok = failType(errors, "/title", v1, "must be a string");
-  else {
-    if (v1.length === 0) ok = fail(errors, "/title", "minLength", "must have at least 1 character");
-    if (v1.length > 200 && codePointLength(v1) > 200) ok = fail(errors, "/title", "maxLength", "must have at most 200 characters");
-  }
+  else if (v1.length === 0) ok = fail(errors, "/title", "minLength", "must have at least 1 character");
+  else if (v1.length > 200 && codePointLength(v1) > 200) ok = fail(errors, "/title", "maxLength", "must have at most 200 characters");
   if (!ok && !errors) return false;
   if ((reqRef(o1["status"], errors, "/status", checkTaskStatus) & optDate(o1["dueDate"], errors, "/dueDate")) === 0) ok = false;
   const v3 = o1["estimateHours"];
@@ -519,13 +513,15 @@ function checkTaskInput(value: unknown, errors?: ErrorCollector): boolean {
     else {
       const a1 = v5 as unknown[];
       if (a1.length > 10) ok = fail(errors, "/labels", "maxItems", "must have at most 10 items");
-      for (let i1 = 0; i1 < a1.length; i1++) {
-        if (!ok && !errors) return false;
-        const v6 = a1[i1];
-        if (!checkLabel(v6, errors?.at("/labels/" + i1))) ok = false;
+      else {
+        for (let i1 = 0; i1 < a1.length; i1++) {
+          if (!ok && !errors) return false;
+          const v6 = a1[i1];
+          if (!checkLabel(v6, errors?.at("/labels/" + i1))) ok = false;
+        }
+        const d1 = duplicateIndex(a1);
+        if (d1 !== -1) ok = fail(errors, "/labels/" + d1, "uniqueItems", "must not repeat an earlier item");
       }
-      const d1 = duplicateIndex(a1);
-      if (d1 !== -1) ok = fail(errors, "/labels/" + d1, "uniqueItems", "must not repeat an earlier item");
     }
   }
   const v7 = o1["metadata"];
@@ -592,15 +588,14 @@ export function validateTaskPatch(value: unknown): ValidationResult<TaskPatch> {
 
 function checkTaskPatch(value: unknown, errors?: ErrorCollector): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
-  let ok = true;
   const o1 = value as Record<string, unknown>;
+  if (propertyCount(o1) < 1) return fail(errors, "", "minProperties", "must have at least 1 property");
+  let ok = true;
   const v1 = o1["title"];
   if (v1 !== undefined) {
     if (typeof v1 !== "string") ok = fail(errors, "/title", "type", "must be a string");
-    else {
-      if (v1.length === 0) ok = fail(errors, "/title", "minLength", "must have at least 1 character");
-      if (v1.length > 200 && codePointLength(v1) > 200) ok = fail(errors, "/title", "maxLength", "must have at most 200 characters");
-    }
+    else if (v1.length === 0) ok = fail(errors, "/title", "minLength", "must have at least 1 character");
+    else if (v1.length > 200 && codePointLength(v1) > 200) ok = fail(errors, "/title", "maxLength", "must have at most 200 characters");
   }
   if (!ok && !errors) return false;
   if ((optRef(o1["status"], errors, "/status", checkTaskStatus) & optDateOrNull(o1["dueDate"], errors, "/dueDate")) === 0) ok = false;
@@ -621,7 +616,6 @@ function checkTaskPatch(value: unknown, errors?: ErrorCollector): boolean {
       ok = fail(errors, "/assignee", "oneOf", "must match exactly one schema in oneOf (matched " + n1 + ")");
     }
   }
-  if (propertyCount(o1) < 1) ok = fail(errors, "", "minProperties", "must have at least 1 property");
   return ok;
 }
 

@@ -37,9 +37,12 @@ export interface GraphQLResult<Data> {
  * - `network`: `fetch` failed or the WebSocket closed with an error;
  * - `timeout`: the `timeout` option passed;
  * - `http`: a non-2xx status without a GraphQL response body;
- * - `invalid-response`: a body that is not JSON, or not a GraphQL response.
+ * - `invalid-response`: a body that is not JSON, or not a GraphQL response;
+ * - `redirect`: a redirect the client does not follow (to another origin, more than 20, or any
+ *   in a browser, which hides its target): headers go only to the configured origin;
+ * - `too-large`: a response body larger than `maxResponseBytes`.
  */
-export type GraphQLRequestErrorKind = 'network' | 'timeout' | 'http' | 'invalid-response';
+export type GraphQLRequestErrorKind = 'network' | 'timeout' | 'http' | 'invalid-response' | 'redirect' | 'too-large';
 
 /** A request that got no GraphQL response (GraphQL errors are in `GraphQLResult.errors` instead). */
 export class GraphQLRequestError extends Error {
@@ -99,6 +102,11 @@ export interface HttpOptions {
   persisted?: false | 'queryId' | 'apq';
   /** HTTP method of queries (mutations are always POST). `GET` lets caches and CDNs keep answers. Default `POST`. */
   method?: 'POST' | 'GET';
+  /**
+   * Largest response body in bytes, checked against `Content-Length` and counted while reading;
+   * a larger one fails with kind `too-large`. 0 = no limit. Default 16 MiB.
+   */
+  maxResponseBytes?: number;
 }
 
 /** Options of one call; they add to the client's. */
@@ -127,6 +135,10 @@ export interface Operation<Result, Variables> {
 // HTTP transport
 
 const DEFAULT_TIMEOUT = 60_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** As many as `fetch` follows itself. */
+const MAX_REDIRECTS = 20;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const ACCEPT = 'application/graphql-response+json, application/json';
 /** How much of an unusable response body an error keeps. */
 const BODY_EXCERPT = 500;
@@ -192,13 +204,13 @@ export class GraphQLHttp {
       init.body = JSON.stringify(payload);
     }
 
-    const fetcher = this.#options.fetch ?? fetch;
     let response: Response;
     let text: string;
     try {
-      response = await fetcher(url, init);
-      text = await response.text();
+      response = await this.#follow(operation.name, url, init);
+      text = await readText(response, this.#options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, operation.name);
     } catch (cause) {
+      if (cause instanceof GraphQLRequestError) throw cause;
       throw deadline.failure(operation.name, cause);
     }
 
@@ -217,6 +229,87 @@ export class GraphQLHttp {
       throw new GraphQLRequestError('invalid-response', operation.name, `the response is not a GraphQL response (HTTP ${status})`, { status, body: excerpt(text) });
     }
     return toResult<Result>(body);
+  }
+
+  /**
+   * Sends the request, following redirects within the endpoint's origin only: headers (tokens
+   * among them) must never reach a host the client was not configured for, and `fetch` itself
+   * keeps every header but `Authorization` when it follows a redirect to another origin.
+   */
+  async #follow(operation: string, url: string, init: RequestInit): Promise<Response> {
+    const fetcher = this.#options.fetch ?? fetch;
+    const origin = originOf(url);
+    let target = url;
+    let current: RequestInit = { ...init, redirect: 'manual' };
+    for (let hops = 0; ; hops++) {
+      const response = await fetcher(target, current);
+      const refuse = async (location: string | undefined, reason: string): Promise<never> => {
+        await response.body?.cancel().catch(() => undefined);
+        throw new GraphQLRequestError('redirect', operation, `redirected${location === undefined ? '' : ` to ${location}`}, which the client does not follow: ${reason}`, { status: response.status });
+      };
+      if (response.type === 'opaqueredirect') return refuse(undefined, 'browsers hide where a redirect leads; set url to the final URL');
+      const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
+      if (location === null) return response;
+      if (origin === undefined) return refuse(location, 'the endpoint URL has no origin to compare with');
+      let next: URL;
+      try {
+        next = new URL(location, new URL(target, pageUrl()));
+      } catch {
+        return refuse(location, 'its Location is not a URL');
+      }
+      if (next.origin !== origin) return refuse(next.href, `it leads to another origin than ${origin}; set url to the new origin if it is trusted`);
+      if (hops === MAX_REDIRECTS) return refuse(next.href, `more than ${MAX_REDIRECTS} redirects`);
+      await response.body?.cancel().catch(() => undefined);
+      // As fetch does: a 303, or a 301/302 after a POST, becomes a GET without body.
+      if (current.method === 'POST' && (response.status === 301 || response.status === 302 || response.status === 303)) {
+        const headers = new Headers(current.headers);
+        headers.delete('content-type');
+        current = { ...current, method: 'GET', headers, body: null };
+      }
+      target = next.href;
+    }
+  }
+}
+
+/** The origin of the endpoint (relative URLs against the page's, in browsers), if it has one. */
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url, pageUrl()).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The page's URL in browsers, which relative endpoint URLs are resolved against. */
+function pageUrl(): string | undefined {
+  return (globalThis as { location?: { href?: string } }).location?.href;
+}
+
+/**
+ * The body as text, at most `limit` bytes of it (0 = no limit): a larger `Content-Length` is
+ * refused before reading, and the count is checked while reading (the length may be absent or wrong).
+ */
+async function readText(response: Response, limit: number, operation: string): Promise<string> {
+  const body = response.body;
+  if (body === null) return '';
+  const tooLarge = () => new GraphQLRequestError('too-large', operation, `the response is larger than maxResponseBytes (${limit} bytes)`, { status: response.status });
+  if (limit > 0 && Number(response.headers.get('content-length') ?? '') > limit) {
+    await body.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    size += value.byteLength;
+    if (limit > 0 && size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    text += decoder.decode(value, { stream: true });
   }
 }
 

@@ -7,6 +7,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { GraphQLError, createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
+import type { CorsOptions } from "./cors-policy.js";
 import { DocumentCache, type PreparedOperation } from "./graphql-documents.js";
 import { ErrorCode, codedError, errorFormatter, withCode } from "./graphql-errors.js";
 import { DEFAULT_LIMITS, DEFAULT_PAGINATION_ARGUMENTS, type Limits } from "./graphql-limits.js";
@@ -29,11 +30,6 @@ export interface GraphQLRequest {
 }
 
 export interface WebSocketOptions {
-  /**
-   * Origins allowed to open a WebSocket (`https://app.example.com`), or `"*"`. Default: the
-   * server's own origin (the `Host` header). Requests without `Origin` (not from a browser) pass.
-   */
-  origins?: readonly string[] | "*";
   /** Milliseconds a client has to send `connection_init`. Default 3000. */
   connectionInitTimeout?: number;
   /** Milliseconds between pings; a peer that does not answer in as long is dropped. Default 12000. */
@@ -95,6 +91,18 @@ export interface GraphQLServerOptions<Context, V extends Viewer = Viewer> {
   rateLimit?: RateLimitOptions<V>;
   /** Largest request body (413 above it). Default 102400. */
   maxBodyBytes?: number;
+  /**
+   * Milliseconds a request body may take to arrive once the headers are in (408 after, and the
+   * connection closes), so a client sending 1 byte a second holds nothing for long. Default 30000.
+   */
+  bodyTimeout?: number;
+  /**
+   * CORS for browser pages of other origins (the options every generated server takes). Its
+   * `origins` also decide which pages may open a WebSocket; without it, HTTP answers carry no CORS
+   * headers and only the server's own origin may open one. Requests without `Origin` (not from a
+   * browser) are not affected.
+   */
+  cors?: CorsOptions;
   websocket?: WebSocketOptions;
   /** Told of every unexpected error (masked in answers). Default: `console.error`. */
   onError?: (error: unknown) => void;

@@ -3,7 +3,8 @@
  * The GraphQL server over HTTP: graphql-http's handler (the GraphQL-over-HTTP reference
  * implementation: methods, media types, status codes) with this server's hooks:
  *
- *   path → Accept (406) → body, at most `maxBodyBytes` (413) → persisted query lookup
+ *   path → CORS (preflights answered) → Accept (406) → body, at most `maxBodyBytes` (413)
+ *     within `bodyTimeout` (408) → persisted query lookup
  *     → graphql-http's parsing (405, 415, 400) → allow-list → cached parse + validation + limits
  *     → authenticate → rate limit (429) → context → execute (time limit, client disconnect)
  *     → errors formatted
@@ -11,6 +12,11 @@
  * `application/json` answers are 200 for every well-formed GraphQL request, `application/
  * graphql-response+json` ones follow GraphQL over HTTP's status rules (both per graphql-http).
  * The exception is the rate limit, 429 whatever the media type (see `tooManyRequests`).
+ *
+ * `authenticate` runs after the document is checked: it finds the viewer for the per-field
+ * `@auth` rules (an anonymous request is a valid one), and everything before it is bounded: a
+ * body of at most `maxBodyBytes` read in linear time within `bodyTimeout`, and a document cut
+ * off at `limits.tokens`, parsed once per text (cached).
  *
  * Resolvers' `signal` aborts when the time limit passes or the client disconnects before its
  * answer is written; resolvers not yet started are then skipped.
@@ -22,6 +28,7 @@ import type { Duplex } from "node:stream";
 import type { GraphQLError, GraphQLSchema } from "graphql";
 import { parseRequestParams, type OperationArgs, type Request, type RequestParams, type Response } from "graphql-http";
 import { createHandler, type RequestContext } from "graphql-http/lib/use/http";
+import { applyCors, CorsPolicy, type CorsSurface } from "./cors-policy.js";
 import type { PreparedOperation } from "./graphql-documents.js";
 import { ErrorCode, codedError } from "./graphql-errors.js";
 import { Executor, type GraphQLRequest, type GraphQLServerOptions, type ServerDefinition } from "./graphql-execution.js";
@@ -33,6 +40,7 @@ export { ErrorCode } from "./graphql-errors.js";
 export { DEFAULT_LIMITS, type Limits } from "./graphql-limits.js";
 export type { GraphQLRequest, GraphQLServerOptions, MaybePromise, WebSocketOptions } from "./graphql-execution.js";
 export type { RateLimitOptions } from "./graphql-rate-limit.js";
+export type { CorsOptions } from "./cors-policy.js";
 export type { Store } from "./server-types.js";
 export { MemoryStore, type MemoryStoreOptions } from "./store.js";
 export type { Viewer } from "./graphql-schema.js";
@@ -54,6 +62,16 @@ export interface GraphQLServer {
 
 type HttpRequest = Request<IncomingMessage, RequestContext>;
 
+/**
+ * What GraphQL-over-HTTP clients send beyond the safelisted headers (JSON bodies, credentials,
+ * Apollo's CSRF-prevention headers) and read (the rate limit's headers).
+ */
+const GRAPHQL_CORS: CorsSurface = {
+  methods: ["GET", "POST"],
+  allowHeaders: ["Authorization", "Content-Type", "Apollo-Require-Preflight", "X-Apollo-Operation-Name"],
+  exposeHeaders: ["Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy"],
+};
+
 export function createServer<Context, V extends Viewer>(definition: ServerDefinition, options: GraphQLServerOptions<Context, V>): GraphQLServer {
   const executor = new Executor(definition, options);
   const path = options.path ?? "/graphql";
@@ -67,9 +85,11 @@ export function createServer<Context, V extends Viewer>(definition: ServerDefini
     onSubscribe: (request, params) => prepare(executor, request, params),
   });
   const sockets = createWebSocketEndpoint(executor, path);
+  const cors = options.cors ? new CorsPolicy(options.cors, GRAPHQL_CORS) : undefined;
 
   const listener: Listener = (request, response, next) => {
     if (pathOf(request.url) === path) {
+      if (cors && applyCors(cors, request, response)) return;
       void handle(request, response);
     } else if (next) {
       next();
@@ -163,7 +183,7 @@ function tooManyRequests(request: HttpRequest, verdict: RateLimitVerdict): Respo
  */
 async function readParams<Context, V extends Viewer>(request: HttpRequest, maxBytes: number, executor: Executor<Context, V>): Promise<RequestParams | Response> {
   if (request.method === "POST") {
-    const body = await readBody(request.raw, maxBytes);
+    const body = await readBody(request.raw, maxBytes, executor.options.bodyTimeout ?? 30_000);
     if (typeof body !== "string") return body;
     if (!isJsonRequest(request.raw)) return parseRequestParams({ ...request, body });
     let data: unknown;
@@ -211,25 +231,39 @@ function errorResponse(status: number, statusText: string, message: string, code
   ];
 }
 
-/** The body as text, or the answer when it is too large (413) or the client went away. */
-function readBody(request: IncomingMessage, maxBytes: number): Promise<string | Response> {
+/**
+ * The body as text, or the answer when it is too large (413), too slow (408: not complete within
+ * `timeoutMs` of the headers) or the client went away. Linear in its size; on 413 and 408 the
+ * rest is discarded unread and the connection closes with the answer.
+ */
+function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<string | Response> {
   const tooLarge = errorResponse(413, "Content Too Large", `The request body is larger than ${maxBytes} bytes.`, ErrorCode.PayloadTooLarge);
   if (Number(request.headers["content-length"]) > maxBytes) return Promise.resolve(tooLarge);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    request.on("data", (chunk: Buffer) => {
+    const finish = (answer: string | Response): void => {
+      if (timer !== undefined) clearTimeout(timer);
+      request.off("data", onData);
+      request.off("end", onEnd);
+      request.off("error", onError);
+      // Discard what is still in flight, so the answer is not lost to a TCP reset.
+      if (typeof answer !== "string") request.resume();
+      resolve(answer);
+    };
+    const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > maxBytes) {
-        // Stop buffering; `connection: close` ends the upload with the answer.
-        request.removeAllListeners("data");
-        request.pause();
-        resolve(tooLarge);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on("end", () => resolve(Buffer.concat(chunks, size).toString("utf8")));
-    request.on("error", () => resolve(errorResponse(400, "Bad Request", "The request body could not be read.", ErrorCode.BadUserInput)));
+      if (size > maxBytes) finish(tooLarge);
+      else chunks.push(chunk);
+    };
+    const onEnd = (): void => finish(Buffer.concat(chunks, size).toString("utf8"));
+    const onError = (): void => finish(errorResponse(400, "Bad Request", "The request body could not be read.", ErrorCode.BadUserInput));
+    // A body that has arrived whole cannot be late: no timer to arm and clear.
+    const timer = request.complete
+      ? undefined
+      : setTimeout(() => finish(errorResponse(408, "Request Timeout", `The request body did not arrive within ${timeoutMs} ms.`, ErrorCode.RequestTimeout)), timeoutMs);
+    request.on("data", onData);
+    request.on("end", onEnd);
+    request.on("error", onError);
   });
 }

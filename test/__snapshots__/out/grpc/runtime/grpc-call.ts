@@ -5,7 +5,7 @@
  * status. Each handler is wrapped once, and the same wrapped function serves both paths.
  */
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError, createContextKey, type ContextValues } from "@connectrpc/connect";
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -17,8 +17,18 @@ export interface CallState {
   readonly signal: AbortSignal;
   readonly method: DescMethod;
   readonly protocolName: string;
+  /** Holds `ADMITTED`: the caller, as the server admitted it from the headers before reading the body. */
+  readonly values: ContextValues;
   timeoutMs(): number | undefined;
 }
+
+/** What the auth hooks decided for a call, before its body was read (`grpc-admission.ts`). */
+export interface Admitted {
+  principal: unknown;
+}
+
+/** Where a call keeps its `Admitted`; undefined when nobody admitted it. */
+export const ADMITTED = createContextKey<Admitted | undefined>(undefined, { description: "the admitted caller" });
 
 /** What a handler gets besides its request: metadata, deadline, cancellation and the caller. */
 export class GrpcCallContext<Principal = unknown> {
@@ -101,7 +111,7 @@ export function implement(service: DescService, handlers: object, hooks: Hooks):
 function single(method: DescMethod, handler: AnyHandler, hooks: Hooks) {
   return async (input: unknown, call: CallState): Promise<unknown> => {
     try {
-      const principal = hooks.authenticate ? await admit(method, call, hooks) : undefined;
+      const principal = hooks.authenticate ? admittedPrincipal(call) : undefined;
       return await handler(input, new GrpcCallContext(call, principal));
     } catch (error) {
       throw failure(error, method, call, hooks);
@@ -113,7 +123,7 @@ function single(method: DescMethod, handler: AnyHandler, hooks: Hooks) {
 function streaming(method: DescMethod, handler: AnyHandler, hooks: Hooks) {
   return async function* (input: unknown, call: CallState): AsyncIterable<unknown> {
     try {
-      const principal = hooks.authenticate ? await admit(method, call, hooks) : undefined;
+      const principal = hooks.authenticate ? admittedPrincipal(call) : undefined;
       yield* handler(input, new GrpcCallContext(call, principal)) as AsyncIterable<unknown>;
     } catch (error) {
       throw failure(error, method, call, hooks);
@@ -121,14 +131,24 @@ function streaming(method: DescMethod, handler: AnyHandler, hooks: Hooks) {
   };
 }
 
-/** Runs the auth hooks; returns the principal or throws UNAUTHENTICATED / PERMISSION_DENIED. */
-async function admit(method: DescMethod, call: CallState, hooks: Hooks): Promise<unknown> {
-  const principal = await hooks.authenticate!(call.requestHeader, method);
+/**
+ * Runs the auth hooks on the request metadata alone (the server calls this before it reads a body);
+ * returns the admission or throws UNAUTHENTICATED / PERMISSION_DENIED (or what a hook threw).
+ */
+export async function admit(method: DescMethod, metadata: Headers, hooks: Hooks): Promise<Admitted> {
+  const principal = await hooks.authenticate!(metadata, method);
   if (principal === undefined || principal === null) throw new ConnectError("missing or invalid credentials", Code.Unauthenticated);
-  if (hooks.authorize && !(await hooks.authorize(principal, method, call.requestHeader))) {
+  if (hooks.authorize && !(await hooks.authorize(principal, method, metadata))) {
     throw new ConnectError(`not allowed to call ${method.name}`, Code.PermissionDenied);
   }
-  return principal;
+  return { principal };
+}
+
+/** The principal admitted before the body was read; a call nobody admitted is refused (fail closed). */
+function admittedPrincipal(call: CallState): unknown {
+  const admitted = call.values.get(ADMITTED);
+  if (admitted === undefined) throw new ConnectError("missing or invalid credentials", Code.Unauthenticated);
+  return admitted.principal;
 }
 
 /**

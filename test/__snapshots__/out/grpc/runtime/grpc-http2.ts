@@ -6,13 +6,15 @@
  * itself and answers with the statuses, messages and trailers Connect would. Everything else
  * (gRPC-Web, Connect, gRPC with JSON or compression, an unknown method) stays with Connect.
  */
-import type { Http2ServerRequest, Http2ServerResponse, IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http2";
+import type { Http2ServerRequest, Http2ServerResponse, OutgoingHttpHeaders } from "node:http2";
 import { create, fromBinary, toBinary, type DescMessage, type DescMethod, type MessageInitShape } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError, createContextValues, type ContextValues } from "@connectrpc/connect";
 // Connect's own gRPC trailer encoding (grpc-message escaping, grpc-status-details-bin), so both
 // paths answer a `ConnectError` with the same bytes.
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
-import type { CallHandler, CallState } from "./grpc-call.js";
+import { metadataOf } from "./grpc-admission.js";
+import { ADMITTED, type Admitted, type CallHandler, type CallState } from "./grpc-call.js";
+import { grpcTimeoutMs, idleStream, resetUnreadRequest } from "./grpc-limits.js";
 
 export interface Http2Route {
   method: DescMethod;
@@ -22,15 +24,15 @@ export interface Http2Route {
 export interface Http2GrpcOptions {
   /** Largest request message in bytes (RESOURCE_EXHAUSTED above). */
   readMaxBytes: number;
-  /** Longest deadline a client may ask for (INVALID_ARGUMENT above). */
-  maxTimeoutMs: number;
+  /** Longest deadline a client may ask for (INVALID_ARGUMENT above); undefined: any. */
+  maxTimeoutMs: number | undefined;
+  /** A streaming request with part of a message in and nothing more for this long is cancelled. */
+  streamIdleTimeoutMs: number;
   /** Aborts every running call with its reason (the server is shutting down). */
   shutdownSignal: AbortSignal;
 }
 
 const CONTENT_TYPE = /^application\/grpc(?:\+proto)?$/i;
-const TIMEOUT = /^(\d{1,8})([HMSmun])$/;
-const TIMEOUT_UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 0.001, n: 0.000001 };
 /** Messages buffered from a streaming request before the socket is paused. */
 const READ_AHEAD = 16;
 /** Why a call's signal aborts when it ended normally: one value, since an error per call is costly. */
@@ -52,7 +54,7 @@ export class Http2Grpc {
   }
 
   /** Serves the request if it is a gRPC call this path handles; false leaves it to Connect. */
-  serve(request: Http2ServerRequest, response: Http2ServerResponse): boolean {
+  serve(request: Http2ServerRequest, response: Http2ServerResponse, admitted: Admitted | undefined): boolean {
     if (request.method !== "POST") return false;
     const route = this.routes.get(request.url);
     if (route === undefined) return false;
@@ -61,7 +63,7 @@ export class Http2Grpc {
     if (type === undefined || !CONTENT_TYPE.test(type)) return false;
     const encoding = headers["grpc-encoding"];
     if (encoding !== undefined && encoding !== "identity") return false;
-    const call = new Http2Call(this, request, response, route.method);
+    const call = new Http2Call(this, request, response, route.method, admitted);
     void call.run(route.handler);
     return true;
   }
@@ -75,6 +77,10 @@ class Http2Call implements CallState {
   private readonly request: Http2ServerRequest;
   private readonly response: Http2ServerResponse;
   private readonly envelopes: EnvelopeReader;
+  private readonly admitted: Admitted | undefined;
+  private contextValues: ContextValues | undefined;
+  /** Whether the stream idle timer runs (a streaming request with a message half in). */
+  private idleWatch = false;
   private deadline: number | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private requestHeaders: Headers | undefined;
@@ -90,8 +96,9 @@ class Http2Call implements CallState {
   private headersSent = false;
   private done = false;
 
-  constructor(server: Http2Grpc, request: Http2ServerRequest, response: Http2ServerResponse, method: DescMethod) {
+  constructor(server: Http2Grpc, request: Http2ServerRequest, response: Http2ServerResponse, method: DescMethod, admitted: Admitted | undefined) {
     this.server = server;
+    this.admitted = admitted;
     this.request = request;
     this.response = response;
     this.method = method;
@@ -99,7 +106,11 @@ class Http2Call implements CallState {
   }
 
   get requestHeader(): Headers {
-    return (this.requestHeaders ??= webHeaders(this.request.headers));
+    return (this.requestHeaders ??= metadataOf(this.request));
+  }
+
+  get values(): ContextValues {
+    return (this.contextValues ??= createContextValues().set(ADMITTED, this.admitted));
   }
 
   get responseHeader(): Headers {
@@ -162,12 +173,9 @@ class Http2Call implements CallState {
     this.finish(reason);
   }
 
-  private startDeadline(value: string, maxTimeoutMs: number): void {
-    // Connect's rules and messages for grpc-timeout.
-    const parts = TIMEOUT.exec(value);
-    if (parts === null) throw new ConnectError(`protocol error: invalid grpc timeout value: ${value}`, Code.InvalidArgument);
-    const timeoutMs = TIMEOUT_UNIT_MS[parts[2]] * Number(parts[1]);
-    if (timeoutMs > maxTimeoutMs) throw new ConnectError(`timeout ${timeoutMs}ms must be <= ${maxTimeoutMs}`, Code.InvalidArgument);
+  private startDeadline(value: string, maxTimeoutMs: number | undefined): void {
+    const timeoutMs = grpcTimeoutMs(value, maxTimeoutMs);
+    if (timeoutMs === undefined) return; // longer than a timer holds: no deadline
     this.deadline = Date.now() + timeoutMs;
     this.timer = setTimeout(() => this.abort(new ConnectError("the operation timed out", Code.DeadlineExceeded)), timeoutMs);
   }
@@ -182,11 +190,27 @@ class Http2Call implements CallState {
       } else {
         for (const message of this.envelopes.push(chunk)) this.queue.push(message);
         if (this.queue.length >= READ_AHEAD) this.request.pause();
+        if (this.envelopes.partial !== this.idleWatch && this.streamsRequest()) this.watchIdle(!this.idleWatch);
       }
     } catch (error) {
       this.ended = error as ConnectError;
     }
     this.wake();
+  }
+
+  private streamsRequest(): boolean {
+    const kind = this.method.methodKind;
+    return kind === "client_streaming" || kind === "bidi_streaming";
+  }
+
+  /**
+   * Streaming requests may rest between messages for as long as they like, but not inside one: a
+   * message half in holds memory. (Unary and server-streaming requests are watched whole by the
+   * server's listener until they end.)
+   */
+  private watchIdle(on: boolean): void {
+    this.idleWatch = on;
+    idleStream(this.response.stream, on ? this.server.options.streamIdleTimeoutMs : 0);
   }
 
   /** The next request message, or undefined after the last; throws what ended the call. */
@@ -269,6 +293,8 @@ class Http2Call implements CallState {
       // Trailers-Only: one HEADERS frame with the status and END_STREAM, as gRPC clients expect.
       stream.respond(nodeHeaders({ ":status": 200, "content-type": "application/grpc+proto", ...trailers }, this.responseHeaders), { endStream: true });
     }
+    // Answered before the request ended (an error, a deadline): the client may stop sending.
+    if (this.ended !== true) resetUnreadRequest(stream);
   }
 
   private wake(): void {
@@ -280,36 +306,80 @@ class Http2Call implements CallState {
   }
 }
 
-/** Splits a request body into gRPC messages (1 flag byte, 4 length bytes, the message). */
+/**
+ * Splits a request body into gRPC messages (1 flag byte, 4 length bytes, the message). Linear in the
+ * body: chunks are kept in a list and copied once, when a message is complete; a length prefix is
+ * checked against the limit as soon as its 5 bytes are in, before the message is buffered.
+ */
 class EnvelopeReader {
-  private buffered: Buffer | undefined;
+  private readonly chunks: Buffer[] = [];
+  private bufferedBytes = 0;
+  /** Length of the message being read, once its prefix has been read. */
+  private length: number | undefined;
   private readonly readMaxBytes: number;
 
   constructor(readMaxBytes: number) {
     this.readMaxBytes = readMaxBytes;
   }
 
+  /** Whether part of a message has arrived and the rest has not. */
+  get partial(): boolean {
+    return this.length !== undefined || this.bufferedBytes > 0;
+  }
+
   /** Adds `chunk`; returns the messages it completes. Throws for a message too large or compressed. */
   push(chunk: Buffer): Uint8Array[] {
-    let data = this.buffered === undefined ? chunk : Buffer.concat([this.buffered, chunk]);
-    const messages: Uint8Array[] = [];
-    while (data.length >= 5) {
-      const length = data.readUInt32BE(1);
-      if (length > this.readMaxBytes) throw new ConnectError(`message size ${length} is larger than configured readMaxBytes ${this.readMaxBytes}`, Code.ResourceExhausted);
-      if ((data[0] & 1) === 1) throw new ConnectError("protocol error: received a compressed message without grpc-encoding", Code.Internal);
-      if (data.length < 5 + length) break;
-      messages.push(data.subarray(5, 5 + length));
-      data = data.subarray(5 + length);
+    this.chunks.push(chunk);
+    this.bufferedBytes += chunk.length;
+    let messages: Uint8Array[] | undefined;
+    for (;;) {
+      if (this.length === undefined) {
+        if (this.bufferedBytes < 5) break;
+        const prefix = this.take(5);
+        const length = prefix.readUInt32BE(1);
+        if (length > this.readMaxBytes) throw new ConnectError(`message size ${length} is larger than configured readMaxBytes ${this.readMaxBytes}`, Code.ResourceExhausted);
+        if ((prefix[0] & 1) === 1) throw new ConnectError("protocol error: received a compressed message without grpc-encoding", Code.Internal);
+        this.length = length;
+      }
+      if (this.bufferedBytes < this.length) break;
+      (messages ??= []).push(this.take(this.length));
+      this.length = undefined;
     }
-    this.buffered = data.length === 0 ? undefined : data;
-    return messages;
+    return messages ?? NO_MESSAGES;
   }
 
   /** The body has ended: throws when it ended inside a message. */
   end(): void {
-    if (this.buffered !== undefined) throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
+    if (this.partial) throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
+  }
+
+  /** The next `count` buffered bytes (count <= bufferedBytes): a view when one chunk holds them, else one copy. */
+  private take(count: number): Buffer {
+    if (count === 0) return EMPTY;
+    this.bufferedBytes -= count;
+    const first = this.chunks[0];
+    if (first.length >= count) {
+      if (first.length === count) this.chunks.shift();
+      else this.chunks[0] = first.subarray(count);
+      return first.subarray(0, count);
+    }
+    const result = Buffer.allocUnsafe(count);
+    let filled = 0;
+    let used = 0; // chunks copied whole, removed at once below
+    while (filled < count) {
+      const chunk = this.chunks[used];
+      const copied = chunk.copy(result, filled, 0, Math.min(chunk.length, count - filled));
+      filled += copied;
+      if (copied === chunk.length) used++;
+      else this.chunks[used] = chunk.subarray(copied);
+    }
+    this.chunks.splice(0, used);
+    return result;
   }
 }
+
+const NO_MESSAGES: Uint8Array[] = [];
+const EMPTY = Buffer.alloc(0);
 
 function parse(method: DescMethod, bytes: Uint8Array): unknown {
   try {
@@ -317,17 +387,6 @@ function parse(method: DescMethod, bytes: Uint8Array): unknown {
   } catch (error) {
     throw new ConnectError(`parse binary: ${error instanceof Error ? error.message : String(error)}`, Code.Internal);
   }
-}
-
-/** Request headers as `Headers`, without HTTP/2 pseudo-headers (as Connect gives them to handlers). */
-function webHeaders(headers: IncomingHttpHeaders): Headers {
-  const result = new Headers();
-  for (const [name, value] of Object.entries(headers)) {
-    if (name.startsWith(":") || value === undefined) continue;
-    if (typeof value === "string") result.append(name, value);
-    else for (const item of value) result.append(name, item);
-  }
-  return result;
 }
 
 /** `base` plus the entries of `extra` (later names win), for `respond`, `writeHead` and trailers. */

@@ -7,6 +7,18 @@ import type { Transport } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { clientInterceptors, type GrpcClientOptions } from "./grpc-client.js";
 
+export interface GrpcNodeClientOptions extends GrpcClientOptions {
+  /**
+   * Largest response message accepted, in bytes (the server's option of the same name limits
+   * requests); a larger one fails the call with RESOURCE_EXHAUSTED before it is buffered.
+   * Default 4 MiB, as in grpc-js and grpc-go.
+   */
+  readMaxBytes?: number;
+}
+
+/** grpc-js's and grpc-go's default receive limit. */
+const DEFAULT_READ_MAX_BYTES = 4 * 1024 * 1024;
+
 export interface GrpcConnection {
   /** Connect's transport, for `createClient` of other services. */
   readonly transport: Transport;
@@ -15,11 +27,12 @@ export interface GrpcConnection {
 }
 
 /** A connection to the gRPC server at `baseUrl` (e.g. `http://127.0.0.1:8080`). */
-export function createGrpcConnection(baseUrl: string, options: GrpcClientOptions = {}): GrpcConnection {
+export function createGrpcConnection(baseUrl: string, options: GrpcNodeClientOptions = {}): GrpcConnection {
   const sessionManager = new Http2SessionManager(baseUrl);
   const transport = createGrpcTransport({
     baseUrl,
     sessionManager,
+    readMaxBytes: options.readMaxBytes ?? DEFAULT_READ_MAX_BYTES,
     interceptors: clientInterceptors(options),
     ...(options.timeoutMs !== undefined ? { defaultTimeoutMs: options.timeoutMs } : {}),
   });

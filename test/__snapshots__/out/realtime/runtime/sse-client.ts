@@ -106,7 +106,10 @@ export class SseResponseError extends Error {
   }
 }
 
-/** The connection failed and will not be retried (POST, `maxAttempts`, or an oversized event). */
+/**
+ * The connection failed and will not be retried (POST, `maxAttempts`, an oversized event, or a
+ * redirect the client does not follow: to another origin, more than 20, or any in a browser).
+ */
 export class SseConnectionError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -133,6 +136,9 @@ export class SseInvalidEventError extends Error {
 
 /** Most of an error response's body kept in `SseResponseError.body`. */
 const MAX_ERROR_BODY = 65_536;
+/** As many as `fetch` follows itself. */
+const MAX_REDIRECTS = 20;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** A stream of typed events from one URL; iterate it once. */
 export class SseClient<Events extends object> implements AsyncIterable<SseEvent<Events>> {
@@ -246,12 +252,13 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
       body = JSON.stringify(options.body ?? null);
       if (!headers.has("content-type")) headers.set("content-type", "application/json");
     }
-    const response = await (options.fetch ?? fetch)(this.url, {
+    const response = await this.follow({
       method: options.method ?? "GET",
       headers,
       body,
       credentials: options.credentials ?? "same-origin",
       signal: this.controller.signal,
+      redirect: "manual",
     });
     const contentType = response.headers.get("content-type");
     if (response.status === 200 && contentType !== null && /^text\/event-stream\s*(;|$)/i.test(contentType) && response.body !== null) {
@@ -260,6 +267,52 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
     const text = await readStart(response, MAX_ERROR_BODY).catch(() => "");
     this.setState(CLOSED);
     throw new SseResponseError(response.status, contentType, text);
+  }
+
+  /**
+   * Sends the request, following redirects within the stream URL's origin only: headers (tokens
+   * among them) must never reach a host the client was not configured for, and `fetch` itself
+   * keeps every header but `Authorization` when it follows a redirect to another origin.
+   */
+  private async follow(init: RequestInit): Promise<Response> {
+    const fetcher = this.options.fetch ?? fetch;
+    const page = (globalThis as { location?: { href?: string } }).location?.href;
+    let origin: string | undefined;
+    try {
+      origin = new URL(this.url, page).origin;
+    } catch {
+      origin = undefined;
+    }
+    let target = this.url;
+    let current = init;
+    for (let hops = 0; ; hops++) {
+      const response = await fetcher(target, current);
+      const refuse = async (location: string | undefined, reason: string): Promise<never> => {
+        await response.body?.cancel().catch(() => {});
+        this.setState(CLOSED);
+        throw new SseConnectionError(`SSE: redirected${location === undefined ? "" : ` to ${location}`}, which the client does not follow: ${reason}`);
+      };
+      if (response.type === "opaqueredirect") return refuse(undefined, "browsers hide where a redirect leads; use the final URL");
+      const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get("location") : null;
+      if (location === null) return response;
+      if (origin === undefined) return refuse(location, "the stream URL has no origin to compare with");
+      let next: URL;
+      try {
+        next = new URL(location, new URL(target, page));
+      } catch {
+        return refuse(location, "its Location is not a URL");
+      }
+      if (next.origin !== origin) return refuse(next.href, `it leads to another origin than ${origin}; use the new URL if it is trusted`);
+      if (hops === MAX_REDIRECTS) return refuse(next.href, `more than ${MAX_REDIRECTS} redirects`);
+      await response.body?.cancel().catch(() => {});
+      // As fetch does: a 303, or a 301/302 after a POST, becomes a GET without body.
+      if (current.method === "POST" && (response.status === 301 || response.status === 302 || response.status === 303)) {
+        const headers = new Headers(current.headers);
+        headers.delete("content-type");
+        current = { ...current, method: "GET", headers, body: null };
+      }
+      target = next.href;
+    }
   }
 
   /** The typed events of one response, until it ends, `[DONE]` arrives or the stream closes. */

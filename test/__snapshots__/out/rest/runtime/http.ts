@@ -100,6 +100,11 @@ export interface ClientOptions<Auth extends object = Record<string, Credential>>
   cache?: boolean | ResponseCache;
   /** Check 2xx bodies with the generated validators; a mismatch throws `ResponseValidationError`. */
   validateResponses?: boolean;
+  /**
+   * Largest response body in bytes, checked against `Content-Length` and counted while reading;
+   * a larger one throws `ApiResponseTooLargeError`. 0 = no limit. Default 16 MiB.
+   */
+  maxResponseBytes?: number;
 }
 
 /** Options of one call; they override the client's. */
@@ -115,6 +120,8 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** `false` bypasses the ETag cache for this call. */
   cache?: boolean;
+  /** Largest response body of this call in bytes; 0 = no limit. */
+  maxResponseBytes?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -228,6 +235,70 @@ export class ApiTimeoutError extends Error {
   }
 }
 
+/**
+ * A parameter the client refuses to send, before any request is made: a missing path parameter,
+ * or one that would fill a path segment with nothing, `.` or `..` (which URL parsers, the WHATWG
+ * one in `fetch` included, resolve as dot segments even when percent-encoded: `{ taskId: ".." }`
+ * would reach the parent collection).
+ */
+export class ApiParameterError extends TypeError {
+  override readonly name = 'ApiParameterError';
+  readonly operation: string;
+  /** The parameter's name on the wire. */
+  readonly parameter: string;
+
+  constructor(operation: string, parameter: string, problem: string) {
+    super(`${operation}: path parameter ${JSON.stringify(parameter)} ${problem}`);
+    this.operation = operation;
+    this.parameter = parameter;
+  }
+}
+
+/**
+ * The server answered with a redirect the client does not follow: to another origin (credentials
+ * and headers go only to the configured origin), more than 20 in a row, or any redirect in a
+ * browser, where `fetch` hides the target of a redirect it does not follow itself.
+ */
+export class ApiRedirectError extends Error {
+  override readonly name = 'ApiRedirectError';
+  readonly operation: string;
+  readonly method: string;
+  readonly url: string;
+  /** The redirect's status (0 in browsers, which hide it). */
+  readonly status: number;
+  /** The resolved `Location`, when it could be read. */
+  readonly location: string | undefined;
+
+  constructor(operation: string, method: string, url: string, status: number, location: string | undefined, reason: string) {
+    super(`${operation}: ${method} ${url} was redirected${location === undefined ? '' : ` to ${location}`}, which the client does not follow: ${reason}`);
+    this.operation = operation;
+    this.method = method;
+    this.url = url;
+    this.status = status;
+    this.location = location;
+  }
+}
+
+/** The response body is larger than `maxResponseBytes`; reading stopped there. */
+export class ApiResponseTooLargeError extends Error {
+  override readonly name = 'ApiResponseTooLargeError';
+  readonly operation: string;
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+  /** The limit, in bytes. */
+  readonly limit: number;
+
+  constructor(operation: string, method: string, url: string, status: number, limit: number) {
+    super(`${operation}: the ${status} response of ${method} ${url} is larger than maxResponseBytes (${limit} bytes)`);
+    this.operation = operation;
+    this.method = method;
+    this.url = url;
+    this.status = status;
+    this.limit = limit;
+  }
+}
+
 /** One way a response body differs from its schema. */
 export interface ValidationIssue {
   /** JSON pointer into the body. */
@@ -327,6 +398,10 @@ export interface ClientDefaults {
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
 const DEFAULT_TIMEOUT = 60_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** As many as `fetch` follows itself. */
+const MAX_REDIRECTS = 20;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const DEFAULT_RETRY: Required<RetryOptions> = {
   maxRetries: 2,
   baseDelay: 500,
@@ -341,6 +416,7 @@ interface Attempt {
   headers: Headers;
   body: RequestInit['body'];
   timeout: number;
+  maxResponseBytes: number;
   signal: AbortSignal | undefined;
   /** Set when a failure of this attempt may be retried. */
   retry: Required<RetryOptions> | undefined;
@@ -407,6 +483,7 @@ export class HttpClient {
     const method = spec.method.toUpperCase();
     const retry = retryOptions(this.#options.retry, options.retry);
     const timeout = options.timeout ?? this.#options.timeout ?? DEFAULT_TIMEOUT;
+    const maxResponseBytes = options.maxResponseBytes ?? this.#options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const cache = method === 'GET' && options.cache !== false ? this.#cache : undefined;
 
     // Everything but credentials is built once, so that every attempt sends the same request.
@@ -437,6 +514,7 @@ export class HttpClient {
         headers: attemptHeaders,
         body,
         timeout,
+        maxResponseBytes,
         signal,
         retry: retryable && attempt < retry.maxRetries ? retry : undefined,
         attempt,
@@ -457,16 +535,17 @@ export class HttpClient {
     const deadline = new Deadline(attempt.timeout, signal);
     try {
       // Outside the transport `try`: a malformed URL is a mistake to report, not a failure to retry.
-      const request = new Request(url, { method, headers, body: attempt.body ?? null, signal: deadline.signal });
+      // `manual`: redirects are followed by #follow, which keeps credentials on this origin.
+      const request = new Request(url, { method, headers, body: attempt.body ?? null, signal: deadline.signal, redirect: 'manual' });
       let response: Response;
       let data: unknown;
       try {
-        response = await this.#dispatch(request);
+        response = await this.#follow(spec.id, request, attempt.body);
         if (retry && retry.statuses.includes(response.status)) {
           await response.body?.cancel().catch(() => undefined);
           return { delay: retryAfter(response.headers) ?? backoff(retry, attempt.attempt) };
         }
-        data = await readResponse(response, method);
+        data = await readResponse(response, method, attempt.maxResponseBytes, () => new ApiResponseTooLargeError(spec.id, method, url, response.status, attempt.maxResponseBytes));
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         let failure = error;
@@ -480,6 +559,36 @@ export class HttpClient {
       return { response: result };
     } finally {
       deadline.clear();
+    }
+  }
+
+  /**
+   * Sends `request`, following redirects within its origin only: credentials (the `auth` ones and
+   * any in `headers`) must never reach a host the client was not configured for, and `fetch`
+   * itself keeps every header but `Authorization` when it follows a redirect to another origin.
+   */
+  async #follow(operation: string, request: Request, body: RequestInit['body']): Promise<Response> {
+    const origin = new URL(request.url).origin;
+    let current = request;
+    for (let hops = 0; ; hops++) {
+      const response = await this.#dispatch(current);
+      const refuse = (location: string | undefined, reason: string): Promise<never> =>
+        (response.body?.cancel() ?? Promise.resolve()).catch(() => undefined).then(() => {
+          throw new ApiRedirectError(operation, current.method, current.url, response.status, location, reason);
+        });
+      if (response.type === 'opaqueredirect') return refuse(undefined, 'browsers hide where a redirect leads; set baseUrl to the final URL');
+      const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('Location') : null;
+      if (location === null) return response;
+      let target: URL;
+      try {
+        target = new URL(location, current.url);
+      } catch {
+        return refuse(location, 'its Location is not a URL');
+      }
+      if (target.origin !== origin) return refuse(target.href, `it leads to another origin than ${origin}; set baseUrl to the new origin if it is trusted`);
+      if (hops === MAX_REDIRECTS) return refuse(target.href, `more than ${MAX_REDIRECTS} redirects`);
+      await response.body?.cancel().catch(() => undefined);
+      current = redirected(current, target, response.status, body);
     }
   }
 
@@ -607,6 +716,25 @@ export class MemoryCache implements ResponseCache {
 // ---------------------------------------------------------------------------------------------
 // Requests
 
+/**
+ * The next request of a same-origin redirect, as `fetch` would make it: 303 (and 301/302 after a
+ * POST) become a GET without body; 307 and 308 repeat the method and body.
+ */
+function redirected(request: Request, target: URL, status: number, body: RequestInit['body']): Request {
+  const toGet = (status === 303 && request.method !== 'GET' && request.method !== 'HEAD') || ((status === 301 || status === 302) && request.method === 'POST');
+  const headers = new Headers(request.headers);
+  if (toGet) for (const name of ['Content-Type', 'Content-Encoding', 'Content-Language', 'Content-Location']) headers.delete(name);
+  // A form gets a new multipart boundary in the new request: fetch writes its Content-Type again.
+  else if (typeof FormData !== 'undefined' && body instanceof FormData) headers.delete('Content-Type');
+  return new Request(target, {
+    method: toGet ? 'GET' : request.method,
+    headers,
+    body: toGet ? null : (body ?? null),
+    signal: request.signal,
+    redirect: 'manual',
+  });
+}
+
 function toRecord(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 }
@@ -629,16 +757,29 @@ function definedEntries(value: Record<string, unknown>): Array<[string, unknown]
   return Object.entries(value).filter(([, item]) => item !== undefined && item !== null);
 }
 
-/** Fills in `{name}` segments of the path (style `simple`, `label` or `matrix`), percent-encoded. */
+/**
+ * Fills in `{name}` segments of the path (style `simple`, `label` or `matrix`), percent-encoded.
+ * A segment that a parameter leaves empty, `.` or `..` is refused: it would address another
+ * resource than the operation's (`DELETE /tasks/..` is `DELETE /`).
+ */
 function expandPath(spec: OperationSpec, params: Record<string, unknown>): string {
-  return spec.path.replace(/\{([^}]+)\}/g, (_match, name: string) => {
-    const parameter = spec.params?.find((item) => item.in === 'path' && item.name === name);
-    const value = parameter ? params[parameter.key] : undefined;
-    if (!parameter || value === undefined || value === null) {
-      throw new TypeError(`${spec.id}: path parameter ${JSON.stringify(name)} is missing`);
-    }
-    return pathSegment(name, value, parameter.style ?? 'simple', parameter.explode ?? false);
-  });
+  return spec.path
+    .split('/')
+    .map((template) => {
+      let last = '';
+      const segment = template.replace(/\{([^}]+)\}/g, (_match, name: string) => {
+        const parameter = spec.params?.find((item) => item.in === 'path' && item.name === name);
+        const value = parameter ? params[parameter.key] : undefined;
+        if (!parameter || value === undefined || value === null) throw new ApiParameterError(spec.id, name, 'is missing');
+        last = name;
+        return pathSegment(name, value, parameter.style ?? 'simple', parameter.explode ?? false);
+      });
+      if (last !== '' && (segment === '' || segment === '.' || segment === '..')) {
+        throw new ApiParameterError(spec.id, last, `would make the path segment ${JSON.stringify(segment)}; a path parameter must not be empty, "." or ".."`);
+      }
+      return segment;
+    })
+    .join('/');
 }
 
 function pathSegment(name: string, value: unknown, style: ParameterSpec['style'], explode: boolean): string {
@@ -779,17 +920,53 @@ function encodeBody(mediaType: string, value: unknown, headers: Headers): Reques
  * Reads and parses the body: JSON and text by `Content-Type`, anything else as a `Blob`. An error's
  * body that is not the JSON it claims to be is kept as text: the status is what matters then.
  */
-async function readResponse(response: Response, method: string): Promise<unknown> {
+async function readResponse(response: Response, method: string, limit: number, tooLarge: () => Error): Promise<unknown> {
   if (method === 'HEAD' || response.status === 204 || response.status === 205 || response.status === 304) {
     await response.body?.cancel().catch(() => undefined);
     return undefined;
   }
   const type = response.headers.get('Content-Type');
+  const bytes = await readBytes(response, limit, tooLarge);
   if (type && !isJson(type) && !/^text\//i.test(type) && !/(xml|x-www-form-urlencoded)/i.test(type)) {
-    const blob = await response.blob();
-    return blob.size === 0 ? undefined : blob;
+    return bytes.byteLength === 0 ? undefined : new Blob([bytes], { type });
   }
-  return parseText(await response.text(), type, !response.ok);
+  return parseText(new TextDecoder().decode(bytes), type, !response.ok);
+}
+
+/**
+ * The body's bytes, at most `limit` of them (0 = no limit): a larger `Content-Length` is refused
+ * before reading, and the count is checked while reading (the length may be absent or wrong).
+ */
+// The return type is inferred: `Uint8Array<ArrayBuffer>` (what `Blob` takes) with TypeScript 5.7+,
+// and TypeScript before 5.7 has no such type argument.
+async function readBytes(response: Response, limit: number, tooLarge: () => Error) {
+  const body = response.body;
+  if (body === null) return new Uint8Array(0);
+  const declared = Number(response.headers.get('Content-Length') ?? '');
+  if (limit > 0 && declared > limit) {
+    await body.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (limit > 0 && size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }
 
 /** JSON when the type says so (or there is no type and it parses), text otherwise. */

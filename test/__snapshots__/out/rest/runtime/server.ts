@@ -16,9 +16,7 @@
  * (`/projects/` is `/projects`); empty segments are not (`/projects//x` is not found).
  */
 import { randomUUID } from "node:crypto";
-import { createServer as createNodeServer } from "node:http";
-import type { IncomingMessage, Server, ServerOptions as NodeServerOptions, ServerResponse as NodeResponse } from "node:http";
-import type { Duplex } from "node:stream";
+import type { IncomingMessage, ServerResponse as NodeResponse } from "node:http";
 import { authenticate, type AuthenticateOptions, type SchemeSpec } from "./auth.js";
 import { assertIfMatch, conditional, type ConditionalOptions } from "./conditional.js";
 import { cors, type CorsOptions } from "./cors.js";
@@ -26,7 +24,7 @@ import { idempotency, type IdempotencyOptions } from "./idempotency.js";
 import { rateLimit, type RateLimitOptions } from "./rate-limit.js";
 import { acceptsMediaType, ClientGoneError, decodeBody, describeErrors, forValidation, hasBody, isJsonType, matchRoute, mediaTypeOf, parseQuery, parseTarget, readBody, readParameters } from "./server-input.js";
 import type { FieldError, ParameterValues, RouteMatch, Target } from "./server-input.js";
-import { errorResponse, problemResponse, resultResponse, statusTitle } from "./server-output.js";
+import { errorResponse, problemResponse, publicBase, requestPath, resultResponse, statusTitle } from "./server-output.js";
 import { HttpProblem } from "./server-types.js";
 import type { OperationMeta, ServerRequest, ServerResponse, Stage, Store } from "./server-types.js";
 import { MemoryStore } from "./store.js";
@@ -216,6 +214,12 @@ export interface ServerOptions<Principal = unknown> {
    * (`app.use("/v1", listener)`).
    */
   basePath?: string | readonly string[];
+  /**
+   * The URL clients reach the server at (`https://api.example.com`, with a path when a proxy adds
+   * one): `Location` and `Link` are this plus the request path. Without it they are path-absolute
+   * references (`/v1/tasks/42`); they never take a host from the request.
+   */
+  publicUrl?: string;
   /** No internal error text in responses. Default: `NODE_ENV === "production"`. */
   production?: boolean;
   limits?: Partial<Limits>;
@@ -370,6 +374,7 @@ export function createListener<Principal>(
 ): Listener {
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const production = options.production ?? process.env.NODE_ENV === "production";
+  const publicPrefix = publicBase(options.publicUrl);
   const basePaths = (options.basePath === undefined ? api.basePaths : typeof options.basePath === "string" ? [options.basePath] : options.basePath)
     .map((path) => path.split("/").filter(Boolean))
     // Longest first, so `/api/v2` wins over `/api`.
@@ -430,11 +435,9 @@ export function createListener<Principal>(
       const result = await (handler as Handler).call(handlers, input, context ? await context(base) : base);
       const fields = operation.fields ? fieldList(input[operation.fields.key]) : undefined;
       const url = exchange.target;
-      const full = originalUrl(req) ?? url;
-      const mark = full.indexOf("?");
-      const path = mark === -1 ? full : full.slice(0, mark);
+      const path = requestPath(originalUrl(req) ?? url);
       // Written out rather than `{ ...where, path }`: V8 makes a spread copy that gains properties slowly.
-      const resultContext = { traceId, instance: instanceOf(url), production, path, query: exchange.query, request: input, fields, validateResponses };
+      const resultContext = { traceId, instance: instanceOf(url), production, base: publicPrefix, path, query: exchange.query, request: input, fields, validateResponses };
       return resultResponse(operation, result, resultContext);
     } catch (error) {
       if (error instanceof HttpProblem) throw error;
@@ -523,10 +526,9 @@ export function createListener<Principal>(
   };
 }
 
-/** The path of a request target, as a problem's `instance`. */
+/** The path of a request target, as a problem's `instance` (a relative reference: never a host). */
 function instanceOf(url: string): string {
-  const mark = url.indexOf("?");
-  return mark === -1 ? url : url.slice(0, mark);
+  return requestPath(url);
 }
 
 /** A signal aborted when the response closes before it was completely written. */
@@ -791,13 +793,6 @@ function send(req: IncomingMessage, res: NodeResponse, response: ServerResponse,
   res.end(req.method === "HEAD" || bodyless ? undefined : response.body);
 }
 
-/** A problem answered before any listener runs; the connection closes, as node's own answer does. */
-function refuse(req: IncomingMessage, res: NodeResponse, status: number, detail: string): void {
-  const traceId = traceIdOf(req, undefined);
-  const problem = problemResponse(status, statusTitle(status), { detail, headers: { connection: "close" } }, { traceId, instance: (req.url ?? "/").split("?", 1)[0], production: true });
-  send(req, res, problem, traceId);
-}
-
 // ---- composing and hosting ------------------------------------------------------------------
 
 /**
@@ -814,7 +809,7 @@ export function combine(...listeners: Listener[]): Listener {
       if (index === listeners.length) {
         if (next) return next();
         const traceId = traceIdOf(req, undefined);
-        return send(req, res, problemResponse(404, "Not Found", { detail: "No resource lives at this path." }, { traceId, instance: (req.url ?? "/").split("?", 1)[0], production: true }), traceId);
+        return send(req, res, problemResponse(404, "Not Found", { detail: "No resource lives at this path." }, { traceId, instance: requestPath(req.url ?? "/"), production: true }), traceId);
       }
       listeners[index](req, res, (error) => {
         if (error !== undefined) {
@@ -829,56 +824,5 @@ export function combine(...listeners: Listener[]): Listener {
   };
 }
 
-export interface HttpServerOptions {
-  /** Largest request head (request line and headers) in bytes; 431 above. Default 16 KiB. */
-  maxHeaderSize?: number;
-  /** Milliseconds for the whole request to arrive; 408 after. Default 60 000. */
-  requestTimeout?: number;
-  /** Milliseconds for the request head to arrive. Default 20 000. */
-  headersTimeout?: number;
-  /** Milliseconds an idle keep-alive connection stays open. Default 5 000. */
-  keepAliveTimeout?: number;
-}
-
-/**
- * An `http.Server` around a listener, with request limits set and the errors node answers before
- * any listener runs (head too large → 431, malformed request → 400, too slow → 408, HTTP/1.1
- * without `Host` → 400, an `Expect` other than `100-continue` → 417) written as problem+json
- * rather than node's empty bodies.
- */
-export function createHttpServer(listener: Listener, options: HttpServerOptions = {}): Server {
-  const settings: NodeServerOptions = {
-    maxHeaderSize: options.maxHeaderSize ?? 16 * 1024,
-    requestTimeout: options.requestTimeout ?? 60_000,
-    headersTimeout: options.headersTimeout ?? 20_000,
-    keepAliveTimeout: options.keepAliveTimeout ?? 5_000,
-    // Checked below instead, so the 400 is a problem like every other.
-    requireHostHeader: false,
-  };
-  const server = createNodeServer(settings, (req, res) => {
-    // RFC 9112 3.2: an HTTP/1.1 request without Host is a 400 (node's own check, as a problem).
-    if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined) {
-      refuse(req, res, 400, "An HTTP/1.1 request must carry a Host header.");
-      return;
-    }
-    listener(req, res);
-  });
-  // Node emits this for an `Expect` it cannot meet (anything but `100-continue`).
-  server.on("checkExpectation", (req: IncomingMessage, res: NodeResponse) => {
-    refuse(req, res, 417, "The only expectation this server meets is 100-continue; send the request without Expect.");
-  });
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (error.code === "ECONNRESET" || !socket.writable) {
-      socket.destroy();
-      return;
-    }
-    const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
-    const traceId = randomUUID();
-    const body = JSON.stringify({ type: "about:blank", title: statusTitle(status), status, traceId });
-    socket.end(
-      `HTTP/1.1 ${status} ${statusTitle(status)}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-        `trace-id: ${traceId}\r\nconnection: close\r\n\r\n${body}`,
-    );
-  });
-  return server;
-}
+/** The hardened `http.Server` (timeouts, head size, early refusals as problems), shared by every style. */
+export { createHttpServer, type HttpServerOptions } from "./http-listener.js";
