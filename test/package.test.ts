@@ -37,6 +37,7 @@ function ok(command: string, args: string[], cwd: string): string {
 describe('the packed package in a new project', () => {
   let tarball: string;
   let files: PackedFile[];
+  let packedBytes: number;
 
   beforeAll(() => {
     // `npm test` has just built dist/; `prepack` (checked below) builds it when publishing.
@@ -45,6 +46,7 @@ describe('the packed package in a new project', () => {
     const [packed] = JSON.parse(output) as { filename: string; size: number; files: PackedFile[] }[];
     tarball = join(folder, packed!.filename);
     files = packed!.files;
+    packedBytes = packed!.size;
   });
 
   it('holds the CLI, the compiled generators with types, templates, README and LICENSE, and nothing else', () => {
@@ -55,6 +57,10 @@ describe('the packed package in a new project', () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string>; name: string };
     expect(manifest.scripts.prepack).toBe('npm run build');
     expect(manifest.name).not.toBe('codegen'); // taken on the registry by an unrelated package
+    // The README states the size: it must stay true (within 15 %) as the package grows.
+    const stated = /(\d+) KB packed/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+    expect(stated, 'README says "<n> KB packed"').not.toBeNull();
+    expect(Math.abs(Number(stated![1]) * 1000 - packedBytes) / packedBytes).toBeLessThan(0.15);
   });
 
   it('installs, initialises, generates, names its missing packages, type-checks strict and runs every style', () => {
