@@ -15,6 +15,7 @@ import { connect as http2Connect, constants, type ClientHttp2Session, type Incom
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Rng } from './support/e2e-fuzz.js';
+import { fuzz, fuzzSummary } from './support/fuzz-loop.js';
 import { startServerProcess, type ServerProcess } from './support/grpc-server-process.js';
 import { generateGrpc, grpcJsPackage, metadata, unary } from './support/grpc-setup.js';
 import { envelope, frame, FRAME, grpcRequest, headers, PREFACE, RawH2, settings } from './support/h2-frames.js';
@@ -70,12 +71,7 @@ afterAll(async () => {
 });
 
 it(`survives ${CALLS} malformed gRPC calls and ${RAW_CONNECTIONS} connections of malformed frames (seed 0x${SEED.toString(16)})`, async () => {
-  console.log(`grpc-fuzz seed: 0x${SEED.toString(16)}`);
-  const rng = new Rng(SEED);
   const started = Date.now();
-  const problems: string[] = [];
-  const statuses = new Map<string, number>();
-  let done = 0;
   let session: ClientHttp2Session | undefined;
   const sessionFor = () => {
     if (session === undefined || session.closed || session.destroyed) {
@@ -84,33 +80,29 @@ it(`survives ${CALLS} malformed gRPC calls and ${RAW_CONNECTIONS} connections of
     }
     return session;
   };
-
-  const runOne = async (call: Call) => {
-    const result = await send(sessionFor(), call);
-    done++;
-    const key = result.status ?? `rst:${result.rstCode}`;
-    statuses.set(key, (statuses.get(key) ?? 0) + 1);
-    const problem = judge(call, result);
-    if (problem) problems.push(`${call.path} ${String(call.head['content-type'])}: ${problem}`);
-  };
-  let next = 0;
-  const lane = async () => {
-    while (next < CALLS && Date.now() - started < TIME_LIMIT_MS) {
-      next++;
-      await runOne(randomCall(rng));
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  const calls = await fuzz({
+    seed: SEED, target: CALLS, timeLimitMs: TIME_LIMIT_MS, concurrency: CONCURRENCY, next: randomCall,
+    run: async (call, fail) => {
+      const result = await send(sessionFor(), call);
+      const problem = judge(call, result);
+      if (problem) fail(`${call.path} ${String(call.head['content-type'])}: ${problem}`);
+      return result.status ?? `rst:${result.rstCode}`;
+    },
+  });
   session?.destroy();
-  const callsMs = Date.now() - started;
+  console.log(fuzzSummary('grpc fuzz (calls)', SEED, calls, 'calls'));
+  const problems = calls.failures;
+  const done = calls.sent;
 
+  // Then connections of malformed frames, from their own seeded sequence.
+  const rng = new Rng(SEED + 1);
+  const rawStarted = Date.now();
   let rawDone = 0;
   for (let i = 0; i < RAW_CONNECTIONS && Date.now() - started < TIME_LIMIT_MS * 1.5; i += 30) {
     await Promise.all(Array.from({ length: Math.min(30, RAW_CONNECTIONS - i) }, () => rawCase(server.port, rng)));
     rawDone += Math.min(30, RAW_CONNECTIONS - i);
   }
-
-  console.log(`grpc-fuzz: ${done} calls in ${callsMs} ms, ${rawDone} raw connections in ${Date.now() - started - callsMs} ms; outcomes: ${JSON.stringify(Object.fromEntries(statuses))}`);
+  console.log(`grpc fuzz (raw frames): seed 0x${(SEED + 1).toString(16)}, ${rawDone} connections in ${((Date.now() - rawStarted) / 1000).toFixed(1)} s`);
   expect(problems.slice(0, 20)).toEqual([]);
   expect(done).toBeGreaterThanOrEqual(1000);
   expect(rawDone).toBeGreaterThanOrEqual(100);
