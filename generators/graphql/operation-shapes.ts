@@ -1,8 +1,11 @@
 /**
  * The TypeScript type of a selection set: what a server answers for it, as nested object literal
  * types. Fields are collected per concrete type the way graphql-js executes them (aliases, merged
- * response keys, fragment spreads and inline fragments that apply to the type), so an abstract
- * type becomes a union with one member per distinct shape, not one per possible type.
+ * response keys, fragment spreads and inline fragments that apply to the type). An abstract type
+ * becomes a union with one member per possible type when `__typename` is selected (each with its
+ * own literal, so `Extract<…, { __typename: "User" }>` and narrowing work, as graphql-codegen's
+ * typescript-operations does); without `__typename` nothing tells members apart, so possible types
+ * that answer the same shape share one member.
  */
 import {
   Kind, SchemaMetaFieldDef, TypeMetaFieldDef, isAbstractType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType, typeFromAST,
@@ -14,9 +17,6 @@ import { jsDoc, propertyKey, stringLiteral } from '../core/names.js';
 
 /** Built-in scalars; every other scalar, and every enum and input type, is imported from `types.ts`. */
 const BUILTIN_SCALARS: Record<string, string> = { ID: 'string', String: 'string', Int: 'number', Float: 'number', Boolean: 'boolean' };
-
-/** Lines longer than this are broken (a `__typename` union of many types). */
-const MAX_LINE = 100;
 
 export interface ShapeContext {
   schema: GraphQLSchema;
@@ -45,19 +45,18 @@ export function selectionType(context: ShapeContext, parent: GraphQLCompositeTyp
   return unionType(shapes, indent);
 }
 
-/** The members of `selectionType`, each printed for its own indent: one per distinct shape. */
+/** The members of `selectionType`, each printed for its own indent: one per possible type, or per shape without `__typename`. */
 export function shapesOf(context: ShapeContext, parent: GraphQLCompositeType, selectionSets: readonly SelectionSetNode[]): Array<(indent: string) => string> {
   // By name, so the output does not depend on the order types were declared or merged in.
   const types: readonly GraphQLObjectType[] = isAbstractType(parent)
     ? [...context.schema.getPossibleTypes(parent)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     : [parent];
-  // Printed once per possible type with a placeholder for the `__typename` literal and without
-  // descriptions (GitHub describes `id` differently on every type): types whose shapes print the
-  // same are merged and their literals joined.
-  const PLACEHOLDER = '\u0000typename\u0000';
+  // Printed once per possible type with its own `__typename` literal and without descriptions
+  // (GitHub describes `id` differently on every type): types whose shapes print the same, which
+  // only happens when `__typename` is not selected, share one member.
   const groups = new Map<string, GraphQLObjectType[]>();
   for (const type of types) {
-    const text = objectType(context, collectFields(context, type, selectionSets), '', PLACEHOLDER, () => undefined);
+    const text = objectType(context, collectFields(context, type, selectionSets), '', stringLiteral(type.name), () => undefined);
     const group = groups.get(text);
     if (group) group.push(type);
     else groups.set(text, [type]);
@@ -67,15 +66,8 @@ export function shapesOf(context: ShapeContext, parent: GraphQLCompositeType, se
     const described: GraphQLCompositeType = group.length === 1 ? group[0] : parent;
     const docOf = (name: string) => ('getFields' in described ? described.getFields()[name] : undefined);
     const fields = collectFields(context, group[0], selectionSets);
-    return objectType(context, fields, indent, typenameLiteral(group.map((type) => type.name), `${indent}  `), docOf);
+    return objectType(context, fields, indent, stringLiteral(group[0].name), docOf);
   });
-}
-
-function typenameLiteral(names: string[], indent: string): string {
-  const literals = names.map(stringLiteral);
-  const oneLine = literals.join(' | ');
-  if (indent.length + oneLine.length + 14 <= MAX_LINE) return oneLine;
-  return literals.map((literal) => `\n${indent}  | ${literal}`).join('');
 }
 
 function unionType(members: ReadonlyArray<(indent: string) => string>, indent: string): string {
@@ -95,7 +87,7 @@ function objectType(
   const members = fields.map((field) => {
     const key = field.nodes[0].alias?.value ?? field.name;
     const optional = field.optional ? '?' : '';
-    if (field.name === '__typename') return `${inner}${propertyKey(key)}${optional}:${typename.startsWith('\n') ? '' : ' '}${typename};`;
+    if (field.name === '__typename') return `${inner}${propertyKey(key)}${optional}: ${typename};`;
     const definition = field.definition;
     if (!definition) throw new Error(`${field.name}: no such field to type`);
     const documented = docOf(field.name);
