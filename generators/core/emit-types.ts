@@ -26,6 +26,7 @@
  * - Unsupported keywords (`not`, `if`/`then`/`else`, `propertyNames`, ...) add nothing to the type;
  *   what cannot be expressed is `unknown`, never `any`.
  */
+import { isBinarySchema } from './binary.js';
 import { schemaDoc } from './emit-types-doc.js';
 import { cyclicComponents } from './emit-types-graph.js';
 import {
@@ -160,11 +161,6 @@ function withoutObjectKeywords(schema: SchemaObject): SchemaObject {
   const { properties: _p, required: _r, additionalProperties: _a, patternProperties: _pp, ...rest } = schema;
   if (rest.type === 'object') delete rest.type;
   return rest;
-}
-
-/** Textual media types travel as strings; anything else is bytes. */
-function textMedia(mediaType: string): boolean {
-  return /^text\/|[/+](json|xml)(;|$)|^application\/(javascript|x-www-form-urlencoded|yaml|x-yaml)(;|$)/i.test(mediaType.trim());
 }
 
 function skipped(schema: JsonSchema, direction: Direction): boolean {
@@ -665,9 +661,7 @@ class Emitter implements TypeEmitter {
   }
 
   private stringType(schema: SchemaObject): TypeText {
-    if (schema.format === 'binary') return BLOB;
-    if (typeof schema.contentMediaType === 'string' && schema.contentEncoding === undefined && !textMedia(schema.contentMediaType)) return BLOB;
-    return STRING;
+    return isBinarySchema(schema) ? BLOB : STRING;
   }
 
   private arrayType(schema: SchemaObject, context: Context): TypeText {

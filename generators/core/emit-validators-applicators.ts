@@ -5,6 +5,7 @@
  * when there is exactly one.
  */
 import type { JsonSchema, SchemaObject } from './model.js';
+import { isBinarySchema } from './binary.js';
 import { Body, ERRORS, at, check, fail, type Scope } from './emit-validators-code.js';
 import { ValidatorSchemaError, resolveRef } from './emit-validators-refs.js';
 import { has, typeOk, type Group } from './emit-validators-scalars.js';
@@ -74,6 +75,8 @@ function admitted(e: Emitter, raw: JsonSchema, doc: JsonSchema, depth: number): 
   if (raw === false) return new Set();
   if (typeof raw !== 'object' || raw === null) return undefined;
   const schema = raw;
+  // A Blob is no JSON type: say nothing rather than `string`.
+  if (isBinarySchema(schema)) return undefined;
   let result: Set<string> | undefined;
   const narrow = (kinds: Set<string> | undefined) => {
     if (kinds) result = result ? new Set([...result].filter((kind) => kinds.has(kind))) : kinds;

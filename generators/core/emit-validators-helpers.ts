@@ -14,6 +14,7 @@
  * TypeScript does not follow imported names through every function's control flow.
  */
 import type { JsonSchema, JsonType } from './model.js';
+import { isBinarySchema } from './binary.js';
 import { stringLiteral } from './names.js';
 import { FORMAT_CHECKS, has, typeFailed, typeMessage, validation } from './emit-validators-scalars.js';
 
@@ -34,7 +35,8 @@ function capitalise(word: string): string {
  * ["integer", "null"] }`, ...), or undefined when the schema has other keywords.
  */
 export function scalarHelper(schema: JsonSchema, required: boolean, formats: 'assert' | 'ignore'): PropertyHelper | undefined {
-  if (typeof schema !== 'object' || schema === null || has(schema, '$id')) return undefined;
+  // A binary string is a Blob, checked in place (emit-validators-scalars.ts `typeList`).
+  if (typeof schema !== 'object' || schema === null || has(schema, '$id') || isBinarySchema(schema)) return undefined;
   const keywords = Object.keys(schema).filter(validation);
   if (!keywords.includes('type') || !keywords.every((keyword) => keyword === 'type' || keyword === 'format')) return undefined;
   const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type];

@@ -3,6 +3,7 @@
  * condition that is true when the check fails, so it can end in `return false` or in an error.
  */
 import type { JsonSchema, JsonType, SchemaObject } from './model.js';
+import { isBinarySchema } from './binary.js';
 import { jsonLiteral } from './names.js';
 import { operand, orList, shortJson, type Scope } from './emit-validators-code.js';
 import { ValidatorSchemaError } from './emit-validators-refs.js';
@@ -53,7 +54,22 @@ export function has(schema: SchemaObject, keyword: string): boolean {
   return Object.prototype.hasOwnProperty.call(schema, keyword);
 }
 
-export function typeList(schema: SchemaObject, pointer: string[]): JsonType[] | undefined {
+/**
+ * A JSON type, or `blob`: a binary string (`format: binary`, see binary.ts), which a request
+ * carries as a `Blob` (a multipart file part) and the type emitter types as one.
+ */
+export type CheckType = JsonType | 'blob';
+
+/** The types `schema` admits; a binary string's `string` is `blob` (so is no `type` at all). */
+export function typeList(schema: SchemaObject, pointer: string[]): CheckType[] | undefined {
+  if (isBinarySchema(schema)) {
+    if (schema.type === undefined) return ['blob'];
+    return (jsonTypes(schema, pointer) as CheckType[]).map((type) => (type === 'string' ? 'blob' : type));
+  }
+  return jsonTypes(schema, pointer);
+}
+
+function jsonTypes(schema: SchemaObject, pointer: string[]): JsonType[] | undefined {
   if (schema.type === undefined) return undefined;
   const list: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type];
   for (const type of list) {
@@ -64,15 +80,17 @@ export function typeList(schema: SchemaObject, pointer: string[]): JsonType[] | 
   return list as JsonType[];
 }
 
-export function groupOf(type: JsonType): Group | undefined {
+export function groupOf(type: CheckType): Group | undefined {
   if (type === 'integer' || type === 'number') return 'number';
   if (type === 'string' || type === 'object' || type === 'array') return type;
   return undefined;
 }
 
 /** True when `value` is of `type` (and, after it, TypeScript has narrowed `value`). */
-export function typeOk(type: JsonType | Group, value: string): string {
+export function typeOk(type: CheckType | Group, value: string): string {
   switch (type) {
+    case 'blob':
+      return `${value} instanceof Blob`;
     case 'string':
     case 'boolean':
       return `typeof ${value} === "${type}"`;
@@ -90,7 +108,7 @@ export function typeOk(type: JsonType | Group, value: string): string {
 }
 
 /** True when `value` is none of `types`. */
-export function typeFailed(types: JsonType[], value: string): string {
+export function typeFailed(types: CheckType[], value: string): string {
   // `number` already admits integers.
   const effective = types.includes('number') ? types.filter((type) => type !== 'integer') : types;
   if (effective.length === 1) {
@@ -108,6 +126,8 @@ export function typeFailed(types: JsonType[], value: string): string {
         return `typeof ${value} !== "object" || ${value} === null || Array.isArray(${value})`;
       case 'array':
         return `!Array.isArray(${value})`;
+      case 'blob':
+        return `!(${value} instanceof Blob)`;
     }
   }
   const tests = effective.map((type) => typeOk(type, value)).map((test) => (test.includes('&&') ? `(${test})` : test));
@@ -133,8 +153,8 @@ export function groupGuard(group: Group, value: string): string {
   return group === 'number' ? `typeof ${value} === "number"` : typeOk(group, value);
 }
 
-export function typeMessage(types: JsonType[]): string {
-  const named = types.map((type) => (type === 'null' ? 'null' : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`));
+export function typeMessage(types: CheckType[]): string {
+  const named = types.map((type) => (type === 'null' ? 'null' : type === 'blob' ? 'a file (Blob)' : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`));
   return `must be ${orList(named)}`;
 }
 

@@ -9,6 +9,7 @@
  */
 import type { TypeEmitter } from '../core/emit-types.js';
 import type { ApiModel, JsonSchema, MediaContent, Operation, Parameter, Response, SchemaObject } from '../core/model.js';
+import { isBinarySchema } from '../core/binary.js';
 import { docParts } from '../core/emit-types-doc.js';
 import { jsDoc, jsonLiteral, objectKey, pascalCase, propertyKey, stringLiteral, uniqueName } from '../core/names.js';
 import { refName } from '../core/shapes.js';
@@ -95,10 +96,10 @@ function scalarOf(kind: Kind): Scalar {
   return kind === 'array' || kind === 'object' ? 'unknown' : kind;
 }
 
+/** A form field typed `Blob` (core/binary.ts): kept as the `File` it arrives as, for handler and validator alike. */
 function isBinary(schema: JsonSchema | undefined, resolve: Resolve): boolean {
   const resolved = resolve(schema);
-  return typeof resolved === 'object' && kindOf(resolved, resolve) === 'string'
-    && (resolved.contentMediaType !== undefined || resolved.contentEncoding !== undefined || resolved.format === 'binary');
+  return typeof resolved === 'object' && isBinarySchema(resolved) && (resolved.type === undefined || kindOf(resolved, resolve) === 'string');
 }
 
 /** Names a `sort` parameter accepts: its enum (without `-`), or the alternatives in its pattern. */
