@@ -491,8 +491,13 @@ describe('pagination, sort, filter, fields', () => {
   it('sort: parsed into typed fields (`-` descending); undeclared fields → 422', async () => {
     const descending = await fetch(`${paged.url}/v1/projects?sort=-name`, { headers: AUTH });
     expect(((await descending.json()) as { items: Array<{ name: string }> }).items.map((item) => item.name)).toEqual(['e', 'd', 'c', 'b', 'a']);
+    // Without `sort`, the handler gets the schema's default (`name`) parsed, and its doc says so.
     const byDefault = await fetch(`${paged.url}/v1/projects`, { headers: AUTH });
     expect(((await byDefault.json()) as { items: Array<{ name: string }> }).items.map((item) => item.name)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    const server = readFileSync(join(OUT, 'server.ts'), 'utf8');
+    expect(server).toContain('(`-` prefix: descending); when not given, the default `name` parsed the same way.\n   * @default "name"\n   */\n  sort: SortField<"name" | "createdAt">[];');
+    // A sort without a default is empty when not given.
+    expect(server).toContain('(`-` prefix: descending); empty when not given.\n   * @pattern ^-?(title|dueDate|createdAt)(,-?(title|dueDate|createdAt))*$\n   */\n  sort: SortField<"title" | "dueDate" | "createdAt">[];');
     const bogus = await problem(await fetch(`${paged.url}/v1/projects?sort=-secret`, { headers: AUTH }), 422);
     expect(bogus.errors).toEqual([{ pointer: '/query/sort', keyword: 'enum', message: expect.any(String) }]);
     const pattern = await problem(await fetch(`${paged.url}/v1/projects/${tasksProject}/tasks?sort=title,-priority`, { headers: AUTH }), 422);
@@ -597,6 +602,14 @@ describe('conventions around the handler (wiring only: the stages have their own
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect(second.headers.get('location')).toBe(first.headers.get('location'));
     expect(await second.json()).toEqual(await first.json());
+  });
+
+  it('only operations that declare an Idempotency-Key header say so in their descriptor (`idempotencyKey: true`)', () => {
+    const server = readFileSync(join(OUT, 'server.ts'), 'utf8');
+    const flagged = [...server.matchAll(/\n    id: "(\w+)",[^]*?\n  \},?\n/g)].filter((match) => match[0].includes('\n    idempotencyKey: true,\n')).map((match) => match[1]);
+    expect(flagged.sort()).toEqual(['createProject', 'createTask']);
+    // No `idempotent: false` on a GET: the old name said the opposite of what it meant.
+    expect(server).not.toMatch(/\bidempotent:/);
   });
 
   it('CORS: preflights answered from the allow-list with the path\'s methods; problems carry the headers too', async () => {

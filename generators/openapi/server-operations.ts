@@ -203,7 +203,12 @@ export class ServerOperations {
         const fields = sortFields(parameter.schema, this.resolve);
         sort = { key, fields };
         memberType = `${this.names.runtime('SortField')}${fields ? `<${fields.map(stringLiteral).join(' | ')}>` : ''}[]`;
-        note = 'Parsed from the comma-separated `sort` text (`-` prefix: descending); empty when not given.';
+        // The schema's default is parsed like a given value (so handlers always see the order
+        // clients get); only a sort without a default is empty when not given.
+        const parsed = 'Parsed from the comma-separated `sort` text (`-` prefix: descending)';
+        note = hasDefault
+          ? `${parsed}; when not given, the default \`${String((parameter.schema as { default: unknown }).default)}\` parsed the same way.`
+          : `${parsed}; empty when not given.`;
         optional = false;
       }
       const doc = jsDoc([parameter.description, wire, note, parameter.deprecated ? '@deprecated' : undefined, ...facts], indent);
@@ -318,8 +323,9 @@ export class ServerOperations {
       `method: ${stringLiteral(operation.method.toUpperCase())}`,
       `path: ${stringLiteral(operation.path)}`,
       `security: [${this.security(operation).map((names) => `[${names.map(stringLiteral).join(', ')}]`).join(', ')}]`,
-      `idempotent: ${info.idempotencyKey}`,
     ];
+    // Only operations that declare an `Idempotency-Key` header carry the flag (as the client's spec does).
+    if (info.idempotencyKey) lines.push('idempotencyKey: true');
     const ifMatch = operation.parameters.find((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === 'if-match');
     if (ifMatch && ['put', 'patch', 'delete'].includes(operation.method)) lines.push(`ifMatch: ${stringLiteral(ifMatch.required ? 'required' : 'optional')}`);
 

@@ -17,7 +17,7 @@ export interface OperationMeta {
   method: string;
   path: string;
   security: string[][];
-  idempotent: boolean;
+  idempotencyKey?: true;
   cacheControl?: string;
   ifMatch?: 'optional' | 'required';
   /** The methods of the path, which the core is asked to provide for CORS preflights. */

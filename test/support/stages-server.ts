@@ -13,7 +13,7 @@ export type Handler = (request: ServerRequest) => Promise<ServerResponse>;
 export interface HarnessOptions {
   stages: Stage[];
   /** Operations by exact path; `allow` is filled in from the operations of the same path. */
-  operations: Array<Omit<OperationMeta, 'id' | 'security' | 'idempotent' | 'allow'> & Partial<OperationMeta>>;
+  operations: Array<Omit<OperationMeta, 'id' | 'security' | 'allow'> & Partial<OperationMeta>>;
   handler: Handler;
 }
 
@@ -40,7 +40,6 @@ export async function startHarness(runtime: StagesRuntime, options: HarnessOptio
   const operations: OperationMeta[] = options.operations.map((operation) => ({
     id: `${operation.method.toLowerCase()} ${operation.path}`,
     security: [],
-    idempotent: false,
     ...operation,
     allow: options.operations.filter((other) => other.path === operation.path).map((other) => other.method),
   }));
@@ -57,7 +56,7 @@ export async function startHarness(runtime: StagesRuntime, options: HarnessOptio
     const onPath = operations.filter((operation) => operation.path === url.pathname);
     let operation = onPath.find((candidate) => candidate.method === lookup);
     if (!operation && method === 'OPTIONS' && onPath.length > 0) {
-      operation = { id: `options ${url.pathname}`, method: 'OPTIONS', path: url.pathname, security: [], idempotent: false, allow: onPath[0].allow };
+      operation = { id: `options ${url.pathname}`, method: 'OPTIONS', path: url.pathname, security: [], allow: onPath[0].allow };
     }
     if (!operation) {
       res.writeHead(onPath.length > 0 ? 405 : 404).end();
