@@ -50,6 +50,7 @@ interface GeneratedClient {
 }
 interface ClientModule {
   createClient(options: Record<string, unknown>): GeneratedClient;
+  webSocketSubscriptions(options: Record<string, unknown>): unknown;
   GraphQLRequestError: new (...args: never[]) => Error & { kind: string; status: number | undefined; operation: string };
   isGraphQLRequestError(error: unknown, kind?: string): boolean;
 }
@@ -285,7 +286,7 @@ function roleOf(authorization: string | undefined): string | undefined {
 
 const USAGE = `
 import { WebSocket } from "ws";
-import { createClient, GraphQLRequestError, isGraphQLRequestError, type GraphQLResult } from "./client.js";
+import { createClient, GraphQLRequestError, isGraphQLRequestError, webSocketSubscriptions, type GraphQLResult } from "./client.js";
 import type { GetTaskQuery, TaskChangedSubscription } from "./operations.js";
 
 const client = createClient({
@@ -294,7 +295,7 @@ const client = createClient({
   persisted: "apq",
   method: "GET",
   timeout: 5_000,
-  subscriptions: { webSocketImpl: WebSocket, connectionParams: async () => ({ token: "t" }), retryAttempts: 0 },
+  subscriptions: webSocketSubscriptions({ webSocketImpl: WebSocket, connectionParams: async () => ({ token: "t" }), retryAttempts: 0 }),
 });
 
 export async function usage(signal: AbortSignal): Promise<string | undefined> {
@@ -348,7 +349,7 @@ let operations: { persistedOperations: Record<string, string>; [name: string]: u
 function client(options: Record<string, unknown> = {}): GeneratedClient {
   return api.createClient({
     url: `${server.url}/graphql`,
-    subscriptions: { webSocketImpl: WebSocket, connectionParams: { token: 'ws-secret' }, retryAttempts: 0 },
+    subscriptions: api.webSocketSubscriptions({ webSocketImpl: WebSocket, connectionParams: { token: 'ws-secret' }, retryAttempts: 0 }),
     ...options,
   });
 }
@@ -387,7 +388,9 @@ beforeEach(() => server.reset());
 describe('generated GraphQL client files', () => {
   it('import graphql-ws only from the subscriptions runtime, and only when there are subscriptions', async () => {
     const clientText = readFileSync(join(OUT, 'client.ts'), 'utf8');
-    expect(clientText).toContain('from "./runtime/graphql-subscriptions.js"');
+    // client.ts names the subscriptions runtime only in type imports and a re-export: createClient never reaches graphql-ws.
+    expect(clientText).toContain('import type { GraphQLSubscriptions, SubscribeOptions, SubscriptionTransport } from "./runtime/graphql-subscriptions.js"');
+    expect(clientText).toContain('export { webSocketSubscriptions } from "./runtime/graphql-subscriptions.js"');
     expect(readFileSync(join(OUT, 'runtime/graphql-client.ts'), 'utf8')).not.toMatch(/from ['"]graphql-ws['"]/);
     expect(anyTypes(clientText)).toEqual([]);
     expect(anyTypes(readFileSync(join(OUT, 'runtime/graphql-client.ts'), 'utf8'))).toEqual([]);
@@ -607,8 +610,15 @@ describe('subscriptions over graphql-ws', () => {
     await api.close();
   });
 
+  it('has no subscriptions unless given a transport: subscribing then throws a TypeError saying what to pass', async () => {
+    const queriesOnly = api.createClient({ url: `${server.url}/graphql` });
+    expect(() => queriesOnly.taskChanged({ projectId: 'p1' })).toThrow(/webSocketSubscriptions/);
+    await expect(queriesOnly.close()).resolves.toBeUndefined();
+    expect(server.connectionParams).toEqual([]);
+  });
+
   it('rejects with a network GraphQLRequestError when the server refuses the connection', async () => {
-    const refused = client({ subscriptions: { webSocketImpl: WebSocket, connectionParams: { token: 'wrong' }, retryAttempts: 0 } });
+    const refused = client({ subscriptions: api.webSocketSubscriptions({ webSocketImpl: WebSocket, connectionParams: { token: 'wrong' }, retryAttempts: 0 }) });
     const error = await rejection(refused.taskChanged({ projectId: 'p1' }).next());
     expect(error).toBeInstanceOf(api.GraphQLRequestError);
     expect(error).toMatchObject({ kind: 'network', operation: 'TaskChanged' });

@@ -25,7 +25,7 @@ function client(authorization?: string, options: Partial<Parameters<ClientModule
   return lib.createClient({
     url: example.url,
     headers: authorization ? { authorization } : {},
-    subscriptions: { webSocketImpl: WebSocket, connectionParams: authorization ? { authorization } : {}, retryAttempts: 0 },
+    subscriptions: lib.webSocketSubscriptions({ webSocketImpl: WebSocket, connectionParams: authorization ? { authorization } : {}, retryAttempts: 0 }),
     ...options,
   });
 }

@@ -17,6 +17,7 @@ import { send } from './support/e2e-fuzz.js';
 import { OpenApiChecker, recordingFetch, type CheckResult, type Exchange } from './support/e2e-openapi.js';
 
 type ClientModule = typeof import('../out/rest/client.js');
+type ResponseValidatorsModule = typeof import('../out/rest/response-validators.js');
 
 const exchanges: Exchange[] = [];
 const recorded = recordingFetch(exchanges);
@@ -24,6 +25,7 @@ const recorded = recordingFetch(exchanges);
 const knownExchanges: Exchange[] = [];
 let checker: OpenApiChecker;
 let lib: ClientModule;
+let validators: ResponseValidatorsModule;
 let example: RunningExample;
 /** A second instance with a budget of 3 requests a minute, for the 429. */
 let tight: RunningExample;
@@ -37,7 +39,7 @@ function client(options: { token?: string; cache?: boolean; url?: string } = {})
     cache: options.cache ?? false,
     // Retries would hide the statuses under test (429 is retried by default).
     retry: false,
-    validateResponses: true,
+    validateResponses: validators.responseValidators,
   });
 }
 
@@ -59,6 +61,7 @@ function raw(path: string, init: RequestInit & { headers?: Record<string, string
 beforeAll(async () => {
   checker = new OpenApiChecker();
   lib = await importDist<ClientModule>('out/rest/client.js');
+  validators = await importDist<ResponseValidatorsModule>('out/rest/response-validators.js');
   [example, tight] = await Promise.all([
     startExample({ RATE_LIMIT: '100000' }),
     startExample({ RATE_LIMIT: '3', RATE_LIMIT_WINDOW_MS: '60000' }),

@@ -1,6 +1,8 @@
 /**
- * The typed REST client of an API: `client.ts`, one class with one method per operation, and
- * `runtime/http.ts`, the fetch-based runtime it runs on (copied as is; no dependencies).
+ * The typed REST client of an API: `client.ts`, one class with one method per operation,
+ * `runtime/http.ts`, the fetch-based runtime it runs on (copied as is; no dependencies), and, with
+ * validators, `response-validators.ts`: the map the user passes as `validateResponses`. The client
+ * never imports validators itself, so they are bundled only when response validation is used.
  *
  * Shape of the generated API (see templates/openapi/client.ts.hbs):
  * - `new TasksApiClient(options?)` — class named after the API title; `options` holds the base URL
@@ -27,7 +29,7 @@ import { describeOperations, isJsonMediaType, type OperationInfo, type ResponseC
 export interface ClientEmitOptions {
   /** Input file, for the generated header. */
   source: string;
-  /** Whether `validators.ts` is generated: then `validateResponses` can use it. */
+  /** Whether `validators.ts` is generated: then `response-validators.ts` is written from it. */
   validators: boolean;
 }
 
@@ -38,7 +40,7 @@ const REEXPORT_VALUES = [
 ];
 const REEXPORT_TYPES = [
   'ApiPromise', 'ApiResponse', 'BasicCredentials', 'CachedResponse', 'ClientOptions', 'Credential',
-  'Fetch', 'HeaderValues', 'Middleware', 'RequestOptions', 'ResponseCache', 'RetryOptions',
+  'Fetch', 'HeaderValues', 'Middleware', 'RequestOptions', 'ResponseCache', 'ResponseValidators', 'RetryOptions',
 ];
 
 const MAX_LINE = 100;
@@ -49,13 +51,18 @@ export function emitClient(
   templates: TemplateRenderer,
   options: ClientEmitOptions,
 ): GeneratedFile[] {
-  return [
-    { path: 'client.ts', content: templates.render('openapi/client.ts.hbs', clientContext(model, types, options)) },
+  const context = clientContext(model, types, options);
+  const files = [
+    { path: 'client.ts', content: templates.render('openapi/client.ts.hbs', context) },
     { path: 'runtime/http.ts', content: templates.render('runtime/http.ts.hbs', { source: options.source }) },
   ];
+  if (context.responseValidators.entries.length) {
+    files.push({ path: 'response-validators.ts', content: templates.render('openapi/response-validators.ts.hbs', { source: options.source, className: context.className, ...context.responseValidators }) });
+  }
+  return files;
 }
 
-function clientContext(model: ApiModel, types: TypeEmitter, options: ClientEmitOptions): object {
+function clientContext(model: ApiModel, types: TypeEmitter, options: ClientEmitOptions): { className: string; responseValidators: { validators: string[]; entries: string[] } } & Record<string, unknown> {
   const infos = describeOperations(model, types).operations;
   const base = apiBaseName(model.title);
   const className = `${base}Client`;
@@ -91,7 +98,11 @@ function clientContext(model: ApiModel, types: TypeEmitter, options: ClientEmitO
   ]);
   const local = (type: string): string => imports.rewrite(type, known);
 
-  const specs = infos.map((info) => operationSpec(info, model, validatorOf));
+  const specs = infos.map((info) => operationSpec(info, model));
+  const validatorEntries = infos.flatMap((info) => {
+    const byStatus = responseValidatorsOf(info, validatorOf);
+    return byStatus.length ? [`${objectKey(info.method)}: { ${byStatus.map(([code, name]) => `${code}: ${name}`).join(', ')} },`] : [];
+  });
   const methods = infos.flatMap((info) => operationMethods(info, local));
   const errors = infos.map((info) => `  ${propertyKey(info.method)}: ${local(info.errorType)};`);
   const server = model.servers[0]?.url;
@@ -102,8 +113,8 @@ function clientContext(model: ApiModel, types: TypeEmitter, options: ClientEmitO
       runtimeValues,
       runtimeTypes,
       types: imports.specifiers(),
-      validators: [...validatorNames].sort(),
     },
+    responseValidators: { validators: [...validatorNames].sort(), entries: validatorEntries },
     reexportValues: REEXPORT_VALUES,
     reexportTypes: REEXPORT_TYPES,
     defaultBaseUrl: server === undefined ? undefined : stringLiteral(server),
@@ -209,7 +220,7 @@ function isApiErrorDoc(infos: OperationInfo[]): string {
 }
 
 /** The `operations` entry describing `info` to the runtime. */
-function operationSpec(info: OperationInfo, model: ApiModel, validatorOf: (schema: JsonSchema | undefined) => string | undefined): string {
+function operationSpec(info: OperationInfo, model: ApiModel): string {
   const { operation } = info;
   const lines = [
     `id: ${stringLiteral(info.method)}`,
@@ -237,12 +248,15 @@ function operationSpec(info: OperationInfo, model: ApiModel, validatorOf: (schem
     const fields = Object.entries(spec).map(([key, value]) => `${key}: ${stringLiteral(value)}`);
     lines.push(`pagination: { ${fields.join(', ')} }`);
   }
-  const validators = info.success
+  return `  ${objectKey(info.method)}: {\n${lines.map((line) => `    ${line},`).join('\n')}\n  },`;
+}
+
+/** The validator of each 2xx JSON body of `info` whose schema is a named one, by status. */
+function responseValidatorsOf(info: OperationInfo, validatorOf: (schema: JsonSchema | undefined) => string | undefined): Array<readonly [number, string]> {
+  return info.success
     .filter((item): item is ResponseCase & { code: number } => item.code !== undefined && item.content !== undefined && isJsonMediaType(item.content.mediaType))
     .map((item) => [item.code, validatorOf(item.content?.schema)] as const)
     .filter((entry): entry is readonly [number, string] => entry[1] !== undefined);
-  if (validators.length) lines.push(`validators: { ${validators.map(([code, name]) => `${code}: ${name}`).join(', ')} }`);
-  return `  ${objectKey(info.method)}: {\n${lines.map((line) => `    ${line},`).join('\n')}\n  },`;
 }
 
 /** The operation's security alternatives, each the names of schemes the client can apply. */

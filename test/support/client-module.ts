@@ -51,7 +51,8 @@ export interface ClientOptions extends Omit<CallOptions, 'signal' | 'idempotency
   auth?: { bearerAuth?: string | (() => string | undefined | Promise<string | undefined>) };
   middleware?: Array<(request: Request, next: (request: Request) => Promise<Response>) => Promise<Response>>;
   cache?: boolean;
-  validateResponses?: boolean;
+  /** `responseValidators` of the generated response-validators.ts. */
+  validateResponses?: Readonly<Record<string, object>>;
   idempotencyKeys?: 'declared' | 'always' | 'never';
 }
 

@@ -2,7 +2,9 @@
  * graphql-codegen plugin `client`: `client.ts`, `createClient(options)` with one method per
  * operation of the documents (names.ts `operationFunctionName`), over the runtime files
  * `runtime/graphql-client.ts` (fetch) and, when a document has a subscription,
- * `runtime/graphql-subscriptions.ts` (graphql-ws): only then does the client import graphql-ws.
+ * `runtime/graphql-subscriptions.ts` (graphql-ws): only then does client.ts name it, and only its
+ * types: the WebSocket code is reached through `webSocketSubscriptions`, which the user passes as
+ * `subscriptions`, so a query-only app bundles no graphql-ws.
  *
  * - queries and mutations: `getTask(variables, { signal, headers, timeout })` →
  *   `Promise<GraphQLResult<GetTaskQuery>>`; the variables argument is optional when every variable is.
@@ -24,7 +26,8 @@ const SUBSCRIPTIONS_RUNTIME = 'graphql-subscriptions.ts';
 /** Names client.ts declares or imports from the runtime: imports from operations.ts avoid them. */
 const CLIENT_MODULE_NAMES = [
   'Client', 'ClientOptions', 'createClient', 'GraphQLHttp', 'GraphQLResult', 'HttpOptions', 'RequestOptions',
-  'GraphQLSubscriptions', 'SubscribeOptions', 'SubscriptionOptions', 'Promise', 'AsyncIterableIterator',
+  'GraphQLSubscriptions', 'SubscribeOptions', 'SubscriptionOptions', 'SubscriptionTransport', 'webSocketSubscriptions',
+  'opened', 'subscriptions', 'Promise', 'AsyncIterableIterator',
 ];
 
 /** The files under `runtime/` that this plugin's output imports. */
@@ -57,7 +60,7 @@ export const plugin: PluginFunction<GraphQLPluginConfig, string> = (schema, docu
     const doc = jsDoc([`Sends the ${operation.kind} \`${operation.name}\`.`, operation.description && `\n${operation.description}`], '  ');
     if (operation.kind === 'subscription') {
       methods.push(`${doc}  ${operation.method}(${parameter}, init?: SubscribeOptions): AsyncIterableIterator<GraphQLResult<${result}>>;`);
-      implementations.push(`    ${operation.method}: (variables${optional ? ' = {}' : ''}, init) => subscriptions.subscribe(${constant}, variables, init),`);
+      implementations.push(`    ${operation.method}: (variables${optional ? ' = {}' : ''}, init) => subscriptions().subscribe(${constant}, variables, init),`);
     } else {
       methods.push(`${doc}  ${operation.method}(${parameter}, init?: RequestOptions): Promise<GraphQLResult<${result}>>;`);
       implementations.push(`    ${operation.method}: (variables${optional ? ' = {}' : ''}, init) => http.execute(${constant}, variables, init),`);
@@ -89,7 +92,7 @@ function createDoc(example: OperationInfo | undefined, subscriptions: boolean): 
       'const client = createClient({',
       '  url: "https://api.example.com/graphql",',
       '  headers: async () => ({ authorization: `Bearer ${await session.token()}` }),',
-      ...(subscriptions ? ['  subscriptions: { connectionParams: async () => ({ token: await session.token() }) },'] : []),
+      ...(subscriptions ? ['  subscriptions: webSocketSubscriptions({ connectionParams: async () => ({ token: await session.token() }) }),'] : []),
       '});',
       `const { data, errors } = await client.${example.method}(${args});`,
     );

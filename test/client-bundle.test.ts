@@ -1,0 +1,80 @@
+/**
+ * What a browser app that calls one operation bundles (esbuild, as bench/ section 12 measures):
+ * the REST client brings validators only when response validation is used, and a query-only
+ * GraphQL app brings no graphql-ws. Checked on the modules esbuild reports as bundled, so a
+ * renamed or minified symbol cannot hide them.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import * as esbuild from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './support/cli.js';
+import { generateClientFiles, writeFiles } from './support/client-generate.js';
+import { generateGraphQLFiles } from './support/generate.js';
+
+const OUT = mkdtempSync(join(ROOT, '.vitest-tmp', 'client-bundle-'));
+const REST = join(OUT, 'rest');
+const GRAPHQL = join(OUT, 'graphql');
+
+/** Bundles `source` as a browser app's entry; returns the bundled modules (relative to OUT) and the size. */
+async function bundle(name: string, source: string): Promise<{ modules: string[]; bytes: number }> {
+  const entry = join(OUT, `${name}.ts`);
+  writeFileSync(entry, source);
+  const result = await esbuild.build({
+    entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, metafile: true, logLevel: 'silent',
+  });
+  const output = Object.values(result.metafile.outputs)[0]!;
+  const modules = Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => relative(OUT, join(ROOT, path)));
+  return { modules, bytes: result.outputFiles[0]!.contents.byteLength };
+}
+
+beforeAll(async () => {
+  writeFiles(REST, await generateClientFiles('schemas/openapi/tasks.yaml'));
+  writeFiles(GRAPHQL, await generateGraphQLFiles('schemas/graphql/tasks.graphql', ['schemas/graphql/operations'], ['types', 'client'], { scalars: { DateTime: 'string' } }));
+});
+
+afterAll(() => rmSync(OUT, { recursive: true, force: true }));
+
+describe('REST client bundle', () => {
+  it('one operation without response validation bundles no validator code', async () => {
+    const { modules } = await bundle('rest-plain', [
+      'import { TasksApiClient } from "./rest/client.js";',
+      'export const task = new TasksApiClient({ auth: { bearerAuth: "t" } }).getTask({ taskId: "1" });',
+    ].join('\n'));
+    expect(modules).toContain('rest/runtime/http.ts');
+    expect(modules).not.toContain('rest/validators.ts');
+    expect(modules).not.toContain('rest/runtime/validation.ts');
+    expect(modules).not.toContain('rest/response-validators.ts');
+  });
+
+  it('with validateResponses: responseValidators, the validators are bundled', async () => {
+    const { modules } = await bundle('rest-validated', [
+      'import { TasksApiClient } from "./rest/client.js";',
+      'import { responseValidators } from "./rest/response-validators.js";',
+      'export const task = new TasksApiClient({ validateResponses: responseValidators }).getTask({ taskId: "1" });',
+    ].join('\n'));
+    expect(modules).toContain('rest/validators.ts');
+    expect(modules).toContain('rest/response-validators.ts');
+  });
+});
+
+describe('GraphQL client bundle', () => {
+  it('a query-only app bundles no graphql-ws and no subscriptions runtime', async () => {
+    const { modules } = await bundle('graphql-query', [
+      'import { createClient } from "./graphql/client.js";',
+      'export const task = createClient({ url: "/graphql" }).getTask({ id: "1" });',
+    ].join('\n'));
+    expect(modules).toContain('graphql/runtime/graphql-client.ts');
+    expect(modules.filter((path) => path.includes('graphql-ws') || path.includes('graphql-subscriptions'))).toEqual([]);
+  });
+
+  it('an app that subscribes bundles graphql-ws', async () => {
+    const { modules } = await bundle('graphql-subscription', [
+      'import { createClient, webSocketSubscriptions } from "./graphql/client.js";',
+      'const client = createClient({ url: "/graphql", subscriptions: webSocketSubscriptions({ connectionParams: { token: "t" } }) });',
+      'export const changes = client.taskChanged({ projectId: "1" });',
+    ].join('\n'));
+    expect(modules).toContain('graphql/runtime/graphql-subscriptions.ts');
+    expect(modules.some((path) => path.includes('node_modules/graphql-ws/'))).toBe(true);
+  });
+});
