@@ -11,6 +11,7 @@
 //   9. ws-server           messages/s through our WebSocket runtime (validate + dispatch + echo) vs a raw `ws` echo server
 //  10. sse-server          events/s delivered by our SSE runtime (publish fan-out) vs a hand-written res.write loop
 //  11. worst-case          per validator keyword, the blocking time of the worst request within default limits
+//  12. bundle-size         one operation per style bundled for browsers with esbuild, vs hey-api, openapi-fetch, graphql-request, connect-web
 // Every figure is printed as measured, with ratios from the same run; targets are information, not
 // assertions. The exit code is 1 only when something could not be run at all.
 // Options: see --help.
@@ -31,8 +32,9 @@ import { benchGrpcServer } from './lib/grpc-server.js';
 import { benchWsServer } from './lib/ws-server.js';
 import { benchSseServer } from './lib/sse-server.js';
 import { benchWorstCase } from './lib/worst-case.js';
+import { benchBundleSize } from './lib/bundle-size.js';
 
-const SECTIONS = ['generation', 'tsc', 'validators', 'rest-server', 'graphql-generation', 'graphql-server', 'grpc-messages', 'grpc-server', 'ws-server', 'sse-server', 'worst-case'];
+const SECTIONS = ['generation', 'tsc', 'validators', 'rest-server', 'graphql-generation', 'graphql-server', 'grpc-messages', 'grpc-server', 'ws-server', 'sse-server', 'worst-case', 'bundle-size'];
 const GENERATORS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
 const TSC_SUBJECTS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
 
@@ -79,7 +81,14 @@ Realtime sections (the runtimes rendered from templates/runtime/ with dist/'s Te
                         3 s warm-up + 10 s; msg/s and server CPU per message; --quick shortens it
   sse-server            createSseEndpoint (sse-*.ts.hbs, in-memory event log) publishing to 100 readers
                         vs a hand-written res.write loop to the same readers (node:http clients in the
-                        harness); delivered events/s and server CPU per delivered event; --quick shortens it`;
+                        harness); delivered events/s and server CPU per delivered event; --quick shortens it
+
+Client sections:
+  bundle-size           one call per style (REST getTask, with and without response validation; GraphQL
+                        one query, one subscription; gRPC-Web one unary) bundled from out/ with esbuild's
+                        JS API (bundle, minify, esm, browser), minified and gzipped bytes, vs hey-api
+                        (generated into bench/.work), openapi-fetch, graphql-request, graphql-ws and
+                        connect-web with the same _pb.ts; a few seconds, the same with --quick`;
 
 function parseArgs(argv) {
   const dashdash = argv.indexOf('--');
@@ -235,6 +244,10 @@ async function main() {
   if (options.sections.includes('worst-case')) {
     results.worstCase = benchWorstCase({ log, quick: options.quick });
     failed ||= results.worstCase.ok === false;
+  }
+  if (options.sections.includes('bundle-size')) {
+    results.bundleSize = await benchBundleSize({ log, quick: options.quick });
+    failed ||= results.bundleSize.ok === false;
   }
   results.totalMs = performance.now() - started;
   results.loadAtEnd = loadavg().map((value) => Math.round(value * 100) / 100);
