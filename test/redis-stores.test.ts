@@ -171,7 +171,7 @@ describe('generated Redis files', () => {
     try {
       for (const name of REDIS_TEMPLATES) {
         const template = readFileSync(join(ROOT, 'templates/runtime', `${name}.ts.hbs`), 'utf8');
-        expect(template.split('\n')[0], name).toBe('{{> header}}');
+        expect(template.split('\n')[0], name).toBe('{{> runtime-header}}');
         expect(template.split('\n').slice(1).join('\n'), name).not.toContain('{{');
         expect(anyTypes(sources[name]), name).toEqual([]);
         for (const [, from] of sources[name].matchAll(/^(?:import|export) .* from "([^"]+)";$/gm)) expect(from, name).toMatch(/^(node:|\.\/)/);

@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
 import { error } from './diagnostics.js';
+import { codegenVersion } from './version.js';
 
 /** `templates/` of this package, found from both `generators/core` and `dist/generators/core`. */
 export const BUILTIN_TEMPLATES = findBuiltinTemplates();
@@ -33,7 +34,10 @@ export class TemplateRenderer {
   constructor(private readonly overrides?: string) {
     // Values printed into a `//` comment must stay on one line, or they would become code.
     this.handlebars.registerHelper('oneLine', (text: unknown) => String(text).replace(/[\r\n\u2028\u2029]+/g, ' '));
+    // Runtime files are the same for every API: their header names codegen's version, not a schema.
+    this.handlebars.registerHelper('codegenVersion', () => codegenVersion());
     this.handlebars.registerPartial('header', this.read('partials/header.hbs'));
+    this.handlebars.registerPartial('runtime-header', this.read('partials/runtime-header.hbs'));
   }
 
   /** Renders `name` (e.g. `openapi/types.ts.hbs`) with `context`; output ends with one newline. */
