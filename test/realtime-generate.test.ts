@@ -46,6 +46,31 @@ describe('out/realtime (schemas/asyncapi/tasks.asyncapi.yaml)', () => {
     expect(paths).toEqual(expect.arrayContaining(['server.ts', 'client.ts', 'runtime/sse-server.ts', 'runtime/sse-client.ts', 'runtime/ws-server.ts', 'runtime/ws-client.ts']));
   });
 
+  it('requires `token` for a channel with first-message auth (the server closes a socket without one with 1008)', async () => {
+    const { files } = await generateRealtime(REALTIME_MANIFEST);
+    const folder = join(TMP, 'auth-usage');
+    writeFiles(folder, [
+      ...files,
+      {
+        path: 'usage.ts',
+        content: [
+          'import { createRealtimeClient, WebSocketClosedError } from "./client.js";',
+          '',
+          'const client = createRealtimeClient({ baseUrl: "https://example.com" });',
+          'export const chat = client.chat({ token: () => "t", onError: (error) => error instanceof WebSocketClosedError && error.code === 1008 });',
+          '// @ts-expect-error the channel requires first-message auth: no token, no connection',
+          'export const anonymous = client.chat();',
+          '// @ts-expect-error token is required, not optional',
+          'export const noToken = client.chat({ reconnect: false });',
+          '// An SSE channel without auth still takes no options.',
+          'export const tasks = client.tasks();',
+          '',
+        ].join('\n'),
+      },
+    ]);
+    expectTypechecks(folder, [['browser', ['usage.ts']]]);
+  }, 120_000);
+
   it('the client imports nothing from Node, so browsers can load it', () => {
     for (const file of ['client.ts', 'runtime/sse-client.ts', 'runtime/ws-client.ts', 'runtime/ws-protocol.ts']) {
       expect(readFileSync(join(OUT, file), 'utf8'), file).not.toMatch(/from "node:|from "ws"/);

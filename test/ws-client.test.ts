@@ -278,6 +278,35 @@ describe('reconnecting', () => {
     expect(server.endpoint.size).toBe(0);
   });
 
+  test('a refusal (1008: no first-message auth) reaches the caller as WebSocketClosedError: onError, pending requests, messages()', async () => {
+    const server = await chat({ firstMessageAuth: { verify: (token: string) => (token === 'good' ? { token } : undefined) } });
+    const errors: unknown[] = [];
+    const reconnects: number[] = [];
+    // No token: the socket opens, the server waits for the auth message and closes with 1008.
+    const client = connect({ url: `${server.url}/rooms/a`, onError: (error) => errors.push(error), onReconnect: (attempt) => reconnects.push(attempt) });
+    const iterating = (async () => {
+      for await (const message of client.messages()) void message;
+    })().catch((error: unknown) => error);
+    const request = client.request({ type: 'history', room: 'a' }).catch((error: unknown) => error);
+    await expect.poll(() => client.readyState).toBe(CLOSED);
+    expect(errors).toHaveLength(1);
+    const refusal = errors[0] as Error & { code: number; reason: string };
+    expect(refusal).toBeInstanceOf(runtime.client.WebSocketClosedError);
+    expect(refusal).toBeInstanceOf(runtime.client.WebSocketClientError);
+    expect(refusal.code).toBe(1008);
+    expect(refusal.message).toContain('1008');
+    expect(await iterating).toBe(refusal);
+    expect(await request).toBe(refusal);
+    expect(reconnects).toEqual([]);
+    // Closed by the caller: no error.
+    const quiet: unknown[] = [];
+    const good = connect({ url: `${server.url}/rooms/a`, token: () => 'good', onError: (error) => quiet.push(error) });
+    await expect.poll(() => good.readyState).toBe(OPEN);
+    good.close();
+    await expect.poll(() => good.readyState).toBe(CLOSED);
+    expect(quiet).toEqual([]);
+  });
+
   test('a silent server is detected by the application-level ping and given up on', async () => {
     // A server that completes handshakes and then never sends anything (no pong).
     const http = createServer();

@@ -95,13 +95,15 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
     const params = info.paramsType ? `params: ${info.paramsType}, ` : '';
     const notes = [
       `WebSocket ${info.path}.`,
-      info.auth && `Pass \`token\`: it is sent as the first message (\`${info.auth.tag}\`) on every connect.`,
+      info.auth && `\`token\` is required: it is asked for on every connect and sent as the first message (\`${info.auth.tag}\`); the server closes a connection without it (1008), which the client reports as a \`WebSocketClosedError\`.`,
       discriminator === undefined && 'The channel has no discriminator: receive with `onMessage` or `messages()`, which get every message the server sends; `on` and `request` need a discriminator to tell messages apart.',
       discriminator !== undefined && info.received.some((entry) => entry.message.tag === APP_PING) &&
         `\`request({ ${propertyKey(discriminator)}: ${stringLiteral(APP_PING)} })\` is answered by the server's runtime with its pong; the client also pings by itself to detect a dead server.`,
       channel.description,
     ];
-    members.push(`${jsDoc(notes, '  ')}  ${propertyKey(info.member)}(${params}options?: WebSocketChannelOptions<${receive}>): ${clientType};`);
+    // A channel that requires first-message auth refuses a socket without a token: the type requires one.
+    const optionsParameter = info.auth ? `options: AuthenticatedChannelOptions<${receive}>` : `options?: WebSocketChannelOptions<${receive}>`;
+    members.push(`${jsDoc(notes, '  ')}  ${propertyKey(info.member)}(${params}${optionsParameter}): ${clientType};`);
     implementations.push(
       `    ${objectKey(info.member)}: (${info.paramsType ? 'params, ' : ''}socketOptions) =>\n      new WebSocketClient({\n        ...socketOptions,\n${fixed.map((line) => `        ${line},`).join('\n')}\n      }),`,
     );
@@ -126,6 +128,11 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
       '/** Options of one socket; what the manifest fixes (URL, subprotocols, discriminator, correlation id, auth message, application ping) is set by the client. */\nexport type WebSocketChannelOptions<Receive> = Omit<\n  WebSocketClientOptions<Receive>,\n  "url" | "WebSocket" | "protocols" | "validate" | "discriminator" | "correlationKey" | "authType" | "tokenKey" | "errorType" | "appPing"\n>;',
     );
   }
+  if (ws.some((info) => info.auth)) {
+    declarations.push(
+      '/** Options of a socket on a channel that requires first-message auth: `token` is required. */\nexport type AuthenticatedChannelOptions<Receive> = WebSocketChannelOptions<Receive> & Required<Pick<WebSocketClientOptions<Receive>, "token">>;',
+    );
+  }
   declarations.push(`export interface RealtimeClient {\n${members.join('\n')}\n}`);
 
   const setup = [
@@ -144,7 +151,7 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
   if (sortedValidators.length) imports.push(importStatement(sortedValidators, './validators.js'));
   const reexports: string[] = [];
   if (sse.length) reexports.push(exportStatement(['CLOSED', 'CONNECTING', 'OPEN', 'SseConnectionError', 'SseInvalidEventError', 'SseResponseError', 'type SseEvent'], './runtime/sse-client.js'));
-  if (ws.length) reexports.push(exportStatement(['WebSocketClientError', 'WebSocketReplyError'], './runtime/ws-client.js'), exportStatement(['CloseCode', 'ReadyState'], './runtime/ws-protocol.js'));
+  if (ws.length) reexports.push(exportStatement(['WebSocketClientError', 'WebSocketClosedError', 'WebSocketReplyError'], './runtime/ws-client.js'), exportStatement(['CloseCode', 'ReadyState'], './runtime/ws-protocol.js'));
 
   const content = templates.render('asyncapi/client.ts.hbs', {
     source,

@@ -150,6 +150,7 @@ export interface ClientModule {
   WebSocketClient: new (options: ClientOptions) => Client;
   WebSocketClientError: new (message: string) => Error;
   WebSocketReplyError: new (reply: unknown) => Error & { reply: Message };
+  WebSocketClosedError: new (code: number, reason: string) => Error & { code: number; reason: string };
 }
 
 export interface WsRuntime {
