@@ -17,7 +17,7 @@ const REST = join(OUT, 'rest');
 const GRAPHQL = join(OUT, 'graphql');
 
 /** Bundles `source` as a browser app's entry; returns the bundled modules (relative to OUT) and the size. */
-async function bundle(name: string, source: string): Promise<{ modules: string[]; bytes: number }> {
+async function bundle(name: string, source: string): Promise<{ modules: string[]; bytes: number; code: string }> {
   const entry = join(OUT, `${name}.ts`);
   writeFileSync(entry, source);
   const result = await esbuild.build({
@@ -25,7 +25,7 @@ async function bundle(name: string, source: string): Promise<{ modules: string[]
   });
   const output = Object.values(result.metafile.outputs)[0]!;
   const modules = Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => relative(OUT, join(ROOT, path)));
-  return { modules, bytes: result.outputFiles[0]!.contents.byteLength };
+  return { modules, bytes: result.outputFiles[0]!.contents.byteLength, code: result.outputFiles[0]!.text };
 }
 
 beforeAll(async () => {
@@ -66,6 +66,18 @@ describe('GraphQL client bundle', () => {
     ].join('\n'));
     expect(modules).toContain('graphql/runtime/graphql-client.ts');
     expect(modules.filter((path) => path.includes('graphql-ws') || path.includes('graphql-subscriptions'))).toEqual([]);
+  });
+
+  it('GraphQLHttp.execute bundles only the document it sends, within 8 KB minified', async () => {
+    const { modules, bytes, code } = await bundle('graphql-execute', [
+      'import { GraphQLHttp } from "./graphql/client.js";',
+      'import { GetTask } from "./graphql/operations.js";',
+      'export const task = new GraphQLHttp({ url: "/graphql" }).execute(GetTask, { id: "1" });',
+    ].join('\n'));
+    expect(modules.filter((path) => path.includes('graphql-ws') || path.includes('graphql-subscriptions'))).toEqual([]);
+    expect(code).toContain('query GetTask');
+    expect(code).not.toContain('mutation CreateTask');
+    expect(bytes).toBeLessThanOrEqual(8 * 1024);
   });
 
   it('an app that subscribes bundles graphql-ws', async () => {

@@ -19,6 +19,7 @@ const TARGETS = {
   'rest-ours': { of: 'rest-hey-api' },
   'rest-ours-validated': { of: null, note: 'validation on: the validators of every response' },
   'graphql-ours-query': { bytes: 8 * 1024 },
+  'graphql-ours-execute': { bytes: 8 * 1024 },
 };
 
 const GET_TASK_DOCUMENT = 'query GetTask($id: ID!) { task(id: $id) { id title status } }';
@@ -53,10 +54,17 @@ const client = createClient({ baseUrl: "https://api.example.com/v1", headers: { 
 export const task = client.GET("/tasks/{taskId}", { params: { path: { taskId: "1" } } });`,
     },
     {
-      id: 'graphql-ours-query', style: 'GraphQL', label: 'codegen (ours), query GetTask',
+      id: 'graphql-ours-query', style: 'GraphQL', label: 'codegen (ours), createClient(…).getTask (8 operations)',
       needs: join(OUT, 'graphql', 'client.ts'),
       entry: `import { createClient } from ${rel(join(OUT, 'graphql', 'client.ts'))};
 export const task = createClient({ url: "https://api.example.com/graphql" }).getTask({ id: "1" });`,
+    },
+    {
+      id: 'graphql-ours-execute', style: 'GraphQL', label: 'codegen (ours), GraphQLHttp.execute(GetTask)',
+      needs: join(OUT, 'graphql', 'client.ts'),
+      entry: `import { GraphQLHttp } from ${rel(join(OUT, 'graphql', 'client.ts'))};
+import { GetTask } from ${rel(join(OUT, 'graphql', 'operations.ts'))};
+export const task = new GraphQLHttp({ url: "https://api.example.com/graphql" }).execute(GetTask, { id: "1" });`,
     },
     {
       id: 'graphql-request-query', style: 'GraphQL', label: `graphql-request ${versionOf('graphql-request')}, the same query`,

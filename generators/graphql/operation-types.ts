@@ -52,7 +52,7 @@ export interface OperationSet {
 }
 
 /** Names `operations.ts` declares besides those of operations and fragments. */
-export const OPERATIONS_MODULE_NAMES = ['TypedOperation', 'persistedOperations'];
+export const OPERATIONS_MODULE_NAMES = ['TypedOperation', 'persistedOperations', 'textById'];
 
 /** Client methods besides the operations'. */
 const CLIENT_METHODS = ['close'];
