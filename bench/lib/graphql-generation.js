@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import { outputSize } from './files.js';
 import { commandLine, resultsTable, runGenerator } from './generation.js';
 import { tail } from './proc.js';
-import { fmtRatio, ms, ratio, summarize, table, verdict } from './stats.js';
+import { bytes, fmtRatio, ms, ratio, summarize, table, verdict } from './stats.js';
 import { binOf, oursBuilt, ROOT, versionOf, WORK } from './tools.js';
 
 export const GRAPHQL_SCHEMA = join(ROOT, 'node_modules/@octokit/graphql-schema/schema.graphql');
