@@ -33,9 +33,9 @@ const TASKS = join(ROOT, 'schemas/proto/acme/tasks/v1/tasks.proto');
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'protobuf');
 const PROTOC = join(ROOT, 'node_modules/.bin/protoc');
 
-function protoApi(name: string, inputs: string[], includePaths: string[], output: string): ApiConfig {
+function protoApi(name: string, inputs: string[], includePaths: string[], output: string, options: { jsonTypes?: boolean } = {}): ApiConfig {
   // An ApiConfig's paths are absolute (core/config.ts resolves them against the config's folder).
-  return { name, inputs, documents: [], style: 'proto', output, emit: ['types'], options: { includePaths: includePaths.map((path) => resolve(ROOT, path)) }, root: ROOT };
+  return { name, inputs, documents: [], style: 'proto', output, emit: ['types'], options: { includePaths: includePaths.map((path) => resolve(ROOT, path)), ...options }, root: ROOT };
 }
 
 function protoFiles(dir: string): string[] {
@@ -116,8 +116,8 @@ describe('names follow protobuf-es', () => {
   });
 });
 
-describe('generated messages', async () => {
-  const [{ files }] = await generate([protoApi('messages', [KINDS, NAMES, TASKS], [FIXTURES, 'schemas/proto'], OUT)]);
+describe('generated messages (jsonTypes: true)', async () => {
+  const [{ files }] = await generate([protoApi('messages', [KINDS, NAMES, TASKS], [FIXTURES, 'schemas/proto'], OUT, { jsonTypes: true })]);
   writeFiles(OUT, files);
   writeFileSync(join(OUT, 'usage.ts'), USAGE);
   transpileFolder(OUT);
@@ -144,6 +144,24 @@ describe('generated messages', async () => {
       expect(result.ok).toBe(true);
     }, 120_000);
   }
+
+  it('declares the JSON types and types the schemas with them, as protoc-gen-es with json_types=true', () => {
+    const tasks = files.find((file) => file.path.endsWith('tasks_pb.ts'))!.content;
+    expect(tasks).toContain('export type TaskJson = {');
+    expect(tasks).toContain('export type TaskStatusJson = "TASK_STATUS_UNSPECIFIED" | "TASK_STATUS_TODO" | "TASK_STATUS_IN_PROGRESS" | "TASK_STATUS_DONE";');
+    expect(tasks).toContain('export const TaskSchema: GenMessage<Task, { jsonType: TaskJson }> = /*@__PURE__*/\n  messageDesc(file_acme_tasks_v1_tasks, 0);');
+    expect(tasks).toContain('export const TaskStatusSchema: GenEnum<TaskStatus, TaskStatusJson> = /*@__PURE__*/\n  enumDesc(file_acme_tasks_v1_tasks, 0);');
+    expect(tasks).toMatch(/^ {2}TimestampJson,$/m);
+  });
+
+  it('keeps the .proto file\'s leading comments (syntax, then package) below the header, as protoc-gen-es does', () => {
+    const tasks = files.find((file) => file.path.endsWith('tasks_pb.ts'))!.content;
+    const source = readFileSync(TASKS, 'utf8');
+    const leading = source.slice(0, source.indexOf('syntax = ')).trimEnd();
+    expect(leading).toMatch(/^\/\/ The Tasks API over gRPC/);
+    expect(tasks.split('\n').slice(1, 1 + 2 + leading.split('\n').length).join('\n')).toBe(`\n${leading}\n`);
+    expect(tasks).toContain(`${leading}\n\nimport type { Message } from "@bufbuild/protobuf";`);
+  });
 
   it('has no `any`, and comments cannot break out of JSDoc', () => {
     for (const file of files) expect(anyTypes(file.content), file.path).toEqual([]);
@@ -376,6 +394,78 @@ describe('generated messages', async () => {
     ]);
     const TaskService = tasksModule.TaskService as DescService;
     expect(TaskService.methods.map((method) => method.methodKind)).toEqual(['unary', 'unary', 'unary', 'unary', 'server_streaming', 'client_streaming', 'bidi_streaming']);
+  });
+});
+
+describe('jsonTypes off (the default, as protoc-gen-es without json_types)', async () => {
+  const folder = mkdtempSync(join(ROOT, '.vitest-tmp', 'proto-messages-plain-'));
+  const [{ files }] = await generate([protoApi('plain', [KINDS, NAMES, TASKS], [FIXTURES, 'schemas/proto'], folder)]);
+  writeFiles(folder, files);
+  writeFileSync(join(folder, 'usage.ts'), [
+    'import { create, toJson, type JsonValue } from "@bufbuild/protobuf";',
+    'import { TaskSchema, TaskStatusSchema } from "./acme/tasks/v1/tasks_pb.js";',
+    '// Without JSON types, toJson answers the untyped JsonValue.',
+    'export const json: JsonValue = toJson(TaskSchema, create(TaskSchema));',
+    'export const status = TaskStatusSchema.values.length;',
+    '',
+  ].join('\n'));
+
+  it('writes no *Json types and types the schemas by their message and enum only', () => {
+    for (const file of files) {
+      expect(file.content, file.path).not.toMatch(/^export type \w+Json\b/m);
+      expect(file.content, file.path).not.toMatch(/jsonType|\w+Json,$/m);
+    }
+    const tasks = files.find((file) => file.path.endsWith('tasks_pb.ts'))!.content;
+    expect(tasks).toContain('export const TaskSchema: GenMessage<Task> = /*@__PURE__*/\n  messageDesc(file_acme_tasks_v1_tasks, 0);');
+    expect(tasks).toContain('export const TaskStatusSchema: GenEnum<TaskStatus> = /*@__PURE__*/\n  enumDesc(file_acme_tasks_v1_tasks, 0);');
+    // Only what the message types use is imported from the well-known types.
+    expect(tasks).toContain('import type { Duration, EmptySchema, FieldMask, Timestamp } from "@bufbuild/protobuf/wkt";');
+  });
+
+  it('type-checks under strict with both compilers, with user code', () => {
+    for (const [name, compiler] of Object.entries(COMPILERS)) {
+      expect(typecheck(folder, compiler, 'browser').output, name).toBe('');
+    }
+  }, 120_000);
+
+  it('keeps a license (detached comments before syntax) and the package comments in the header; a line break in them cannot make code', async () => {
+    const input = join(folder, 'license');
+    mkdirSync(input, { recursive: true });
+    writeFileSync(join(input, 'licensed.proto'), [
+      '// Copyright 2026 Acme Inc.',
+      '// SPDX-License-Identifier: Apache-2.0',
+      '',
+      '/* A block comment, detached too. */',
+      '',
+      '// What the file is.',
+      'syntax = "proto3";',
+      '',
+      '// About the package.\u2028export const injected = 1;',
+      'package acme.licensed.v1;',
+      '',
+      'message Thing {',
+      '  string id = 1;',
+      '}',
+      '',
+    ].join('\n'));
+    const [{ files: licensed }] = await generate([protoApi('licensed', [join(input, 'licensed.proto')], [relative(ROOT, input)], join(folder, 'licensed-out'))]);
+    const content = licensed[0]!.content;
+    const header = content.slice(0, content.indexOf('import '));
+    expect(header.split('\n').slice(1)).toEqual([
+      '',
+      '// Copyright 2026 Acme Inc.',
+      '// SPDX-License-Identifier: Apache-2.0',
+      '',
+      '// A block comment, detached too. ',
+      '',
+      '// What the file is.',
+      '',
+      '// About the package.',
+      '//export const injected = 1;',
+      '',
+      '',
+    ]);
+    expect(content).not.toMatch(/^export const injected/m);
   });
 });
 

@@ -10,6 +10,11 @@ export const PROTO_OPTIONS = {
     description: "folders imports are resolved against, like protoc's `-I`; default: the input files' folders",
     example: 'includePaths: [schemas/proto]',
   },
+  jsonTypes: {
+    type: 'boolean',
+    description: "also write each message's and enum's proto3 JSON type (`TaskJson`) and type `toJson`/`fromJson` with it, as protoc-gen-es's `json_types=true`; default false",
+    example: 'jsonTypes: true',
+  },
 } as const satisfies OptionDeclarations;
 
 export type ProtoOptions = OptionValues<typeof PROTO_OPTIONS>;

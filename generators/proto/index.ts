@@ -13,7 +13,7 @@ import { emitServices } from './services.js';
 export async function generateProto({ api, templates }: GeneratorContext<'proto'>): Promise<Generated> {
   // Absolute already: core/config.ts resolves path options against the config's folder.
   const proto = loadProto(api.inputs, { includePaths: api.options.includePaths, displayRoot: api.root, readRoots: api.readRoots ?? [api.root], maxInputBytes: api.maxInputBytes });
-  const files: GeneratedFile[] = emitMessages(proto, templates);
+  const files: GeneratedFile[] = emitMessages(proto, templates, { jsonTypes: api.options.jsonTypes === true });
   const services = await emitServices(proto, templates, api);
   files.push(...services.files);
   return { files, userFiles: services.userFiles };

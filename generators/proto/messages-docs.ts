@@ -123,6 +123,33 @@ export function elementDoc(desc: Element, indent = ''): string {
   return jsDoc([text], indent);
 }
 
+/**
+ * The comments protoc-gen-es copies from the `.proto` file into the generated file's preamble: the
+ * detached and leading comments of the `syntax` statement (a license, a copyright, what the file
+ * is), then those of the `package` statement. Each block becomes `//` lines followed by a blank
+ * line, as protoplugin writes them; they follow codegen's header line, which stays first so
+ * codegen recognises its own files. Every line break JavaScript knows (U+2028 included) starts a
+ * new `//` line, so a comment cannot end up as code.
+ */
+export function fileComments(file: DescFile): string {
+  const locations = file.proto.sourceCodeInfo?.location ?? [];
+  const blocks: string[] = [];
+  for (const statement of [FILE_SYNTAX, FILE_PACKAGE]) {
+    const location = locations.find((candidate) => candidate.path.length === 1 && candidate.path[0] === statement);
+    if (!location) continue;
+    for (const comment of [...location.leadingDetachedComments, location.leadingComments]) {
+      if (comment === '') continue;
+      blocks.push(comment.replace(/\n$/, '').split(/\r\n|[\n\r\u2028\u2029]/).map((line) => `//${line}`).join('\n'));
+    }
+  }
+  // After a blank line below the header; the imports follow a blank line too.
+  return blocks.length ? `\n${blocks.map((block) => `${block}\n\n`).join('')}` : '';
+}
+
+/** FileDescriptorProto field numbers: `syntax` (12) and `package` (2), the paths of their statements. */
+const FILE_SYNTAX = 12;
+const FILE_PACKAGE = 2;
+
 /** The JSDoc of a `*Schema` / `file_*` constant. */
 export function schemaDoc(desc: DescFile | Exclude<Element, DescField | DescEnumValue>, schema?: string): string {
   const lines = [`Describes the ${desc.toString()}.`];

@@ -16,17 +16,27 @@ import { extensionName, fileConstName, jsonTypeName, messageTypeName, schemaName
 
 const PURE = '/*@__PURE__*/';
 
+export interface MessageOptions {
+  /**
+   * Also declare each message's and enum's proto3 JSON type (`TaskJson`) and pass it to
+   * `GenMessage`/`GenEnum`, so `toJson`/`fromJson` are typed: protoc-gen-es's `json_types=true`,
+   * off by default as there.
+   */
+  jsonTypes: boolean;
+}
+
 /** Everything after the imports of the module for `refs.file`. */
-export function fileDeclarations(refs: References): string {
+export function fileDeclarations(refs: References, options: MessageOptions): string {
   const file = refs.file;
+  const { jsonTypes } = options;
   const blocks = [fileConstant(file, refs)];
   for (const desc of nestedTypes(file)) {
     switch (desc.kind) {
       case 'message':
-        blocks.push(messageShape(desc, refs), messageJsonShape(desc, refs), messageSchema(desc, refs));
+        blocks.push(messageShape(desc, refs), ...(jsonTypes ? [messageJsonShape(desc, refs)] : []), messageSchema(desc, refs, jsonTypes));
         break;
       case 'enum':
-        blocks.push(enumShape(desc), enumJsonShape(desc), enumSchema(desc, refs));
+        blocks.push(enumShape(desc), ...(jsonTypes ? [enumJsonShape(desc)] : []), enumSchema(desc, refs, jsonTypes));
         break;
       case 'extension':
         blocks.push(extension(desc, refs));
@@ -95,8 +105,9 @@ function messageJsonShape(message: DescMessage, refs: References): string {
   return `${head}{\n${members.join('\n\n')}\n};`;
 }
 
-function messageSchema(message: DescMessage, refs: References): string {
-  const type = `${refs.runtimeType('GenMessage', '@bufbuild/protobuf/codegenv2')}<${messageTypeName(message)}, { jsonType: ${jsonTypeName(message)} }>`;
+function messageSchema(message: DescMessage, refs: References, jsonTypes: boolean): string {
+  const json = jsonTypes ? `, { jsonType: ${jsonTypeName(message)} }` : '';
+  const type = `${refs.runtimeType('GenMessage', '@bufbuild/protobuf/codegenv2')}<${messageTypeName(message)}${json}>`;
   return `${schemaDoc(message, schemaName(message))}export const ${schemaName(message)}: ${type} = ${PURE}\n  ${descCall('messageDesc', message, refs)};`;
 }
 
@@ -110,8 +121,9 @@ function enumJsonShape(desc: DescEnum): string {
   return `${elementDoc(desc)}export type ${jsonTypeName(desc)} = ${values};`;
 }
 
-function enumSchema(desc: DescEnum, refs: References): string {
-  const type = `${refs.runtimeType('GenEnum', '@bufbuild/protobuf/codegenv2')}<${messageTypeName(desc)}, ${jsonTypeName(desc)}>`;
+function enumSchema(desc: DescEnum, refs: References, jsonTypes: boolean): string {
+  const json = jsonTypes ? `, ${jsonTypeName(desc)}` : '';
+  const type = `${refs.runtimeType('GenEnum', '@bufbuild/protobuf/codegenv2')}<${messageTypeName(desc)}${json}>`;
   return `${schemaDoc(desc)}export const ${schemaName(desc)}: ${type} = ${PURE}\n  ${descCall('enumDesc', desc, refs)};`;
 }
 

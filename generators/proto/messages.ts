@@ -8,19 +8,25 @@ import { wktPublicImportPaths } from '@bufbuild/protobuf/codegenv2';
 import type { GeneratedFile } from '../core/output.js';
 import type { TemplateRenderer } from '../core/templates.js';
 import type { LoadedProto } from './load.js';
-import { fileDeclarations } from './messages-file.js';
+import { fileComments } from './messages-docs.js';
+import { fileDeclarations, type MessageOptions } from './messages-file.js';
 import { ImportTable } from './messages-imports.js';
 import { References } from './messages-types.js';
 import { declaredNames, pbFilePath } from './names.js';
 
-export function emitMessages(proto: LoadedProto, templates: TemplateRenderer): GeneratedFile[] {
+export function emitMessages(proto: LoadedProto, templates: TemplateRenderer, options: MessageOptions = { jsonTypes: false }): GeneratedFile[] {
   const files = generatedFiles(proto);
   const names = new Set(files.map((file) => file.proto.name));
   return files.map((file) => {
     const path = pbFilePath(file.proto.name);
     const refs = new References(file, path, new ImportTable(declaredNames(file)), names);
-    const declarations = fileDeclarations(refs);
-    return { path, content: templates.render('proto/messages.ts.hbs', { source: proto.displayNames.get(file.proto.name) ?? file.proto.name, imports: refs.imports.print(), declarations }) };
+    const declarations = fileDeclarations(refs, options);
+    return { path, content: templates.render('proto/messages.ts.hbs', {
+      source: proto.displayNames.get(file.proto.name) ?? file.proto.name,
+      fileComments: fileComments(file),
+      imports: refs.imports.print(),
+      declarations,
+    }) };
   });
 }
 
