@@ -10,6 +10,7 @@ import { LineCounter, parseDocument, isMap, isScalar, type Node as YamlNode } fr
 import { CodegenError, error, type Diagnostic, type SourceLocation } from './diagnostics.js';
 import { styleOfInput } from './detect.js';
 import { displayPath } from './paths.js';
+import { sharedRuntimeClash, sharedRuntimeFolder } from './shared-runtime.js';
 import { checkStyleOptions, type StyleOptions } from './style-options.js';
 
 export const CONFIG_FILES = ['codegen.config.yaml', 'codegen.config.yml', 'codegen.config.json', 'codegen.config.mjs', 'codegen.config.js'];
@@ -38,6 +39,8 @@ export interface ApiConfigInput {
   allowRead?: string | string[];
   /** Size cap per input file, in bytes (default 64 MiB). */
   maxInputBytes?: number;
+  /** `shared`: the runtime files are written once, into `runtime/` beside the output folders of the APIs that set it. */
+  runtime?: 'per-api' | 'shared';
 }
 
 export interface ConfigInput {
@@ -66,6 +69,8 @@ interface ApiConfigCommon {
   readRoots?: string[];
   /** Size cap per input file, in bytes; default 64 MiB (core/input-files.ts). */
   maxInputBytes?: number;
+  /** Runtime files go to the folder shared with other `runtime: shared` APIs (core/shared-runtime.ts). */
+  runtime?: 'shared';
 }
 
 export const DEFAULT_EMIT: EmitKind[] = ['types', 'validators', 'client'];
@@ -136,7 +141,7 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
   raw.apis.forEach((entry: unknown, index: number) => {
     const at = ['apis', index];
     if (!isRecord(entry)) return report(at, 'expected an object with `input` and `output`');
-    checkKeys(entry, ['name', 'input', 'documents', 'style', 'output', 'emit', 'templates', 'handlers', 'options', 'allowRead', 'maxInputBytes'], at, report);
+    checkKeys(entry, ['name', 'input', 'documents', 'style', 'output', 'emit', 'templates', 'handlers', 'options', 'allowRead', 'maxInputBytes', 'runtime'], at, report);
 
     const inputs = typeof entry.input === 'string' ? [entry.input] : entry.input;
     if (!Array.isArray(inputs) || inputs.length === 0 || !inputs.every((item) => typeof item === 'string' && item !== '')) {
@@ -178,6 +183,9 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
     if (maxInputBytes !== undefined && !(typeof maxInputBytes === 'number' && Number.isSafeInteger(maxInputBytes) && maxInputBytes > 0)) {
       report([...at, 'maxInputBytes'], 'expected a positive whole number of bytes', 'e.g. `maxInputBytes: 134217728` for 128 MiB; the default is 64 MiB');
     }
+    if (entry.runtime !== undefined && entry.runtime !== 'shared' && entry.runtime !== 'per-api') {
+      report([...at, 'runtime'], 'expected "shared" or "per-api"', '`runtime: shared` writes the runtime files once, into runtime/ beside the output folders of the APIs that set it; the default, per-api, writes them into each output folder');
+    }
     if (isInside(output, root)) report([...at, 'output'], 'the output folder must not contain the config folder', 'use a dedicated folder such as `out/api`');
 
     const name = (entry.name as string | undefined) ?? basename(inputs[0] as string).replace(/\.[^.]+$/, '').replace(/\.(openapi|asyncapi)$/, '');
@@ -202,13 +210,27 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
       root,
       readRoots: [inline ? dirname(resolve(root, inputs[0] as string)) : root, ...(Array.isArray(allowRead) ? (allowRead as string[]).map((folder) => resolve(root, folder)) : [])],
       ...(typeof maxInputBytes === 'number' ? { maxInputBytes } : {}),
+      ...(entry.runtime === 'shared' ? { runtime: 'shared' } : {}),
     } as ApiConfig);
   });
+  checkSharedRuntime(apis, raw.apis as unknown[], report);
   if (problems.length > 0) throw new CodegenError(problems);
   return apis;
 }
 
 type Report = (path: (string | number)[], message: string, hint?: string, at?: 'key' | 'value') => void;
+
+/** The shared runtime folder must be a folder of its own: no output folder is, holds or lies inside it. */
+function checkSharedRuntime(apis: ApiConfig[], entries: unknown[], report: Report): void {
+  const sharing = apis.filter((api) => api.runtime === 'shared');
+  if (sharing.length === 0) return;
+  const folder = sharedRuntimeFolder(sharing.map((api) => api.output));
+  const clash = sharedRuntimeClash(folder, apis);
+  if (!clash) return;
+  const index = entries.findIndex((entry) => isRecord(entry) && entry.runtime === 'shared');
+  report(['apis', index, 'runtime'], `the shared runtime folder ${displayPath(folder)} is not free: API ${JSON.stringify(clash.name)} writes its output at ${displayPath(clash.output)}`,
+    'the shared runtime goes into runtime/ beside the output folders (e.g. out/rest and out/graphql share out/runtime): move that output folder, or keep `runtime: per-api`', 'value');
+}
 
 function checkKeys(object: Record<string, unknown>, allowed: string[], at: (string | number)[], report: Report): void {
   for (const key of Object.keys(object).sort()) {

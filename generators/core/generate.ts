@@ -5,6 +5,7 @@
 import type { ApiConfig, InputStyle } from './config.js';
 import { error, type Diagnostic } from './diagnostics.js';
 import type { GeneratedFile } from './output.js';
+import { shareRuntime } from './shared-runtime.js';
 import { TemplateRenderer } from './templates.js';
 import type { OutputSet } from './writer.js';
 
@@ -34,7 +35,7 @@ const GENERATORS: { [S in InputStyle]: (() => Promise<StyleGenerator<S>>) | unde
 
 export async function generate(apis: ApiConfig[]): Promise<OutputSet[]> {
   // APIs are independent: generate them concurrently, keep the config's order in the result.
-  return Promise.all(
+  const sets = await Promise.all(
     apis.map(async (api) => {
       const load = GENERATORS[api.style];
       if (!load) throw error(`${api.name}: ${api.style} input is not supported yet`, undefined, 'supported today: openapi, graphql, proto, asyncapi');
@@ -44,4 +45,6 @@ export async function generate(apis: ApiConfig[]): Promise<OutputSet[]> {
       return { folder: api.output, files: [...files].sort((a, b) => (a.path < b.path ? -1 : 1)), userFiles, warnings, root: api.root };
     }),
   );
+  // `runtime: shared` APIs: one copy of the runtime files, as an output set of its own at the end.
+  return shareRuntime(apis, sets);
 }
