@@ -1,7 +1,7 @@
 /**
  * What a browser app that calls one operation bundles (esbuild, as bench/ section 12 measures):
- * the REST client brings validators only when response validation is used, and a query-only
- * GraphQL app brings no graphql-ws. Checked on the modules esbuild reports as bundled, so a
+ * the REST client brings validators only when response validation is used, a query-only GraphQL
+ * app brings no graphql-ws, and a gRPC-Web app brings one of connect-web's two transports. Checked on the modules esbuild reports as bundled, so a
  * renamed or minified symbol cannot hide them.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,10 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './support/cli.js';
 import { generateClientFiles, writeFiles } from './support/client-generate.js';
 import { generateGraphQLFiles } from './support/generate.js';
+import { generateGrpc } from './support/grpc-setup.js';
 
 const OUT = mkdtempSync(join(ROOT, '.vitest-tmp', 'client-bundle-'));
 const REST = join(OUT, 'rest');
 const GRAPHQL = join(OUT, 'graphql');
+let grpcClient: string;
 
 /** Bundles `source` as a browser app's entry; returns the bundled modules (relative to OUT) and the size. */
 async function bundle(name: string, source: string): Promise<{ modules: string[]; bytes: number; code: string }> {
@@ -31,6 +33,8 @@ async function bundle(name: string, source: string): Promise<{ modules: string[]
 beforeAll(async () => {
   writeFiles(REST, await generateClientFiles('schemas/openapi/tasks.yaml'));
   writeFiles(GRAPHQL, await generateGraphQLFiles('schemas/graphql/tasks.graphql', ['schemas/graphql/operations'], ['types', 'client'], { scalars: { DateTime: 'string' } }));
+  const grpc = await generateGrpc(`${relative(join(ROOT, '.vitest-tmp'), OUT)}/grpc`, { usage: false });
+  grpcClient = JSON.stringify(`./${relative(OUT, join(grpc.folder, 'out', 'client-web.ts'))}`);
 });
 
 afterAll(() => rmSync(OUT, { recursive: true, force: true }));
@@ -88,5 +92,21 @@ describe('GraphQL client bundle', () => {
     ].join('\n'));
     expect(modules).toContain('graphql/runtime/graphql-subscriptions.ts');
     expect(modules.some((path) => path.includes('node_modules/graphql-ws/'))).toBe(true);
+  });
+});
+
+describe('gRPC-Web client bundle', () => {
+  it('createWebConnection bundles the gRPC-Web transport only, createConnectWebConnection the Connect one only', async () => {
+    const grpcWeb = await bundle('grpc-web', [
+      `import { createTaskServiceClient, createWebConnection } from ${grpcClient};`,
+      'export const task = createTaskServiceClient(createWebConnection("https://api.example.com", { token: "t" })).getTask({ id: "1" });',
+    ].join('\n'));
+    const transports = (modules: string[]) => modules.filter((path) => /connect-web\/dist\/esm\/(grpc-web|connect)-transport/.test(path)).map((path) => path.split('/').pop());
+    expect(transports(grpcWeb.modules)).toEqual(['grpc-web-transport.js']);
+    const connect = await bundle('grpc-connect', [
+      `import { createConnectWebConnection, createTaskServiceClient } from ${grpcClient};`,
+      'export const task = createTaskServiceClient(createConnectWebConnection("https://api.example.com", { token: "t" })).getTask({ id: "1" });',
+    ].join('\n'));
+    expect(transports(connect.modules)).toEqual(['connect-transport.js']);
   });
 });

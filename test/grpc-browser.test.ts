@@ -19,16 +19,17 @@ interface Usage {
 /** What the page does with the generated client, per protocol; results land in `window.results`. */
 function page(apiUrl: string): string {
   const script = `
-    import { Code, ConnectError, createTaskServiceClient, createWebConnection } from "/app/out/client-web.js";
+    import { Code, ConnectError, createConnectWebConnection, createTaskServiceClient, createWebConnection } from "/app/out/client-web.js";
     async function run(protocol) {
-      const tasks = createTaskServiceClient(createWebConnection(${JSON.stringify(apiUrl)}, { protocol, token: () => "editor" }));
+      const connect = protocol === "connect" ? createConnectWebConnection : createWebConnection;
+      const tasks = createTaskServiceClient(connect(${JSON.stringify(apiUrl)}, { token: () => "editor" }));
       let trace = null;
       const task = await tasks.getTask({ id: "t2" }, { headers: { "x-trace-id": "browser-" + protocol }, onHeader: (h) => (trace = h.get("x-trace-id")) });
       const listed = [];
       for await (const item of tasks.listTasks({ projectId: "p1" })) listed.push(item.id);
       let missing = null;
       try { await tasks.getTask({ id: "missing" }); } catch (error) { missing = error instanceof ConnectError ? [Code[error.code], error.rawMessage] : String(error); }
-      const anonymous = createTaskServiceClient(createWebConnection(${JSON.stringify(apiUrl)}, { protocol }));
+      const anonymous = createTaskServiceClient(connect(${JSON.stringify(apiUrl)}));
       let denied = null;
       try { await anonymous.getTask({ id: "t1" }); } catch (error) { denied = error instanceof ConnectError ? Code[error.code] : String(error); }
       return { title: task.title, estimate: String(task.estimateMinutes), bigint: typeof task.estimateMinutes, trace, listed, missing, denied };

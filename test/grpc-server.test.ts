@@ -228,10 +228,10 @@ function envelope(json: string): Buffer {
   return Buffer.concat([head, body]);
 }
 
-const BROWSER_USAGE = `import { Code, ConnectError, createTaskServiceClient, createWebConnection } from "./out/client-web.js";
+const BROWSER_USAGE = `import { Code, ConnectError, createConnectWebConnection, createTaskServiceClient } from "./out/client-web.js";
 
 export async function titles(token: string): Promise<string[]> {
-  const connection = createWebConnection("https://api.example", { token: () => token, protocol: "connect", credentials: "include" });
+  const connection = createConnectWebConnection("https://api.example", { token: () => token, credentials: "include" });
   const tasks = createTaskServiceClient(connection);
   const found: string[] = [];
   let header: Headers | undefined;

@@ -66,7 +66,7 @@ export interface ServicesModel {
 }
 
 /** Names the generated files import from elsewhere or declare themselves, besides the services'. */
-const RUNTIME_NAMES = ['MessageInitShape', 'createClient', 'CallOptions', 'Code', 'ConnectError', 'GrpcCallContext', 'GrpcConnection', 'GrpcServer', 'GrpcServerOptions', 'GrpcServices', 'ServiceBinding', 'serveGrpc', 'createGrpcServer', 'createGrpcConnection', 'createWebConnection', 'handlers'];
+const RUNTIME_NAMES = ['MessageInitShape', 'createClient', 'CallOptions', 'Code', 'ConnectError', 'GrpcCallContext', 'GrpcConnection', 'GrpcServer', 'GrpcServerOptions', 'GrpcServices', 'ServiceBinding', 'serveGrpc', 'createGrpcServer', 'createGrpcConnection', 'createWebConnection', 'createConnectWebConnection', 'handlers'];
 
 /** The services of the requested files (not of their imports), in file and declaration order. */
 export function describeServices(proto: LoadedProto): ServicesModel {
