@@ -62,6 +62,8 @@ describe('out/realtime (schemas/asyncapi/tasks.asyncapi.yaml)', () => {
           'export const anonymous = client.chat();',
           '// @ts-expect-error token is required, not optional',
           'export const noToken = client.chat({ reconnect: false });',
+          '// @ts-expect-error an undefined token is no token',
+          'export const undefinedToken = client.chat({ token: undefined });',
           '// An SSE channel without auth still takes no options.',
           'export const tasks = client.tasks();',
           '',

@@ -130,7 +130,7 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
   }
   if (ws.some((info) => info.auth)) {
     declarations.push(
-      '/** Options of a socket on a channel that requires first-message auth: `token` is required. */\nexport type AuthenticatedChannelOptions<Receive> = WebSocketChannelOptions<Receive> & Required<Pick<WebSocketClientOptions<Receive>, "token">>;',
+      '/** Options of a socket on a channel that requires first-message auth: `token` is required. */\nexport type AuthenticatedChannelOptions<Receive> = WebSocketChannelOptions<Receive> & { token: NonNullable<WebSocketClientOptions<Receive>["token"]> };',
     );
   }
   declarations.push(`export interface RealtimeClient {\n${members.join('\n')}\n}`);
