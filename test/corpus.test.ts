@@ -2,7 +2,7 @@
  * Real API descriptions written by others (../shared/corpus/openapi): each generates, and all of
  * the output type-checks under strict with both compilers. Swagger 2.0 gets its clear message.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApiConfig } from '../generators/core/config.js';
@@ -11,7 +11,7 @@ import { loadOpenApi } from '../generators/openapi/load.js';
 import { applyPlan, planWrites } from '../generators/core/writer.js';
 import { ROOT } from './support/cli.js';
 import { tempDir } from './support/tmp.js';
-import { COMPILERS, typecheck } from './support/typecheck.js';
+import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';
 
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'openapi');
 
@@ -40,6 +40,8 @@ describe('corpus: ../shared/corpus/openapi', () => {
 
   describe('every OpenAPI 3 document generates and type-checks', async () => {
     const out = tempDir('codegen-corpus-');
+    // Generated code is ESM: the folder is an ESM package, as a user's project must be (verbatimModuleSyntax).
+    writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
     const configs = openapi3.map((input) => api(input, join(out, relative(CORPUS, input).replace(/[^A-Za-z0-9]+/g, '-'))));
     const outputs = await generate(configs);
     await applyPlan(await planWrites(outputs));
@@ -58,7 +60,7 @@ describe('corpus: ../shared/corpus/openapi', () => {
     }
     for (const [name, compiler] of Object.entries(COMPILERS)) {
       it(`all of it type-checks under ${name}`, () => {
-        const result = typecheck(out, compiler, 'node+dom');
+        const result = typecheck(out, compiler, 'node+dom', undefined, STRICTEST);
         expect(result.output).toBe('');
       });
     }

@@ -13,7 +13,7 @@ import { generate } from '../generators/core/generate.js';
 import { applyPlan, planWrites } from '../generators/core/writer.js';
 import { ROOT } from './support/cli.js';
 import { tempDir } from './support/tmp.js';
-import { COMPILERS, typecheck } from './support/typecheck.js';
+import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';
 
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'graphql');
 const GITHUB = join(ROOT, 'node_modules', '@octokit', 'graphql-schema', 'schema.graphql');
@@ -78,7 +78,7 @@ describe('corpus: GraphQL schemas written by others', () => {
     }
     for (const [name, compiler] of Object.entries(COMPILERS)) {
       it(`all of it type-checks under ${name}`, () => {
-        const result = typecheck(out, compiler, 'node');
+        const result = typecheck(out, compiler, 'node', undefined, STRICTEST);
         expect(result.output).toBe('');
         expect(result.ok).toBe(true);
       }, 180_000);

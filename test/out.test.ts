@@ -9,7 +9,7 @@ import { generate } from '../generators/core/generate.js';
 import { MANIFEST_NAME, renderManifest } from '../generators/core/manifest.js';
 import { codegenVersion } from '../generators/core/version.js';
 import { ROOT } from './support/cli.js';
-import { COMPILERS, typecheck } from './support/typecheck.js';
+import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';
 
 describe('out/ (the embedded default)', async () => {
   const outputs = await generate(await loadConfig(join(ROOT, 'codegen.config.yaml')));
@@ -60,8 +60,8 @@ describe('out/ (the embedded default)', async () => {
   ];
   for (const [name, compiler] of Object.entries(COMPILERS)) {
     for (const environment of ['browser', 'node', 'node+dom'] as const) {
-      it(`type-checks under ${name}, strict, for ${environment}`, () => {
-        const result = typecheck(join(ROOT, 'out'), compiler, environment, environment === 'browser' ? browserFiles : undefined);
+      it(`type-checks under ${name}, strict plus STRICTEST, for ${environment}`, () => {
+        const result = typecheck(join(ROOT, 'out'), compiler, environment, environment === 'browser' ? browserFiles : undefined, STRICTEST);
         expect(result.output).toBe('');
         expect(result.ok).toBe(true);
       });

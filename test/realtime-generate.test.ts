@@ -13,7 +13,7 @@ import { CodegenError } from '../generators/core/diagnostics.js';
 import { ROOT } from './support/cli.js';
 import { anyTypes, writeFiles } from './support/client-generate.js';
 import { CORPUS, generateRealtime, REALTIME_MANIFEST } from './support/realtime-generate.js';
-import { COMPILERS, typecheck } from './support/typecheck.js';
+import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';
 
 const OUT = join(ROOT, 'out', 'realtime');
 const TMP = join(ROOT, '.vitest-tmp', 'realtime-generate');
@@ -21,7 +21,7 @@ const TMP = join(ROOT, '.vitest-tmp', 'realtime-generate');
 function expectTypechecks(folder: string, checks: Array<[environment: 'node' | 'browser', files: string[]]>): void {
   for (const [compiler, path] of Object.entries(COMPILERS)) {
     for (const [environment, files] of checks) {
-      expect(typecheck(folder, path, environment, files).output, `${compiler}, ${environment}, ${files.join(' ')}`).toBe('');
+      expect(typecheck(folder, path, environment, files, STRICTEST).output, `${compiler}, ${environment}, ${files.join(' ')}`).toBe('');
     }
   }
 }

@@ -9,14 +9,36 @@ export const COMPILERS = {
   'TypeScript 7': join(ROOT, 'node_modules/typescript7/bin/tsc'),
 } as const;
 
+/**
+ * Settings many teams turn on beyond `strict` (the strictest common tsconfig bases): generated code
+ * must compile under each of them, so the type-checks of out/ and of the corpus outputs use them all.
+ */
+export const STRICTEST = {
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  noPropertyAccessFromIndexSignature: true,
+  noImplicitOverride: true,
+  noImplicitReturns: true,
+  noFallthroughCasesInSwitch: true,
+  useUnknownInCatchVariables: true,
+  verbatimModuleSyntax: true,
+} as const;
+
 /** `browser`: DOM only; `node`: @types/node only; `node+dom`: both, as a default `lib` gives. */
 export type Environment = 'browser' | 'node' | 'node+dom';
 
 /**
  * Type-checks every .ts file under `folder` as a user's strict project would: ESM with NodeNext
- * resolution, and either the DOM library (browsers) or @types/node (servers), not both.
+ * resolution, and either the DOM library (browsers) or @types/node (servers), not both;
+ * `extraOptions` adds compiler settings (e.g. STRICTEST).
  */
-export function typecheck(folder: string, compiler: string, environment: Environment = 'browser', files = ['**/*.ts']): { ok: boolean; output: string } {
+export function typecheck(
+  folder: string,
+  compiler: string,
+  environment: Environment = 'browser',
+  files = ['**/*.ts'],
+  extraOptions: Partial<Record<keyof typeof STRICTEST, boolean>> = {},
+): { ok: boolean; output: string } {
   // The config lives in a temp folder so the checked folder (often the committed out/) stays clean.
   const config = join(tempDir('codegen-tsc-'), `tsconfig.${environment.replace('+', '-')}.json`);
   writeFileSync(
@@ -36,6 +58,7 @@ export function typecheck(folder: string, compiler: string, environment: Environ
         noImplicitOverride: true,
         exactOptionalPropertyTypes: false,
         skipLibCheck: true,
+        ...extraOptions,
       },
       include: files.map((file) => join(folder, file)),
     }),
