@@ -7,6 +7,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ApiConfig } from '../generators/core/config.js';
+import { sharedRuntimeFolder } from '../generators/core/shared-runtime.js';
 
 /** A folder to watch. `scope`: every file beneath it ('tree'), every file directly in it ('folder'), or only these entries. */
 export interface WatchTarget {
@@ -57,8 +58,14 @@ export function watchPlan(apis: ApiConfig[], alwaysWatched: string[], referenced
       ...[...folders].map((folder): WatchTarget => ({ folder, scope: 'folder' })),
       ...[...trees].map((folder): WatchTarget => ({ folder, scope: 'tree' })),
     ],
-    ignored: apis.flatMap((api) => [api.output, ...(api.handlers ? [api.handlers] : [])]),
+    ignored: [...apis.flatMap((api) => [api.output, ...(api.handlers ? [api.handlers] : [])]), ...sharedRuntime(apis)],
   };
+}
+
+/** The folder `runtime: shared` APIs write their runtime files to: codegen's own writes too. */
+function sharedRuntime(apis: ApiConfig[]): string[] {
+  const sharing = apis.filter((api) => api.runtime === 'shared');
+  return sharing.length > 0 ? [sharedRuntimeFolder(sharing.map((api) => api.output))] : [];
 }
 
 /** proto `options.includePaths`, relative to the config's folder (or absolute). */

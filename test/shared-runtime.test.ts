@@ -13,6 +13,7 @@ import type { OutputSet } from '../generators/core/writer.js';
 import { codegen, ROOT } from './support/cli.js';
 import { tempDir } from './support/tmp.js';
 import { COMPILERS, typecheck } from './support/typecheck.js';
+import { WatchProcess } from './support/watch-process.js';
 
 const bytes = (sets: OutputSet[]) => sets.reduce((sum, set) => sum + set.files.reduce((n, file) => n + Buffer.byteLength(file.content), 0), 0);
 
@@ -108,7 +109,8 @@ ${extra}`);
 
   it('moves per-API runtime folders into gen/runtime, then regenerates nothing and passes --check', () => {
     const dir = project('');
-    expect(codegen([], dir).code).toBe(0);
+    const first = codegen([], dir);
+    expect(first.code, first.stderr).toBe(0);
     expect(existsSync(join(dir, 'gen/rest/runtime/validation.ts'))).toBe(true);
     expect(existsSync(join(dir, 'gen/feed/runtime/validation.ts'))).toBe(true);
 
@@ -128,6 +130,33 @@ ${extra}`);
     const check = codegen(['--check'], dir);
     expect(check.stderr).toBe('');
     expect(check.code).toBe(0);
+  });
+
+  // The shared folder may sit in a folder --watch watches (here the inputs' folder): creating it is codegen's own write.
+  it('--watch: switching to runtime: shared creates the shared folder in one run, not a second one for that write', { timeout: 300_000 }, async () => {
+    const dir = tempDir('codegen-shared-watch-');
+    cpSync(join(ROOT, 'schemas/openapi'), join(dir, 'api'), { recursive: true });
+    writeFileSync(join(dir, 'api/feed.asyncapi.yaml'), FEED);
+    const config = (runtime: string) => `apis:
+  - { name: rest, input: api/tasks.yaml, output: api/rest, emit: [types, client]${runtime} }
+  - { name: feed, input: api/feed.asyncapi.yaml, output: api/feed, emit: [types, client]${runtime} }
+`;
+    writeFileSync(join(dir, 'codegen.config.yaml'), config(''));
+    const watcher = new WatchProcess(dir);
+    try {
+      await watcher.waitFor('out', /codegen: watching for changes/, { out: 0, err: 0 });
+      const mark = watcher.mark();
+      writeFileSync(join(dir, 'codegen.config.yaml'), config(', runtime: shared'));
+      await watcher.waitFor('out', /wrote {4}api\/runtime\/http\.ts[^]*codegen: \d+ written/, mark);
+      expect(existsSync(join(dir, 'api/rest/runtime'))).toBe(false);
+      // Long enough for a run triggered by those writes to show (the debounce is well under a second).
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      expect(watcher.since(mark).out.match(/codegen: \d+ written/g), watcher.transcript()).toHaveLength(1);
+      watcher.child.kill('SIGINT');
+      expect(await watcher.exited).toBe(0);
+    } finally {
+      if (watcher.alive) watcher.child.kill('SIGKILL');
+    }
   });
 
   it('reports a wrong value and an output folder in the way, located in the config', () => {
