@@ -51,6 +51,17 @@ describe('REST client bundle', () => {
     expect(modules).not.toContain('rest/response-validators.ts');
   });
 
+  it('createHttpClient(...).call(getTaskOperation) bundles that operation\'s description only', async () => {
+    const { modules, code } = await bundle('rest-call', [
+      'import { createHttpClient, getTaskOperation } from "./rest/client.js";',
+      'export const task = createHttpClient({ auth: { bearerAuth: "t" } }).call(getTaskOperation, { taskId: "1" });',
+    ].join('\n'));
+    expect(modules).not.toContain('rest/validators.ts');
+    expect(code).toContain('"/tasks/{taskId}"');
+    expect(code).not.toContain('"/projects/{projectId}/tasks"');
+    expect(code).not.toContain('uploadAttachment');
+  });
+
   it('with validateResponses: responseValidators, the validators are bundled', async () => {
     const { modules } = await bundle('rest-validated', [
       'import { TasksApiClient } from "./rest/client.js";',

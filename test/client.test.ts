@@ -97,6 +97,17 @@ describe('the client against a real server', () => {
     server.handle((_request, response) => json(response, 500, { type: 'about:blank', title: 'No handler', status: 500 }));
   });
 
+  it('sends an operation constant through createHttpClient(...).call as the method sends it', async () => {
+    server.handle((_request, response) => json(response, 200, TASK));
+    const http = api.createHttpClient({ baseUrl: server.url, auth: { bearerAuth: 'secret-token' } });
+    await expect(http.call(api.getTaskOperation, { taskId: TASK.id })).resolves.toEqual(TASK);
+    expect((await http.call(api.getTaskOperation, { taskId: TASK.id }).withResponse()).status).toBe(200);
+    expect(server.requests.map((request) => [request.method, request.url.pathname, request.headers['authorization']])).toEqual([
+      ['GET', `/tasks/${TASK.id}`, 'Bearer secret-token'],
+      ['GET', `/tasks/${TASK.id}`, 'Bearer secret-token'],
+    ]);
+  });
+
   it('defaults to the first server URL', () => {
     expect(api.DEFAULT_BASE_URL).toBe('https://api.example.com/v1');
   });

@@ -16,11 +16,15 @@
  * - Non-2xx answers throw `ApiError`; `isApiError(error, 'getTask')` narrows it to that operation's
  *   error responses, so `error.status === 404` types `error.data`.
  * - Paginated operations also get `listProjectTasksAll(params)`: an async iterator over every item.
+ * - Each operation's description is its own exported constant, `getTaskOperation`, typed with its
+ *   params and responses: `createHttpClient(options).call(getTaskOperation, { taskId })` sends it
+ *   as the method does, and a bundle then holds only the descriptions the app names (the class
+ *   names them all).
  */
 import type { TypeEmitter } from '../core/emit-types.js';
 import type { ApiModel, JsonSchema, Operation, SecurityScheme } from '../core/model.js';
 import { Imports } from '../core/imports.js';
-import { apiBaseName, jsDoc, objectKey, propertyAccess, propertyKey, stringLiteral } from '../core/names.js';
+import { apiBaseName, jsDoc, objectKey, propertyKey, stringLiteral } from '../core/names.js';
 import type { GeneratedFile } from '../core/output.js';
 import { refName } from '../core/shapes.js';
 import type { TemplateRenderer } from '../core/templates.js';
@@ -40,7 +44,8 @@ const REEXPORT_VALUES = [
 ];
 const REEXPORT_TYPES = [
   'ApiPromise', 'ApiResponse', 'BasicCredentials', 'CachedResponse', 'ClientOptions', 'Credential',
-  'Fetch', 'HeaderValues', 'Middleware', 'RequestOptions', 'ResponseCache', 'ResponseValidators', 'RetryOptions',
+  'Fetch', 'HeaderValues', 'HttpClient', 'Middleware', 'RequestOptions', 'ResponseCache', 'ResponseValidators', 'RetryOptions',
+  'TypedOperationSpec',
 ];
 
 const MAX_LINE = 100;
@@ -86,19 +91,19 @@ function clientContext(model: ApiModel, types: TypeEmitter, options: ClientEmitO
   const hasBasic = schemes.some(([, scheme]) => isBasic(scheme));
   const runtimeValues = hasOperations ? ['ApiError', 'HttpClient'] : ['HttpClient'];
   const runtimeTypes = [
-    'ClientOptions', 'OperationSpec',
-    ...(hasOperations ? ['ApiErrorFor', 'ApiPromise', 'RequestOptions'] : []),
+    'ClientOptions',
+    ...(hasOperations ? ['ApiErrorFor', 'ApiPromise', 'RequestOptions', 'TypedOperationSpec'] : []),
     ...(schemes.length ? ['Credential', 'SecuritySchemeSpec'] : []),
     ...(hasBasic ? ['BasicCredentials'] : []),
   ].sort();
   const imports = new Imports([
     ...runtimeValues, ...runtimeTypes, ...REEXPORT_VALUES, ...REEXPORT_TYPES, className, optionsType, credentialsType, errorsType,
-    'DEFAULT_BASE_URL', 'isApiError', 'operations', 'securitySchemes', 'Headers', 'Blob', 'Promise',
-    'AsyncIterableIterator', 'NonNullable',
+    'DEFAULT_BASE_URL', 'isApiError', 'createHttpClient', 'securitySchemes', 'Headers', 'Blob', 'Promise',
+    'AsyncIterableIterator', 'NonNullable', ...infos.map(operationConstant),
   ]);
   const local = (type: string): string => imports.rewrite(type, known);
 
-  const specs = infos.map((info) => operationSpec(info, model));
+  const specs = infos.map((info) => operationSpec(info, model, local));
   const validatorEntries = infos.flatMap((info) => {
     const byStatus = responseValidatorsOf(info, validatorOf);
     return byStatus.length ? [`${objectKey(info.method)}: { ${byStatus.map(([code, name]) => `${code}: ${name}`).join(', ')} },`] : [];
@@ -127,6 +132,7 @@ function clientContext(model: ApiModel, types: TypeEmitter, options: ClientEmitO
     optionsDoc: jsDoc([`Options of {@link ${className}}.`]).trimEnd(),
     className,
     classDoc: classDoc(model, className, infos),
+    httpClientDoc: httpClientDoc(model, infos),
     specs,
     methods,
     httpDefaults: `{ ${[server === undefined ? '' : 'baseUrl: DEFAULT_BASE_URL', schemes.length ? 'securitySchemes' : ''].filter(Boolean).join(', ')} }`.replace('{  }', '{}'),
@@ -176,21 +182,40 @@ function schemeLiteral(scheme: SecurityScheme): string {
   }
 }
 
-function classDoc(model: ApiModel, className: string, infos: OperationInfo[]): string {
+/** The operation the examples call, the options and the params object they pass. */
+function docExample(model: ApiModel, infos: OperationInfo[]): { info: OperationInfo; options: string; params: string } | undefined {
   const gets = infos.filter((info) => info.operation.method === 'get');
-  const example = gets.find((info) => info.paramsRequired) ?? gets[0] ?? infos[0];
+  const info = gets.find((item) => item.paramsRequired) ?? gets[0] ?? infos[0];
+  if (!info) return undefined;
+  const scheme = Object.entries(model.securitySchemes).find(([, item]) => item.type !== 'mutualTLS' && !isBasic(item));
+  const settings = [
+    model.servers.length ? '' : 'baseUrl: "https://api.example.com"',
+    scheme ? `auth: { ${propertyKey(scheme[0])}: () => session.token }` : '',
+  ].filter(Boolean);
+  const args = info.parameters.filter(({ parameter }) => parameter.required).map(({ key }) => key);
+  return { info, options: settings.length ? `{ ${settings.join(', ')} }` : '', params: args.length ? `{ ${args.map(propertyKey).join(', ')} }` : '' };
+}
+
+function classDoc(model: ApiModel, className: string, infos: OperationInfo[]): string {
+  const example = docExample(model, infos);
   const lines = [`Client of ${model.title}${model.version ? ` ${model.version}` : ''}.`];
   if (model.description?.trim()) lines.push('', model.description.trim());
   if (example) {
-    const scheme = Object.entries(model.securitySchemes).find(([, item]) => item.type !== 'mutualTLS' && !isBasic(item));
-    const settings = [
-      model.servers.length ? '' : 'baseUrl: "https://api.example.com"',
-      scheme ? `auth: { ${propertyKey(scheme[0])}: () => session.token }` : '',
-    ].filter(Boolean);
-    const auth = settings.length ? `{ ${settings.join(', ')} }` : '';
-    const args = example.parameters.filter(({ parameter }) => parameter.required).map(({ key }) => key);
-    const call = args.length ? `{ ${args.map(propertyKey).join(', ')} }` : '';
-    lines.push('', '@example', `const client = new ${className}(${auth});`, `const result = await client.${example.method}(${call});`);
+    lines.push('', '@example', `const client = new ${className}(${example.options});`, `const result = await client.${example.info.method}(${example.params});`);
+  }
+  return jsDoc([lines.join('\n')]).trimEnd();
+}
+
+function httpClientDoc(model: ApiModel, infos: OperationInfo[]): string {
+  const example = docExample(model, infos);
+  const lines = [
+    "The runtime client alone, with this API's base URL and security schemes: `call` sends one",
+    "`<method>Operation` constant as the class's method does, so an app that sends operations this",
+    'way bundles only the descriptions it names (the class names them all).',
+  ];
+  if (example) {
+    const args = [operationConstant(example.info), example.params].filter(Boolean).join(', ');
+    lines.push('', '@example', `const http = createHttpClient(${example.options});`, `const result = await http.call(${args});`);
   }
   return jsDoc([lines.join('\n')]).trimEnd();
 }
@@ -219,8 +244,13 @@ function isApiErrorDoc(infos: OperationInfo[]): string {
   return jsDoc([lines.join('\n')]).trimEnd();
 }
 
-/** The `operations` entry describing `info` to the runtime. */
-function operationSpec(info: OperationInfo, model: ApiModel): string {
+/** Name of the exported constant describing `info` to the runtime. */
+function operationConstant(info: OperationInfo): string {
+  return `${info.method}Operation`;
+}
+
+/** The exported constant describing `info` to the runtime, typed with its params and responses. */
+function operationSpec(info: OperationInfo, model: ApiModel, local: (type: string) => string): string {
   const { operation } = info;
   const lines = [
     `id: ${stringLiteral(info.method)}`,
@@ -233,9 +263,9 @@ function operationSpec(info: OperationInfo, model: ApiModel): string {
       const defaultStyle = parameter.in === 'query' || parameter.in === 'cookie' ? 'form' : 'simple';
       if (parameter.style !== defaultStyle) fields.push(`style: ${stringLiteral(parameter.style)}`);
       if (parameter.explode !== (parameter.style === 'form')) fields.push(`explode: ${parameter.explode}`);
-      return `      { ${fields.join(', ')} },`;
+      return `    { ${fields.join(', ')} },`;
     });
-    lines.push(`params: [\n${params.join('\n')}\n    ]`);
+    lines.push(`params: [\n${params.join('\n')}\n  ]`);
   }
   if (info.body) lines.push(`body: ${stringLiteral(info.body.content.mediaType)}`);
   const accept = [...new Set(operation.responses.flatMap((response) => response.contents.map((content) => content.mediaType)))];
@@ -248,7 +278,12 @@ function operationSpec(info: OperationInfo, model: ApiModel): string {
     const fields = Object.entries(spec).map(([key, value]) => `${key}: ${stringLiteral(value)}`);
     lines.push(`pagination: { ${fields.join(', ')} }`);
   }
-  return `  ${objectKey(info.method)}: {\n${lines.map((line) => `    ${line},`).join('\n')}\n  },`;
+  const params = info.hasParams ? `${local(info.paramsType)}${info.paramsRequired ? '' : ' | undefined'}` : 'undefined';
+  const doc = jsDoc([`\`${operation.method.toUpperCase()} ${operation.path}\`: what \`${info.method}\` sends; \`call(${operationConstant(info)}, …)\` sends it too.`]);
+  const typeArgs = [params, local(info.resultType), local(info.responseType)];
+  const head = `export const ${operationConstant(info)}: TypedOperationSpec<${typeArgs.join(', ')}> = {`;
+  const wrapped = head.length <= MAX_LINE ? head : `export const ${operationConstant(info)}: TypedOperationSpec<\n${typeArgs.map((arg) => `  ${arg}`).join(',\n')}\n> = {`;
+  return `${doc}${wrapped}\n${lines.map((line) => `  ${line},`).join('\n')}\n};`;
 }
 
 /** The validator of each 2xx JSON body of `info` whose schema is a named one, by status. */
@@ -289,7 +324,7 @@ function operationMethods(info: OperationInfo, local: (type: string) => string):
   const params: string[] = [];
   if (info.hasParams) params.push(`params${info.paramsRequired ? '' : '?'}: ${local(info.paramsType)}`);
   params.push('options?: RequestOptions');
-  const spec = propertyAccess('operations', info.method);
+  const spec = operationConstant(info);
   const args = `${spec}, ${info.hasParams ? 'params' : 'undefined'}, options`;
   const returns = `ApiPromise<${local(info.resultType)}, ${local(info.responseType)}>`;
   const methods = [

@@ -65,6 +65,8 @@ export interface ApiErrorLike extends Error {
 
 export interface ClientModule {
   TasksApiClient: new (options?: ClientOptions) => TasksClient;
+  createHttpClient(options?: ClientOptions): { call(operation: object, params?: Record<string, unknown>, options?: CallOptions): Call<unknown> };
+  getTaskOperation: object;
   DEFAULT_BASE_URL: string;
   ApiError: abstract new (...args: never[]) => ApiErrorLike;
   ApiNetworkError: abstract new (...args: never[]) => Error;

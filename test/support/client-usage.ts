@@ -4,7 +4,7 @@
  * everything else must compile, so the generated types are exactly as strict as they claim.
  */
 export const USAGE_SOURCE = `
-import { ApiError, TasksApiClient, isApiError, type Middleware } from "./client.js";
+import { ApiError, TasksApiClient, createHttpClient, getTaskOperation, listProjectsOperation, isApiError, type Middleware } from "./client.js";
 import type { Attachment, GetTaskResponse, Problem, Project, Task, TaskPage, ValidationProblem } from "./types.js";
 
 const logging: Middleware = async (request, next) => {
@@ -32,6 +32,17 @@ export async function usage(signal: AbortSignal): Promise<void> {
   const body: Task = response.data;
   const asPromise: Promise<Task> = client.getTask({ taskId: "t1" });
   const deleted: void = await client.deleteTask({ taskId: "t1" });
+
+  // One operation at a time, as tree-shaking apps send them: typed as the methods are.
+  const http = createHttpClient({ auth: { bearerAuth: "t" } });
+  const called: Task = await http.call(getTaskOperation, { taskId: "t1" }, { signal });
+  const calledResponse: GetTaskResponse = await http.call(getTaskOperation, { taskId: "t1" }).withResponse();
+  const listed: Project[] = (await http.call(listProjectsOperation)).items;
+  void [called, calledResponse, listed];
+  // @ts-expect-error taskId is required
+  await http.call(getTaskOperation, {});
+  // @ts-expect-error the params object is required
+  await http.call(getTaskOperation);
 
   // @ts-expect-error taskId is required
   await client.getTask({});
