@@ -20,7 +20,7 @@ const TARGET = 0.8;
 /** Measured runs per server, interleaved; figures are the medians. */
 const ROUNDS = 3;
 const DIR = join(WORK, 'sse-server');
-const RUNTIME_FILES = ['sse-format', 'sse-store', 'sse-http', 'sse-server'];
+const RUNTIME_FILES = ['cors-policy', 'client-limits', 'sse-format', 'sse-store', 'sse-http', 'sse-server'];
 
 const SERVERS = [
   {

@@ -21,7 +21,7 @@ const TARGET = 0.8;
 /** Measured runs per server, interleaved; figures are the medians. */
 const ROUNDS = 3;
 const DIR = join(WORK, 'ws-server');
-const RUNTIME_FILES = ['validation', 'ws-protocol', 'ws-fanout', 'ws-handshake', 'ws-connection', 'ws-server'];
+const RUNTIME_FILES = ['validation', 'cors-policy', 'client-limits', 'ws-protocol', 'ws-fanout', 'ws-handshake', 'ws-connection', 'ws-server'];
 
 const SERVERS = [
   {
