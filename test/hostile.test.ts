@@ -12,20 +12,21 @@ import { generate } from '../generators/core/generate.js';
 import { applyPlan, planWrites } from '../generators/core/writer.js';
 import { ROOT } from './support/cli.js';
 import { tempDir } from './support/tmp.js';
-import { COMPILERS, typecheck } from './support/typecheck.js';
+import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 describe('hostile input', async () => {
   const out = tempDir('codegen-hostile-');
+  writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n'); // ESM, as generated code needs (verbatimModuleSyntax)
   const input = join(ROOT, 'test/fixtures/hostile/api.yaml');
   const outputs = await generate([{ name: 'hostile', inputs: [input], style: 'openapi', documents: [], output: out, emit: ['types', 'validators', 'client', 'server'], options: {}, root: ROOT }]);
   await applyPlan(await planWrites(outputs));
 
   for (const [name, compiler] of Object.entries(COMPILERS)) {
-    it(`output type-checks under ${name}`, () => {
-      expect(typecheck(out, compiler, 'node+dom').output).toBe('');
+    it(`output type-checks under ${name}, strict plus STRICTEST`, () => {
+      expect(typecheck(out, compiler, 'node+dom', undefined, STRICTEST).output).toBe('');
     });
   }
 
