@@ -613,6 +613,9 @@ describe('subscriptions over graphql-ws', () => {
   it('has no subscriptions unless given a transport: subscribing then throws a TypeError saying what to pass', async () => {
     const queriesOnly = api.createClient({ url: `${server.url}/graphql` });
     expect(() => queriesOnly.taskChanged({ projectId: 'p1' })).toThrow(/webSocketSubscriptions/);
+    // The options object `subscriptions` took before is refused with the same advice.
+    const oldStyle = api.createClient({ url: `${server.url}/graphql`, subscriptions: { webSocketImpl: WebSocket, connectionParams: { token: 'ws-secret' } } });
+    expect(() => oldStyle.taskChanged({ projectId: 'p1' })).toThrow(/webSocketSubscriptions/);
     await expect(queriesOnly.close()).resolves.toBeUndefined();
     expect(server.connectionParams).toEqual([]);
   });
