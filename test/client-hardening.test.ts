@@ -222,7 +222,7 @@ describe('REST client', () => {
 
   it('refuses ".", ".." and empty path parameters before sending anything', async () => {
     for (const itemId of ['..', '.', '', ['..']]) {
-      for (const call of [(params: object) => client().getItem(params), (params: object) => client().deleteItem(params)]) {
+      for (const call of [(params: Record<string, unknown>) => client().getItem(params), (params: Record<string, unknown>) => client().deleteItem(params)]) {
         const error = await rejection(call({ itemId }));
         expect(error, JSON.stringify(itemId)).toBeInstanceOf(rest.ApiParameterError);
         expect(error).toBeInstanceOf(TypeError);
@@ -317,12 +317,12 @@ describe('SSE client', () => {
     sse = (await import(pathToFileURL(join(folder, 'runtime', 'sse-client.js')).href)) as typeof sse;
     events = await origin((req, res) => {
       if (req.url === '/away') {
-        res.writeHead(307, { location: `${away.url}/collect` });
-        return res.end();
+        res.writeHead(307, { location: `${away.url}/collect` }).end();
+        return;
       }
       if (req.url === '/moved') {
-        res.writeHead(301, { location: '/feed' });
-        return res.end();
+        res.writeHead(301, { location: '/feed' }).end();
+        return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       // One 2 MiB event (over the default 1 MiB), or a small one; then the stream ends.

@@ -456,7 +456,7 @@ describe('authenticate', () => {
 
 describe('idempotency', () => {
   const operations = [
-    { method: 'POST', path: '/items', idempotencyKey: true },
+    { method: 'POST', path: '/items', idempotencyKey: true as const },
     { method: 'POST', path: '/plain' },
   ];
 
