@@ -5,10 +5,15 @@
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type TasksApiHandlers } from '../out/rest/server.js';
 import type { UploadAttachmentBody } from '../out/rest/types.js';
 import { isUploadAttachmentBody, validateUploadAttachmentBody } from '../out/rest/validators.js';
+import { HELPER_NAMES } from '../generators/core/emit-validators-helpers.js';
+import { ROOT } from './support/cli.js';
 
 const TASK_ID = '2eb8aa08-aa98-11ea-b4aa-73b441d16380';
 
@@ -67,10 +72,92 @@ describe('binary fields are Blobs in the type and in its guard (item 1)', () => 
 
     it('the generated client uploads a Blob the server accepts', async () => {
       const { TasksApiClient } = await import('../out/rest/client.js');
-      const client = new TasksApiClient({ baseUrl: url, auth: { bearerAuth: 't' } });
+      const client = new TasksApiClient({ baseUrl: `${url}/v1`, auth: { bearerAuth: 't' } });
       const stored = await client.uploadAttachment({ taskId: TASK_ID, body: { file: new Blob(['hello']), caption: 'hi' } });
       expect(stored).toMatchObject({ size: 5, caption: 'hi' });
       expect(isUploadAttachmentBody(received.at(-1))).toBe(true);
+    });
+  });
+});
+
+describe('validator code: one error per fault, typed results (item 6)', () => {
+  it('a value of the wrong type gets the type error only, not the enum error too', async () => {
+    const { validateTaskStatus } = await import('../out/rest/validators.js');
+    expect(validateTaskStatus(5)).toEqual({ ok: false, errors: [{ path: '', keyword: 'type', message: 'must be a string' }] });
+    expect(validateTaskStatus('later')).toEqual({ ok: false, errors: [{ path: '', keyword: 'enum', message: 'must be one of "todo", "in_progress", "done"' }] });
+    const { validateListProjectTasksQuery } = await import('../out/rest/server-validators.js');
+    expect(validateListProjectTasksQuery({ 'filter[status]': 1 })).toEqual({
+      ok: false,
+      errors: [{ path: '/filter[status]', keyword: 'type', message: 'must be a string' }],
+    });
+  });
+
+  it('a missing required reference is one `required` error', async () => {
+    const { validateTask } = await import('../out/rest/validators.js');
+    const errors = (validateTask({}) as { errors: Array<{ path: string; keyword: string }> }).errors;
+    expect(errors.filter((error) => error.path === '/status')).toEqual([{ path: '/status', keyword: 'required', message: 'is required' }]);
+  });
+
+  it('the helpers live once, in runtime/validation.ts: generated modules import them', () => {
+    const declared = (file: string) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^(?:export )?function (\w+)\(/gm)].map((match) => match[1]!);
+    for (const file of ['out/rest/validators.ts', 'out/rest/server-validators.ts', 'out/realtime/validators.ts']) {
+      expect(declared(file).filter((name) => HELPER_NAMES.includes(name))).toEqual([]);
+    }
+    const runtime = declared('templates/runtime/validation.ts.hbs');
+    expect(HELPER_NAMES.filter((name) => !runtime.includes(name))).toEqual([]);
+  });
+
+  describe('read by the type checker', () => {
+    const files = ['out/rest/validators.ts', 'out/rest/server-validators.ts', 'out/realtime/validators.ts'].map((file) => join(ROOT, file));
+    let program: ts.Program;
+    let checker: ts.TypeChecker;
+    beforeAll(() => {
+      program = ts.createProgram(files, { strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'], types: [] });
+      checker = program.getTypeChecker();
+    });
+
+    /** Every node of the validator modules and of the runtime they import. */
+    function* nodes(): Generator<ts.Node> {
+      const sources = program.getSourceFiles().filter((source) => source.fileName.startsWith(join(ROOT, 'out')));
+      expect(sources.length).toBeGreaterThanOrEqual(4);
+      for (const source of sources) {
+        const stack: ts.Node[] = [source];
+        while (stack.length) {
+          const node = stack.pop()!;
+          yield node;
+          node.forEachChild((child) => void stack.push(child));
+        }
+      }
+    }
+
+    it('no condition is constant by its type (`fail(…) ? 1 : 0`, where fail returns `false`)', () => {
+      const constant: string[] = [];
+      for (const node of nodes()) {
+        const condition = ts.isConditionalExpression(node) || ts.isIfStatement(node) ? (ts.isIfStatement(node) ? node.expression : node.condition) : undefined;
+        if (!condition) continue;
+        const type = checker.getTypeAtLocation(condition);
+        if (type.flags & ts.TypeFlags.BooleanLiteral) constant.push(`${node.getSourceFile().fileName}: ${condition.getText()}`);
+      }
+      expect(constant).toEqual([]);
+    });
+
+    it('every exported validator narrows to a type: `value is X`, `ValidationResult<X>`, never `unknown`', () => {
+      const untyped: string[] = [];
+      for (const file of files) {
+        const source = program.getSourceFile(file)!;
+        for (const statement of source.statements) {
+          if (!ts.isFunctionDeclaration(statement) || !statement.name || !statement.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)) continue;
+          const returned = statement.type?.getText() ?? '';
+          const name = statement.name.text;
+          if (/^is/.test(name) ? !/^value is \w+$/.test(returned) : /^validate/.test(name) && !/^ValidationResult<\w+>$/.test(returned)) untyped.push(`${file}: ${name}(): ${returned}`);
+        }
+      }
+      expect(untyped).toEqual([]);
+      const server = program.getSourceFile(files[1]!)!;
+      const query = server.statements.find((statement) => ts.isFunctionDeclaration(statement) && statement.name?.text === 'validateListProjectsQuery') as ts.FunctionDeclaration;
+      expect(query.type?.getText()).toBe('ValidationResult<ListProjectsQuery>');
+      const declared = checker.getTypeAtLocation(server.statements.find((statement) => ts.isTypeAliasDeclaration(statement) && statement.name.text === 'ListProjectsQuery')!);
+      expect(checker.getPropertiesOfType(declared).map((property) => property.name)).toEqual(['page', 'pageSize', 'sort']);
     });
   });
 });

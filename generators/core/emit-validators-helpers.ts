@@ -1,7 +1,8 @@
 /**
  * Property helpers: the most common property checks of real APIs (a string, an integer, a
- * `date-time`, a string or null, a reference to another schema), each one call of a small local
- * function instead of a local variable, a type test and a `fail` call written out in place.
+ * `date-time`, a string or null, a reference to another schema), each one call of a small
+ * function of the validation runtime (`templates/runtime/validation.ts.hbs`) instead of a local
+ * variable, a type test and a `fail` call written out in place.
  *
  *     if ((reqString(o1["name"], errors, "/name") & optRef(o1["owner"], errors, "/owner", checkSimpleUser)) === 0) ok = false;
  *
@@ -10,24 +11,26 @@
  * The errors are the same (`required` for a missing required property, else `type`, then
  * `format`). The point is the size of the module: a property costs about half the syntax nodes,
  * and type-checking a generated module costs about its number of nodes (bench/README.md).
- * The helpers are declared in the generated module, like `fail`, so V8 inlines them and
- * TypeScript does not follow imported names through every function's control flow.
+ * They live once in the runtime, not in each module (issue 12): this file only names them, and
+ * `HELPER_NAMES` is the list the runtime must export (test/validators-output.test.ts checks it).
  */
 import type { JsonSchema, JsonType } from './model.js';
 import { isBinarySchema } from './binary.js';
-import { stringLiteral } from './names.js';
-import { FORMAT_CHECKS, has, typeFailed, typeMessage, validation } from './emit-validators-scalars.js';
+import { FORMAT_CHECKS, has, validation } from './emit-validators-scalars.js';
 
-/** A property check done by a helper: its name and its declaration. */
+/** A property check done by a runtime helper: its name. */
 export interface PropertyHelper {
   name: string;
-  text: (collector: string) => string;
 }
 
-const HELPER_TYPES = new Set<JsonType>(['string', 'integer', 'number', 'boolean']);
+const HELPER_TYPES: readonly JsonType[] = ['string', 'integer', 'number', 'boolean'];
 
 function capitalise(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+function helperName(required: boolean, base: string, nullable: boolean): string {
+  return `${required ? 'req' : 'opt'}${base}${nullable ? 'OrNull' : ''}`;
 }
 
 /**
@@ -41,42 +44,22 @@ export function scalarHelper(schema: JsonSchema, required: boolean, formats: 'as
   if (!keywords.includes('type') || !keywords.every((keyword) => keyword === 'type' || keyword === 'format')) return undefined;
   const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type];
   const [base] = types;
-  if (typeof base !== 'string' || !HELPER_TYPES.has(base as JsonType)) return undefined;
+  if (typeof base !== 'string' || !HELPER_TYPES.includes(base as JsonType)) return undefined;
   if (types.length > 2 || (types.length === 2 && types[1] !== 'null')) return undefined;
-  const list = types as JsonType[];
-  const nullable = list.length === 2;
+  const nullable = types.length === 2;
   const format = base === 'string' && formats === 'assert' && typeof schema.format === 'string' ? schema.format : undefined;
   const valid = format !== undefined ? FORMAT_CHECKS[format] : undefined;
-  const name = `${required ? 'req' : 'opt'}${valid ? valid.replace(/^valid/, '') : capitalise(base)}${nullable ? 'OrNull' : ''}`;
-  const lines = (collector: string) => {
-    const body: string[] = [];
-    if (!required) body.push('  if (value === undefined) return 1;');
-    body.push(`  if (${typeFailed(list, 'value')}) {`, `    failType(errors, path, value, ${stringLiteral(typeMessage(list))});`, '    return 0;', '  }');
-    if (valid) {
-      body.push(
-        `  if (${nullable ? 'value !== null && ' : ''}!${valid}(value)) {`,
-        `    fail(errors, path, "format", ${stringLiteral(`must be a valid ${format}`)});`,
-        '    return 0;',
-        '  }',
-      );
-    }
-    body.push('  return 1;');
-    return [`function ${name}(value: unknown, errors: ${collector} | undefined, path: string): number {`, ...body, '}'].join('\n');
-  };
-  return { name, text: lines };
+  return { name: helperName(required, valid ? valid.replace(/^valid/, '') : capitalise(base), nullable) };
 }
 
 /** `reqRef`/`optRef`: a property checked by another function (a `$ref`, a hoisted subschema). */
 export function refHelper(required: boolean): PropertyHelper {
-  const name = required ? 'reqRef' : 'optRef';
-  return {
-    name,
-    text: (collector) =>
-      [
-        `function ${name}(value: unknown, errors: ${collector} | undefined, path: string, check: (value: unknown, errors?: ${collector}) => boolean): number {`,
-        required ? '  if (value === undefined) return fail(errors, path, "required", "is required") ? 1 : 0;' : '  if (value === undefined) return 1;',
-        '  return check(value, errors === undefined ? undefined : errors.at(path)) ? 1 : 0;',
-        '}',
-      ].join('\n'),
-  };
+  return { name: required ? 'reqRef' : 'optRef' };
 }
+
+/** Every helper name the emitter can use; the runtime exports each. */
+export const HELPER_NAMES: readonly string[] = [
+  'fail', 'failType', 'reqRef', 'optRef',
+  ...[...HELPER_TYPES.map(capitalise), ...Object.values(FORMAT_CHECKS).map((check) => check.replace(/^valid/, ''))].flatMap((base) =>
+    [true, false].flatMap((required) => [false, true].map((nullable) => helperName(required, base, nullable)))),
+];

@@ -10,7 +10,7 @@ import { DirectionAnalysis, ValidatorSchemaError } from './emit-validators-refs.
 import { structuralKey } from './emit-validators-hoist.js';
 import { FORMAT_CHECKS } from './emit-validators-scalars.js';
 import { patternFlags } from './schema-rules.js';
-import type { PropertyHelper } from './emit-validators-helpers.js';
+import { HELPER_NAMES, type PropertyHelper } from './emit-validators-helpers.js';
 import { mergeEquivalent } from './emit-validators-merge.js';
 
 export interface CompileOptions {
@@ -26,33 +26,14 @@ export interface CompileOptions {
   onUnsupported?: (keyword: string, pointer: string) => void;
 }
 
-/** Every value the runtime file exports (reserved, so no generated name can shadow one). */
+/**
+ * Every value the runtime file exports (reserved, so no generated name can shadow one): the
+ * checks, `fail`/`failType` and the property helpers (emit-validators-helpers.ts).
+ */
 export const RUNTIME_VALUES = [
   'validate', 'pointerToken', 'hasOwn', 'propertyCount', 'codePointLength', 'deepEqual', 'deepIncludes',
-  'duplicateIndex', 'divisibleBy', ...Object.values(FORMAT_CHECKS),
+  'duplicateIndex', 'divisibleBy', ...Object.values(FORMAT_CHECKS), ...HELPER_NAMES,
 ];
-
-/**
- * Helpers every check function calls, declared in the generated module itself: TypeScript follows
- * an imported name through the control flow of the function at each of its uses (as it would a
- * variable), and a local function declaration not at all, which makes a large module much
- * cheaper to type-check.
- */
-const LOCAL_HELPERS: Record<string, (collector: string) => string> = {
-  fail: (collector) => [
-    '/** A failed check: recorded at `relative` when errors are collected. False, for `ok`. */',
-    `function fail(errors: ${collector} | undefined, relative: string, keyword: string, message: string): false {`,
-    '  if (errors) errors.add(relative, keyword, message);',
-    '  return false;',
-    '}',
-  ].join('\n'),
-  failType: (collector) => [
-    '/** A value not of the expected type: `required` when it is missing. */',
-    `function failType(errors: ${collector} | undefined, relative: string, value: unknown, message: string): false {`,
-    '  return value === undefined ? fail(errors, relative, "required", "is required") : fail(errors, relative, "type", message);',
-    '}',
-  ].join('\n'),
-};
 
 /** One function to generate. */
 export interface FunctionJob {
@@ -101,8 +82,6 @@ export class ValidatorModule {
   /** Per document: the first schema seen with each structure, which identical copies reuse. */
   private readonly representatives = new WeakMap<object, Map<string, SchemaObject>>();
   private readonly internal: string[] = [];
-  /** Property helpers used (emit-validators-helpers.ts), by their fixed name. */
-  private readonly helpers = new Map<string, PropertyHelper>();
 
   constructor(options: CompileOptions = {}, reserved: Iterable<string> = []) {
     // A schema can be emitted in several functions (one per direction): report once.
@@ -114,7 +93,7 @@ export class ValidatorModule {
       report(keyword, pointer);
     };
     this.options = { formats: options.formats ?? 'assert', onUnsupported };
-    this.taken = new Set([...RUNTIME_VALUES, ...Object.keys(LOCAL_HELPERS), VALUE, ERRORS, OK, ...reserved]);
+    this.taken = new Set([...RUNTIME_VALUES, VALUE, ERRORS, OK, ...reserved]);
   }
 
   /** Marks a runtime helper as used and returns its name. */
@@ -214,17 +193,9 @@ export class ValidatorModule {
     return name;
   }
 
-  /** Declares a property helper once and returns its name. */
+  /** A property helper of the runtime (its name is reserved, like every runtime export). */
   helper(helper: PropertyHelper): string {
-    if (!this.helpers.has(helper.name)) {
-      // Helper names (`reqString`, `optRef`) cannot collide with check functions, `is`/`validate`
-      // exports or constants; a type imported under such a name would shadow nothing either,
-      // but refuse it rather than guess.
-      if (this.taken.has(helper.name)) throw new ValidatorSchemaError(`generated name ${helper.name} is used twice`);
-      this.taken.add(helper.name);
-      this.helpers.set(helper.name, helper);
-    }
-    return helper.name;
+    return this.use(helper.name);
   }
 
   /** A module-level constant, shared by every use with the same `key`. */
@@ -279,18 +250,12 @@ export class ValidatorModule {
     return `function ${job.name}(${param(VALUE)}: ${valueType}, ${param(ERRORS)}?: ${this.collectorType}): boolean {\n${code}\n}`;
   }
 
-  /** Constants, the local helpers used, exported functions, then internal ones. */
+  /** Constants, exported functions, then internal ones. */
   get code(): string {
     const functions = mergeEquivalent([...this.exported, ...this.internal]);
-    const propertyHelpers = [...this.helpers.keys()].sort().map((name) => this.helpers.get(name)!.text(this.collectorType));
-    const text = [...propertyHelpers, ...functions].join('\n');
-    const used = (name: string): boolean => new RegExp(`\\b${name}\\(`).test(text) || (name === 'fail' && used('failType'));
-    const helpers = Object.entries(LOCAL_HELPERS)
-      .filter(([name]) => used(name))
-      .map(([, helper]) => helper(this.collectorType));
     const parts: string[] = [];
     if (this.constants.length) parts.push(this.constants.join('\n'));
-    parts.push(...helpers, ...propertyHelpers, ...functions);
+    parts.push(...functions);
     return `${parts.join('\n\n')}\n`;
   }
 }

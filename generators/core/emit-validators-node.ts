@@ -9,7 +9,7 @@ import { ValidatorSchemaError, resolveRef } from './emit-validators-refs.js';
 import type { ValidatorModule } from './emit-validators-module.js';
 import {
   GROUP_KEYWORDS, UNSUPPORTED, constEnumChecks, groupGuard, groupOf, has, numberChecks, scalarExpression, stringChecks,
-  trivial, typeFailed, typeList, typeMessage, validation, type Group,
+  trivial, typeFailed, typeList, typeMessage, validation, type CheckType, type Group,
 } from './emit-validators-scalars.js';
 import { emitObjectKeywords } from './emit-validators-objects.js';
 import { emitArrayKeywords } from './emit-validators-arrays.js';
@@ -72,7 +72,6 @@ function emitSchema(e: Emitter, raw: JsonSchema, scope: Scope, body: Body): void
   }
   reportUnsupported(e.m, schema, scope);
   const s = scope;
-  for (const item of constEnumChecks(e.m, schema, s)) check(s, body, item.failed, item.keyword, item.message);
   emitTyped(e, schema, s, body);
   const rest = { ...s, fresh: false };
   if (typeof schema.$ref === 'string') emitRef(e, schema.$ref, rest, body);
@@ -86,21 +85,42 @@ function emitSchema(e: Emitter, raw: JsonSchema, scope: Scope, body: Body): void
 const LOCAL_PREFIX: Record<'object' | 'array', string> = { object: 'o', array: 'a' };
 const LOCAL_TYPE: Record<'object' | 'array', string> = { object: 'Record<string, unknown>', array: 'unknown[]' };
 
-/** `type`, then the keywords of each kind of value, guarded by the kind when `type` allows several. */
+/**
+ * `type`, then `const`/`enum` and the keywords of each kind of value, guarded by the kind when
+ * `type` allows several. A value of the wrong type gets the `type` error only: `enum` and `const`
+ * are checked once the type is right (ajv's allErrors would add "must be equal to one of the
+ * allowed values", which says nothing the type error does not).
+ */
 function emitTyped(e: Emitter, schema: SchemaObject, s: Scope, body: Body): void {
   const types = typeList(schema, s.pointer);
   const groups = (Object.keys(GROUP_KEYWORDS) as Group[]).filter((group) => GROUP_KEYWORDS[group].some((keyword) => has(schema, keyword)));
   const guarded = (group: Group, into: Body) => into.if(groupGuard(group, s.value), (inner) => emitGroup(e, schema, group, s, inner));
   if (!types) {
+    for (const item of constEnumChecks(e.m, schema, s)) check(s, body, item.failed, item.keyword, item.message);
     for (const group of groups) guarded(group, body);
     return;
   }
   gate(s, body, typeFailed(types, s.value), 'type', typeMessage(types), (inner) => {
+    // The type test narrowed the value: literals of another type are compared through `unknown`.
+    const narrowed = s.fresh && literalsFit(schema, types) ? s : { ...s, fresh: false };
+    for (const item of constEnumChecks(e.m, schema, narrowed)) check(s, inner, item.failed, item.keyword, item.message);
     for (const group of groups) {
       if (!types.some((type) => groupOf(type) === group)) continue;
       if (types.every((type) => groupOf(type) === group)) emitGroup(e, schema, group, s, inner);
       else guarded(group, inner);
     }
+  });
+}
+
+/** Whether every primitive of `const`/`enum` is of one of `types` (so comparing it type-checks). */
+function literalsFit(schema: SchemaObject, types: CheckType[]): boolean {
+  const values = [...(has(schema, 'const') ? [schema.const] : []), ...(Array.isArray(schema.enum) ? schema.enum : [])];
+  return values.every((value) => {
+    if (value === null) return types.includes('null');
+    if (typeof value === 'string') return types.includes('string');
+    if (typeof value === 'boolean') return types.includes('boolean');
+    if (typeof value === 'number') return types.includes('number') || (types.includes('integer') && Number.isInteger(value));
+    return true;
   });
 }
 

@@ -142,14 +142,20 @@ export function emitValidators(schemas: NamedSchema[], options: ValidatorEmitter
 
 /**
  * Validators for standalone schemas, each its own document (`#` is the schema itself):
- * `is<name>(value): boolean` and `validate<name>(value): ValidationResult<unknown>`.
+ * `is<name>(value): value is <type>` and `validate<name>(value): ValidationResult<type>`, where
+ * `type` is the root's (`boolean` and `unknown` without one). `typeNames`: the type names the
+ * module declares or imports, which the runtime's type imports must not shadow.
  */
-export function emitSchemaValidators(roots: Array<{ name: string; schema: JsonSchema }>, options: CompileOptions = {}): ValidatorCode {
-  const entries = roots.map(({ name, schema }): Entry => {
+export function emitSchemaValidators(
+  roots: Array<{ name: string; schema: JsonSchema; type?: string }>,
+  options: CompileOptions = {},
+  typeNames: Iterable<string> = [],
+): ValidatorCode {
+  const entries = roots.map(({ name, schema, type }): Entry => {
     if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) throw new Error(`validator name ${JSON.stringify(name)} is not an identifier`);
-    return { doc: schema, schema: rootObject(schema), pointer: [], dir: 'plain', suffix: name };
+    return { doc: schema, schema: rootObject(schema), pointer: [], dir: 'plain', suffix: name, ...(type === undefined ? {} : { type }) };
   });
-  return { ...build(entries, options, new Set()), typeImports: [] };
+  return { ...build(entries, options, new Set(typeNames)), typeImports: [] };
 }
 
 /** The import lines for a generated validator module. */

@@ -121,6 +121,23 @@ export function basePaths(servers: ApiModel['servers']): string[] {
 }
 
 
+/**
+ * server-validators.ts: each validator narrows to a type declared beside it (`ListProjectsQuery`,
+ * the parameters of one location by their wire names), written by the type emitter from the
+ * same schema, so `validateX(value)` is a `ValidationResult<X>` like those of validators.ts.
+ */
+function typedValidators(roots: Array<{ name: string; schema: JsonSchema }>, types: TypeEmitter, known: ReadonlySet<string>): ValidatorCode {
+  const imports = new Imports(roots.map(({ name }) => name));
+  const declarations = roots.map(({ name, schema }) => {
+    const { $defs: _defs, ...own } = schema as SchemaObject;
+    return `export type ${name} = ${imports.rewrite(types.typeOf(own, 'write'), known)};`;
+  });
+  const typeImports = imports.specifiers();
+  const locals = typeImports.map((specifier) => specifier.split(' as ').pop()!);
+  const result = emitSchemaValidators(roots.map((root) => ({ ...root, type: root.name })), {}, [...roots.map(({ name }) => name), ...locals]);
+  return { ...result, code: `${declarations.join('\n\n')}\n\n${result.code}`, typeImports };
+}
+
 function serverContext(model: ApiModel, types: TypeEmitter, options: ServerEmitOptions): { server: object; validators?: ValidatorCode } {
   const { operations: infos, statusType } = describeOperations(model, types);
   const base = apiBaseName(model.title);
@@ -178,7 +195,7 @@ function serverContext(model: ApiModel, types: TypeEmitter, options: ServerEmitO
   const tree = routeTree(operations.map(({ info }) => ({ method: info.operation.method, path: info.operation.path, spec: propertyAccessOf('operations', info.method) })));
   const schemes = Object.entries(model.securitySchemes).filter(([, scheme]) => scheme.type !== 'mutualTLS');
 
-  const validators = roots.length ? emitSchemaValidators(roots) : undefined;
+  const validators = roots.length ? typedValidators(roots, types, known) : undefined;
 
   const example = exampleOf(operations.map((operation) => operation.info));
   return {
