@@ -532,6 +532,36 @@ describe('standalone schemas and errors', () => {
     expect(errorsOf(checks.validateHolderB(bad)).map((error) => error.path)).toEqual(['/at/1/x', '/at/1/label', '/name']);
   });
 
+  it('checks binary strings as Blobs, as the type emitter types them (core/binary.ts)', async () => {
+    const checks = await load('binary', emitSchemaValidators([
+      { name: 'Binary', schema: { type: 'string', format: 'binary', maxLength: 1 } },
+      { name: 'Untyped', schema: { format: 'binary' } },
+      { name: 'NullableImage', schema: { type: ['string', 'null'], contentMediaType: 'image/png' } },
+      { name: 'Base64', schema: { type: 'string', contentMediaType: 'image/png', contentEncoding: 'base64' } },
+      { name: 'Json', schema: { type: 'string', contentMediaType: 'application/json' } },
+    ]));
+    const blob = new Blob(['more than one character']);
+    // String keywords do not apply to a Blob.
+    expect([checks.isBinary(blob), checks.isBinary('a'), checks.isUntyped(blob), checks.isUntyped('a')]).toEqual([true, false, true, false]);
+    expect(errorsOf(checks.validateBinary('a'))).toEqual([{ path: '', keyword: 'type', message: 'must be a file (Blob)' }]);
+    expect([checks.isNullableImage(blob), checks.isNullableImage(null), checks.isNullableImage('png')]).toEqual([true, true, false]);
+    expect(errorsOf(checks.validateNullableImage(1))).toEqual([{ path: '', keyword: 'type', message: 'must be a file (Blob) or null' }]);
+    // Encoded content and textual media types travel as strings.
+    expect([checks.isBase64('aGk='), checks.isBase64(blob), checks.isJson('{}'), checks.isJson(blob)]).toEqual([true, false, true, false]);
+  });
+
+  it('reports a wrong-typed value once, as a type error, whatever enum or const say', async () => {
+    const checks = await load('enum-type', emitSchemaValidators([
+      { name: 'Mixed', schema: { type: ['string', 'null'], enum: ['a', null, 1] } },
+      { name: 'Const', schema: { type: 'integer', const: 2 } },
+    ]));
+    expect(errorsOf(checks.validateMixed(true))).toEqual([{ path: '', keyword: 'type', message: 'must be a string or null' }]);
+    expect(errorsOf(checks.validateMixed('b'))).toEqual([{ path: '', keyword: 'enum', message: 'must be one of "a", null, 1' }]);
+    expect(checks.isMixed(null)).toBe(true);
+    expect(errorsOf(checks.validateConst('2'))).toEqual([{ path: '', keyword: 'type', message: 'must be an integer' }]);
+    expect(errorsOf(checks.validateConst(3))).toEqual([{ path: '', keyword: 'const', message: 'must be equal to 2' }]);
+  });
+
   it('treats format as an annotation when asked', async () => {
     const checks = await load('formats', emitSchemaValidators([{ name: 'Email', schema: { format: 'email' } }], { formats: 'ignore' }));
     expect(checks.isEmail('not an email')).toBe(true);
