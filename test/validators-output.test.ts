@@ -107,6 +107,17 @@ describe('validator code: one error per fault, typed results (item 6)', () => {
     expect(HELPER_NAMES.filter((name) => !runtime.includes(name))).toEqual([]);
   });
 
+  it('server-validators.ts calls the checks of validators.ts instead of compiling the schemas again', () => {
+    const text = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+    const server = text('out/rest/server-validators.ts');
+    const shared = new Set([...text('out/rest/validators.ts').matchAll(/^function (check\w+)\(/gm)].map((match) => match[1]!));
+    const copies = [...server.matchAll(/^function (check\w+)\([^)]*\): boolean \{\n(.*)\n/gm)]
+      .filter((match) => shared.has(match[1]!) && !/^ {2}return errors === undefined \? is\w+\(value\) : collected\(validate\w+\(value\), errors\);$/.test(match[2]!))
+      .map((match) => match[1]);
+    expect(copies).toEqual([]);
+    expect(server).toMatch(/^function checkTaskStatus\(/m);
+  });
+
   describe('read by the type checker', () => {
     const files = ['out/rest/validators.ts', 'out/rest/server-validators.ts', 'out/realtime/validators.ts'].map((file) => join(ROOT, file));
     let program: ts.Program;

@@ -32,8 +32,14 @@ export interface CompileOptions {
  */
 export const RUNTIME_VALUES = [
   'validate', 'pointerToken', 'hasOwn', 'propertyCount', 'codePointLength', 'deepEqual', 'deepIncludes',
-  'duplicateIndex', 'divisibleBy', ...Object.values(FORMAT_CHECKS), ...HELPER_NAMES,
+  'duplicateIndex', 'divisibleBy', 'collected', ...Object.values(FORMAT_CHECKS), ...HELPER_NAMES,
 ];
+
+/** The exported validators of a schema another module already checks (`isTask`, `validateTask`). */
+export interface ExternalValidator {
+  is: string;
+  validate: string;
+}
 
 /** One function to generate. */
 export interface FunctionJob {
@@ -70,6 +76,10 @@ export class ValidatorModule {
   readonly runtime = new Set<string>();
   /** Local name of the runtime `ErrorCollector` type (aliased if a schema type is called that). */
   collectorType = 'ErrorCollector';
+  /** Schemas checked by another module's exported validators, called instead of compiled again. */
+  external: ((schema: SchemaObject) => ExternalValidator | undefined) | undefined;
+  /** The other module's validators called, to import. */
+  readonly externalUsed = new Set<string>();
   private readonly taken: Set<string>;
   private readonly ids = new WeakMap<object, number>();
   private nextId = 0;
@@ -172,6 +182,18 @@ export class ValidatorModule {
     const existing = this.functions.get(key);
     if (existing) return existing;
     const suffix = pointerWords(pointer).map(capitalise).join('') || 'Root';
+    const outside = this.external?.(original);
+    if (outside) {
+      // An adapter to the other module's pair: its yes/no pass, or its errors under this path.
+      const name = uniqueName(`check${suffix}`, this.taken);
+      this.functions.set(key, name);
+      this.externalUsed.add(outside.is).add(outside.validate);
+      this.internal.push(
+        `function ${name}(${VALUE}: unknown, ${ERRORS}?: ${this.collectorType}): boolean {\n` +
+          `  return ${ERRORS} === undefined ? ${outside.is}(${VALUE}) : ${this.use('collected')}(${outside.validate}(${VALUE}), ${ERRORS});\n}`,
+      );
+      return name;
+    }
     const name = uniqueName(`check${suffix}${effective === 'write' ? 'Input' : ''}`, this.taken);
     this.functions.set(key, name);
     this.queue.push({ name, dir: effective, doc, schema, pointer });

@@ -21,7 +21,7 @@ import type { JsonSchema, NamedSchema, SchemaObject } from './model.js';
 import { uniqueName } from './names.js';
 import { VALUE, type Direction, type Scope } from './emit-validators-code.js';
 import { CycleCheck } from './emit-validators-refs.js';
-import { RUNTIME_VALUES, ValidatorModule, type CompileOptions } from './emit-validators-module.js';
+import { RUNTIME_VALUES, ValidatorModule, type CompileOptions, type ExternalValidator } from './emit-validators-module.js';
 import { createEmitter } from './emit-validators-node.js';
 import { emitProperties } from './emit-validators-objects.js';
 
@@ -45,6 +45,13 @@ export interface ValidatorCode {
    * schema type already has that name.
    */
   runtimeImports: string[];
+  /** Exported validators of validators.ts this module calls (`isTaskStatus`, `validateTaskStatus`). */
+  validatorImports?: string[];
+}
+
+export interface SchemaValidatorOptions extends CompileOptions {
+  /** Schemas validators.ts already checks: called through its exported validators, not compiled again. */
+  external?: (schema: SchemaObject) => ExternalValidator | undefined;
 }
 
 /** One exported pair `isX`/`validateX`. */
@@ -66,8 +73,9 @@ function rootObject(schema: JsonSchema): SchemaObject {
   return schema;
 }
 
-function build(entries: Entry[], options: CompileOptions, typeNames: Set<string>): Omit<ValidatorCode, 'typeImports'> {
+function build(entries: Entry[], options: SchemaValidatorOptions, typeNames: Set<string>): Omit<ValidatorCode, 'typeImports'> {
   const m = new ValidatorModule(options, typeNames);
+  m.external = options.external;
   const taken = new Set([...typeNames]);
   const alias = (name: string) => (typeNames.has(name) ? uniqueName(`Runtime${name}`, taken) : name);
   const resultType = alias('ValidationResult');
@@ -108,7 +116,8 @@ function build(entries: Entry[], options: CompileOptions, typeNames: Set<string>
     `type ValidationResult${resultType === 'ValidationResult' ? '' : ` as ${resultType}`}`,
     ...RUNTIME_VALUES.filter((name) => new RegExp(`\\b${name}[(<]`).test(code)),
   ];
-  return { code, runtimeImports };
+  const validatorImports = [...m.externalUsed].filter((name) => new RegExp(`\\b${name}\\(`).test(code)).sort();
+  return { code, runtimeImports, ...(validatorImports.length ? { validatorImports } : {}) };
 }
 
 /**
@@ -148,7 +157,7 @@ export function emitValidators(schemas: NamedSchema[], options: ValidatorEmitter
  */
 export function emitSchemaValidators(
   roots: Array<{ name: string; schema: JsonSchema; type?: string }>,
-  options: CompileOptions = {},
+  options: SchemaValidatorOptions = {},
   typeNames: Iterable<string> = [],
 ): ValidatorCode {
   const entries = roots.map(({ name, schema, type }): Entry => {

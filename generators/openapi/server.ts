@@ -30,6 +30,7 @@
  */
 import type { TypeEmitter } from '../core/emit-types.js';
 import { emitSchemaValidators, type ValidatorCode } from '../core/emit-validators.js';
+import type { ExternalValidator } from '../core/emit-validators-module.js';
 import type { ApiModel, JsonSchema, SchemaObject, SecurityScheme } from '../core/model.js';
 import { Imports } from '../core/imports.js';
 import { apiBaseName, jsDoc, objectKey, propertyKey, stringLiteral, uniqueName } from '../core/names.js';
@@ -126,7 +127,12 @@ export function basePaths(servers: ApiModel['servers']): string[] {
  * the parameters of one location by their wire names), written by the type emitter from the
  * same schema, so `validateX(value)` is a `ValidationResult<X>` like those of validators.ts.
  */
-function typedValidators(roots: Array<{ name: string; schema: JsonSchema }>, types: TypeEmitter, known: ReadonlySet<string>): ValidatorCode {
+function typedValidators(
+  roots: Array<{ name: string; schema: JsonSchema }>,
+  types: TypeEmitter,
+  known: ReadonlySet<string>,
+  shared: ReadonlyMap<object, ExternalValidator> | undefined,
+): ValidatorCode {
   const imports = new Imports(roots.map(({ name }) => name));
   const declarations = roots.map(({ name, schema }) => {
     const { $defs: _defs, ...own } = schema as SchemaObject;
@@ -134,7 +140,10 @@ function typedValidators(roots: Array<{ name: string; schema: JsonSchema }>, typ
   });
   const typeImports = imports.specifiers();
   const locals = typeImports.map((specifier) => specifier.split(' as ').pop()!);
-  const result = emitSchemaValidators(roots.map((root) => ({ ...root, type: root.name })), {}, [...roots.map(({ name }) => name), ...locals]);
+  // The API's named schemas are checked by validators.ts (when it is generated): called, not copied.
+  const external = shared ? (schema: object) => shared.get(schema) : undefined;
+  const calls = shared ? [...shared.values()].flatMap(({ is, validate }) => [is, validate]) : [];
+  const result = emitSchemaValidators(roots.map((root) => ({ ...root, type: root.name })), external ? { external } : {}, [...roots.map(({ name }) => name), ...locals, ...calls]);
   return { ...result, code: `${declarations.join('\n\n')}\n\n${result.code}`, typeImports };
 }
 
@@ -195,7 +204,13 @@ function serverContext(model: ApiModel, types: TypeEmitter, options: ServerEmitO
   const tree = routeTree(operations.map(({ info }) => ({ method: info.operation.method, path: info.operation.path, spec: propertyAccessOf('operations', info.method) })));
   const schemes = Object.entries(model.securitySchemes).filter(([, scheme]) => scheme.type !== 'mutualTLS');
 
-  const validators = roots.length ? typedValidators(roots, types, known) : undefined;
+  const shared = options.validators
+    ? new Map(model.schemas.filter(({ schema }) => typeof schema === 'object').map(({ name, schema }): [object, ExternalValidator] => {
+      const type = types.typeName(name, 'write');
+      return [schema as object, { is: `is${type}`, validate: `validate${type}` }];
+    }))
+    : undefined;
+  const validators = roots.length ? typedValidators(roots, types, known, shared) : undefined;
 
   const example = exampleOf(operations.map((operation) => operation.info));
   return {
