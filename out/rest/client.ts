@@ -5,9 +5,9 @@ import type {
   ApiPromise,
   ClientOptions,
   Credential,
-  OperationSpec,
   RequestOptions,
   SecuritySchemeSpec,
+  TypedOperationSpec,
 } from "./runtime/http.js";
 import type {
   Attachment,
@@ -49,13 +49,6 @@ import type {
   UploadAttachmentParams,
   UploadAttachmentResponse,
 } from "./types.js";
-import {
-  validateAttachment,
-  validateProject,
-  validateProjectPage,
-  validateTask,
-  validateTaskPage,
-} from "./validators.js";
 
 export {
   ApiError,
@@ -76,10 +69,13 @@ export type {
   Credential,
   Fetch,
   HeaderValues,
+  HttpClient,
   Middleware,
   RequestOptions,
   ResponseCache,
+  ResponseValidators,
   RetryOptions,
+  TypedOperationSpec,
 } from "./runtime/http.js";
 
 /** Base URL of the API's first server (Production). */
@@ -101,149 +97,186 @@ const securitySchemes: Record<string, SecuritySchemeSpec> = {
   bearerAuth: { type: "http", scheme: "bearer" },
 };
 
-/** What the runtime needs to know of each operation to send it. */
-const operations = {
-  listProjects: {
-    id: "listProjects",
-    method: "GET",
-    path: "/projects",
-    params: [
-      { key: "page", name: "page", in: "query" },
-      { key: "pageSize", name: "pageSize", in: "query" },
-      { key: "sort", name: "sort", in: "query" },
-    ],
-    accept: "application/json, application/problem+json",
-    security: [["bearerAuth"]],
-    pagination: { kind: "page", page: "page", pageSize: "pageSize", items: "items" },
-    validators: { 200: validateProjectPage },
-  },
-  createProject: {
-    id: "createProject",
-    method: "POST",
-    path: "/projects",
-    params: [
-      { key: "idempotencyKey", name: "Idempotency-Key", in: "header" },
-    ],
-    body: "application/json",
-    accept: "application/json, application/problem+json",
-    security: [["bearerAuth"]],
-    idempotencyKey: true,
-    validators: { 201: validateProject },
-  },
-  getProject: {
-    id: "getProject",
-    method: "GET",
-    path: "/projects/{projectId}",
-    params: [
-      { key: "projectId", name: "projectId", in: "path" },
-    ],
-    accept: "application/json, application/problem+json",
-    security: [["bearerAuth"]],
-    validators: { 200: validateProject },
-  },
-  deleteProject: {
-    id: "deleteProject",
-    method: "DELETE",
-    path: "/projects/{projectId}",
-    params: [
-      { key: "projectId", name: "projectId", in: "path" },
-    ],
-    accept: "application/problem+json",
-    security: [["bearerAuth"]],
-  },
-  listProjectTasks: {
-    id: "listProjectTasks",
-    method: "GET",
-    path: "/projects/{projectId}/tasks",
-    params: [
-      { key: "projectId", name: "projectId", in: "path" },
-      { key: "cursor", name: "cursor", in: "query" },
-      { key: "limit", name: "limit", in: "query" },
-      { key: "sort", name: "sort", in: "query" },
-      { key: "filterStatus", name: "filter[status]", in: "query" },
-      { key: "filterAssignee", name: "filter[assignee]", in: "query" },
-      { key: "fields", name: "fields", in: "query", explode: false },
-    ],
-    accept: "application/json, application/problem+json",
-    security: [["bearerAuth"]],
-    pagination: { kind: "cursor", cursor: "cursor", items: "items", nextCursor: "nextCursor" },
-    validators: { 200: validateTaskPage },
-  },
-  createTask: {
-    id: "createTask",
-    method: "POST",
-    path: "/projects/{projectId}/tasks",
-    params: [
-      { key: "projectId", name: "projectId", in: "path" },
-      { key: "idempotencyKey", name: "Idempotency-Key", in: "header" },
-    ],
-    body: "application/json",
-    accept: "application/json, application/problem+json",
-    security: [["bearerAuth"]],
-    idempotencyKey: true,
-    validators: { 201: validateTask },
-  },
-  getTask: {
-    id: "getTask",
-    method: "GET",
-    path: "/tasks/{taskId}",
-    params: [
-      { key: "taskId", name: "taskId", in: "path" },
-      { key: "ifNoneMatch", name: "If-None-Match", in: "header" },
-    ],
-    accept: "application/json, application/problem+json",
-    security: [["bearerAuth"]],
-    validators: { 200: validateTask },
-  },
-  replaceTask: {
-    id: "replaceTask",
-    method: "PUT",
-    path: "/tasks/{taskId}",
-    params: [
-      { key: "taskId", name: "taskId", in: "path" },
-      { key: "ifMatch", name: "If-Match", in: "header" },
-    ],
-    body: "application/json",
-    accept: "application/json, application/problem+json",
-    security: [["bearerAuth"]],
-    validators: { 200: validateTask },
-  },
-  deleteTask: {
-    id: "deleteTask",
-    method: "DELETE",
-    path: "/tasks/{taskId}",
-    params: [
-      { key: "taskId", name: "taskId", in: "path" },
-    ],
-    accept: "application/problem+json",
-    security: [["bearerAuth"]],
-  },
-  updateTask: {
-    id: "updateTask",
-    method: "PATCH",
-    path: "/tasks/{taskId}",
-    params: [
-      { key: "taskId", name: "taskId", in: "path" },
-      { key: "ifMatch", name: "If-Match", in: "header" },
-    ],
-    body: "application/merge-patch+json",
-    accept: "application/json, application/problem+json",
-    security: [["bearerAuth"]],
-    validators: { 200: validateTask },
-  },
-  uploadAttachment: {
-    id: "uploadAttachment",
-    method: "POST",
-    path: "/tasks/{taskId}/attachments",
-    params: [
-      { key: "taskId", name: "taskId", in: "path" },
-    ],
-    body: "multipart/form-data",
-    accept: "application/json, application/problem+json",
-    security: [["bearerAuth"]],
-    validators: { 201: validateAttachment },
-  },
-} satisfies Record<string, OperationSpec>;
+/** `GET /projects`: what `listProjects` sends; `call(listProjectsOperation, …)` sends it too. */
+export const listProjectsOperation: TypedOperationSpec<
+  ListProjectsParams | undefined,
+  ProjectPage,
+  ListProjectsResponse
+> = {
+  id: "listProjects",
+  method: "GET",
+  path: "/projects",
+  params: [
+    { key: "page", name: "page", in: "query" },
+    { key: "pageSize", name: "pageSize", in: "query" },
+    { key: "sort", name: "sort", in: "query" },
+  ],
+  accept: "application/json, application/problem+json",
+  security: [["bearerAuth"]],
+  pagination: { kind: "page", page: "page", pageSize: "pageSize", items: "items" },
+};
+
+/** `POST /projects`: what `createProject` sends; `call(createProjectOperation, …)` sends it too. */
+export const createProjectOperation: TypedOperationSpec<
+  CreateProjectParams,
+  Project,
+  CreateProjectResponse
+> = {
+  id: "createProject",
+  method: "POST",
+  path: "/projects",
+  params: [
+    { key: "idempotencyKey", name: "Idempotency-Key", in: "header" },
+  ],
+  body: "application/json",
+  accept: "application/json, application/problem+json",
+  security: [["bearerAuth"]],
+  idempotencyKey: true,
+};
+
+/** `GET /projects/{projectId}`: what `getProject` sends; `call(getProjectOperation, …)` sends it too. */
+export const getProjectOperation: TypedOperationSpec<
+  GetProjectParams,
+  Project,
+  GetProjectResponse
+> = {
+  id: "getProject",
+  method: "GET",
+  path: "/projects/{projectId}",
+  params: [
+    { key: "projectId", name: "projectId", in: "path" },
+  ],
+  accept: "application/json, application/problem+json",
+  security: [["bearerAuth"]],
+};
+
+/** `DELETE /projects/{projectId}`: what `deleteProject` sends; `call(deleteProjectOperation, …)` sends it too. */
+export const deleteProjectOperation: TypedOperationSpec<
+  DeleteProjectParams,
+  void,
+  DeleteProjectResponse
+> = {
+  id: "deleteProject",
+  method: "DELETE",
+  path: "/projects/{projectId}",
+  params: [
+    { key: "projectId", name: "projectId", in: "path" },
+  ],
+  accept: "application/problem+json",
+  security: [["bearerAuth"]],
+};
+
+/** `GET /projects/{projectId}/tasks`: what `listProjectTasks` sends; `call(listProjectTasksOperation, …)` sends it too. */
+export const listProjectTasksOperation: TypedOperationSpec<
+  ListProjectTasksParams,
+  TaskPage,
+  ListProjectTasksResponse
+> = {
+  id: "listProjectTasks",
+  method: "GET",
+  path: "/projects/{projectId}/tasks",
+  params: [
+    { key: "projectId", name: "projectId", in: "path" },
+    { key: "cursor", name: "cursor", in: "query" },
+    { key: "limit", name: "limit", in: "query" },
+    { key: "sort", name: "sort", in: "query" },
+    { key: "filterStatus", name: "filter[status]", in: "query" },
+    { key: "filterAssignee", name: "filter[assignee]", in: "query" },
+    { key: "fields", name: "fields", in: "query", explode: false },
+  ],
+  accept: "application/json, application/problem+json",
+  security: [["bearerAuth"]],
+  pagination: { kind: "cursor", cursor: "cursor", items: "items", nextCursor: "nextCursor" },
+};
+
+/** `POST /projects/{projectId}/tasks`: what `createTask` sends; `call(createTaskOperation, …)` sends it too. */
+export const createTaskOperation: TypedOperationSpec<CreateTaskParams, Task, CreateTaskResponse> = {
+  id: "createTask",
+  method: "POST",
+  path: "/projects/{projectId}/tasks",
+  params: [
+    { key: "projectId", name: "projectId", in: "path" },
+    { key: "idempotencyKey", name: "Idempotency-Key", in: "header" },
+  ],
+  body: "application/json",
+  accept: "application/json, application/problem+json",
+  security: [["bearerAuth"]],
+  idempotencyKey: true,
+};
+
+/** `GET /tasks/{taskId}`: what `getTask` sends; `call(getTaskOperation, …)` sends it too. */
+export const getTaskOperation: TypedOperationSpec<GetTaskParams, Task, GetTaskResponse> = {
+  id: "getTask",
+  method: "GET",
+  path: "/tasks/{taskId}",
+  params: [
+    { key: "taskId", name: "taskId", in: "path" },
+    { key: "ifNoneMatch", name: "If-None-Match", in: "header" },
+  ],
+  accept: "application/json, application/problem+json",
+  security: [["bearerAuth"]],
+};
+
+/** `PUT /tasks/{taskId}`: what `replaceTask` sends; `call(replaceTaskOperation, …)` sends it too. */
+export const replaceTaskOperation: TypedOperationSpec<
+  ReplaceTaskParams,
+  Task,
+  ReplaceTaskResponse
+> = {
+  id: "replaceTask",
+  method: "PUT",
+  path: "/tasks/{taskId}",
+  params: [
+    { key: "taskId", name: "taskId", in: "path" },
+    { key: "ifMatch", name: "If-Match", in: "header" },
+  ],
+  body: "application/json",
+  accept: "application/json, application/problem+json",
+  security: [["bearerAuth"]],
+};
+
+/** `DELETE /tasks/{taskId}`: what `deleteTask` sends; `call(deleteTaskOperation, …)` sends it too. */
+export const deleteTaskOperation: TypedOperationSpec<DeleteTaskParams, void, DeleteTaskResponse> = {
+  id: "deleteTask",
+  method: "DELETE",
+  path: "/tasks/{taskId}",
+  params: [
+    { key: "taskId", name: "taskId", in: "path" },
+  ],
+  accept: "application/problem+json",
+  security: [["bearerAuth"]],
+};
+
+/** `PATCH /tasks/{taskId}`: what `updateTask` sends; `call(updateTaskOperation, …)` sends it too. */
+export const updateTaskOperation: TypedOperationSpec<UpdateTaskParams, Task, UpdateTaskResponse> = {
+  id: "updateTask",
+  method: "PATCH",
+  path: "/tasks/{taskId}",
+  params: [
+    { key: "taskId", name: "taskId", in: "path" },
+    { key: "ifMatch", name: "If-Match", in: "header" },
+  ],
+  body: "application/merge-patch+json",
+  accept: "application/json, application/problem+json",
+  security: [["bearerAuth"]],
+};
+
+/** `POST /tasks/{taskId}/attachments`: what `uploadAttachment` sends; `call(uploadAttachmentOperation, …)` sends it too. */
+export const uploadAttachmentOperation: TypedOperationSpec<
+  UploadAttachmentParams,
+  Attachment,
+  UploadAttachmentResponse
+> = {
+  id: "uploadAttachment",
+  method: "POST",
+  path: "/tasks/{taskId}/attachments",
+  params: [
+    { key: "taskId", name: "taskId", in: "path" },
+  ],
+  body: "multipart/form-data",
+  accept: "application/json, application/problem+json",
+  security: [["bearerAuth"]],
+};
 
 /**
  * Client of Tasks API 1.0.0.
@@ -273,7 +306,7 @@ export class TasksApiClient {
     params?: ListProjectsParams,
     options?: RequestOptions,
   ): ApiPromise<ProjectPage, ListProjectsResponse> {
-    return this.#http.send(operations.listProjects, params, options);
+    return this.#http.send(listProjectsOperation, params, options);
   }
 
   /**
@@ -286,7 +319,7 @@ export class TasksApiClient {
     params?: ListProjectsParams,
     options?: RequestOptions,
   ): AsyncIterableIterator<Project> {
-    return this.#http.paginate(operations.listProjects, params, options);
+    return this.#http.paginate(listProjectsOperation, params, options);
   }
 
   /**
@@ -300,7 +333,7 @@ export class TasksApiClient {
     params: CreateProjectParams,
     options?: RequestOptions,
   ): ApiPromise<Project, CreateProjectResponse> {
-    return this.#http.send(operations.createProject, params, options);
+    return this.#http.send(createProjectOperation, params, options);
   }
 
   /**
@@ -312,7 +345,7 @@ export class TasksApiClient {
     params: GetProjectParams,
     options?: RequestOptions,
   ): ApiPromise<Project, GetProjectResponse> {
-    return this.#http.send(operations.getProject, params, options);
+    return this.#http.send(getProjectOperation, params, options);
   }
 
   /**
@@ -324,7 +357,7 @@ export class TasksApiClient {
     params: DeleteProjectParams,
     options?: RequestOptions,
   ): ApiPromise<void, DeleteProjectResponse> {
-    return this.#http.send(operations.deleteProject, params, options);
+    return this.#http.send(deleteProjectOperation, params, options);
   }
 
   /**
@@ -336,7 +369,7 @@ export class TasksApiClient {
     params: ListProjectTasksParams,
     options?: RequestOptions,
   ): ApiPromise<TaskPage, ListProjectTasksResponse> {
-    return this.#http.send(operations.listProjectTasks, params, options);
+    return this.#http.send(listProjectTasksOperation, params, options);
   }
 
   /**
@@ -349,7 +382,7 @@ export class TasksApiClient {
     params: ListProjectTasksParams,
     options?: RequestOptions,
   ): AsyncIterableIterator<Task> {
-    return this.#http.paginate(operations.listProjectTasks, params, options);
+    return this.#http.paginate(listProjectTasksOperation, params, options);
   }
 
   /**
@@ -361,12 +394,12 @@ export class TasksApiClient {
     params: CreateTaskParams,
     options?: RequestOptions,
   ): ApiPromise<Task, CreateTaskResponse> {
-    return this.#http.send(operations.createTask, params, options);
+    return this.#http.send(createTaskOperation, params, options);
   }
 
   /** `GET /tasks/{taskId}` */
   getTask(params: GetTaskParams, options?: RequestOptions): ApiPromise<Task, GetTaskResponse> {
-    return this.#http.send(operations.getTask, params, options);
+    return this.#http.send(getTaskOperation, params, options);
   }
 
   /**
@@ -378,7 +411,7 @@ export class TasksApiClient {
     params: ReplaceTaskParams,
     options?: RequestOptions,
   ): ApiPromise<Task, ReplaceTaskResponse> {
-    return this.#http.send(operations.replaceTask, params, options);
+    return this.#http.send(replaceTaskOperation, params, options);
   }
 
   /** `DELETE /tasks/{taskId}` */
@@ -386,7 +419,7 @@ export class TasksApiClient {
     params: DeleteTaskParams,
     options?: RequestOptions,
   ): ApiPromise<void, DeleteTaskResponse> {
-    return this.#http.send(operations.deleteTask, params, options);
+    return this.#http.send(deleteTaskOperation, params, options);
   }
 
   /**
@@ -398,7 +431,7 @@ export class TasksApiClient {
     params: UpdateTaskParams,
     options?: RequestOptions,
   ): ApiPromise<Task, UpdateTaskResponse> {
-    return this.#http.send(operations.updateTask, params, options);
+    return this.#http.send(updateTaskOperation, params, options);
   }
 
   /**
@@ -410,8 +443,21 @@ export class TasksApiClient {
     params: UploadAttachmentParams,
     options?: RequestOptions,
   ): ApiPromise<Attachment, UploadAttachmentResponse> {
-    return this.#http.send(operations.uploadAttachment, params, options);
+    return this.#http.send(uploadAttachmentOperation, params, options);
   }
+}
+
+/**
+ * The runtime client alone, with this API's base URL and security schemes: `call` sends one
+ * `<method>Operation` constant as the class's method does, so an app that sends operations this
+ * way bundles only the descriptions it names (the class names them all).
+ *
+ * @example
+ * const http = createHttpClient({ auth: { bearerAuth: () => session.token } });
+ * const result = await http.call(getProjectOperation, { projectId });
+ */
+export function createHttpClient(options: TasksApiClientOptions = {}): HttpClient {
+  return new HttpClient(options, { baseUrl: DEFAULT_BASE_URL, securitySchemes });
 }
 
 /** Each method's error responses, by method name. */

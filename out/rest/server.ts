@@ -109,7 +109,7 @@ export interface ListProjectsRequest {
   pageSize: number;
   /**
    * Order by a field; prefix `-` for descending.
-   * Parsed from the comma-separated `sort` text (`-` prefix: descending); empty when not given.
+   * Parsed from the comma-separated `sort` text (`-` prefix: descending); when not given, the default `name` parsed the same way.
    * @default "name"
    */
   sort: SortField<"name" | "createdAt">[];
@@ -427,7 +427,6 @@ const operations = {
     method: "GET",
     path: "/projects",
     security: [["bearerAuth"]],
-    idempotent: false,
     parameters: [
       { name: "page", in: "query", key: "page", type: "integer", default: 1 },
       { name: "pageSize", in: "query", key: "pageSize", type: "integer", default: 20 },
@@ -447,7 +446,7 @@ const operations = {
     method: "POST",
     path: "/projects",
     security: [["bearerAuth"]],
-    idempotent: true,
+    idempotencyKey: true,
     parameters: [
       { name: "Idempotency-Key", in: "header", key: "idempotencyKey", type: "string" },
     ],
@@ -468,7 +467,6 @@ const operations = {
     method: "GET",
     path: "/projects/{projectId}",
     security: [["bearerAuth"]],
-    idempotent: false,
     parameters: [
       { name: "projectId", in: "path", key: "projectId", type: "string" },
     ],
@@ -484,7 +482,6 @@ const operations = {
     method: "DELETE",
     path: "/projects/{projectId}",
     security: [["bearerAuth"]],
-    idempotent: false,
     parameters: [
       { name: "projectId", in: "path", key: "projectId", type: "string" },
     ],
@@ -499,7 +496,6 @@ const operations = {
     method: "GET",
     path: "/projects/{projectId}/tasks",
     security: [["bearerAuth"]],
-    idempotent: false,
     parameters: [
       { name: "projectId", in: "path", key: "projectId", type: "string" },
       { name: "cursor", in: "query", key: "cursor", type: "string" },
@@ -524,7 +520,7 @@ const operations = {
     method: "POST",
     path: "/projects/{projectId}/tasks",
     security: [["bearerAuth"]],
-    idempotent: true,
+    idempotencyKey: true,
     parameters: [
       { name: "projectId", in: "path", key: "projectId", type: "string" },
       { name: "Idempotency-Key", in: "header", key: "idempotencyKey", type: "string" },
@@ -544,7 +540,6 @@ const operations = {
     method: "GET",
     path: "/tasks/{taskId}",
     security: [["bearerAuth"]],
-    idempotent: false,
     parameters: [
       { name: "taskId", in: "path", key: "taskId", type: "string" },
       { name: "If-None-Match", in: "header", key: "ifNoneMatch", type: "string" },
@@ -561,7 +556,6 @@ const operations = {
     method: "PUT",
     path: "/tasks/{taskId}",
     security: [["bearerAuth"]],
-    idempotent: false,
     ifMatch: "optional",
     parameters: [
       { name: "taskId", in: "path", key: "taskId", type: "string" },
@@ -581,7 +575,6 @@ const operations = {
     method: "DELETE",
     path: "/tasks/{taskId}",
     security: [["bearerAuth"]],
-    idempotent: false,
     parameters: [
       { name: "taskId", in: "path", key: "taskId", type: "string" },
     ],
@@ -595,7 +588,6 @@ const operations = {
     method: "PATCH",
     path: "/tasks/{taskId}",
     security: [["bearerAuth"]],
-    idempotent: false,
     ifMatch: "optional",
     parameters: [
       { name: "taskId", in: "path", key: "taskId", type: "string" },
@@ -614,7 +606,6 @@ const operations = {
     method: "POST",
     path: "/tasks/{taskId}/attachments",
     security: [["bearerAuth"]],
-    idempotent: false,
     parameters: [
       { name: "taskId", in: "path", key: "taskId", type: "string" },
     ],

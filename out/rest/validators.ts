@@ -27,170 +27,26 @@ import {
   codePointLength,
   duplicateIndex,
   divisibleBy,
-  validDateTime,
-  validDate,
-  validEmail,
-  validUuid,
-  validUriReference,
+  fail,
+  failType,
+  reqRef,
+  optRef,
+  reqString,
+  optString,
+  optStringOrNull,
+  reqInteger,
+  reqDateTime,
+  optDateTime,
+  optDate,
+  optDateOrNull,
+  reqEmail,
+  reqUuid,
+  optUuid,
+  reqUriReference,
 } from "./runtime/validation.js";
 
 const LABEL_NAME_PATTERN = new RegExp("^[a-z][a-z0-9-]*$", "u");
 const LABEL_COLOR_PATTERN = new RegExp("^#[0-9a-f]{6}$", "u");
-
-/** A failed check: recorded at `relative` when errors are collected. False, for `ok`. */
-function fail(errors: ErrorCollector | undefined, relative: string, keyword: string, message: string): false {
-  if (errors) errors.add(relative, keyword, message);
-  return false;
-}
-
-/** A value not of the expected type: `required` when it is missing. */
-function failType(errors: ErrorCollector | undefined, relative: string, value: unknown, message: string): false {
-  return value === undefined ? fail(errors, relative, "required", "is required") : fail(errors, relative, "type", message);
-}
-
-function optDate(value: unknown, errors: ErrorCollector | undefined, path: string): number {
-  if (value === undefined) return 1;
-  if (typeof value !== "string") {
-    failType(errors, path, value, "must be a string");
-    return 0;
-  }
-  if (!validDate(value)) {
-    fail(errors, path, "format", "must be a valid date");
-    return 0;
-  }
-  return 1;
-}
-
-function optDateOrNull(value: unknown, errors: ErrorCollector | undefined, path: string): number {
-  if (value === undefined) return 1;
-  if (!(typeof value === "string" || value === null)) {
-    failType(errors, path, value, "must be a string or null");
-    return 0;
-  }
-  if (value !== null && !validDate(value)) {
-    fail(errors, path, "format", "must be a valid date");
-    return 0;
-  }
-  return 1;
-}
-
-function optDateTime(value: unknown, errors: ErrorCollector | undefined, path: string): number {
-  if (value === undefined) return 1;
-  if (typeof value !== "string") {
-    failType(errors, path, value, "must be a string");
-    return 0;
-  }
-  if (!validDateTime(value)) {
-    fail(errors, path, "format", "must be a valid date-time");
-    return 0;
-  }
-  return 1;
-}
-
-function optRef(value: unknown, errors: ErrorCollector | undefined, path: string, check: (value: unknown, errors?: ErrorCollector) => boolean): number {
-  if (value === undefined) return 1;
-  return check(value, errors === undefined ? undefined : errors.at(path)) ? 1 : 0;
-}
-
-function optString(value: unknown, errors: ErrorCollector | undefined, path: string): number {
-  if (value === undefined) return 1;
-  if (typeof value !== "string") {
-    failType(errors, path, value, "must be a string");
-    return 0;
-  }
-  return 1;
-}
-
-function optStringOrNull(value: unknown, errors: ErrorCollector | undefined, path: string): number {
-  if (value === undefined) return 1;
-  if (!(typeof value === "string" || value === null)) {
-    failType(errors, path, value, "must be a string or null");
-    return 0;
-  }
-  return 1;
-}
-
-function optUuid(value: unknown, errors: ErrorCollector | undefined, path: string): number {
-  if (value === undefined) return 1;
-  if (typeof value !== "string") {
-    failType(errors, path, value, "must be a string");
-    return 0;
-  }
-  if (!validUuid(value)) {
-    fail(errors, path, "format", "must be a valid uuid");
-    return 0;
-  }
-  return 1;
-}
-
-function reqDateTime(value: unknown, errors: ErrorCollector | undefined, path: string): number {
-  if (typeof value !== "string") {
-    failType(errors, path, value, "must be a string");
-    return 0;
-  }
-  if (!validDateTime(value)) {
-    fail(errors, path, "format", "must be a valid date-time");
-    return 0;
-  }
-  return 1;
-}
-
-function reqEmail(value: unknown, errors: ErrorCollector | undefined, path: string): number {
-  if (typeof value !== "string") {
-    failType(errors, path, value, "must be a string");
-    return 0;
-  }
-  if (!validEmail(value)) {
-    fail(errors, path, "format", "must be a valid email");
-    return 0;
-  }
-  return 1;
-}
-
-function reqInteger(value: unknown, errors: ErrorCollector | undefined, path: string): number {
-  if (typeof value !== "number" || !Number.isInteger(value)) {
-    failType(errors, path, value, "must be an integer");
-    return 0;
-  }
-  return 1;
-}
-
-function reqRef(value: unknown, errors: ErrorCollector | undefined, path: string, check: (value: unknown, errors?: ErrorCollector) => boolean): number {
-  if (value === undefined) return fail(errors, path, "required", "is required") ? 1 : 0;
-  return check(value, errors === undefined ? undefined : errors.at(path)) ? 1 : 0;
-}
-
-function reqString(value: unknown, errors: ErrorCollector | undefined, path: string): number {
-  if (typeof value !== "string") {
-    failType(errors, path, value, "must be a string");
-    return 0;
-  }
-  return 1;
-}
-
-function reqUriReference(value: unknown, errors: ErrorCollector | undefined, path: string): number {
-  if (typeof value !== "string") {
-    failType(errors, path, value, "must be a string");
-    return 0;
-  }
-  if (!validUriReference(value)) {
-    fail(errors, path, "format", "must be a valid uri-reference");
-    return 0;
-  }
-  return 1;
-}
-
-function reqUuid(value: unknown, errors: ErrorCollector | undefined, path: string): number {
-  if (typeof value !== "string") {
-    failType(errors, path, value, "must be a string");
-    return 0;
-  }
-  if (!validUuid(value)) {
-    fail(errors, path, "format", "must be a valid uuid");
-    return 0;
-  }
-  return 1;
-}
 
 export function isAssignee(value: unknown): value is Assignee {
   return checkAssignee(value);
@@ -628,10 +484,9 @@ export function validateTaskStatus(value: unknown): ValidationResult<TaskStatus>
 }
 
 function checkTaskStatus(value: unknown, errors?: ErrorCollector): boolean {
-  let ok = true;
-  if (value !== "todo" && value !== "in_progress" && value !== "done") ok = fail(errors, "", "enum", "must be one of \"todo\", \"in_progress\", \"done\"");
-  if (typeof value !== "string") ok = fail(errors, "", "type", "must be a string");
-  return ok;
+  if (typeof value !== "string") return fail(errors, "", "type", "must be a string");
+  if (value !== "todo" && value !== "in_progress" && value !== "done") return fail(errors, "", "enum", "must be one of \"todo\", \"in_progress\", \"done\"");
+  return true;
 }
 
 export function isTeamAssignee(value: unknown): value is TeamAssignee {
@@ -665,11 +520,12 @@ function checkUploadAttachmentBody(value: unknown, errors?: ErrorCollector): boo
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
   const o1 = value as Record<string, unknown>;
-  if (reqString(o1["file"], errors, "/file") === 0) ok = false;
-  const v1 = o1["caption"];
-  if (v1 !== undefined) {
-    if (typeof v1 !== "string") ok = fail(errors, "/caption", "type", "must be a string");
-    else if (v1.length > 200 && codePointLength(v1) > 200) ok = fail(errors, "/caption", "maxLength", "must have at most 200 characters");
+  const v1 = o1["file"];
+  if (!(v1 instanceof Blob)) ok = failType(errors, "/file", v1, "must be a file (Blob)");
+  const v2 = o1["caption"];
+  if (v2 !== undefined) {
+    if (typeof v2 !== "string") ok = fail(errors, "/caption", "type", "must be a string");
+    else if (v2.length > 200 && codePointLength(v2) > 200) ok = fail(errors, "/caption", "maxLength", "must have at most 200 characters");
   }
   return ok;
 }

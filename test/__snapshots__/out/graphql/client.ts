@@ -6,7 +6,8 @@
  * both. Only a request that gets no GraphQL response rejects, with a `GraphQLRequestError`.
  */
 import { GraphQLHttp, type GraphQLResult, type HttpOptions, type RequestOptions } from "./runtime/graphql-client.js";
-import { GraphQLSubscriptions, type SubscribeOptions, type SubscriptionOptions } from "./runtime/graphql-subscriptions.js";
+// Types only: the WebSocket code comes with `webSocketSubscriptions`, which only apps that subscribe import.
+import type { GraphQLSubscriptions, SubscribeOptions, SubscriptionTransport } from "./runtime/graphql-subscriptions.js";
 import {
   CreateTask,
   DeleteTask,
@@ -36,7 +37,12 @@ import type {
   ViewerQueryVariables,
 } from "./operations.js";
 
-export { GraphQLRequestError, isGraphQLRequestError } from "./runtime/graphql-client.js";
+/**
+ * `new GraphQLHttp(options).execute(GetTask, variables)`: one operation constant from
+ * operations.ts at a time, so a bundle holds only the documents it sends (`createClient`'s
+ * methods reference them all).
+ */
+export { GraphQLHttp, GraphQLRequestError, isGraphQLRequestError } from "./runtime/graphql-client.js";
 export type {
   Fetch,
   GraphQLRequestErrorKind,
@@ -46,11 +52,16 @@ export type {
   HttpOptions,
   RequestOptions,
 } from "./runtime/graphql-client.js";
-export type { SubscribeOptions, SubscriptionOptions } from "./runtime/graphql-subscriptions.js";
+export { webSocketSubscriptions } from "./runtime/graphql-subscriptions.js";
+export type { SubscribeOptions, SubscriptionOptions, SubscriptionTransport } from "./runtime/graphql-subscriptions.js";
 
 export interface ClientOptions extends HttpOptions {
-  /** The WebSocket of subscriptions; opened on the first subscription. */
-  subscriptions?: SubscriptionOptions;
+  /**
+   * How subscriptions are sent: `webSocketSubscriptions({ connectionParams })` (graphql-ws, one
+   * WebSocket opened on the first subscription). Without it, subscribing throws: a query-only app
+   * leaves it out and bundles no WebSocket code.
+   */
+  subscriptions?: SubscriptionTransport;
 }
 
 /** One method per operation. */
@@ -102,13 +113,20 @@ export interface Client {
  * const client = createClient({
  *   url: "https://api.example.com/graphql",
  *   headers: async () => ({ authorization: `Bearer ${await session.token()}` }),
- *   subscriptions: { connectionParams: async () => ({ token: await session.token() }) },
+ *   subscriptions: webSocketSubscriptions({ connectionParams: async () => ({ token: await session.token() }) }),
  * });
  * const { data, errors } = await client.viewer();
  */
 export function createClient(options: ClientOptions): Client {
   const http = new GraphQLHttp(options);
-  const subscriptions = new GraphQLSubscriptions(options.subscriptions ?? {}, options.url);
+  let opened: GraphQLSubscriptions | undefined;
+  const subscriptions = (): GraphQLSubscriptions => {
+    // Also catches the options object that `subscriptions` took before it took a transport.
+    if (typeof options.subscriptions !== 'function') {
+      throw new TypeError('subscribing needs createClient({ subscriptions: webSocketSubscriptions({ connectionParams }) })');
+    }
+    return (opened ??= options.subscriptions(options.url));
+  };
   return {
     viewer: (variables = {}, init) => http.execute(Viewer, variables, init),
     getTask: (variables, init) => http.execute(GetTask, variables, init),
@@ -117,7 +135,7 @@ export function createClient(options: ClientOptions): Client {
     createTask: (variables, init) => http.execute(CreateTask, variables, init),
     updateTask: (variables, init) => http.execute(UpdateTask, variables, init),
     deleteTask: (variables, init) => http.execute(DeleteTask, variables, init),
-    taskChanged: (variables, init) => subscriptions.subscribe(TaskChanged, variables, init),
-    close: () => subscriptions.close(),
+    taskChanged: (variables, init) => subscriptions().subscribe(TaskChanged, variables, init),
+    close: async () => opened?.close(),
   };
 }

@@ -42,7 +42,11 @@ export {
   SseResponseError,
   type SseEvent,
 } from "./runtime/sse-client.js";
-export { WebSocketClientError, WebSocketReplyError } from "./runtime/ws-client.js";
+export {
+  WebSocketClientError,
+  WebSocketClosedError,
+  WebSocketReplyError,
+} from "./runtime/ws-client.js";
 export { CloseCode, ReadyState } from "./runtime/ws-protocol.js";
 
 function taskSummaryPath(params: TaskSummaryParams): string {
@@ -72,6 +76,9 @@ export type WebSocketChannelOptions<Receive> = Omit<
   "url" | "WebSocket" | "protocols" | "validate" | "discriminator" | "correlationKey" | "authType" | "tokenKey" | "errorType" | "appPing"
 >;
 
+/** Options of a socket on a channel that requires first-message auth: `token` is required. */
+export type AuthenticatedChannelOptions<Receive> = WebSocketChannelOptions<Receive> & { token: NonNullable<WebSocketClientOptions<Receive>["token"]> };
+
 export interface RealtimeClient {
   /**
    * `POST /v1/tasks/{taskId}/summary`: sends `body` and reads the events it answers with, until `[DONE]`. Not resumed after a drop.
@@ -85,11 +92,11 @@ export interface RealtimeClient {
   tasks(options?: SseStreamOptions<TasksEvents>): SseClient<TasksEvents>;
   /**
    * WebSocket /v1/chat.
-   * Pass `token`: it is sent as the first message (`auth`) on every connect.
+   * `token` is required: it is asked for on every connect and sent as the first message (`auth`); the server closes a connection without it (1008), which the client reports as a `WebSocketClosedError`.
    * `request({ type: "ping" })` is answered by the server's runtime with its pong; the client also pings by itself to detect a dead server.
    * A chat about tasks. The first message must be `auth` with a token.
    */
-  chat(options?: WebSocketChannelOptions<ChatServerMessage>): ChatClient;
+  chat(options: AuthenticatedChannelOptions<ChatServerMessage>): ChatClient;
 }
 
 export function createRealtimeClient(options: RealtimeClientOptions): RealtimeClient {

@@ -36,105 +36,21 @@ import {
   codePointLength,
   duplicateIndex,
   divisibleBy,
-  validDateTime,
-  validDate,
-  validEmail,
   validUuid,
+  fail,
+  failType,
+  reqRef,
+  optRef,
+  reqString,
+  reqDateTime,
+  optDateTime,
+  optDate,
+  reqEmail,
+  reqUuid,
 } from "./runtime/validation.js";
 
 const LABEL_NAME_PATTERN = new RegExp("^[a-z][a-z0-9-]*$", "u");
 const LABEL_COLOR_PATTERN = new RegExp("^#[0-9a-f]{6}$", "u");
-
-/** A failed check: recorded at `relative` when errors are collected. False, for `ok`. */
-function fail(errors: ErrorCollector | undefined, relative: string, keyword: string, message: string): false {
-  if (errors) errors.add(relative, keyword, message);
-  return false;
-}
-
-/** A value not of the expected type: `required` when it is missing. */
-function failType(errors: ErrorCollector | undefined, relative: string, value: unknown, message: string): false {
-  return value === undefined ? fail(errors, relative, "required", "is required") : fail(errors, relative, "type", message);
-}
-
-function optDate(value: unknown, errors: ErrorCollector | undefined, path: string): number {
-  if (value === undefined) return 1;
-  if (typeof value !== "string") {
-    failType(errors, path, value, "must be a string");
-    return 0;
-  }
-  if (!validDate(value)) {
-    fail(errors, path, "format", "must be a valid date");
-    return 0;
-  }
-  return 1;
-}
-
-function optDateTime(value: unknown, errors: ErrorCollector | undefined, path: string): number {
-  if (value === undefined) return 1;
-  if (typeof value !== "string") {
-    failType(errors, path, value, "must be a string");
-    return 0;
-  }
-  if (!validDateTime(value)) {
-    fail(errors, path, "format", "must be a valid date-time");
-    return 0;
-  }
-  return 1;
-}
-
-function optRef(value: unknown, errors: ErrorCollector | undefined, path: string, check: (value: unknown, errors?: ErrorCollector) => boolean): number {
-  if (value === undefined) return 1;
-  return check(value, errors === undefined ? undefined : errors.at(path)) ? 1 : 0;
-}
-
-function reqDateTime(value: unknown, errors: ErrorCollector | undefined, path: string): number {
-  if (typeof value !== "string") {
-    failType(errors, path, value, "must be a string");
-    return 0;
-  }
-  if (!validDateTime(value)) {
-    fail(errors, path, "format", "must be a valid date-time");
-    return 0;
-  }
-  return 1;
-}
-
-function reqEmail(value: unknown, errors: ErrorCollector | undefined, path: string): number {
-  if (typeof value !== "string") {
-    failType(errors, path, value, "must be a string");
-    return 0;
-  }
-  if (!validEmail(value)) {
-    fail(errors, path, "format", "must be a valid email");
-    return 0;
-  }
-  return 1;
-}
-
-function reqRef(value: unknown, errors: ErrorCollector | undefined, path: string, check: (value: unknown, errors?: ErrorCollector) => boolean): number {
-  if (value === undefined) return fail(errors, path, "required", "is required") ? 1 : 0;
-  return check(value, errors === undefined ? undefined : errors.at(path)) ? 1 : 0;
-}
-
-function reqString(value: unknown, errors: ErrorCollector | undefined, path: string): number {
-  if (typeof value !== "string") {
-    failType(errors, path, value, "must be a string");
-    return 0;
-  }
-  return 1;
-}
-
-function reqUuid(value: unknown, errors: ErrorCollector | undefined, path: string): number {
-  if (typeof value !== "string") {
-    failType(errors, path, value, "must be a string");
-    return 0;
-  }
-  if (!validUuid(value)) {
-    fail(errors, path, "format", "must be a valid uuid");
-    return 0;
-  }
-  return 1;
-}
 
 export function isAckPayload(value: unknown): value is AckPayload {
   return checkAckPayload(value);
@@ -335,11 +251,8 @@ function checkErrorPayload(value: unknown, errors?: ErrorCollector): boolean {
   if (!ok && !errors) return false;
   if (optRef(o1["id"], errors, "/id", checkCorrelationId) === 0) ok = false;
   const v3 = o1["code"];
-  if (v3 === undefined) ok = fail(errors, "/code", "required", "is required");
-  else {
-    if (v3 !== "bad_request" && v3 !== "not_found" && v3 !== "forbidden" && v3 !== "rate_limited") ok = fail(errors, "/code", "enum", "must be one of \"bad_request\", \"not_found\", \"forbidden\", \"rate_limited\"");
-    if (typeof v3 !== "string") ok = fail(errors, "/code", "type", "must be a string");
-  }
+  if (typeof v3 !== "string") ok = failType(errors, "/code", v3, "must be a string");
+  else if (v3 !== "bad_request" && v3 !== "not_found" && v3 !== "forbidden" && v3 !== "rate_limited") ok = fail(errors, "/code", "enum", "must be one of \"bad_request\", \"not_found\", \"forbidden\", \"rate_limited\"");
   if (reqString(o1["message"], errors, "/message") === 0) ok = false;
   return ok;
 }
@@ -524,8 +437,8 @@ function checkSummaryRequestPayload(value: unknown, errors?: ErrorCollector): bo
   const o1 = value as Record<string, unknown>;
   const v1 = o1["style"];
   if (v1 !== undefined) {
-    if (v1 !== "brief" && v1 !== "detailed") ok = fail(errors, "/style", "enum", "must be one of \"brief\", \"detailed\"");
     if (typeof v1 !== "string") ok = fail(errors, "/style", "type", "must be a string");
+    else if (v1 !== "brief" && v1 !== "detailed") ok = fail(errors, "/style", "enum", "must be one of \"brief\", \"detailed\"");
   }
   const v2 = o1["maxWords"];
   if (v2 !== undefined) {
@@ -653,10 +566,9 @@ export function validateTaskStatus(value: unknown): ValidationResult<TaskStatus>
 }
 
 function checkTaskStatus(value: unknown, errors?: ErrorCollector): boolean {
-  let ok = true;
-  if (value !== "todo" && value !== "in_progress" && value !== "done") ok = fail(errors, "", "enum", "must be one of \"todo\", \"in_progress\", \"done\"");
-  if (typeof value !== "string") ok = fail(errors, "", "type", "must be a string");
-  return ok;
+  if (typeof value !== "string") return fail(errors, "", "type", "must be a string");
+  if (value !== "todo" && value !== "in_progress" && value !== "done") return fail(errors, "", "enum", "must be one of \"todo\", \"in_progress\", \"done\"");
+  return true;
 }
 
 export function isTaskSummaryEvent(value: unknown): value is TaskSummaryEvent {
