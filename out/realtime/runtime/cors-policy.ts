@@ -2,8 +2,8 @@
 /**
  * Cross-origin resource sharing (the CORS protocol of the WHATWG Fetch standard), the one
  * implementation behind every HTTP surface of the generated servers: REST (through its `cors`
- * stage), GraphQL over HTTP, gRPC-Web/Connect and SSE. WebSocket upgrades (GraphQL subscriptions, realtime channels) check `Origin` with the same
- * matcher. Every server takes the same `cors: CorsOptions`; each surface adds the methods and
+ * stage), GraphQL over HTTP, gRPC-Web/Connect and SSE. WebSocket upgrades (GraphQL subscriptions,
+ * realtime channels) check `Origin` with the same matcher. Every server takes the same `cors: CorsOptions`; each surface adds the methods and
  * headers its protocol needs (`CorsSurface`), so users list only their own extras.
  *
  * - An allowed origin gets `Access-Control-Allow-Origin` (its own origin; `*` only in wildcard
