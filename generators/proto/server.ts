@@ -23,6 +23,7 @@ export const SERVER_RUNTIME = {
   'runtime/grpc-admission.ts': 'runtime/grpc-admission.ts.hbs',
   'runtime/grpc-limits.ts': 'runtime/grpc-limits.ts.hbs',
   'runtime/grpc-health.ts': 'runtime/grpc-health.ts.hbs',
+  'runtime/grpc-reflection.ts': 'runtime/grpc-reflection.ts.hbs',
   // CORS for gRPC-Web and Connect, shared with every style's server.
   'runtime/cors-policy.ts': 'runtime/cors-policy.ts.hbs',
   'runtime/http-listener.ts': 'runtime/http-listener.ts.hbs',
