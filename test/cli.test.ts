@@ -14,7 +14,7 @@ function project(): string {
   cpSync(join(ROOT, 'schemas'), join(dir, 'schemas'), { recursive: true });
   cpSync(join(ROOT, 'codegen.config.yaml'), join(dir, 'codegen.config.yaml'));
   const { dependencies, devDependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, dependencies, devDependencies }));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, type: 'module', dependencies, devDependencies }));
   return dir;
 }
 

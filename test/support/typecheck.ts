@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { ROOT } from './cli.js';
 import { tempDir } from './tmp.js';
 
@@ -30,15 +31,20 @@ export type Environment = 'browser' | 'node' | 'node+dom';
 /**
  * Type-checks every .ts file under `folder` as a user's strict project would: ESM with NodeNext
  * resolution, and either the DOM library (browsers) or @types/node (servers), not both;
- * `extraOptions` adds compiler settings (e.g. STRICTEST).
+ * `extraOptions` are the settings beyond `strict`: STRICTEST unless a test asks for others.
  */
 export function typecheck(
   folder: string,
   compiler: string,
   environment: Environment = 'browser',
   files = ['**/*.ts'],
-  extraOptions: Partial<Record<keyof typeof STRICTEST, boolean>> = {},
+  extraOptions: Partial<Record<keyof typeof STRICTEST, boolean>> = STRICTEST,
 ): { ok: boolean; output: string } {
+  // A user's project is ESM: a scratch folder gets the package.json that says so, as such a
+  // project has (verbatimModuleSyntax rejects ESM syntax in files Node would load as CommonJS).
+  if (folder.startsWith(tmpdir()) && !hasPackageJson(folder)) {
+    writeFileSync(join(folder, 'package.json'), '{ "type": "module" }\n');
+  }
   // The config lives in a temp folder so the checked folder (often the committed out/) stays clean.
   const config = join(tempDir('codegen-tsc-'), `tsconfig.${environment.replace('+', '-')}.json`);
   writeFileSync(
@@ -65,4 +71,12 @@ export function typecheck(
   );
   const result = spawnSync(process.execPath, [compiler, '-p', config], { encoding: 'utf8' });
   return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
+}
+
+/** Whether `folder` or a folder above it, up to the temp root, has a package.json. */
+function hasPackageJson(folder: string): boolean {
+  for (let dir = folder; dir.startsWith(tmpdir()) && dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return true;
+  }
+  return false;
 }
