@@ -3,18 +3,22 @@
  * set on its options message (FileOptions, FieldOptions...), and its `source_code_info` location
  * moves from the uninterpreted path (..., 999, i) to the option's field path, as protoc rewrites it.
  *
- * Supported: every scalar and enum standard option (`deprecated`, `packed`, `go_package`,
- * `allow_alias`, ...) and custom options `(pkg.name) = value` whose extension is a scalar or enum.
- * Message-typed options (aggregate `{ ... }` values, `(foo).bar` paths, `features`) stop with an
- * error saying so: protoc encodes them through its text-format parser, which this loader lacks.
+ * Every kind of option protoc accepts: builtin ones (`deprecated`, `go_package`, `features.x`...),
+ * custom options `(pkg.ext)` of any type, sub-field paths `(foo).bar.(baz) = 1`, aggregate values
+ * in text format (options-text-format.ts), repeated options (each statement appends) and message
+ * options given in pieces (merged). Values are encoded as protoc writes them (option-values.ts):
+ * extensions end up as the options message's unknown fields, in field-number order.
  */
-import { ScalarType } from '@bufbuild/protobuf';
-import type { DescField, Message } from '@bufbuild/protobuf';
-import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
-import { FieldDescriptorProto_Label, FieldDescriptorProto_Type } from '@bufbuild/protobuf/wkt';
+import { mergeFromBinary, ScalarType } from '@bufbuild/protobuf';
+import type { Message } from '@bufbuild/protobuf';
 import type { FieldDescriptorProto, SourceCodeInfo_Location } from '@bufbuild/protobuf/wkt';
 import { OPTIONS_SCHEMA } from './parse.js';
-import type { OptionsKind, OptionValue, PendingOption } from './parse.js';
+import type { OptionsKind, OptionValue, PendingOption, Pos } from './parse.js';
+import { OptionTypes } from './option-types.js';
+import type { OptionField, OptionMessageType } from './option-types.js';
+import { MessageValue } from './option-values.js';
+import { parseTextFormat, TextFormatError } from './options-text-format.js';
+import type { TextFormatScope } from './options-text-format.js';
 import { editDistance } from './resolve.js';
 import type { Linker, LinkFile } from './resolve.js';
 
@@ -27,6 +31,7 @@ const OPTIONS_MESSAGE: Record<OptionsKind, string> = {
   enumValue: 'google.protobuf.EnumValueOptions',
   service: 'google.protobuf.ServiceOptions',
   method: 'google.protobuf.MethodOptions',
+  extensionRange: 'google.protobuf.ExtensionRangeOptions',
 };
 
 const KIND_WORD: Record<OptionsKind, string> = {
@@ -38,6 +43,7 @@ const KIND_WORD: Record<OptionsKind, string> = {
   enumValue: 'enum value',
   service: 'service',
   method: 'method',
+  extensionRange: 'extension range',
 };
 
 const INT32_MIN = -2147483648n;
@@ -105,172 +111,193 @@ function scalarValue(type: ScalarType, value: OptionValue, name: string): Scalar
   }
 }
 
-const SCALAR_OF_TYPE: Partial<Record<FieldDescriptorProto_Type, ScalarType>> = {
-  [FieldDescriptorProto_Type.DOUBLE]: ScalarType.DOUBLE,
-  [FieldDescriptorProto_Type.FLOAT]: ScalarType.FLOAT,
-  [FieldDescriptorProto_Type.INT64]: ScalarType.INT64,
-  [FieldDescriptorProto_Type.UINT64]: ScalarType.UINT64,
-  [FieldDescriptorProto_Type.INT32]: ScalarType.INT32,
-  [FieldDescriptorProto_Type.FIXED64]: ScalarType.FIXED64,
-  [FieldDescriptorProto_Type.FIXED32]: ScalarType.FIXED32,
-  [FieldDescriptorProto_Type.BOOL]: ScalarType.BOOL,
-  [FieldDescriptorProto_Type.STRING]: ScalarType.STRING,
-  [FieldDescriptorProto_Type.BYTES]: ScalarType.BYTES,
-  [FieldDescriptorProto_Type.UINT32]: ScalarType.UINT32,
-  [FieldDescriptorProto_Type.SFIXED32]: ScalarType.SFIXED32,
-  [FieldDescriptorProto_Type.SFIXED64]: ScalarType.SFIXED64,
-  [FieldDescriptorProto_Type.SINT32]: ScalarType.SINT32,
-  [FieldDescriptorProto_Type.SINT64]: ScalarType.SINT64,
-};
+/** What the options of one file are being interpreted with. */
+interface Context {
+  file: LinkFile;
+  linker: Linker;
+  types: OptionTypes;
+  /** The interpreted value of each options message, by the message it ends up in. */
+  values: Map<Message, MessageValue>;
+  /** Source path of each interpreted option → the field path protoc moves its location to. */
+  rewrites: Map<string, number[]>;
+  /** How many values each repeated option path has received, for the location's index. */
+  repeatedCounts: Map<string, number>;
+}
 
-/** The wire bytes of one extension value (after the tag), as protobuf-es keeps unknown fields. */
-function encode(type: ScalarType, value: Scalar): { wireType: WireType; data: Uint8Array } {
-  const w = new BinaryWriter();
-  switch (type) {
-    case ScalarType.INT32: w.int32(value as number); return { wireType: WireType.Varint, data: w.finish() };
-    case ScalarType.SINT32: w.sint32(value as number); return { wireType: WireType.Varint, data: w.finish() };
-    case ScalarType.UINT32: w.uint32(value as number); return { wireType: WireType.Varint, data: w.finish() };
-    case ScalarType.INT64: w.int64(value as bigint); return { wireType: WireType.Varint, data: w.finish() };
-    case ScalarType.SINT64: w.sint64(value as bigint); return { wireType: WireType.Varint, data: w.finish() };
-    case ScalarType.UINT64: w.uint64(value as bigint); return { wireType: WireType.Varint, data: w.finish() };
-    case ScalarType.BOOL: w.bool(value as boolean); return { wireType: WireType.Varint, data: w.finish() };
-    case ScalarType.FIXED32: w.fixed32(value as number); return { wireType: WireType.Bit32, data: w.finish() };
-    case ScalarType.SFIXED32: w.sfixed32(value as number); return { wireType: WireType.Bit32, data: w.finish() };
-    case ScalarType.FLOAT: w.float(value as number); return { wireType: WireType.Bit32, data: w.finish() };
-    case ScalarType.FIXED64: w.fixed64(value as bigint); return { wireType: WireType.Bit64, data: w.finish() };
-    case ScalarType.SFIXED64: w.sfixed64(value as bigint); return { wireType: WireType.Bit64, data: w.finish() };
-    case ScalarType.DOUBLE: w.double(value as number); return { wireType: WireType.Bit64, data: w.finish() };
-    case ScalarType.STRING: w.string(value as string); return { wireType: WireType.LengthDelimited, data: w.finish() };
-    case ScalarType.BYTES: w.bytes(value as Uint8Array); return { wireType: WireType.LengthDelimited, data: w.finish() };
+/** Reported once per option; the option is then skipped. */
+class OptionProblem extends Error {
+  constructor(message: string, readonly at: Pos, readonly hint: string) {
+    super(message);
   }
 }
 
-/** Applies every pending option of `file`; moves their source locations to the interpreted paths. */
+/**
+ * Applies every pending option of `file`; moves their source locations to the interpreted paths.
+ * As protoc: builtin options first (so `features` and `packed` are known when custom option values
+ * are encoded), then custom ones; each options message gets the encoding of its values merged in.
+ */
 export function interpretOptions(file: LinkFile, linker: Linker): void {
-  const rewrites = new Map<string, number[]>();
-  const seen = new Map<object, Set<string>>();
-  const repeatedCounts = new Map<string, number>();
-  const unknown = new Map<Message, { no: number; wireType: WireType; data: Uint8Array }[]>();
-  const fail = (option: PendingOption, message: string, hint: string, at = option.parts[0].pos) => linker.problem(file, at, message, hint);
-
-  for (const option of file.options) {
-    const options = option.owner.options!;
-    const optionsPath = option.path.slice(0, -2);
-    const first = option.parts[0];
-    const fullName = option.parts.map((p) => (p.isExtension ? `(${p.name})` : p.name)).join('.');
-    const already = seen.get(options) ?? new Set<string>();
-    seen.set(options, already);
-    if (!first.isExtension) {
-      if (option.parts.length > 1) {
-        fail(option, `option "${fullName}" is not supported: options with sub-field paths need a message-typed option`, 'codegen reads scalar and enum options only');
-        continue;
+  const ctx: Context = { file, linker, types: new OptionTypes(linker), values: new Map(), rewrites: new Map(), repeatedCounts: new Map() };
+  for (const custom of [false, true]) {
+    ctx.values.clear();
+    for (const option of file.options) {
+      if (option.parts[0].isExtension !== custom) continue;
+      try {
+        interpretOption(ctx, option);
+      } catch (cause) {
+        if (!(cause instanceof OptionProblem || cause instanceof TextFormatError)) throw cause;
+        const message = cause instanceof TextFormatError ? `error in the value of option "${optionName(option)}": ${cause.message}` : cause.message;
+        linker.problem(file, cause.at, message, cause.hint);
       }
-      if (first.name === 'uninterpreted_option') {
-        fail(option, 'option "uninterpreted_option" cannot be set directly', 'remove it');
-        continue;
-      }
-      if (option.kind === 'message' && first.name === 'map_entry') {
-        fail(option, 'map_entry should not be set explicitly', 'use map<KeyType, ValueType> instead');
-        continue;
-      }
-      const schema = OPTIONS_SCHEMA[option.kind];
-      const field = schema.fields.find((f: DescField) => f.name === first.name);
-      if (!field) {
-        const close = schema.fields.map((f) => f.name).find((n) => editDistance(n, first.name) <= 2);
-        const known = schema.fields.filter((f) => f.fieldKind === 'scalar' || f.fieldKind === 'enum').map((f) => f.name).slice(0, 6).join(', ');
-        fail(option, `"${first.name}" is not a ${KIND_WORD[option.kind]} option`, close ? `did you mean "${close}"?` : `${KIND_WORD[option.kind]} options include ${known}; custom options are written (package.name)`);
-        continue;
-      }
-      if (already.has(first.name)) {
-        fail(option, `option "${first.name}" was already set`, 'set each option once');
-        continue;
-      }
-      already.add(first.name);
-      let value: Scalar | string;
-      if (field.fieldKind === 'scalar') value = scalarValue(field.scalar, option.value, first.name);
-      else if (field.fieldKind === 'enum') {
-        const v = option.value;
-        const found = v.kind === 'identifier' ? field.enum.values.find((e) => e.name === v.value) : undefined;
-        value = found ? found.number : v.kind === 'identifier'
-          ? `enum type "${field.enum.typeName}" has no value named "${v.value}" for option "${first.name}"`
-          : `value must be an identifier for enum-valued option "${first.name}"`;
-      } else {
-        fail(option, `option "${first.name}" is not supported: it is message-typed, and codegen reads scalar and enum options only`, 'remove the option; proto3 files do not need it');
-        continue;
-      }
-      if (typeof value === 'string' && !(field.fieldKind === 'scalar' && (field.scalar === ScalarType.STRING) && option.value.kind === 'string')) {
-        fail(option, value, `the value given is ${describe(option.value)}`, option.valuePos);
-        continue;
-      }
-      (options as unknown as Record<string, unknown>)[field.localName] = value;
-      rewrites.set(option.path.join(','), [...optionsPath, field.number]);
-      continue;
     }
-
-    // A custom option: an extension of the options message, found from the element's scope.
-    const found = linker.lookup(first.name, option.scope, file, false);
-    const sym = found.sym;
-    if (!sym) {
-      const hint = found.hidden?.sym
-        ? `it is defined in "${found.hidden.sym.file.proto.name}"; import that file`
-        : 'declare it with extend google.protobuf.' + OPTIONS_MESSAGE[option.kind].split('.').pop() + ' { ... } and import the file that does';
-      fail(option, `option "(${first.name})" unknown: no extension named "${first.name}" is visible here`, hint);
-      continue;
-    }
-    if (sym.kind !== 'extension') {
-      fail(option, `option "(${first.name})" is not an extension: "${first.name}" is a ${sym.kind}`, 'custom options name an extension of an *Options message');
-      continue;
-    }
-    const ext = sym.desc as FieldDescriptorProto;
-    if (ext.extendee !== `.${OPTIONS_MESSAGE[option.kind]}`) {
-      fail(option, `option "(${first.name})" is an extension of "${ext.extendee.slice(1)}", not of "${OPTIONS_MESSAGE[option.kind]}"`, `it cannot be used on a ${KIND_WORD[option.kind]}`);
-      continue;
-    }
-    if (option.parts.length > 1 || ext.type === FieldDescriptorProto_Type.MESSAGE || option.value.kind === 'aggregate') {
-      fail(option, `custom option "${fullName}" is not supported: message-typed options (aggregate values and sub-field paths) are not implemented`, 'codegen reads custom options of scalar and enum types; remove this option or make it scalar');
-      continue;
-    }
-    const repeated = ext.label === FieldDescriptorProto_Label.REPEATED;
-    if (!repeated && already.has(`(${first.name})`)) {
-      fail(option, `option "(${first.name})" was already set`, 'set each option once');
-      continue;
-    }
-    already.add(`(${first.name})`);
-    let scalarType: ScalarType;
-    let value: Scalar | string;
-    if (ext.type === FieldDescriptorProto_Type.ENUM) {
-      const target = linker.symbols.get(ext.typeName.slice(1));
-      const e = target?.desc as { value: { name: string; number: number }[] } | undefined;
-      const v = option.value;
-      const match = v.kind === 'identifier' ? e?.value.find((x) => x.name === v.value) : undefined;
-      scalarType = ScalarType.INT32;
-      value = match ? match.number : `value must be a value of enum "${ext.typeName.slice(1)}" for option "(${first.name})"`;
-    } else {
-      scalarType = SCALAR_OF_TYPE[ext.type]!;
-      value = scalarValue(scalarType, option.value, `(${first.name})`);
-    }
-    if (typeof value === 'string' && !(scalarType === ScalarType.STRING && option.value.kind === 'string')) {
-      fail(option, value, `the value given is ${describe(option.value)}`, option.valuePos);
-      continue;
-    }
-    const list = unknown.get(options) ?? [];
-    unknown.set(options, list);
-    list.push({ no: ext.number, ...encode(scalarType, value) });
-    const dest = [...optionsPath, ext.number];
-    if (repeated) {
-      const key = `${optionsPath.join(',')}|${ext.number}`;
-      const count = repeatedCounts.get(key) ?? 0;
-      repeatedCounts.set(key, count + 1);
-      dest.push(count);
-    }
-    rewrites.set(option.path.join(','), dest);
+    for (const [options, value] of ctx.values) mergeFromBinary(OPTIONS_SCHEMA[optionsKindOf(file, options)], options, value.encode());
   }
-  // protoc serializes extensions by field number; keep occurrence order within one number.
-  for (const [options, list] of unknown) {
-    const sorted = list.map((f, i) => ({ f, i })).sort((a, b) => a.f.no - b.f.no || a.i - b.i).map((x) => x.f);
-    options.$unknown = [...(options.$unknown ?? []), ...sorted];
+  file.locations = rewriteLocations(file.locations, ctx.rewrites);
+}
+
+function optionsKindOf(file: LinkFile, options: Message): OptionsKind {
+  return file.options.find((o) => o.owner.options === options)!.kind;
+}
+
+function optionName(option: PendingOption, count = option.parts.length): string {
+  return option.parts.slice(0, count).map((p) => (p.isExtension ? `(${p.name})` : p.name)).join('.');
+}
+
+function interpretOption(ctx: Context, option: PendingOption): void {
+  const options = option.owner.options!;
+  const rootName = OPTIONS_MESSAGE[option.kind];
+  const root = ctx.types.message(rootName);
+  if (!root) throw new Error(`${rootName} is not loaded`);
+  let target = ctx.values.get(options);
+  if (!target) {
+    target = new MessageValue(root);
+    ctx.values.set(options, target);
   }
-  file.locations = rewriteLocations(file.locations, rewrites);
+  const fullName = optionName(option);
+  const path = option.path.slice(0, -2);
+  let type = root;
+  let field: OptionField | undefined;
+  option.parts.forEach((part, i) => {
+    if (field) {
+      // The previous part was a step into a submessage.
+      const step = field;
+      const stepName = optionName(option, i);
+      if (step.kind !== 'message') throw new OptionProblem(`option "${stepName}" is an atomic type, not a message`, part.pos, `"${stepName}" has no fields; set it with ${stepName} = value`);
+      if (step.repeated) throw new OptionProblem(`option field "${stepName}" is a repeated message; repeated message options must be initialized using an aggregate value`, option.parts[0].pos, `write ${stepName} = { ... } once per element`);
+      target = target!.child(step);
+      type = step.message();
+    }
+    field = i === 0 ? rootField(ctx, option, root) : subField(ctx, option, i, type);
+    path.push(field.number);
+  });
+  const leaf = field!;
+  if (!leaf.repeated && target.has(leaf)) {
+    throw new OptionProblem(`option "${fullName}" was already set`, option.parts[0].pos, 'set each option once (a message option may be set in pieces, each field once)');
+  }
+  target.add(leaf, optionValue(ctx, option, leaf, fullName));
+  if (leaf.repeated) {
+    const key = path.join(',');
+    const count = ctx.repeatedCounts.get(key) ?? 0;
+    ctx.repeatedCounts.set(key, count + 1);
+    path.push(count);
+  }
+  ctx.rewrites.set(option.path.join(','), path);
+}
+
+/** The first part of an option name: a field of the options message, or a custom option. */
+function rootField(ctx: Context, option: PendingOption, root: OptionMessageType): OptionField {
+  const first = option.parts[0];
+  const kindWord = KIND_WORD[option.kind];
+  if (!first.isExtension) {
+    if (first.name === 'uninterpreted_option') throw new OptionProblem('option "uninterpreted_option" cannot be set directly', first.pos, 'remove it');
+    if (option.kind === 'message' && first.name === 'map_entry') throw new OptionProblem('map_entry should not be set explicitly', first.pos, 'use map<KeyType, ValueType> instead');
+    const proto = root.proto.field.find((f) => f.name === first.name);
+    if (!proto) {
+      const names = root.proto.field.map((f) => f.name).filter((n) => n !== 'uninterpreted_option');
+      const close = names.find((n) => editDistance(n, first.name) <= 2);
+      throw new OptionProblem(`"${first.name}" is not a ${kindWord} option`, first.pos, close ? `did you mean "${close}"?` : `${kindWord} options are ${names.join(', ')}; custom options are written (package.name)`);
+    }
+    if (first.name === 'features' && ctx.file.proto.syntax !== 'editions') {
+      throw new OptionProblem('features are only valid under editions', first.pos, 'remove the option, or migrate the file to edition = "2023";');
+    }
+    return ctx.types.field(root, proto);
+  }
+  const found = ctx.linker.lookup(first.name, option.scope, ctx.file, false);
+  const sym = found.sym;
+  if (!sym) {
+    const hint = found.hidden?.sym
+      ? `it is defined in "${found.hidden.sym.file.proto.name}"; import that file`
+      : `declare it with extend ${root.fullName} { ... } and import the file that does`;
+    throw new OptionProblem(`option "(${first.name})" unknown: no extension named "${first.name}" is visible here`, first.pos, hint);
+  }
+  if (sym.kind !== 'extension') throw new OptionProblem(`option "(${first.name})" is not an extension: "${first.name}" is a ${sym.kind}`, first.pos, 'custom options name an extension of an *Options message');
+  const ext = sym.desc as FieldDescriptorProto;
+  if (ext.extendee !== `.${root.fullName}`) {
+    throw new OptionProblem(`option "(${first.name})" is an extension of "${ext.extendee.slice(1)}", not of "${root.fullName}"`, first.pos, `it cannot be used on a ${kindWord}`);
+  }
+  return ctx.types.extension(ext, found.fullName!, sym.file);
+}
+
+/** Part `i` (> 0) of an option name: a field or extension of the message the previous part names. */
+function subField(ctx: Context, option: PendingOption, i: number, type: OptionMessageType): OptionField {
+  const part = option.parts[i];
+  const name = optionName(option, i + 1);
+  if (!part.isExtension) {
+    const proto = type.proto.field.find((f) => f.name === part.name);
+    if (!proto) {
+      const close = type.proto.field.map((f) => f.name).find((n) => editDistance(n, part.name) <= 2);
+      throw new OptionProblem(`option "${name}" unknown: message "${type.fullName}" has no field named "${part.name}"`, part.pos, close ? `did you mean "${close}"?` : `its fields are ${type.proto.field.map((f) => f.name).join(', ') || '(none)'}`);
+    }
+    return ctx.types.field(type, proto);
+  }
+  const found = ctx.linker.lookup(part.name, option.scope, ctx.file, false);
+  const ext = found.sym?.kind === 'extension' ? (found.sym.desc as FieldDescriptorProto) : undefined;
+  if (!found.sym || !ext || ext.extendee !== `.${type.fullName}`) {
+    throw new OptionProblem(`option field "${name}" is not a field or extension of message "${type.proto.name}"`, part.pos, found.sym ? `"${part.name}" does not extend ${type.fullName}` : `no extension named "${part.name}" is visible here; import the file that declares it`);
+  }
+  return ctx.types.extension(ext, found.fullName!, found.sym.file);
+}
+
+/** The value of `option name = value`, converted to the leaf field's type. */
+function optionValue(ctx: Context, option: PendingOption, field: OptionField, fullName: string): MessageValue | Scalar {
+  const value = option.value;
+  const last = option.parts[option.parts.length - 1];
+  const shortName = field.isExtension ? `(${last.name})` : last.name;
+  if (field.kind === 'message') {
+    if (value.kind !== 'aggregate') {
+      throw new OptionProblem(`option "${fullName}" is a message: set it with ${shortName} = { <text format> }, or its fields with ${shortName}.field = value`, option.valuePos, `the value given is ${describe(value)}`);
+    }
+    const lastToken = value.tokens[value.tokens.length - 1];
+    const end = lastToken ? { line: lastToken.line, charColumn: lastToken.charColumn } : option.valuePos;
+    return parseTextFormat(value.tokens, field.message(), textFormatScope(ctx), end);
+  }
+  if (field.kind === 'enum') {
+    const enumType = field.enumType();
+    const found = value.kind === 'identifier' ? enumType.proto.value.find((e) => e.name === value.value) : undefined;
+    if (found) return found.number;
+    const message = value.kind === 'identifier'
+      ? `enum type "${enumType.fullName}" has no value named "${value.value}" for option "${fullName}"`
+      : `value must be an identifier for enum-valued option "${fullName}"`;
+    throw new OptionProblem(message, option.valuePos, `its values are ${enumType.proto.value.map((v) => v.name).join(', ')}`);
+  }
+  const scalar = scalarValue(field.scalar, value, fullName);
+  if (typeof scalar === 'string' && !(field.scalar === ScalarType.STRING && value.kind === 'string')) {
+    throw new OptionProblem(scalar, option.valuePos, `the value given is ${describe(value)}`);
+  }
+  return scalar;
+}
+
+/** Extensions inside `[...]` of an aggregate: looked up from the message's scope, as protoc does. */
+function textFormatScope(ctx: Context): TextFormatScope {
+  return {
+    types: ctx.types,
+    findExtension(name, type) {
+      const found = ctx.linker.lookup(name, type.fullName, ctx.file, false);
+      const ext = found.sym?.kind === 'extension' ? (found.sym.desc as FieldDescriptorProto) : undefined;
+      if (!found.sym || !ext || ext.extendee !== `.${type.fullName}`) return `extension "${name}" is not defined or is not an extension of "${type.fullName}"`;
+      return ctx.types.extension(ext, found.fullName!, found.sym.file);
+    },
+  };
 }
 
 /** protoc's UpdateSourceCodeInfo: renames interpreted option locations and drops their children. */

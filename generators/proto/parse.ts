@@ -14,6 +14,7 @@ import {
   EnumOptionsSchema,
   EnumValueDescriptorProtoSchema,
   EnumValueOptionsSchema,
+  ExtensionRangeOptionsSchema,
   FieldDescriptorProtoSchema,
   FieldDescriptorProto_Label,
   FieldDescriptorProto_Type,
@@ -40,7 +41,7 @@ import type {
   ServiceDescriptorProto,
   SourceCodeInfo_Location,
 } from '@bufbuild/protobuf/wkt';
-import { stringValue, Tokenizer } from './tokens.js';
+import { stringBytes, stringValue, Tokenizer } from './tokens.js';
 import type { Token } from './tokens.js';
 
 /** Where a part of a declaration is, for messages: 0-based line, 1-based character column. */
@@ -49,7 +50,7 @@ export interface Pos {
   charColumn: number;
 }
 
-export type OptionsKind = 'file' | 'message' | 'field' | 'oneof' | 'enum' | 'enumValue' | 'service' | 'method';
+export type OptionsKind = 'file' | 'message' | 'field' | 'oneof' | 'enum' | 'enumValue' | 'service' | 'method' | 'extensionRange';
 
 export const OPTIONS_SCHEMA: Record<OptionsKind, DescMessage> = {
   file: FileOptionsSchema,
@@ -60,6 +61,7 @@ export const OPTIONS_SCHEMA: Record<OptionsKind, DescMessage> = {
   enumValue: EnumValueOptionsSchema,
   service: ServiceOptionsSchema,
   method: MethodOptionsSchema,
+  extensionRange: ExtensionRangeOptionsSchema,
 };
 
 export type OptionValue =
@@ -68,7 +70,8 @@ export type OptionValue =
   | { kind: 'negative'; value: bigint }
   | { kind: 'double'; value: number }
   | { kind: 'string'; value: string; bytes: number[] }
-  | { kind: 'aggregate'; value: string };
+  /** `{ ... }`: the text protoc keeps (tokens joined by spaces) and the tokens, for positions. */
+  | { kind: 'aggregate'; value: string; tokens: Token[] };
 
 /** One `option name = value` not yet applied to its options message. */
 export interface PendingOption {
@@ -284,7 +287,8 @@ class Parser {
     while (this.input.current.type === 'string') {
       const text = this.input.current.text;
       value += stringValue(text);
-      for (const b of Buffer.from(stringValue(text), 'utf8')) bytes.push(b);
+      // The raw bytes, so a bytes option keeps escapes such as \xff that are not UTF-8.
+      for (const b of stringBytes(text)) bytes.push(b);
       this.input.next();
     }
     return { value, bytes };
@@ -536,7 +540,7 @@ class Parser {
       case 'symbol':
         if (this.lookingAt('{')) {
           valueLocation.loc.path.push(8);
-          value = { kind: 'aggregate', value: this.parseAggregate() };
+          value = { kind: 'aggregate', ...this.parseAggregate() };
         } else this.fail(`expected an option value, found ${this.describeCurrent()}`, 'an option value is a number, a string, an identifier (true, false, an enum value) or {...}');
         break;
     }
@@ -546,21 +550,23 @@ class Parser {
     location.end();
   }
 
-  private parseAggregate(): string {
+  private parseAggregate(): { value: string; tokens: Token[] } {
     this.consume('{');
     let depth = 1;
     let value = '';
+    const tokens: Token[] = [];
     while (!this.atEnd()) {
       if (this.lookingAt('{')) depth++;
       else if (this.lookingAt('}')) {
         depth--;
         if (depth === 0) {
           this.input.next();
-          return value;
+          return { value, tokens };
         }
       }
       if (value !== '') value += ' ';
       value += this.input.current.text;
+      tokens.push(this.input.current);
       this.input.next();
     }
     this.fail('unexpected end of file while parsing an aggregate option value', 'close the value with }');
