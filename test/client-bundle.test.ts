@@ -107,16 +107,16 @@ describe('GraphQL client bundle', () => {
 });
 
 describe('gRPC-Web client bundle', () => {
-  it('createWebConnection bundles the gRPC-Web transport only, createConnectWebConnection the Connect one only', async () => {
+  it('createClient bundles the gRPC-Web transport only, createConnectClient the Connect one only', async () => {
     const grpcWeb = await bundle('grpc-web', [
-      `import { createTaskServiceClient, createWebConnection } from ${grpcClient};`,
-      'export const task = createTaskServiceClient(createWebConnection("https://api.example.com", { token: "t" })).getTask({ id: "1" });',
+      `import { createClient } from ${grpcClient};`,
+      'export const task = createClient({ baseUrl: "https://api.example.com", token: "t" }).taskService.getTask({ id: "1" });',
     ].join('\n'));
     const transports = (modules: string[]) => modules.filter((path) => /connect-web\/dist\/esm\/(grpc-web|connect)-transport/.test(path)).map((path) => path.split('/').pop());
     expect(transports(grpcWeb.modules)).toEqual(['grpc-web-transport.js']);
     const connect = await bundle('grpc-connect', [
-      `import { createConnectWebConnection, createTaskServiceClient } from ${grpcClient};`,
-      'export const task = createTaskServiceClient(createConnectWebConnection("https://api.example.com", { token: "t" })).getTask({ id: "1" });',
+      `import { createConnectClient } from ${grpcClient};`,
+      'export const task = createConnectClient({ baseUrl: "https://api.example.com", token: "t" }).taskService.getTask({ id: "1" });',
     ].join('\n'));
     expect(transports(connect.modules)).toEqual(['connect-transport.js']);
   });

@@ -23,7 +23,7 @@ const CHROMIUM = '/usr/bin/chromium';
 /** The page: runs each style's calls against the URLs in its query string; results land in `window.results`. */
 const SCRIPT = `
 import { createClient } from "/node_modules/graphql-ws/dist/client.js";
-import { createConnectWebConnection, createTaskServiceClient, createWebConnection } from "/app/out/grpc/client-web.js";
+import { createClient as createGrpcClient, createConnectClient as createConnectGrpcClient } from "/app/out/grpc/client-web.js";
 
 const api = Object.fromEntries(new URLSearchParams(location.search));
 const results = (window.results = {});
@@ -79,8 +79,8 @@ await step("graphql", async () => {
 await step("grpc", async () => {
   const out = {};
   for (const protocol of ["grpc-web", "connect"]) {
-    const connect = protocol === "connect" ? createConnectWebConnection : createWebConnection;
-    const tasks = createTaskServiceClient(connect(api.grpc, { token: "demo-token", credentials: "include" }));
+    const create = protocol === "connect" ? createConnectGrpcClient : createGrpcClient;
+    const tasks = create({ baseUrl: api.grpc, token: "demo-token", credentials: "include" }).taskService;
     const created = await tasks.createTask({ task: { projectId: "p1", title: "From the browser over " + protocol } });
     const task = await tasks.getTask({ id: created.id });
     out[protocol] = task.title;

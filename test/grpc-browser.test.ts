@@ -2,7 +2,8 @@
  * Headless Chromium (Debian's, driven by playwright-core) loads a page that uses the generated
  * browser client (`client-web.ts`) against the generated server on another origin: unary and
  * server streaming over gRPC-Web and over Connect's JSON protocol, credentials in metadata,
- * response headers, typed errors, CORS for real.
+ * response headers, typed errors (`GrpcError` kinds: response, timeout, network), an injected
+ * `fetch`, CORS for real.
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,20 +20,28 @@ interface Usage {
 /** What the page does with the generated client, per protocol; results land in `window.results`. */
 function page(apiUrl: string): string {
   const script = `
-    import { Code, ConnectError, createConnectWebConnection, createTaskServiceClient, createWebConnection } from "/app/out/client-web.js";
+    import { Code, ConnectError, createClient, createConnectClient, GrpcError, isClientError } from "/app/out/client-web.js";
+    const failure = (error) => error instanceof GrpcError && error.cause instanceof ConnectError ? [error.kind, Code[error.code]] : String(error);
     async function run(protocol) {
-      const connect = protocol === "connect" ? createConnectWebConnection : createWebConnection;
-      const tasks = createTaskServiceClient(connect(${JSON.stringify(apiUrl)}, { token: () => "editor" }));
+      const create = protocol === "connect" ? createConnectClient : createClient;
+      let sent = 0;
+      // The injected fetch gets one Request, as every generated client's.
+      const fetch = (request) => (sent++, globalThis.fetch(request));
+      const tasks = create({ baseUrl: ${JSON.stringify(apiUrl)}, token: () => "editor", fetch }).taskService;
       let trace = null;
       const task = await tasks.getTask({ id: "t2" }, { headers: { "x-trace-id": "browser-" + protocol }, onHeader: (h) => (trace = h.get("x-trace-id")) });
       const listed = [];
       for await (const item of tasks.listTasks({ projectId: "p1" })) listed.push(item.id);
       let missing = null;
-      try { await tasks.getTask({ id: "missing" }); } catch (error) { missing = error instanceof ConnectError ? [Code[error.code], error.rawMessage] : String(error); }
-      const anonymous = createTaskServiceClient(connect(${JSON.stringify(apiUrl)}));
+      try { await tasks.getTask({ id: "missing" }); } catch (error) { missing = error instanceof GrpcError && isClientError(error, "response") ? [Code[error.code], error.rawMessage] : String(error); }
+      const anonymous = create({ baseUrl: ${JSON.stringify(apiUrl)} }).taskService;
       let denied = null;
-      try { await anonymous.getTask({ id: "t1" }); } catch (error) { denied = error instanceof ConnectError ? Code[error.code] : String(error); }
-      return { title: task.title, estimate: String(task.estimateMinutes), bigint: typeof task.estimateMinutes, trace, listed, missing, denied };
+      try { await anonymous.getTask({ id: "t1" }); } catch (error) { denied = error instanceof GrpcError ? Code[error.code] : String(error); }
+      let late = null;
+      try { await create({ baseUrl: ${JSON.stringify(apiUrl)}, token: "editor", timeout: 100 }).taskService.getTask({ id: "slow" }); } catch (error) { late = failure(error); }
+      let unreachable = null;
+      try { await create({ baseUrl: "http://127.0.0.1:9", retry: false }).taskService.getTask({ id: "t1" }); } catch (error) { unreachable = failure(error); }
+      return { title: task.title, estimate: String(task.estimateMinutes), bigint: typeof task.estimateMinutes, trace, listed, missing, denied, late, unreachable, sent };
     }
     window.results = {};
     try {
@@ -92,6 +101,10 @@ describe('browser client in headless Chromium', () => {
         listed: ['t1', 't2'],
         missing: ['NotFound', 'task missing not found'],
         denied: 'Unauthenticated',
+        late: ['timeout', 'DeadlineExceeded'],
+        // fetch fails without an answer (port 9 discards); Connect reports it as UNKNOWN.
+        unreachable: ['network', 'Unknown'],
+        sent: 3,
       });
     }
   });

@@ -11,8 +11,7 @@ interface Server {
   close(): Promise<void>;
 }
 interface ClientModule {
-  createGrpcConnection(baseUrl: string, options?: object): { transport: unknown; close(): void };
-  createTaskServiceClient(connection: unknown): { updateTask(request: object): Promise<{ title: string }> };
+  createClient(options: object): { taskService: { updateTask(request: object): Promise<{ title: string }> }; close(): void };
   Code: Record<string, number>;
 }
 
@@ -34,22 +33,22 @@ describe('Node gRPC client receive limit', () => {
   const title = 'x'.repeat(5 * 1024 * 1024); // echoed back by updateTask: a 5 MiB response
 
   it('refuses a 5 MiB response by default with RESOURCE_EXHAUSTED', async () => {
-    const connection = lib.createGrpcConnection(url, { token: 'editor', timeoutMs: 20_000 });
+    const client = lib.createClient({ baseUrl: url, token: 'editor', timeout: 20_000 });
     try {
-      const failure = await lib.createTaskServiceClient(connection).updateTask({ task: { id: 't1', title } }).catch((cause: unknown) => cause);
-      expect(failure).toMatchObject({ code: lib.Code.ResourceExhausted });
+      const failure = await client.taskService.updateTask({ task: { id: 't1', title } }).catch((cause: unknown) => cause);
+      expect(failure).toMatchObject({ code: lib.Code.ResourceExhausted, kind: 'too-large' });
     } finally {
-      connection.close();
+      client.close();
     }
   });
 
   it('reads it when readMaxBytes allows', async () => {
-    const connection = lib.createGrpcConnection(url, { token: 'editor', timeoutMs: 20_000, readMaxBytes: 8 * 1024 * 1024 });
+    const client = lib.createClient({ baseUrl: url, token: 'editor', timeout: 20_000, readMaxBytes: 8 * 1024 * 1024 });
     try {
-      const updated = await lib.createTaskServiceClient(connection).updateTask({ task: { id: 't1', title } });
+      const updated = await client.taskService.updateTask({ task: { id: 't1', title } });
       expect(updated.title.length).toBe(title.length);
     } finally {
-      connection.close();
+      client.close();
     }
   });
 });

@@ -25,8 +25,8 @@ afterAll(async () => {
 });
 
 function client(token = 'demo-token') {
-  const connection = lib.createGrpcConnection(example.url, { token, timeoutMs: 5_000 });
-  return { api: lib.createTaskServiceClient(connection), close: () => connection.close() };
+  const client = lib.createClient({ baseUrl: example.url, token, timeout: 5_000 });
+  return { api: client.taskService, close: () => client.close() };
 }
 
 async function* tasks(titles: string[]) {
@@ -72,7 +72,12 @@ describe('the gRPC example with the generated Node client', () => {
     const reader = client('reader-token');
     const stranger = client('wrong-token');
     try {
-      await expect(reader.api.getTask({ id: 'missing' })).rejects.toMatchObject({ code: lib.Code.NotFound });
+      const missing = await reader.api.getTask({ id: 'missing' }).catch((error: unknown) => error);
+      // The error every generated client throws, carrying Connect's status and the ConnectError it came from.
+      expect(missing).toBeInstanceOf(lib.GrpcError);
+      expect(lib.isClientError(missing, 'response')).toBe(true);
+      expect(missing).toMatchObject({ code: lib.Code.NotFound, operation: 'acme.tasks.v1.TaskService/GetTask' });
+      expect((missing as InstanceType<typeof lib.GrpcError>).cause).toBeInstanceOf(lib.ConnectError);
       await expect(reader.api.createTask({ task: { projectId: 'p', title: 'x' } })).rejects.toMatchObject({ code: lib.Code.PermissionDenied });
       await expect(stranger.api.getTask({ id: 'missing' })).rejects.toMatchObject({ code: lib.Code.Unauthenticated });
     } finally {

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
+import * as net from 'node:net';
 import { generateGrpc, grpcJsPackage, load, metadata, unary } from './support/grpc-setup.js';
 
 interface Usage {
@@ -15,10 +16,15 @@ interface Usage {
   seen: { aborted: string[]; logged: unknown[]; principals: string[] };
 }
 
+type ServiceClient = Record<string, (...args: unknown[]) => unknown>;
+
 interface NodeClientModule {
-  createGrpcConnection(baseUrl: string, options?: object): { transport: unknown; close(): void };
-  createTaskServiceClient(connection: object): Record<string, (...args: unknown[]) => unknown>;
+  createClient(options: object): { taskService: ServiceClient; close(): void };
+  createTaskServiceClient(options: object): ServiceClient;
   ConnectError: new (...args: unknown[]) => Error & { code: number; rawMessage: string };
+  GrpcError: new (...args: never[]) => Error & { code: number; rawMessage: string; kind: string; operation: string; cause: unknown };
+  ClientError: abstract new (...args: never[]) => Error;
+  isClientError(error: unknown, kind?: string): boolean;
   Code: Record<string, number>;
 }
 
@@ -202,9 +208,12 @@ describe('fetch → Connect JSON protocol (HTTP/1.1, same port)', () => {
 describe('generated Node client → plain grpc-js server', () => {
   let plain: grpc.Server;
   let module: NodeClientModule;
-  let connection: ReturnType<NodeClientModule['createGrpcConnection']>;
-  let tasks: Record<string, (...args: unknown[]) => unknown>;
+  let connection: ReturnType<NodeClientModule['createClient']>;
+  let tasks: ServiceClient;
+  let plainPort: number;
   const received: Record<string, unknown> = {};
+  /** Calls of GetTask with id `flaky`, answered UNAVAILABLE until the third. */
+  let flakyCalls = 0;
 
   beforeAll(async () => {
     plain = new grpc.Server();
@@ -214,6 +223,7 @@ describe('generated Node client → plain grpc-js server', () => {
         received.tenant = call.metadata.get('x-tenant')[0];
         if (call.request.id === 'missing') return callback({ code: grpc.status.NOT_FOUND, details: 'no such task' });
         if (call.request.id === 'slow') return void setTimeout(() => callback(null, { id: 'slow' }), 2000);
+        if (call.request.id === 'flaky' && ++flakyCalls < 3) return callback({ code: grpc.status.UNAVAILABLE, details: 'try again' });
         call.sendMetadata(new grpc.Metadata());
         const trailer = new grpc.Metadata();
         trailer.set('x-served-by', 'grpc-js');
@@ -233,12 +243,13 @@ describe('generated Node client → plain grpc-js server', () => {
         call.on('end', () => call.end());
       },
     });
-    const plainPort = await new Promise<number>((resolve, reject) =>
+    plainPort = await new Promise<number>((resolve, reject) =>
       plain.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
     );
     module = await load<NodeClientModule>(folder, 'out/client.js');
-    connection = module.createGrpcConnection(`http://127.0.0.1:${plainPort}`, { token: () => 'secret-token', headers: { 'x-tenant': 'acme' } });
-    tasks = module.createTaskServiceClient(connection);
+    // headers as a function, as CommonClientOptions allow: asked on every call.
+    connection = module.createClient({ baseUrl: `http://127.0.0.1:${plainPort}`, token: () => 'secret-token', headers: async () => ({ 'x-tenant': 'acme' }) });
+    tasks = connection.taskService;
   });
 
   afterAll(() => {
@@ -254,15 +265,62 @@ describe('generated Node client → plain grpc-js server', () => {
     expect(trailer?.get('x-served-by')).toBe('grpc-js');
   });
 
-  it('a status from the server arrives as ConnectError with its code', async () => {
-    const error = (await (tasks.getTask({ id: 'missing' }) as Promise<unknown>).catch((e: unknown) => e)) as { code: number; rawMessage: string };
-    expect(error).toBeInstanceOf(module.ConnectError);
-    expect([error.code, error.rawMessage]).toEqual([module.Code.NotFound, 'no such task']);
+  it('a status from the server arrives as GrpcError (a ClientError of kind response) with its code, ConnectError as its cause', async () => {
+    const error = (await (tasks.getTask({ id: 'missing' }) as Promise<unknown>).catch((e: unknown) => e)) as InstanceType<NodeClientModule['GrpcError']>;
+    expect(error).toBeInstanceOf(module.GrpcError);
+    expect(error).toBeInstanceOf(module.ClientError);
+    expect([error.kind, error.operation, error.code, error.rawMessage]).toEqual(['response', 'acme.tasks.v1.TaskService/GetTask', module.Code.NotFound, 'no such task']);
+    expect(error.cause).toBeInstanceOf(module.ConnectError);
   });
 
-  it('a deadline expires → DEADLINE_EXCEEDED', async () => {
-    const error = (await (tasks.getTask({ id: 'slow' }, { timeoutMs: 100 }) as Promise<unknown>).catch((e: unknown) => e)) as { code: number };
-    expect(error.code).toBe(module.Code.DeadlineExceeded);
+  it('a deadline expires → DEADLINE_EXCEEDED of kind timeout, per call (timeoutMs) or per client (timeout)', async () => {
+    const error = (await (tasks.getTask({ id: 'slow' }, { timeoutMs: 100 }) as Promise<unknown>).catch((e: unknown) => e)) as { code: number; kind: string };
+    expect([error.code, error.kind]).toEqual([module.Code.DeadlineExceeded, 'timeout']);
+    const bounded = module.createClient({ baseUrl: `http://127.0.0.1:${plainPort}`, timeout: 100 });
+    try {
+      const late = (await (bounded.taskService.getTask!({ id: 'slow' }) as Promise<unknown>).catch((e: unknown) => e)) as { code: number; kind: string };
+      expect([late.code, late.kind]).toEqual([module.Code.DeadlineExceeded, 'timeout']);
+    } finally {
+      bounded.close();
+    }
+  });
+
+  it('a unary call that fails UNAVAILABLE is retried (default 2 retries); retry: false sends it once', async () => {
+    flakyCalls = 0;
+    expect(await tasks.getTask({ id: 'flaky' })).toMatchObject({ id: 'flaky' });
+    expect(flakyCalls).toBe(3);
+    flakyCalls = 0;
+    const once = module.createClient({ baseUrl: `http://127.0.0.1:${plainPort}`, retry: false });
+    try {
+      const error = (await (once.taskService.getTask!({ id: 'flaky' }) as Promise<unknown>).catch((e: unknown) => e)) as { code: number; kind: string };
+      expect([error.code, error.kind, flakyCalls]).toEqual([module.Code.Unavailable, 'response', 1]);
+    } finally {
+      once.close();
+    }
+  });
+
+  it('no server → GrpcError of kind network; the client signal aborts calls', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const nobody = module.createClient({ baseUrl: `http://127.0.0.1:${closed}`, retry: { maxRetries: 1, baseDelay: 1 } });
+    try {
+      const error = await (nobody.taskService.getTask!({ id: 't1' }) as Promise<unknown>).catch((e: unknown) => e);
+      expect(module.isClientError(error, 'network')).toBe(true);
+      expect((error as { code: number }).code).toBe(module.Code.Unavailable);
+    } finally {
+      nobody.close();
+    }
+    const controller = new AbortController();
+    const aborted = module.createTaskServiceClient({ baseUrl: `http://127.0.0.1:${plainPort}`, signal: controller.signal });
+    const pending = (aborted.getTask!({ id: 'slow' }) as Promise<unknown>).catch((e: unknown) => e);
+    setTimeout(() => controller.abort(), 50);
+    const error = (await pending) as { code: number; kind: string };
+    expect(module.isClientError(error)).toBe(true);
+    expect(error.code).toBe(module.Code.Canceled);
   });
 
   it('server streaming, client streaming and bidi as async iterables', async () => {
@@ -290,9 +348,9 @@ describe('generated Node client (Connect gRPC transport, HTTP/2) → generated s
   let module: NodeClientModule;
   const connections: { close(): void }[] = [];
   const clientFor = (token: string) => {
-    const connection = module.createGrpcConnection(`http://127.0.0.1:${port}`, { token: () => token });
+    const connection = module.createClient({ baseUrl: `http://127.0.0.1:${port}`, token: () => token });
     connections.push(connection);
-    return module.createTaskServiceClient(connection);
+    return connection.taskService;
   };
   const failure = async (call: unknown) => (await (call as Promise<unknown>).then(() => undefined, (e: unknown) => e)) as { code: number; rawMessage: string } | undefined;
 
@@ -308,6 +366,8 @@ describe('generated Node client (Connect gRPC transport, HTTP/2) → generated s
     const task = await tasks.getTask({ id: 't2' }, { headers: { 'x-trace-id': 'connect-7' }, onHeader: (h: Headers) => (header = h), onTrailer: (t: Headers) => (trailer = t) });
     expect(task).toMatchObject({ id: 't2', title: 'Ship it', estimateMinutes: 9007199254740993n });
     expect([header?.get('x-trace-id'), trailer?.get('x-served-by')]).toEqual(['connect-7', 'usage']);
+    // createTask's handler returns a plain value, not a promise.
+    expect(await tasks.createTask({ task: { projectId: 'p1', title: 'plain' } })).toMatchObject({ projectId: 'p1', title: 'plain' });
 
     const listed: string[] = [];
     for await (const item of tasks.listTasks({ projectId: 'p1' }) as AsyncIterable<{ id: string }>) listed.push(item.id);

@@ -45,7 +45,7 @@ describe('generated code', () => {
 
   it('names every file it needs, and nothing else, for the services', () => {
     expect([...files.keys()].filter((path) => !path.endsWith('_pb.ts')).sort()).toEqual([
-      'client-web.ts', 'client.ts', 'runtime/cors-policy.ts', 'runtime/grpc-admission.ts', 'runtime/grpc-call.ts', 'runtime/grpc-client.ts', 'runtime/grpc-health.ts', 'runtime/grpc-http2.ts', 'runtime/grpc-limits.ts', 'runtime/grpc-node-client.ts', 'runtime/grpc-server.ts', 'runtime/grpc-web-client.ts', 'runtime/http-listener.ts', 'server.ts',
+      'client-web.ts', 'client.ts', 'runtime/client-common.ts', 'runtime/cors-policy.ts', 'runtime/grpc-admission.ts', 'runtime/grpc-call.ts', 'runtime/grpc-client.ts', 'runtime/grpc-health.ts', 'runtime/grpc-http2.ts', 'runtime/grpc-limits.ts', 'runtime/grpc-node-client.ts', 'runtime/grpc-server.ts', 'runtime/grpc-web-client.ts', 'runtime/http-listener.ts', 'server.ts',
     ]);
   });
 
@@ -228,11 +228,12 @@ function envelope(json: string): Buffer {
   return Buffer.concat([head, body]);
 }
 
-const BROWSER_USAGE = `import { Code, ConnectError, createConnectWebConnection, createTaskServiceClient } from "./out/client-web.js";
+const BROWSER_USAGE = `import { Code, createConnectClient, createTaskServiceClient, GrpcError, isClientError, type TaskServiceWebClient } from "./out/client-web.js";
 
 export async function titles(token: string): Promise<string[]> {
-  const connection = createConnectWebConnection("https://api.example", { token: () => token, credentials: "include" });
-  const tasks = createTaskServiceClient(connection);
+  const tasks = createConnectClient({ baseUrl: "https://api.example", token: () => token, credentials: "include", timeout: 5000, fetch: (request) => fetch(request) }).taskService;
+  const grpcWeb: TaskServiceWebClient = createTaskServiceClient({ baseUrl: "https://api.example", headers: () => ({ "x-tenant": "acme" }), retry: { maxRetries: 1 } });
+  void grpcWeb;
   const found: string[] = [];
   let header: Headers | undefined;
   const first = await tasks.getTask({ id: "t1" }, { timeoutMs: 1000, headers: { "x-trace-id": "1" }, onHeader: (h) => (header = h) });
@@ -243,7 +244,7 @@ export async function titles(token: string): Promise<string[]> {
   try {
     await tasks.deleteTask({ id: "t1" });
   } catch (error) {
-    if (error instanceof ConnectError && error.code === Code.PermissionDenied) found.push("denied");
+    if (error instanceof GrpcError && error.code === Code.PermissionDenied && isClientError(error, "response")) found.push("denied");
   }
   return found;
 }

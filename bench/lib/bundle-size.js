@@ -94,8 +94,8 @@ export const changes = client.iterate({ query: "subscription TaskChanged($projec
     {
       id: 'grpc-ours', style: 'gRPC-Web', label: 'codegen (ours) client-web.ts + connect-web, GetTask',
       needs: join(OUT, 'grpc', 'client-web.ts'),
-      entry: `import { createTaskServiceClient, createWebConnection } from ${rel(join(OUT, 'grpc', 'client-web.ts'))};
-export const task = createTaskServiceClient(createWebConnection("https://api.example.com", { token: "t" })).getTask({ id: "1" });`,
+      entry: `import { createClient } from ${rel(join(OUT, 'grpc', 'client-web.ts'))};
+export const task = createClient({ baseUrl: "https://api.example.com", token: "t" }).taskService.getTask({ id: "1" });`,
     },
     {
       id: 'grpc-connect-web', style: 'gRPC-Web', label: `connect-web ${versionOf('@connectrpc/connect-web')} + protoc-gen-es _pb.ts, GetTask`,

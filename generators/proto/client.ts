@@ -2,14 +2,14 @@
  * The clients of a proto API: `client.ts` for Node (gRPC over HTTP/2, every call mode) and
  * `client-web.ts` for browsers (gRPC-Web or Connect's JSON protocol through `fetch`, unary and
  * server streaming only: browsers cannot stream a request). Both are typed per method and made
- * with Connect's `createClient`:
+ * with Connect's `createClient` and reject with `GrpcError` (a `ClientError`), one shape with the
+ * other styles' clients (runtime/client-common.ts):
  *
  * ```ts
- * const connection = createGrpcConnection("http://127.0.0.1:8080", { token: "..." });
- * const tasks = createTaskServiceClient(connection);
- * const task = await tasks.getTask({ id: "t1" }, { timeoutMs: 2000 });
- * for await (const task of tasks.listTasks({ projectId: "p1" })) console.log(task.title);
- * connection.close();
+ * const client = createClient({ baseUrl: "http://127.0.0.1:8080", token: "...", timeout: 5000 });
+ * const task = await client.taskService.getTask({ id: "t1" }, { timeoutMs: 2000 });
+ * for await (const task of client.taskService.listTasks({ projectId: "p1" })) console.log(task.title);
+ * client.close();
  * ```
  */
 import { importStatement } from '../core/imports.js';
@@ -23,14 +23,20 @@ import { modeName } from './server.js';
 const WEB_KINDS: MethodKind[] = ['unary', 'server_streaming'];
 
 export function emitClients(model: ServicesModel, templates: TemplateRenderer, source: string): GeneratedFile[] {
+  // The header's example calls a unary method, when there is one.
+  const unary = model.services.flatMap((service) => service.methods.filter((method) => method.kind === 'unary').map((method) => ({ service, method })))[0];
+  const example = unary ? { firstKey: clientProperty(unary.service), firstMethod: unary.method.name } : { firstKey: clientProperty(model.services[0]!), firstMethod: 'someMethod' };
   const node = templates.render('proto/client.ts.hbs', {
     source,
+    ...example,
     imports: imports(model, undefined),
     services: model.services.map((service) => ({
       doc: jsDoc([service.comment, `Client of \`${service.desc.typeName}\`.`]),
       clientType: service.clientType,
       createClient: service.createClient,
       descriptor: service.descriptor,
+      property: propertyKey(clientProperty(service)),
+      propertyDoc: jsDoc([`\`${service.desc.typeName}\``], '  ').trimStart(),
       members: service.methods.map(clientMember),
     })),
   });
@@ -43,16 +49,28 @@ export function emitClients(model: ServicesModel, templates: TemplateRenderer, s
       clientType: service.webClientType,
       createClient: service.createClient,
       descriptor: service.descriptor,
+      property: propertyKey(clientProperty(service)),
+      propertyDoc: jsDoc([`\`${service.desc.typeName}\``], '  ').trimStart(),
       members: service.methods.filter((method) => WEB_KINDS.includes(method.kind)).map(clientMember),
     })),
   });
   return [
     { path: 'client.ts', content: node },
     { path: 'client-web.ts', content: web },
+    { path: 'runtime/client-common.ts', content: templates.render('runtime/client-common.ts.hbs', { source }) },
     { path: 'runtime/grpc-client.ts', content: templates.render('runtime/grpc-client.ts.hbs', { source }) },
     { path: 'runtime/grpc-node-client.ts', content: templates.render('runtime/grpc-node-client.ts.hbs', { source }) },
     { path: 'runtime/grpc-web-client.ts', content: templates.render('runtime/grpc-web-client.ts.hbs', { source }) },
   ];
+}
+
+/**
+ * The service's member of `createClient(options)`'s result: `TaskService` → `taskService`. Keys
+ * are unique identifiers already; `close` is the Node result's own member.
+ */
+function clientProperty(service: ServiceInfo): string {
+  const property = service.key.charAt(0).toLowerCase() + service.key.slice(1);
+  return property === 'close' ? 'closeService' : property;
 }
 
 function imports(model: ServicesModel, kinds: MethodKind[] | undefined): string[] {

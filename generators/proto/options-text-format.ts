@@ -82,7 +82,8 @@ class TextFormatParser {
 
   private describe(): string {
     const t = this.current;
-    return t ? `"${t.text}"` : 'the end of the value';
+    if (!t) return 'the end of the value';
+    return t.type === 'string' ? t.text : `"${t.text}"`;
   }
 
   private lookingAt(text: string): boolean {

@@ -46,7 +46,7 @@ export function emitServer(model: ServicesModel, templates: TemplateRenderer, so
   return files;
 }
 
-/** One method of a handler interface, by call mode. */
+/** One method of a handler interface, by call mode: a single answer may be returned plain or as a promise. */
 function handlerMember(method: MethodInfo): string {
   const output = `MessageInitShape<typeof ${method.output.schema}>`;
   const doc = jsDoc([method.comment ?? `\`${method.desc.name}\` (${modeName(method.kind)}).`], '  ');
@@ -54,11 +54,11 @@ function handlerMember(method: MethodInfo): string {
   const context = 'context: GrpcCallContext<Principal>';
   switch (method.kind) {
     case 'unary':
-      return `${doc}  ${key}(request: ${method.input.type}, ${context}): Promise<${output}>;`;
+      return `${doc}  ${key}(request: ${method.input.type}, ${context}): MaybePromise<${output}>;`;
     case 'server_streaming':
       return `${doc}  ${key}(request: ${method.input.type}, ${context}): AsyncIterable<${output}>;`;
     case 'client_streaming':
-      return `${doc}  ${key}(requests: AsyncIterable<${method.input.type}>, ${context}): Promise<${output}>;`;
+      return `${doc}  ${key}(requests: AsyncIterable<${method.input.type}>, ${context}): MaybePromise<${output}>;`;
     case 'bidi_streaming':
       return `${doc}  ${key}(requests: AsyncIterable<${method.input.type}>, ${context}): AsyncIterable<${output}>;`;
   }

@@ -58,7 +58,8 @@ export const handlers = {
       if (!task) throw new ConnectError(\`task \${request.id} not found\`, Code.NotFound);
       return task;
     },
-    async createTask(request) {
+    // Plain values, not promises: a handler may return either.
+    createTask(request) {
       if (!request.task || request.task.title === "") throw new ConnectError("task.title is required", Code.InvalidArgument);
       const task = { ...request.task, id: \`t\${nextId++}\` };
       return task;
@@ -68,7 +69,7 @@ export const handlers = {
       if (!task) throw new ConnectError("task not found", Code.NotFound);
       return { ...task, title: request.task?.title || task.title };
     },
-    async deleteTask(request) {
+    deleteTask(request) {
       if (!tasks.has(request.id)) throw new ConnectError("task not found", Code.NotFound);
       return {};
     },
