@@ -10,7 +10,7 @@ import { missingPackagesReport } from '../generators/core/dependencies.js';
 import { generate } from '../generators/core/generate.js';
 import { optionsHelp } from '../generators/core/options-docs.js';
 import { displayPath } from '../generators/core/paths.js';
-import { applyPlan, planWrites, type PlannedChange } from '../generators/core/writer.js';
+import { applyPlan, differences, planWrites, type PlannedChange } from '../generators/core/writer.js';
 import { watchAndRegenerate } from './watch.js';
 import { detectNamed, findSchemas, planApis, starterConfig } from './init.js';
 
@@ -140,9 +140,8 @@ async function run(configure: () => Promise<ApiConfig[]>, options: RunOptions, l
 }
 
 function reportCheck(plan: PlannedChange[], log: Log, quiet?: boolean): number {
-  const words = { create: 'missing', update: 'stale  ', delete: 'extra  ' } as const;
-  const problems = plan.filter((change) => change.action !== 'unchanged');
-  for (const change of problems) log.err(`  ${words[change.action as keyof typeof words]}  ${displayPath(change.file)}`);
+  const problems = differences(plan);
+  for (const { file, state } of problems) log.err(`  ${state.padEnd(7)}  ${displayPath(file)}`);
   if (problems.length > 0) {
     log.err(`codegen --check: ${problems.length} generated file(s) differ from the schemas; run \`npx codegen\` and commit the result`);
     return 1;

@@ -12,10 +12,11 @@ import { findConfig, loadConfig as loadConfigFile, type ApiConfig, type ConfigIn
 import { missingPackagesReport, type MissingPackagesReport } from './core/dependencies.js';
 import { UsageError, type Diagnostic } from './core/diagnostics.js';
 import { generate as generateSets } from './core/generate.js';
-import { applyPlan, planWrites } from './core/writer.js';
+import { applyPlan, differences, planWrites, type Difference } from './core/writer.js';
 
 export type { ApiConfig, ApiConfigInput, ConfigInput, EmitKind, InputStyle } from './core/config.js';
 export type { MissingPackagesReport } from './core/dependencies.js';
+export type { Difference } from './core/writer.js';
 export { CodegenError, formatDiagnostic, UsageError, type Diagnostic, type SourceLocation } from './core/diagnostics.js';
 
 /** Where the config is: an explicit file, or the `codegen.config.*` found in `cwd`. */
@@ -45,7 +46,7 @@ export interface CheckResult {
   /** True when every generated file on disk is exactly what the schemas produce. */
   upToDate: boolean;
   /** Files that differ: `missing` (not on disk), `stale` (other content), `extra` (no longer generated). */
-  differences: { file: string; state: 'missing' | 'stale' | 'extra' }[];
+  differences: Difference[];
   /** How many generated files were compared. */
   files: number;
   warnings: Diagnostic[];
@@ -73,9 +74,8 @@ export async function check(source: ConfigSource = {}): Promise<CheckResult> {
   const apis = source.apis ?? (await loadConfig(source.config, source.cwd));
   const sets = await generateSets(apis);
   const plan = await planWrites(sets);
-  const states = { create: 'missing', update: 'stale', delete: 'extra' } as const;
-  const differences = plan.flatMap((change) => (change.action === 'unchanged' ? [] : [{ file: change.file, state: states[change.action] }]));
-  return { upToDate: differences.length === 0, differences, files: plan.length, warnings: sets.flatMap((set) => set.warnings ?? []), missingPackages: missingPackagesReport(sets) };
+  const changed = differences(plan);
+  return { upToDate: changed.length === 0, differences: changed, files: plan.length, warnings: sets.flatMap((set) => set.warnings ?? []), missingPackages: missingPackagesReport(sets) };
 }
 
 /** Types a `codegen.config.mjs`/`.js` (`export default defineConfig({ apis: [...] })`); returns it unchanged. */

@@ -55,6 +55,19 @@ export interface PlannedChange {
   within?: string;
 }
 
+/** How a generated file differs from the disk, in `--check`'s words. */
+export interface Difference {
+  file: string;
+  /** `missing`: not on disk; `stale`: other content; `extra`: no longer generated. */
+  state: 'missing' | 'stale' | 'extra';
+}
+
+/** The changes of `plan` that `--check` reports, in plan order. */
+export function differences(plan: readonly PlannedChange[]): Difference[] {
+  const states = { create: 'missing', update: 'stale', delete: 'extra' } as const;
+  return plan.flatMap((change) => (change.action === 'unchanged' ? [] : [{ file: change.file, state: states[change.action] }]));
+}
+
 export interface WriteSummary {
   written: string[];
   unchanged: string[];
