@@ -131,6 +131,12 @@ describe('bad options fail where protoc fails, located at the offending token', 
     ['unknown-extension.proto', 'unknown-extension.proto:6:30: error: error in the value of option "(bad.opts.rule)": extension "bad.opts.count" is not defined or is not an extension of "bad.opts.Rule"'],
     ['unknown-field.proto', 'unknown-field.proto:6:30: error: error in the value of option "(bad.opts.rule)": message type "bad.opts.Rule" has no field named "gett"'],
     ['unknown-path.proto', 'unknown-path.proto:6:26: error: option "(bad.opts.rule).nn" unknown: message "bad.opts.Rule" has no field named "nn"'],
+    ['feature-in-aggregate-too-new.proto', 'feature-in-aggregate-too-new.proto:3:8: error: google.protobuf.FeatureSet.enforce_naming_style wasn\'t introduced until edition 2024 and can\'t be used in edition 2023'],
+    ['feature-too-new.proto', 'feature-too-new.proto:3:8: error: google.protobuf.FeatureSet.enforce_naming_style wasn\'t introduced until edition 2024 and can\'t be used in edition 2023'],
+    ['feature-unknown-value.proto', 'feature-unknown-value.proto:3:34: error: feature field `field_presence` must resolve to a known value, found FIELD_PRESENCE_UNKNOWN'],
+    ['feature-wrong-target.proto', 'feature-wrong-target.proto:4:10: error: option google.protobuf.FeatureSet.field_presence cannot be set on an entity of type `message`'],
+    ['option-wrong-target.proto', 'option-wrong-target.proto:10:10: error: option bad.ed.only_field cannot be set on an entity of type `message`'],
+    ['required-missing.proto', 'required-missing.proto:15:22: error: error in the value of option "(needs)": message missing required fields: child.name'],
     ['wrong-type.proto', 'wrong-type.proto:6:44: error: error in the value of option "(bad.opts.rule)": expected integer for field "n", found "x"'],
   ];
   for (const [name, expected] of cases) it(name, () => expect(failure(name)).toBe(expected));

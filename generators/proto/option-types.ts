@@ -53,6 +53,8 @@ export interface OptionField {
   implicit: boolean;
   /** Written as a group (proto2 `group`, editions `message_encoding = DELIMITED`). */
   delimited: boolean;
+  /** proto2 `required` or editions `field_presence = LEGACY_REQUIRED`: an aggregate must set it. */
+  required: boolean;
   kind: 'scalar' | 'enum' | 'message';
   /** For scalars, the scalar type; enums are INT32 on the wire. */
   scalar: ScalarType;
@@ -195,6 +197,8 @@ export class OptionTypes {
     }
     const delimited = proto.type === FieldDescriptorProto_Type.GROUP
       || (isMessage && syntax === 'editions' && feature(chain, (f) => f.messageEncoding) === FeatureSet_MessageEncoding.DELIMITED);
+    const required = proto.label === FieldDescriptorProto_Label.REQUIRED
+      || (syntax === 'editions' && !repeated && !isExtension && feature(chain, (f) => f.fieldPresence) === FeatureSet_FieldPresence.LEGACY_REQUIRED);
     const typeName = proto.typeName.replace(/^\./, '');
     return {
       proto,
@@ -205,6 +209,7 @@ export class OptionTypes {
       packed,
       implicit,
       delimited,
+      required,
       kind: isMessage ? 'message' : isEnum ? 'enum' : 'scalar',
       scalar,
       message: () => {

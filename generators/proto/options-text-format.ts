@@ -59,7 +59,30 @@ const SCALAR_WORD: Record<ScalarType, string> = {
 
 /** Parses the tokens between an aggregate's outer braces into a value of `type`. */
 export function parseTextFormat(tokens: Token[], type: OptionMessageType, scope: TextFormatScope, end: Pos): MessageValue {
-  return new TextFormatParser(tokens, scope, end).message(type, undefined);
+  const value = new TextFormatParser(tokens, scope, end).message(type, undefined);
+  const missing = missingRequired(value, scope.types, '');
+  if (missing.length > 0) {
+    const first = tokens[0];
+    throw new TextFormatError(`message missing required fields: ${missing.join(', ')}`, first ? { line: first.line, charColumn: first.charColumn } : end, 'set every required field (proto2 required, editions LEGACY_REQUIRED) in the value');
+  }
+  return value;
+}
+
+/** Paths of required fields left unset, as protoc's IsInitialized lists them. */
+function missingRequired(value: MessageValue, types: OptionTypes, prefix: string): string[] {
+  const out: string[] = [];
+  for (const proto of value.type.proto.field) {
+    const field = types.field(value.type, proto);
+    if (field.required && !value.has(field)) out.push(prefix + field.name);
+  }
+  for (const { field, values } of value.fields.values()) {
+    if (field.kind !== 'message') continue;
+    const name = field.isExtension ? `(${field.name})` : field.name;
+    values.forEach((v, i) => {
+      if (v instanceof MessageValue) out.push(...missingRequired(v, types, `${prefix}${name}${field.repeated ? `[${i}]` : ''}.`));
+    });
+  }
+  return out;
 }
 
 class TextFormatParser {

@@ -11,12 +11,14 @@
  */
 import { mergeFromBinary, ScalarType } from '@bufbuild/protobuf';
 import type { Message } from '@bufbuild/protobuf';
+import { Edition, FieldOptions_OptionTargetType } from '@bufbuild/protobuf/wkt';
 import type { FieldDescriptorProto, SourceCodeInfo_Location } from '@bufbuild/protobuf/wkt';
 import { OPTIONS_SCHEMA } from './parse.js';
 import type { OptionsKind, OptionValue, PendingOption, Pos } from './parse.js';
 import { OptionTypes } from './option-types.js';
 import type { OptionField, OptionMessageType } from './option-types.js';
 import { MessageValue } from './option-values.js';
+import type { FieldValue } from './option-values.js';
 import { parseTextFormat, TextFormatError } from './options-text-format.js';
 import type { TextFormatScope } from './options-text-format.js';
 import { editDistance } from './resolve.js';
@@ -177,6 +179,8 @@ function interpretOption(ctx: Context, option: PendingOption): void {
   const path = option.path.slice(0, -2);
   let type = root;
   let field: OptionField | undefined;
+  /** Each field of the name with the message it belongs to, for the target and edition checks. */
+  const steps: [OptionField, OptionMessageType][] = [];
   option.parts.forEach((part, i) => {
     if (field) {
       // The previous part was a step into a submessage.
@@ -188,13 +192,17 @@ function interpretOption(ctx: Context, option: PendingOption): void {
       type = step.message();
     }
     field = i === 0 ? rootField(ctx, option, root) : subField(ctx, option, i, type);
+    steps.push([field, type]);
     path.push(field.number);
   });
   const leaf = field!;
   if (!leaf.repeated && target.has(leaf)) {
     throw new OptionProblem(`option "${fullName}" was already set`, option.parts[0].pos, 'set each option once (a message option may be set in pieces, each field once)');
   }
-  target.add(leaf, optionValue(ctx, option, leaf, fullName));
+  const value = optionValue(ctx, option, leaf, fullName);
+  steps.forEach(([step, container], i) => checkUse(ctx, option, step, container, i === steps.length - 1 ? value : undefined));
+  if (value instanceof MessageValue) checkValueUse(ctx, option, value);
+  target.add(leaf, value);
   if (leaf.repeated) {
     const key = path.join(',');
     const count = ctx.repeatedCounts.get(key) ?? 0;
@@ -202,6 +210,79 @@ function interpretOption(ctx: Context, option: PendingOption): void {
     path.push(count);
   }
   ctx.rewrites.set(option.path.join(','), path);
+}
+
+/** What protoc calls each kind of element in "cannot be set on an entity of type" errors. */
+const TARGET: Record<OptionsKind, { type: FieldOptions_OptionTargetType; word: string }> = {
+  file: { type: FieldOptions_OptionTargetType.TARGET_TYPE_FILE, word: 'file' },
+  extensionRange: { type: FieldOptions_OptionTargetType.TARGET_TYPE_EXTENSION_RANGE, word: 'extension range' },
+  message: { type: FieldOptions_OptionTargetType.TARGET_TYPE_MESSAGE, word: 'message' },
+  field: { type: FieldOptions_OptionTargetType.TARGET_TYPE_FIELD, word: 'field' },
+  oneof: { type: FieldOptions_OptionTargetType.TARGET_TYPE_ONEOF, word: 'oneof' },
+  enum: { type: FieldOptions_OptionTargetType.TARGET_TYPE_ENUM, word: 'enum' },
+  enumValue: { type: FieldOptions_OptionTargetType.TARGET_TYPE_ENUM_ENTRY, word: 'enum entry' },
+  service: { type: FieldOptions_OptionTargetType.TARGET_TYPE_SERVICE, word: 'service' },
+  method: { type: FieldOptions_OptionTargetType.TARGET_TYPE_METHOD, word: 'method' },
+};
+
+function editionName(edition: number): string {
+  return (Edition[edition] ?? String(edition)).replace(/^EDITION_/, '');
+}
+
+/**
+ * protoc's checks on each option field used: its `targets` must include this kind of element, and
+ * a feature (a field with `feature_support`) must exist in the file's edition and not be UNKNOWN.
+ */
+function checkUse(ctx: Context, option: PendingOption, field: OptionField, container: OptionMessageType, value?: FieldValue): void {
+  const at = option.parts[0].pos;
+  const fieldOptions = field.proto.options;
+  const full = `${container.fullName}.${field.proto.name}`;
+  const target = TARGET[option.kind];
+  if (fieldOptions && fieldOptions.targets.length > 0 && !fieldOptions.targets.includes(target.type)) {
+    const allowed = fieldOptions.targets.map((t) => (Object.values(TARGET).find((x) => x.type === t)?.word ?? String(t))).join(', ');
+    throw new OptionProblem(`option ${field.isExtension ? field.name : full} cannot be set on an entity of type \`${target.word}\``, at, `its targets are: ${allowed}`);
+  }
+  const support = fieldOptions?.featureSupport ?? featureSupportFallback(container, field);
+  if (support) {
+    const syntax = ctx.file.proto.syntax;
+    const edition = syntax === 'editions' ? ctx.file.proto.edition : syntax === 'proto3' ? Edition.EDITION_PROTO3 : Edition.EDITION_PROTO2;
+    if (support.editionIntroduced > edition) {
+      throw new OptionProblem(`${full} wasn't introduced until edition ${editionName(support.editionIntroduced)} and can't be used in edition ${editionName(edition)}`, at, `remove it, or move the file to edition = "${editionName(support.editionIntroduced)}";`);
+    }
+    if (support.editionRemoved !== 0 && support.editionRemoved <= edition) {
+      throw new OptionProblem(`${full} has been removed in edition ${editionName(support.editionRemoved)}`, at, support.removalError || 'remove it');
+    }
+  }
+  if (container.fullName === 'google.protobuf.FeatureSet' && field.kind === 'enum' && value === 0) {
+    const zero = field.enumType().proto.value.find((v) => v.number === 0)?.name ?? '0';
+    throw new OptionProblem(`feature field \`${field.proto.name}\` must resolve to a known value, found ${zero}`, option.valuePos, `pick one of ${field.enumType().proto.value.filter((v) => v.number !== 0).map((v) => v.name).join(', ')}`);
+  }
+}
+
+/**
+ * The editions FeatureSet's fields were introduced in (protoc 36's descriptor.proto): the copy
+ * embedded in @bufbuild/protobuf, used when no loaded file declares FeatureSet, drops
+ * `feature_support`.
+ */
+const FEATURE_INTRODUCED: Record<string, Edition> = {
+  enforce_naming_style: Edition.EDITION_2024,
+  default_symbol_visibility: Edition.EDITION_2024,
+  enforce_proto_limits: Edition.EDITION_2026,
+};
+
+function featureSupportFallback(container: OptionMessageType, field: OptionField): { editionIntroduced: Edition; editionRemoved: Edition; removalError: string } | undefined {
+  if (container.fullName !== 'google.protobuf.FeatureSet' || field.isExtension) return undefined;
+  return { editionIntroduced: FEATURE_INTRODUCED[field.proto.name] ?? Edition.EDITION_2023, editionRemoved: Edition.EDITION_UNKNOWN, removalError: '' };
+}
+
+/** checkUse for every field set inside an aggregate value. */
+function checkValueUse(ctx: Context, option: PendingOption, value: MessageValue): void {
+  for (const { field, values } of value.fields.values()) {
+    for (const v of values) {
+      checkUse(ctx, option, field, value.type, v);
+      if (v instanceof MessageValue) checkValueUse(ctx, option, v);
+    }
+  }
 }
 
 /** The first part of an option name: a field of the options message, or a custom option. */
