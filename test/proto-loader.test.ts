@@ -210,6 +210,16 @@ describe('proto loader output in protobuf-es', () => {
   });
 });
 
+/** protoc's error output for a file, or '' when protoc accepts it. */
+function protocError(include: string, file: string): string {
+  try {
+    execFileSync(PROTOC, [`-I${include}`, `-I${join(ROOT, 'node_modules/protoc/include')}`, '--descriptor_set_out=/dev/null', file], { cwd: include, stdio: ['ignore', 'ignore', 'pipe'] });
+    return '';
+  } catch (cause) {
+    return String((cause as { stderr?: Buffer }).stderr ?? '');
+  }
+}
+
 /** The first line (`file:line:col: error: message`) of each diagnostic loading a bad fixture gives. */
 function failure(name: string, includePaths?: string[]): string {
   try {
@@ -246,12 +256,11 @@ describe('proto loader errors', () => {
     ['map-key.proto', 'map-key.proto:5:7: error: key in map fields cannot be float/double, bytes or message types'],
     ['missing-import.proto', 'missing-import.proto:5:8: error: import "acme/nowhere.proto" was not found'],
     ['missing-semicolon.proto', 'missing-semicolon.proto:5:16: error: expected ";" after "1", found "string"'],
-    ['no-syntax.proto', 'no-syntax.proto:1:1: error: the file has no syntax statement; codegen reads proto3 only'],
+    ['no-syntax.proto', 'no-syntax.proto:4:3: error: expected "required", "optional", or "repeated", found "string"'],
     ['not-imported.proto', 'not-imported.proto:8:3: error: "bad.leaf.Leaf" seems to be defined in "lib/leaf.proto", which is not imported by "not-imported.proto"'],
     ['number-reserved-range.proto', 'number-reserved-range.proto:5:15: error: field number 19500 is in 19000 through 19999, which are reserved for the protocol buffer library implementation'],
     ['number-too-large.proto', 'number-too-large.proto:5:15: error: field number 536870912 is too large: field numbers cannot be greater than 536870911'],
     ['number-zero.proto', 'number-zero.proto:5:15: error: field numbers must be positive integers, not 0'],
-    ['proto2.proto', 'proto2.proto:2:10: error: proto2 is not supported: only proto3 is supported'],
     ['required.proto', 'required.proto:5:3: error: required fields are not allowed in proto3'],
     ['reserved-name.proto', 'reserved-name.proto:7:10: error: field name "title" is reserved'],
     ['reserved-number.proto', 'reserved-number.proto:7:18: error: field "title" uses reserved number 7'],
@@ -275,6 +284,33 @@ describe('proto loader errors', () => {
     it(name, () => expect(failure(name)).toBe(expected));
   }
 
+  // proto2 and editions grammar: the errors protoc 36 reports, at its line and column.
+  const grammarCases: [string, string][] = [
+    ['proto2-no-label.proto', 'proto2-no-label.proto:6:3: error: expected "required", "optional", or "repeated", found "string"'],
+    ['group-lowercase.proto', 'group-lowercase.proto:5:18: error: group names must start with a capital letter'],
+    ['editions-optional.proto', 'editions-optional.proto:5:3: error: label "optional" is not supported in editions'],
+    ['editions-required.proto', 'editions-required.proto:5:3: error: label "required" is not supported in editions'],
+    ['editions-group.proto', 'editions-group.proto:5:3: error: group syntax is no longer supported in editions'],
+    ['editions-reserved-string.proto', 'editions-reserved-string.proto:5:12: error: reserved names must be identifiers in editions, not string literals'],
+    ['proto2-reserved-identifier.proto', 'proto2-reserved-identifier.proto:5:12: error: reserved names must be string literals in proto2 (only editions supports identifiers), found "title"'],
+    ['extension-number.proto', 'extension-number.proto:9:26: error: "bad.v1.Task" does not declare 200 as an extension number'],
+    ['extension-range-field.proto', 'extension-range-field.proto:6:14: error: extension range 100 to 199 includes field "id" (150)'],
+    ['default-enum-value.proto', 'default-enum-value.proto:10:41: error: enum type "bad.v1.Status" has no value named "STATUS_CLOSED"'],
+    ['default-repeated.proto', "default-repeated.proto:5:40: error: repeated fields can't have default values"],
+    ['default-unsigned.proto', "default-unsigned.proto:5:41: error: an unsigned field can't have a negative default value"],
+    ['unknown-edition.proto', 'unknown-edition.proto:1:11: error: unknown edition "2025"'],
+    ['export-before-2024.proto', 'export-before-2024.proto:4:1: error: expected a top-level statement (e.g. "message"), found "export"'],
+    ['import-option-2023.proto', 'import-option-2023.proto:4:8: error: option import is not supported before edition 2024'],
+  ];
+  for (const [name, expected] of grammarCases) {
+    it(`${name} (as protoc)`, () => {
+      expect(failure(name)).toBe(expected);
+      // protoc rejects the file too, at the same line and column.
+      const where = expected.slice(0, expected.indexOf(': error:'));
+      expect(protocError(join(FIXTURES, 'bad'), name)).toContain(where);
+    });
+  }
+
   it('hints point at the fix', () => {
     const message = (name: string) => {
       try {
@@ -287,7 +323,7 @@ describe('proto loader errors', () => {
     expect(message('unknown-type.proto')).toContain('hint: did you mean "bad.v1.Status"?');
     expect(message('unknown-option.proto')).toContain('hint: did you mean "java_package"?');
     expect(message('not-imported.proto')).toContain('hint: add import "lib/leaf.proto"; to use it here');
-    expect(message('proto2.proto')).toContain('hint: change the file to syntax = "proto3";');
+    expect(message('no-syntax.proto')).toContain('hint: a file without a syntax statement is proto2');
   });
 
   it('an input outside every include path is refused', () => {

@@ -9,14 +9,15 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { create, createFileRegistry } from '@bufbuild/protobuf';
 import type { FileRegistry } from '@bufbuild/protobuf';
-import { FileDescriptorSetSchema, SourceCodeInfoSchema } from '@bufbuild/protobuf/wkt';
-import type { FileDescriptorProto, FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import { FieldOptions_OptionRetention, FileDescriptorSetSchema, SourceCodeInfoSchema } from '@bufbuild/protobuf/wkt';
+import type { FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { CodegenError, error } from '../core/diagnostics.js';
 import { InputFiles, refusalHint, type ReadResult } from '../core/input-files.js';
 import { interpretOptions } from './options.js';
 import { parseProto } from './parse.js';
 import type { Pos } from './parse.js';
 import { Linker } from './resolve.js';
+import { stripSourceRetention } from './retention.js';
 import type { LinkFile } from './resolve.js';
 import { wellKnownFile } from './wkt.js';
 
@@ -116,14 +117,18 @@ export function loadProto(inputs: string[], options: LoadProtoOptions = {}): Loa
     }
     stack.push(name);
     const seen = new Set<string>();
-    file.proto.dependency.forEach((dep, i) => {
-      const at = file.importPositions[i];
+    // Edition 2024's `import option` files load after the plain imports, as protoc orders them.
+    const imports = [
+      ...file.proto.dependency.map((dep, i) => ({ dep, at: file.importPositions[i] })),
+      ...file.proto.optionDependency.map((dep, i) => ({ dep, at: file.optionImportPositions?.[i] })),
+    ];
+    for (const { dep, at } of imports) {
       if (seen.has(dep)) {
         throw error(`import "${dep}" is listed twice`, at && { file: file.display, line: at.line + 1, column: at.charColumn }, 'remove the second import');
       }
       seen.add(dep);
       load(dep, undefined, at ? { file, at } : undefined);
-    });
+    }
     stack.pop();
     loaded.set(name, file);
     order.push(file);
@@ -147,8 +152,15 @@ export function loadProto(inputs: string[], options: LoadProtoOptions = {}): Loa
   linker.check();
   if (linker.problems.length > 0) throw new CodegenError(linker.problems);
 
+  // As protoc writes descriptor sets: without options of source retention.
+  const sourceExtensions = new Set<string>();
+  for (const sym of linker.symbols.values()) {
+    const ext = sym.desc as FieldDescriptorProto | undefined;
+    if (sym.kind === 'extension' && ext?.options?.retention === FieldOptions_OptionRetention.RETENTION_SOURCE) sourceExtensions.add(`${ext.extendee}|${ext.number}`);
+  }
   for (const file of order) {
     if (file.prelinked) continue;
+    file.locations = stripSourceRetention(file.proto, file.locations, (type, number) => sourceExtensions.has(`.${type}|${number}`));
     if (options.sourceInfo !== false) file.proto.sourceCodeInfo = create(SourceCodeInfoSchema, { location: file.locations });
   }
   const set = create(FileDescriptorSetSchema, { file: order.map((f) => f.proto) });

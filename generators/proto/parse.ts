@@ -4,11 +4,13 @@
  * options still uninterpreted) and records `source_code_info` locations with protoc's
  * `LocationRecorder` rules, so paths, spans and comments come out as protoc writes them.
  */
-import { create } from '@bufbuild/protobuf';
+import { clone, create } from '@bufbuild/protobuf';
 import type { DescMessage, Message } from '@bufbuild/protobuf';
 import {
   DescriptorProtoSchema,
+  DescriptorProto_ExtensionRangeSchema,
   DescriptorProto_ReservedRangeSchema,
+  Edition,
   EnumDescriptorProtoSchema,
   EnumDescriptorProto_EnumReservedRangeSchema,
   EnumOptionsSchema,
@@ -29,6 +31,7 @@ import {
   ServiceDescriptorProtoSchema,
   ServiceOptionsSchema,
   SourceCodeInfo_LocationSchema,
+  SymbolVisibility,
 } from '@bufbuild/protobuf/wkt';
 import type {
   DescriptorProto,
@@ -41,6 +44,7 @@ import type {
   ServiceDescriptorProto,
   SourceCodeInfo_Location,
 } from '@bufbuild/protobuf/wkt';
+import { cEscape, simpleDtoa } from './defaults.js';
 import { stringBytes, stringValue, Tokenizer } from './tokens.js';
 import type { Token } from './tokens.js';
 
@@ -99,6 +103,8 @@ export interface ParsedFile {
   positions: WeakMap<object, Record<string, Pos>>;
   /** Position of each import statement's file name, by dependency index. */
   importPositions: Pos[];
+  /** Position of each `import option` statement's file name, by option dependency index. */
+  optionImportPositions?: Pos[];
 }
 
 const TYPES: Record<string, FieldDescriptorProto_Type> = {
@@ -121,6 +127,7 @@ const TYPES: Record<string, FieldDescriptorProto_Type> = {
 };
 
 const INT32_MAX = 2147483647n;
+const UINT32_MAX = 4294967295n;
 const UINT64_MAX = 18446744073709551615n;
 const INT64_MAX = 9223372036854775807n;
 /** Field numbers run to 2^29 - 1; `max` in a reserved range means one past it. */
@@ -210,6 +217,11 @@ class Parser {
   private readonly options: PendingOption[] = [];
   private readonly positions = new WeakMap<object, Record<string, Pos>>();
   private readonly importPositions: Pos[] = [];
+  private readonly optionImportPositions: Pos[] = [];
+  /** `proto2` (also when the file has no syntax statement), `proto3` or `editions`. */
+  private syntax: 'proto2' | 'proto3' | 'editions' = 'proto2';
+  /** The file's edition; EDITION_UNKNOWN outside editions, as in protoc's parser. */
+  private edition: Edition = Edition.EDITION_UNKNOWN;
 
   constructor(text: string, private readonly name: string, private readonly display: string) {
     this.input = new Tokenizer(text, display);
@@ -338,13 +350,8 @@ class Parser {
     this.upcomingDetachedComments = first.detached;
     this.upcomingDocComments = first.leading;
     const root = new Location(this, []);
-    if (this.lookingAt('syntax')) {
-      this.parseSyntax(root);
-    } else if (this.lookingAt('edition')) {
-      this.fail('editions are not supported; codegen reads proto3 files', 'write syntax = "proto3"; as the first statement');
-    } else {
-      this.fail('the file has no syntax statement; codegen reads proto3 only', 'add syntax = "proto3"; as the first statement (a file without one is proto2)');
-    }
+    // A file without a syntax or edition statement is proto2 (protoc only warns).
+    if (this.lookingAt('syntax') || this.lookingAt('edition')) this.parseSyntax(root);
     while (!this.atEnd()) this.parseTopLevel(root);
     root.end();
     return {
@@ -355,40 +362,63 @@ class Parser {
       options: this.options,
       positions: this.positions,
       importPositions: this.importPositions,
+      optionImportPositions: this.optionImportPositions,
     };
   }
 
   private parseSyntax(root: Location): void {
     const location = root.child(12);
-    this.consume('syntax');
-    this.consume('=', 'after "syntax"');
+    const isEdition = this.tryConsume('edition');
+    if (!isEdition) this.consume('syntax');
+    this.consume('=', `after "${isEdition ? 'edition' : 'syntax'}"`);
     const token = this.input.current;
-    const syntax = this.string('a syntax identifier such as "proto3"');
+    const value = this.string(isEdition ? 'an edition such as "2023"' : 'a syntax identifier such as "proto3"');
     this.endOfDeclaration(';', location);
     location.end();
-    if (syntax === 'proto2') {
-      this.fail('proto2 is not supported: only proto3 is supported', 'change the file to syntax = "proto3"; (no required fields, no default values, no groups, no extension ranges)', pos(token));
+    if (isEdition) {
+      this.edition = this.parseEdition(value, pos(token));
+      this.syntax = 'editions';
+      this.file.syntax = 'editions';
+      this.file.edition = this.edition;
+      return;
     }
-    if (syntax !== 'proto3') {
-      this.fail(`unrecognized syntax identifier "${syntax}"; only "proto3" is supported`, 'write syntax = "proto3";', pos(token));
+    if (value !== 'proto2' && value !== 'proto3') {
+      this.fail(`unrecognized syntax identifier "${value}"; protoc recognizes only "proto2" and "proto3"`, 'write syntax = "proto3"; or syntax = "proto2"; (or edition = "2023";)', pos(token));
     }
-    this.file.syntax = syntax;
+    this.syntax = value;
+    // protoc writes `syntax` for proto3 and editions only; proto2 is the default.
+    if (value === 'proto3') this.file.syntax = value;
+  }
+
+  /** `edition = "2023"` → EDITION_2023, within the editions protoc 36 supports (2023 to 2026). */
+  private parseEdition(value: string, at: Pos): Edition {
+    const edition = (Edition as unknown as Record<string, number | undefined>)[`EDITION_${value}`];
+    const hint = 'write edition = "2023"; or edition = "2024";';
+    if (edition === undefined || edition === Edition.EDITION_UNKNOWN || edition === Edition.EDITION_PROTO2 || edition === Edition.EDITION_PROTO3) {
+      this.fail(`unknown edition "${value}"`, hint, at);
+    }
+    if (edition < Edition.EDITION_PROTO2) this.fail(`edition ${value} is earlier than the minimum supported edition PROTO2`, hint, at);
+    if (edition > Edition.EDITION_2026) this.fail(`edition ${value} is later than the maximum supported edition 2026`, hint, at);
+    return edition;
   }
 
   private parseTopLevel(root: Location): void {
     const file = this.file;
     if (this.tryEndOfDeclaration(';', undefined)) return;
+    const visibility = this.parseVisibility();
     if (this.lookingAt('message')) {
       const location = root.child(4, file.messageType.length);
       const message = create(DescriptorProtoSchema);
       file.messageType.push(message);
       this.parseMessage(message, location, file.package);
+      if (visibility !== undefined) message.visibility = visibility;
       location.end();
     } else if (this.lookingAt('enum')) {
       const location = root.child(5, file.enumType.length);
       const enumType = create(EnumDescriptorProtoSchema);
       file.enumType.push(enumType);
       this.parseEnum(enumType, location, file.package);
+      if (visibility !== undefined) enumType.visibility = visibility;
       location.end();
     } else if (this.lookingAt('service')) {
       const location = root.child(6, file.service.length);
@@ -413,10 +443,44 @@ class Parser {
     }
   }
 
+  /**
+   * Edition 2024's `export` / `local` before a message or enum. Before 2024 the words are not
+   * keywords: nothing is consumed and they parse as whatever follows (a type name, an error).
+   */
+  private parseVisibility(): SymbolVisibility | undefined {
+    if (this.syntax !== 'editions' || this.edition <= Edition.EDITION_2023) return undefined;
+    if (!this.lookingAt('export') && !this.lookingAt('local')) return undefined;
+    const visibility = this.lookingAt('export') ? SymbolVisibility.VISIBILITY_EXPORT : SymbolVisibility.VISIBILITY_LOCAL;
+    this.input.next();
+    if (!this.lookingAt('message') && !this.lookingAt('enum')) {
+      this.fail(`'local' and 'export' visibility modifiers are valid only on 'message' and 'enum', found ${this.describeCurrent()}`, 'write export message Name { ... } or local enum Name { ... }');
+    }
+    return visibility;
+  }
+
   private parseImport(root: Location): void {
     const file = this.file;
-    const location = root.child(3, file.dependency.length);
+    const importToken = this.input.current;
     this.consume('import');
+    if (this.lookingAt('option')) {
+      // Edition 2024: a file needed only for the custom options it defines.
+      if (this.edition < Edition.EDITION_2024) this.fail('option import is not supported before edition 2024', 'use a plain import, or move the file to edition = "2024";');
+      const location = root.child(15, file.optionDependency.length);
+      location.startAt(importToken);
+      this.consume('option');
+      const token = this.input.current;
+      file.optionDependency.push(this.string('a string naming the file to import'));
+      this.optionImportPositions.push(pos(token));
+      this.endOfDeclaration(';', location);
+      location.end();
+      return;
+    }
+    const location = root.child(3, file.dependency.length);
+    location.startAt(importToken);
+    if (file.optionDependency.length > 0) this.fail('imports should precede any option imports to ensure proto files can roundtrip', 'move this import above the import option statements', pos(importToken));
+    if (this.lookingAt('weak') && this.edition >= Edition.EDITION_2024) {
+      this.fail('weak import is not supported in edition 2024 and above', 'use import option "..."; instead');
+    }
     if (this.lookingAt('public')) {
       const sub = root.child(10, file.publicDependency.length);
       this.consume('public');
@@ -582,7 +646,7 @@ class Parser {
     nameLocation.end();
     this.setPositions(message, { name: at });
     this.parseMessageBlock(message, location, scope ? `${scope}.${message.name}` : message.name);
-    this.generateSyntheticOneofs(message);
+    if (this.syntax === 'proto3') this.generateSyntheticOneofs(message);
   }
 
   private parseMessageBlock(message: DescriptorProto, location: Location, scope: string): void {
@@ -591,7 +655,15 @@ class Parser {
       if (this.atEnd()) this.fail('reached the end of the file in a message definition (missing "}")', `close message ${message.name} with }`);
       this.parseMessageStatement(message, location, scope);
     }
-    for (const range of message.reservedRange) if (range.end === -1) range.end = FIELD_NUMBER_MAX + 1;
+    // `to max` ends one past the largest number: 2^29 - 1, or INT32_MAX for a MessageSet.
+    const max = this.isMessageSet(message) ? Number(INT32_MAX) : FIELD_NUMBER_MAX + 1;
+    for (const range of message.extensionRange) if (range.end === -1) range.end = max;
+    for (const range of message.reservedRange) if (range.end === -1) range.end = max;
+  }
+
+  /** protoc's IsMessageSetWireFormatMessage, read from the still uninterpreted options. */
+  private isMessageSet(message: DescriptorProto): boolean {
+    return this.options.some((o) => o.owner === message && o.parts.length === 1 && !o.parts[0]!.isExtension && o.parts[0]!.name === 'message_set_wire_format' && o.value.kind === 'identifier' && o.value.value === 'true');
   }
 
   /** proto3 `optional` fields each get a one-field oneof named `_name`, as protoc adds them. */
@@ -612,20 +684,26 @@ class Parser {
 
   private parseMessageStatement(message: DescriptorProto, location: Location, scope: string): void {
     if (this.tryEndOfDeclaration(';', undefined)) return;
+    const visibility = this.parseVisibility();
     if (this.lookingAt('message')) {
       const sub = location.child(3, message.nestedType.length);
       const nested = create(DescriptorProtoSchema);
       message.nestedType.push(nested);
       this.parseMessage(nested, sub, scope);
+      if (visibility !== undefined) nested.visibility = visibility;
       sub.end();
     } else if (this.lookingAt('enum')) {
       const sub = location.child(4, message.enumType.length);
       const nested = create(EnumDescriptorProtoSchema);
       message.enumType.push(nested);
       this.parseEnum(nested, sub, scope);
+      if (visibility !== undefined) nested.visibility = visibility;
       sub.end();
     } else if (this.lookingAt('extensions')) {
-      this.fail('extension ranges are not allowed in proto3', 'remove the extensions statement; proto3 messages use google.protobuf.Any or custom options instead');
+      if (this.syntax === 'proto3') this.fail('extension ranges are not allowed in proto3', 'remove the extensions statement; proto3 messages use google.protobuf.Any or custom options instead');
+      const sub = location.child(5);
+      this.parseExtensions(message, sub, scope);
+      sub.end();
     } else if (this.lookingAt('reserved')) {
       this.parseReserved(message, location);
     } else if (this.lookingAt('extend')) {
@@ -663,14 +741,24 @@ class Parser {
   ): void {
     const t = this.input.current;
     if (this.lookingAt('optional') || this.lookingAt('repeated') || this.lookingAt('required')) {
+      if (this.syntax === 'editions' && this.lookingAt('optional')) {
+        this.fail('label "optional" is not supported in editions', 'remove it: by default every singular field has presence unless features.field_presence is set');
+      }
+      if (this.syntax === 'editions' && this.lookingAt('required')) {
+        this.fail('label "required" is not supported in editions', 'write [features.field_presence = LEGACY_REQUIRED] instead');
+      }
+      if (this.syntax === 'proto3' && this.lookingAt('required')) {
+        this.fail('required fields are not allowed in proto3', 'remove "required"; every proto3 field is optional on the wire');
+      }
       const labelLocation = fieldLocation.child(4);
       if (this.tryConsume('optional')) {
         field.label = FieldDescriptorProto_Label.OPTIONAL;
-        field.proto3Optional = true;
+        if (this.syntax === 'proto3') field.proto3Optional = true;
       } else if (this.tryConsume('repeated')) {
         field.label = FieldDescriptorProto_Label.REPEATED;
       } else {
-        this.fail('required fields are not allowed in proto3', 'remove "required"; every proto3 field is optional on the wire', pos(t));
+        this.consume('required');
+        field.label = FieldDescriptorProto_Label.REQUIRED;
       }
       labelLocation.end();
       this.setPositions(field, { label: pos(t) });
@@ -681,14 +769,16 @@ class Parser {
   private parseFieldNoLabel(
     field: FieldDescriptorProto,
     messages: DescriptorProto[],
-    _parentLocation: Location,
-    _nestedTypeNumber: number,
+    parentLocation: Location,
+    nestedTypeNumber: number,
     fieldLocation: Location,
     scope: string,
     oneofIndex: number | undefined,
   ): void {
     let map: MapField | undefined;
     const typeToken = this.input.current;
+    // Fields of a oneof have their label (optional) already.
+    const labelled = this.hasLabel(field) || oneofIndex !== undefined;
     {
       const location = fieldLocation.child();
       let typeParsed = false;
@@ -699,8 +789,9 @@ class Parser {
         if (this.lookingAt('<')) {
           if (oneofIndex !== undefined) this.fail('map fields are not allowed in oneofs', 'move the map field out of the oneof, or wrap it in a message', pos(typeToken));
           if (this.hasLabel(field)) {
-            this.fail('labels (optional/repeated) are not allowed on map fields', 'remove the label: a map is already repeated', this.positions.get(field)!.label);
+            this.fail('labels (required/optional/repeated) are not allowed on map fields', 'remove the label: a map is already repeated', this.positions.get(field)!.label);
           }
+          if (field.extendee !== '') this.fail('map fields are not allowed to be extensions', 'declare the map in a message and extend with a field of that message type', pos(typeToken));
           field.label = FieldDescriptorProto_Label.REPEATED;
           this.consume('<');
           const keyPos = pos(this.input.current);
@@ -717,13 +808,27 @@ class Parser {
         }
       }
       if (!map) {
-        if (!this.hasLabel(field)) field.label = FieldDescriptorProto_Label.OPTIONAL;
+        if (!labelled) {
+          if (this.syntax === 'proto2') {
+            const noSyntax = this.file.syntax === '' && !this.locations.some((l) => l.path.length === 1 && l.path[0] === 12);
+            this.fail(
+              `expected "required", "optional", or "repeated", found ${this.describeCurrent()}`,
+              noSyntax ? 'a file without a syntax statement is proto2, where fields need a label; add syntax = "proto3"; as the first statement if the file is proto3' : 'proto2 fields start with a label: optional int32 id = 1;',
+            );
+          }
+          field.label = FieldDescriptorProto_Label.OPTIONAL;
+        }
         if (!typeParsed) {
           const parsed = this.parseType();
           type = parsed.type;
           typeName = parsed.typeName ?? '';
         }
-        if (type === FieldDescriptorProto_Type.GROUP) this.fail('groups are not supported in proto3', 'declare a nested message and a field of that type instead', pos(typeToken));
+        if (type === FieldDescriptorProto_Type.GROUP) {
+          if (this.syntax === 'editions') {
+            this.fail('group syntax is no longer supported in editions', 'declare a message and a field of that type with [features.message_encoding = DELIMITED]', pos(typeToken));
+          }
+          if (this.syntax === 'proto3') this.fail('groups are not supported in proto3', 'declare a nested message and a field of that type instead', pos(typeToken));
+        }
         if (typeName === '') {
           location.loc.path.push(5);
           field.type = type!;
@@ -754,8 +859,42 @@ class Parser {
     if (oneofIndex !== undefined) field.oneofIndex = oneofIndex;
     this.setPositions(field, { type: pos(typeToken), name: pos(nameToken), number: pos(numberToken), ...(map ? { key: map.keyPos, value: map.valuePos } : {}) });
     this.parseFieldOptions(field, fieldLocation, scope);
-    this.endOfDeclaration(';', fieldLocation);
+    if (field.typeName === '' && field.type === FieldDescriptorProto_Type.GROUP) {
+      this.parseGroup(field, nameToken, messages, parentLocation, nestedTypeNumber, fieldLocation, scope);
+    } else {
+      this.endOfDeclaration(';', fieldLocation);
+    }
     if (map) this.generateMapEntry(map, field, messages);
+  }
+
+  /**
+   * `optional group Result = 1 { ... }`: a nested message named as written and a field of type
+   * TYPE_GROUP named in lower case. protoc records overlapping locations for the two.
+   */
+  private parseGroup(field: FieldDescriptorProto, nameToken: Token, messages: DescriptorProto[], parentLocation: Location, nestedTypeNumber: number, fieldLocation: Location, scope: string): void {
+    const groupLocation = parentLocation.child(nestedTypeNumber, messages.length);
+    groupLocation.startAtLocation(fieldLocation);
+    const group = create(DescriptorProtoSchema, { name: field.name });
+    messages.push(group);
+    {
+      const location = groupLocation.child(1);
+      location.startAt(nameToken);
+      location.endAt(nameToken);
+    }
+    {
+      const location = fieldLocation.child(6);
+      location.startAt(nameToken);
+      location.endAt(nameToken);
+    }
+    if (!/^[A-Z]/.test(group.name)) {
+      this.fail('group names must start with a capital letter', `write group ${group.name.charAt(0).toUpperCase()}${group.name.slice(1)}; the field is named in lower case`, pos(nameToken));
+    }
+    this.setPositions(group, { name: pos(nameToken) });
+    field.name = field.name.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    field.typeName = group.name;
+    if (!this.lookingAt('{')) this.fail(`missing group body, found ${this.describeCurrent()}`, `write group ${group.name} = ${field.number} { ... }`);
+    this.parseMessageBlock(group, groupLocation, scope ? `${scope}.${group.name}` : group.name);
+    groupLocation.end();
   }
 
   private hasLabel(field: FieldDescriptorProto): boolean {
@@ -804,7 +943,8 @@ class Parser {
     this.consume('[');
     do {
       if (this.lookingAt('default')) {
-        this.fail('explicit default values are not allowed in proto3', 'remove [default = ...]; proto3 fields default to zero, empty or the first enum value');
+        if (this.syntax === 'proto3') this.fail('explicit default values are not allowed in proto3', 'remove [default = ...]; proto3 fields default to zero, empty or the first enum value');
+        this.parseDefault(field, fieldLocation);
       } else if (this.lookingAt('json_name')) {
         if (this.positions.get(field)?.jsonName) this.fail('option "json_name" is already set', 'set json_name once');
         const jsonLocation = fieldLocation.child(10);
@@ -822,6 +962,88 @@ class Parser {
     } while (this.tryConsume(','));
     this.consume(']', 'to close the field options');
     location.end();
+  }
+
+  /**
+   * `default = value` inside a field's `[...]`, kept as protoc's parser writes `default_value`:
+   * integers in decimal, floats through SimpleDtoa, bytes C-escaped, enum values by name. The
+   * linker checks it against the resolved type and prints floats as protoc's CopyTo does.
+   */
+  private parseDefault(field: FieldDescriptorProto, fieldLocation: Location): void {
+    if (this.positions.get(field)?.default) this.fail('option "default" is already set', 'set default once');
+    const at = pos(this.input.current);
+    this.consume('default');
+    this.consume('=');
+    const location = fieldLocation.child(7);
+    const valueAt = pos(this.input.current);
+    field.defaultValue = field.typeName !== '' ? this.anyToken() : this.scalarDefault(field.type);
+    location.end();
+    this.setPositions(field, { default: at, defaultValue: valueAt });
+  }
+
+  /** A message or enum field: the type is not known yet, so protoc keeps the token as written. */
+  private anyToken(): string {
+    const text = this.input.current.text;
+    this.input.next();
+    return text;
+  }
+
+  private scalarDefault(type: FieldDescriptorProto_Type): string {
+    const T = FieldDescriptorProto_Type;
+    switch (type) {
+      case T.INT32:
+      case T.SINT32:
+      case T.SFIXED32:
+      case T.INT64:
+      case T.SINT64:
+      case T.SFIXED64: {
+        let max = type === T.INT32 || type === T.SINT32 || type === T.SFIXED32 ? INT32_MAX : INT64_MAX;
+        const negative = this.tryConsume('-');
+        if (negative) max += 1n;
+        return `${negative ? '-' : ''}${this.integer('an integer for the default value', max)}`;
+      }
+      case T.UINT32:
+      case T.FIXED32:
+      case T.UINT64:
+      case T.FIXED64:
+        if (this.tryConsume('-')) this.fail("an unsigned field can't have a negative default value", 'use a value from 0 up');
+        return `${this.integer('an integer for the default value', type === T.UINT32 || type === T.FIXED32 ? UINT32_MAX : UINT64_MAX)}`;
+      case T.FLOAT:
+      case T.DOUBLE: {
+        const negative = this.tryConsume('-');
+        return `${negative ? '-' : ''}${simpleDtoa(this.number('a number for the default value'))}`;
+      }
+      case T.BOOL:
+        if (this.tryConsume('true')) return 'true';
+        if (this.tryConsume('false')) return 'false';
+        return this.fail(`expected "true" or "false", found ${this.describeCurrent()}`, 'a bool default is true or false');
+      case T.STRING:
+        return this.string('a string for the default value');
+      case T.BYTES: {
+        if (this.input.current.type !== 'string') this.fail(`expected a string for the default value, found ${this.describeCurrent()}`, 'a bytes default is a string literal, e.g. "\\x00\\xff"');
+        const bytes: number[] = [];
+        while (this.input.current.type === 'string') {
+          bytes.push(...stringBytes(this.input.current.text));
+          this.input.next();
+        }
+        return cEscape(bytes);
+      }
+      default:
+        return this.fail("messages can't have default values", 'remove [default = ...]');
+    }
+  }
+
+  /** protoc's ConsumeNumber: a float, an integer up to 2^64 - 1, `inf` or `nan`. */
+  private number(what: string): number {
+    const t = this.input.current;
+    if (t.type === 'float') {
+      this.input.next();
+      return parseFloatText(t.text);
+    }
+    if (t.type === 'integer') return Number(this.integer(what, UINT64_MAX));
+    if (this.tryConsume('inf')) return Infinity;
+    if (this.tryConsume('nan')) return NaN;
+    return this.fail(`expected ${what}, found ${this.describeCurrent()}`, 'write a number, inf or nan');
   }
 
   private parseOneof(oneof: OneofDescriptorProto, message: DescriptorProto, index: number, location: Location, messageLocation: Location, scope: string): void {
@@ -851,18 +1073,101 @@ class Parser {
     } while (!this.tryEndOfDeclaration('}', undefined));
   }
 
+  /**
+   * `extensions 100 to 199, 500 to max [options];` (proto2, editions). As protoc, the options are
+   * parsed once and copied to every range of the statement, source locations included.
+   */
+  private parseExtensions(message: DescriptorProto, location: Location, scope: string): void {
+    this.consume('extensions');
+    const first = message.extensionRange.length;
+    do {
+      const sub = location.child(message.extensionRange.length);
+      const startToken = this.input.current;
+      let start: number;
+      let end: number;
+      {
+        const s = sub.child(1);
+        start = this.fieldNumberInRange('a field number range');
+        s.end();
+      }
+      if (this.tryConsume('to')) {
+        const e = sub.child(2);
+        end = this.tryConsume('max') ? -2 : this.fieldNumberInRange('an integer');
+        e.end();
+      } else {
+        const e = sub.child(2);
+        e.startAt(startToken);
+        e.endAt(startToken);
+        end = start;
+      }
+      const range = create(DescriptorProto_ExtensionRangeSchema, { start, end: end + 1 });
+      message.extensionRange.push(range);
+      this.setPositions(range, { start: pos(startToken) });
+      sub.end();
+    } while (this.tryConsume(','));
+    if (this.lookingAt('[')) this.parseExtensionRangeOptions(message, first, location, scope);
+    this.endOfDeclaration(';', location);
+  }
+
+  /** An extension or reserved range bound: up to INT32_MAX - 1 (`to max` stands for the top). */
+  private fieldNumberInRange(what: string): number {
+    const at = pos(this.input.current);
+    const value = Number(this.integer(what, INT32_MAX));
+    if (value === Number(INT32_MAX)) this.fail('field number out of bounds', `field numbers run from 1 to ${FIELD_NUMBER_MAX}; write "to max" for the largest`, at);
+    return value;
+  }
+
+  private parseExtensionRangeOptions(message: DescriptorProto, first: number, location: Location, scope: string): void {
+    const ranges = message.extensionRange.slice(first);
+    const firstRange = ranges[0]!;
+    const recorded = this.locations.length;
+    const pending = this.options.length;
+    // protoc records the options under range index 0 and renumbers each copy.
+    const indexLocation = location.child(0);
+    const optionsLocation = indexLocation.child(3);
+    this.consume('[');
+    do this.parseOption(firstRange, 'extensionRange', optionsLocation, scope, false);
+    while (this.tryConsume(','));
+    this.consume(']', 'to close the extension range options');
+    optionsLocation.end();
+    indexLocation.end();
+    const optionLocations = this.locations.splice(recorded).filter((l) => l !== indexLocation.loc);
+    const options = this.options.splice(pending);
+    const indexAt = location.path.length;
+    const renumber = (path: number[], index: number) => path.map((p, i) => (i === indexAt ? index : p));
+    ranges.forEach((range, i) => {
+      const index = first + i;
+      if (range !== firstRange) range.options = create(ExtensionRangeOptionsSchema);
+      for (const loc of optionLocations) {
+        const copy = clone(SourceCodeInfo_LocationSchema, loc);
+        copy.path = renumber(loc.path, index);
+        this.locations.push(copy);
+      }
+      for (const option of options) this.options.push({ ...option, owner: range, path: renumber(option.path, index) });
+    });
+  }
+
   private parseReserved(message: DescriptorProto | EnumDescriptorProto, messageLocation: Location): void {
     const start = this.input.current;
     const isEnum = message.$typeName === 'google.protobuf.EnumDescriptorProto';
     this.consume('reserved');
-    if (this.input.current.type === 'string') {
+    const type = this.input.current.type;
+    if (type === 'string' || type === 'identifier') {
+      // Names: string literals before editions, identifiers in editions.
+      if (type === 'string' && this.syntax === 'editions') {
+        this.fail('reserved names must be identifiers in editions, not string literals', `write reserved ${stringValue(this.input.current.text)};`);
+      }
+      if (type === 'identifier' && this.syntax !== 'editions') {
+        this.fail(`reserved names must be string literals in ${this.syntax} (only editions supports identifiers), found ${this.describeCurrent()}`, `write reserved "${this.input.current.text}";`);
+      }
       const location = messageLocation.child(isEnum ? 5 : 10);
       location.startAt(start);
       do {
         const sub = location.child(message.reservedName.length);
         const at = pos(this.input.current);
-        const name = this.string(isEnum ? 'an enum value name' : 'a field name');
-        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) this.fail(`reserved name "${name}" is not a valid identifier`, 'reserve names as "name"', at);
+        const what = isEnum ? 'an enum value name' : 'a field name';
+        // A string that is not an identifier is accepted, as protoc does (with a warning).
+        const name = type === 'string' ? this.string(what) : this.identifier(what);
         message.reservedName.push(name);
         this.setPositions(message, { [`reservedName:${name}`]: at });
         sub.end();
@@ -870,9 +1175,6 @@ class Parser {
       this.endOfDeclaration(';', location);
       location.end();
       return;
-    }
-    if (this.input.current.type === 'identifier') {
-      this.fail(`reserved names must be quoted strings in proto3, found ${this.describeCurrent()}`, `write reserved "${this.input.current.text}";`);
     }
     const location = messageLocation.child(isEnum ? 4 : 9);
     location.startAt(start);
@@ -885,13 +1187,13 @@ class Parser {
       let to: number;
       {
         const s = sub.child(1);
-        from = isEnum ? this.signedInt32(what) : Number(this.integer(what, INT32_MAX));
+        from = isEnum ? this.signedInt32(what) : this.fieldNumberInRange(what);
         s.end();
       }
       if (this.tryConsume('to')) {
         const e = sub.child(2);
         if (this.tryConsume('max')) to = isEnum ? Number(INT32_MAX) : -2;
-        else to = isEnum ? this.signedInt32('an integer') : Number(this.integer('an integer', INT32_MAX));
+        else to = isEnum ? this.signedInt32('an integer') : this.fieldNumberInRange('an integer');
         e.end();
       } else {
         const e = sub.child(2);
@@ -937,11 +1239,7 @@ class Parser {
       }
       field.extendee = extendee;
       this.setPositions(field, { extendee: pos(extendeeStart) });
-      if (this.lookingAt('repeated') || this.lookingAt('optional') || this.lookingAt('required')) {
-        this.parseField(field, messages, parentLocation, nestedTypeNumber, location, scope, undefined);
-      } else {
-        this.parseFieldNoLabel(field, messages, parentLocation, nestedTypeNumber, location, scope, undefined);
-      }
+      this.parseField(field, messages, parentLocation, nestedTypeNumber, location, scope, undefined);
       location.end();
     } while (!this.tryEndOfDeclaration('}', undefined));
   }

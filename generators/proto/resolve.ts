@@ -6,8 +6,11 @@
  * problem is collected with its position.
  */
 import type { Diagnostic } from '../core/diagnostics.js';
-import { FieldDescriptorProto_Label, FieldDescriptorProto_Type } from '@bufbuild/protobuf/wkt';
+import { isFieldSet } from '@bufbuild/protobuf';
+import { FeatureSet_EnumType, FieldDescriptorProtoSchema, FieldDescriptorProto_Label, FieldDescriptorProto_Type } from '@bufbuild/protobuf/wkt';
+import type { FeatureSet } from '@bufbuild/protobuf/wkt';
 import type { DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto } from '@bufbuild/protobuf/wkt';
+import { canonicalDefault } from './defaults.js';
 import { FIELD_NUMBER_MAX, parentScope } from './parse.js';
 import type { ParsedFile, Pos } from './parse.js';
 
@@ -93,7 +96,8 @@ export class Linker {
         if (next) addPublic(next);
       }
     };
-    for (const name of file.proto.dependency) {
+    // `import option` files (edition 2024) are visible too: they exist to name custom options.
+    for (const name of [...file.proto.dependency, ...file.proto.optionDependency]) {
       const dep = this.byName.get(name);
       if (dep) addPublic(dep);
     }
@@ -281,12 +285,42 @@ export class Linker {
       const extendee = this.resolveType(file, field.extendee, scope, positions.extendee, 'message');
       if (extendee) field.extendee = `.${extendee.fullName}`;
     }
+    let target: Sym | undefined;
     if (field.typeName !== '') {
-      const resolved = this.resolveType(file, field.typeName, scope, positions.type, 'type');
+      const isGroup = isFieldSet(field, FieldDescriptorProtoSchema.field.type) && field.type === FieldDescriptorProto_Type.GROUP;
+      const resolved = this.resolveType(file, field.typeName, scope, positions.type, isGroup ? 'message' : 'type');
       if (resolved) {
+        target = resolved.sym;
         field.typeName = `.${resolved.fullName}`;
-        field.type = resolved.sym.kind === 'message' ? FieldDescriptorProto_Type.MESSAGE : FieldDescriptorProto_Type.ENUM;
+        // A group keeps TYPE_GROUP; other references become a message or an enum.
+        if (!isGroup) field.type = resolved.sym.kind === 'message' ? FieldDescriptorProto_Type.MESSAGE : FieldDescriptorProto_Type.ENUM;
       }
+    }
+    if (positions.default) this.resolveDefault(file, field, target, positions);
+  }
+
+  /** Checks `[default = ...]` against the field's type and writes it as protoc's CopyTo does. */
+  private resolveDefault(file: LinkFile, field: FieldDescriptorProto, target: Sym | undefined, positions: Record<string, Pos>): void {
+    const at = positions.defaultValue ?? positions.default;
+    if (field.label === FieldDescriptorProto_Label.REPEATED) {
+      this.problem(file, at, "repeated fields can't have default values", 'remove [default = ...]; a repeated field starts empty');
+      return;
+    }
+    if (field.typeName === '') {
+      field.defaultValue = canonicalDefault(field.type, field.defaultValue);
+      return;
+    }
+    // An unresolved type was reported already.
+    if (target === undefined) return;
+    if (target.kind !== 'enum') {
+      this.problem(file, at, "messages can't have default values", 'remove [default = ...]');
+      return;
+    }
+    const e = target.desc as EnumDescriptorProto;
+    if (!/^[A-Za-z_]\w*$/.test(field.defaultValue)) {
+      this.problem(file, at, 'default value for an enum field needs to be an identifier', `write one of ${e.value.map((v) => v.name).slice(0, 4).join(', ')}`);
+    } else if (!e.value.some((v) => v.name === field.defaultValue)) {
+      this.problem(file, at, `enum type "${field.typeName.slice(1)}" has no value named "${field.defaultValue}"`, `write one of ${e.value.map((v) => v.name).slice(0, 4).join(', ')}`);
     }
   }
 
@@ -298,28 +332,50 @@ export class Linker {
 
   /** The checks that need interpreted options (allow_alias) run after the options are applied. */
   check(): void {
+    const extensionNumbers = new Map<string, { ext: FieldDescriptorProto; file: LinkFile }>();
     for (const file of this.files) {
       if (file.prelinked) continue;
       const proto = file.proto;
-      const walk = (m: DescriptorProto, full: string) => {
-        for (const nested of m.nestedType) walk(nested, join(full, nested.name));
-        for (const e of m.enumType) this.checkEnum(file, e);
-        this.checkMessage(file, m, full);
-        this.checkExtensions(file, m.extension);
+      const syntax = syntaxOf(proto);
+      // proto2 enums are closed; editions enums are open unless features.enum_type says CLOSED.
+      const closed = (features: FeatureSet | undefined, inherited: boolean) =>
+        features?.enumType === FeatureSet_EnumType.CLOSED ? true : features?.enumType === FeatureSet_EnumType.OPEN ? false : inherited;
+      const fileClosed = syntax === 'proto2' || (syntax === 'editions' && closed(proto.options?.features, false));
+      const walk = (m: DescriptorProto, full: string, enumsClosed: boolean) => {
+        const inner = syntax === 'editions' ? closed(m.options?.features, enumsClosed) : enumsClosed;
+        for (const nested of m.nestedType) walk(nested, join(full, nested.name), inner);
+        for (const e of m.enumType) this.checkEnum(file, e, closed(e.options?.features, inner) && syntax !== 'proto3');
+        this.checkMessage(file, m, full, syntax);
+        this.checkExtensions(file, m.extension, syntax, extensionNumbers);
       };
-      for (const m of proto.messageType) walk(m, join(proto.package, m.name));
-      for (const e of proto.enumType) this.checkEnum(file, e);
-      this.checkExtensions(file, proto.extension);
+      for (const m of proto.messageType) walk(m, join(proto.package, m.name), fileClosed);
+      for (const e of proto.enumType) this.checkEnum(file, e, closed(e.options?.features, fileClosed) && syntax !== 'proto3');
+      this.checkExtensions(file, proto.extension, syntax, extensionNumbers);
     }
   }
 
-  private checkExtensions(file: LinkFile, extensions: FieldDescriptorProto[]): void {
+  private checkExtensions(file: LinkFile, extensions: FieldDescriptorProto[], syntax: Syntax, numbers: Map<string, { ext: FieldDescriptorProto; file: LinkFile }>): void {
     for (const ext of extensions) {
       const positions = file.positions.get(ext) ?? {};
-      if (ext.extendee !== '' && !/^\.google\.protobuf\.\w+Options$/.test(ext.extendee)) {
+      if (syntax === 'proto3' && ext.extendee !== '' && !/^\.google\.protobuf\.\w+Options$/.test(ext.extendee)) {
         this.problem(file, positions.extendee, `extensions in proto3 are only allowed for defining options; "${ext.extendee.slice(1)}" is not an options message`, 'extend google.protobuf.FieldOptions (or another *Options message) to declare a custom option');
       }
-      this.checkNumber(file, ext, positions.number);
+      if (ext.label === FieldDescriptorProto_Label.REQUIRED) {
+        this.problem(file, positions.label, `the extension ${ext.name} cannot be required`, 'make it optional');
+      }
+      if (!this.checkNumber(file, ext, positions.number)) continue;
+      const extendee = this.symbols.get(ext.extendee.slice(1));
+      if (extendee?.kind !== 'message') continue;
+      const message = extendee.desc as DescriptorProto;
+      if (!message.extensionRange.some((r) => ext.number >= r.start && ext.number < r.end)) {
+        this.problem(file, positions.number, `"${ext.extendee.slice(1)}" does not declare ${ext.number} as an extension number`, `add "extensions ${ext.number};" to ${message.name}, or use a number inside its extension ranges`);
+        continue;
+      }
+      const key = `${ext.extendee}|${ext.number}`;
+      const previous = numbers.get(key);
+      if (previous) {
+        this.problem(file, positions.number, `extension number ${ext.number} has already been used in "${ext.extendee.slice(1)}" by extension "${previous.ext.name}" defined in ${previous.file.proto.name}`, 'give each extension of a message its own number');
+      } else numbers.set(key, { ext, file });
     }
   }
 
@@ -339,7 +395,7 @@ export class Linker {
     return true;
   }
 
-  private checkMessage(file: LinkFile, message: DescriptorProto, full: string): void {
+  private checkMessage(file: LinkFile, message: DescriptorProto, full: string, syntax: Syntax): void {
     const positions = (d: object) => file.positions.get(d) ?? {};
     const isMapEntry = message.options?.mapEntry === true;
     const byNumber = new Map<number, FieldDescriptorProto>();
@@ -356,6 +412,7 @@ export class Linker {
         }
       }
     }
+    this.checkExtensionRanges(file, message);
     const reservedNames = new Set<string>();
     for (const name of message.reservedName) {
       if (reservedNames.has(name)) this.problem(file, positions(message)[`reservedName:${name}`], `field name "${name}" is reserved multiple times`, 'reserve each name once');
@@ -372,10 +429,11 @@ export class Linker {
         if (reserved) this.problem(file, at.number, `field "${field.name}" uses reserved number ${field.number}`, 'pick a number that is not reserved; reserved numbers once belonged to deleted fields');
       }
       if (reservedNames.has(field.name)) this.problem(file, at.name, `field name "${field.name}" is reserved`, 'rename the field; reserved names once belonged to deleted fields');
-      // proto3: JSON names must be unique within a message.
+      // JSON names must be unique within a message (proto2's legacy JSON only checks custom names).
       const json = field.jsonName !== '' ? field.jsonName : jsonName(field.name);
       const clash = byJson.get(json);
-      if (clash && !isMapEntry) {
+      const isCustom = (f: FieldDescriptorProto) => positions(f).jsonName !== undefined && f.jsonName !== jsonName(f.name);
+      if (clash && !isMapEntry && (syntax !== 'proto2' || (isCustom(field) && isCustom(clash)))) {
         const kind = (f: FieldDescriptorProto) => (positions(f).jsonName !== undefined ? 'custom' : 'default');
         this.problem(file, at.jsonName ?? at.name, `the ${kind(field)} JSON name of field "${field.name}" ("${json}") conflicts with the ${kind(clash)} JSON name of field "${clash.name}"`, 'rename one of the fields or give it a different json_name');
       } else byJson.set(json, field);
@@ -405,14 +463,39 @@ export class Linker {
     }
   }
 
-  private checkEnum(file: LinkFile, e: EnumDescriptorProto): void {
+  /** protoc's checks of `extensions` ranges: ordered, apart from each other, reserved numbers and fields. */
+  private checkExtensionRanges(file: LinkFile, message: DescriptorProto): void {
+    const at = (range: object) => file.positions.get(range)?.start;
+    const show = (r: { start: number; end: number }) => `${r.start} to ${r.end - 1}`;
+    message.extensionRange.forEach((range, i) => {
+      if (range.start <= 0) this.problem(file, at(range), 'extension numbers must be positive integers', 'start the range at 1 or more');
+      if (range.end <= range.start) this.problem(file, at(range), 'extension range end number must be greater than start number', `write extensions ${range.start} to ${Math.max(range.start, range.end)};`);
+      for (const field of message.field) {
+        if (field.number >= range.start && field.number < range.end) {
+          this.problem(file, at(range), `extension range ${show(range)} includes field "${field.name}" (${field.number})`, 'move the field out of the range or shrink the range');
+        }
+      }
+      for (const reserved of message.reservedRange) {
+        if (range.end > reserved.start && reserved.end > range.start) {
+          this.problem(file, at(range), `extension range ${show(range)} overlaps with reserved range ${show(reserved)}`, 'an extension range cannot include reserved numbers');
+        }
+      }
+      for (const other of message.extensionRange.slice(i + 1)) {
+        if (range.end > other.start && other.end > range.start) {
+          this.problem(file, at(range), `extension range ${show(other)} overlaps with already-defined range ${show(range)}`, 'merge or separate the ranges');
+        }
+      }
+    });
+  }
+
+  private checkEnum(file: LinkFile, e: EnumDescriptorProto, closed: boolean): void {
     const positions = (d: object) => file.positions.get(d) ?? {};
     if (e.value.length === 0) {
       this.problem(file, positions(e).name, `enum "${e.name}" must contain at least one value`, 'add NAME_UNSPECIFIED = 0;');
       return;
     }
-    if (e.value[0].number !== 0) {
-      this.problem(file, positions(e.value[0]).number, `the first enum value must be zero in proto3 (${e.value[0].name} is ${e.value[0].number})`, `add ${screamingPrefix(e.name)}_UNSPECIFIED = 0; as the first value`);
+    if (!closed && e.value[0].number !== 0) {
+      this.problem(file, positions(e.value[0]).number, `the first enum value must be zero in proto3 (${e.value[0].name} is ${e.value[0].number})`, `add ${screamingPrefix(e.name)}_UNSPECIFIED = 0; as the first value (or make the enum closed: proto2, or features.enum_type = CLOSED)`);
     }
     const allowAlias = e.options?.allowAlias === true;
     if (e.options?.allowAlias === false && e.options !== undefined && Object.prototype.hasOwnProperty.call(e.options, 'allowAlias')) {
@@ -456,6 +539,13 @@ export class Linker {
       this.problem(file, positions(e).name, `"${e.name}" declares support for enum aliases but no enum values share field numbers`, 'remove option allow_alias = true;');
     }
   }
+}
+
+type Syntax = 'proto2' | 'proto3' | 'editions';
+
+/** protoc writes no `syntax` for proto2 files. */
+function syntaxOf(file: FileDescriptorProto): Syntax {
+  return file.syntax === 'proto3' ? 'proto3' : file.syntax === 'editions' ? 'editions' : 'proto2';
 }
 
 function screamingPrefix(name: string): string {
