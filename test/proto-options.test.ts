@@ -163,3 +163,24 @@ describe('bad options fail where protoc fails, located at the offending token', 
     expect(hint('repeated-path.proto')).toBe('write (bad.opts.rules) = { ... } once per element');
   });
 });
+
+const PROTOC_INCLUDE = join(ROOT, 'node_modules/protoc/include');
+
+describe("protoc's own include files equal protoc (descriptor.proto's feature_support and edition_defaults aggregates, the language features)", () => {
+  for (const path of protoFiles(PROTOC_INCLUDE)) {
+    const name = relative(PROTOC_INCLUDE, path);
+    it(name, () => {
+      for (const sourceInfo of [false, true]) {
+        const mine = loadProto([path], { includePaths: [PROTOC_INCLUDE], sourceInfo }).set;
+        const theirs = protoc(PROTOC_INCLUDE, [name], sourceInfo);
+        expect(mine.file.map((f) => f.name)).toEqual(theirs.file.map((f) => f.name));
+        mine.file.forEach((file, i) => {
+          const json = (f: FileDescriptorProto) => toJson(FileDescriptorProtoSchema, f) as Record<string, unknown>;
+          expect(differences(json(file), json(theirs.file[i])), file.name).toEqual([]);
+          expect(optionBytes(file), `${file.name} option bytes`).toEqual(optionBytes(theirs.file[i]));
+          expect(Buffer.from(toBinary(FileDescriptorProtoSchema, file)).equals(Buffer.from(toBinary(FileDescriptorProtoSchema, theirs.file[i]))), `${file.name} bytes`).toBe(true);
+        });
+      }
+    });
+  }
+});
