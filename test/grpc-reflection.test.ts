@@ -244,6 +244,28 @@ describe('on and off', () => {
     expect(await servicesOf({ health: false }, 'development')).toEqual(SERVICES.filter((name) => name !== 'grpc.health.v1.Health'));
   });
 
+  it.each(['connect', 'grpc-web'] as const)('answers over the %s protocol on HTTP/2 too (Connect\'s side of the port)', async (protocol) => {
+    const { createClient } = await import('@connectrpc/connect');
+    const { createConnectTransport, createGrpcWebTransport } = await import('@connectrpc/connect-node');
+    const { ServerReflectionV1 } = await load<typeof import('../out/grpc/runtime/grpc-reflection.js')>(folder, 'out/runtime/grpc-reflection.js');
+    const server = (await load<{ createServer(options: object): Server }>(folder, 'usage.js')).createServer({});
+    const port = await server.listen(0, '127.0.0.1');
+    try {
+      const transport = (protocol === 'connect' ? createConnectTransport : createGrpcWebTransport)({ baseUrl: `http://127.0.0.1:${port}`, httpVersion: '2' });
+      const client = createClient(ServerReflectionV1, transport);
+      const answers = [];
+      async function* requests() {
+        yield { messageRequest: { case: 'listServices', value: '' } } as const;
+        yield { messageRequest: { case: 'fileContainingSymbol', value: 'acme.tasks.v1.Task' } } as const;
+      }
+      for await (const answer of client.serverReflectionInfo(requests())) answers.push(answer);
+      expect(answers[0]?.messageResponse.case === 'listServicesResponse' && answers[0].messageResponse.value.service.map((service) => service.name)).toEqual(SERVICES);
+      expect(answers[1]?.messageResponse.case === 'fileDescriptorResponse' && answers[1].messageResponse.value.fileDescriptorProto.length).toBe(5);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('the example answers UNIMPLEMENTED when started with NODE_ENV=production', async () => {
     const production = await startExample({ NODE_ENV: 'production' }, EXAMPLE_MAIN);
     try {

@@ -45,7 +45,7 @@ describe('generated code', () => {
 
   it('names every file it needs, and nothing else, for the services', () => {
     expect([...files.keys()].filter((path) => !path.endsWith('_pb.ts')).sort()).toEqual([
-      'client-web.ts', 'client.ts', 'runtime/client-common.ts', 'runtime/cors-policy.ts', 'runtime/grpc-admission.ts', 'runtime/grpc-call.ts', 'runtime/grpc-client.ts', 'runtime/grpc-health.ts', 'runtime/grpc-http2.ts', 'runtime/grpc-limits.ts', 'runtime/grpc-node-client.ts', 'runtime/grpc-server.ts', 'runtime/grpc-web-client.ts', 'runtime/http-listener.ts', 'server.ts',
+      'client-web.ts', 'client.ts', 'runtime/client-common.ts', 'runtime/cors-policy.ts', 'runtime/grpc-admission.ts', 'runtime/grpc-call.ts', 'runtime/grpc-client.ts', 'runtime/grpc-health.ts', 'runtime/grpc-http2.ts', 'runtime/grpc-limits.ts', 'runtime/grpc-node-client.ts', 'runtime/grpc-reflection.ts', 'runtime/grpc-server.ts', 'runtime/grpc-web-client.ts', 'runtime/http-listener.ts', 'server.ts',
     ]);
   });
 
