@@ -15,7 +15,8 @@
  *
  * Credentials (metadata `authorization: Bearer <token>`): `demo-token` may do everything,
  * `reader-token` only GetTask and ListTasks (PERMISSION_DENIED otherwise); none is UNAUTHENTICATED.
- * `grpc.health.v1.Health` needs none.
+ * `grpc.health.v1.Health` needs none, nor does server reflection (`grpcurl -plaintext
+ * 127.0.0.1:<port> list`, grpcui, Postman), which is off when NODE_ENV=production.
  *
  * Settings, from the environment:
  *   PORT           port to listen on; 0 = any free port (default 0)
