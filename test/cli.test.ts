@@ -169,9 +169,9 @@ describe('codegen CLI', () => {
         files: { 'api.yaml': 'openapi: 3.1.0\ninfo: { title: T, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n    A:\n      type: strng\n' },
         expected: /api\.yaml:7:\d+: error: .*strng/,
       },
-      'Swagger 2.0': {
-        files: { 'api.yaml': 'swagger: "2.0"\ninfo: { title: T, version: "1" }\npaths: {}\n' },
-        expected: /api\.yaml:1:\d+: error: Swagger 2\.0/,
+      'Swagger 2.0 with a dangling $ref (located in the 2.0 file)': {
+        files: { 'api.yaml': 'swagger: "2.0"\ninfo: { title: T, version: "1" }\npaths: {}\ndefinitions:\n  A:\n    $ref: "#/definitions/Missing"\n' },
+        expected: /api\.yaml:7:11: error: \$ref "#\/definitions\/Missing" points to nothing/,
       },
     };
     for (const [name, { files, expected }] of Object.entries(cases)) {

@@ -1,6 +1,6 @@
 /**
  * Real API descriptions written by others (../shared/corpus/openapi): each generates, and all of
- * the output type-checks under strict with both compilers. Swagger 2.0 gets its clear message.
+ * the output type-checks under strict with both compilers. Swagger 2.0 documents: swagger2-corpus.test.ts.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -31,11 +31,6 @@ function api(input: string, output: string): ApiConfig {
 describe('corpus: ../shared/corpus/openapi', () => {
   it('has the documents this test expects', () => {
     expect(openapi3.length).toBeGreaterThanOrEqual(8);
-  });
-
-  it('Swagger 2.0 is refused with a clear, located message', async () => {
-    const swagger = all.find((file) => file.includes('/v2.0/'))!;
-    await expect(generate([api(swagger, tempDir())])).rejects.toThrow(/v2\.0\/petstore\.yaml:1:1: error: Swagger 2\.0/);
   });
 
   describe('every OpenAPI 3 document generates and type-checks', async () => {

@@ -299,11 +299,14 @@ describe('corpus: ../shared/corpus/openapi', () => {
     });
   }
 
-  it('refuses Swagger 2.0 at the swagger key', async () => {
+  it('reads Swagger 2.0, with the 2.0 file\'s own positions', async () => {
     const swagger = all.find((name) => name.includes('/v2.0/'))!;
-    await expect(loadOpenApi(swagger, { displayRoot: CORPUS })).rejects.toThrow(
-      /^oai-examples\/v2\.0\/petstore\.yaml:1:1: error: Swagger 2\.0 is not supported; convert it to OpenAPI 3 \(e\.g\. with swagger2openapi\)/,
-    );
+    const model = await loadOpenApi(swagger, { displayRoot: CORPUS });
+    expect(model.servers).toEqual([{ url: 'http://petstore.swagger.io/v1' }]);
+    expect(model.operations.map((op) => op.name)).toEqual(['listPets', 'createPets', 'showPetById']);
+    expect(model.operations[0].location).toEqual({ file: 'oai-examples/v2.0/petstore.yaml', line: 17, column: 5 });
+    expect(schemaOf(model, 'Pet')['x-location']).toEqual({ file: 'oai-examples/v2.0/petstore.yaml', line: 77, column: 5 });
+    expectRefsResolve(model);
   });
 });
 
@@ -325,7 +328,7 @@ describe('bad input: every message names file:line:col', () => {
     ['dangling.json', /^test\/fixtures\/openapi\/dangling\.json:10:96: error: \$ref "#\/components\/schemas\/Pett" points to nothing/],
     ['dangling-file.yaml', /^test\/fixtures\/openapi\/dangling-file\.yaml:12:17: error: \$ref "\.\/missing\.yaml#\/Owner" points to a file that cannot be read \(cannot read test\/fixtures\/openapi\/missing\.yaml: no such file\)/],
     ['wrong-types.yaml', /^test\/fixtures\/openapi\/wrong-types\.yaml:9:13: error: "type" must be one of string, number, integer, boolean, object, array, null, not the string "strng"\n  hint: did you mean "string"\?/],
-    ['swagger.json', /^test\/fixtures\/openapi\/swagger\.json:3:3: error: Swagger 2\.0 is not supported; convert it to OpenAPI 3 \(e\.g\. with swagger2openapi\)/],
+    ['swagger.json', /^test\/fixtures\/openapi\/swagger\.json:6:67: error: \$ref "#\/definitions\/Owner" points to nothing: .* no "Owner" under #\/definitions\n  hint: did you mean "Owners"\?\ntest\/fixtures\/openapi\/swagger\.json:7:53: error: \$ref "#\/definitions\/Owner"/],
     ['duplicate-id.yaml', /^test\/fixtures\/openapi\/duplicate-id\.yaml:8:20: error: duplicate operationId "listPets" \(also used at test\/fixtures\/openapi\/duplicate-id\.yaml:14:20\)/],
     ['cycle.yaml', /^test\/fixtures\/openapi\/cycle\.yaml:9:13: error: \$ref cycle: A → B → A never reaches a schema/],
     ['param-cycle.yaml', /^test\/fixtures\/openapi\/param-cycle\.yaml:18:13: error: \$ref "#\/components\/parameters\/P" is part of a cycle/],

@@ -1,7 +1,8 @@
 /**
- * The OpenAPI loader: reads an OpenAPI 3.0 or 3.1 document (JSON or YAML, split over several files
- * by `$ref`) and lowers it to the model. Every problem found is reported at once, each with its
- * `file:line:col`, as one CodegenError.
+ * The OpenAPI loader: reads an OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one (converted to
+ * 3.0 by swagger2.ts), JSON or YAML, split over several files by `$ref`, and lowers it to the
+ * model. Every problem found is reported at once, each with its `file:line:col`, as one
+ * CodegenError.
  */
 import { dirname, resolve } from 'node:path';
 import type { ApiModel, JsonSchema, SecurityScheme } from '../core/model.js';
@@ -9,6 +10,7 @@ import { CodegenError, error } from '../core/diagnostics.js';
 import { InputFiles } from '../core/input-files.js';
 import type { SourceDoc, Where } from '../core/documents.js';
 import { child, closest, deref, describe, Documents, isObject, locate, own, Problems } from '../core/documents.js';
+import { convertSwagger2, isSwagger } from './swagger2.js';
 import { collectOperations, explicitPagination, detectPagination, lowerSecurity, nameOperations, OperationLowering, SchemaRegistry } from './lower.js';
 
 export interface LoadOptions {
@@ -25,9 +27,10 @@ export async function loadOpenApi(inputPath: string, options: LoadOptions = {}):
   const docs = new Documents(resolve(options.displayRoot ?? process.cwd()), files);
   const opened = docs.open(resolve(inputPath));
   if (Array.isArray(opened)) throw new CodegenError(opened);
-  const root = opened;
-  const dialect = checkVersion(root);
   const problems = new Problems();
+  // Swagger 2.0 is read as the OpenAPI 3.0 document it says, with the 2.0 file's positions.
+  const root = isSwagger(opened.data) ? convertSwagger2(checkSwaggerVersion(opened), docs, problems) : opened;
+  const dialect = checkVersion(root);
   const top = (key: string): Where => ({ doc: root, path: child(undefined, key) });
 
   const schemas = new SchemaRegistry(docs, dialect, problems);
@@ -81,18 +84,20 @@ export async function loadOpenApi(inputPath: string, options: LoadOptions = {}):
   return model;
 }
 
-/** `openapi: 3.0.x` or `3.1.x`; Swagger 2.0 and anything else stop here with a clear message. */
+/** `swagger: "2.0"`, the one Swagger version there is to read. */
+function checkSwaggerVersion(root: SourceDoc): SourceDoc {
+  const version = (root.data as Record<string, unknown>).swagger;
+  if (version === '2.0') return root;
+  const where = root.locate(['swagger']);
+  if (version === 2) throw error('"swagger" must be the string "2.0", not the number 2', where, 'quote it: swagger: "2.0" (YAML reads 2.0 as a number)');
+  throw error(`Swagger ${describe(version)} is not supported; codegen reads Swagger 2.0 and OpenAPI 3.0.x and 3.1.x`, where, 'write swagger: "2.0" if the document follows Swagger 2.0');
+}
+
+/** `openapi: 3.0.x` or `3.1.x`; anything else stops here with a clear message. */
 function checkVersion(root: SourceDoc): '3.0' | '3.1' {
   const data = root.data;
   if (!isObject(data)) {
     throw error(`${root.display} is not an OpenAPI document: its top level is ${describe(data)}, not an object`, root.locate([]), 'an OpenAPI document starts with openapi: 3.1.0, info: and paths:');
-  }
-  if (data.swagger !== undefined) {
-    throw error(
-      `Swagger ${String(data.swagger)} is not supported; convert it to OpenAPI 3 (e.g. with swagger2openapi) and generate from the result`,
-      root.locate(['swagger'], 'key'),
-      `npx swagger2openapi ${root.display} -o openapi.yaml`,
-    );
   }
   const version = data.openapi;
   if (version === undefined) {

@@ -1,0 +1,249 @@
+/**
+ * Swagger 2.0 in: the document is converted, node by node, into the OpenAPI 3.0 document
+ * swagger2openapi (Mermade) would write, and the 3.x lowering reads that. Every node the converter
+ * writes remembers where in the 2.0 source it came from, so the converted document's `locate`
+ * answers with the 2.0 file's own line and column: errors found while lowering point at what the
+ * user wrote, never at a converted copy.
+ *
+ * References: `#/definitions/X` becomes `#/components/schemas/X` and `#/responses/X`
+ * `#/components/responses/X`. Anything else a `$ref` reaches (another file, or a place outside those
+ * sections) is converted in the role it is referenced in and placed under `x-codegen-swagger2/<n>/`
+ * keyed by the target's last pointer segment, so the lowering names it as it would name the same
+ * reference in a 3.x document. Parameters are inlined: a 2.0 body or form parameter is not a 3.x
+ * parameter at all, and parameters' names never reach the generated code.
+ */
+import type { SourceLocation } from '../core/diagnostics.js';
+import type { Documents, Path, Problems, SourceDoc, Where } from '../core/documents.js';
+import { child, describe, encodePointer, isObject, locate, own, resolveRef, segments, setOwn } from '../core/documents.js';
+import { convertOperations } from './swagger2-operations.js';
+
+/** Where referenced things that have no 3.x section of their own are placed in the converted document. */
+export const HOISTED = 'x-codegen-swagger2';
+
+export type Role = 'schema' | 'response';
+
+/** The converted document: 3.0 data, 2.0 positions. */
+class ConvertedDoc implements SourceDoc {
+  readonly path: string;
+  readonly display: string;
+
+  constructor(
+    private readonly source: SourceDoc,
+    readonly data: Record<string, unknown>,
+    private readonly origins: WeakMap<object, Where>,
+  ) {
+    this.path = source.path;
+    this.display = source.display;
+  }
+
+  /** Walks the converted data; the deepest node with a known origin, plus the keys after it, is looked up in its source. */
+  locate(pointer: Path | string[] | undefined, part: 'key' | 'value' = 'value'): SourceLocation {
+    const parts = Array.isArray(pointer) ? pointer : segments(pointer);
+    let base: Where = { doc: this.source, path: undefined };
+    let rest: string[] = [];
+    let node: unknown = this.data;
+    for (const part of parts) {
+      node = Array.isArray(node) ? node[Number(part)] : own(node, part);
+      const origin = node !== null && typeof node === 'object' ? this.origins.get(node) : undefined;
+      if (origin) {
+        base = origin;
+        rest = [];
+      } else rest.push(part);
+    }
+    return base.doc.locate([...segments(base.path), ...rest], part);
+  }
+}
+
+export function at(where: Where, ...keys: (string | number)[]): Where {
+  let path = where.path;
+  for (const key of keys) path = child(path, key);
+  return { doc: where.doc, path };
+}
+
+/** What the converters of schemas, operations and responses share: the source map and the references. */
+export class Conversion {
+  readonly origins = new WeakMap<object, Where>();
+  private readonly hoisted: Record<string, unknown> = {};
+  private readonly hoistedAt = new Map<string, string>();
+  private count = 0;
+
+  constructor(readonly docs: Documents, readonly root: SourceDoc, readonly problems: Problems) {}
+
+  /** Records that `value` (written by the converter) stands for what is at `where` in a source file. */
+  node<T extends object>(value: T, where: Where): T {
+    this.origins.set(value, where);
+    return value;
+  }
+
+  /** The converted document. */
+  finish(data: Record<string, unknown>): SourceDoc {
+    if (this.count > 0) data[HOISTED] = this.hoisted;
+    return new ConvertedDoc(this.root, data, this.origins);
+  }
+
+  /**
+   * The 3.x reference for a 2.0 `$ref` written at `refAt`, for a thing in `role`; undefined (a
+   * located problem reported) when it points to nothing.
+   */
+  reference(ref: unknown, refAt: Where, role: Role): string | undefined {
+    if (typeof ref !== 'string') {
+      this.problems.add(`"$ref" must be a string, not ${describe(ref)}`, locate(refAt), 'write the reference as a string, e.g. "#/definitions/Pet"');
+      return undefined;
+    }
+    const target = resolveRef(this.docs, ref, refAt, this.problems);
+    if (!target) return undefined;
+    const parts = segments(target.path);
+    const section = role === 'schema' ? 'definitions' : 'responses';
+    if (target.doc === this.root && parts.length >= 2 && parts[0] === section) {
+      return `#${encodePointer(['components', role === 'schema' ? 'schemas' : 'responses', ...parts.slice(1)])}`;
+    }
+    const key = `${role} ${target.key}`;
+    const known = this.hoistedAt.get(key);
+    if (known) return known;
+    const name = parts.length ? parts[parts.length - 1] : target.doc.path.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
+    const slot: Record<string, unknown> = {};
+    setOwn(this.hoisted, String(this.count), slot);
+    const pointer = `#${encodePointer([HOISTED, String(this.count++), name])}`;
+    this.hoistedAt.set(key, pointer);
+    setOwn(slot, name, role === 'schema' ? this.schema(target.value, target) : this.response(target.value, target));
+    return pointer;
+  }
+
+  /** Set by the operations converter: a response needs the document's `produces`. */
+  response: (value: unknown, where: Where) => unknown = () => ({});
+
+  /**
+   * A 2.0 Schema Object as 3.0: `x-nullable` → `nullable`, a string `discriminator` →
+   * `{ propertyName }`, `type: file` → a binary string, references rewritten. Wrong values pass
+   * through for the 3.x lowering to report (at their 2.0 position).
+   */
+  schema(raw: unknown, where: Where): unknown {
+    if (!isObject(raw)) return raw;
+    const out = this.node<Record<string, unknown>>({}, where);
+    for (const key of Object.keys(raw)) {
+      const value = raw[key];
+      const valueAt = at(where, key);
+      switch (key) {
+        case '$ref': {
+          const ref = this.reference(value, valueAt, 'schema');
+          if (ref !== undefined) out.$ref = ref;
+          break;
+        }
+        case 'x-nullable':
+          out.nullable = value;
+          break;
+        case 'discriminator':
+          out.discriminator = typeof value === 'string' ? this.node({ propertyName: value }, valueAt) : value;
+          break;
+        case 'items':
+          out.items = Array.isArray(value) ? this.node(value.map((item, i) => this.schema(item, at(valueAt, i))), valueAt) : this.schema(value, valueAt);
+          break;
+        case 'additionalProperties': case 'not':
+          out[key] = this.schema(value, valueAt);
+          break;
+        case 'allOf': case 'anyOf': case 'oneOf': case 'x-anyOf': case 'x-oneOf':
+          out[key.replace(/^x-/, '')] = Array.isArray(value) ? this.node(value.map((item, i) => this.schema(item, at(valueAt, i))), valueAt) : value;
+          break;
+        case 'properties':
+          out.properties = isObject(value) ? this.map(value, valueAt, (item, itemAt) => this.schema(item, itemAt)) : value;
+          break;
+        default:
+          if (!key.startsWith('x-')) setOwn(out, key, value);
+      }
+    }
+    if (raw.type === 'file') {
+      out.type = 'string';
+      out.format = 'binary';
+    }
+    return out;
+  }
+
+  /** Converts each value of a map, keeping its keys (and `__proto__` as a key). */
+  map(value: Record<string, unknown>, where: Where, convert: (item: unknown, itemAt: Where) => unknown): Record<string, unknown> {
+    const out = this.node<Record<string, unknown>>({}, where);
+    for (const name of Object.keys(value)) setOwn(out, name, convert(value[name], at(where, name)));
+    return out;
+  }
+}
+
+/** Whether a parsed document is Swagger 2.0 (has a `swagger` key). */
+export function isSwagger(data: unknown): boolean {
+  return isObject(data) && data.swagger !== undefined;
+}
+
+/**
+ * The OpenAPI 3.0 document a Swagger 2.0 document says, with its 2.0 positions. Problems found on
+ * the way are added to `problems` (located in the 2.0 files).
+ */
+export function convertSwagger2(root: SourceDoc, docs: Documents, problems: Problems): SourceDoc {
+  const data = root.data as Record<string, unknown>;
+  const conversion = new Conversion(docs, root, problems);
+  const top = (key: string): Where => ({ doc: root, path: child(undefined, key) });
+  const out = conversion.node<Record<string, unknown>>({ openapi: '3.0.3' }, { doc: root, path: undefined });
+  if (data.info !== undefined) out.info = data.info;
+  const servers = serversOf(data, problems, root);
+  if (servers.length) out.servers = conversion.node(servers, top('host'));
+  if (data.security !== undefined) out.security = data.security;
+  if (data.tags !== undefined) out.tags = data.tags;
+  const operations = convertOperations(conversion, data);
+  if (operations !== undefined) out.paths = operations;
+  const components = conversion.node<Record<string, unknown>>({}, { doc: root, path: undefined });
+  const definitions = data.definitions;
+  if (definitions !== undefined) {
+    components.schemas = isObject(definitions) ? conversion.map(definitions, top('definitions'), (item, itemAt) => conversion.schema(item, itemAt)) : definitions;
+  }
+  const responses = data.responses;
+  if (responses !== undefined) {
+    components.responses = isObject(responses) ? conversion.map(responses, top('responses'), (item, itemAt) => conversion.response(item, itemAt)) : responses;
+  }
+  const schemes = securitySchemes(conversion, data.securityDefinitions, top('securityDefinitions'));
+  if (schemes !== undefined) components.securitySchemes = schemes;
+  if (Object.keys(components).length) out.components = components;
+  return conversion.finish(out);
+}
+
+/** `host` + `basePath` + `schemes` → servers, one per scheme (https when none is given: fetch needs one). */
+function serversOf(data: Record<string, unknown>, problems: Problems, root: SourceDoc): { url: string }[] {
+  const { host, basePath, schemes } = data;
+  for (const [key, value] of [['host', host], ['basePath', basePath]] as const) {
+    if (value !== undefined && typeof value !== 'string') problems.add(`"${key}" must be a string, not ${describe(value)}`, root.locate([key]), key === 'host' ? 'write e.g. host: api.example.com' : 'write e.g. basePath: /v1');
+  }
+  const path = typeof basePath === 'string' ? basePath.replace(/\/+$/, '') : '';
+  if (typeof host !== 'string') return typeof basePath === 'string' ? [{ url: basePath }] : [];
+  let list: string[] = ['https'];
+  if (schemes !== undefined) {
+    if (Array.isArray(schemes) && schemes.every((scheme) => typeof scheme === 'string')) list = schemes.length ? schemes : list;
+    else problems.add(`"schemes" must be a list of strings, not ${describe(schemes)}`, root.locate(['schemes']), 'write e.g. schemes: [https]');
+  }
+  return list.map((scheme) => ({ url: `${scheme}://${host}${path}` }));
+}
+
+const FLOWS: Record<string, string> = { implicit: 'implicit', password: 'password', application: 'clientCredentials', accessCode: 'authorizationCode' };
+
+/** `securityDefinitions` → `components.securitySchemes`: basic → http basic, oauth2's one flow → `flows`. */
+function securitySchemes(conversion: Conversion, value: unknown, where: Where): unknown {
+  if (value === undefined || !isObject(value)) return value;
+  return conversion.map(value, where, (raw, schemeAt) => {
+    if (!isObject(raw)) return raw;
+    const out = conversion.node<Record<string, unknown>>({}, schemeAt);
+    for (const key of Object.keys(raw)) {
+      if (!['flow', 'authorizationUrl', 'tokenUrl', 'scopes'].includes(key) && !key.startsWith('x-')) setOwn(out, key, raw[key]);
+    }
+    if (raw.type === 'basic') {
+      out.type = 'http';
+      out.scheme = 'basic';
+    }
+    if (raw.type === 'oauth2') {
+      const flowName = typeof raw.flow === 'string' ? FLOWS[raw.flow] : undefined;
+      if (flowName === undefined) {
+        conversion.problems.add(`security scheme: "flow" must be one of ${Object.keys(FLOWS).join(', ')}, not ${describe(raw.flow)}`, locate(raw.flow === undefined ? schemeAt : at(schemeAt, 'flow')), 'write e.g. flow: accessCode');
+      } else {
+        const flow: Record<string, unknown> = { scopes: isObject(raw.scopes) ? raw.scopes : {} };
+        if (typeof raw.authorizationUrl === 'string') flow.authorizationUrl = raw.authorizationUrl;
+        if (typeof raw.tokenUrl === 'string') flow.tokenUrl = raw.tokenUrl;
+        out.flows = { [flowName]: flow };
+      }
+    }
+    return out;
+  });
+}
