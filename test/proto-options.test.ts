@@ -136,6 +136,7 @@ describe('bad options fail where protoc fails, located at the offending token', 
     ['feature-unknown-value.proto', 'feature-unknown-value.proto:3:34: error: feature field `field_presence` must resolve to a known value, found FIELD_PRESENCE_UNKNOWN'],
     ['feature-wrong-target.proto', 'feature-wrong-target.proto:4:10: error: option google.protobuf.FeatureSet.field_presence cannot be set on an entity of type `message`'],
     ['option-wrong-target.proto', 'option-wrong-target.proto:10:10: error: option bad.ed.only_field cannot be set on an entity of type `message`'],
+    ['required-in-pieces.proto', 'required-in-pieces.proto:15:25: error: option "(needs)" is missing required fields: id'],
     ['required-missing.proto', 'required-missing.proto:15:22: error: error in the value of option "(needs)": message missing required fields: child.name'],
     ['wrong-type.proto', 'wrong-type.proto:6:44: error: error in the value of option "(bad.opts.rule)": expected integer for field "n", found "x"'],
   ];
@@ -144,7 +145,9 @@ describe('bad options fail where protoc fails, located at the offending token', 
   it('every case is refused by protoc too', () => {
     // protoc 36 hits an internal check on [bad.opts.count] inside a Rule value (it logs "Protocol
     // Buffer reflection usage error" and exits 0); an extension of another message is refused here.
-    for (const [name] of cases.filter(([name]) => name !== 'unknown-extension.proto')) {
+    // Likewise required-in-pieces.proto: "Check failed: dynamic_message->ParseFromString", exit 0
+    // and no descriptor set written.
+    for (const [name] of cases.filter(([name]) => name !== 'unknown-extension.proto' && name !== 'required-in-pieces.proto')) {
       expect(() => execFileSync(PROTOC, [`-I${BAD}`, '--descriptor_set_out=/dev/null', name], { cwd: BAD, stdio: ['ignore', 'ignore', 'pipe'] }), name).toThrow();
     }
   });

@@ -69,7 +69,7 @@ export function parseTextFormat(tokens: Token[], type: OptionMessageType, scope:
 }
 
 /** Paths of required fields left unset, as protoc's IsInitialized lists them. */
-function missingRequired(value: MessageValue, types: OptionTypes, prefix: string): string[] {
+export function missingRequired(value: MessageValue, types: OptionTypes, prefix: string): string[] {
   const out: string[] = [];
   for (const proto of value.type.proto.field) {
     const field = types.field(value.type, proto);

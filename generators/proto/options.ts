@@ -19,7 +19,7 @@ import { OptionTypes } from './option-types.js';
 import type { OptionField, OptionMessageType } from './option-types.js';
 import { MessageValue } from './option-values.js';
 import type { FieldValue } from './option-values.js';
-import { parseTextFormat, TextFormatError } from './options-text-format.js';
+import { missingRequired, parseTextFormat, TextFormatError } from './options-text-format.js';
 import type { TextFormatScope } from './options-text-format.js';
 import { editDistance } from './resolve.js';
 import type { Linker, LinkFile } from './resolve.js';
@@ -124,6 +124,8 @@ interface Context {
   rewrites: Map<string, number[]>;
   /** How many values each repeated option path has received, for the location's index. */
   repeatedCounts: Map<string, number>;
+  /** The first option that set each field of an options message: where incomplete values are reported. */
+  setters: Map<MessageValue, Map<number, PendingOption>>;
 }
 
 /** Reported once per option; the option is then skipped. */
@@ -139,7 +141,7 @@ class OptionProblem extends Error {
  * are encoded), then custom ones; each options message gets the encoding of its values merged in.
  */
 export function interpretOptions(file: LinkFile, linker: Linker): void {
-  const ctx: Context = { file, linker, types: new OptionTypes(linker), values: new Map(), rewrites: new Map(), repeatedCounts: new Map() };
+  const ctx: Context = { file, linker, types: new OptionTypes(linker), values: new Map(), rewrites: new Map(), repeatedCounts: new Map(), setters: new Map() };
   for (const custom of [false, true]) {
     ctx.values.clear();
     for (const option of file.options) {
@@ -152,7 +154,10 @@ export function interpretOptions(file: LinkFile, linker: Linker): void {
         linker.problem(file, cause.at, message, cause.hint);
       }
     }
-    for (const [options, value] of ctx.values) mergeFromBinary(OPTIONS_SCHEMA[optionsKindOf(file, options)], options, value.encode());
+    for (const [options, value] of ctx.values) {
+      checkComplete(ctx, value);
+      mergeFromBinary(OPTIONS_SCHEMA[optionsKindOf(file, options)], options, value.encode());
+    }
   }
   file.locations = rewriteLocations(file.locations, ctx.rewrites);
 }
@@ -175,6 +180,8 @@ function interpretOption(ctx: Context, option: PendingOption): void {
     target = new MessageValue(root);
     ctx.values.set(options, target);
   }
+  const setters = ctx.setters.get(target) ?? new Map<number, PendingOption>();
+  ctx.setters.set(target, setters);
   const fullName = optionName(option);
   const path = option.path.slice(0, -2);
   let type = root;
@@ -192,6 +199,7 @@ function interpretOption(ctx: Context, option: PendingOption): void {
       type = step.message();
     }
     field = i === 0 ? rootField(ctx, option, root) : subField(ctx, option, i, type);
+    if (i === 0 && !setters.has(field.number)) setters.set(field.number, option);
     steps.push([field, type]);
     path.push(field.number);
   });
@@ -210,6 +218,23 @@ function interpretOption(ctx: Context, option: PendingOption): void {
     path.push(count);
   }
   ctx.rewrites.set(option.path.join(','), path);
+}
+
+/**
+ * Required fields of message options set in pieces (`(foo).a = 1;` without the required `b`) are
+ * reported here; protoc 36 aborts on them when it re-parses the options.
+ */
+function checkComplete(ctx: Context, value: MessageValue): void {
+  for (const { field, values } of value.fields.values()) {
+    if (field.kind !== 'message') continue;
+    for (const v of values) {
+      const missing = missingRequired(v as MessageValue, ctx.types, '');
+      const option = ctx.setters.get(value)?.get(field.number);
+      if (missing.length === 0 || !option) continue;
+      const name = field.isExtension ? `(${option.parts[0].name})` : field.name;
+      ctx.linker.problem(ctx.file, option.parts[0].pos, `option "${name}" is missing required fields: ${missing.join(', ')}`, `set them too, e.g. option ${name}.${missing[0]} = ...;`);
+    }
+  }
 }
 
 /** What protoc calls each kind of element in "cannot be set on an entity of type" errors. */
