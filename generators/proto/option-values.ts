@@ -91,6 +91,8 @@ function isZero(value: ScalarValue): boolean {
 
 function writeMessage(w: BinaryWriter, message: MessageValue): void {
   const numbers = [...message.fields.keys()].sort((a, b) => a - b);
+  // Map entries are written whole, zero key and value included, as protoc writes them.
+  const whole = message.type.proto.options?.mapEntry === true;
   for (const number of numbers) {
     const { field, values } = message.fields.get(number)!;
     if (field.kind === 'message') {
@@ -111,7 +113,7 @@ function writeMessage(w: BinaryWriter, message: MessageValue): void {
       w.join();
     } else {
       for (const value of values) {
-        if (field.implicit && isZero(value as ScalarValue)) continue;
+        if (field.implicit && !whole && isZero(value as ScalarValue)) continue;
         w.tag(number, wireType(field.scalar));
         writeScalar(w, field.scalar, value as ScalarValue);
       }

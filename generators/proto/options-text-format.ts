@@ -68,6 +68,27 @@ export function parseTextFormat(tokens: Token[], type: OptionMessageType, scope:
   return value;
 }
 
+function defaultValue(field: OptionField): ScalarValue | MessageValue {
+  if (field.kind === 'message') return new MessageValue(field.message());
+  if (field.kind === 'enum') return field.enumType().proto.value[0]?.number ?? 0;
+  switch (field.scalar) {
+    case ScalarType.INT64:
+    case ScalarType.UINT64:
+    case ScalarType.SINT64:
+    case ScalarType.FIXED64:
+    case ScalarType.SFIXED64:
+      return 0n;
+    case ScalarType.BOOL:
+      return false;
+    case ScalarType.STRING:
+      return '';
+    case ScalarType.BYTES:
+      return new Uint8Array(0);
+    default:
+      return 0;
+  }
+}
+
 /** Paths of required fields left unset, as protoc's IsInitialized lists them. */
 export function missingRequired(value: MessageValue, types: OptionTypes, prefix: string): string[] {
   const out: string[] = [];
@@ -135,7 +156,10 @@ class TextFormatParser {
   message(type: OptionMessageType, close: string | undefined): MessageValue {
     const value = new MessageValue(type);
     for (;;) {
-      if (close === undefined ? this.current === undefined : this.tryConsume(close)) return value;
+      if (close === undefined ? this.current === undefined : this.tryConsume(close)) {
+        if (type.proto.options?.mapEntry) this.completeMapEntry(value);
+        return value;
+      }
       if (this.current === undefined) this.fail(`expected "${close}" to close the message value, found the end of the value`, `close the ${type.fullName} value with ${close}`);
       this.field(value);
     }
@@ -196,6 +220,14 @@ class TextFormatParser {
       this.fail(`message type "${type.fullName}" has no field named "${name}"`, close ? `did you mean "${close}"?` : `its fields are ${names.join(', ') || '(none)'}`, at);
     }
     return this.scope.types.field(type, proto);
+  }
+
+  /** protoc writes a map entry's key and value even when they are left out or zero. */
+  private completeMapEntry(entry: MessageValue): void {
+    for (const proto of entry.type.proto.field) {
+      const field = this.scope.types.field(entry.type, proto);
+      if (!entry.has(field)) entry.add(field, defaultValue(field));
+    }
   }
 
   private checkOneof(target: MessageValue, field: OptionField, at: Pos): void {
