@@ -42,8 +42,8 @@ afterAll(() => rmSync(OUT, { recursive: true, force: true }));
 describe('REST client bundle', () => {
   it('one operation without response validation bundles no validator code', async () => {
     const { modules } = await bundle('rest-plain', [
-      'import { TasksApiClient } from "./rest/client.js";',
-      'export const task = new TasksApiClient({ auth: { bearerAuth: "t" } }).getTask({ taskId: "1" });',
+      'import { createClient } from "./rest/client.js";',
+      'export const task = createClient({ auth: { bearerAuth: "t" } }).getTask({ taskId: "1" });',
     ].join('\n'));
     expect(modules).toContain('rest/runtime/http.ts');
     expect(modules).not.toContain('rest/validators.ts');
@@ -51,8 +51,8 @@ describe('REST client bundle', () => {
     expect(modules).not.toContain('rest/response-validators.ts');
   });
 
-  it('createHttpClient(...).call(getTaskOperation) bundles that operation\'s description only', async () => {
-    const { modules, code } = await bundle('rest-call', [
+  it('createHttpClient(...).call(getTaskOperation) bundles that operation\'s description only, and no optional feature', async () => {
+    const { modules, code, bytes } = await bundle('rest-call', [
       'import { createHttpClient, getTaskOperation } from "./rest/client.js";',
       'export const task = createHttpClient({ auth: { bearerAuth: "t" } }).call(getTaskOperation, { taskId: "1" });',
     ].join('\n'));
@@ -60,15 +60,33 @@ describe('REST client bundle', () => {
     expect(code).toContain('"/tasks/{taskId}"');
     expect(code).not.toContain('"/projects/{projectId}/tasks"');
     expect(code).not.toContain('uploadAttachment');
+    // getTask has neither styled parameters nor a form body, nor pages; the app passes no cache or validators.
+    for (const feature of ['http-styles', 'http-forms', 'http-paginate', 'http-cache', 'http-validation']) {
+      expect(modules).not.toContain(`rest/runtime/${feature}.ts`);
+    }
+    // Issue 12's target: no larger than hey-api 0.95.0's one-operation bundle (bench section 12: 9 774 bytes).
+    expect(bytes).toBeLessThanOrEqual(9_774);
+  });
+
+  it('the optional features come with the operations and options that use them', async () => {
+    const { modules } = await bundle('rest-features', [
+      'import { createClient, etagCache } from "./rest/client.js";',
+      'const client = createClient({ cache: etagCache() });',
+      'export const items = client.listProjectTasksAll({ projectId: "1" });',
+      'export const upload = client.uploadAttachment({ taskId: "1", body: { file: new Blob([]) } });',
+    ].join('\n'));
+    for (const feature of ['http-forms', 'http-paginate', 'http-cache']) expect(modules).toContain(`rest/runtime/${feature}.ts`);
+    expect(modules).not.toContain('rest/runtime/http-validation.ts');
   });
 
   it('with validateResponses: responseValidators, the validators are bundled', async () => {
     const { modules } = await bundle('rest-validated', [
-      'import { TasksApiClient } from "./rest/client.js";',
+      'import { createClient } from "./rest/client.js";',
       'import { responseValidators } from "./rest/response-validators.js";',
-      'export const task = new TasksApiClient({ validateResponses: responseValidators }).getTask({ taskId: "1" });',
+      'export const task = createClient({ validateResponses: responseValidators }).getTask({ taskId: "1" });',
     ].join('\n'));
     expect(modules).toContain('rest/validators.ts');
+    expect(modules).toContain('rest/runtime/http-validation.ts');
     expect(modules).toContain('rest/response-validators.ts');
   });
 });

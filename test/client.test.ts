@@ -26,8 +26,8 @@ let server: TestServer;
 let validators = false;
 
 /** A client against the test server, retrying fast so tests stay quick. */
-function client(options: ConstructorParameters<ClientModule['TasksApiClient']>[0] = {}): TasksClient {
-  return new api.TasksApiClient({ baseUrl: server.url, retry: { baseDelay: 5, maxDelay: 50 }, ...options });
+function client(options: Parameters<ClientModule['createClient']>[0] = {}): TasksClient {
+  return api.createClient({ baseUrl: server.url, retry: { baseDelay: 5, maxDelay: 50 }, ...options });
 }
 
 /** Compiler errors of the generated files and usage.ts (typed user code): there must be none. */
@@ -80,7 +80,8 @@ describe('generated client code', () => {
     const runtime = readFileSync(join(OUT, 'runtime/http.ts'), 'utf8');
     for (const text of [client, runtime, readFileSync(join(OUT, 'types.ts'), 'utf8')]) expect(anyTypes(text)).toEqual([]);
     expect(runtime).not.toMatch(/from ['"]node:/);
-    expect(runtime).not.toMatch(/^import /m);
+    // Dependency-free: it imports only the runtime every client shares.
+    expect(runtime.match(/from ['"][^'"]+['"]/g)).toEqual(["from './client-common.js'"]);
     for (const name of ['listProjects', 'createProject', 'getProject', 'deleteProject', 'listProjectTasks', 'createTask', 'getTask', 'replaceTask', 'updateTask', 'deleteTask', 'uploadAttachment']) {
       expect(client).toContain(`\n  ${name}(`);
     }
@@ -157,7 +158,10 @@ describe('the client against a real server', () => {
     expect(error.status).toBe(404);
     expect(error.data).toEqual(problem);
     expect(error.headers.get('trace-id')).toBe('t-1');
-    expect(error.message).toBe('getTask failed: 404 Not Found (Not found: No task 42)');
+    expect(error.message).toBe(`getTask: GET ${server.url}/tasks/42 failed: 404 Not Found (Not found: No task 42)`);
+    // The base class and kind of every generated client's errors.
+    expect(error).toBeInstanceOf(api.ClientError);
+    expect(error).toMatchObject({ kind: 'response', operation: 'getTask', name: 'ApiError' });
     expect(server.requests).toHaveLength(1); // 404 is not retried
   });
 
@@ -328,7 +332,7 @@ describe('the client against a real server', () => {
       if (request.headers['if-none-match'] === '"v1"') response.writeHead(304, { ETag: '"v1"' }).end();
       else json(response, 200, TASK, { ETag: '"v1"' });
     });
-    const tasks = client({ cache: true });
+    const tasks = client({ cache: api.etagCache() });
     const first = await tasks.getTask({ taskId: TASK.id });
     const second = await tasks.getTask({ taskId: TASK.id }).withResponse();
     expect(second.status).toBe(200);
@@ -416,6 +420,8 @@ describe('the client against a real server', () => {
       expect(error).toBeInstanceOf(api.ApiTimeoutError);
       expect((error as InstanceType<ClientModule['ApiTimeoutError']>).timeout).toBe(100);
       expect((error as Error).message).toContain('timed out after 100 ms');
+      expect(error).toBeInstanceOf(api.ClientError);
+      expect(error).toMatchObject({ kind: 'timeout', operation: 'getTask' });
     });
 
     it('retries a GET that timed out', async () => {
@@ -431,22 +437,34 @@ describe('the client against a real server', () => {
     const closed = await TestServer.start();
     const url = closed.url;
     await closed.close();
-    const error = await rejection(new api.TasksApiClient({ baseUrl: url, retry: { maxRetries: 1, baseDelay: 1 } }).getTask({ taskId: '1' }));
+    const error = await rejection(api.createClient({ baseUrl: url, retry: { maxRetries: 1, baseDelay: 1 } }).getTask({ taskId: '1' }));
     expect(error).toBeInstanceOf(api.ApiNetworkError);
     expect((error as Error).cause).toBeInstanceOf(TypeError);
+    expect(error).toBeInstanceOf(api.ClientError);
+    expect(error).toMatchObject({ kind: 'network', operation: 'getTask' });
+  });
+
+  it('refuses a 2xx body that is not the JSON its Content-Type says, with kind invalid-response', async () => {
+    server.handle((_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"id":'));
+    const error = await rejection(client().getTask({ taskId: '1' }));
+    expect(error).toBeInstanceOf(api.ClientError);
+    expect(error).toMatchObject({ kind: 'invalid-response', name: 'ApiInvalidResponseError', status: 200, data: '{"id":' });
+    expect((error as Error).cause).toBeInstanceOf(SyntaxError);
   });
 
   it('checks 2xx bodies against the schema with validateResponses: responseValidators', async () => {
     expect(validators).toBe(true);
-    const { responseValidators } = (await import(pathToFileURL(join(OUT, 'response-validators.js')).href)) as { responseValidators: Record<string, object> };
+    const { responseValidators } = (await import(pathToFileURL(join(OUT, 'response-validators.js')).href)) as { responseValidators: () => void };
     server.handle((_request, response) => json(response, 200, { id: TASK.id, status: 'todo' }));
     const error = await rejection(client({ validateResponses: responseValidators }).getTask({ taskId: '1' }));
     expect(error).toBeInstanceOf(api.ResponseValidationError);
+    expect(error).toMatchObject({ kind: 'invalid-response', operation: 'getTask', status: 200 });
     expect((error as InstanceType<ClientModule['ResponseValidationError']>).errors.length).toBeGreaterThan(0);
     // Off by default.
     await expect(client().getTask({ taskId: '1' })).resolves.toEqual({ id: TASK.id, status: 'todo' });
     // The boolean of earlier versions would silently validate nothing: it is refused.
-    expect(() => client({ validateResponses: true as never })).toThrow(/response-validators/);
+    expect(() => client({ validateResponses: true as never })).toThrow(/validateResponses takes responseValidators/);
+    expect(() => client({ cache: true as never })).toThrow(/cache takes etagCache\(\)/);
   });
 });
 
@@ -479,9 +497,9 @@ describe('hostile and unusual schemas', () => {
   it('sends what the schema says, whatever the names', async () => {
     transpileFolder(join(folder, 'out'));
     const module = (await import(pathToFileURL(join(folder, 'out', 'client.js')).href)) as {
-      WeirdApiClient: new (options: object) => WeirdClient;
+      createClient: (options: object) => WeirdClient;
     };
-    const weird = new module.WeirdApiClient({ baseUrl: server.url, auth: { key: 'k&1', basic: { username: 'ü', password: 'p:w' } } });
+    const weird = module.createClient({ baseUrl: server.url, auth: { key: 'k&1', basic: { username: 'ü', password: 'p:w' } } });
     server.handle((request, response) => {
       if (request.url.pathname === '/then') response.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(Buffer.from([1, 2, 3]));
       else response.writeHead(200, { 'Content-Type': 'text/plain' }).end('done');

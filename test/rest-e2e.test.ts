@@ -32,11 +32,11 @@ let tight: RunningExample;
 
 function client(options: { token?: string; cache?: boolean; url?: string } = {}) {
   const token = 'token' in options ? options.token : EDITOR_TOKEN;
-  return new lib.TasksApiClient({
+  return lib.createClient({
     baseUrl: `${options.url ?? example.url}/v1`,
     auth: token === undefined ? {} : { bearerAuth: token },
     fetch: recorded,
-    cache: options.cache ?? false,
+    ...(options.cache ? { cache: lib.etagCache() } : {}),
     // Retries would hide the statuses under test (429 is retried by default).
     retry: false,
     validateResponses: validators.responseValidators,

@@ -122,7 +122,10 @@ ${extra}`);
     expect(moved.stdout).toContain('removed  gen/feed/runtime/validation.ts');
     expect(moved.stdout).toContain('wrote    gen/runtime/validation.ts');
     expect(existsSync(join(dir, 'gen/rest/runtime'))).toBe(false);
-    expect(readdirSync(join(dir, 'gen/runtime')).sort()).toEqual(['.codegen-manifest', 'http.ts', 'sse-client.ts', 'validation.ts']);
+    expect(readdirSync(join(dir, 'gen/runtime')).sort()).toEqual([
+      '.codegen-manifest', 'client-common.ts', 'http-auth.ts', 'http-cache.ts', 'http-forms.ts', 'http-paginate.ts', 'http-validation.ts',
+      'http.ts', 'sse-client.ts', 'validation.ts',
+    ]);
     expect(readFileSync(join(dir, 'gen/rest/validators.ts'), 'utf8')).toContain('from "../runtime/validation.js"');
 
     const again = codegen([], dir);

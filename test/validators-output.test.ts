@@ -71,8 +71,8 @@ describe('binary fields are Blobs in the type and in its guard (item 1)', () => 
     });
 
     it('the generated client uploads a Blob the server accepts', async () => {
-      const { TasksApiClient } = await import('../out/rest/client.js');
-      const client = new TasksApiClient({ baseUrl: `${url}/v1`, auth: { bearerAuth: 't' } });
+      const { createClient } = await import('../out/rest/client.js');
+      const client = createClient({ baseUrl: `${url}/v1`, auth: { bearerAuth: 't' } });
       const stored = await client.uploadAttachment({ taskId: TASK_ID, body: { file: new Blob(['hello']), caption: 'hi' } });
       expect(stored).toMatchObject({ size: 5, caption: 'hi' });
       expect(isUploadAttachmentBody(received.at(-1))).toBe(true);

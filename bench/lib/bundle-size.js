@@ -30,10 +30,10 @@ function cases() {
   const rel = (path) => JSON.stringify(relative(DIR, path).split('\\').join('/'));
   return [
     {
-      id: 'rest-ours', style: 'REST', label: 'codegen (ours), new TasksApiClient(…).getTask (11 operations)',
+      id: 'rest-ours', style: 'REST', label: 'codegen (ours), createClient(…).getTask (11 operations)',
       needs: join(OUT, 'rest', 'client.ts'),
-      entry: `import { TasksApiClient } from ${rel(join(OUT, 'rest', 'client.ts'))};
-export const task = new TasksApiClient({ auth: { bearerAuth: "t" } }).getTask({ taskId: "1" });`,
+      entry: `import { createClient } from ${rel(join(OUT, 'rest', 'client.ts'))};
+export const task = createClient({ auth: { bearerAuth: "t" } }).getTask({ taskId: "1" });`,
     },
     {
       id: 'rest-ours-call', style: 'REST', label: 'codegen (ours), createHttpClient(…).call(getTaskOperation)',
@@ -44,9 +44,9 @@ export const task = createHttpClient({ auth: { bearerAuth: "t" } }).call(getTask
     {
       id: 'rest-ours-validated', style: 'REST', label: 'codegen (ours), getTask, response validation on',
       needs: join(OUT, 'rest', 'response-validators.ts'),
-      entry: `import { TasksApiClient } from ${rel(join(OUT, 'rest', 'client.ts'))};
+      entry: `import { createClient } from ${rel(join(OUT, 'rest', 'client.ts'))};
 import { responseValidators } from ${rel(join(OUT, 'rest', 'response-validators.ts'))};
-export const task = new TasksApiClient({ auth: { bearerAuth: "t" }, validateResponses: responseValidators }).getTask({ taskId: "1" });`,
+export const task = createClient({ auth: { bearerAuth: "t" }, validateResponses: responseValidators }).getTask({ taskId: "1" });`,
     },
     {
       id: 'rest-hey-api', style: 'REST', label: `@hey-api/openapi-ts ${versionOf('@hey-api/openapi-ts')} (client-fetch), getTask`,

@@ -1,13 +1,18 @@
 /**
- * The typed REST client of an API: `client.ts`, one class with one method per operation,
- * `runtime/http.ts`, the fetch-based runtime it runs on (copied as is; no dependencies), and, with
- * validators, `response-validators.ts`: the map the user passes as `validateResponses`. The client
- * never imports validators itself, so they are bundled only when response validation is used.
+ * The typed REST client of an API: `client.ts`, `createClient(options)` with one method per
+ * operation, `runtime/http.ts`, the fetch-based runtime it runs on (copied as is; no dependencies),
+ * the runtime's optional features, each in its own module so that a bundle holds only the ones it
+ * uses (`http-styles.ts`, `http-forms.ts`, `http-paginate.ts` when an operation needs them;
+ * `http-cache.ts`), and, with validators, `response-validators.ts`: the map the user passes as
+ * `validateResponses`. The client never imports validators itself, so they are bundled only when
+ * response validation is used.
  *
  * Shape of the generated API (see templates/openapi/client.ts.hbs):
- * - `new TasksApiClient(options?)` — class named after the API title; `options` holds the base URL
- *   (default: the first server), credentials per security scheme, headers, middleware, timeout,
- *   retries, the ETag cache and response validation.
+ * - `createClient(options?)` — an object typed by the interface named after the API title
+ *   (`TasksApiClient`); `options` holds the base URL (default: the first server), credentials per
+ *   security scheme, fetch, headers, middleware, timeout, retries, the ETag cache and response
+ *   validation. A factory, as in every style of codegen's clients (and Connect, openapi-fetch,
+ *   hey-api): the result is a plain typed object.
  * - `client.getTask({ taskId }, { signal })` — one params object (path, query, header and cookie
  *   parameters by camelCase name, plus `body`), then per-call options. The params object is left
  *   out when the operation has none, and optional when none of its members is required.
@@ -39,14 +44,25 @@ export interface ClientEmitOptions {
 
 /** What `client.ts` re-exports from the runtime, so users need only import the client. */
 const REEXPORT_VALUES = [
-  'ApiError', 'ApiNetworkError', 'ApiParameterError', 'ApiRedirectError', 'ApiResponseTooLargeError', 'ApiTimeoutError',
-  'MemoryCache', 'ResponseValidationError',
+  'ApiError', 'ApiInvalidResponseError', 'ApiNetworkError', 'ApiParameterError', 'ApiRedirectError', 'ApiRequestError', 'ApiResponseError',
+  'ApiResponseTooLargeError', 'ApiTimeoutError',
 ];
 const REEXPORT_TYPES = [
-  'ApiPromise', 'ApiResponse', 'BasicCredentials', 'CachedResponse', 'ClientOptions', 'Credential',
-  'Fetch', 'HeaderValues', 'HttpClient', 'Middleware', 'RequestOptions', 'ResponseCache', 'ResponseValidators', 'RetryOptions',
-  'TypedOperationSpec',
+  'ApiPromise', 'ApiResponse', 'BasicCredentials', 'ClientOptions', 'HttpCache', 'HttpClient', 'Middleware', 'RequestOptions',
+  'ResponseValidators', 'RetryOptions', 'TypedOperationSpec',
 ];
+/** What every client re-exports from `runtime/client-common.ts`, the same names in every style. */
+const COMMON_VALUES = ['ClientError', 'isClientError'];
+const COMMON_TYPES = ['ClientErrorKind', 'CommonClientOptions', 'Credential', 'Fetch', 'HeaderValues', 'HeadersOption'];
+const CACHE_VALUES = ['MemoryCache', 'etagCache'];
+const CACHE_TYPES = ['CachedResponse', 'ResponseCache'];
+const VALIDATION_VALUES = ['ResponseValidationError'];
+const VALIDATION_TYPES = ['ResponseValidator', 'ValidationIssue'];
+/** The serialisers of `runtime/http-styles.ts`, by OpenAPI style. */
+const STYLES = ['deepObject', 'form', 'label', 'matrix', 'pipeDelimited', 'simple', 'spaceDelimited'];
+const BODY_ENCODERS = ['formBody', 'multipartBody'];
+/** How `runtime/http-auth.ts` applies credentials, by kind of security scheme. */
+const AUTH = ['apiKey', 'basic', 'bearer', 'httpScheme'];
 
 const MAX_LINE = 100;
 
@@ -57,9 +73,10 @@ export function emitClient(
   options: ClientEmitOptions,
 ): GeneratedFile[] {
   const context = clientContext(model, types, options);
+  const runtime = ['client-common', 'http', 'http-cache', 'http-validation', ...context.features];
   const files = [
     { path: 'client.ts', content: templates.render('openapi/client.ts.hbs', context) },
-    { path: 'runtime/http.ts', content: templates.render('runtime/http.ts.hbs', { source: options.source }) },
+    ...runtime.map((name) => ({ path: `runtime/${name}.ts`, content: templates.render(`runtime/${name}.ts.hbs`, { source: options.source }) })),
   ];
   if (context.responseValidators.entries.length) {
     files.push({ path: 'response-validators.ts', content: templates.render('openapi/response-validators.ts.hbs', { source: options.source, className: context.className, ...context.responseValidators }) });
@@ -67,7 +84,11 @@ export function emitClient(
   return files;
 }
 
-function clientContext(model: ApiModel, types: TypeEmitter, options: ClientEmitOptions): { className: string; responseValidators: { validators: string[]; entries: string[] } } & Record<string, unknown> {
+function clientContext(
+  model: ApiModel,
+  types: TypeEmitter,
+  options: ClientEmitOptions,
+): { className: string; features: string[]; responseValidators: { validators: string[]; entries: string[] } } & Record<string, unknown> {
   const infos = describeOperations(model, types).operations;
   const base = apiBaseName(model.title);
   const className = `${base}Client`;
@@ -89,26 +110,39 @@ function clientContext(model: ApiModel, types: TypeEmitter, options: ClientEmitO
   for (const info of infos) for (const name of [info.paramsType, info.responseType, info.errorType]) known.add(name);
   const hasOperations = infos.length > 0;
   const hasBasic = schemes.some(([, scheme]) => isBasic(scheme));
-  const runtimeValues = hasOperations ? ['ApiError', 'HttpClient'] : ['HttpClient'];
+  const runtimeValues = hasOperations ? ['ApiError', 'httpClient'] : ['httpClient'];
   const runtimeTypes = [
-    'ClientOptions',
+    'ClientOptions', 'HttpClient',
     ...(hasOperations ? ['ApiErrorFor', 'ApiPromise', 'RequestOptions', 'TypedOperationSpec'] : []),
-    ...(schemes.length ? ['Credential', 'SecuritySchemeSpec'] : []),
+    ...(schemes.length ? ['SecuritySchemeSpec'] : []),
     ...(hasBasic ? ['BasicCredentials'] : []),
   ].sort();
   const imports = new Imports([
-    ...runtimeValues, ...runtimeTypes, ...REEXPORT_VALUES, ...REEXPORT_TYPES, className, optionsType, credentialsType, errorsType,
-    'DEFAULT_BASE_URL', 'isApiError', 'createHttpClient', 'securitySchemes', 'Headers', 'Blob', 'Promise',
-    'AsyncIterableIterator', 'NonNullable', ...infos.map(operationConstant),
+    ...runtimeValues, ...runtimeTypes, ...REEXPORT_VALUES, ...REEXPORT_TYPES, ...COMMON_VALUES, ...COMMON_TYPES, ...CACHE_VALUES,
+    ...CACHE_TYPES, ...VALIDATION_VALUES, ...VALIDATION_TYPES, ...STYLES, ...AUTH, ...BODY_ENCODERS, 'paginate', className, optionsType, credentialsType, errorsType,
+    'DEFAULT_BASE_URL', 'isApiError', 'createClient', 'createHttpClient', 'securitySchemes', 'Headers', 'Blob', 'Promise',
+    'AsyncIterableIterator', 'NonNullable', 'http', ...infos.map(operationConstant),
   ]);
   const local = (type: string): string => imports.rewrite(type, known);
 
-  const specs = infos.map((info) => operationSpec(info, model, local));
+  const auth = new Set<string>();
+  const securitySchemes = schemes.map(([name, scheme]) => `  ${objectKey(name)}: ${schemeLiteral(scheme, auth)},`);
+  const styles = new Set<string>();
+  const encoders = new Set<string>();
+  const specs = infos.map((info) => operationSpec(info, model, local, styles, encoders));
+  const paginated = infos.some((info) => info.iterator);
+  const features = [
+    ...(schemes.length ? ['http-auth'] : []),
+    ...(styles.size ? ['http-styles'] : []),
+    ...(encoders.size ? ['http-forms'] : []),
+    ...(paginated ? ['http-paginate'] : []),
+  ];
   const validatorEntries = infos.flatMap((info) => {
     const byStatus = responseValidatorsOf(info, validatorOf);
     return byStatus.length ? [`${objectKey(info.method)}: { ${byStatus.map(([code, name]) => `${code}: ${name}`).join(', ')} },`] : [];
   });
   const methods = infos.flatMap((info) => operationMethods(info, local));
+  const implementations = infos.flatMap((info) => operationImplementations(info, local));
   const errors = infos.map((info) => `  ${propertyKey(info.method)}: ${local(info.errorType)};`);
   const server = model.servers[0]?.url;
 
@@ -117,8 +151,20 @@ function clientContext(model: ApiModel, types: TypeEmitter, options: ClientEmitO
     imports: {
       runtimeValues,
       runtimeTypes,
+      commonTypes: schemes.length ? ['Credential'] : [],
+      styles: [...styles].sort(),
+      auth: [...auth].sort(),
+      encoders: [...encoders].sort(),
+      paginate: paginated,
       types: imports.specifiers(),
     },
+    features,
+    commonValues: COMMON_VALUES,
+    commonTypes: COMMON_TYPES,
+    cacheValues: CACHE_VALUES,
+    cacheTypes: CACHE_TYPES,
+    validationValues: VALIDATION_VALUES,
+    validationTypes: VALIDATION_TYPES,
     responseValidators: { validators: [...validatorNames].sort(), entries: validatorEntries },
     reexportValues: REEXPORT_VALUES,
     reexportTypes: REEXPORT_TYPES,
@@ -127,14 +173,15 @@ function clientContext(model: ApiModel, types: TypeEmitter, options: ClientEmitO
     credentials: schemes.length
       ? { name: credentialsType, members: schemes.map(([name, scheme]) => credentialMember(name, scheme)) }
       : undefined,
-    securitySchemes: schemes.map(([name, scheme]) => `  ${objectKey(name)}: ${schemeLiteral(scheme)},`),
+    securitySchemes,
     optionsType,
-    optionsDoc: jsDoc([`Options of {@link ${className}}.`]).trimEnd(),
+    optionsDoc: jsDoc([`Options of {@link createClient}.`]).trimEnd(),
     className,
     classDoc: classDoc(model, className, infos),
     httpClientDoc: httpClientDoc(model, infos),
     specs,
     methods,
+    implementations,
     httpDefaults: `{ ${[server === undefined ? '' : 'baseUrl: DEFAULT_BASE_URL', schemes.length ? 'securitySchemes' : ''].filter(Boolean).join(', ')} }`.replace('{  }', '{}'),
     errorsType,
     errors,
@@ -171,15 +218,16 @@ function credentialMember(name: string, scheme: SecurityScheme): string {
   return `${doc}  ${propertyKey(name)}?: ${type};`;
 }
 
-function schemeLiteral(scheme: SecurityScheme): string {
-  switch (scheme.type) {
-    case 'http':
-      return `{ type: "http", scheme: ${stringLiteral(scheme.scheme ?? 'bearer')} }`;
-    case 'apiKey':
-      return `{ type: "apiKey", in: ${stringLiteral(scheme.in ?? 'header')}, name: ${stringLiteral(scheme.name ?? '')} }`;
-    default:
-      return `{ type: ${stringLiteral(scheme.type)} }`;
-  }
+/** The expression that applies `scheme`'s credential: a function of `runtime/http-auth.ts` (whose name it adds to `used`). */
+function schemeLiteral(scheme: SecurityScheme, used: Set<string>): string {
+  const kind = scheme.type === 'http' ? scheme.scheme?.toLowerCase() : undefined;
+  const [name, call] = scheme.type === 'apiKey'
+    ? ['apiKey', `apiKey(${stringLiteral(scheme.in ?? 'header')}, ${stringLiteral(scheme.name ?? '')})`]
+    : scheme.type === 'http' && kind !== 'bearer'
+      ? kind === 'basic' ? ['basic', 'basic'] : ['httpScheme', `httpScheme(${stringLiteral(scheme.scheme ?? '')})`]
+      : ['bearer', 'bearer'];
+  used.add(name);
+  return call;
 }
 
 /** The operation the examples call, the options and the params object they pass. */
@@ -201,7 +249,7 @@ function classDoc(model: ApiModel, className: string, infos: OperationInfo[]): s
   const lines = [`Client of ${model.title}${model.version ? ` ${model.version}` : ''}.`];
   if (model.description?.trim()) lines.push('', model.description.trim());
   if (example) {
-    lines.push('', '@example', `const client = new ${className}(${example.options});`, `const result = await client.${example.info.method}(${example.params});`);
+    lines.push('', '@example', `const client = createClient(${example.options});`, `const result = await client.${example.info.method}(${example.params});`);
   }
   return jsDoc([lines.join('\n')]).trimEnd();
 }
@@ -210,8 +258,8 @@ function httpClientDoc(model: ApiModel, infos: OperationInfo[]): string {
   const example = docExample(model, infos);
   const lines = [
     "The runtime client alone, with this API's base URL and security schemes: `call` sends one",
-    "`<method>Operation` constant as the class's method does, so an app that sends operations this",
-    'way bundles only the descriptions it names (the class names them all).',
+    "`<method>Operation` constant as `createClient`'s method does, so an app that sends operations",
+    "this way bundles only the descriptions it names (`createClient`'s object names them all).",
   ];
   if (example) {
     const args = [operationConstant(example.info), example.params].filter(Boolean).join(', ');
@@ -250,7 +298,7 @@ function operationConstant(info: OperationInfo): string {
 }
 
 /** The exported constant describing `info` to the runtime, typed with its params and responses. */
-function operationSpec(info: OperationInfo, model: ApiModel, local: (type: string) => string): string {
+function operationSpec(info: OperationInfo, model: ApiModel, local: (type: string) => string, styles: Set<string>, encoders: Set<string>): string {
   const { operation } = info;
   const lines = [
     `id: ${stringLiteral(info.method)}`,
@@ -261,13 +309,26 @@ function operationSpec(info: OperationInfo, model: ApiModel, local: (type: strin
     const params = info.parameters.map(({ parameter, key }) => {
       const fields = [`key: ${stringLiteral(key)}`, `name: ${stringLiteral(parameter.name)}`, `in: ${stringLiteral(parameter.in)}`];
       const defaultStyle = parameter.in === 'query' || parameter.in === 'cookie' ? 'form' : 'simple';
-      if (parameter.style !== defaultStyle) fields.push(`style: ${stringLiteral(parameter.style)}`);
-      if (parameter.explode !== (parameter.style === 'form')) fields.push(`explode: ${parameter.explode}`);
+      // The core serialises scalars and arrays of the default style; anything else names its serialiser.
+      if (parameter.style !== defaultStyle || mayBeObject(parameter.schema, model)) {
+        styles.add(parameter.style);
+        fields.push(`style: ${parameter.style}`, `explode: ${parameter.explode}`);
+      } else if (parameter.in === 'query' && !parameter.explode) {
+        fields.push('explode: false');
+      }
       return `    { ${fields.join(', ')} },`;
     });
     lines.push(`params: [\n${params.join('\n')}\n  ]`);
   }
-  if (info.body) lines.push(`body: ${stringLiteral(info.body.content.mediaType)}`);
+  if (info.body) {
+    const mediaType = info.body.content.mediaType;
+    lines.push(`body: ${stringLiteral(mediaType)}`);
+    const encoder = /^multipart\//i.test(mediaType) ? 'multipartBody' : /^application\/x-www-form-urlencoded/i.test(mediaType) ? 'formBody' : undefined;
+    if (encoder) {
+      encoders.add(encoder);
+      lines.push(`encodeBody: ${encoder}`);
+    }
+  }
   const accept = [...new Set(operation.responses.flatMap((response) => response.contents.map((content) => content.mediaType)))];
   if (accept.length) lines.push(`accept: ${stringLiteral(accept.join(', '))}`);
   const security = securityOf(operation, model);
@@ -284,6 +345,27 @@ function operationSpec(info: OperationInfo, model: ApiModel, local: (type: strin
   const head = `export const ${operationConstant(info)}: TypedOperationSpec<${typeArgs.join(', ')}> = {`;
   const wrapped = head.length <= MAX_LINE ? head : `export const ${operationConstant(info)}: TypedOperationSpec<\n${typeArgs.map((arg) => `  ${arg}`).join(',\n')}\n> = {`;
   return `${doc}${wrapped}\n${lines.map((line) => `  ${line},`).join('\n')}\n};`;
+}
+
+/**
+ * Whether a parameter's value may be an object (its properties are then serialised one by one,
+ * which only `runtime/http-styles.ts` does): an object type, or no type the generator can rule
+ * it out by.
+ */
+function mayBeObject(schema: JsonSchema, model: ApiModel, seen = new Set<string>()): boolean {
+  if (typeof schema !== 'object') return schema;
+  if (schema.$ref !== undefined) {
+    const name = refName(schema.$ref);
+    const target = model.schemas.find((item) => item.name === name);
+    if (!target || name === undefined || seen.has(name)) return true;
+    seen.add(name);
+    return mayBeObject(target.schema, model, seen);
+  }
+  const types = schema.type === undefined ? undefined : Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types) return types.includes('object');
+  if (schema.enum !== undefined || schema.const !== undefined || schema.items !== undefined || schema.format !== undefined) return false;
+  const options = [...(schema.oneOf ?? []), ...(schema.anyOf ?? []), ...(schema.allOf ?? [])];
+  return options.length === 0 || options.some((option) => mayBeObject(option, model, seen));
 }
 
 /** The validator of each 2xx JSON body of `info` whose schema is a named one, by status. */
@@ -304,9 +386,9 @@ function securityOf(operation: Operation, model: ApiModel): string[][] {
 }
 
 function signature(name: string, params: string[], returns: string): string {
-  const line = `  ${name}(${params.join(', ')}): ${returns} {`;
+  const line = `  ${name}(${params.join(', ')}): ${returns};`;
   if (line.length <= MAX_LINE) return line;
-  return `  ${name}(\n${params.map((param) => `    ${param},\n`).join('')}  ): ${returns} {`;
+  return `  ${name}(\n${params.map((param) => `    ${param},\n`).join('')}  ): ${returns};`;
 }
 
 function methodDoc(info: OperationInfo, lead?: string): string {
@@ -319,25 +401,29 @@ function methodDoc(info: OperationInfo, lead?: string): string {
   return jsDoc([operation.deprecated ? `${text}\n\n@deprecated` : text], '  ');
 }
 
-/** The method of an operation, and of its item iterator when it is paginated. */
+/** The client interface's method of an operation, and of its item iterator when it is paginated. */
 function operationMethods(info: OperationInfo, local: (type: string) => string): string[] {
   const params: string[] = [];
   if (info.hasParams) params.push(`params${info.paramsRequired ? '' : '?'}: ${local(info.paramsType)}`);
   params.push('options?: RequestOptions');
-  const spec = operationConstant(info);
-  const args = `${spec}, ${info.hasParams ? 'params' : 'undefined'}, options`;
   const returns = `ApiPromise<${local(info.resultType)}, ${local(info.responseType)}>`;
-  const methods = [
-    `${methodDoc(info)}${signature(info.method, params, returns)}\n    return this.#http.send(${args});\n  }`,
-  ];
+  const methods = [`${methodDoc(info)}${signature(info.method, params, returns)}`];
   if (info.iterator) {
     const { spec: pagination } = info.iterator;
     const how = pagination.kind === 'cursor'
       ? `following \`${pagination.nextCursor}\` until the last page`
       : 'page after page until a short one';
     const lead = `Every item of \`${info.method}\`, fetching pages as the loop needs them:\n${how}.`;
-    const iterator = `AsyncIterableIterator<${local(info.iterator.itemType)}>`;
-    methods.push(`${methodDoc(info, lead)}${signature(info.iterator.method, params, iterator)}\n    return this.#http.paginate(${args});\n  }`);
+    methods.push(`${methodDoc(info, lead)}${signature(info.iterator.method, params, `AsyncIterableIterator<${local(info.iterator.itemType)}>`)}`);
   }
   return methods;
+}
+
+/** `createClient`'s implementation of the methods of an operation. */
+function operationImplementations(info: OperationInfo, local: (type: string) => string): string[] {
+  const spec = operationConstant(info);
+  const [params, args] = info.hasParams ? ['params, init', 'params, init'] : ['init', 'undefined, init'];
+  const lines = [`    ${propertyKey(info.method)}: (${params}) => http.call(${spec}, ${args}),`];
+  if (info.iterator) lines.push(`    ${propertyKey(info.iterator.method)}: (${params}) => paginate<${local(info.iterator.itemType)}>(http, ${spec}, ${args}),`);
+  return lines;
 }

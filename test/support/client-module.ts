@@ -50,9 +50,10 @@ export interface ClientOptions extends Omit<CallOptions, 'signal' | 'idempotency
   headers?: Record<string, string> | (() => Promise<Record<string, string>>);
   auth?: { bearerAuth?: string | (() => string | undefined | Promise<string | undefined>) };
   middleware?: Array<(request: Request, next: (request: Request) => Promise<Response>) => Promise<Response>>;
-  cache?: boolean;
+  /** `etagCache()` of the generated runtime/http-cache.ts. */
+  cache?: object;
   /** `responseValidators` of the generated response-validators.ts. */
-  validateResponses?: Readonly<Record<string, object>>;
+  validateResponses?: (...args: never[]) => void;
   idempotencyKeys?: 'declared' | 'always' | 'never';
 }
 
@@ -64,11 +65,13 @@ export interface ApiErrorLike extends Error {
 }
 
 export interface ClientModule {
-  TasksApiClient: new (options?: ClientOptions) => TasksClient;
+  createClient(options?: ClientOptions): TasksClient;
+  etagCache(): object;
   createHttpClient(options?: ClientOptions): { call(operation: object, params?: Record<string, unknown>, options?: CallOptions): Call<unknown> };
   getTaskOperation: object;
   DEFAULT_BASE_URL: string;
   ApiError: abstract new (...args: never[]) => ApiErrorLike;
+  ClientError: abstract new (...args: never[]) => Error & { kind: string; operation: string };
   ApiNetworkError: abstract new (...args: never[]) => Error;
   ApiTimeoutError: abstract new (...args: never[]) => Error & { timeout: number };
   ResponseValidationError: abstract new (...args: never[]) => Error & { errors: Array<{ path: string; message: string }> };

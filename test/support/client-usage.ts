@@ -4,7 +4,7 @@
  * everything else must compile, so the generated types are exactly as strict as they claim.
  */
 export const USAGE_SOURCE = `
-import { ApiError, TasksApiClient, createHttpClient, getTaskOperation, listProjectsOperation, isApiError, type Middleware } from "./client.js";
+import { ApiError, ClientError, createClient, createHttpClient, etagCache, getTaskOperation, listProjectsOperation, isApiError, isClientError, type Middleware, type TasksApiClient } from "./client.js";
 import type { Attachment, GetTaskResponse, Problem, Project, Task, TaskPage, ValidationProblem } from "./types.js";
 
 const logging: Middleware = async (request, next) => {
@@ -13,17 +13,17 @@ const logging: Middleware = async (request, next) => {
   return response;
 };
 
-const client = new TasksApiClient({
+const client: TasksApiClient = createClient({
   auth: { bearerAuth: async () => "token" },
   headers: () => ({ "X-Client": "usage" }),
   middleware: [logging],
   retry: { maxRetries: 3, baseDelay: 100 },
-  cache: true,
+  cache: etagCache(),
   timeout: 5_000,
 });
 
 // @ts-expect-error unknown security scheme
-new TasksApiClient({ auth: { apiKey: "x" } });
+createClient({ auth: { apiKey: "x" } });
 
 export async function usage(signal: AbortSignal): Promise<void> {
   const task: Task = await client.getTask({ taskId: "t1" }, { signal, timeout: 1_000 });
@@ -106,7 +106,13 @@ export async function usage(signal: AbortSignal): Promise<void> {
     }
     if (error instanceof ApiError) {
       const data: unknown = error.data;
-      void data;
+      const kind: "response" = error.kind;
+      void [data, kind];
+    }
+    // One base class for every client's errors.
+    if (error instanceof ClientError && isClientError(error, "timeout")) {
+      const operation: string = error.operation;
+      void operation;
     }
   }
   void [task, ok, body, asPromise, deleted, created, page, patched, attachment, projects];
