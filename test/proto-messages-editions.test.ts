@@ -6,7 +6,7 @@
  * JSDoc, with and without JSON types; they type-check under strict with typed user code; and the
  * proto2 and editions semantics hold at run time through the generated constants.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { create, createRegistry, fromBinary, fromJson, getExtension, hasExtension, isFieldSet, setExtension, toBinary, toJson } from '@bufbuild/protobuf';
@@ -16,39 +16,64 @@ import type { GeneratedFile } from '../generators/core/output.js';
 import { ROOT } from './support/cli.js';
 import { transpileFolder, writeFiles } from './support/client-generate.js';
 import { normalizeModule } from './support/conformance-compare.js';
-import { CONFORMANCE_PROTOS, emitFromProtoc, protocGenEs } from './support/conformance-protos.js';
+import { CONFORMANCE_PROTOS, emitFromProtoc, generateConformanceMessages, protocGenEs } from './support/conformance-protos.js';
+import { CONFORMANCE_INCLUDE } from './support/conformance-runtime.js';
 import { COMPILERS, typecheck } from './support/typecheck.js';
 
 mkdirSync(join(ROOT, '.vitest-tmp'), { recursive: true });
 const SCRATCH = mkdtempSync(join(ROOT, '.vitest-tmp', 'proto-editions-'));
+const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'protobuf');
 
-/** codegen's messages for the conformance protos. */
+/** Our emitter's messages for protoc's descriptors of the conformance protos. */
 function ourMessages(jsonTypes: boolean): GeneratedFile[] {
   return emitFromProtoc(CONFORMANCE_PROTOS, SCRATCH, { jsonTypes });
+}
+
+/** A generated module without its header line (which names the .proto as the user sees it). */
+const body = (file: GeneratedFile) => file.content.substring(file.content.indexOf('\n') + 1);
+
+/** Asserts that our emitter and protoc-gen-es write the same modules for protoc's descriptors of `protos`. */
+function expectSameAsProtocGenEs(protos: string[], include: string, jsonTypes: boolean): void {
+  const theirs = mkdtempSync(join(SCRATCH, 'protoc-gen-es-'));
+  protocGenEs(protos, theirs, jsonTypes ? ['json_types=true'] : [], include);
+  const ours = emitFromProtoc(protos, SCRATCH, { jsonTypes }, include);
+  expect(ours.map((file) => file.path).sort()).toEqual(protos.map((proto) => proto.replace(/\.proto$/, '_pb.ts')).sort());
+  for (const file of ours) {
+    const expected = normalizeModule(readFileSync(join(theirs, file.path), 'utf8'));
+    const actual = normalizeModule(file.content);
+    expect(actual.imports, file.path).toEqual(expected.imports);
+    // Compared one by one so a difference shows as one small diff.
+    expect(actual.declarations.length, file.path).toBe(expected.declarations.length);
+    actual.declarations.forEach((declaration, i) => expect(declaration, file.path).toBe(expected.declarations[i]));
+  }
+}
+
+/** The corpus's own files (not its copies of well-known types, which come from the runtime). */
+function corpusProtos(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.proto') && !file.startsWith('google/protobuf/'))
+    .sort();
 }
 
 describe('proto2 and editions messages equal protoc-gen-es v2.17', () => {
   for (const jsonTypes of [false, true]) {
     const label = jsonTypes ? 'with JSON types (json_types=true)' : 'without JSON types';
     it(`${label}: every conformance proto, declaration by declaration`, () => {
-      const theirs = join(SCRATCH, `protoc-gen-es-${jsonTypes}`);
-      mkdirSync(theirs);
-      protocGenEs(CONFORMANCE_PROTOS, theirs, jsonTypes ? ['json_types=true'] : []);
-      const ours = ourMessages(jsonTypes);
-      expect(ours.map((file) => file.path).sort()).toEqual(CONFORMANCE_PROTOS.map((proto) => proto.replace(/\.proto$/, '_pb.ts')).sort());
-      for (const file of ours) {
-        const expected = normalizeModule(readFileSync(join(theirs, file.path), 'utf8'));
-        const actual = normalizeModule(file.content);
-        expect(actual.imports, file.path).toEqual(expected.imports);
-        // Compared one by one so a difference shows as one small diff.
-        expect(actual.declarations.length, file.path).toBe(expected.declarations.length);
-        actual.declarations.forEach((declaration, i) => expect(declaration, file.path).toBe(expected.declarations[i]));
-      }
+      expectSameAsProtocGenEs(CONFORMANCE_PROTOS, CONFORMANCE_INCLUDE, jsonTypes);
+    }, 60_000);
+  }
+
+  // Custom options are proto2 extensions of descriptor.proto's messages (google.api.http...).
+  for (const corpus of ['googleapis-visible', 'grpc-proto', 'grpc-examples']) {
+    it(`the ${corpus} corpus, declaration by declaration`, () => {
+      const folder = join(CORPUS, corpus);
+      expectSameAsProtocGenEs(corpusProtos(folder), folder, false);
     }, 60_000);
   }
 
   it('the JSDoc of a field reads as its declaration: label, default, json_name, features', () => {
-    const proto2 = ourMessages(false).find((file) => file.path.endsWith('test_messages_proto2_pb.ts'))!.content;
+    const files = ourMessages(false);
+    const proto2 = files.find((file) => file.path.endsWith('test_messages_proto2_pb.ts'))!.content;
     expect(proto2).toContain('@generated from field: optional int32 optional_int32 = 1;');
     expect(proto2).toContain('@generated from field: required int32 required_int32 = 1;');
     expect(proto2).toContain('@generated from field: optional int64 default_int64 = 242 [default = -9123456789123456789];');
@@ -56,7 +81,7 @@ describe('proto2 and editions messages equal protoc-gen-es v2.17', () => {
     // A oneof member has no label.
     expect(proto2).toContain('@generated from field: uint32 oneof_uint32 = 111;');
     expect(proto2).toContain('@generated from extension: optional int32 extension_int32 = 120;');
-    const edition = ourMessages(false).find((file) => file.path.endsWith('test_messages_edition2023_pb.ts'))!.content;
+    const edition = files.find((file) => file.path.endsWith('test_messages_edition2023_pb.ts'))!.content;
     expect(edition).toContain('@generated from field: repeated int32 packed_int32 = 75 [features.repeated_field_encoding = PACKED];');
     expect(edition).toContain('@generated from field: protobuf_test_messages.editions.TestAllTypesEdition2023.NestedMessage optional_nested_message = 18 [features.message_encoding = LENGTH_PREFIXED];');
   });
@@ -96,8 +121,12 @@ describe('proto2 and edition 2023 messages at compile time and run time', () => 
   let edition2023: Module;
   let proto3: Module;
 
+  let pipeline: GeneratedFile[];
+
   beforeAll(async () => {
-    writeFiles(out, ourMessages(false));
+    // Through codegen's whole pipeline: our loader, then the emitter.
+    pipeline = await generateConformanceMessages(CONFORMANCE_PROTOS, SCRATCH);
+    writeFiles(out, pipeline);
     writeFileSync(join(out, 'usage.ts'), USAGE);
     transpileFolder(out);
     const load = async (path: string) => (await import(pathToFileURL(join(out, path)).href)) as Module;
@@ -105,6 +134,12 @@ describe('proto2 and edition 2023 messages at compile time and run time', () => 
     edition2023 = await load('google/protobuf/test_messages_edition2023_pb.js');
     proto3 = await load('google/protobuf/test_messages_proto3_pb.js');
   }, 60_000);
+
+  it("through our loader, the same modules as from protoc's descriptors (so the same as protoc-gen-es's)", () => {
+    const fromProtoc = new Map(ourMessages(false).map((file) => [file.path, body(file)]));
+    expect(pipeline.map((file) => file.path).sort()).toEqual([...fromProtoc.keys()].sort());
+    for (const file of pipeline) expect(body(file), file.path).toBe(fromProtoc.get(file.path));
+  });
 
   for (const [name, compiler] of Object.entries(COMPILERS)) {
     it(`type-checks under strict with ${name}, with typed user code`, () => {

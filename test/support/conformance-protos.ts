@@ -4,7 +4,7 @@
  * to compare the emitter alone with protoc-gen-es, from the descriptors protoc writes.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFileRegistry, fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
@@ -38,21 +38,25 @@ export async function generateConformanceMessages(protos: string[], scratch: str
   return result!.files;
 }
 
-/** The descriptors `protoc --include_imports --include_source_info` writes for `protos`. */
-export function protocDescriptors(protos: string[], scratch: string): LoadedProto {
-  const out = join(scratch, 'conformance.binpb');
-  execFileSync(PROTOC, ['-I', CONFORMANCE_INCLUDE, '--include_imports', '--include_source_info', `--descriptor_set_out=${out}`, ...protos], { cwd: ROOT });
+/** The descriptors `protoc --include_imports --include_source_info` writes for `protos` (in `include`). */
+export function protocDescriptors(protos: string[], scratch: string, include = CONFORMANCE_INCLUDE): LoadedProto {
+  const out = mkdtempSync(join(scratch, 'protoc-')) + '/set.binpb';
+  execFileSync(PROTOC, ['-I', include, '--include_imports', '--include_source_info', `--descriptor_set_out=${out}`, ...protos], { cwd: ROOT });
   const set = fromBinary(FileDescriptorSetSchema, readFileSync(out));
   return { set, files: protos, registry: createFileRegistry(set), displayNames: new Map() };
 }
 
 /** Our message emitter's `_pb.ts` files for protoc's descriptors of `protos`. */
-export function emitFromProtoc(protos: string[], scratch: string, options: MessageOptions = { jsonTypes: false }): GeneratedFile[] {
-  return emitMessages(protocDescriptors(protos, scratch), new TemplateRenderer(), options);
+export function emitFromProtoc(protos: string[], scratch: string, options: MessageOptions = { jsonTypes: false }, include = CONFORMANCE_INCLUDE): GeneratedFile[] {
+  return emitMessages(protocDescriptors(protos, scratch, include), new TemplateRenderer(), options);
 }
 
-/** Writes protoc-gen-es's `_pb.ts` files (`target=ts` and `options`) for `protos` into `out`. */
-export function protocGenEs(protos: string[], out: string, options: string[] = []): void {
+/**
+ * Writes protoc-gen-es's `_pb.ts` files for `protos` (in `include`) into `out`: TypeScript with
+ * `.js` import specifiers, as codegen writes them, plus `options`.
+ */
+export function protocGenEs(protos: string[], out: string, options: string[] = [], include = CONFORMANCE_INCLUDE): void {
   const plugin = join(ROOT, 'node_modules', '.bin', 'protoc-gen-es');
-  execFileSync(PROTOC, [`--plugin=protoc-gen-es=${plugin}`, `--es_out=${out}`, `--es_opt=${['target=ts', ...options].join(',')}`, '-I', CONFORMANCE_INCLUDE, ...protos], { cwd: ROOT });
+  const es = ['target=ts', 'import_extension=js', ...options].join(',');
+  execFileSync(PROTOC, [`--plugin=protoc-gen-es=${plugin}`, `--es_out=${out}`, `--es_opt=${es}`, '-I', include, ...protos], { cwd: ROOT });
 }

@@ -71,6 +71,8 @@ function fetchTrixieRuntime() {
     '-o', 'Dir::State::status=/dev/null',
     // apt's download sandbox user cannot write into this folder; nothing here needs the sandbox.
     '-o', 'APT::Sandbox::User=',
+    // A source that cannot be fetched fails `update` (else `download` fails later, less clearly).
+    '-o', 'APT::Update::Error-Mode=any',
   ];
   try {
     run('/usr/bin/apt-get', [...options, 'update']);
