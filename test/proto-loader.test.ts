@@ -367,6 +367,11 @@ describe('proto loader errors', () => {
     ['unknown-edition.proto', 'unknown-edition.proto:1:11: error: unknown edition "2025"'],
     ['export-before-2024.proto', 'export-before-2024.proto:4:1: error: expected a top-level statement (e.g. "message"), found "export"'],
     ['import-option-2023.proto', 'import-option-2023.proto:4:8: error: option import is not supported before edition 2024'],
+    ['closed-enum-in-proto3.proto', 'closed-enum-in-proto3.proto:7:3: error: enum type "bad.lib.Closed" is not an open enum, but is used in "bad.v1.Task" which is a proto3 message type'],
+    ['local-symbol.proto', `local-symbol.proto:7:3: error: symbol "bad.lib.Hidden", defined in "lib/p1-local.proto", is not visible from "local-symbol.proto": it is explicitly marked 'local' and cannot be accessed outside its own file`],
+    ['nested-default-local.proto', `nested-default-local.proto:7:3: error: symbol "bad.lib.Outer.Nested", defined in "lib/p1-local.proto", is not visible from "nested-default-local.proto": it defaulted to local from file-level 'option features.default_symbol_visibility = 'EXPORT_TOP_LEVEL';' and cannot be accessed outside its own file`],
+    ['extension-json-name.proto', 'extension-json-name.proto:7:31: error: option json_name is not allowed on extension fields'],
+    ['extension-duplicate.proto', 'extension-duplicate.proto:8:27: error: extension number 10 has already been used in "bad.lib.Extendable" by extension "bad.v1.weight"'],
   ];
   for (const [name, expected] of grammarCases) {
     it(`${name} (as protoc)`, () => {

@@ -7,7 +7,7 @@
  */
 import type { Diagnostic } from '../core/diagnostics.js';
 import { isFieldSet } from '@bufbuild/protobuf';
-import { FeatureSet_EnumType, FieldDescriptorProtoSchema, FieldDescriptorProto_Label, FieldDescriptorProto_Type } from '@bufbuild/protobuf/wkt';
+import { Edition, FeatureSet_EnumType, FieldDescriptorProtoSchema, SymbolVisibility, FieldDescriptorProto_Label, FieldDescriptorProto_Type } from '@bufbuild/protobuf/wkt';
 import type { FeatureSet } from '@bufbuild/protobuf/wkt';
 import type { DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto } from '@bufbuild/protobuf/wkt';
 import { canonicalDefault } from './defaults.js';
@@ -22,6 +22,8 @@ export interface Sym {
   /** The descriptor it names (message, enum, field...). */
   desc?: unknown;
   pos?: Pos;
+  /** Edition 2024 and later: why this message or enum is local to its file (protoc's words). */
+  local?: string;
 }
 
 export interface LinkFile extends ParsedFile {
@@ -65,6 +67,8 @@ export class Linker {
   readonly problems: Diagnostic[] = [];
   private readonly visible = new Map<LinkFile, Set<LinkFile>>();
   private readonly byName = new Map<string, LinkFile>();
+  /** Full names (`.pkg.Enum`) of the closed enums checked so far, for proto3 users. */
+  private readonly closedEnums = new Set<string>();
 
   constructor(private readonly files: LinkFile[]) {
     for (const file of files) this.byName.set(file.proto.name, file);
@@ -137,7 +141,7 @@ export class Linker {
     }
     const addEnum = (e: EnumDescriptorProto, scope: string) => {
       const full = join(scope, e.name);
-      this.define(file, full, { kind: 'enum', desc: e, pos: pos(e) }, scope);
+      this.define(file, full, { kind: 'enum', desc: e, pos: pos(e), local: localReason(file, e, scope === proto.package) }, scope);
       for (const value of e.value) {
         this.define(file, join(scope, value.name), { kind: 'enumValue', desc: value, pos: pos(value) }, scope,
           `enum values are siblings of their enum (C++ scoping), so "${value.name}" must be unique within "${scope || proto.package || 'the file'}", not just within "${e.name}" (prefix values with the enum name, e.g. ${screamingPrefix(e.name)}_${value.name}); `);
@@ -145,7 +149,7 @@ export class Linker {
     };
     const addMessage = (m: DescriptorProto, scope: string) => {
       const full = join(scope, m.name);
-      this.define(file, full, { kind: 'message', desc: m, pos: pos(m) }, scope);
+      this.define(file, full, { kind: 'message', desc: m, pos: pos(m), local: localReason(file, m, scope === proto.package) }, scope);
       for (const field of m.field) this.define(file, join(full, field.name), { kind: 'field', desc: field, pos: pos(field) }, full);
       for (const oneof of m.oneofDecl) {
         // Synthetic oneofs (`_name`) are added by the parser; protoc defines them too.
@@ -223,6 +227,10 @@ export class Linker {
       }
       if (!IS_TYPE.has(found.sym.kind)) {
         this.problem(file, at, `"${name}" is not a type`, `it names ${KIND_WORD[found.sym.kind]}; a field type must be a message or an enum`);
+        return undefined;
+      }
+      if (found.sym.local !== undefined && found.sym.file !== file) {
+        this.problem(file, at, `symbol "${found.fullName}", defined in "${found.sym.file.proto.name}", is not visible from "${file.proto.name}": ${found.sym.local} and cannot be accessed outside its own file`, `mark it export (export message ... / export enum ...) in ${found.sym.file.proto.name}`);
         return undefined;
       }
       return { sym: found.sym, fullName: found.fullName };
@@ -332,7 +340,9 @@ export class Linker {
 
   /** The checks that need interpreted options (allow_alias) run after the options are applied. */
   check(): void {
-    const extensionNumbers = new Map<string, { ext: FieldDescriptorProto; file: LinkFile }>();
+    // descriptor.proto's enums are closed also when it comes embedded from @bufbuild/protobuf.
+    for (const file of this.files) if (file.prelinked && syntaxOf(file.proto) === 'proto2') this.addClosedEnums(file.proto);
+    const extensionNumbers = new Map<string, { fullName: string }>();
     for (const file of this.files) {
       if (file.prelinked) continue;
       const proto = file.proto;
@@ -344,19 +354,40 @@ export class Linker {
       const walk = (m: DescriptorProto, full: string, enumsClosed: boolean) => {
         const inner = syntax === 'editions' ? closed(m.options?.features, enumsClosed) : enumsClosed;
         for (const nested of m.nestedType) walk(nested, join(full, nested.name), inner);
-        for (const e of m.enumType) this.checkEnum(file, e, closed(e.options?.features, inner) && syntax !== 'proto3');
+        for (const e of m.enumType) this.checkEnum(file, e, closed(e.options?.features, inner) && syntax !== 'proto3', join(full, e.name));
         this.checkMessage(file, m, full, syntax);
-        this.checkExtensions(file, m.extension, syntax, extensionNumbers);
+        if (syntax === 'proto3') this.checkOpenEnums(file, m, full);
+        this.checkExtensions(file, m.extension, full, syntax, extensionNumbers);
       };
       for (const m of proto.messageType) walk(m, join(proto.package, m.name), fileClosed);
-      for (const e of proto.enumType) this.checkEnum(file, e, closed(e.options?.features, fileClosed) && syntax !== 'proto3');
-      this.checkExtensions(file, proto.extension, syntax, extensionNumbers);
+      for (const e of proto.enumType) this.checkEnum(file, e, closed(e.options?.features, fileClosed) && syntax !== 'proto3', join(proto.package, e.name));
+      this.checkExtensions(file, proto.extension, proto.package, syntax, extensionNumbers);
     }
   }
 
-  private checkExtensions(file: LinkFile, extensions: FieldDescriptorProto[], syntax: Syntax, numbers: Map<string, { ext: FieldDescriptorProto; file: LinkFile }>): void {
+  private addClosedEnums(proto: FileDescriptorProto): void {
+    const add = (enums: EnumDescriptorProto[], scope: string) => enums.forEach((e) => this.closedEnums.add(`.${join(scope, e.name)}`));
+    const walk = (m: DescriptorProto, scope: string) => {
+      const full = join(scope, m.name);
+      add(m.enumType, full);
+      m.nestedType.forEach((n) => walk(n, full));
+    };
+    add(proto.enumType, proto.package);
+    proto.messageType.forEach((m) => walk(m, proto.package));
+  }
+
+  /** proto3 messages can only use open enums: a closed enum's default need not be zero. */
+  private checkOpenEnums(file: LinkFile, message: DescriptorProto, full: string): void {
+    for (const field of message.field) {
+      if (field.type !== FieldDescriptorProto_Type.ENUM || !this.closedEnums.has(field.typeName)) continue;
+      this.problem(file, file.positions.get(field)?.type, `enum type "${field.typeName.slice(1)}" is not an open enum, but is used in "${full}" which is a proto3 message type`, 'use an enum of a proto3 or editions file (open), or move the message to proto2 or editions');
+    }
+  }
+
+  private checkExtensions(file: LinkFile, extensions: FieldDescriptorProto[], scope: string, syntax: Syntax, numbers: Map<string, { fullName: string }>): void {
     for (const ext of extensions) {
       const positions = file.positions.get(ext) ?? {};
+      if (positions.jsonName) this.problem(file, positions.jsonName, 'option json_name is not allowed on extension fields', 'remove json_name: an extension is named [full.name] in JSON');
       if (syntax === 'proto3' && ext.extendee !== '' && !/^\.google\.protobuf\.\w+Options$/.test(ext.extendee)) {
         this.problem(file, positions.extendee, `extensions in proto3 are only allowed for defining options; "${ext.extendee.slice(1)}" is not an options message`, 'extend google.protobuf.FieldOptions (or another *Options message) to declare a custom option');
       }
@@ -374,8 +405,8 @@ export class Linker {
       const key = `${ext.extendee}|${ext.number}`;
       const previous = numbers.get(key);
       if (previous) {
-        this.problem(file, positions.number, `extension number ${ext.number} has already been used in "${ext.extendee.slice(1)}" by extension "${previous.ext.name}" defined in ${previous.file.proto.name}`, 'give each extension of a message its own number');
-      } else numbers.set(key, { ext, file });
+        this.problem(file, positions.number, `extension number ${ext.number} has already been used in "${ext.extendee.slice(1)}" by extension "${previous.fullName}"`, 'give each extension of a message its own number');
+      } else numbers.set(key, { fullName: join(scope, ext.name) });
     }
   }
 
@@ -488,7 +519,8 @@ export class Linker {
     });
   }
 
-  private checkEnum(file: LinkFile, e: EnumDescriptorProto, closed: boolean): void {
+  private checkEnum(file: LinkFile, e: EnumDescriptorProto, closed: boolean, full: string): void {
+    if (closed) this.closedEnums.add(`.${full}`);
     const positions = (d: object) => file.positions.get(d) ?? {};
     if (e.value.length === 0) {
       this.problem(file, positions(e).name, `enum "${e.name}" must contain at least one value`, 'add NAME_UNSPECIFIED = 0;');
@@ -542,6 +574,22 @@ export class Linker {
 }
 
 type Syntax = 'proto2' | 'proto3' | 'editions';
+
+/**
+ * Edition 2024's symbol visibility: `local` messages and enums, and those local by the file's
+ * `features.default_symbol_visibility` (EXPORT_TOP_LEVEL by default: nested types are local).
+ * Read from the still uninterpreted option, as linking runs before options are applied.
+ */
+function localReason(file: LinkFile, desc: DescriptorProto | EnumDescriptorProto, topLevel: boolean): string | undefined {
+  const proto = file.proto;
+  if (proto.syntax !== 'editions' || proto.edition < Edition.EDITION_2024) return undefined;
+  if (desc.visibility === SymbolVisibility.VISIBILITY_LOCAL) return "it is explicitly marked 'local'";
+  if (desc.visibility === SymbolVisibility.VISIBILITY_EXPORT) return undefined;
+  const option = file.options.find((o) => o.kind === 'file' && o.parts.length === 2 && o.parts[0]!.name === 'features' && o.parts[1]!.name === 'default_symbol_visibility');
+  const setting = option?.value.kind === 'identifier' ? option.value.value : 'EXPORT_TOP_LEVEL';
+  const local = setting === 'LOCAL_ALL' || setting === 'STRICT' || (setting === 'EXPORT_TOP_LEVEL' && !topLevel);
+  return local ? `it defaulted to local from file-level 'option features.default_symbol_visibility = '${setting}';'` : undefined;
+}
 
 /** protoc writes no `syntax` for proto2 files. */
 function syntaxOf(file: FileDescriptorProto): Syntax {
