@@ -225,3 +225,45 @@ describe('the server generated from the 2.0 document follows the REST convention
     expect(await second.json()).toEqual(await first.json());
   });
 });
+
+describe('a bad Swagger 2.0 document: every problem at once, at the 2.0 file\'s own line and column', () => {
+  async function failure(name: string): Promise<string> {
+    try {
+      await loadOpenApi(join(ROOT, FIXTURES, 'bad', name), { displayRoot: ROOT });
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error(`${name} loaded`);
+  }
+  const bad = `${FIXTURES}/bad`;
+  const cases: Record<string, string[]> = {
+    'refs.yaml': [
+      `${bad}/owners.yaml:5:13: error: $ref "#/Adress" points to nothing: ${bad}/owners.yaml has no "Adress" under #\n  hint: did you mean "Address"?`,
+      `${bad}/refs.yaml:10:19: error: $ref "#/definitions/Pets" points to nothing: ${bad}/refs.yaml has no "Pets" under #/definitions\n  hint: did you mean "Pet"?`,
+      `${bad}/refs.yaml:12:17: error: $ref "#/responses/Eror" points to nothing: ${bad}/refs.yaml has no "responses" under #`,
+      `${bad}/refs.yaml:20:15: error: $ref "./missing.yaml#/Toy" points to a file that cannot be read (cannot read ${bad}/missing.yaml: no such file)`,
+    ],
+    'parameters.yaml': [
+      `${bad}/parameters.yaml:10:29: error: parameter "tags": collectionFormat "tsv" has no OpenAPI 3 equivalent, so codegen cannot serialize it\n  hint: use csv, ssv or pipes (or multi for repeated query parameters)`,
+      `${bad}/parameters.yaml:15:29: error: parameter "ids": collectionFormat "pipes" is only allowed in query parameters`,
+      `${bad}/parameters.yaml:19:17: error: parameter "upload": "type: file" is only allowed in formData parameters`,
+      `${bad}/parameters.yaml:21:15: error: parameter "session": "in" must be one of query, header, path, formData, body, not the string "cookie"`,
+      `${bad}/parameters.yaml:28:11: error: body parameter "pet" needs a "schema"`,
+      `${bad}/parameters.yaml:30:11: error: an operation cannot have both a body parameter and formData parameters`,
+    ],
+    'schemas.yaml': [
+      `${bad}/schemas.yaml:7:11: error: security scheme "oauth": "flow" must be one of implicit, password, application, accessCode, not the string "authorization_code"\n  hint: write e.g. flow: accessCode`,
+      `${bad}/schemas.yaml:14:15: error: "type" must be one of string, number, integer, boolean, object, array, null, not the string "strng"\n  hint: did you mean "string"?`,
+      `${bad}/schemas.yaml:17:21: error: "x-nullable" must be true or false, not the string "yes"`,
+    ],
+    'version-number.yaml': [`${bad}/version-number.yaml:1:10: error: "swagger" must be the string "2.0", not the number 2\n  hint: quote it: swagger: "2.0" (YAML reads 2.0 as a number)`],
+  };
+  for (const [name, expected] of Object.entries(cases)) {
+    it(name, async () => {
+      const message = await failure(name);
+      const errors = message.split(/\n(?=\S)/);
+      expect(errors).toHaveLength(expected.length);
+      expected.forEach((text, i) => expect(errors[i]).toContain(text));
+    });
+  }
+});

@@ -54,6 +54,11 @@ function mediaTypes(value: unknown, where: Where, problems: Problems): string[] 
   return undefined;
 }
 
+/** `parameter "name"`, for messages. */
+function label(raw: Record<string, unknown>): string {
+  return typeof raw.name === 'string' ? `parameter "${raw.name}"` : 'a parameter';
+}
+
 class Operations {
   constructor(
     private readonly conversion: Conversion,
@@ -120,10 +125,11 @@ class Operations {
       const place = raw.in;
       if (typeof place !== 'string' || !LOCATIONS.includes(place)) {
         const near = typeof place === 'string' ? closest(place, LOCATIONS) : undefined;
-        this.problems.add(`parameter ${describe(raw.name)}: "in" must be one of ${LOCATIONS.join(', ')}, not ${describe(place)}`, locate(place === undefined ? where : at(where, 'in')), near ? `did you mean "${near}"?` : 'write e.g. in: query');
+        this.problems.add(`${label(raw)}: "in" must be one of ${LOCATIONS.join(', ')}, not ${describe(place)}`, locate(place === undefined ? where : at(where, 'in')), near ? `did you mean "${near}"?` : 'write e.g. in: query');
         return;
       }
       if (place === 'body') {
+        if (raw.schema === undefined) this.problems.add(`body ${label(raw)} needs a "schema"`, locate(where), 'add e.g. schema: { $ref: "#/definitions/Pet" }');
         if (out.body) this.problems.add('an operation has at most one body parameter', locate(where), 'describe the whole body with one schema');
         else out.body = { raw, where };
       } else if (place === 'formData') out.form.push({ raw, where });
@@ -140,7 +146,7 @@ class Operations {
     }
     if (raw['x-deprecated'] === true) out.deprecated = true;
     if (raw.type === 'file') {
-      this.problems.add(`parameter ${describe(raw.name)}: "type: file" is only allowed in formData parameters`, locate(at(where, 'type')), 'write in: formData (and consumes: [multipart/form-data])');
+      this.problems.add(`${label(raw)}: "type: file" is only allowed in formData parameters`, locate(at(where, 'type')), 'write in: formData (and consumes: [multipart/form-data])');
     }
     out.schema = this.valueSchema(raw, where);
     const style = this.style(raw, where);
@@ -173,13 +179,13 @@ class Operations {
         if (query) return { style: format === 'ssv' ? 'spaceDelimited' : 'pipeDelimited' };
         break;
       case 'tsv':
-        this.problems.add(`parameter ${describe(raw.name)}: collectionFormat "tsv" has no OpenAPI 3 equivalent, so codegen cannot serialize it`, locate(formatAt), 'use csv, ssv or pipes (or multi for repeated query parameters)');
+        this.problems.add(`${label(raw)}: collectionFormat "tsv" has no OpenAPI 3 equivalent, so codegen cannot serialize it`, locate(formatAt), 'use csv, ssv or pipes (or multi for repeated query parameters)');
         return undefined;
       default:
-        this.problems.add(`parameter ${describe(raw.name)}: "collectionFormat" must be one of csv, ssv, tsv, pipes, multi, not ${describe(format)}`, locate(formatAt), 'write e.g. collectionFormat: csv');
+        this.problems.add(`${label(raw)}: "collectionFormat" must be one of csv, ssv, tsv, pipes, multi, not ${describe(format)}`, locate(formatAt), 'write e.g. collectionFormat: csv');
         return undefined;
     }
-    this.problems.add(`parameter ${describe(raw.name)}: collectionFormat "${String(format)}" is only allowed in query${format === 'multi' ? ' and formData' : ''} parameters`, locate(formatAt), 'use csv (comma-separated), the only format for path and header parameters');
+    this.problems.add(`${label(raw)}: collectionFormat "${String(format)}" is only allowed in query${format === 'multi' ? ' and formData' : ''} parameters`, locate(formatAt), 'use csv (comma-separated), the only format for path and header parameters');
     return undefined;
   }
 
@@ -202,9 +208,6 @@ class Operations {
     const out = this.conversion.node<Record<string, unknown>>({}, where);
     if (typeof raw.description === 'string') out.description = raw.description;
     if (raw.required !== undefined) out.required = raw.required;
-    if (raw.schema === undefined) {
-      this.problems.add(`body parameter ${describe(raw.name)} needs a "schema"`, locate(where), 'add e.g. schema: { $ref: "#/definitions/Pet" }');
-    }
     const content = this.conversion.node<Record<string, unknown>>({}, where);
     for (const mediaType of consumes.length ? consumes : ['application/json']) {
       const media = this.conversion.node<Record<string, unknown>>({}, where);

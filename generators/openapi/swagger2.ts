@@ -130,7 +130,8 @@ export class Conversion {
           break;
         }
         case 'x-nullable':
-          out.nullable = value;
+          if (typeof value === 'boolean') out.nullable = value;
+          else this.problems.add(`"x-nullable" must be true or false, not ${describe(value)}`, locate(valueAt), 'write true or false without quotes');
           break;
         case 'discriminator':
           out.discriminator = typeof value === 'string' ? this.node({ propertyName: value }, valueAt) : value;
@@ -236,7 +237,7 @@ function securitySchemes(conversion: Conversion, value: unknown, where: Where): 
     if (raw.type === 'oauth2') {
       const flowName = typeof raw.flow === 'string' ? FLOWS[raw.flow] : undefined;
       if (flowName === undefined) {
-        conversion.problems.add(`security scheme: "flow" must be one of ${Object.keys(FLOWS).join(', ')}, not ${describe(raw.flow)}`, locate(raw.flow === undefined ? schemeAt : at(schemeAt, 'flow')), 'write e.g. flow: accessCode');
+        conversion.problems.add(`security scheme "${schemeAt.path?.key ?? ''}": "flow" must be one of ${Object.keys(FLOWS).join(', ')}, not ${describe(raw.flow)}`, locate(raw.flow === undefined ? schemeAt : at(schemeAt, 'flow')), 'write e.g. flow: accessCode');
       } else {
         const flow: Record<string, unknown> = { scopes: isObject(raw.scopes) ? raw.scopes : {} };
         if (typeof raw.authorizationUrl === 'string') flow.authorizationUrl = raw.authorizationUrl;
