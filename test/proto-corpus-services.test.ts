@@ -15,19 +15,26 @@ import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';
 
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'protobuf');
 
-function protoFiles(dir: string): string[] {
+/** The set's own protos: not the copies of google/ files it carries, unless `google/` is the set. */
+function protoFiles(dir: string, skip = 'google/'): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.proto') && !file.startsWith('google/'))
+    .filter((file) => file.endsWith('.proto') && !file.startsWith(skip))
     .sort()
     .map((file) => join(dir, file));
 }
 
 describe('corpus: services of protos written by others', async () => {
-  const sets = ['grpc-proto', 'grpc-examples'].map((name) => ({ name, include: join(CORPUS, name) }));
+  // googleapis-visible: Cloud Tasks, Secret Manager, Datastore, IAM with google.api annotations,
+  // over the proto2 descriptor.proto of its include path (the well-known copies are not inputs).
+  const sets = [
+    { name: 'grpc-proto', skip: 'google/' },
+    { name: 'grpc-examples', skip: 'google/' },
+    { name: 'googleapis-visible', skip: 'google/protobuf/' },
+  ].map(({ name, skip }) => ({ name, skip, include: join(CORPUS, name) }));
   mkdirSync(join(ROOT, '.vitest-tmp'), { recursive: true });
   const out = mkdtempSync(join(ROOT, '.vitest-tmp', 'proto-services-'));
   const apis: ApiConfig[] = sets.map((set) => ({
-    name: set.name, inputs: protoFiles(set.include), documents: [], style: 'proto', output: join(out, set.name),
+    name: set.name, inputs: protoFiles(set.include, set.skip), documents: [], style: 'proto', output: join(out, set.name),
     emit: ['types', 'client', 'server'], options: { includePaths: [set.include] }, root: ROOT,
   }));
   const outputs = await generate(apis);
@@ -40,6 +47,8 @@ describe('corpus: services of protos written by others', async () => {
     const examples = outputs[1].files.find((file) => file.path === 'server.ts')!.content;
     expect(examples).toContain('export interface RouteGuideHandlers');
     expect(examples).toContain('export interface GreeterHandlers');
+    const googleapis = outputs[2].files.find((file) => file.path === 'server.ts')!.content;
+    for (const service of ['CloudTasks', 'SecretManagerService', 'Datastore', 'IAMPolicy']) expect(googleapis).toContain(`export interface ${service}Handlers`);
   });
 
   for (const [name, compiler] of Object.entries(COMPILERS)) {
