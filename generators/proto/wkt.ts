@@ -5,8 +5,8 @@
  * Why these rather than bundled `.proto` copies: they are already installed (the runtime needs
  * them anyway), they are exactly the descriptors protobuf-es's generated code and registry use, and
  * a test shows they equal protoc 36's output for every WKT except `descriptor.proto`, whose copy
- * follows @bufbuild/protobuf's protobuf version (see the loader test). `descriptor.proto` is proto2,
- * which this parser does not read, so a bundled copy would not help there. What they lack is
+ * follows @bufbuild/protobuf's protobuf version (see the loader test): for protoc's exact copy, put
+ * protoc's include folder (or a googleapis checkout) on the include path. What they lack is
  * `source_code_info`, so comments of WKT messages are not available (codegen documents WKTs itself).
  * A user copy on an include path wins, as with protoc.
  */
