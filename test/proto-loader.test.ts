@@ -371,6 +371,8 @@ describe('proto loader errors', () => {
     ['local-symbol.proto', `local-symbol.proto:7:3: error: symbol "bad.lib.Hidden", defined in "lib/p1-local.proto", is not visible from "local-symbol.proto": it is explicitly marked 'local' and cannot be accessed outside its own file`],
     ['nested-default-local.proto', `nested-default-local.proto:7:3: error: symbol "bad.lib.Outer.Nested", defined in "lib/p1-local.proto", is not visible from "nested-default-local.proto": it defaulted to local from file-level 'option features.default_symbol_visibility = 'EXPORT_TOP_LEVEL';' and cannot be accessed outside its own file`],
     ['extension-json-name.proto', 'extension-json-name.proto:7:31: error: option json_name is not allowed on extension fields'],
+    ['weak-import-2024.proto', 'weak-import-2024.proto:4:8: error: weak import is not supported in edition 2024 and above'],
+    ['import-after-option-import.proto', 'import-after-option-import.proto:5:8: error: imports should precede any option imports to ensure proto files can roundtrip'],
     ['extension-duplicate.proto', 'extension-duplicate.proto:8:27: error: extension number 10 has already been used in "bad.lib.Extendable" by extension "bad.v1.weight"'],
   ];
   for (const [name, expected] of grammarCases) {

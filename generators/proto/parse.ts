@@ -477,7 +477,7 @@ class Parser {
     }
     const location = root.child(3, file.dependency.length);
     location.startAt(importToken);
-    if (file.optionDependency.length > 0) this.fail('imports should precede any option imports to ensure proto files can roundtrip', 'move this import above the import option statements', pos(importToken));
+    if (file.optionDependency.length > 0) this.fail('imports should precede any option imports to ensure proto files can roundtrip', 'move this import above the import option statements');
     if (this.lookingAt('weak') && this.edition >= Edition.EDITION_2024) {
       this.fail('weak import is not supported in edition 2024 and above', 'use import option "..."; instead');
     }
