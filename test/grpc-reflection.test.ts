@@ -8,7 +8,8 @@
  *   (services, methods, messages, fields, enum values), file_containing_extension,
  *   all_extension_numbers_of_type and their NOT_FOUND answers, imports sent once per stream,
  *   descriptors equal to what the loader (= protoc) gives.
- * - Off under NODE_ENV=production (UNIMPLEMENTED), and the `reflection` option overriding both ways.
+ * - Off under NODE_ENV=production (UNIMPLEMENTED), the `reflection` option overriding both ways, and
+ *   `reflection: "authenticated"` behind the auth hooks.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -214,7 +215,7 @@ describe('on and off', () => {
   });
 
   /** The services reflection lists, or the client's error message. */
-  async function servicesOf(options: object, env?: string): Promise<string[] | string> {
+  async function servicesOf(options: object, env?: string, metadata = new grpc.Metadata()): Promise<string[] | string> {
     const saved = process.env['NODE_ENV'];
     if (env !== undefined) process.env['NODE_ENV'] = env;
     let server: Server;
@@ -225,7 +226,7 @@ describe('on and off', () => {
     }
     const port = await server.listen(0, '127.0.0.1');
     try {
-      return await new GrpcReflection(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {}, 'v1').listServices();
+      return await new GrpcReflection(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {}, 'v1').listServices('*', metadata);
     } catch (error) {
       return (error as Error).message;
     } finally {
@@ -242,6 +243,13 @@ describe('on and off', () => {
     expect(await servicesOf({ reflection: true }, 'production')).toEqual(SERVICES);
     expect(await servicesOf({ reflection: false }, 'development')).toMatch(/^Error: 12 UNIMPLEMENTED/);
     expect(await servicesOf({ health: false }, 'development')).toEqual(SERVICES.filter((name) => name !== 'grpc.health.v1.Health'));
+  });
+
+  it('`reflection: "authenticated"` puts it behind authenticate and authorize, as a generated service', async () => {
+    expect(await servicesOf({ reflection: 'authenticated' }, 'production')).toMatch(/^Error: 16 UNAUTHENTICATED/);
+    // The test server (grpc-usage.ts: tokens `editor`, `reader`) lets readers call GetTask and ListTasks only.
+    expect(await servicesOf({ reflection: 'authenticated' }, 'production', bearer('reader'))).toMatch(/^Error: 7 PERMISSION_DENIED: not allowed to call ServerReflectionInfo/);
+    expect(await servicesOf({ reflection: 'authenticated' }, 'development', bearer('editor'))).toEqual(SERVICES);
   });
 
   it.each(['connect', 'grpc-web'] as const)('answers over the %s protocol on HTTP/2 too (Connect\'s side of the port)', async (protocol) => {
