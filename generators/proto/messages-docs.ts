@@ -95,12 +95,22 @@ function labelKeyword(field: DescField | DescExtension): string | undefined {
   }
 }
 
-/** `default = -5`, `default = "abc"`: the proto2 default as protoc stores it (bytes C-escaped). */
+/**
+ * `default = -5`, `default = "abc"`: the proto2 default as protoc stores it. protoc stores a bytes
+ * default C-escaped already and a string default as is, so only the latter's quotes are escaped
+ * (protoc-gen-es escapes the first `"` of either, which a comparison test allows for).
+ */
 function defaultOption(field: DescField | DescExtension): string | undefined {
   if (!isFieldSet(field.proto, FieldDescriptorProtoSchema.field.defaultValue)) return undefined;
   const value = field.proto.defaultValue;
-  const quoted = field.proto.type === FieldDescriptorProto_Type.STRING || field.proto.type === FieldDescriptorProto_Type.BYTES;
-  return `default = ${quoted ? `"${value.replace(/"/g, '\\"')}"` : value}`;
+  switch (field.proto.type) {
+    case FieldDescriptorProto_Type.STRING:
+      return `default = "${value.replace(/"/g, '\\"')}"`;
+    case FieldDescriptorProto_Type.BYTES:
+      return `default = "${value}"`;
+    default:
+      return `default = ${value}`;
+  }
 }
 
 /**
