@@ -77,6 +77,21 @@ describe('a Swagger 2.0 document generates what its hand-made OpenAPI 3.0 conver
   });
 });
 
+describe('where 2.0 leaves things out', () => {
+  it('no produces: JSON (a file: */*); no consumes: JSON; no schemes: https; csv by default, ssv in a query', async () => {
+    const model = await loadOpenApi(join(ROOT, FIXTURES, 'defaults.yaml'), { displayRoot: ROOT });
+    expect(model.servers).toEqual([{ url: 'https://files.example.com' }]);
+    const op = (name: string) => model.operations.find((operation) => operation.name === name)!;
+    expect(op('make').responses[0].contents).toEqual([{ mediaType: 'application/json', schema: { $ref: '#/$defs/Thing' } }]);
+    expect(op('make').requestBody?.contents.map((content) => content.mediaType)).toEqual(['application/json']);
+    expect(op('download').responses[0].contents).toEqual([{ mediaType: '*/*', schema: { $ref: '#/$defs/Download200Response' } }]);
+    expect(model.schemas.find((named) => named.name === 'Download200Response')!.schema).toMatchObject({ type: 'string', format: 'binary' });
+    expect(op('upload').requestBody?.contents.map((content) => content.mediaType)).toEqual(['application/octet-stream']);
+    const styles = Object.fromEntries(op('download').parameters.map((parameter) => [parameter.name, `${parameter.style}/${parameter.explode}`]));
+    expect(styles).toEqual({ name: 'simple/false', v: 'spaceDelimited/false', 'X-Tags': 'simple/false' });
+  });
+});
+
 describe('the server generated from the 2.0 document follows the REST conventions', () => {
   mkdirSync(join(ROOT, '.vitest-tmp'), { recursive: true });
   const out = mkdtempSync(join(ROOT, '.vitest-tmp', 'swagger2-'));

@@ -5,8 +5,9 @@
  * body, multipart/form-data when `consumes` lists it (or a parameter is a file),
  * application/x-www-form-urlencoded otherwise; other parameters get a `schema` from their
  * type/format/items/... and a `style`/`explode` from `collectionFormat` (csv by default); a
- * response `schema` becomes one content entry per `produces` type (`*` `/` `*` when none is
- * given), its headers get a `schema`, its `examples` become content examples.
+ * response `schema` becomes one content entry per `produces` type (application/json when none is
+ * given, where swagger2openapi writes `*` `/` `*`), its headers get a `schema`, its `examples`
+ * become content examples.
  */
 import type { Problems, Where } from '../core/documents.js';
 import { closest, deref, describe, isObject, locate, setOwn } from '../core/documents.js';
@@ -259,7 +260,10 @@ class Operations {
     const examples = isObject(raw.examples) ? raw.examples : {};
     const content = this.conversion.node<Record<string, unknown>>({}, where);
     if (raw.schema !== undefined) {
-      for (const mediaType of produces.length ? produces : ['*/*']) {
+      // No `produces`: JSON, as hey-api and openapi-generator read it (swagger2openapi's `*/*` would
+      // type a JSON body as a Blob); a file stays `*/*`.
+      const file = isObject(raw.schema) && raw.schema.type === 'file';
+      for (const mediaType of produces.length ? produces : [file ? '*/*' : 'application/json']) {
         setOwn(content, mediaType, this.conversion.node({ schema: this.conversion.schema(raw.schema, at(where, 'schema')) }, where));
       }
     }
