@@ -53,6 +53,7 @@ const INT32_MAX = 2147483647n;
 const UINT32_MAX = 4294967295n;
 const INT64_MIN = -9223372036854775808n;
 const INT64_MAX = 9223372036854775807n;
+const UINT64_MAX = 18446744073709551615n;
 
 type Scalar = number | bigint | boolean | string | Uint8Array;
 
@@ -69,47 +70,44 @@ function describe(value: OptionValue): string {
   }
 }
 
-/** Converts an option value to a scalar of the given type, or returns the reason it cannot. */
-function scalarValue(type: ScalarType, value: OptionValue, name: string): Scalar | string {
-  const int = (min: bigint, max: bigint, word: string): bigint | string => {
-    if (value.kind !== 'positive' && value.kind !== 'negative') return `value must be an integer for ${word} option "${name}"`;
-    if (value.value < min || value.value > max) return `value out of range for ${word} option "${name}"`;
+/** Converts a statement's value to a scalar of the given type, or says why it cannot. */
+function scalarValue(type: ScalarType, value: OptionValue, name: string): Scalar | { error: string } {
+  const int = (min: bigint, max: bigint, word: string): bigint | { error: string } => {
+    if (value.kind !== 'positive' && value.kind !== 'negative') return { error: `value must be an integer for ${word} option "${name}"` };
+    if (value.value < min || value.value > max) return { error: `value out of range for ${word} option "${name}"` };
     return value.value;
   };
+  const small = (v: bigint | { error: string }) => (typeof v === 'bigint' ? Number(v) : v);
   switch (type) {
     case ScalarType.INT32:
     case ScalarType.SINT32:
-    case ScalarType.SFIXED32: {
-      const v = int(INT32_MIN, INT32_MAX, 'int32');
-      return typeof v === 'string' ? v : Number(v);
-    }
+    case ScalarType.SFIXED32:
+      return small(int(INT32_MIN, INT32_MAX, 'int32'));
     case ScalarType.UINT32:
-    case ScalarType.FIXED32: {
-      const v = int(0n, UINT32_MAX, 'uint32');
-      return typeof v === 'string' ? v : Number(v);
-    }
+    case ScalarType.FIXED32:
+      return small(int(0n, UINT32_MAX, 'uint32'));
     case ScalarType.INT64:
     case ScalarType.SINT64:
     case ScalarType.SFIXED64:
       return int(INT64_MIN, INT64_MAX, 'int64');
     case ScalarType.UINT64:
     case ScalarType.FIXED64:
-      return int(0n, 18446744073709551615n, 'uint64');
+      return int(0n, UINT64_MAX, 'uint64');
     case ScalarType.FLOAT:
     case ScalarType.DOUBLE:
       if (value.kind === 'double') return value.value;
       if (value.kind === 'positive' || value.kind === 'negative') return Number(value.value);
       if (value.kind === 'identifier' && (value.value === 'inf' || value.value === 'nan')) return value.value === 'inf' ? Infinity : NaN;
-      return `value must be a number for ${type === ScalarType.FLOAT ? 'float' : 'double'} option "${name}"`;
+      return { error: `value must be a number for ${type === ScalarType.FLOAT ? 'float' : 'double'} option "${name}"` };
     case ScalarType.BOOL:
       if (value.kind === 'identifier' && (value.value === 'true' || value.value === 'false')) return value.value === 'true';
-      return `value must be "true" or "false" for boolean option "${name}"`;
+      return { error: `value must be "true" or "false" for boolean option "${name}"` };
     case ScalarType.STRING:
       if (value.kind === 'string') return value.value;
-      return `value must be quoted string for string option "${name}"`;
+      return { error: `value must be quoted string for string option "${name}"` };
     case ScalarType.BYTES:
       if (value.kind === 'string') return new Uint8Array(value.bytes);
-      return `value must be quoted string for bytes option "${name}"`;
+      return { error: `value must be quoted string for bytes option "${name}"` };
   }
 }
 
@@ -118,8 +116,8 @@ interface Context {
   file: LinkFile;
   linker: Linker;
   types: OptionTypes;
-  /** The interpreted value of each options message, by the message it ends up in. */
-  values: Map<Message, MessageValue>;
+  /** The interpreted value of each options message (and its kind), by the message it ends up in. */
+  values: Map<Message, { kind: OptionsKind; value: MessageValue }>;
   /** Source path of each interpreted option → the field path protoc moves its location to. */
   rewrites: Map<string, number[]>;
   /** How many values each repeated option path has received, for the location's index. */
@@ -154,16 +152,12 @@ export function interpretOptions(file: LinkFile, linker: Linker): void {
         linker.problem(file, cause.at, message, cause.hint);
       }
     }
-    for (const [options, value] of ctx.values) {
+    for (const [options, { kind, value }] of ctx.values) {
       checkComplete(ctx, value);
-      mergeFromBinary(OPTIONS_SCHEMA[optionsKindOf(file, options)], options, value.encode());
+      mergeFromBinary(OPTIONS_SCHEMA[kind], options, value.encode());
     }
   }
   file.locations = rewriteLocations(file.locations, ctx.rewrites);
-}
-
-function optionsKindOf(file: LinkFile, options: Message): OptionsKind {
-  return file.options.find((o) => o.owner.options === options)!.kind;
 }
 
 function optionName(option: PendingOption, count = option.parts.length): string {
@@ -175,10 +169,10 @@ function interpretOption(ctx: Context, option: PendingOption): void {
   const rootName = OPTIONS_MESSAGE[option.kind];
   const root = ctx.types.message(rootName);
   if (!root) throw new Error(`${rootName} is not loaded`);
-  let target = ctx.values.get(options);
+  let target = ctx.values.get(options)?.value;
   if (!target) {
     target = new MessageValue(root);
-    ctx.values.set(options, target);
+    ctx.values.set(options, { kind: option.kind, value: target });
   }
   const setters = ctx.setters.get(target) ?? new Map<number, PendingOption>();
   ctx.setters.set(target, setters);
@@ -387,9 +381,7 @@ function optionValue(ctx: Context, option: PendingOption, field: OptionField, fu
     throw new OptionProblem(message, option.valuePos, `its values are ${enumType.proto.value.map((v) => v.name).join(', ')}`);
   }
   const scalar = scalarValue(field.scalar, value, fullName);
-  if (typeof scalar === 'string' && !(field.scalar === ScalarType.STRING && value.kind === 'string')) {
-    throw new OptionProblem(scalar, option.valuePos, `the value given is ${describe(value)}`);
-  }
+  if (typeof scalar === 'object' && 'error' in scalar) throw new OptionProblem(scalar.error, option.valuePos, `the value given is ${describe(value)}`);
   return scalar;
 }
 
