@@ -76,20 +76,22 @@ describe('proto2 and editions messages equal protoc-gen-es v2.17', () => {
 
   // Custom options are proto2 extensions of descriptor.proto's messages (google.api.http...).
   for (const corpus of ['googleapis-visible', 'grpc-proto', 'grpc-examples']) {
-    it(`the ${corpus} corpus, declaration by declaration`, () => {
+    it(`the ${corpus} corpus, with and without JSON types, declaration by declaration`, () => {
       const folder = join(CORPUS, corpus);
-      expectSameAsProtocGenEs(protosIn(folder), folder, false);
+      for (const jsonTypes of [false, true]) expectSameAsProtocGenEs(protosIn(folder), folder, jsonTypes);
     }, 60_000);
   }
 
   // proto2 and editions 2023/2024 files with defaults, groups, extensions and features; custom
   // options of every type (the options fixtures are a tree of their own, googleapis' layout).
-  it('the loader fixtures (proto2, editions 2023 and 2024, custom options), declaration by declaration', () => {
-    // Not resolution_edge.proto: for its field `_` (local name "") protoc-gen-es writes the member
-    // `: string;`, which is not TypeScript; ours is `"": string;`, the property the runtime uses.
-    expectSameAsProtocGenEs(protosIn(GOOD, ['options/', 'resolution_edge.proto']), GOOD, false);
-    expectSameAsProtocGenEs(protosIn(join(GOOD, 'options')), join(GOOD, 'options'), false);
-  }, 60_000);
+  it('the loader fixtures (proto2, editions 2023 and 2024, custom options), with and without JSON types, declaration by declaration', () => {
+    for (const jsonTypes of [false, true]) {
+      // Not resolution_edge.proto: for its field `_` (local name "") protoc-gen-es writes the member
+      // `: string;`, which is not TypeScript; ours is `"": string;`, the property the runtime uses.
+      expectSameAsProtocGenEs(protosIn(GOOD, ['options/', 'resolution_edge.proto']), GOOD, jsonTypes);
+      expectSameAsProtocGenEs(protosIn(join(GOOD, 'options')), join(GOOD, 'options'), jsonTypes);
+    }
+  }, 120_000);
 
   it('the JSDoc of a field reads as its declaration: label, default, json_name, features', () => {
     const files = ourMessages(false);
