@@ -171,7 +171,7 @@ describe('codegen CLI', () => {
       },
       'Swagger 2.0 with a dangling $ref (located in the 2.0 file)': {
         files: { 'api.yaml': 'swagger: "2.0"\ninfo: { title: T, version: "1" }\npaths: {}\ndefinitions:\n  A:\n    $ref: "#/definitions/Missing"\n' },
-        expected: /api\.yaml:7:11: error: \$ref "#\/definitions\/Missing" points to nothing/,
+        expected: /api\.yaml:6:11: error: \$ref "#\/definitions\/Missing" points to nothing/,
       },
     };
     for (const [name, { files, expected }] of Object.entries(cases)) {
