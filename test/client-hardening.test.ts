@@ -311,7 +311,7 @@ describe('SSE client', () => {
     // The client alone: it shares nothing with the SSE server runtime.
     const folder = join(OUT, 'sse');
     mkdirSync(join(folder, 'runtime'), { recursive: true });
-    writeFileSync(join(folder, 'runtime', 'sse-client.ts'), new TemplateRenderer().render('runtime/sse-client.ts.hbs', { source: 'test' }));
+    for (const name of ['client-common', 'sse-client']) writeFileSync(join(folder, 'runtime', `${name}.ts`), new TemplateRenderer().render(`runtime/${name}.ts.hbs`, { source: 'test' }));
     transpileFolder(folder);
     sse = (await import(pathToFileURL(join(folder, 'runtime', 'sse-client.js')).href)) as typeof sse;
     events = await origin((req, res) => {
@@ -348,6 +348,7 @@ describe('SSE client', () => {
   it('does not follow a redirect to another origin with its headers', async () => {
     const { error } = await collect(`${events.url}/away`);
     expect(error).toBeInstanceOf(sse.SseConnectionError);
+    expect(error).toMatchObject({ kind: 'redirect' });
     expect(String(error)).toMatch(/another origin/);
     expect(away.seen).toEqual([]);
   });
@@ -366,6 +367,7 @@ describe('SSE client', () => {
     const { received, error } = await collect(`${events.url}/big`);
     expect(received).toEqual([]);
     expect(error).toBeInstanceOf(sse.SseConnectionError);
+    expect(error).toMatchObject({ kind: 'too-large' });
     expect(String(error)).toMatch(/maxEventSize/);
   });
 });

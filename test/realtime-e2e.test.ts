@@ -56,7 +56,7 @@ describe('the SSE feed (GET /v1/tasks/events)', () => {
     const proxy = await startProxy(example.port);
     // A reference reader on the direct connection sees every event in order.
     const reference = eventSourceEvents(`${example.url}/v1/tasks/events`, (events) => events.length >= 60);
-    const client = lib.createRealtimeClient({ baseUrl: proxy.url });
+    const client = lib.createClient({ baseUrl: proxy.url });
     let reconnects = 0;
     const stream = client.tasks({ onReconnect: () => reconnects++ });
     const seen: { id: string; event: keyof Events; taskId: string }[] = [];
@@ -95,10 +95,11 @@ describe('the SSE feed (GET /v1/tasks/events)', () => {
 
 describe('the POST stream (POST /v1/tasks/{taskId}/summary)', () => {
   it('streams chunks and ends with data: [DONE] (generated client and a raw reader)', async () => {
-    const client = lib.createRealtimeClient({ baseUrl: example.url });
+    // The client's token goes with every SSE request as Authorization: Bearer.
+    const client = lib.createClient({ baseUrl: example.url, token: TOKEN });
     const taskId = randomUUID();
     const chunks: string[] = [];
-    for await (const { event, data } of client.taskSummary({ taskId }, { style: 'brief', maxWords: 20 }, { headers: { authorization: `Bearer ${TOKEN}` } })) {
+    for await (const { event, data } of client.taskSummary({ taskId }, { style: 'brief', maxWords: 20 })) {
       expect(event).toBe('chunk');
       chunks.push(data.text);
     }
@@ -117,12 +118,14 @@ describe('the POST stream (POST /v1/tasks/{taskId}/summary)', () => {
   });
 
   it('refuses a POST stream without a token (403), and a body that fails the manifest (422)', async () => {
-    const client = lib.createRealtimeClient({ baseUrl: example.url });
+    const client = lib.createClient({ baseUrl: example.url });
     const failure = await (async () => {
       for await (const _ of client.taskSummary({ taskId: randomUUID() }, {})) throw new Error('no event expected');
     })().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(lib.SseResponseError);
     expect((failure as InstanceType<ClientModule['SseResponseError']>).status).toBe(403);
+    expect(lib.isClientError(failure, 'response')).toBe(true);
+    expect(failure).toMatchObject({ operation: 'taskSummary' });
 
     const response = await fetch(`${example.url}/v1/tasks/${randomUUID()}/summary`, {
       method: 'POST',
@@ -136,8 +139,9 @@ describe('the POST stream (POST /v1/tasks/{taskId}/summary)', () => {
 
 describe('the chat (WebSocket /v1/chat)', () => {
   it('the generated client authenticates, joins, gets typed broadcasts and a correlated reply; /task reaches the feed', async () => {
-    const client = lib.createRealtimeClient({ baseUrl: example.url, WebSocket });
-    const alice = client.chat({ token: () => TOKEN });
+    // Alice's socket takes the client's token, Bob's its own.
+    const client = lib.createClient({ baseUrl: example.url, WebSocket, token: () => TOKEN });
+    const alice = client.chat();
     const bob = client.chat({ token: () => 'reader-token' });
     const room = randomUUID();
     const title = `Task ${randomUUID()}`;
@@ -218,7 +222,7 @@ describe('the chat (WebSocket /v1/chat)', () => {
     const socket = new WebSocket(`${other.url.replace(/^http/, 'ws')}/v1/chat`, ['chat.v1']);
     await new Promise((resolve) => socket.once('open', resolve));
     socket.send(JSON.stringify({ type: 'auth', token: TOKEN }));
-    const stream = lib.createRealtimeClient({ baseUrl: other.url }).tasks({ reconnect: false });
+    const stream = lib.createClient({ baseUrl: other.url }).tasks({ reconnect: false });
     const opened = new Promise<void>((resolve) => {
       const poll = setInterval(() => {
         if (stream.readyState === lib.OPEN) {

@@ -54,9 +54,9 @@ describe('out/realtime (schemas/asyncapi/tasks.asyncapi.yaml)', () => {
       {
         path: 'usage.ts',
         content: [
-          'import { createRealtimeClient, WebSocketClosedError } from "./client.js";',
+          'import { createClient, WebSocketClosedError } from "./client.js";',
           '',
-          'const client = createRealtimeClient({ baseUrl: "https://example.com" });',
+          'const client = createClient({ baseUrl: "https://example.com" });',
           'export const chat = client.chat({ token: () => "t", onError: (error) => error instanceof WebSocketClosedError && error.code === 1008 });',
           '// @ts-expect-error the channel requires first-message auth: no token, no connection',
           'export const anonymous = client.chat();',
@@ -66,6 +66,9 @@ describe('out/realtime (schemas/asyncapi/tasks.asyncapi.yaml)', () => {
           'export const undefinedToken = client.chat({ token: undefined });',
           '// An SSE channel without auth still takes no options.',
           'export const tasks = client.tasks();',
+          '// With a token given to createClient, the socket needs none of its own.',
+          'export const withClientToken = createClient({ baseUrl: "https://example.com", token: () => "t" }).chat();',
+          'export const withOwnToo = createClient({ baseUrl: "https://example.com", token: "t" }).chat({ token: "other" });',
           '',
         ].join('\n'),
       },
@@ -74,7 +77,7 @@ describe('out/realtime (schemas/asyncapi/tasks.asyncapi.yaml)', () => {
   }, 120_000);
 
   it('the client imports nothing from Node, so browsers can load it', () => {
-    for (const file of ['client.ts', 'runtime/sse-client.ts', 'runtime/ws-client.ts', 'runtime/ws-protocol.ts']) {
+    for (const file of ['client.ts', 'runtime/client-common.ts', 'runtime/sse-client.ts', 'runtime/ws-client.ts', 'runtime/ws-protocol.ts']) {
       expect(readFileSync(join(OUT, file), 'utf8'), file).not.toMatch(/from "node:|from "ws"/);
     }
   });
@@ -117,11 +120,11 @@ describe('the AsyncAPI corpus (../shared/corpus/asyncapi), documents on ws', () 
         {
           path: 'usage.ts',
           content: [
-            `import { createRealtimeClient, type ${client} } from "./client.js";`,
+            `import { createClient, type ${client} } from "./client.js";`,
             `import type { ${receive} } from "./types.js";`,
             '',
             'export async function usage(): Promise<void> {',
-            `  const client: ${client} = createRealtimeClient({ baseUrl: "https://example.com" }).${member}(${args});`,
+            `  const client: ${client} = createClient({ baseUrl: "https://example.com" }).${member}(${args});`,
             `  const off = client.onMessage((message) => {`,
             `    const received: ${receive} = message;`,
             '    void received;',

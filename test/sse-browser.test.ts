@@ -72,6 +72,7 @@ async function site(options: EndpointOptions): Promise<{ endpoint: EndpointLike;
     '/eventsource.html': ['text/html; charset=utf-8', EVENTSOURCE_PAGE],
     '/client.html': ['text/html; charset=utf-8', CLIENT_PAGE],
     '/runtime/sse-client.js': ['text/javascript', readFileSync(join(OUT, 'runtime/sse-client.js'), 'utf8')],
+    '/runtime/client-common.js': ['text/javascript', readFileSync(join(OUT, 'runtime/client-common.js'), 'utf8')],
     '/eventsource-parser.js': ['text/javascript', readFileSync(join(ROOT, 'node_modules/eventsource-parser/dist/index.js'), 'utf8')],
   };
   const handler: RequestListener = (request, response) => {

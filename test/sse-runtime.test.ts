@@ -69,7 +69,7 @@ describe('generated SSE files', () => {
   it('use no `any`; the server imports only node: built-ins, the client only eventsource-parser', () => {
     for (const name of SSE_FILES) {
       expect(anyTypes(sources[name]), name).toEqual([]);
-      const allowed = name === 'sse-client' ? /^eventsource-parser$/ : /^(node:|\.\/)/;
+      const allowed = name === 'sse-client' ? /^(eventsource-parser|\.\/client-common\.js)$/ : /^(node:|\.\/)/;
       for (const [, from] of sources[name].matchAll(/^import .* from "([^"]+)";$/gm)) expect(from, name).toMatch(allowed);
     }
   });
@@ -681,23 +681,24 @@ describe('the generated client against the generated server', () => {
     ] as const) {
       const states: number[] = [];
       const reconnects: unknown[] = [];
-      const client = new rt.SseClient(target, { retryMs: 1, onStateChange: (state) => states.push(state), onReconnect: (info) => reconnects.push(info) });
+      const client = new rt.SseClient(target, { reconnect: { baseDelay: 1 }, onStateChange: (state) => states.push(state), onReconnect: (info) => reconnects.push(info) });
       const { error } = await drain(client);
       expect(error, target).toBeInstanceOf(rt.SseResponseError);
-      expect(error).toMatchObject({ status, contentType });
+      expect(error).toMatchObject({ status, contentType, kind: status === 200 ? 'invalid-response' : 'response', operation: target });
       expect(states, target).toEqual([rt.CLOSED]);
       expect(reconnects, target).toEqual([]);
     }
     expect(site.requests).toHaveLength(2);
   });
 
-  it('backs off exponentially with jitter up to maxRetryMs while the server cannot be reached, then gives up after maxAttempts', async () => {
+  it('backs off exponentially with jitter up to maxDelay while the server cannot be reached, then gives up after maxRetries', async () => {
     const site = await listen((request) => request.socket.destroy());
     cleanups.push(() => site.close());
     const delays: { attempt: number; delayMs: number }[] = [];
-    const client = new rt.SseClient(site.url, { retryMs: 4, maxRetryMs: 20, maxAttempts: 6, onReconnect: ({ attempt, delayMs }) => delays.push({ attempt, delayMs }) });
+    const client = new rt.SseClient(site.url, { reconnect: { baseDelay: 4, maxDelay: 20, maxRetries: 6 }, onReconnect: ({ attempt, delayMs }) => delays.push({ attempt, delayMs }) });
     const { error } = await drain(client);
     expect(error).toBeInstanceOf(rt.SseConnectionError);
+    expect(error).toMatchObject({ kind: 'network' });
     expect(client.readyState).toBe(rt.CLOSED);
     expect(site.requests).toHaveLength(7);
     expect(delays.map((delay) => delay.attempt)).toEqual([1, 2, 3, 4, 5, 6]);

@@ -229,7 +229,7 @@ describe('the client runtime in Chromium (built-in WebSocket)', () => {
   const state = (id: number) => page().evaluate((index) => (window as unknown as PageWindow).clientState(index), id);
 
   test('first-message auth, request/reply, typed on; re-auth after the server drops it', async () => {
-    const id = await run({ url: `${site.url}/secure/a`, token: 'good', pingIntervalMs: 50, reconnect: { baseMs: 10, maxMs: 20 } });
+    const id = await run({ url: `${site.url}/secure/a`, token: 'good', pingIntervalMs: 50, reconnect: { baseDelay: 10, maxDelay: 20 } });
     await expect.poll(async () => (await state(id)).readyState).toBe(1);
     const reply = await page().evaluate((index) => (window as unknown as PageWindow).clientRequest(index, { type: 'history', room: 'a' }), id);
     expect(reply).toMatchObject({ type: 'historyResult', texts: ['history of a'] });

@@ -75,25 +75,41 @@ describe('sending and receiving', () => {
     expect(history).toMatchObject({ type: 'historyResult', texts: ['history of a'] });
     const failure = await client.request({ type: 'history', room: 7 }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(runtime.client.WebSocketReplyError);
+    expect(failure).toMatchObject({ kind: 'response' });
     expect((failure as { reply: Message }).reply).toMatchObject({ type: 'error', reason: 'invalid-message' });
   });
 
   test('request() rejects after its timeout when no reply comes', async () => {
     const server = await chat();
     const client = connect({ url: `${server.url}/rooms/a` });
-    const error = await client.request({ type: 'work', ms: 60_000 }, { timeoutMs: 50 }).catch((caught: unknown) => caught);
+    const error = await client.request({ type: 'work', ms: 60_000 }, { timeout: 50 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(runtime.client.WebSocketClientError);
-    expect((error as Error).message).toBe('No reply within 50 ms');
+    expect(error).toMatchObject({ kind: 'timeout', message: 'No reply within 50 ms' });
+  });
+
+  test('request() gives up when its signal aborts; the client signal closes the client', async () => {
+    const server = await chat();
+    const closing = new AbortController();
+    const client = connect({ url: `${server.url}/rooms/a`, signal: closing.signal, operation: 'chat' });
+    const abandoned = new AbortController();
+    const pending = client.request({ type: 'work', ms: 60_000 }, { signal: abandoned.signal }).catch((caught: unknown) => caught);
+    abandoned.abort(new Error('not needed'));
+    expect(((await pending) as Error).message).toBe('not needed');
+    await expect.poll(() => client.readyState).toBe(OPEN);
+    const inFlight = client.request({ type: 'work', ms: 60_000 }).catch((caught: unknown) => caught);
+    closing.abort();
+    await expect.poll(() => client.readyState).toBe(CLOSED);
+    expect(await inFlight).toMatchObject({ kind: 'closed', operation: 'chat' });
   });
 
   test('a request in flight rejects at once when the connection is lost', async () => {
     const server = await chat();
     const client = connect({ url: `${server.url}/rooms/a`, reconnect: false });
     await expect.poll(() => server.opened.length).toBe(1);
-    const pending = client.request({ type: 'work', ms: 60_000 }, { timeoutMs: 60_000 }).catch((caught: unknown) => caught);
+    const pending = client.request({ type: 'work', ms: 60_000 }, { timeout: 60_000 }).catch((caught: unknown) => caught);
     await expect.poll(() => client.readyState).toBe(OPEN);
     server.opened[0]!.close(4000, 'bye');
-    expect(((await pending) as Error).message).toContain('closed (4000)');
+    expect(await pending).toMatchObject({ kind: 'network', message: expect.stringContaining('closed (4000)') });
   });
 
   test('the queue while CONNECTING is bounded: one more message throws', async () => {
@@ -226,7 +242,7 @@ describe('reconnecting', () => {
     const client = connect({
       url: `${server.url}/rooms/a`,
       token: async () => `token-${++issued}`,
-      reconnect: { baseMs: 20, maxMs: 50 },
+      reconnect: { baseDelay: 20, maxDelay: 50 },
       random: () => 0.5,
       onReconnect: (attempt, delay) => delays.push([attempt, delay]),
       onClose: (code) => closes.push(code),
@@ -243,7 +259,7 @@ describe('reconnecting', () => {
     await server.stop();
     await expect.poll(() => delays.length).toBeGreaterThanOrEqual(4);
     expect(closes[0]).toBe(1001);
-    // delay = random() × min(maxMs, baseMs × 2^attempt): 10, 20, 25 (capped), 25, ...
+    // delay = random() × min(maxDelay, baseDelay × 2^attempt): 10, 20, 25 (capped), 25, ...
     expect(delays.slice(0, 4)).toEqual([
       [1, 10],
       [2, 20],
@@ -319,7 +335,7 @@ describe('reconnecting', () => {
       connect({
         url: `ws://127.0.0.1:${(http.address() as AddressInfo).port}/`,
         pingIntervalMs: 30,
-        reconnect: { baseMs: 1, maxMs: 1 },
+        reconnect: { baseDelay: 1, maxDelay: 1 },
         onClose: (code, reason) => closes.push([code, reason]),
       });
       await expect.poll(() => connections).toBeGreaterThanOrEqual(2);

@@ -1,9 +1,11 @@
 /**
- * `client.ts` of a realtime API: `createRealtimeClient({ baseUrl })` with one typed member per
- * channel: an `SseClient` (runtime/sse-client.ts) per SSE channel, GET or POST as the manifest
- * says, and a `WebSocketClient` (runtime/ws-client.ts) per WebSocket channel, set up with its
- * subprotocols, discriminator, correlation id and first-message auth. It runs in browsers and in
- * Node (pass `ws`'s `WebSocket` there), so it imports nothing from Node.
+ * `client.ts` of a realtime API: `createClient({ baseUrl })` with one typed member per channel:
+ * an `SseClient` (runtime/sse-client.ts) per SSE channel, GET or POST as the manifest says, and a
+ * `WebSocketClient` (runtime/ws-client.ts) per WebSocket channel, set up with its subprotocols,
+ * discriminator, correlation id and first-message auth. Its options are every client's
+ * (runtime/client-common.ts: `fetch`, `headers`, `timeout`, `signal`) plus `baseUrl`, `token`,
+ * `WebSocket` and `validate`. It runs in browsers and in Node (pass `ws`'s `WebSocket` there), so
+ * it imports nothing from Node.
  */
 import type { TypeEmitter } from '../core/emit-types.js';
 import { exportStatement, importStatement } from '../core/imports.js';
@@ -46,7 +48,16 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
       args.push('params');
       signature.push(`params: ${info.paramsType}`);
     }
-    const fixed = [`fetch: options.fetch`, `validators: validate ? { ${validators} } : undefined`, `done: ${settings.done !== undefined}`];
+    const fixed = [
+      `operation: ${stringLiteral(info.channel.key)}`,
+      'fetch: options.fetch',
+      'clientHeaders: options.headers',
+      'clientSignal: options.signal',
+      'token: streamOptions?.token ?? options.token',
+      'timeout: streamOptions?.timeout ?? options.timeout',
+      `validators: validate ? { ${validators} } : undefined`,
+      `done: ${settings.done !== undefined}`,
+    ];
     if (settings.method === 'POST') {
       const body = info.channel.types.receive ? sentByClients(info, types) : 'unknown';
       if (info.channel.types.receive) typeImports.add(body);
@@ -78,7 +89,13 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
     declarations.push(
       `${jsDoc([`A client of \`${channel.key}\` (WebSocket ${info.path}): \`send\` what the server receives, ${receiving}${info.repliesType && discriminator !== undefined ? ', `request` what it answers' : ''}.`])}export type ${clientType} = WebSocketClient<${generics.join(', ')}>;`,
     );
-    const fixed = [`url: \`\${socketBase}${info.paramsType ? `\${${info.member}Path(params)}` : info.path.replace(/`/g, '\\`').replace(/\$\{/g, '\\${')}\``, 'WebSocket: options.WebSocket'];
+    const fixed = [
+      `url: \`\${socketBase}${info.paramsType ? `\${${info.member}Path(params)}` : info.path.replace(/`/g, '\\`').replace(/\$\{/g, '\\${')}\``,
+      'WebSocket: options.WebSocket',
+      `operation: ${stringLiteral(channel.key)}`,
+      'clientSignal: options.signal',
+      'timeout: socketOptions?.timeout ?? options.timeout',
+    ];
     if (channel.websocket!.subprotocols.length) fixed.push(`protocols: [${channel.websocket!.subprotocols.map(stringLiteral).join(', ')}]`);
     if (receive !== 'never') {
       const validator = `validate${receive}`;
@@ -89,67 +106,88 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
     if (discriminator !== undefined) fixed.push(`discriminator: ${stringLiteral(discriminator)}`);
     else fixed.push('appPing: false');
     if (info.correlationKey !== undefined) fixed.push(`correlationKey: ${stringLiteral(info.correlationKey)}`);
-    if (info.auth) fixed.push(`authType: ${stringLiteral(info.auth.tag)}`, `tokenKey: ${stringLiteral(info.auth.tokenKey)}`);
+    // Only a channel with first-message auth gets the client's token: another would take it for a message.
+    if (info.auth) fixed.push('token: socketOptions?.token ?? options.token', `authType: ${stringLiteral(info.auth.tag)}`, `tokenKey: ${stringLiteral(info.auth.tokenKey)}`);
     const error = info.sent.find((entry) => entry.message.tag === 'error');
     if (error && discriminator !== undefined) fixed.push('errorType: "error"');
     const params = info.paramsType ? `params: ${info.paramsType}, ` : '';
     const notes = [
       `WebSocket ${info.path}.`,
-      info.auth && `\`token\` is required: it is asked for on every connect and sent as the first message (\`${info.auth.tag}\`); the server closes a connection without it (1008), which the client reports as a \`WebSocketClosedError\`.`,
+      info.auth && `\`token\` (here or given to \`createClient\`) is required: it is asked for on every connect and sent as the first message (\`${info.auth.tag}\`); the server closes a connection without it (1008), which the client reports as a \`WebSocketClosedError\`.`,
       discriminator === undefined && 'The channel has no discriminator: receive with `onMessage` or `messages()`, which get every message the server sends; `on` and `request` need a discriminator to tell messages apart.',
       discriminator !== undefined && info.received.some((entry) => entry.message.tag === APP_PING) &&
         `\`request({ ${propertyKey(discriminator)}: ${stringLiteral(APP_PING)} })\` is answered by the server's runtime with its pong; the client also pings by itself to detect a dead server.`,
       channel.description,
     ];
-    // A channel that requires first-message auth refuses a socket without a token: the type requires one.
-    const optionsParameter = info.auth ? `options: AuthenticatedChannelOptions<${receive}>` : `options?: WebSocketChannelOptions<${receive}>`;
+    // A channel that requires first-message auth refuses a socket without a token: the type requires
+    // one, here or from createClient's options (`Authenticated`).
+    const optionsParameter = info.auth ? `...options: AuthenticatedChannelArgs<Authenticated, ${receive}>` : `options?: WebSocketChannelOptions<${receive}>`;
     members.push(`${jsDoc(notes, '  ')}  ${propertyKey(info.member)}(${params}${optionsParameter}): ${clientType};`);
     implementations.push(
-      `    ${objectKey(info.member)}: (${info.paramsType ? 'params, ' : ''}socketOptions) =>\n      new WebSocketClient({\n        ...socketOptions,\n${fixed.map((line) => `        ${line},`).join('\n')}\n      }),`,
+      `    ${objectKey(info.member)}: (${info.paramsType ? `params: ${info.paramsType}, ` : ''}socketOptions?: WebSocketChannelOptions<${receive}>) =>\n      new WebSocketClient({\n        ...socketOptions,\n${fixed.map((line) => `        ${line},`).join('\n')}\n      }),`,
     );
   }
 
+  const authenticated = ws.some((info) => info.auth);
   const optionMembers = [
     '  /** The server, e.g. `https://api.example.com`; WebSocket channels use its `ws:`/`wss:` form. */',
     '  baseUrl: string;',
+    '  /**',
+    '   * The credential: SSE requests send it as `Authorization: Bearer <token>`, WebSocket channels with',
+    '   * first-message auth as their first message; a function is asked on every connect. A stream or',
+    "   * socket's own `token` wins.",
+    '   */',
+    '  token?: Credential;',
     ...(ws.length ? ["  /** Node 20 has no global WebSocket: pass the `ws` package's. Default: the global one. */", '  WebSocket?: WebSocketConstructor;'] : []),
-    ...(sse.length ? ['  /** Default: the global `fetch`. */', '  fetch?: typeof fetch;'] : []),
     '  /** Check what the server sends with the generated validators; an invalid message is skipped and reported. Default true. */',
     '  validate?: boolean;',
   ];
-  declarations.push(`export interface RealtimeClientOptions {\n${optionMembers.join('\n')}\n}`);
+  const common = [
+    sse.length ? '`fetch` and `headers` go with SSE requests (browsers cannot add headers to a WebSocket handshake)' : '`fetch` and `headers` are unused: browsers cannot add headers to a WebSocket handshake',
+    sse.length && ws.length ? '`timeout` bounds the opening of an SSE stream and the wait for a WebSocket reply' : sse.length ? '`timeout` bounds the opening of a stream' : '`timeout` bounds the wait for a reply to `request()`',
+    '`signal` closes every stream and socket of the client',
+  ];
+  declarations.push(`${jsDoc(["Every client's options and the realtime ones:", ...common.map((line) => `- ${line};`)])}export interface RealtimeClientOptions extends CommonClientOptions {\n${optionMembers.join('\n')}\n}`);
   if (sse.length) {
     declarations.push(
-      '/** Options of one stream; what the manifest fixes (method, body, validators, `[DONE]`) is set by the client. */\nexport type SseStreamOptions<Events extends object> = Omit<SseClientOptions<Events>, "method" | "body" | "validators" | "textEvents" | "done" | "fetch">;',
+      '/** Options of one stream; what the manifest fixes (method, body, validators, `[DONE]`) or the client gives is set by the client. */\nexport type SseStreamOptions<Events extends object> = Omit<\n  SseClientOptions<Events>,\n  "method" | "body" | "validators" | "textEvents" | "done" | "fetch" | "clientHeaders" | "clientSignal" | "operation"\n>;',
     );
   }
   if (ws.length) {
     declarations.push(
-      '/** Options of one socket; what the manifest fixes (URL, subprotocols, discriminator, correlation id, auth message, application ping) is set by the client. */\nexport type WebSocketChannelOptions<Receive> = Omit<\n  WebSocketClientOptions<Receive>,\n  "url" | "WebSocket" | "protocols" | "validate" | "discriminator" | "correlationKey" | "authType" | "tokenKey" | "errorType" | "appPing"\n>;',
+      '/** Options of one socket; what the manifest fixes (URL, subprotocols, discriminator, correlation id, auth message, application ping) is set by the client. */\nexport type WebSocketChannelOptions<Receive> = Omit<\n  WebSocketClientOptions<Receive>,\n  "url" | "WebSocket" | "protocols" | "validate" | "discriminator" | "correlationKey" | "authType" | "tokenKey" | "errorType" | "appPing" | "clientSignal" | "operation"\n>;',
     );
   }
-  if (ws.some((info) => info.auth)) {
+  if (authenticated) {
     declarations.push(
       '/** Options of a socket on a channel that requires first-message auth: `token` is required. */\nexport type AuthenticatedChannelOptions<Receive> = WebSocketChannelOptions<Receive> & { token: NonNullable<WebSocketClientOptions<Receive>["token"]> };',
+      '/** The options of such a socket: optional when `createClient` was given a `token`, else with a `token`. */\nexport type AuthenticatedChannelArgs<Authenticated extends boolean, Receive> = Authenticated extends true\n  ? [options?: WebSocketChannelOptions<Receive>]\n  : [options: AuthenticatedChannelOptions<Receive>];',
     );
   }
-  declarations.push(`export interface RealtimeClient {\n${members.join('\n')}\n}`);
+  const clientParameters = authenticated ? '<Authenticated extends boolean = false>' : '';
+  declarations.push(`${jsDoc([authenticated ? 'The channels of the API. `Authenticated`: whether `createClient` was given a `token` (then sockets need none of their own).' : 'The channels of the API.'])}export interface RealtimeClient${clientParameters} {\n${members.join('\n')}\n}`);
 
   const setup = [
     '  const base = options.baseUrl.replace(/\\/+$/, "");',
     ...(ws.length ? ['  const socketBase = base.replace(/^http/, "ws");'] : []),
     '  const validate = options.validate ?? true;',
   ];
-  const factory = `export function createRealtimeClient(options: RealtimeClientOptions): RealtimeClient {\n${setup.join('\n')}\n  return {\n${implementations.join('\n')}\n  };\n}`;
+  const doc = jsDoc(['A client of every channel of the API at `options.baseUrl`.']);
+  const signatures = authenticated
+    ? `${doc}export function createClient(options: RealtimeClientOptions & { token: Credential }): RealtimeClient<true>;\nexport function createClient(options: RealtimeClientOptions): RealtimeClient;\nexport function createClient(options: RealtimeClientOptions): RealtimeClient<boolean> {`
+    : `${doc}export function createClient(options: RealtimeClientOptions): RealtimeClient {`;
+  const factory = `${signatures}\n${setup.join('\n')}\n  return {\n${implementations.join('\n')}\n  };\n}`;
 
-  const imports: string[] = [];
+  const imports: string[] = [importStatement(['CommonClientOptions', 'Credential'], './runtime/client-common.js', true)];
   if (sse.length) imports.push(importStatement(['SseClient', 'type SseClientOptions'], './runtime/sse-client.js'));
   if (ws.length) imports.push(importStatement(['WebSocketClient', 'type WebSocketClientOptions', 'type WebSocketConstructor'], './runtime/ws-client.js'));
   const sortedTypes = [...typeImports].sort();
   if (sortedTypes.length) imports.push(importStatement(sortedTypes, './types.js', true));
   const sortedValidators = [...validatorImports].sort();
   if (sortedValidators.length) imports.push(importStatement(sortedValidators, './validators.js'));
-  const reexports: string[] = [];
+  const reexports: string[] = [
+    exportStatement(['ClientError', 'isClientError', 'type ClientErrorKind', 'type CommonClientOptions', 'type Credential', 'type Fetch', 'type HeaderValues', 'type HeadersOption', 'type RetryOptions'], './runtime/client-common.js'),
+  ];
   if (sse.length) reexports.push(exportStatement(['CLOSED', 'CONNECTING', 'OPEN', 'SseConnectionError', 'SseInvalidEventError', 'SseResponseError', 'type SseEvent'], './runtime/sse-client.js'));
   if (ws.length) reexports.push(exportStatement(['WebSocketClientError', 'WebSocketClosedError', 'WebSocketReplyError'], './runtime/ws-client.js'), exportStatement(['CloseCode', 'ReadyState'], './runtime/ws-protocol.js'));
 
@@ -162,7 +200,7 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
     declarations: declarations.join('\n\n'),
     factory,
   });
-  const runtime = [...(sse.length ? ['sse-client'] : []), ...(ws.length ? ['ws-client', 'ws-protocol'] : [])];
+  const runtime = ['client-common', ...(sse.length ? ['sse-client'] : []), ...(ws.length ? ['ws-client', 'ws-protocol'] : [])];
   return [
     { path: 'client.ts', content },
     ...runtime.map((name) => ({ path: `runtime/${name}.ts`, content: templates.render(`runtime/${name}.ts.hbs`, { source }) })),

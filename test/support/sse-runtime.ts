@@ -12,7 +12,7 @@ import { TemplateRenderer } from '../../generators/core/templates.js';
 import { transpileFolder } from './client-generate.js';
 
 export const SSE_SERVER_FILES = ['cors-policy', 'client-limits', 'sse-format', 'sse-store', 'sse-http', 'sse-server'] as const;
-export const SSE_CLIENT_FILES = ['sse-client'] as const;
+export const SSE_CLIENT_FILES = ['client-common', 'sse-client'] as const;
 export const SSE_FILES = [...SSE_SERVER_FILES, ...SSE_CLIENT_FILES] as const;
 
 export interface LoggedEvent {
@@ -85,17 +85,17 @@ export interface ClientOptions {
   validators?: Record<string, TestValidator>;
   textEvents?: string[];
   onInvalid?: (error: InvalidEventErrorLike) => void;
-  reconnect?: boolean;
-  retryMs?: number;
-  maxRetryMs?: number;
-  maxAttempts?: number;
+  reconnect?: boolean | { baseDelay?: number; maxDelay?: number; maxRetries?: number };
+  token?: string | (() => string | undefined | Promise<string | undefined>);
+  timeout?: number;
+  operation?: string;
   lastEventId?: string;
   done?: boolean;
   maxEventSize?: number;
   signal?: AbortSignal;
   onStateChange?: (state: ReadyState) => void;
   onReconnect?: (info: { attempt: number; delayMs: number; lastEventId: string; error: unknown }) => void;
-  fetch?: typeof fetch;
+  fetch?: (request: Request) => Promise<Response>;
 }
 
 export interface ClientLike extends AsyncIterable<ClientEvent> {
@@ -106,6 +106,8 @@ export interface ClientLike extends AsyncIterable<ClientEvent> {
 }
 
 export interface ResponseErrorLike extends Error {
+  kind: string;
+  operation: string;
   status: number;
   contentType: string | null;
   body: string;

@@ -58,7 +58,8 @@ function union(kinds: Record<string, { required: Props; optional: Props }>) {
       return false;
     }
     const record = value as Record<string, unknown>;
-    const kind = typeof record.type === "string" && Object.hasOwn(kinds, record.type) ? kinds[record.type] : undefined;
+    const type = record["type"];
+    const kind = typeof type === "string" && Object.hasOwn(kinds, type) ? kinds[type] : undefined;
     if (!kind) {
       errors?.add("/type", "enum", "must be one of " + Object.keys(kinds).join(", "));
       return false;
@@ -119,7 +120,7 @@ const chat = createWebSocketEndpoint<ChatClientMessage, ChatServerMessage, ChatR
       void message.room;
       // @ts-expect-error only server messages are sent
       connection.send({ type: "say", text });
-      connection.send({ type: "said", room: connection.params.room ?? "", text, from: name });
+      connection.send({ type: "said", room: connection.params["room"] ?? "", text, from: name });
     },
     join: async (message, connection) => {
       await connection.subscribe(message.room);
@@ -140,7 +141,7 @@ createWebSocketEndpoint<ChatClientMessage, ChatServerMessage, ChatReplies>({
   path: "/",
   validate: validateChatClientMessage,
   appPing: false,
-  handlers: { say() {}, join() {}, leave() {}, history: (message) => ({ type: "historyResult", texts: [message.room] }), work: (message) => ({ type: "done", ms: message.ms }), crash() {}, ping: (message) => ({ type: "pong", id: message.id }) },
+  handlers: { say() {}, join() {}, leave() {}, history: (message) => ({ type: "historyResult", texts: [message.room] }), work: (message) => ({ type: "done", ms: message.ms }), crash() {}, ping: (message) => ({ type: "pong", ...(message.id === undefined ? {} : { id: message.id }) }) },
 });
 
 // @ts-expect-error every message kind needs a handler
@@ -167,7 +168,7 @@ export async function usage(): Promise<void> {
   // @ts-expect-error server messages are not sent
   client.send({ type: "said", room: "a", text: "x" });
   const history: HistoryResult = await client.request({ type: "history", room: "a" });
-  const done: Done = await client.request({ type: "work", ms: 1 }, { timeoutMs: 100 });
+  const done: Done = await client.request({ type: "work", ms: 1 }, { timeout: 100 });
   // @ts-expect-error a say has no reply
   await client.request({ type: "say", text: "x" });
   // @ts-expect-error the client adds the correlation id itself

@@ -16,7 +16,7 @@ import { transpileFolder } from './client-generate.js';
 import { CHAT_SOURCE } from './ws-chat.js';
 
 export const WS_SERVER_FILES = ['validation', 'cors-policy', 'client-limits', 'ws-protocol', 'ws-fanout', 'ws-handshake', 'ws-connection', 'ws-server'] as const;
-export const WS_CLIENT_FILES = ['validation', 'ws-protocol', 'ws-client'] as const;
+export const WS_CLIENT_FILES = ['client-common', 'validation', 'ws-protocol', 'ws-client'] as const;
 
 /** Renders the runtime into `<folder>/runtime/` and the chat channel into `<folder>/chat.ts`. */
 export function writeWsRuntime(folder: string, extra: Record<string, string> = {}): void {
@@ -116,16 +116,18 @@ export interface ClientOptions {
   url: string | (() => string | Promise<string>);
   WebSocket?: unknown;
   protocols?: string[];
-  token?: () => string | Promise<string>;
+  token?: string | (() => string | undefined | Promise<string | undefined>);
   validate?: EndpointOptions['validate'];
   errorType?: string;
   maxQueued?: number;
-  requestTimeoutMs?: number;
+  timeout?: number;
+  signal?: AbortSignal;
+  operation?: string;
   pingIntervalMs?: number;
   appPing?: { ping: string; pong: string } | false;
   discriminator?: string;
   correlationKey?: string;
-  reconnect?: { baseMs?: number; maxMs?: number; maxRetries?: number } | false;
+  reconnect?: { baseDelay?: number; maxDelay?: number; maxRetries?: number } | false;
   shouldReconnect?: (code: number, reason: string) => boolean;
   random?: () => number;
   onStateChange?: (state: number) => void;
@@ -138,7 +140,7 @@ export interface Client {
   readonly readyState: number;
   readonly protocol: string;
   send(message: Message): void;
-  request(message: Message, options?: { timeoutMs?: number }): Promise<Message>;
+  request(message: Message, options?: { timeout?: number; signal?: AbortSignal }): Promise<Message>;
   on(type: string, handler: (message: Message) => void): () => void;
   onMessage(handler: (message: Message) => void): () => void;
   messages(type?: string): AsyncGenerator<Message, void, undefined>;
@@ -148,9 +150,9 @@ export interface Client {
 
 export interface ClientModule {
   WebSocketClient: new (options: ClientOptions) => Client;
-  WebSocketClientError: new (message: string) => Error;
-  WebSocketReplyError: new (reply: unknown) => Error & { reply: Message };
-  WebSocketClosedError: new (code: number, reason: string) => Error & { code: number; reason: string };
+  WebSocketClientError: new (operation: string, kind: string, message: string) => Error & { kind: string; operation: string };
+  WebSocketReplyError: new (operation: string, reply: unknown) => Error & { reply: Message; kind: string };
+  WebSocketClosedError: new (operation: string, code: number, reason: string) => Error & { code: number; reason: string; kind: string };
 }
 
 export interface WsRuntime {
