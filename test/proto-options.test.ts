@@ -138,6 +138,13 @@ describe('bad options fail where protoc fails, located at the offending token', 
     ['option-wrong-target.proto', 'option-wrong-target.proto:10:10: error: option bad.ed.only_field cannot be set on an entity of type `message`'],
     ['required-in-pieces.proto', 'required-in-pieces.proto:15:25: error: option "(needs)" is missing required fields: id'],
     ['required-missing.proto', 'required-missing.proto:15:22: error: error in the value of option "(needs)": message missing required fields: child.name'],
+    ['packed-singular.proto', 'packed-singular.proto:3:26: error: [packed = true] can only be specified for repeated primitive fields'],
+    ['packed-string.proto', 'packed-string.proto:3:36: error: [packed = true] can only be specified for repeated primitive fields'],
+    ['packed-editions.proto', 'packed-editions.proto:3:35: error: field option packed is not allowed under editions; use the repeated_field_encoding feature to control this behavior'],
+    ['lazy-scalar.proto', 'lazy-scalar.proto:3:35: error: [lazy = true] can only be specified for submessage fields'],
+    ['jstype-int32.proto', 'jstype-int32.proto:3:26: error: jstype is only allowed on int64, uint64, sint64, fixed64 or sfixed64 fields'],
+    ['ctype-2024.proto', 'ctype-2024.proto:3:27: error: ctype option is not allowed under edition 2024 and beyond'],
+    ['java-multiple-files-2024.proto', 'java-multiple-files-2024.proto:3:8: error: google.protobuf.FileOptions.java_multiple_files has been removed in edition 2024: This behavior is enabled by default in editions 2024 and above. To disable it, you can set `features.(pb.java).nest_in_file_class = YES` on individual messages, enums, or services.'],
     ['wrong-type.proto', 'wrong-type.proto:6:44: error: error in the value of option "(bad.opts.rule)": expected integer for field "n", found "x"'],
   ];
   for (const [name, expected] of cases) it(name, () => expect(failure(name)).toBe(expected));

@@ -21,6 +21,7 @@ import { MessageValue } from './option-values.js';
 import type { FieldValue } from './option-values.js';
 import { missingRequired, parseTextFormat, TextFormatError } from './options-text-format.js';
 import type { TextFormatScope } from './options-text-format.js';
+import { checkFieldOptions } from './option-checks.js';
 import { editDistance } from './resolve.js';
 import type { Linker, LinkFile } from './resolve.js';
 
@@ -157,6 +158,7 @@ export function interpretOptions(file: LinkFile, linker: Linker): void {
       mergeFromBinary(OPTIONS_SCHEMA[kind], options, value.encode());
     }
   }
+  checkFieldOptions(file, linker);
   file.locations = rewriteLocations(file.locations, ctx.rewrites);
 }
 
@@ -269,7 +271,8 @@ function checkUse(ctx: Context, option: PendingOption, field: OptionField, conta
       throw new OptionProblem(`${full} wasn't introduced until edition ${editionName(support.editionIntroduced)} and can't be used in edition ${editionName(edition)}`, at, `remove it, or move the file to edition = "${editionName(support.editionIntroduced)}";`);
     }
     if (support.editionRemoved !== 0 && support.editionRemoved <= edition) {
-      throw new OptionProblem(`${full} has been removed in edition ${editionName(support.editionRemoved)}`, at, support.removalError || 'remove it');
+      const why = support.removalError ? `: ${support.removalError}` : '';
+      throw new OptionProblem(`${full} has been removed in edition ${editionName(support.editionRemoved)}${why}`, at, 'remove the option');
     }
   }
   if (container.fullName === 'google.protobuf.FeatureSet' && field.kind === 'enum' && value === 0) {
@@ -278,20 +281,36 @@ function checkUse(ctx: Context, option: PendingOption, field: OptionField, conta
   }
 }
 
+interface Support {
+  editionIntroduced: Edition;
+  editionRemoved: Edition;
+  removalError: string;
+}
+
 /**
- * The editions FeatureSet's fields were introduced in (protoc 36's descriptor.proto): the copy
- * embedded in @bufbuild/protobuf, used when no loaded file declares FeatureSet, drops
- * `feature_support`.
+ * `feature_support` of descriptor.proto's fields in protoc 36: the copy embedded in
+ * @bufbuild/protobuf, used when no loaded file declares the options messages, drops it.
  */
-const FEATURE_INTRODUCED: Record<string, Edition> = {
-  enforce_naming_style: Edition.EDITION_2024,
-  default_symbol_visibility: Edition.EDITION_2024,
-  enforce_proto_limits: Edition.EDITION_2026,
+const SUPPORT: Record<string, Partial<Support>> = {
+  'google.protobuf.FeatureSet.enforce_naming_style': { editionIntroduced: Edition.EDITION_2024 },
+  'google.protobuf.FeatureSet.default_symbol_visibility': { editionIntroduced: Edition.EDITION_2024 },
+  'google.protobuf.FeatureSet.enforce_proto_limits': { editionIntroduced: Edition.EDITION_2026 },
+  'google.protobuf.FileOptions.java_multiple_files': {
+    editionRemoved: Edition.EDITION_2024,
+    removalError: 'This behavior is enabled by default in editions 2024 and above. To disable it, you can set `features.(pb.java).nest_in_file_class = YES` on individual messages, enums, or services.',
+  },
+  'google.protobuf.FileOptions.cc_enable_arenas': {
+    editionRemoved: Edition.EDITION_2026,
+    removalError: 'cc_enable_arenas is enabled by default in every edition and overrides are ignored.This option is removed in editions 2026 and above.',
+  },
 };
 
-function featureSupportFallback(container: OptionMessageType, field: OptionField): { editionIntroduced: Edition; editionRemoved: Edition; removalError: string } | undefined {
-  if (container.fullName !== 'google.protobuf.FeatureSet' || field.isExtension) return undefined;
-  return { editionIntroduced: FEATURE_INTRODUCED[field.proto.name] ?? Edition.EDITION_2023, editionRemoved: Edition.EDITION_UNKNOWN, removalError: '' };
+function featureSupportFallback(container: OptionMessageType, field: OptionField): Support | undefined {
+  if (field.isExtension || !container.fullName.startsWith('google.protobuf.')) return undefined;
+  const known = SUPPORT[`${container.fullName}.${field.proto.name}`];
+  if (!known && container.fullName !== 'google.protobuf.FeatureSet') return undefined;
+  const introduced = container.fullName === 'google.protobuf.FeatureSet' ? Edition.EDITION_2023 : Edition.EDITION_PROTO2;
+  return { editionIntroduced: introduced, editionRemoved: Edition.EDITION_UNKNOWN, removalError: '', ...known };
 }
 
 /** checkUse for every field set inside an aggregate value. */
