@@ -155,6 +155,7 @@ function declaration(desc: DescField | DescExtension | DescEnumValue): string {
   if (defaultValue) options.push(defaultValue);
   if (desc.kind === 'field' && desc.jsonName !== protoCamelCase(desc.name)) options.push(`json_name = "${desc.jsonName}"`);
   if (o && isFieldSet(o, FieldOptionsSchema.field.jstype)) options.push(`jstype = ${FieldOptions_JSType[o.jstype]}`);
+  // As written: protoc-gen-es says `deprecated = true` for `deprecated = false` too.
   if (o && isFieldSet(o, FieldOptionsSchema.field.deprecated)) options.push(`deprecated = ${o.deprecated}`);
   options.push(...featureOptions(desc));
   if (options.length) parts.push(`[${options.join(', ')}]`);
