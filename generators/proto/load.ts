@@ -9,8 +9,8 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { create, createFileRegistry } from '@bufbuild/protobuf';
 import type { FileRegistry } from '@bufbuild/protobuf';
-import { FieldOptions_OptionRetention, FileDescriptorSetSchema, SourceCodeInfoSchema } from '@bufbuild/protobuf/wkt';
-import type { FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import { FileDescriptorSetSchema, SourceCodeInfoSchema } from '@bufbuild/protobuf/wkt';
+import type { DescriptorProto, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { CodegenError, error } from '../core/diagnostics.js';
 import { InputFiles, refusalHint, type ReadResult } from '../core/input-files.js';
 import { interpretOptions } from './options.js';
@@ -153,14 +153,21 @@ export function loadProto(inputs: string[], options: LoadProtoOptions = {}): Loa
   if (linker.problems.length > 0) throw new CodegenError(linker.problems);
 
   // As protoc writes descriptor sets: without options of source retention.
-  const sourceExtensions = new Set<string>();
+  const extensions = new Map<string, FieldDescriptorProto>();
   for (const sym of linker.symbols.values()) {
     const ext = sym.desc as FieldDescriptorProto | undefined;
-    if (sym.kind === 'extension' && ext?.options?.retention === FieldOptions_OptionRetention.RETENTION_SOURCE) sourceExtensions.add(`${ext.extendee}|${ext.number}`);
+    if (sym.kind === 'extension' && ext) extensions.set(`${ext.extendee}|${ext.number}`, ext);
   }
+  const types = {
+    extension: (extendee: string, number: number) => extensions.get(`.${extendee}|${number}`),
+    message: (typeName: string) => {
+      const sym = linker.symbols.get(typeName.slice(1));
+      return sym?.kind === 'message' ? (sym.desc as DescriptorProto) : undefined;
+    },
+  };
   for (const file of order) {
     if (file.prelinked) continue;
-    file.locations = stripSourceRetention(file.proto, file.locations, (type, number) => sourceExtensions.has(`.${type}|${number}`));
+    file.locations = stripSourceRetention(file.proto, file.locations, types);
     if (options.sourceInfo !== false) file.proto.sourceCodeInfo = create(SourceCodeInfoSchema, { location: file.locations });
   }
   const set = create(FileDescriptorSetSchema, { file: order.map((f) => f.proto) });

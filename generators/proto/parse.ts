@@ -218,6 +218,8 @@ class Parser {
   private readonly positions = new WeakMap<object, Record<string, Pos>>();
   private readonly importPositions: Pos[] = [];
   private readonly optionImportPositions: Pos[] = [];
+  /** How many options were parsed before the package statement (their scope lacks the package). */
+  private optionsBeforePackage = 0;
   /** `proto2` (also when the file has no syntax statement), `proto3` or `editions`. */
   private syntax: 'proto2' | 'proto3' | 'editions' = 'proto2';
   /** The file's edition; EDITION_UNKNOWN outside editions, as in protoc's parser. */
@@ -354,6 +356,8 @@ class Parser {
     if (this.lookingAt('syntax') || this.lookingAt('edition')) this.parseSyntax(root);
     while (!this.atEnd()) this.parseTopLevel(root);
     root.end();
+    // Options before the package statement name custom options from the package too, as in protoc.
+    for (const option of this.options.slice(0, this.optionsBeforePackage)) option.scope = option.scope === '' ? this.file.package : `${this.file.package}.${option.scope}`;
     return {
       name: this.name,
       display: this.display,
@@ -512,6 +516,7 @@ class Parser {
       name += '.';
     }
     file.package = name;
+    this.optionsBeforePackage = this.options.length;
     this.endOfDeclaration(';', location);
     location.end();
   }
