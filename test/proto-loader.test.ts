@@ -373,6 +373,9 @@ describe('proto loader errors', () => {
     ['extension-json-name.proto', 'extension-json-name.proto:7:31: error: option json_name is not allowed on extension fields'],
     ['weak-import-2024.proto', 'weak-import-2024.proto:4:8: error: weak import is not supported in edition 2024 and above'],
     ['import-after-option-import.proto', 'import-after-option-import.proto:5:8: error: imports should precede any option imports to ensure proto files can roundtrip'],
+    ['extension-range-bounds.proto', 'extension-range-bounds.proto:5:29: error: field number out of bounds'],
+    ['group-no-body.proto', 'group-no-body.proto:5:25: error: missing group body, found ";"'],
+    ['default-enum-number.proto', 'default-enum-number.proto:4:31: error: default value for an enum field needs to be an identifier'],
     ['extension-duplicate.proto', 'extension-duplicate.proto:8:27: error: extension number 10 has already been used in "bad.lib.Extendable" by extension "bad.v1.weight"'],
   ];
   for (const [name, expected] of grammarCases) {

@@ -1116,9 +1116,9 @@ class Parser {
 
   /** An extension or reserved range bound: up to INT32_MAX - 1 (`to max` stands for the top). */
   private fieldNumberInRange(what: string): number {
-    const at = pos(this.input.current);
     const value = Number(this.integer(what, INT32_MAX));
-    if (value === Number(INT32_MAX)) this.fail('field number out of bounds', `field numbers run from 1 to ${FIELD_NUMBER_MAX}; write "to max" for the largest`, at);
+    // protoc reports it at the token after the number.
+    if (value === Number(INT32_MAX)) this.fail('field number out of bounds', `field numbers run from 1 to ${FIELD_NUMBER_MAX}; write "to max" for the largest`);
     return value;
   }
 
