@@ -270,6 +270,8 @@ describe('a bad Swagger 2.0 document: every problem at once, at the 2.0 file\'s 
       `${bad}/schemas.yaml:7:11: error: security scheme "oauth": "flow" must be one of implicit, password, application, accessCode, not the string "authorization_code"\n  hint: write e.g. flow: accessCode`,
       `${bad}/schemas.yaml:14:15: error: "type" must be one of string, number, integer, boolean, object, array, null, not the string "strng"\n  hint: did you mean "string"?`,
       `${bad}/schemas.yaml:17:21: error: "x-nullable" must be true or false, not the string "yes"`,
+      `${bad}/schemas.yaml:19:5: error: security scheme "oath" is not defined in securityDefinitions\n  hint: did you mean "oauth"?`,
+      `${bad}/schemas.yaml:20:12: error: "responses" must map names to responses, not a list`,
     ],
     'version-number.yaml': [`${bad}/version-number.yaml:1:10: error: "swagger" must be the string "2.0", not the number 2\n  hint: quote it: swagger: "2.0" (YAML reads 2.0 as a number)`],
   };

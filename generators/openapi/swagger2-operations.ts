@@ -100,6 +100,8 @@ class Operations {
         if (body) out.requestBody = body;
       } else if (key === 'responses') {
         out.responses = isObject(raw.responses) ? this.responses(raw.responses, at(where, key), produces) : raw.responses;
+      } else if (key === 'security') {
+        out.security = this.conversion.security(raw.security, at(where, key));
       } else if (!['consumes', 'produces', 'schemes'].includes(key)) {
         setOwn(out, key, raw[key]);
       }

@@ -11,10 +11,16 @@
  * keyed by the target's last pointer segment, so the lowering names it as it would name the same
  * reference in a 3.x document. Parameters are inlined: a 2.0 body or form parameter is not a 3.x
  * parameter at all, and parameters' names never reach the generated code.
+ *
+ * Where this reading differs from swagger2openapi's, on purpose: keywords beside a `$ref`
+ * (`x-nullable`, `description`) apply, as codegen reads them in 3.x documents (swagger2openapi
+ * drops them); schemas in other files are converted too (`x-nullable` there counts); an inline body
+ * is named after its operation (`PluginPullBody`), not after a shared request body; a response
+ * without `produces` is JSON (see swagger2-operations.ts).
  */
 import type { SourceLocation } from '../core/diagnostics.js';
 import type { Documents, Path, Problems, SourceDoc, Where } from '../core/documents.js';
-import { child, describe, encodePointer, isObject, locate, own, resolveRef, segments, setOwn } from '../core/documents.js';
+import { child, closest, describe, encodePointer, isObject, locate, own, resolveRef, segments, setOwn } from '../core/documents.js';
 import { convertOperations } from './swagger2-operations.js';
 
 /** Where referenced things that have no 3.x section of their own are placed in the converted document. */
@@ -159,6 +165,28 @@ export class Conversion {
     return out;
   }
 
+  /**
+   * A list of security requirements, each scheme checked against `securityDefinitions` here (the
+   * 3.x lowering would name components.securitySchemes); unknown ones are left out once reported.
+   */
+  security(value: unknown, where: Where): unknown {
+    if (!Array.isArray(value)) return value;
+    const defined = isObject(own(this.root.data, 'securityDefinitions')) ? Object.keys(own(this.root.data, 'securityDefinitions') as object) : [];
+    return this.node(value.map((requirement, i) => {
+      const requirementAt = at(where, i);
+      if (!isObject(requirement)) return requirement;
+      const out = this.node<Record<string, unknown>>({}, requirementAt);
+      for (const name of Object.keys(requirement)) {
+        if (defined.includes(name)) setOwn(out, name, requirement[name]);
+        else {
+          const near = closest(name, defined);
+          this.problems.add(`security scheme "${name}" is not defined in securityDefinitions`, locate(at(requirementAt, name), 'key'), near ? `did you mean "${near}"?` : 'declare it under securityDefinitions');
+        }
+      }
+      return out;
+    }), where);
+  }
+
   /** Converts each value of a map, keeping its keys (and `__proto__` as a key). */
   map(value: Record<string, unknown>, where: Where, convert: (item: unknown, itemAt: Where) => unknown): Record<string, unknown> {
     const out = this.node<Record<string, unknown>>({}, where);
@@ -184,20 +212,22 @@ export function convertSwagger2(root: SourceDoc, docs: Documents, problems: Prob
   if (data.info !== undefined) out.info = data.info;
   const servers = serversOf(data, problems, root);
   if (servers.length) out.servers = conversion.node(servers, top('host'));
-  if (data.security !== undefined) out.security = data.security;
+  if (data.security !== undefined) out.security = conversion.security(data.security, top('security'));
   if (data.tags !== undefined) out.tags = data.tags;
   const operations = convertOperations(conversion, data);
   if (operations !== undefined) out.paths = operations;
   const components = conversion.node<Record<string, unknown>>({}, { doc: root, path: undefined });
-  const definitions = data.definitions;
-  if (definitions !== undefined) {
-    components.schemas = isObject(definitions) ? conversion.map(definitions, top('definitions'), (item, itemAt) => conversion.schema(item, itemAt)) : definitions;
-  }
-  const responses = data.responses;
-  if (responses !== undefined) {
-    components.responses = isObject(responses) ? conversion.map(responses, top('responses'), (item, itemAt) => conversion.response(item, itemAt)) : responses;
-  }
-  const schemes = securitySchemes(conversion, data.securityDefinitions, top('securityDefinitions'));
+  const section = (key: string, what: string, hint: string): Record<string, unknown> | undefined => {
+    const value = data[key];
+    if (value === undefined || isObject(value)) return value;
+    problems.add(`"${key}" must map names to ${what}, not ${describe(value)}`, locate(top(key)), hint);
+    return undefined;
+  };
+  const definitions = section('definitions', 'schemas', 'write one key per schema, e.g. Pet: { type: object }');
+  if (definitions) components.schemas = conversion.map(definitions, top('definitions'), (item, itemAt) => conversion.schema(item, itemAt));
+  const responses = section('responses', 'responses', 'write one key per response, e.g. NotFound: { description: Not found }');
+  if (responses) components.responses = conversion.map(responses, top('responses'), (item, itemAt) => conversion.response(item, itemAt));
+  const schemes = securitySchemes(conversion, section('securityDefinitions', 'security schemes', 'write e.g. securityDefinitions: { apiKey: { type: apiKey, in: header, name: X-API-Key } }'), top('securityDefinitions'));
   if (schemes !== undefined) components.securitySchemes = schemes;
   if (Object.keys(components).length) out.components = components;
   return conversion.finish(out);
@@ -222,8 +252,8 @@ function serversOf(data: Record<string, unknown>, problems: Problems, root: Sour
 const FLOWS: Record<string, string> = { implicit: 'implicit', password: 'password', application: 'clientCredentials', accessCode: 'authorizationCode' };
 
 /** `securityDefinitions` → `components.securitySchemes`: basic → http basic, oauth2's one flow → `flows`. */
-function securitySchemes(conversion: Conversion, value: unknown, where: Where): unknown {
-  if (value === undefined || !isObject(value)) return value;
+function securitySchemes(conversion: Conversion, value: Record<string, unknown> | undefined, where: Where): unknown {
+  if (value === undefined) return undefined;
   return conversion.map(value, where, (raw, schemeAt) => {
     if (!isObject(raw)) return raw;
     const out = conversion.node<Record<string, unknown>>({}, schemeAt);
