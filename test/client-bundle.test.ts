@@ -92,13 +92,23 @@ describe('REST client bundle', () => {
 });
 
 describe('GraphQL client bundle', () => {
-  it('a query-only app bundles no graphql-ws and no subscriptions runtime', async () => {
-    const { modules } = await bundle('graphql-query', [
+  it('a query-only app bundles no graphql-ws, no subscriptions runtime and no persisted queries, within 8 KB minified', async () => {
+    const { modules, bytes } = await bundle('graphql-query', [
       'import { createClient } from "./graphql/client.js";',
       'export const task = createClient({ url: "/graphql" }).getTask({ id: "1" });',
     ].join('\n'));
     expect(modules).toContain('graphql/runtime/graphql-client.ts');
-    expect(modules.filter((path) => path.includes('graphql-ws') || path.includes('graphql-subscriptions'))).toEqual([]);
+    expect(modules.filter((path) => /graphql-ws|graphql-subscriptions|graphql-client-persisted/.test(path))).toEqual([]);
+    // Issue 12's target, with the texts of all 8 operations (createClient names them all).
+    expect(bytes).toBeLessThanOrEqual(8 * 1024);
+  });
+
+  it('persisted queries come with the option that uses them', async () => {
+    const { modules } = await bundle('graphql-apq', [
+      'import { automaticPersistedQueries, createClient } from "./graphql/client.js";',
+      'export const task = createClient({ url: "/graphql", persisted: automaticPersistedQueries() }).getTask({ id: "1" });',
+    ].join('\n'));
+    expect(modules).toContain('graphql/runtime/graphql-client-persisted.ts');
   });
 
   it('GraphQLHttp.execute bundles only the document it sends, within 8 KB minified', async () => {

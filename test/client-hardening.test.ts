@@ -270,7 +270,7 @@ describe('GraphQL client', () => {
   beforeAll(async () => {
     const folder = join(OUT, 'graphql');
     mkdirSync(join(folder, 'runtime'), { recursive: true });
-    writeFileSync(join(folder, 'runtime', 'graphql-client.ts'), new TemplateRenderer().render('runtime/graphql-client.ts.hbs', { source: 'test' }));
+    for (const name of ['client-common', 'graphql-client']) writeFileSync(join(folder, 'runtime', `${name}.ts`), new TemplateRenderer().render(`runtime/${name}.ts.hbs`, { source: 'test' }));
     transpileFolder(folder);
     ({ GraphQLHttp } = (await import(pathToFileURL(join(folder, 'runtime', 'graphql-client.js')).href)) as { GraphQLHttp: typeof GraphQLHttp });
   });

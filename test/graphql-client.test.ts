@@ -50,6 +50,9 @@ interface GeneratedClient {
 }
 interface ClientModule {
   createClient(options: Record<string, unknown>): GeneratedClient;
+  persistedQueryIds(): unknown;
+  automaticPersistedQueries(): unknown;
+  ClientError: abstract new (...args: never[]) => Error & { kind: string; operation: string };
   webSocketSubscriptions(options: Record<string, unknown>): unknown;
   GraphQLRequestError: new (...args: never[]) => Error & { kind: string; status: number | undefined; operation: string };
   isGraphQLRequestError(error: unknown, kind?: string): boolean;
@@ -286,15 +289,21 @@ function roleOf(authorization: string | undefined): string | undefined {
 
 const USAGE = `
 import { WebSocket } from "ws";
-import { createClient, GraphQLRequestError, isGraphQLRequestError, webSocketSubscriptions, type GraphQLResult } from "./client.js";
+import {
+  automaticPersistedQueries, ClientError, createClient, GraphQLRequestError, isClientError, isGraphQLRequestError, webSocketSubscriptions,
+  type Fetch, type GraphQLResult,
+} from "./client.js";
 import type { GetTaskQuery, TaskChangedSubscription } from "./operations.js";
 
 const client = createClient({
   url: "http://127.0.0.1:4000/graphql",
-  headers: async () => ({ authorization: "Bearer token" }),
-  persisted: "apq",
+  headers: async () => ({ "x-client": "usage" }),
+  token: async () => "token",
+  persisted: automaticPersistedQueries(),
   method: "GET",
   timeout: 5_000,
+  retry: { maxRetries: 1, baseDelay: 100 },
+  fetch: ((request) => fetch(request)) satisfies Fetch,
   subscriptions: webSocketSubscriptions({ webSocketImpl: WebSocket, connectionParams: async () => ({ token: "t" }), retryAttempts: 0 }),
 });
 
@@ -327,15 +336,16 @@ export async function usage(signal: AbortSignal): Promise<string | undefined> {
   try {
     await client.search({ text: "x" });
   } catch (error) {
-    if (isGraphQLRequestError(error, "http")) console.error(error.status);
+    if (isGraphQLRequestError(error, "response")) console.error(error.status);
     if (error instanceof GraphQLRequestError) console.error(error.kind, error.operation);
+    if (error instanceof ClientError && isClientError(error, "timeout")) console.error(error.operation);
   }
   await client.close();
   return title;
 }
 
-// @ts-expect-error not a persisted mode
-createClient({ url: "/graphql", persisted: "yes" });
+// @ts-expect-error persisted takes persistedQueryIds() or automaticPersistedQueries(), not the strings of before
+createClient({ url: "/graphql", persisted: "apq" });
 // @ts-expect-error the URL is required
 createClient({});
 `;
@@ -343,6 +353,8 @@ createClient({});
 // ---------------------------------------------------------------------------------------------
 
 let api: ClientModule;
+/** The generated module, where a test's own `api` (a client) hides it. */
+const moduleApi = (): ClientModule => api;
 let server: TasksServer;
 let operations: { persistedOperations: Record<string, string>; [name: string]: unknown };
 
@@ -350,6 +362,8 @@ function client(options: Record<string, unknown> = {}): GeneratedClient {
   return api.createClient({
     url: `${server.url}/graphql`,
     subscriptions: api.webSocketSubscriptions({ webSocketImpl: WebSocket, connectionParams: { token: 'ws-secret' }, retryAttempts: 0 }),
+    // Retries as by default, but quick.
+    retry: { baseDelay: 1, maxDelay: 5 },
     ...options,
   });
 }
@@ -401,7 +415,9 @@ describe('generated GraphQL client files', () => {
     mkdirSync(documents, { recursive: true });
     writeFileSync(join(documents, 'viewer.graphql'), 'query Viewer { viewer { id name } }');
     const files = await generateGraphQLFiles('schemas/graphql/tasks.graphql', [documents], ['types', 'client']);
-    expect(files.map((file) => file.path).sort()).toEqual(['client.ts', 'operations.ts', 'runtime/graphql-client.ts', 'types.ts']);
+    expect(files.map((file) => file.path).sort()).toEqual([
+      'client.ts', 'operations.ts', 'runtime/client-common.ts', 'runtime/graphql-client-persisted.ts', 'runtime/graphql-client.ts', 'types.ts',
+    ]);
     const text = files.find((file) => file.path === 'client.ts')!.content;
     expect(text).not.toContain('subscriptions');
     expect(text).not.toContain('close()');
@@ -503,7 +519,7 @@ describe('queries and mutations over HTTP', () => {
 
 describe('persisted operations', () => {
   it('queryId: sends the id and no text; the server runs it from its allow-list', async () => {
-    const api = client({ persisted: 'queryId', headers: { authorization: 'Bearer admin-token' } });
+    const api = client({ persisted: moduleApi().persistedQueryIds(), headers: { authorization: 'Bearer admin-token' } });
     const result = await api.getTask({ id: 't1' });
     expect(result.data?.task).toMatchObject({ id: 't1' });
     const getTask = operations.GetTask as { id: string; document: string };
@@ -511,13 +527,13 @@ describe('persisted operations', () => {
     expect(server.seen[0].query).toBeUndefined();
     expect(getTask.id).toBe(sha256(getTask.document));
     // The same by GET.
-    await client({ persisted: 'queryId', method: 'GET' }).viewer();
+    await client({ persisted: moduleApi().persistedQueryIds(), method: 'GET' }).viewer();
     expect(server.seen[1]).toMatchObject({ method: 'GET', queryId: (operations.Viewer as { id: string }).id });
     expect(server.seen[1].query).toBeUndefined();
   });
 
   it('APQ: the hash first; on PersistedQueryNotFound the text with it; then the hash alone', async () => {
-    const api = client({ persisted: 'apq', headers: { authorization: 'Bearer admin-token' } });
+    const api = client({ persisted: moduleApi().automaticPersistedQueries(), headers: { authorization: 'Bearer admin-token' } });
     const hash = (operations.GetTask as { id: string }).id;
     const first = await api.getTask({ id: 't1' });
     expect(first.data?.task).toMatchObject({ id: 't1', internalNotes: 'secret' });
@@ -528,7 +544,7 @@ describe('persisted operations', () => {
     ]);
     expect(server.apqCache.get(hash)).toBe((operations.GetTask as { document: string }).document);
 
-    const second = await client({ persisted: 'apq', method: 'GET' }).getTask({ id: 't1' });
+    const second = await client({ persisted: moduleApi().automaticPersistedQueries(), method: 'GET' }).getTask({ id: 't1' });
     expect(second.data?.task).toMatchObject({ id: 't1' });
     expect(server.seen).toHaveLength(3);
     expect(server.seen[2]).toMatchObject({ method: 'GET', extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
@@ -540,11 +556,37 @@ describe('transport failures', () => {
   it('throws GraphQLRequestError for a non-GraphQL error status, bad JSON and a non-GraphQL body', async () => {
     const badGateway = await rejection(client({ url: `${server.url}/bad-gateway` }).viewer());
     expect(badGateway).toBeInstanceOf(api.GraphQLRequestError);
-    expect(badGateway).toMatchObject({ kind: 'http', status: 502, operation: 'Viewer' });
-    expect(api.isGraphQLRequestError(badGateway, 'http')).toBe(true);
+    expect(badGateway).toMatchObject({ kind: 'response', status: 502, operation: 'Viewer' });
+    expect(badGateway).toBeInstanceOf(api.ClientError);
+    expect(api.isGraphQLRequestError(badGateway, 'response')).toBe(true);
 
     expect(await rejection(client({ url: `${server.url}/not-json` }).viewer())).toMatchObject({ kind: 'invalid-response', status: 200 });
     expect(await rejection(client({ url: `${server.url}/not-graphql` }).viewer())).toMatchObject({ kind: 'invalid-response', status: 200 });
+  });
+
+  it('retries a query (not a mutation) after a 502, through the injected fetch, which gets a Request', async () => {
+    const sent: string[] = [];
+    const fetch = (request: Request): Promise<Response> => {
+      sent.push(`${request.method} ${new URL(request.url).pathname} ${request.headers.get('authorization')}`);
+      return globalThis.fetch(request);
+    };
+    const flaky = client({ url: `${server.url}/bad-gateway`, fetch, token: () => 'graphql-token' });
+    expect(await rejection(flaky.viewer())).toMatchObject({ kind: 'response', status: 502 });
+    expect(sent).toEqual(Array(3).fill('POST /bad-gateway Bearer graphql-token'));
+    sent.length = 0;
+    expect(await rejection(flaky.deleteTask({ id: 't1' }))).toMatchObject({ kind: 'response', status: 502 });
+    expect(sent).toHaveLength(1);
+    sent.length = 0;
+    expect(await rejection(client({ url: `${server.url}/bad-gateway`, fetch, retry: false }).viewer())).toMatchObject({ status: 502 });
+    expect(sent).toHaveLength(1);
+  });
+
+  it('sends token as Authorization: Bearer, asking a function on every call', async () => {
+    let calls = 0;
+    const api = client({ token: async () => (++calls === 1 ? 'admin-token' : undefined) });
+    expect((await api.getTask({ id: 't1' })).data?.task).toMatchObject({ internalNotes: 'secret' });
+    await api.viewer();
+    expect(server.seen.map((request) => request.authorization)).toEqual(['Bearer admin-token', undefined]);
   });
 
   it('throws a network error when nothing listens', async () => {
@@ -557,7 +599,7 @@ describe('transport failures', () => {
   });
 
   it('times out, and rejects with the caller’s reason when aborted', async () => {
-    const slow = client({ url: `${server.url}/slow`, timeout: 50 });
+    const slow = client({ url: `${server.url}/slow`, timeout: 50, retry: false });
     expect(await rejection(slow.viewer())).toMatchObject({ kind: 'timeout', operation: 'Viewer' });
 
     const controller = new AbortController();
@@ -620,11 +662,11 @@ describe('subscriptions over graphql-ws', () => {
     expect(server.connectionParams).toEqual([]);
   });
 
-  it('rejects with a network GraphQLRequestError when the server refuses the connection', async () => {
+  it('rejects with a closed GraphQLRequestError when the server refuses the connection', async () => {
     const refused = client({ subscriptions: api.webSocketSubscriptions({ webSocketImpl: WebSocket, connectionParams: { token: 'wrong' }, retryAttempts: 0 }) });
     const error = await rejection(refused.taskChanged({ projectId: 'p1' }).next());
     expect(error).toBeInstanceOf(api.GraphQLRequestError);
-    expect(error).toMatchObject({ kind: 'network', operation: 'TaskChanged' });
+    expect(error).toMatchObject({ kind: 'closed', operation: 'TaskChanged' });
     expect((error as Error).message).toMatch(/4403/);
     expect(server.connectionParams).toEqual([{ token: 'wrong' }]);
     await refused.close();

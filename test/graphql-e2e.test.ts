@@ -148,7 +148,7 @@ describe('the GraphQL example in production, persisted-only, with a WebSocket or
   });
 
   it('runs registered operations sent by id from the generated client', async () => {
-    const api = lib.createClient({ url: strict.url, persisted: 'queryId' });
+    const api = lib.createClient({ url: strict.url, persisted: lib.persistedQueryIds() });
     const { data, errors } = await api.getTask({ id: 't2' });
     expect(errors).toEqual([expect.objectContaining({ path: ['task', 'internalNotes'] })]);
     expect(data?.task?.title).toBe('Task 2');

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Types } from '@graphql-codegen/plugin-helpers';
 import {
-  Kind, print, visit,
+  Kind, print, stripIgnoredCharacters, visit,
   type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type OperationTypeNode,
 } from 'graphql';
 import { uniqueName } from '../core/names.js';
@@ -95,7 +95,11 @@ export function describeOperations(schema: GraphQLSchema, documents: readonly Ty
   return { operations, fragments, fragmentNodes };
 }
 
-/** The operation, then each fragment it uses (directly or through other fragments) in name order. */
+/**
+ * The text a client sends: the operation, then each fragment it uses (directly or through other
+ * fragments) in name order, without the characters GraphQL ignores (indentation, line breaks,
+ * most spaces): what a bundle carries is a third smaller, and it is the same operation.
+ */
 export function operationDocument(operation: OperationDefinitionNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): string {
   const used = new Set<string>();
   const pending: Array<OperationDefinitionNode | FragmentDefinitionNode> = [operation];
@@ -111,7 +115,7 @@ export function operationDocument(operation: OperationDefinitionNode, fragments:
     });
   }
   const names = [...used].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return [print(operation), ...names.map((name) => print(fragments.get(name)!))].join('\n\n');
+  return stripIgnoredCharacters([print(operation), ...names.map((name) => print(fragments.get(name)!))].join('\n'));
 }
 
 function rootFieldDescription(schema: GraphQLSchema, node: OperationDefinitionNode): string | undefined {

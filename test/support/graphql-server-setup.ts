@@ -13,7 +13,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { Kind, parse, print, visit, type DefinitionNode, type FragmentDefinitionNode } from 'graphql';
+import { Kind, parse, print, stripIgnoredCharacters, visit, type DefinitionNode, type FragmentDefinitionNode } from 'graphql';
 import { transpileFolder, writeFiles } from './client-generate.js';
 import { ROOT } from './cli.js';
 import { generateGraphQLFiles } from './generate.js';
@@ -58,7 +58,8 @@ export function examplePersistedOperations(): Record<string, string> {
         },
       });
     collect(definition);
-    const text = [definition, ...used].map((node) => print(node)).join('\n\n');
+    // Compacted, as operations.ts sends it.
+    const text = stripIgnoredCharacters([definition, ...used].map((node) => print(node)).join('\n'));
     operations[createHash('sha256').update(text).digest('hex')] = text;
   }
   return operations;
@@ -66,7 +67,7 @@ export function examplePersistedOperations(): Record<string, string> {
 
 /** The text of the example operation named `name`, as registered. */
 export function exampleOperation(name: string): { id: string; text: string } {
-  const entry = Object.entries(examplePersistedOperations()).find(([, text]) => text.includes(`${name}(`) || text.includes(`${name} {`));
+  const entry = Object.entries(examplePersistedOperations()).find(([, text]) => text.includes(`${name}(`) || text.includes(`${name}{`));
   if (!entry) throw new Error(`no operation ${name}`);
   return { id: entry[0], text: entry[1] };
 }

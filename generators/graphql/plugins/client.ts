@@ -21,18 +21,24 @@ import { describeOperations, type OperationInfo } from '../operation-types.js';
 import { renderer } from '../plugin-support.js';
 
 const HTTP_RUNTIME = 'graphql-client.ts';
+/** The options and error base class every style's client shares. */
+const COMMON_RUNTIME = 'client-common.ts';
+/** Sending operations by id (the `persisted` option), which only apps that pass it bundle. */
+const PERSISTED_RUNTIME = 'graphql-client-persisted.ts';
 const SUBSCRIPTIONS_RUNTIME = 'graphql-subscriptions.ts';
 
 /** Names client.ts declares or imports from the runtime: imports from operations.ts avoid them. */
 const CLIENT_MODULE_NAMES = [
   'Client', 'ClientOptions', 'createClient', 'GraphQLHttp', 'GraphQLResult', 'HttpOptions', 'RequestOptions',
+  'ClientError', 'isClientError', 'persistedQueryIds', 'automaticPersistedQueries', 'PersistedQueries', 'ClientErrorKind', 'CommonClientOptions', 'Credential', 'Fetch', 'HeaderValues', 'HeadersOption', 'RetryOptions',
   'GraphQLSubscriptions', 'SubscribeOptions', 'SubscriptionOptions', 'SubscriptionTransport', 'webSocketSubscriptions',
   'opened', 'subscriptions', 'Promise', 'AsyncIterableIterator',
 ];
 
 /** The files under `runtime/` that this plugin's output imports. */
 export function runtimeFiles(_schema: GraphQLSchema, documents: Types.DocumentFile[]): string[] {
-  return hasSubscriptions(documents) ? [HTTP_RUNTIME, SUBSCRIPTIONS_RUNTIME] : [HTTP_RUNTIME];
+  const http = [COMMON_RUNTIME, HTTP_RUNTIME, PERSISTED_RUNTIME];
+  return hasSubscriptions(documents) ? [...http, SUBSCRIPTIONS_RUNTIME] : http;
 }
 
 function hasSubscriptions(documents: readonly Types.DocumentFile[]): boolean {
@@ -91,7 +97,7 @@ function createDoc(example: OperationInfo | undefined, subscriptions: boolean): 
       '@example',
       'const client = createClient({',
       '  url: "https://api.example.com/graphql",',
-      '  headers: async () => ({ authorization: `Bearer ${await session.token()}` }),',
+      '  token: () => session.token(),',
       ...(subscriptions ? ['  subscriptions: webSocketSubscriptions({ connectionParams: async () => ({ token: await session.token() }) }),'] : []),
       '});',
       `const { data, errors } = await client.${example.method}(${args});`,

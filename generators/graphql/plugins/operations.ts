@@ -10,7 +10,7 @@
  *   sent and its SHA-256 id; `persistedOperations` maps each id to its text.
  */
 import type { PluginFunction, Types } from '@graphql-codegen/plugin-helpers';
-import { isCompositeType, type GraphQLCompositeType, type GraphQLSchema, type OperationTypeNode } from 'graphql';
+import { isCompositeType, parse, print, type GraphQLCompositeType, type GraphQLSchema, type OperationTypeNode } from 'graphql';
 import { Imports } from '../../core/imports.js';
 import { jsDoc, stringLiteral } from '../../core/names.js';
 import type { GraphQLPluginConfig } from '../config.js';
@@ -69,7 +69,11 @@ function operationContext(schema: GraphQLSchema, context: ShapeContext, operatio
     variablesDeclaration: variables.members.length
       ? `export interface ${operation.variablesType} {\n${variables.members.join('\n')}\n}`
       : `export type ${operation.variablesType} = Record<string, never>;`,
-    constantDoc: jsDoc([`The ${what}: the text a client sends and its id.`, operation.description && `\n${operation.description}`]),
+    constantDoc: jsDoc([
+      `The ${what}: the text a client sends (compacted) and its id.`,
+      operation.description && `\n${operation.description}`,
+      `\n\`\`\`graphql\n${print(parse(operation.document))}\n\`\`\``,
+    ]),
     constant: operation.constant,
     resultType: operation.resultType,
     variablesType: operation.variablesType,
@@ -90,8 +94,8 @@ function declaration(name: string, shapes: Array<(indent: string) => string>): s
   return `export type ${name} =${shapes.map((shape) => `\n  | ${shape('    ')}`).join('')};`;
 }
 
-/** The document as one string literal per line, joined with `+`, so it reads like the query. */
+/** The document as string literals of at most 80 characters, joined with `+` (bundlers join them again). */
 function documentLiteral(document: string): string {
-  const lines = document.split('\n');
-  return lines.map((line, index) => `    ${stringLiteral(index < lines.length - 1 ? `${line}\n` : line)}`).join(' +\n');
+  const pieces = document.match(/[^]{1,80}/gu) ?? [''];
+  return pieces.map((piece) => `    ${stringLiteral(piece)}`).join(' +\n');
 }
