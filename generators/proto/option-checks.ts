@@ -1,10 +1,11 @@
 /**
  * The rules protoc's ValidateOptions applies to interpreted builtin field options: `packed` only on
  * repeated primitive fields (and not at all under editions), `lazy` only on message fields,
- * `jstype` only on 64-bit integers, `ctype` gone from edition 2024. Each error points at the option.
+ * `jstype` only on 64-bit integers, `ctype` gone from edition 2024; and a file that is not
+ * `optimize_for = LITE_RUNTIME` importing one that is. Each error points at the option or import.
  */
 import { isFieldSet } from '@bufbuild/protobuf';
-import { Edition, FieldDescriptorProto_Label, FieldDescriptorProto_Type, FieldOptionsSchema } from '@bufbuild/protobuf/wkt';
+import { Edition, FieldDescriptorProto_Label, FieldDescriptorProto_Type, FieldOptionsSchema, FileOptions_OptimizeMode } from '@bufbuild/protobuf/wkt';
 import type { DescriptorProto, FieldDescriptorProto } from '@bufbuild/protobuf/wkt';
 import type { Pos } from './parse.js';
 import type { Linker, LinkFile } from './resolve.js';
@@ -43,4 +44,14 @@ export function checkFieldOptions(file: LinkFile, linker: Linker): void {
   };
   file.proto.messageType.forEach(walk);
   file.proto.extension.forEach(check);
+}
+
+/** protoc: a file that is not lite cannot import a lite one (the generated code could not link). */
+export function checkLiteImports(file: LinkFile, linker: Linker): void {
+  const lite = (options: { optimizeFor?: FileOptions_OptimizeMode } | undefined) => options?.optimizeFor === FileOptions_OptimizeMode.LITE_RUNTIME;
+  if (lite(file.proto.options)) return;
+  file.proto.dependency.forEach((name, i) => {
+    if (!lite(linker.fileNamed(name)?.proto.options)) return;
+    linker.problem(file, file.importPositions[i], `files that do not use optimize_for = LITE_RUNTIME cannot import files which do use this option: this file is not lite, but it imports "${name}" which is`, 'add option optimize_for = LITE_RUNTIME; to this file too, or drop it from the imported one');
+  });
 }

@@ -74,6 +74,11 @@ export class Linker {
     for (const file of files) this.byName.set(file.proto.name, file);
   }
 
+  /** A loaded file by the name imports use. */
+  fileNamed(name: string): LinkFile | undefined {
+    return this.byName.get(name);
+  }
+
   problem(file: LinkFile, at: Pos | undefined, message: string, hint?: string): void {
     this.problems.push({
       severity: 'error',
