@@ -231,6 +231,22 @@ describe('the server generated from the 2.0 document follows the REST convention
     expect(await comment.json()).toMatchObject({ text: 'Looks good (notified)' });
   });
 
+  it('the client generated from the same 2.0 document talks to it: apiKey, collection formats, JSON, multipart and form bodies, typed errors', async () => {
+    type Call = (params?: unknown) => Promise<unknown>;
+    const lib = (await import(pathToFileURL(join(out, 'client.js')).href)) as { createClient(options: Record<string, unknown>): Record<string, Call> };
+    const client = lib.createClient({ baseUrl: `${server.url}/v1`, auth: { apiKey: 'good' }, retry: false });
+    const created = (await client.createProject!({ body: { name: 'From the client' } })) as { id: string; name: string };
+    expect(created.name).toBe('From the client');
+    const task = (await client.createTask!({ projectId: created.id, body: { title: 'Typed', status: 'todo', dueDate: null, labels: [{ name: 'a' }], assignee: { kind: 'PersonAssignee', email: 'ada@example.com' } } })) as { id: string };
+    await client.createTask!({ projectId: created.id, body: { title: 'Other', status: 'done' } });
+    const found = (await client.listProjectTasks!({ projectId: created.id, labels: ['a'], assignee: ['PersonAssignee', 'TeamAssignee'], fields: ['id', 'title'] })) as { id: string }[];
+    expect(found.map((item) => item.id)).toEqual([task.id]);
+    const attachment = await client.uploadAttachment!({ taskId: task.id, body: { file: new Blob([new Uint8Array(10)]), caption: 'ten' } });
+    expect(attachment).toMatchObject({ size: 10, caption: 'ten' });
+    expect(await client.addComment!({ taskId: task.id, body: { text: 'Done soon', notify: false } })).toMatchObject({ text: 'Done soon' });
+    await expect(client.getTask!({ taskId: '7d3f4c1e-0000-4000-8000-00000000dead' })).rejects.toMatchObject({ name: 'ApiError', status: 404 });
+  });
+
   it('a POST repeated with its Idempotency-Key replays the first response', async () => {
     const send = () => call('/v1/projects', { method: 'POST', body: JSON.stringify({ name: 'Once' }), headers: { 'content-type': 'application/json', 'idempotency-key': 'key-1' } });
     const first = await send();
