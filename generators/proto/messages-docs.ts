@@ -117,7 +117,7 @@ function defaultOption(field: DescField | DescExtension): string | undefined {
  * `features.field_presence = LEGACY_REQUIRED`: the edition features an element sets itself (not
  * the ones it inherits), as protoc-gen-es lists them.
  */
-export function featureOptions(desc: DescField | DescExtension | DescMessage | DescEnum): string[] {
+export function featureOptions(desc: DescFile | DescField | DescExtension | DescMessage | DescEnum): string[] {
   const features = desc.proto.options?.features;
   if (features === undefined) return [];
   const set = reflect(FeatureSetSchema, features);
@@ -207,18 +207,24 @@ export function elementDoc(desc: Element, indent = ''): string {
  * is), then those of the `package` statement. Each block becomes `//` lines followed by a blank
  * line, as protoplugin writes them; they follow codegen's header line, which stays first so
  * codegen recognises its own files. Every line break JavaScript knows (U+2028 included) starts a
- * new `//` line, so a comment cannot end up as code.
+ * new `//` line, so a comment cannot end up as code. An editions file's own features come after
+ * the syntax comments as `// option ...;` lines, as protoc-gen-es lists them.
  */
 export function fileComments(file: DescFile): string {
   const locations = file.proto.sourceCodeInfo?.location ?? [];
   const blocks: string[] = [];
   for (const statement of [FILE_SYNTAX, FILE_PACKAGE]) {
     const location = locations.find((candidate) => candidate.path.length === 1 && candidate.path[0] === statement);
-    if (!location) continue;
-    for (const comment of [...location.leadingDetachedComments, location.leadingComments]) {
-      if (comment === '') continue;
-      blocks.push(comment.replace(/\n$/, '').split(/\r\n|[\n\r\u2028\u2029]/).map((line) => `//${line}`).join('\n'));
+    if (location) {
+      for (const comment of [...location.leadingDetachedComments, location.leadingComments]) {
+        if (comment === '') continue;
+        blocks.push(comment.replace(/\n$/, '').split(/\r\n|[\n\r\u2028\u2029]/).map((line) => `//${line}`).join('\n'));
+      }
     }
+    // The file's own edition features (they change how every field encodes), where protoc-gen-es
+    // lists them: after the syntax comments, before the package's.
+    const features = statement === FILE_SYNTAX ? featureOptions(file) : [];
+    if (features.length) blocks.push(features.map((option) => `// option ${option};`).join('\n'));
   }
   // After a blank line below the header; the imports follow a blank line too.
   return blocks.length ? `\n${blocks.map((block) => `${block}\n\n`).join('')}` : '';
