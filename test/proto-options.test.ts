@@ -146,6 +146,7 @@ describe('bad options fail where protoc fails, located at the offending token', 
     ['ctype-2024.proto', 'ctype-2024.proto:3:27: error: ctype option is not allowed under edition 2024 and beyond'],
     ['java-multiple-files-2024.proto', 'java-multiple-files-2024.proto:3:8: error: google.protobuf.FileOptions.java_multiple_files has been removed in edition 2024: This behavior is enabled by default in editions 2024 and above. To disable it, you can set `features.(pb.java).nest_in_file_class = YES` on individual messages, enums, or services.'],
     ['lite-import.proto', 'lite-import.proto:3:8: error: files that do not use optimize_for = LITE_RUNTIME cannot import files which do use this option: this file is not lite, but it imports "lite-lib.proto" which is'],
+    ['unresolved-type.proto', ['unresolved-type.proto:6:3: error: "Missing" is not defined', 'unresolved-type.proto:7:3: error: "MissingEnum" is not defined'].join('\n')],
     ['wrong-type.proto', 'wrong-type.proto:6:44: error: error in the value of option "(bad.opts.rule)": expected integer for field "n", found "x"'],
   ];
   for (const [name, expected] of cases) it(name, () => expect(failure(name)).toBe(expected));

@@ -97,6 +97,12 @@ function feature(chain: HasFeatures[], pick: (features: FeatureSet) => number): 
   return 0;
 }
 
+/**
+ * Thrown when an option needs a type the linker could not resolve: that error is already reported,
+ * so the option is skipped without a second one.
+ */
+export class UnresolvedOptionType extends Error {}
+
 /** Whether a field belongs to a oneof (`oneof_index` 0 is a real index, so presence decides). */
 export function inOneof(proto: FieldDescriptorProto): boolean {
   return isFieldSet(proto, FieldDescriptorProtoSchema.field.oneofIndex);
@@ -139,7 +145,7 @@ export class OptionTypes {
       parents = this.parentsOf(fullName, sym.file);
     } else {
       const embedded = this.embedded.get(fullName);
-      if (embedded?.kind !== 'enum') throw new Error(`enum ${fullName} is not loaded`);
+      if (embedded?.kind !== 'enum') throw new UnresolvedOptionType(fullName);
       proto = embedded.desc as EnumDescriptorProto;
       file = file_google_protobuf_descriptor.proto;
       parents = embedded.parents;
@@ -178,6 +184,7 @@ export class OptionTypes {
   }
 
   private describe(proto: FieldDescriptorProto, name: string, isExtension: boolean, file: FileDescriptorProto, chain: HasFeatures[]): OptionField {
+    if (proto.typeName !== '' && !proto.typeName.startsWith('.')) throw new UnresolvedOptionType(proto.typeName);
     const syntax = syntaxOf(file);
     const repeated = proto.label === FieldDescriptorProto_Label.REPEATED;
     const isMessage = proto.type === FieldDescriptorProto_Type.MESSAGE || proto.type === FieldDescriptorProto_Type.GROUP;
@@ -214,7 +221,7 @@ export class OptionTypes {
       scalar,
       message: () => {
         const type = this.message(typeName);
-        if (!type) throw new Error(`message ${typeName} is not loaded`);
+        if (!type) throw new UnresolvedOptionType(typeName);
         return type;
       },
       enumType: () => this.enumType(typeName),

@@ -15,7 +15,7 @@ import { Edition, FieldOptions_OptionTargetType } from '@bufbuild/protobuf/wkt';
 import type { FieldDescriptorProto, SourceCodeInfo_Location } from '@bufbuild/protobuf/wkt';
 import { OPTIONS_SCHEMA } from './parse.js';
 import type { OptionsKind, OptionValue, PendingOption, Pos } from './parse.js';
-import { OptionTypes } from './option-types.js';
+import { OptionTypes, UnresolvedOptionType } from './option-types.js';
 import type { OptionField, OptionMessageType } from './option-types.js';
 import { MessageValue } from './option-values.js';
 import type { FieldValue } from './option-values.js';
@@ -148,6 +148,7 @@ export function interpretOptions(file: LinkFile, linker: Linker): void {
       try {
         interpretOption(ctx, option);
       } catch (cause) {
+        if (cause instanceof UnresolvedOptionType) continue;
         if (!(cause instanceof OptionProblem || cause instanceof TextFormatError)) throw cause;
         const message = cause instanceof TextFormatError ? `error in the value of option "${optionName(option)}": ${cause.message}` : cause.message;
         linker.problem(file, cause.at, message, cause.hint);
