@@ -138,6 +138,26 @@ describe('the POST stream (POST /v1/tasks/{taskId}/summary)', () => {
 });
 
 describe('the chat (WebSocket /v1/chat)', () => {
+  it("the client's signal closes its streams and sockets; timeout bounds a request's wait", async () => {
+    const controller = new AbortController();
+    const client = lib.createClient({ baseUrl: example.url, WebSocket, token: TOKEN, signal: controller.signal, timeout: 1 });
+    // The client's timeout would bound opening the stream too: this stream sets its own (0, none).
+    const feed = client.tasks({ timeout: 0 });
+    const chat = client.chat();
+    // Sent while the socket is still connecting (handshake, then first-message auth), a request
+    // cannot be answered within 1 ms: the client's timeout is the request's default.
+    const late = await chat.request({ type: 'ping' }).catch((error: unknown) => error);
+    expect(lib.isClientError(late, 'timeout')).toBe(true);
+    expect(late).toMatchObject({ operation: 'chat' });
+    const reading = (async () => {
+      for await (const _ of feed) void _;
+    })();
+    await expect.poll(() => [feed.readyState, chat.readyState]).toEqual([lib.OPEN, lib.ReadyState.OPEN]);
+    controller.abort();
+    await reading;
+    await expect.poll(() => [feed.readyState, chat.readyState]).toEqual([lib.CLOSED, lib.ReadyState.CLOSED]);
+  }, 15_000);
+
   it('the generated client authenticates, joins, gets typed broadcasts and a correlated reply; /task reaches the feed', async () => {
     // Alice's socket takes the client's token, Bob's its own.
     const client = lib.createClient({ baseUrl: example.url, WebSocket, token: () => TOKEN });

@@ -752,4 +752,35 @@ describe('the generated client against the generated server', () => {
     expect(client.readyState).toBe(rt.CLOSED);
     await until(() => endpoint.streamCount === 0, 'the server to see the close');
   });
+
+  it('the client options every generated client shares: one Request to fetch, client headers then its own, a token, the client signal', async () => {
+    const { endpoint, url } = await serve({ logger: silent });
+    const sent: Request[] = [];
+    const clientSignal = new AbortController();
+    const client = new rt.SseClient(url, {
+      fetch: (request) => (sent.push(request), fetch(request)),
+      clientHeaders: async () => ({ 'x-tenant': 'acme', 'x-trace': 'client' }),
+      headers: { 'x-trace': 'stream' },
+      token: async () => 'secret',
+      clientSignal: clientSignal.signal,
+    });
+    const reading = drain(client);
+    await until(() => endpoint.streamCount === 1, 'the stream');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toBeInstanceOf(Request);
+    expect(['x-tenant', 'x-trace', 'authorization'].map((name) => sent[0]!.headers.get(name))).toEqual(['acme', 'stream', 'Bearer secret']);
+    clientSignal.abort();
+    expect(await reading).toEqual({ events: [] });
+    expect(client.readyState).toBe(rt.CLOSED);
+  });
+
+  it('timeout bounds getting an answer: an attempt without one fails with kind timeout', async () => {
+    const silentSite = await listen(() => {});
+    cleanups.push(() => silentSite.close());
+    const client = new rt.SseClient(silentSite.url, { timeout: 100, reconnect: false, operation: 'feed' });
+    const { error } = await drain(client);
+    expect(error).toBeInstanceOf(rt.SseConnectionError);
+    expect(error).toMatchObject({ kind: 'timeout', operation: 'feed' });
+    expect(client.readyState).toBe(rt.CLOSED);
+  });
 });

@@ -87,6 +87,8 @@ export interface ClientOptions {
   onInvalid?: (error: InvalidEventErrorLike) => void;
   reconnect?: boolean | { baseDelay?: number; maxDelay?: number; maxRetries?: number };
   token?: string | (() => string | undefined | Promise<string | undefined>);
+  clientHeaders?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+  clientSignal?: AbortSignal;
   timeout?: number;
   operation?: string;
   lastEventId?: string;
