@@ -921,6 +921,15 @@ class Parser {
     this.setPositions(value, { type: map.valuePos, name: map.valuePos, number: map.valuePos });
     this.setPositions(entry, { name: this.positions.get(field)!.name, mapEntryOf: this.positions.get(field)!.type });
     messages.push(entry);
+    // protoc copies the map field's `features` to the entry's key and value fields (so they
+    // resolve like the map); the copies have no source location.
+    const features = this.options.filter((o) => o.owner === field && !o.parts[0]!.isExtension && o.parts[0]!.name === 'features');
+    for (const target of [key, value]) {
+      features.forEach((option, i) => {
+        target.options ??= create(FieldOptionsSchema);
+        this.options.push({ ...option, owner: target, path: [-1, target.number, 999, i] });
+      });
+    }
   }
 
   private parseType(): { type?: FieldDescriptorProto_Type; typeName?: string } {
