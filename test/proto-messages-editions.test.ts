@@ -170,17 +170,20 @@ describe('proto2 and edition 2023 messages at compile time and run time', () => 
   let proto3: Module;
 
   let pipeline: GeneratedFile[];
+  let p3editions: Module;
 
   beforeAll(async () => {
     // Through codegen's whole pipeline: our loader, then the emitter.
     pipeline = await generateConformanceMessages(CONFORMANCE_PROTOS, SCRATCH);
-    writeFiles(out, pipeline);
+    const fixtures = await generateConformanceMessages(['p3/editions.proto'], SCRATCH, GOOD);
+    writeFiles(out, [...pipeline, ...fixtures]);
     writeFileSync(join(out, 'usage.ts'), USAGE);
     transpileFolder(out);
     const load = async (path: string) => (await import(pathToFileURL(join(out, path)).href)) as Module;
     proto2 = await load('google/protobuf/test_messages_proto2_pb.js');
     edition2023 = await load('google/protobuf/test_messages_edition2023_pb.js');
     proto3 = await load('google/protobuf/test_messages_proto3_pb.js');
+    p3editions = await load('p3/editions_pb.js');
   }, 60_000);
 
   it("through our loader, the same modules as from protoc's descriptors (so the same as protoc-gen-es's)", () => {
@@ -240,6 +243,22 @@ describe('proto2 and edition 2023 messages at compile time and run time', () => 
     expect([...delimited]).toEqual([0xd3, 0x0c, 0xd0, 0x0c, 0x01, 0xd4, 0x0c]);
     // A LENGTH_PREFIXED message field of the same file stays length-delimited.
     expect([...toBinary(edition, create(edition, { optionalNestedMessage: { a: 1 } }))]).toEqual([0x92, 0x01, 0x02, 0x08, 0x01]);
+  });
+
+  it('edition features set on the file, message and field decide presence, encoding and enum closedness', () => {
+    const settings = schema(p3editions, 'SettingsSchema');
+    // count is LEGACY_REQUIRED: encoding refuses a message without it.
+    expect(() => toBinary(settings, create(settings))).toThrow(/required field not set/);
+    // name has EXPLICIT presence (an empty string is written); plain inherits IMPLICIT from the
+    // file (a zero is not); child inherits DELIMITED (a group), flat overrides LENGTH_PREFIXED.
+    const message = create(settings, { count: 1, name: '', child: { count: 2 }, flat: { count: 3 } });
+    expect([...toBinary(settings, message)]).toEqual([0x0a, 0x00, 0x10, 0x01, 0x1b, 0x10, 0x02, 0x1c, 0x22, 0x02, 0x10, 0x03]);
+    const mode = settings.field['mode']!.enum as DescEnum;
+    expect(mode.open).toBe(false);
+    // mode = 6, varint 9: not a Mode, so kept as an unknown field.
+    const decoded = fromBinary(settings, new Uint8Array([0x10, 0x01, 0x30, 0x09]));
+    expect(isFieldSet(decoded, settings.field['mode']!)).toBe(false);
+    expect(decoded.$unknown).toEqual([{ no: 6, wireType: 0, data: new Uint8Array([0x09]) }]);
   });
 
   it('extensions are readable and writable in binary and JSON through the generated constants', () => {

@@ -29,11 +29,11 @@ export const CONFORMANCE_PROTOS = [
 
 export const PROTOC = join(ROOT, 'node_modules', '.bin', 'protoc');
 
-/** `codegen`'s messages for `protos`, as the CLI generates them (`emit: [types]`). */
-export async function generateConformanceMessages(protos: string[], scratch: string): Promise<GeneratedFile[]> {
+/** `codegen`'s messages for `protos` (in `include`), as the CLI generates them (`emit: [types]`). */
+export async function generateConformanceMessages(protos: string[], scratch: string, include = CONFORMANCE_INCLUDE): Promise<GeneratedFile[]> {
   const [result] = await generate([{
-    name: 'conformance', inputs: protos.map((proto) => join(CONFORMANCE_INCLUDE, proto)), documents: [], style: 'proto',
-    output: join(scratch, 'unused'), emit: ['types'], options: { includePaths: [CONFORMANCE_INCLUDE] }, root: ROOT,
+    name: 'conformance', inputs: protos.map((proto) => join(include, proto)), documents: [], style: 'proto',
+    output: join(scratch, 'unused'), emit: ['types'], options: { includePaths: [include] }, root: ROOT,
   }]);
   return result!.files;
 }
