@@ -66,7 +66,8 @@ beforeAll(async () => {
   writeFileSync(program, ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText);
   // The runner starts the testee without arguments: a script passes it the folder.
   testee = join(folder, 'testee.sh');
-  writeFileSync(testee, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(program)} ${JSON.stringify(generated)}\n`);
+  const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+  writeFileSync(testee, `#!/bin/sh\nexec ${[process.execPath, program, generated].map(quote).join(' ')}\n`);
   chmodSync(testee, 0o755);
   // A testee that cannot start would be restarted for every one of thousands of cases: fail first.
   const started = spawnSync(testee, { input: '', encoding: 'utf8' });
