@@ -272,7 +272,9 @@ describe('a bad Swagger 2.0 document: every problem at once, at the 2.0 file\'s 
       `${bad}/owners.yaml:5:13: error: $ref "#/Adress" points to nothing: ${bad}/owners.yaml has no "Adress" under #\n  hint: did you mean "Address"?`,
       `${bad}/refs.yaml:10:19: error: $ref "#/definitions/Pets" points to nothing: ${bad}/refs.yaml has no "Pets" under #/definitions\n  hint: did you mean "Pet"?`,
       `${bad}/refs.yaml:12:17: error: $ref "#/responses/Eror" points to nothing: ${bad}/refs.yaml has no "responses" under #`,
-      `${bad}/refs.yaml:20:15: error: $ref "./missing.yaml#/Toy" points to a file that cannot be read (cannot read ${bad}/missing.yaml: no such file)`,
+      `${bad}/refs.yaml:15:17: error: a parameter $ref must point to a parameter, not to the schema "#/definitions/Pet"\n  hint: write { name: ..., in: body, schema: { $ref: "#/definitions/Pet" } }`,
+      `${bad}/refs.yaml:18:17: error: a response $ref must point to a response, not to the schema "#/definitions/Pet"\n  hint: write { description: ..., schema: { $ref: "#/definitions/Pet" } }`,
+      `${bad}/refs.yaml:26:15: error: $ref "./missing.yaml#/Toy" points to a file that cannot be read (cannot read ${bad}/missing.yaml: no such file)`,
     ],
     'parameters.yaml': [
       `${bad}/parameters.yaml:10:29: error: parameter "tags": collectionFormat "tsv" has no OpenAPI 3 equivalent, so codegen cannot serialize it\n  hint: use csv, ssv or pipes (or multi for repeated query parameters)`,
@@ -284,7 +286,7 @@ describe('a bad Swagger 2.0 document: every problem at once, at the 2.0 file\'s 
     ],
     'schemas.yaml': [
       `${bad}/schemas.yaml:7:11: error: security scheme "oauth": "flow" must be one of implicit, password, application, accessCode, not the string "authorization_code"\n  hint: write e.g. flow: accessCode`,
-      `${bad}/schemas.yaml:14:15: error: "type" must be one of string, number, integer, boolean, object, array, null, not the string "strng"\n  hint: did you mean "string"?`,
+      `${bad}/schemas.yaml:14:20: error: "maxLength" must be a whole number of 0 or more, not the number -1`,
       `${bad}/schemas.yaml:17:21: error: "x-nullable" must be true or false, not the string "yes"`,
       `${bad}/schemas.yaml:19:5: error: security scheme "oath" is not defined in securityDefinitions\n  hint: did you mean "oauth"?`,
       `${bad}/schemas.yaml:20:12: error: "responses" must map names to responses, not a list`,

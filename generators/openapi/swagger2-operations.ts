@@ -118,6 +118,11 @@ class Operations {
     const out: Params = { parameters: [], form: [] };
     if (!Array.isArray(value)) return out;
     value.forEach((item, i) => {
+      const ref = isObject(item) ? item.$ref : undefined;
+      if (typeof ref === 'string' && ref.includes('#/definitions/')) {
+        this.problems.add(`a parameter $ref must point to a parameter, not to the schema "${ref}"`, locate(at(listAt, i, '$ref')), `write { name: ..., in: body, schema: { $ref: "${ref}" } }`);
+        return;
+      }
       const resolved = deref(this.conversion.docs, item, at(listAt, i), this.problems);
       if (!resolved) return;
       const { value: raw, where } = resolved;

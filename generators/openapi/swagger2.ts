@@ -103,6 +103,10 @@ export class Conversion {
     if (target.doc === this.root && parts.length >= 2 && parts[0] === section) {
       return `#${encodePointer(['components', role === 'schema' ? 'schemas' : 'responses', ...parts.slice(1)])}`;
     }
+    if (role === 'response' && target.doc === this.root && parts[0] === 'definitions') {
+      this.problems.add(`a response $ref must point to a response, not to the schema "${ref}"`, locate(refAt), `write { description: ..., schema: { $ref: "${ref}" } }`);
+      return undefined;
+    }
     const key = `${role} ${target.key}`;
     const known = this.hoistedAt.get(key);
     if (known) return known;
@@ -149,7 +153,8 @@ export class Conversion {
           out[key] = this.schema(value, valueAt);
           break;
         case 'allOf': case 'anyOf': case 'oneOf': case 'x-anyOf': case 'x-oneOf':
-          out[key.replace(/^x-/, '')] = Array.isArray(value) ? this.node(value.map((item, i) => this.schema(item, at(valueAt, i))), valueAt) : value;
+          // One schema where a list belongs is converted too: the 3.x reading may take it as a list of one.
+          out[key.replace(/^x-/, '')] = Array.isArray(value) ? this.node(value.map((item, i) => this.schema(item, at(valueAt, i))), valueAt) : this.schema(value, valueAt);
           break;
         case 'properties':
           out.properties = isObject(value) ? this.map(value, valueAt, (item, itemAt) => this.schema(item, itemAt)) : value;
