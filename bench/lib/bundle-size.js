@@ -16,7 +16,9 @@ const TASKS_YAML = join(ROOT, 'schemas', 'openapi', 'tasks.yaml');
 
 /** Targets of issue 12: the minified size a case must not exceed (`of` names the peer it is measured against). */
 const TARGETS = {
-  'rest-ours': { of: 'rest-hey-api' },
+  // createClient names all 11 operations' descriptions (and the form and pagination modules they use):
+  // the one-operation figure to compare with hey-api's is the `call` row.
+  'rest-ours': { of: null, note: 'all 11 operations; one operation: the call row' },
   'rest-ours-call': { of: 'rest-hey-api' },
   'rest-ours-validated': { of: null, note: 'validation on: the validators of every response' },
   'graphql-ours-query': { bytes: 8 * 1024 },
