@@ -291,6 +291,7 @@ describe('a bad Swagger 2.0 document: every problem at once, at the 2.0 file\'s 
       `${bad}/schemas.yaml:19:5: error: security scheme "oath" is not defined in securityDefinitions\n  hint: did you mean "oauth"?`,
       `${bad}/schemas.yaml:20:12: error: "responses" must map names to responses, not a list`,
     ],
+    'alias-cycle.yaml': [`${bad}/alias-cycle.yaml:7:12: error: schema nested more than 256 levels deep`],
     'version-number.yaml': [`${bad}/version-number.yaml:1:10: error: "swagger" must be the string "2.0", not the number 2\n  hint: quote it: swagger: "2.0" (YAML reads 2.0 as a number)`],
   };
   for (const [name, expected] of Object.entries(cases)) {

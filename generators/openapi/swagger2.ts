@@ -28,6 +28,9 @@ export const HOISTED = 'x-codegen-swagger2';
 
 export type Role = 'schema' | 'response';
 
+/** As deep as the 3.x lowering reads (dialect.ts). */
+const MAX_DEPTH = 256;
+
 /** The converted document: 3.0 data, 2.0 positions. */
 class ConvertedDoc implements SourceDoc {
   readonly path: string;
@@ -72,6 +75,7 @@ export class Conversion {
   private readonly hoisted: Record<string, unknown> = {};
   private readonly hoistedAt = new Map<string, string>();
   private count = 0;
+  private depth = 0;
 
   constructor(readonly docs: Documents, readonly root: SourceDoc, readonly problems: Problems) {}
 
@@ -129,6 +133,18 @@ export class Conversion {
    */
   schema(raw: unknown, where: Where): unknown {
     if (!isObject(raw)) return raw;
+    // A YAML alias can make a schema contain itself: past any real depth it is handed on as written,
+    // and the 3.x lowering's own depth limit reports it.
+    if (this.depth >= MAX_DEPTH) return raw;
+    this.depth++;
+    try {
+      return this.schemaObject(raw, where);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private schemaObject(raw: Record<string, unknown>, where: Where): Record<string, unknown> {
     const out = this.node<Record<string, unknown>>({}, where);
     for (const key of Object.keys(raw)) {
       const value = raw[key];
