@@ -411,6 +411,16 @@ export class ServerOperations {
     if (content?.schema !== undefined && structured) {
       fields.push(`validate: ${this.names.schemaValidator(content.schema, 'write') ?? this.names.ownValidator(`${base}Body`, content.schema)}`);
     }
+    // A text body is checked against its string schema; a binary one by the byte counts its schema allows.
+    const text = body.contents.find((item) => mediaType(item).startsWith('text/') && item.schema !== undefined && !isBinary(item.schema, this.resolve));
+    if (text?.schema !== undefined) {
+      fields.push(`validateText: ${this.names.schemaValidator(text.schema, 'write') ?? this.names.ownValidator(`${base}Text`, text.schema)}`);
+    }
+    const bytes = body.contents.map((item) => this.resolve(item.schema)).find((schema) => typeof schema === 'object' && isBinary(schema, this.resolve));
+    if (typeof bytes === 'object' && (bytes.minLength !== undefined || bytes.maxLength !== undefined)) {
+      const limits = [bytes.minLength === undefined ? '' : `minLength: ${bytes.minLength}`, bytes.maxLength === undefined ? '' : `maxLength: ${bytes.maxLength}`];
+      fields.push(`bytes: { ${limits.filter(Boolean).join(', ')} }`);
+    }
     const form = body.contents.find((item) => isForm(mediaType(item)) && item.schema !== undefined);
     if (form) {
       const specs = properties(form.schema, this.resolve).map(([name, schema]) => {
