@@ -292,8 +292,14 @@ describe('a bad Swagger 2.0 document: every problem at once, at the 2.0 file\'s 
       `${bad}/schemas.yaml:20:12: error: "responses" must map names to responses, not a list`,
     ],
     'alias-cycle.yaml': [`${bad}/alias-cycle.yaml:7:12: error: schema nested more than 256 levels deep`],
+    'hostile.json': [`${bad}/hostile.json:4:61: error: security scheme "o": "flow" must be one of implicit, password, application, accessCode, not the string "constructor"`],
     'version-number.yaml': [`${bad}/version-number.yaml:1:10: error: "swagger" must be the string "2.0", not the number 2\n  hint: quote it: swagger: "2.0" (YAML reads 2.0 as a number)`],
   };
+  it('keys such as __proto__ and constructor stay plain keys: nothing reaches Object.prototype', async () => {
+    await failure('hostile.json');
+    expect(({} as Record<string, unknown>).examples).toBeUndefined();
+  });
+
   for (const [name, expected] of Object.entries(cases)) {
     it(name, async () => {
       const message = await failure(name);

@@ -10,7 +10,7 @@
  * become content examples.
  */
 import type { Problems, Where } from '../core/documents.js';
-import { closest, deref, describe, isObject, locate, setOwn } from '../core/documents.js';
+import { closest, deref, describe, isObject, locate, own, setOwn } from '../core/documents.js';
 import type { Conversion } from './swagger2.js';
 import { at } from './swagger2.js';
 
@@ -92,11 +92,11 @@ class Operations {
     const out = this.conversion.node<Record<string, unknown>>({}, where);
     const consumes = mediaTypes(raw.consumes, at(where, 'consumes'), this.problems) ?? this.consumes;
     const produces = mediaTypes(raw.produces, at(where, 'produces'), this.problems) ?? this.produces;
-    const own = this.parameters(raw.parameters, at(where, 'parameters'));
+    const params = this.parameters(raw.parameters, at(where, 'parameters'));
     for (const key of Object.keys(raw)) {
       if (key === 'parameters') {
-        out.parameters = Array.isArray(raw.parameters) ? this.conversion.node(own.parameters, at(where, 'parameters')) : raw.parameters;
-        const body = this.requestBody(own, shared, consumes);
+        out.parameters = Array.isArray(raw.parameters) ? this.conversion.node(params.parameters, at(where, 'parameters')) : raw.parameters;
+        const body = this.requestBody(params, shared, consumes);
         if (body) out.requestBody = body;
       } else if (key === 'responses') {
         out.responses = isObject(raw.responses) ? this.responses(raw.responses, at(where, key), produces) : raw.responses;
@@ -107,7 +107,7 @@ class Operations {
       }
     }
     if (raw.parameters === undefined) {
-      const body = this.requestBody(own, shared, consumes);
+      const body = this.requestBody(params, shared, consumes);
       if (body) out.requestBody = body;
     }
     return out;
@@ -275,7 +275,8 @@ class Operations {
       }
     }
     for (const mediaType of Object.keys(examples)) {
-      const media = (content[mediaType] ??= this.conversion.node({}, where)) as Record<string, unknown>;
+      let media = own(content, mediaType) as Record<string, unknown> | undefined;
+      if (!media) setOwn(content, mediaType, (media = this.conversion.node({}, where)));
       media.examples = { response: { value: examples[mediaType] } };
     }
     if (Object.keys(content).length) out.content = content;

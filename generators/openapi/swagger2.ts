@@ -286,7 +286,7 @@ function securitySchemes(conversion: Conversion, value: Record<string, unknown> 
       out.scheme = 'basic';
     }
     if (raw.type === 'oauth2') {
-      const flowName = typeof raw.flow === 'string' ? FLOWS[raw.flow] : undefined;
+      const flowName = typeof raw.flow === 'string' ? own(FLOWS, raw.flow) as string | undefined : undefined;
       if (flowName === undefined) {
         conversion.problems.add(`security scheme "${schemeAt.path?.key ?? ''}": "flow" must be one of ${Object.keys(FLOWS).join(', ')}, not ${describe(raw.flow)}`, locate(raw.flow === undefined ? schemeAt : at(schemeAt, 'flow')), 'write e.g. flow: accessCode');
       } else {
