@@ -508,6 +508,7 @@ class Parser {
     const file = this.file;
     if (file.package !== '') this.fail('multiple package statements', 'a file has at most one package statement');
     const location = root.child(2);
+    this.setPositions(file, { package: pos(this.input.current) });
     this.consume('package');
     let name = '';
     for (;;) {

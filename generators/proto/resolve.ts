@@ -11,6 +11,7 @@ import { Edition, FeatureSet_EnumType, FieldDescriptorProtoSchema, SymbolVisibil
 import type { FeatureSet } from '@bufbuild/protobuf/wkt';
 import type { DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto } from '@bufbuild/protobuf/wkt';
 import { canonicalDefault } from './defaults.js';
+import { checkNamingStyle } from './naming-style.js';
 import { FIELD_NUMBER_MAX, parentScope } from './parse.js';
 import type { ParsedFile, Pos } from './parse.js';
 
@@ -367,6 +368,7 @@ export class Linker {
       for (const m of proto.messageType) walk(m, join(proto.package, m.name), fileClosed);
       for (const e of proto.enumType) this.checkEnum(file, e, closed(e.options?.features, fileClosed) && syntax !== 'proto3', join(proto.package, e.name));
       this.checkExtensions(file, proto.extension, proto.package, syntax, extensionNumbers);
+      checkNamingStyle(file, (at, message, hint) => this.problem(file, at, message, hint));
     }
   }
 
