@@ -414,6 +414,18 @@ describe('the client against a real server', () => {
       expect(server.requests).toHaveLength(0);
     });
 
+    it('the client\'s own signal aborts its calls, during the request too', async () => {
+      const shutdown = new AbortController();
+      const tasks = client({ signal: shutdown.signal });
+      server.handle(() => undefined);
+      const pending = rejection(tasks.getTask({ taskId: '1' }));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      shutdown.abort(new Error('shutting down'));
+      expect(await pending).toMatchObject({ message: 'shutting down' });
+      expect(await rejection(tasks.getTask({ taskId: '1' }))).toMatchObject({ message: 'shutting down' });
+      expect(server.requests).toHaveLength(1);
+    });
+
     it('throws ApiTimeoutError when an attempt takes longer than the timeout', async () => {
       server.handle(() => undefined);
       const error = await rejection(client({ retry: false }).getTask({ taskId: '1' }, { timeout: 100 }));

@@ -48,12 +48,12 @@ const REEXPORT_VALUES = [
   'ApiResponseTooLargeError', 'ApiTimeoutError',
 ];
 const REEXPORT_TYPES = [
-  'ApiPromise', 'ApiResponse', 'BasicCredentials', 'ClientOptions', 'HttpCache', 'HttpClient', 'Middleware', 'RequestOptions',
-  'ResponseValidators', 'RetryOptions', 'TypedOperationSpec',
+  'ApiPromise', 'ApiResponse', 'BasicCredentials', 'ClientOptions', 'HttpCache', 'HttpClient', 'HttpRetryOptions', 'Middleware',
+  'RequestOptions', 'ResponseValidators', 'TypedOperationSpec',
 ];
 /** What every client re-exports from `runtime/client-common.ts`, the same names in every style. */
 const COMMON_VALUES = ['ClientError', 'isClientError'];
-const COMMON_TYPES = ['ClientErrorKind', 'CommonClientOptions', 'Credential', 'Fetch', 'HeaderValues', 'HeadersOption'];
+const COMMON_TYPES = ['ClientErrorKind', 'CommonClientOptions', 'Credential', 'Fetch', 'HeaderValues', 'HeadersOption', 'RetryOptions'];
 const CACHE_VALUES = ['MemoryCache', 'etagCache'];
 const CACHE_TYPES = ['CachedResponse', 'ResponseCache'];
 const VALIDATION_VALUES = ['ResponseValidationError'];
