@@ -283,6 +283,7 @@ describe('a bad Swagger 2.0 document: every problem at once, at the 2.0 file\'s 
       `${bad}/parameters.yaml:21:15: error: parameter "session": "in" must be one of query, header, path, formData, body, not the string "cookie"`,
       `${bad}/parameters.yaml:28:11: error: body parameter "pet" needs a "schema"`,
       `${bad}/parameters.yaml:30:11: error: an operation cannot have both a body parameter and formData parameters`,
+      `${bad}/parameters.yaml:38:11: error: a formData parameter needs a "name" string, not missing`,
     ],
     'schemas.yaml': [
       `${bad}/schemas.yaml:7:11: error: security scheme "oauth": "flow" must be one of implicit, password, application, accessCode, not the string "authorization_code"\n  hint: write e.g. flow: accessCode`,

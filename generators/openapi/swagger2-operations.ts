@@ -43,7 +43,7 @@ export function convertOperations(conversion: Conversion, data: Record<string, u
   conversion.response = (value, where) => operations.response(value, where, produces);
   const paths = data.paths;
   if (!isObject(paths)) return paths;
-  return conversion.map(paths, at(root, 'paths'), (item, itemAt) => operations.pathItem(item, itemAt));
+  return conversion.map(paths, at(root, 'paths'), (item, itemAt) => (itemAt.path?.key.startsWith('x-') ? item : operations.pathItem(item, itemAt)));
 }
 
 /** `consumes`/`produces`: a list of media types (a single string is taken as a list of one). */
@@ -140,7 +140,10 @@ class Operations {
         if (raw.schema === undefined) this.problems.add(`body ${label(raw)} needs a "schema"`, locate(where), 'add e.g. schema: { $ref: "#/definitions/Pet" }');
         if (out.body) this.problems.add('an operation has at most one body parameter', locate(where), 'describe the whole body with one schema');
         else out.body = { raw, where };
-      } else if (place === 'formData') out.form.push({ raw, where });
+      } else if (place === 'formData') {
+        if (typeof raw.name === 'string' && raw.name !== '') out.form.push({ raw, where });
+        else this.problems.add(`a formData parameter needs a "name" string, not ${describe(raw.name)}`, locate(raw.name === undefined ? where : at(where, 'name')), 'write e.g. name: file (the form field\'s name)');
+      }
       else out.parameters.push(this.parameter(raw, where));
     });
     return out;
@@ -198,10 +201,10 @@ class Operations {
   }
 
   /** The body parameter, or the form parameters (the operation's own override the path item's by name). */
-  private requestBody(own: Params, shared: Params, consumes: string[]): Record<string, unknown> | undefined {
-    const body = own.body ?? shared.body;
+  private requestBody(operation: Params, shared: Params, consumes: string[]): Record<string, unknown> | undefined {
+    const body = operation.body ?? shared.body;
     const form = new Map<string, Param>();
-    for (const param of [...shared.form, ...own.form]) form.set(String(param.raw.name), param);
+    for (const param of [...shared.form, ...operation.form]) form.set(String(param.raw.name), param);
     if (body && form.size) {
       const [first] = form.values();
       this.problems.add('an operation cannot have both a body parameter and formData parameters', locate(first.where), 'send the form fields as properties of the body schema, or drop the body parameter');
