@@ -67,6 +67,8 @@ export class Linker {
   readonly symbols = new Map<string, Sym>();
   readonly problems: Diagnostic[] = [];
   private readonly visible = new Map<LinkFile, Set<LinkFile>>();
+  /** What types can come from: `visible` without the `import option` files. */
+  private readonly typeVisible = new Map<LinkFile, Set<LinkFile>>();
   private readonly byName = new Map<string, LinkFile>();
   /** Full names (`.pkg.Enum`) of the closed enums checked so far, for proto3 users. */
   private readonly closedEnums = new Set<string>();
@@ -92,11 +94,12 @@ export class Linker {
   link(): void {
     for (const file of this.files) this.addSymbols(file);
     for (const file of this.files) this.visible.set(file, this.visibleFiles(file));
+    for (const file of this.files) this.typeVisible.set(file, this.visibleFiles(file, false));
     for (const file of this.files) if (!file.prelinked) this.resolveFile(file);
   }
 
   /** The file itself, its direct imports and, transitively, what they `import public`. */
-  private visibleFiles(file: LinkFile): Set<LinkFile> {
+  private visibleFiles(file: LinkFile, withOptionImports = true): Set<LinkFile> {
     const result = new Set<LinkFile>([file]);
     const addPublic = (dep: LinkFile) => {
       if (result.has(dep)) return;
@@ -106,8 +109,8 @@ export class Linker {
         if (next) addPublic(next);
       }
     };
-    // `import option` files (edition 2024) are visible too: they exist to name custom options.
-    for (const name of [...file.proto.dependency, ...file.proto.optionDependency]) {
+    // `import option` files (edition 2024) are visible to options only: they name custom options.
+    for (const name of [...file.proto.dependency, ...(withOptionImports ? file.proto.optionDependency : [])]) {
       const dep = this.byName.get(name);
       if (dep) addPublic(dep);
     }
@@ -233,6 +236,10 @@ export class Linker {
       }
       if (!IS_TYPE.has(found.sym.kind)) {
         this.problem(file, at, `"${name}" is not a type`, `it names ${KIND_WORD[found.sym.kind]}; a field type must be a message or an enum`);
+        return undefined;
+      }
+      if (!this.typeVisible.get(file)!.has(found.sym.file)) {
+        this.problem(file, at, `"${name}" seems to be defined in "${found.sym.file.proto.name}", which is not imported by "${file.proto.name}"`, `import option makes only a file's options usable; add import "${found.sym.file.proto.name}"; to use its types`);
         return undefined;
       }
       if (found.sym.local !== undefined && found.sym.file !== file) {
