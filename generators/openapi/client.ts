@@ -79,7 +79,7 @@ export function emitClient(
     ...runtime.map((name) => ({ path: `runtime/${name}.ts`, content: templates.render(`runtime/${name}.ts.hbs`, { source: options.source }) })),
   ];
   if (context.responseValidators.entries.length) {
-    files.push({ path: 'response-validators.ts', content: templates.render('openapi/response-validators.ts.hbs', { source: options.source, className: context.className, ...context.responseValidators }) });
+    files.push({ path: 'response-validators.ts', content: templates.render('openapi/response-validators.ts.hbs', { source: options.source, ...context.responseValidators }) });
   }
   return files;
 }
@@ -88,10 +88,11 @@ function clientContext(
   model: ApiModel,
   types: TypeEmitter,
   options: ClientEmitOptions,
-): { className: string; features: string[]; responseValidators: { validators: string[]; entries: string[] } } & Record<string, unknown> {
+): { features: string[]; responseValidators: { validators: string[]; entries: string[] } } & Record<string, unknown> {
   const infos = describeOperations(model, types).operations;
   const base = apiBaseName(model.title);
-  const className = `${base}Client`;
+  /** The interface of `createClient`'s object, named after the API (`TasksApiClient`). */
+  const clientName = `${base}Client`;
   const optionsType = `${base}ClientOptions`;
   const credentialsType = `${base}Credentials`;
   const errorsType = `${base}Errors`;
@@ -119,7 +120,7 @@ function clientContext(
   ].sort();
   const imports = new Imports([
     ...runtimeValues, ...runtimeTypes, ...REEXPORT_VALUES, ...REEXPORT_TYPES, ...COMMON_VALUES, ...COMMON_TYPES, ...CACHE_VALUES,
-    ...CACHE_TYPES, ...VALIDATION_VALUES, ...VALIDATION_TYPES, ...STYLES, ...AUTH, ...BODY_ENCODERS, 'paginate', className, optionsType, credentialsType, errorsType,
+    ...CACHE_TYPES, ...VALIDATION_VALUES, ...VALIDATION_TYPES, ...STYLES, ...AUTH, ...BODY_ENCODERS, 'paginate', clientName, optionsType, credentialsType, errorsType,
     'DEFAULT_BASE_URL', 'isApiError', 'createClient', 'createHttpClient', 'securitySchemes', 'Headers', 'Blob', 'Promise',
     'AsyncIterableIterator', 'NonNullable', 'http', ...infos.map(operationConstant),
   ]);
@@ -176,8 +177,8 @@ function clientContext(
     securitySchemes,
     optionsType,
     optionsDoc: jsDoc([`Options of {@link createClient}.`]).trimEnd(),
-    className,
-    classDoc: classDoc(model, className, infos),
+    clientName,
+    createDoc: createDoc(model, infos),
     httpClientDoc: httpClientDoc(model, infos),
     specs,
     methods,
@@ -244,7 +245,7 @@ function docExample(model: ApiModel, infos: OperationInfo[]): { info: OperationI
   return { info, options: settings.length ? `{ ${settings.join(', ')} }` : '', params: args.length ? `{ ${args.map(propertyKey).join(', ')} }` : '' };
 }
 
-function classDoc(model: ApiModel, className: string, infos: OperationInfo[]): string {
+function createDoc(model: ApiModel, infos: OperationInfo[]): string {
   const example = docExample(model, infos);
   const lines = [`Client of ${model.title}${model.version ? ` ${model.version}` : ''}.`];
   if (model.description?.trim()) lines.push('', model.description.trim());
