@@ -5,13 +5,13 @@
  * started on 127.0.0.1:0, follows the REST conventions; and a bad 2.0 document is reported at the
  * 2.0 file's own lines.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiModel } from '../generators/core/model.js';
 import { loadOpenApi } from '../generators/openapi/load.js';
-import { ROOT } from './support/cli.js';
+import { codegen, ROOT } from './support/cli.js';
 import { transpileFolder, writeFiles } from './support/client-generate.js';
 import { generateFiles } from './support/generate.js';
 import { start, type Listener, type Running } from './support/server-module.js';
@@ -74,6 +74,26 @@ describe('a Swagger 2.0 document generates what its hand-made OpenAPI 3.0 conver
     expect(schema('Task').properties.dueDate.type).toEqual(['string', 'null']);
     expect(schema('Assignee').discriminator).toEqual({ propertyName: 'kind' });
     expect(schema('UploadAttachmentBody').properties.file).toMatchObject({ type: 'string', format: 'binary' });
+  });
+});
+
+describe('the CLI', () => {
+  it('codegen generate <2.0 file> writes the code, exit 0; a bad 2.0 file: exit 1, located, nothing written', () => {
+    const dir = mkdtempSync(join(ROOT, '.vitest-tmp', 'swagger2-cli-'));
+    try {
+      cpSync(join(ROOT, FIXTURES), dir, { recursive: true });
+      const good = codegen(['generate', 'tasks.swagger.yaml', '-o', 'gen'], dir);
+      expect(good.stderr).toBe('');
+      expect(good.code).toBe(0);
+      expect(readFileSync(join(dir, 'gen', 'types.ts'), 'utf8')).toContain('export interface Task {');
+      expect(existsSync(join(dir, 'gen', 'client.ts'))).toBe(true);
+      const bad = codegen(['generate', 'bad/refs.yaml', '-o', 'bad-gen'], dir);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain('bad/refs.yaml:10:19: error: $ref "#/definitions/Pets" points to nothing');
+      expect(existsSync(join(dir, 'bad-gen'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
