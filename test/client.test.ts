@@ -480,6 +480,38 @@ describe('the client against a real server', () => {
   });
 });
 
+describe('parameter styles (runtime/http-styles.ts, named by the operations that need them)', () => {
+  let folder = '';
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('serialises label, matrix, delimited, deepObject and object parameters as OpenAPI says', async () => {
+    folder = tempDir('codegen-client-styles-');
+    writeFileSync(join(folder, 'styles.yaml'), STYLES);
+    const files = await generateClientFiles(join(folder, 'styles.yaml'));
+    writeFiles(join(folder, 'out'), files);
+    transpileFolder(join(folder, 'out'));
+    const client = files.find((file) => file.path === 'client.ts')?.content ?? '';
+    expect(client).toContain('import { deepObject, form, label, matrix, pipeDelimited, simple, spaceDelimited } from "./runtime/http-styles.js";');
+    // Scalars and arrays of the default style need no serialiser.
+    expect(client).toContain('{ key: "plain", name: "plain", in: "query" }');
+    const module = (await import(pathToFileURL(join(folder, 'out', 'client.js')).href)) as {
+      createClient: (options: object) => { styled(params: Record<string, unknown>): Promise<unknown> };
+    };
+    server.handle((_request, response) => json(response, 200, {}));
+    await module.createClient({ baseUrl: server.url }).styled({
+      a: ['x', 'y'], b: { k: 'v', n: 1 }, c: ['p', 'q'],
+      plain: ['1', '2'], spaced: ['s t', 'u'], piped: ['v', 'w'], deep: { f: { g: 'h' }, l: ['m', 'n'] }, exploded: { e1: 'x', e2: 'y' }, packed: { p1: 'a', p2: 'b' },
+      xObject: { r: '1', s: '2' },
+    });
+    const [request] = server.requests;
+    expect(request.target).toBe(
+      '/styled/.x.y/;b=k,v,n,1/p,q' +
+        '?plain=1&plain=2&spaced=s%20t%20u&piped=v%7Cw&deep%5Bf%5D%5Bg%5D=h&deep%5Bl%5D=m&deep%5Bl%5D=n&e1=x&e2=y&packed=p1,a,p2,b',
+    );
+    expect(request.headers['x-object']).toBe('r=1,s=2');
+  });
+});
+
 describe('hostile and unusual schemas', () => {
   interface WeirdClient {
     constructor_(params: Record<string, unknown>): Promise<unknown>;
@@ -587,4 +619,26 @@ paths:
           content:
             application/octet-stream:
               schema: { type: string, format: binary }
+`;
+
+const STYLES = `
+openapi: 3.1.0
+info: { title: Styles API, version: "1" }
+paths:
+  /styled/{a}/{b}/{c}:
+    get:
+      operationId: styled
+      parameters:
+        - { name: a, in: path, required: true, style: label, explode: true, schema: { type: array, items: { type: string } } }
+        - { name: b, in: path, required: true, style: matrix, schema: { type: object } }
+        - { name: c, in: path, required: true, schema: { type: array, items: { type: string } } }
+        - { name: plain, in: query, schema: { type: array, items: { type: string } } }
+        - { name: spaced, in: query, style: spaceDelimited, explode: false, schema: { type: array, items: { type: string } } }
+        - { name: piped, in: query, style: pipeDelimited, explode: false, schema: { type: array, items: { type: string } } }
+        - { name: deep, in: query, style: deepObject, explode: true, schema: { type: object } }
+        - { name: exploded, in: query, schema: { type: object } }
+        - { name: packed, in: query, explode: false, schema: { type: object } }
+        - { name: X-Object, in: header, explode: true, schema: { type: object } }
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { type: object } } } }
 `;
