@@ -316,6 +316,14 @@ describe('a bad Swagger 2.0 document: every problem at once, at the 2.0 file\'s 
     'hostile.json': [`${bad}/hostile.json:4:61: error: security scheme "o": "flow" must be one of implicit, password, application, accessCode, not the string "constructor"`],
     'version-number.yaml': [`${bad}/version-number.yaml:1:10: error: "swagger" must be the string "2.0", not the number 2\n  hint: quote it: swagger: "2.0" (YAML reads 2.0 as a number)`],
   };
+  it('$refs into other files keep the containment rules: outside the allowed folders → refused at the 2.0 $ref, nothing quoted', async () => {
+    const refused = loadOpenApi(join(ROOT, FIXTURES, 'tasks.swagger.yaml'), { displayRoot: ROOT, readRoots: [join(ROOT, bad)] });
+    await expect(refused).rejects.toThrow(
+      `${FIXTURES}/tasks.swagger.yaml:297:19: error: $ref "./comment.swagger.json#/Comment" points to a file that cannot be read (cannot read ${FIXTURES}/comment.swagger.json: it is outside the folders codegen reads)`,
+    );
+    await expect(refused).rejects.toThrow(`${FIXTURES}/tasks.swagger.yaml:340:13: error: $ref "./problem.swagger.yaml#/Problem" points to a file that cannot be read`);
+  });
+
   it('keys such as __proto__ and constructor stay plain keys: nothing reaches Object.prototype', async () => {
     await failure('hostile.json');
     expect(({} as Record<string, unknown>).examples).toBeUndefined();
