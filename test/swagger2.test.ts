@@ -112,6 +112,17 @@ describe('where 2.0 leaves things out', () => {
   });
 });
 
+describe('references to names that need escaping', () => {
+  it('a definition named with % and a pointer through ~ and / resolve after conversion', async () => {
+    const model = await loadOpenApi(join(ROOT, FIXTURES, 'escapes.yaml'), { displayRoot: ROOT });
+    expect(model.schemas.map((named) => [named.name, named.schema])).toEqual([
+      ['ABC', expect.objectContaining({ type: 'string' })],
+      ['Other', expect.objectContaining({ $ref: '#/$defs/ABC' })],
+      ['_50Off', expect.objectContaining({ properties: { 'a~b/c': { type: 'string' } } })],
+    ]);
+  });
+});
+
 describe('the server generated from the 2.0 document follows the REST conventions', () => {
   mkdirSync(join(ROOT, '.vitest-tmp'), { recursive: true });
   const out = mkdtempSync(join(ROOT, '.vitest-tmp', 'swagger2-'));

@@ -63,6 +63,11 @@ class ConvertedDoc implements SourceDoc {
   }
 }
 
+/** A `#/...` reference to `parts`; `%` is escaped because references are percent-decoded when read. */
+function pointerTo(parts: string[]): string {
+  return `#${encodePointer(parts.map((part) => part.replace(/%/g, '%25')))}`;
+}
+
 export function at(where: Where, ...keys: (string | number)[]): Where {
   let path = where.path;
   for (const key of keys) path = child(path, key);
@@ -105,7 +110,7 @@ export class Conversion {
     const parts = segments(target.path);
     const section = role === 'schema' ? 'definitions' : 'responses';
     if (target.doc === this.root && parts.length >= 2 && parts[0] === section) {
-      return `#${encodePointer(['components', role === 'schema' ? 'schemas' : 'responses', ...parts.slice(1)])}`;
+      return pointerTo(['components', role === 'schema' ? 'schemas' : 'responses', ...parts.slice(1)]);
     }
     if (role === 'response' && target.doc === this.root && parts[0] === 'definitions') {
       this.problems.add(`a response $ref must point to a response, not to the schema "${ref}"`, locate(refAt), `write { description: ..., schema: { $ref: "${ref}" } }`);
@@ -117,7 +122,7 @@ export class Conversion {
     const name = parts.length ? parts[parts.length - 1] : target.doc.path.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
     const slot: Record<string, unknown> = {};
     setOwn(this.hoisted, String(this.count), slot);
-    const pointer = `#${encodePointer([HOISTED, String(this.count++), name])}`;
+    const pointer = pointerTo([HOISTED, String(this.count++), name]);
     this.hoistedAt.set(key, pointer);
     setOwn(slot, name, role === 'schema' ? this.schema(target.value, target) : this.response(target.value, target));
     return pointer;
