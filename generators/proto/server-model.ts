@@ -57,6 +57,8 @@ export interface ImportNeeds {
   outputs?: 'type' | 'schema';
   /** Only methods of these modes; default all. */
   kinds?: MethodKind[];
+  /** Only these methods; default all. */
+  methods?: (method: MethodInfo) => boolean;
 }
 
 export interface ServicesModel {
@@ -78,8 +80,9 @@ export function describeServices(proto: LoadedProto): ServicesModel {
   const keysTaken = new Set<string>();
   const keys = declared.map((service) => {
     const key = uniqueName(pascalCase(service.name), keysTaken);
-    for (const suffix of ['Handlers', 'Client', 'WebClient']) taken.add(`${key}${suffix}`);
+    for (const suffix of ['Handlers', 'Client', 'WebClient', 'RestClient', 'HttpRules']) taken.add(`${key}${suffix}`);
     taken.add(`create${key}Client`);
+    taken.add(`create${key}RestClient`);
     return key;
   });
 
@@ -132,6 +135,7 @@ export function describeServices(proto: LoadedProto): ServicesModel {
         if (needs.descriptors?.(service)) values.add(service.descriptor);
         for (const method of service.methods) {
           if (needs.kinds && !needs.kinds.includes(method.kind)) continue;
+          if (needs.methods && !needs.methods(method)) continue;
           if (needs.inputs) types.add(method.input[needs.inputs]);
           if (needs.outputs) types.add(method.output[needs.outputs]);
         }

@@ -13,6 +13,7 @@ import { importStatement } from '../core/imports.js';
 import { jsDoc, propertyKey } from '../core/names.js';
 import type { GeneratedFile } from '../core/output.js';
 import type { TemplateRenderer } from '../core/templates.js';
+import type { RestModel } from './rest.js';
 import type { MethodInfo, ServiceInfo, ServicesModel } from './server-model.js';
 
 /** Runtime files the server imports, by output path → template. */
@@ -23,22 +24,30 @@ export const SERVER_RUNTIME = {
   'runtime/grpc-admission.ts': 'runtime/grpc-admission.ts.hbs',
   'runtime/grpc-limits.ts': 'runtime/grpc-limits.ts.hbs',
   'runtime/grpc-health.ts': 'runtime/grpc-health.ts.hbs',
+  // REST routes of `google.api.http` rules; the path and field helpers are shared with client-rest.ts.
+  'runtime/grpc-transcoding.ts': 'runtime/grpc-transcoding.ts.hbs',
+  'runtime/grpc-transcoding-path.ts': 'runtime/grpc-transcoding-path.ts.hbs',
+  'runtime/grpc-transcoding-fields.ts': 'runtime/grpc-transcoding-fields.ts.hbs',
   'runtime/grpc-reflection.ts': 'runtime/grpc-reflection.ts.hbs',
   // CORS for gRPC-Web and Connect, shared with every style's server.
   'runtime/cors-policy.ts': 'runtime/cors-policy.ts.hbs',
   'runtime/http-listener.ts': 'runtime/http-listener.ts.hbs',
 } as const;
 
-export function emitServer(model: ServicesModel, templates: TemplateRenderer, source: string): GeneratedFile[] {
+export function emitServer(model: ServicesModel, templates: TemplateRenderer, source: string, rest?: RestModel): GeneratedFile[] {
+  const rules = rest?.services.map((entry) => entry.constName) ?? [];
   const content = templates.render('proto/server.ts.hbs', {
     source,
-    imports: model.imports({ descriptors: () => true, inputs: 'type', outputs: 'schema' }).map((group) => importStatement(group.names, group.from, group.typeOnly)),
+    imports: [
+      ...model.imports({ descriptors: () => true, inputs: 'type', outputs: 'schema' }).map((group) => importStatement(group.names, group.from, group.typeOnly)),
+      ...(rules.length > 0 ? [importStatement(rules, './http-rules.js')] : []),
+    ],
     services: model.services.map((service) => ({
       doc: jsDoc([service.comment, `Handlers of \`${service.desc.typeName}\`.`]),
       handlersType: service.handlersType,
       members: service.methods.map(handlerMember),
     })),
-    registrations: model.services.map((service) => registration(service)),
+    registrations: model.services.map((service) => registration(service, rest?.rulesOf(service))),
     servicesMembers: model.services.map((service) => `${jsDoc([`\`${service.desc.typeName}\``], '  ')}  ${propertyKey(service.key)}?: ${service.handlersType}<Principal>;`),
   });
   const files = [{ path: 'server.ts', content }];
@@ -64,8 +73,10 @@ function handlerMember(method: MethodInfo): string {
   }
 }
 
-function registration(service: ServiceInfo): string {
-  return `  if (services.${service.key}) bindings.push({ service: ${service.descriptor}, handlers: services.${service.key} });`;
+/** `bindings.push(...)` of a service; `rules`: its REST routes' const, when it has routes. */
+function registration(service: ServiceInfo, rules: string | undefined): string {
+  const http = rules === undefined ? '' : `, http: ${rules}`;
+  return `  if (services.${service.key}) bindings.push({ service: ${service.descriptor}, handlers: services.${service.key}${http} });`;
 }
 
 export function modeName(kind: MethodInfo['kind']): string {

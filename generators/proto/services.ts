@@ -1,7 +1,8 @@
 /**
  * The service side of a proto API, for the requested files that declare services: `server.ts`,
- * `client.ts`, `client-web.ts`, the `runtime/grpc-*.ts` files they import, and the user's handler
- * file (config `handlers`). Files without services get none of these.
+ * `client.ts`, `client-web.ts`, the `runtime/grpc-*.ts` files they import, the user's handler
+ * file (config `handlers`), and for methods with `google.api.http` rules `http-rules.ts` and
+ * `client-rest.ts`. Files without services get none of these.
  */
 import type { ApiConfig } from '../core/config.js';
 import type { Generated } from '../core/generate.js';
@@ -10,6 +11,7 @@ import type { TemplateRenderer } from '../core/templates.js';
 import { emitClients } from './client.js';
 import { handlerScaffold } from './handlers.js';
 import type { LoadedProto } from './load.js';
+import { describeRest, emitRest } from './rest.js';
 import { describeServices } from './server-model.js';
 import { emitServer } from './server.js';
 
@@ -18,7 +20,14 @@ export async function emitServices(proto: LoadedProto, templates: TemplateRender
   if (model.services.length === 0) return { files: [], userFiles: [] };
   const source = api.inputs.map((input) => displayPath(input, api.root)).join(', ');
   const emit = api.emit;
-  const files = [...(emit.includes('server') ? emitServer(model, templates, source) : []), ...(emit.includes('client') ? emitClients(model, templates, source) : [])];
+  const rest = describeRest(proto, model);
+  const server = emit.includes('server');
+  const client = emit.includes('client');
+  const files = [
+    ...(server ? emitServer(model, templates, source, rest) : []),
+    ...(client ? emitClients(model, templates, source) : []),
+    ...emitRest(rest, model, templates, source, { server, client }),
+  ];
   const userFiles = emit.includes('server') && api.handlers ? [await handlerScaffold(model, templates, api.handlers, api.output)] : [];
   return { files, userFiles };
 }

@@ -1,0 +1,262 @@
+/**
+ * REST transcoding from `google.api.http` rules (issue 13 item 5), on Cloud Tasks' own rules
+ * (googleapis google/cloud/tasks/v2/cloudtasks.proto, generated through the real pipeline): the
+ * generated server with in-memory handlers answers every route over plain HTTP/1.1 — called with
+ * `fetch` and with the generated REST client — and the very same handlers answer gRPC; malformed
+ * paths, bodies and queries get their 4xx as problem documents before any handler runs. The
+ * generated code and the usage module type-check strict under both compilers.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generate } from '../generators/core/generate.js';
+import { ROOT } from './support/cli.js';
+import { transpileFolder, writeFiles } from './support/client-generate.js';
+import { load } from './support/grpc-setup.js';
+import { CLOUD_TASKS_USAGE } from './support/transcoding-usage.js';
+import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';
+import { writeFileSync } from 'node:fs';
+
+const GOOGLEAPIS = join(ROOT, '..', 'shared', 'corpus', 'protobuf', 'googleapis-visible');
+const FOLDER = join(ROOT, '.vitest-tmp', 'grpc-transcoding');
+
+type Json = Record<string, unknown>;
+interface ConnectErrorLike extends Error {
+  code: number;
+  rawMessage: string;
+}
+/** The REST client as the test uses it (the real types are checked in usage.ts). */
+type RestClient = Record<string, (request: Json, options?: Json) => Promise<Json>>;
+interface Usage {
+  start(options?: { readMaxBytes?: number }): Promise<{ port: number; calls: string[]; close(): Promise<void> }>;
+  restClient(port: number, token: string | undefined, fetch?: (request: Request) => Promise<Response>): RestClient;
+  grpcClient(port: number, token: string): Record<string, (request: Json) => Promise<Json>>;
+}
+
+// gRPC codes, as @connectrpc/connect numbers them.
+const NOT_FOUND = 5;
+const ALREADY_EXISTS = 6;
+const PERMISSION_DENIED = 7;
+const UNAUTHENTICATED = 16;
+
+const QUEUES = '/v2/projects/p1/locations/l1/queues';
+const Q1 = `${QUEUES}/q1`;
+
+describe('google.api.http transcoding: Cloud Tasks', () => {
+  let usage: Usage;
+  let server: Awaited<ReturnType<Usage['start']>>;
+  let base: string;
+
+  beforeAll(async () => {
+    const [{ files }] = await generate([
+      {
+        name: 'cloudtasks', inputs: [join(GOOGLEAPIS, 'google/cloud/tasks/v2/cloudtasks.proto')], documents: [], style: 'proto',
+        output: join(FOLDER, 'out'), emit: ['types', 'client', 'server'], options: { includePaths: [GOOGLEAPIS] }, root: GOOGLEAPIS,
+      },
+    ]);
+    writeFiles(FOLDER, []);
+    writeFiles(join(FOLDER, 'out'), files);
+    writeFileSync(join(FOLDER, 'usage.ts'), CLOUD_TASKS_USAGE);
+    writeFileSync(join(FOLDER, 'package.json'), '{ "type": "module" }\n');
+    transpileFolder(FOLDER);
+    usage = await load<Usage>(FOLDER, 'usage.js');
+    server = await usage.start({ readMaxBytes: 64 * 1024 });
+    base = `http://127.0.0.1:${server.port}`;
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: 'Bearer admin', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+  const json = async (response: Response) => ({ status: response.status, type: response.headers.get('content-type'), body: (await response.json()) as Json });
+
+  it('writes the route table the rules declare, and a server that serves it', () => {
+    expect(server.port).toBeGreaterThan(0);
+  });
+
+  it('answers every route of the rules over HTTP/1.1 with fetch', async () => {
+    // createQueue: POST, body "queue", parent from the path.
+    let answer = await json(await call('POST', QUEUES, { name: `projects/p1/locations/l1/queues/q1`, rateLimits: { maxDispatchesPerSecond: 2 } }));
+    expect(answer).toMatchObject({ status: 200, type: 'application/json', body: { name: 'projects/p1/locations/l1/queues/q1', state: 'RUNNING', rateLimits: { maxDispatchesPerSecond: 2 } } });
+    answer = await json(await call('POST', QUEUES, {}));
+    expect(answer.body.name).toBe('projects/p1/locations/l1/queues/auto1');
+    // getQueue: a multi-segment variable.
+    answer = await json(await call('GET', Q1));
+    expect(answer).toMatchObject({ status: 200, body: { name: 'projects/p1/locations/l1/queues/q1' } });
+    // listQueues: the rest from the query, by JSON name or proto name.
+    answer = await json(await call('GET', `${QUEUES}?pageSize=1`));
+    expect(answer.body).toEqual({ queues: [expect.objectContaining({ name: 'projects/p1/locations/l1/queues/q1' })], nextPageToken: '1' });
+    answer = await json(await call('GET', `${QUEUES}?page_size=1&page_token=1`));
+    expect(answer.body).toEqual({ queues: [expect.objectContaining({ name: 'projects/p1/locations/l1/queues/auto1' })] });
+    // updateQueue: queue.name from the path, the queue from the body, the mask (a FieldMask) from the query.
+    answer = await json(await call('PATCH', `${Q1}?updateMask=rateLimits`, { rateLimits: { maxDispatchesPerSecond: 7 } }));
+    expect(answer).toMatchObject({ status: 200, body: { name: 'projects/p1/locations/l1/queues/q1', rateLimits: { maxDispatchesPerSecond: 7 } } });
+    // Custom verbs with body "*".
+    expect((await json(await call('POST', `${Q1}:pause`, {}))).body).toMatchObject({ state: 'PAUSED' });
+    expect((await json(await call('POST', `${Q1}:resume`))).body).toMatchObject({ state: 'RUNNING' });
+    expect((await json(await call('POST', `${Q1}:getIamPolicy`, {}))).body).toEqual({ version: 1 });
+    answer = await json(await call('POST', `${Q1}:setIamPolicy`, { policy: { bindings: [{ role: 'roles/cloudtasks.viewer', members: ['user:ann@example.com'] }] } }));
+    expect(answer.body).toMatchObject({ bindings: [{ role: 'roles/cloudtasks.viewer', members: ['user:ann@example.com'] }], etag: expect.any(String) });
+    answer = await json(await call('POST', `${Q1}:testIamPermissions`, { permissions: ['cloudtasks.tasks.create', 'storage.buckets.get'] }));
+    expect(answer.body).toEqual({ permissions: ['cloudtasks.tasks.create'] });
+    // Tasks: createTask (body "*": parent from the path, the rest from the body), list, get, run, delete.
+    answer = await json(await call('POST', `${Q1}/tasks`, { task: { httpRequest: { url: 'https://example.com/work', httpMethod: 'POST', body: 'aGk=' } }, responseView: 'FULL' }));
+    expect(answer).toMatchObject({ status: 200, body: { name: expect.stringMatching(/^projects\/p1\/locations\/l1\/queues\/q1\/tasks\/t\d+$/), view: 'FULL', httpRequest: { url: 'https://example.com/work', httpMethod: 'POST', body: 'aGk=' } } });
+    const task = String(answer.body.name);
+    answer = await json(await call('GET', `${Q1}/tasks?responseView=FULL`));
+    expect(answer.body).toMatchObject({ tasks: [{ name: task }] });
+    expect(server.calls).toContain('listTasks http 2');
+    await call('GET', `${Q1}/tasks?responseView=1`);
+    expect(server.calls).toContain('listTasks http 1'); // an enum by number too
+    expect((await json(await call('GET', `/v2/${task}`))).body).toMatchObject({ name: task });
+    expect((await json(await call('POST', `/v2/${task}:run`, {}))).body).toMatchObject({ name: task, dispatchCount: 1 });
+    expect(await json(await call('DELETE', `/v2/${task}`))).toMatchObject({ status: 200, body: {} });
+    expect((await json(await call('POST', `${Q1}:purge`, {}))).body).toMatchObject({ purgeTime: expect.stringMatching(/Z$/) });
+    expect(await json(await call('DELETE', `${QUEUES}/auto1`))).toMatchObject({ status: 200, body: {} });
+    expect(server.calls.filter((line) => line.endsWith(' http') || / http /.test(line)).length).toBeGreaterThanOrEqual(16);
+  });
+
+  it('answers HEAD for GET routes and OPTIONS with Allow', async () => {
+    const head = await call('HEAD', Q1);
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    const options = await call('OPTIONS', Q1);
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')?.split(', ').sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH']);
+  });
+
+  it('calls every route with the generated REST client', async () => {
+    const sent: string[] = [];
+    const recording = (request: Request) => {
+      sent.push(`${request.method} ${new URL(request.url).pathname}${new URL(request.url).search}`);
+      return fetch(request);
+    };
+    const client = usage.restClient(server.port, 'admin', recording);
+    const parent = 'projects/p2/locations/l1';
+    const queue = await client.createQueue!({ parent, queue: { name: `${parent}/queues/a`, rateLimits: { maxDispatchesPerSecond: 3 } } });
+    expect(queue).toMatchObject({ name: `${parent}/queues/a`, state: 1 });
+    expect(await client.getQueue!({ name: `${parent}/queues/a` })).toMatchObject({ name: `${parent}/queues/a` });
+    expect(await client.listQueues!({ parent, pageSize: 10, filter: 'a' })).toMatchObject({ queues: [{ name: `${parent}/queues/a` }] });
+    const updated = await client.updateQueue!({ queue: { name: `${parent}/queues/a`, rateLimits: { maxDispatchesPerSecond: 9 } }, updateMask: { paths: ['rate_limits'] } });
+    expect(updated).toMatchObject({ rateLimits: { maxDispatchesPerSecond: 9 } });
+    expect(await client.pauseQueue!({ name: `${parent}/queues/a` })).toMatchObject({ state: 2 });
+    expect(await client.resumeQueue!({ name: `${parent}/queues/a` })).toMatchObject({ state: 1 });
+    await client.setIamPolicy!({ resource: `${parent}/queues/a`, policy: { bindings: [{ role: 'roles/viewer', members: ['user:bo@example.com'] }] } });
+    expect(await client.getIamPolicy!({ resource: `${parent}/queues/a` })).toMatchObject({ bindings: [{ role: 'roles/viewer' }] });
+    expect(await client.testIamPermissions!({ resource: `${parent}/queues/a`, permissions: ['cloudtasks.queues.get', 'x.y'] })).toMatchObject({ permissions: ['cloudtasks.queues.get'] });
+    const task = await client.createTask!({ parent: `${parent}/queues/a`, task: { httpRequest: { url: 'https://example.com/' } }, responseView: 2 });
+    expect(task['name']).toMatch(new RegExp(`^${parent}/queues/a/tasks/t\\d+$`));
+    expect(await client.listTasks!({ parent: `${parent}/queues/a`, responseView: 2 })).toMatchObject({ tasks: [{ name: task['name'] }] });
+    expect(await client.getTask!({ name: task['name'] })).toMatchObject({ name: task['name'] });
+    expect(await client.runTask!({ name: task['name'] })).toMatchObject({ dispatchCount: 1 });
+    await client.deleteTask!({ name: task['name'] });
+    expect(await client.purgeQueue!({ name: `${parent}/queues/a` })).toMatchObject({ name: `${parent}/queues/a` });
+    await client.deleteQueue!({ name: `${parent}/queues/a` });
+    expect(sent).toEqual([
+      `POST /v2/${parent}/queues`,
+      `GET /v2/${parent}/queues/a`,
+      `GET /v2/${parent}/queues?filter=a&pageSize=10`,
+      `PATCH /v2/${parent}/queues/a?updateMask=rateLimits`,
+      `POST /v2/${parent}/queues/a:pause`,
+      `POST /v2/${parent}/queues/a:resume`,
+      `POST /v2/${parent}/queues/a:setIamPolicy`,
+      `POST /v2/${parent}/queues/a:getIamPolicy`,
+      `POST /v2/${parent}/queues/a:testIamPermissions`,
+      `POST /v2/${parent}/queues/a/tasks`,
+      `GET /v2/${parent}/queues/a/tasks?responseView=FULL`,
+      `GET /v2/${task['name']}`,
+      `POST /v2/${task['name']}:run`,
+      `DELETE /v2/${task['name']}`,
+      `POST /v2/${parent}/queues/a:purge`,
+      `DELETE /v2/${parent}/queues/a`,
+    ]);
+  });
+
+  it('fails REST client calls with the gRPC code, and refuses requests that do not fit the rule before sending', async () => {
+    const client = usage.restClient(server.port, 'reader');
+    await expect(client.getQueue!({ name: 'projects/p1/locations/l1/queues/nope' })).rejects.toMatchObject({ code: NOT_FOUND, rawMessage: 'queue projects/p1/locations/l1/queues/nope does not exist' });
+    await expect(client.deleteQueue!({ name: Q1.slice(4) })).rejects.toMatchObject({ code: PERMISSION_DENIED });
+    await expect(usage.restClient(server.port, undefined).getQueue!({ name: Q1.slice(4) })).rejects.toMatchObject({ code: UNAUTHENTICATED });
+    const admin = usage.restClient(server.port, 'admin');
+    await admin.createQueue!({ parent: 'projects/p3/locations/l1', queue: { name: 'projects/p3/locations/l1/queues/x' } });
+    await expect(admin.createQueue!({ parent: 'projects/p3/locations/l1', queue: { name: 'projects/p3/locations/l1/queues/x' } })).rejects.toMatchObject({ code: ALREADY_EXISTS });
+    let sent = 0;
+    const counting = usage.restClient(server.port, 'admin', (request) => {
+      sent++;
+      return fetch(request);
+    });
+    await expect(counting.getQueue!({ name: 'queues/q1' })).rejects.toThrow(TypeError);
+    await expect(counting.getQueue!({ name: '' })).rejects.toThrow(/name is needed/);
+    expect(sent).toBe(0);
+  });
+
+  it('answers gRPC from the same handlers', async () => {
+    const before = server.calls.length;
+    await call('POST', QUEUES, { name: 'projects/p1/locations/l1/queues/shared' });
+    const grpc = usage.grpcClient(server.port, 'admin');
+    expect(await grpc.getQueue!({ name: 'projects/p1/locations/l1/queues/shared' })).toMatchObject({ name: 'projects/p1/locations/l1/queues/shared', state: 1 });
+    expect(server.calls.slice(before)).toEqual(['createQueue http admin', 'getQueue grpc']);
+    await expect(grpc.getQueue!({ name: 'projects/p1/locations/l1/queues/none' })).rejects.toMatchObject({ code: NOT_FOUND } satisfies Partial<ConnectErrorLike>);
+  });
+
+  describe('refuses malformed requests before a handler runs', () => {
+    const refusals: [string, string, string, unknown, Record<string, string>, number, string][] = [
+      ['no route', 'GET', '/v2/projects/p1/queues', undefined, {}, 404, 'NOT_FOUND'],
+      ['a segment missing', 'GET', '/v2/projects/p1/locations/l1/queues/q1/tasks/', undefined, {}, 404, 'NOT_FOUND'],
+      ['bad percent-encoding', 'GET', '/v2/projects/%E0%A4%A/locations/l1/queues/q1', undefined, {}, 404, 'NOT_FOUND'],
+      ['another method', 'PUT', Q1, {}, {}, 405, 'UNIMPLEMENTED'],
+      ['a body that is not JSON', 'POST', QUEUES, '{"name": ', {}, 400, 'INVALID_ARGUMENT'],
+      ['a body of another type', 'POST', QUEUES, '{"name":"x"}', { 'content-type': 'text/plain' }, 415, 'INVALID_ARGUMENT'],
+      ['a body that is no object for body "*"', 'POST', `${Q1}:pause`, [1, 2], {}, 400, 'INVALID_ARGUMENT'],
+      ['an unknown body field', 'POST', QUEUES, { colour: 'red' }, {}, 400, 'INVALID_ARGUMENT'],
+      ['a wrong-typed body field', 'POST', QUEUES, { rateLimits: { maxDispatchesPerSecond: 'fast' } }, {}, 400, 'INVALID_ARGUMENT'],
+      ['a malformed query value', 'GET', `${QUEUES}?pageSize=abc`, undefined, {}, 400, 'INVALID_ARGUMENT'],
+      ['an unknown query parameter', 'GET', `${QUEUES}?colour=red`, undefined, {}, 400, 'INVALID_ARGUMENT'],
+      ['a query parameter the path sets', 'GET', `${QUEUES}?parent=projects/x/locations/y`, undefined, {}, 400, 'INVALID_ARGUMENT'],
+      ['a single field given twice', 'GET', `${QUEUES}?pageSize=1&pageSize=2`, undefined, {}, 400, 'INVALID_ARGUMENT'],
+      ['a query parameter with body "*"', 'POST', `${Q1}:pause?name=x`, {}, {}, 400, 'INVALID_ARGUMENT'],
+      ['an unknown enum name', 'GET', `${Q1}/tasks?responseView=HUGE`, undefined, {}, 400, 'INVALID_ARGUMENT'],
+      ['no credentials', 'GET', Q1, undefined, { authorization: '' }, 401, 'UNAUTHENTICATED'],
+      ['a caller without the right', 'DELETE', Q1, undefined, { authorization: 'Bearer reader' }, 403, 'PERMISSION_DENIED'],
+    ];
+    for (const [what, method, path, body, headers, status, code] of refusals) {
+      it(`${what}: ${status}`, async () => {
+        const before = server.calls.length;
+        const response = await call(method, path, body, headers);
+        expect(response.status).toBe(status);
+        expect(response.headers.get('content-type')).toBe('application/problem+json');
+        const problem = (await response.json()) as Json;
+        expect(problem).toMatchObject({ type: 'about:blank', status, code, traceId: expect.any(String), instance: path.split('?')[0] });
+        expect(typeof problem['detail']).toBe('string');
+        expect(server.calls.length).toBe(before);
+        if (status === 401) expect(response.headers.get('www-authenticate')).toBe('Bearer');
+        if (status === 405) expect(response.headers.get('allow')).toContain('GET');
+      });
+    }
+
+    it('a body over the limit: 413', async () => {
+      const response = await call('POST', QUEUES, { name: 'x'.repeat(70 * 1024) });
+      expect(response.status).toBe(413);
+      expect(await response.json()).toMatchObject({ status: 413, code: 'RESOURCE_EXHAUSTED' });
+    });
+
+    it('a handler\'s error: its gRPC code as the HTTP status', async () => {
+      const response = await call('GET', `${QUEUES}/missing`);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ status: 404, code: 'NOT_FOUND', detail: 'queue projects/p1/locations/l1/queues/missing does not exist' });
+    });
+  });
+
+  for (const [name, compiler] of Object.entries(COMPILERS)) {
+    it(`the generated code and its usage type-check strict with ${name}`, () => {
+      const result = typecheck(FOLDER, compiler, 'node', undefined, STRICTEST);
+      expect(result.output).toBe('');
+      expect(result.ok).toBe(true);
+    }, 180_000);
+  }
+});
