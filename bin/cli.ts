@@ -18,6 +18,7 @@ interface RunOptions {
   check?: boolean;
   watch?: boolean;
   quiet?: boolean;
+  strict?: boolean;
 }
 
 const EXAMPLES = `
@@ -39,6 +40,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--check', 'do not write; exit 1 and list files that are stale, missing or extra')
     .option('-w, --watch', 'regenerate when an input changes')
     .option('-q, --quiet', 'print only errors')
+    .option('--strict', 'spec mistakes codegen otherwise reads one obvious way, with a warning, are errors')
     .addHelpText('after', `${EXAMPLES}\n${optionsHelp()}`)
     // `codegen generate x -q`: options after a subcommand are the subcommand's own.
     .enablePositionalOptions()
@@ -62,6 +64,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--check', 'do not write; exit 1 if the output folder is stale')
     .option('-w, --watch', 'regenerate when the input changes')
     .option('-q, --quiet', 'print only errors')
+    .option('--strict', 'spec mistakes codegen otherwise reads one obvious way, with a warning, are errors')
     .exitOverride()
     .action(async (input: string, options: RunOptions & { output: string; emit: string; templates?: string; documents?: string[]; allowRead?: string[] }) => {
       const emit = options.emit.split(',').map((kind) => kind.trim()).filter(Boolean) as EmitKind[];
@@ -111,7 +114,8 @@ async function run(configure: () => Promise<ApiConfig[]>, options: RunOptions, l
   let lastNeeds = '';
   const once = async (loaded?: ApiConfig[]): Promise<{ code: number; apis?: ApiConfig[] }> => {
     const started = performance.now();
-    const apis = loaded ?? (await configure());
+    const configured = loaded ?? (await configure());
+    const apis = options.strict ? configured.map((api) => ({ ...api, strict: true })) : configured;
     const sets = await generate(apis);
     if (!options.quiet) for (const warning of sets.flatMap((set) => set.warnings ?? [])) log.err(formatDiagnostic(warning));
     const plan = await planWrites(sets);

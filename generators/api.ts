@@ -27,6 +27,8 @@ export interface ConfigSource {
   cwd?: string;
   /** Already loaded APIs (from `loadConfig`), instead of reading a config file. */
   apis?: ApiConfig[];
+  /** As `--strict`: spec mistakes read one obvious way (warnings otherwise) are errors, for every API. */
+  strict?: boolean;
 }
 
 export interface GenerateResult {
@@ -61,9 +63,13 @@ export async function loadConfig(file?: string, cwd = process.cwd()): Promise<Ap
   return loadConfigFile(path);
 }
 
+function strictIf(strict: boolean | undefined, apis: ApiConfig[]): ApiConfig[] {
+  return strict ? apis.map((api) => ({ ...api, strict: true })) : apis;
+}
+
 /** Generates every API and writes the result atomically (nothing is written if any API fails). */
 export async function generate(source: ConfigSource = {}): Promise<GenerateResult> {
-  const apis = source.apis ?? (await loadConfig(source.config, source.cwd));
+  const apis = strictIf(source.strict, source.apis ?? (await loadConfig(source.config, source.cwd)));
   const sets = await generateSets(apis);
   const summary = await applyPlan(await planWrites(sets));
   return { ...summary, warnings: sets.flatMap((set) => set.warnings ?? []), missingPackages: missingPackagesReport(sets) };
@@ -71,7 +77,7 @@ export async function generate(source: ConfigSource = {}): Promise<GenerateResul
 
 /** Compares what the schemas generate with what is on disk, writing nothing (`codegen --check`). */
 export async function check(source: ConfigSource = {}): Promise<CheckResult> {
-  const apis = source.apis ?? (await loadConfig(source.config, source.cwd));
+  const apis = strictIf(source.strict, source.apis ?? (await loadConfig(source.config, source.cwd)));
   const sets = await generateSets(apis);
   const plan = await planWrites(sets);
   const changed = differences(plan);

@@ -41,6 +41,8 @@ export interface ApiConfigInput {
   maxInputBytes?: number;
   /** `shared`: the runtime files are written once, into `runtime/` beside the output folders of the APIs that set it. */
   runtime?: 'per-api' | 'shared';
+  /** OpenAPI: what codegen forgives with a warning (a spec mistake with one obvious reading) is an error. */
+  strict?: boolean;
 }
 
 export interface ConfigInput {
@@ -71,6 +73,8 @@ interface ApiConfigCommon {
   maxInputBytes?: number;
   /** Runtime files go to the folder shared with other `runtime: shared` APIs (core/shared-runtime.ts). */
   runtime?: 'shared';
+  /** Forgiven spec mistakes are errors, not warnings (`strict: true`, `--strict`). */
+  strict?: boolean;
 }
 
 export const DEFAULT_EMIT: EmitKind[] = ['types', 'validators', 'client'];
@@ -141,7 +145,7 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
   raw.apis.forEach((entry: unknown, index: number) => {
     const at = ['apis', index];
     if (!isRecord(entry)) return report(at, 'expected an object with `input` and `output`');
-    checkKeys(entry, ['name', 'input', 'documents', 'style', 'output', 'emit', 'templates', 'handlers', 'options', 'allowRead', 'maxInputBytes', 'runtime'], at, report);
+    checkKeys(entry, ['name', 'input', 'documents', 'style', 'output', 'emit', 'templates', 'handlers', 'options', 'allowRead', 'maxInputBytes', 'runtime', 'strict'], at, report);
 
     const inputs = typeof entry.input === 'string' ? [entry.input] : entry.input;
     if (!Array.isArray(inputs) || inputs.length === 0 || !inputs.every((item) => typeof item === 'string' && item !== '')) {
@@ -186,6 +190,9 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
     if (entry.runtime !== undefined && entry.runtime !== 'shared' && entry.runtime !== 'per-api') {
       report([...at, 'runtime'], 'expected "shared" or "per-api"', '`runtime: shared` writes the runtime files once, into runtime/ beside the output folders of the APIs that set it; the default, per-api, writes them into each output folder');
     }
+    if (entry.strict !== undefined && typeof entry.strict !== 'boolean') {
+      report([...at, 'strict'], 'expected true or false', '`strict: true` makes what codegen forgives in an OpenAPI document (with a warning) an error');
+    }
     if (isInside(output, root)) report([...at, 'output'], 'the output folder must not contain the config folder', 'use a dedicated folder such as `out/api`');
 
     const name = (entry.name as string | undefined) ?? basename(inputs[0] as string).replace(/\.[^.]+$/, '').replace(/\.(openapi|asyncapi)$/, '');
@@ -211,6 +218,7 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
       readRoots: [inline ? dirname(resolve(root, inputs[0] as string)) : root, ...(Array.isArray(allowRead) ? (allowRead as string[]).map((folder) => resolve(root, folder)) : [])],
       ...(typeof maxInputBytes === 'number' ? { maxInputBytes } : {}),
       ...(entry.runtime === 'shared' ? { runtime: 'shared' } : {}),
+      ...(entry.strict === true ? { strict: true } : {}),
     } as ApiConfig);
   });
   checkSharedRuntime(apis, raw.apis as unknown[], report);

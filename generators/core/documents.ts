@@ -13,6 +13,7 @@ import type { Document, Node as YamlNode } from 'yaml';
 import type { Diagnostic, SourceLocation } from './diagnostics.js';
 import { CodegenError } from './diagnostics.js';
 import { InputFiles, refusalHint, showPath } from './input-files.js';
+import { readWithJsYaml, repairQuotedIndentation, sameData } from './lenient-yaml.js';
 
 /** A JSON pointer as a linked list, so walking a big document allocates one cell per step. */
 export interface Path {
@@ -70,13 +71,24 @@ export function locate(where: Where, part: 'key' | 'value' = 'value'): SourceLoc
   return where.doc.locate(where.path, part);
 }
 
-/** Collects problems so one run reports many, not just the first. */
+/**
+ * Collects problems so one run reports many, not just the first. Warnings are what a loader
+ * forgave (a reading other tools take too); `strict` makes them errors.
+ */
 export class Problems {
   readonly list: Diagnostic[] = [];
+  readonly warnings: Diagnostic[] = [];
   private readonly seen = new Set<string>();
+
+  constructor(private readonly strict = false) {}
 
   add(message: string, location: SourceLocation | undefined, hint?: string): void {
     this.push({ severity: 'error', message, location, hint });
+  }
+
+  /** Something forgiven: generation goes on with the reading `message` names, unless strict. */
+  warn(message: string, location: SourceLocation | undefined, hint?: string): void {
+    this.push({ severity: this.strict ? 'error' : 'warning', message, location, hint });
   }
 
   /** Adds a diagnostic once: a shared component with a problem is reached from many places. */
@@ -85,20 +97,28 @@ export class Problems {
     const key = `${where ? `${where.file}:${where.line}:${where.column}` : ''} ${diagnostic.message}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    this.list.push(diagnostic);
+    (diagnostic.severity === 'warning' ? this.warnings : this.list).push(diagnostic);
   }
 
   /** Throws every problem, in file order, so they read top to bottom. */
   throwIfAny(): void {
     if (!this.list.length) return;
-    const position = (d: Diagnostic) => d.location ?? { file: '', line: 0, column: 0 };
-    const sorted = [...this.list].sort((a, b) => {
-      const x = position(a);
-      const y = position(b);
-      return x.file < y.file ? -1 : x.file > y.file ? 1 : x.line - y.line || x.column - y.column;
-    });
-    throw new CodegenError(sorted);
+    throw new CodegenError(inFileOrder(this.list));
   }
+
+  /** The warnings in file order. */
+  sortedWarnings(): Diagnostic[] {
+    return inFileOrder(this.warnings);
+  }
+}
+
+function inFileOrder(list: Diagnostic[]): Diagnostic[] {
+  const position = (d: Diagnostic) => d.location ?? { file: '', line: 0, column: 0 };
+  return [...list].sort((a, b) => {
+    const x = position(a);
+    const y = position(b);
+    return x.file < y.file ? -1 : x.file > y.file ? 1 : x.line - y.line || x.column - y.column;
+  });
 }
 
 /** Offsets → 1-based line and column, from a table of line starts. */
@@ -317,8 +337,14 @@ class JsonDoc implements SourceDoc {
 export class Documents {
   private readonly cache = new Map<string, SourceDoc | Diagnostic[]>();
   readonly files: InputFiles;
+  /** What `lenientYaml` forgave, one warning per file. */
+  readonly warnings: Diagnostic[] = [];
 
-  constructor(readonly displayRoot: string, files?: InputFiles) {
+  /**
+   * `lenientYaml`: YAML that js-yaml reads but `yaml` refuses (under-indented continuation lines of
+   * quoted strings, see lenient-yaml.ts) is read as js-yaml reads it, with a warning.
+   */
+  constructor(readonly displayRoot: string, files?: InputFiles, private readonly options: { lenientYaml?: boolean } = {}) {
     this.files = files ?? new InputFiles({ roots: [displayRoot] });
   }
 
@@ -361,8 +387,10 @@ export class Documents {
         // Not strict JSON: the YAML parser accepts more (and explains what it does not).
       }
     }
-    const lineCounter = new LineCounter();
-    const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    let lineCounter = new LineCounter();
+    let document: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    const lenient = document.errors.length && this.options.lenientYaml ? this.lenientParse(text, display, lineCounter, document) : undefined;
+    if (lenient) ({ lineCounter, document } = lenient);
     if (document.errors.length) {
       // A truncated file makes the parser report a cascade at one spot; the first says what is wrong.
       const spots = new Set<number>();
@@ -383,7 +411,28 @@ export class Documents {
     } catch (cause) {
       return [{ severity: 'error', message: `cannot read ${display}: ${(cause as Error).message}`, location: { file: display, line: 1, column: 1 } }];
     }
-    return new YamlDoc(path, display, data, document, lines);
+    return new YamlDoc(path, display, data, document, lenient ? new Lines(lenient.text) : lines);
+  }
+
+  /** The repaired text's document when the repair reads as js-yaml reads `text`; a warning where `yaml` stopped. */
+  private lenientParse(text: string, display: string, counter: LineCounter, refused: Document): { text: string; lineCounter: LineCounter; document: Document } | undefined {
+    const repair = repairQuotedIndentation(text);
+    if (!repair) return undefined;
+    const lineCounter = new LineCounter();
+    const document = parseDocument(repair.text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    if (document.errors.length) return undefined;
+    const jsYaml = readWithJsYaml(text);
+    if (!jsYaml || !sameData(document.toJS({ maxAliasCount: 1000 }), jsYaml.data)) return undefined;
+    const { line, col } = counter.linePos(Math.max(0, refused.errors[0]?.pos[0] ?? 0));
+    const said = (refused.errors[0]?.message ?? '').split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '').trim();
+    const more = repair.strings > 1 ? ` (${repair.strings} such strings in this file)` : '';
+    this.warnings.push({
+      severity: 'warning',
+      message: `YAML 1.2 refuses this (${said}); read as js-yaml reads it: a multi-line quoted string continues on a line indented no deeper than its key${more}`,
+      location: { file: display, line, column: col },
+      hint: 'indent the continuation lines deeper than the key, or write the text as a block scalar (description: >-)',
+    });
+    return { text: repair.text, lineCounter, document };
   }
 }
 

@@ -2,14 +2,16 @@
  * OpenAPI Schema Objects → JSON Schema 2020-12, the model's one data-shape language.
  *
  * Reads each keyword, checks its value has the right kind (a located error otherwise, and the
- * keyword is dropped so reading goes on), and rewrites the OpenAPI 3.0 dialect: `nullable` becomes a
+ * keyword is dropped so reading goes on), forgives with a warning what other tools read one obvious
+ * way (an unknown `type` reads as no type, `allOf: {…}` as a list of one, `required: true` on a
+ * property as its name in the parent's `required`), and rewrites the OpenAPI 3.0 dialect: `nullable` becomes a
  * `null` type, boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers, `example` becomes
  * `examples`. `x-*` and unknown keywords are dropped. References are rewritten by the caller's
  * `refTo`, which names the target schema.
  */
 import type { JsonSchema, JsonType, SchemaObject } from '../core/model.js';
 import type { Problems, Where } from '../core/documents.js';
-import { child, closest, describe, isObject, locate, setOwn } from '../core/documents.js';
+import { child, closest, describe, isObject, locate, own, setOwn } from '../core/documents.js';
 import { multipleOfProblem, patternFlags } from '../core/schema-rules.js';
 
 export interface SchemaContext {
@@ -21,6 +23,7 @@ export interface SchemaContext {
 }
 
 const TYPES: JsonType[] = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
+const COMPOSITIONS = new Set(['allOf', 'anyOf', 'oneOf']);
 
 type Kind = 'schema' | 'schemas' | 'schemaMap' | 'number' | 'count' | 'string' | 'boolean' | 'any' | 'list';
 
@@ -105,6 +108,8 @@ function lowerObject(raw: unknown, where: Where, ctx: SchemaContext): JsonSchema
   }
   const out: SchemaObject = {};
   const set = out as Record<string, unknown>;
+  /** Properties marked `required: true` (Swagger 2.0 style): required here. */
+  const flagged: string[] = [];
   // Keywords are read in the order written, so the lowered schema reads like the input.
   for (const key of Object.keys(raw)) {
     const special = SPECIAL.get(key);
@@ -121,6 +126,11 @@ function lowerObject(raw: unknown, where: Where, ctx: SchemaContext): JsonSchema
         out.prefixItems = value.map((item, i) => lowerSchema(item, { doc: at.doc, path: child(at.path, i) }, ctx)); // draft-4 tuple
         continue;
       }
+      if (COMPOSITIONS.has(key) && isObject(value)) {
+        ctx.problems.warn(`"${key}" must be a list of schemas, not an object; read as a list of this one schema`, locate(at), `write ${key}: [ ... ] (in YAML, a "- " before the schema)`);
+        set[key] = [lowerSchema(value, at, ctx)];
+        continue;
+      }
       wrong(ctx, at, `"${key}"`, `must be ${EXPECTED[kind][0]}`, value, EXPECTED[kind][1]);
       continue;
     }
@@ -130,11 +140,14 @@ function lowerObject(raw: unknown, where: Where, ctx: SchemaContext): JsonSchema
       const map: Record<string, unknown> = {};
       for (const name of Object.keys(value as object)) {
         if (key === 'patternProperties' && !validPattern(name, { doc: at.doc, path: child(at.path, name) }, 'key', ctx)) continue;
-        setOwn(map, name, lowerSchema((value as Record<string, unknown>)[name], { doc: at.doc, path: child(at.path, name) }, ctx));
+        const property = (value as Record<string, unknown>)[name];
+        if (key === 'properties' && requiredFlag(property, name, { doc: at.doc, path: child(at.path, name) }, ctx)) flagged.push(name);
+        setOwn(map, name, lowerSchema(property, { doc: at.doc, path: child(at.path, name) }, ctx));
       }
       set[key] = map;
     } else set[key] = value;
   }
+  if (flagged.length) out.required = [...new Set([...(out.required ?? []), ...flagged])];
   if (typeof raw.exclusiveMinimum === 'boolean' || typeof raw.exclusiveMaximum === 'boolean') booleanBounds(raw, out);
   if (raw.example !== undefined && out.examples === undefined) out.examples = [raw.example];
   let result: SchemaObject = readRef(raw, where, ctx, out);
@@ -153,23 +166,39 @@ function wrong(ctx: SchemaContext, where: Where, what: string, expected: string,
   ctx.problems.add(`${what} ${expected}, not ${describe(value)}`, locate(where), hint || undefined);
 }
 
+/** An unknown type reads as no type at all (any value), as openapi-typescript and hey-api read it. */
 function readType(raw: Record<string, unknown>, where: Where, ctx: SchemaContext, out: SchemaObject): void {
   const type = raw.type;
   const list = Array.isArray(type) ? type : [type];
   const good: JsonType[] = [];
+  let unknown = false;
   list.forEach((item, i) => {
     const place = Array.isArray(type) ? { doc: where.doc, path: child(child(where.path, 'type'), i) } : at(where, 'type');
     if (typeof item === 'string' && (TYPES as string[]).includes(item)) {
       if (!good.includes(item as JsonType)) good.push(item as JsonType);
       return;
     }
-    const near = typeof item === 'string' ? closest(item, TYPES) : undefined;
-    const hint = item === 'file'
-      ? 'OpenAPI 3 has no file type: write type: string with format: binary (or contentMediaType in 3.1)'
-      : near ? `did you mean "${near}"?` : `use one of ${TYPES.join(', ')}`;
-    ctx.problems.add(`"type" must be one of ${TYPES.join(', ')}, not ${describe(item)}`, locate(place), hint);
+    unknown = true;
+    const what = typeof item === 'string' ? `"type: ${item}" is not a JSON Schema type` : `"type" must name a type, not ${describe(item)}`;
+    ctx.problems.warn(`${what}; read as a schema of any type`, locate(place), typeHint(item));
   });
-  if (good.length) out.type = Array.isArray(type) ? good : good[0];
+  if (good.length && !unknown) out.type = Array.isArray(type) ? good : good[0];
+}
+
+/** Types other languages have, and how JSON Schema says them. */
+const TYPE_SPELLINGS = new Map(Object.entries({
+  file: 'OpenAPI 3 has no file type: write type: string with format: binary (or contentMediaType in 3.1)',
+  date: 'write type: string with format: date', 'date-time': 'write type: string with format: date-time', datetime: 'write type: string with format: date-time',
+  int: 'write type: integer', int32: 'write type: integer with format: int32', int64: 'write type: integer with format: int64', long: 'write type: integer with format: int64',
+  float: 'write type: number with format: float', double: 'write type: number with format: double', decimal: 'write type: number',
+  bool: 'write type: boolean', any: 'leave "type" out: a schema without one takes any value', dict: 'write type: object', map: 'write type: object',
+}));
+
+function typeHint(item: unknown): string {
+  const spelled = typeof item === 'string' ? TYPE_SPELLINGS.get(item.toLowerCase()) : undefined;
+  if (spelled) return spelled;
+  const near = typeof item === 'string' ? closest(item, TYPES) : undefined;
+  return `${near ? `did you mean "${near}"? ` : ''}"type" is one of ${TYPES.join(', ')}, or leave it out for any value`;
 }
 
 const PATTERN_HINT = 'write an ECMA-262 regular expression, e.g. "^[a-z0-9-]+$" (in YAML, single quotes keep backslashes as written)';
@@ -206,10 +235,32 @@ function readRequired(raw: Record<string, unknown>, where: Where, ctx: SchemaCon
     out.required = [...new Set(required as string[])];
     return;
   }
+  // On a property, the parent schema has read it already (requiredFlag).
+  if (typeof required === 'boolean' && where.path?.parent?.key === 'properties') return;
+  if (typeof required === 'boolean') {
+    ctx.problems.warn(`"required: ${required}" outside "properties" says nothing about this schema; ignored`, locate(at(where, 'required')), 'list required properties on their object schema: required: [name]; remove this one');
+    return;
+  }
   const hint = typeof required === 'boolean'
     ? 'in a schema, "required" is a list on the parent object: required: [thisProperty]'
     : 'write a list of property names, e.g. required: [id, name]';
   wrong(ctx, at(where, 'required'), '"required"', 'must be a list of property names', required, hint);
+}
+
+/**
+ * `required: true` on a property (Swagger 2.0 habit, and parameter style): the property is required
+ * in its parent, as hey-api and openapi-generator read it. Returns whether it marks the property required.
+ */
+function requiredFlag(property: unknown, name: string, where: Where, ctx: SchemaContext): boolean {
+  const flag = own(property, 'required');
+  if (typeof flag !== 'boolean') return false;
+  const place = locate(at(where, 'required'));
+  if (flag) {
+    ctx.problems.warn(`"required: true" on property "${name}" is not JSON Schema (a Swagger 2.0 habit); read as required: [${name}] on its parent schema`, place, `write required: [${name}] beside "properties", and remove "required" from the property`);
+  } else {
+    ctx.problems.warn(`"required: false" on property "${name}" is not JSON Schema; ignored (the property is optional)`, place, 'remove it: a property is optional unless its parent lists it under required');
+  }
+  return flag;
 }
 
 function readBound(key: 'exclusiveMinimum' | 'exclusiveMaximum', raw: Record<string, unknown>, where: Where, ctx: SchemaContext, out: SchemaObject): void {

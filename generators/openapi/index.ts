@@ -6,6 +6,7 @@
 import { createTypeEmitter } from '../core/emit-types.js';
 import { emitValidators } from '../core/emit-validators.js';
 import type { Generated, GeneratorContext } from '../core/generate.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { commentText } from '../core/names.js';
 import type { GeneratedFile } from '../core/output.js';
 import { emitClient } from './client.js';
@@ -16,7 +17,14 @@ import { requestSchemas } from './requests.js';
 import { emitServer } from './server.js';
 
 export async function generateOpenApi({ api, templates }: GeneratorContext<'openapi'>): Promise<Generated> {
-  const model = await loadOpenApi(api.inputs[0], { displayRoot: api.root, readRoots: api.readRoots ?? [api.root], maxInputBytes: api.maxInputBytes });
+  let warnings: Diagnostic[] = [];
+  const model = await loadOpenApi(api.inputs[0], {
+    displayRoot: api.root,
+    readRoots: api.readRoots ?? [api.root],
+    maxInputBytes: api.maxInputBytes,
+    strict: api.strict === true,
+    onWarnings: (forgiven) => (warnings = forgiven),
+  });
   const source = model.source;
   const types = createTypeEmitter(model.schemas, { requestSchemas: requestSchemas(model) });
   const withServer = api.emit.includes('server') && model.operations.length > 0;
@@ -46,9 +54,9 @@ export async function generateOpenApi({ api, templates }: GeneratorContext<'open
   if (api.emit.includes('client') && model.operations.length > 0) {
     files.push(...emitClient(model, types, templates, { source, validators: withValidators }));
   }
-  if (!withServer) return { files };
+  if (!withServer) return { files, warnings };
 
   files.push(...emitServer(model, types, templates, { source, validators: withValidators, redis: api.options.redis === true }));
   const userFiles = api.handlers ? [await handlerScaffold(model, types, templates, api.handlers, api.output)] : [];
-  return { files, userFiles };
+  return { files, userFiles, warnings };
 }

@@ -2,11 +2,13 @@
  * The OpenAPI loader: reads an OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one (converted to
  * 3.0 by swagger2.ts), JSON or YAML, split over several files by `$ref`, and lowers it to the
  * model. Every problem found is reported at once, each with its `file:line:col`, as one
- * CodegenError.
+ * CodegenError. What breaks the spec but reads one obvious way, as other tools read it (YAML that
+ * js-yaml reads, a query string in a path key, `allOf: {…}`, an unknown `type`, `required: true` on a
+ * property, a duplicate operationId), is read so, with a located warning; `strict` makes those errors.
  */
 import { dirname, resolve } from 'node:path';
 import type { ApiModel, JsonSchema, SecurityScheme } from '../core/model.js';
-import { CodegenError, error } from '../core/diagnostics.js';
+import { CodegenError, error, type Diagnostic } from '../core/diagnostics.js';
 import { InputFiles } from '../core/input-files.js';
 import type { SourceDoc, Where } from '../core/documents.js';
 import { child, closest, deref, describe, Documents, isObject, locate, own, Problems } from '../core/documents.js';
@@ -20,14 +22,18 @@ export interface LoadOptions {
   readRoots?: string[];
   /** Size cap per input file in bytes; default 64 MiB. */
   maxInputBytes?: number;
+  /** What is forgiven with a warning otherwise is an error. */
+  strict?: boolean;
+  /** Receives the warnings, in file order (not called when loading fails). */
+  onWarnings?: (warnings: Diagnostic[]) => void;
 }
 
 export async function loadOpenApi(inputPath: string, options: LoadOptions = {}): Promise<ApiModel> {
   const files = new InputFiles({ roots: options.readRoots ?? [dirname(resolve(inputPath))], maxBytes: options.maxInputBytes });
-  const docs = new Documents(resolve(options.displayRoot ?? process.cwd()), files);
+  const docs = new Documents(resolve(options.displayRoot ?? process.cwd()), files, { lenientYaml: true });
   const opened = docs.open(resolve(inputPath));
   if (Array.isArray(opened)) throw new CodegenError(opened);
-  const problems = new Problems();
+  const problems = new Problems(options.strict);
   // Swagger 2.0 is read as the OpenAPI 3.0 document it says, with the 2.0 file's positions.
   const root = isSwagger(opened.data) ? convertSwagger2(checkSwaggerVersion(opened), docs, problems) : opened;
   const dialect = checkVersion(root);
@@ -69,7 +75,9 @@ export async function loadOpenApi(inputPath: string, options: LoadOptions = {}):
   const info = lowerInfo(root, problems);
   const security = own(root.data, 'security') === undefined ? [] : lowerSecurity(own(root.data, 'security'), top('security'), schemeNames, problems) ?? [];
   const servers = lowerServers(own(root.data, 'servers'), top('servers'), problems);
+  for (const forgiven of docs.warnings) problems.warn(forgiven.message, forgiven.location, forgiven.hint);
   problems.throwIfAny();
+  options.onWarnings?.(problems.sortedWarnings());
   const model: ApiModel = {
     title: info.title,
     version: info.version,

@@ -24,6 +24,7 @@ import type { Documents, Problems, SourceDoc, Where } from '../core/documents.js
 import { child, closest, deref, describe, encodePointer, isObject, locate, own, resolveRef, segments } from '../core/documents.js';
 import type { SchemaContext } from './dialect.js';
 import { lowerSchema } from './dialect.js';
+import { describeReading, splitPathKey, withPathQuery, type QueryInPath } from './path-query.js';
 
 export const METHODS: HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -133,12 +134,17 @@ export class SchemaRegistry {
 }
 
 interface RawOperation {
+  /** The path key without a query string (see path-query.ts). */
   path: string;
+  /** Query parameters written into the path key. */
+  query: QueryInPath[];
   method: HttpMethod;
   raw: Record<string, unknown>;
   where: Where;
   itemParameters: unknown;
   itemWhere: Where;
+  /** Position in the document (paths, then methods, as written): the first of a duplicate operationId keeps its name. */
+  written: number;
 }
 
 /** Finds every operation under `paths`, sorted by path then method. */
@@ -151,15 +157,24 @@ export function collectOperations(root: SourceDoc, docs: Documents, problems: Pr
     return [];
   }
   const found: RawOperation[] = [];
-  for (const path of Object.keys(paths)) {
-    const itemAt = at(pathsWhere, path);
-    if (path.startsWith('x-')) continue;
-    if (!path.startsWith('/')) problems.add(`path "${path}" must start with "/"`, locate(itemAt, 'key'), `write "/${path}"`);
-    const resolved = deref(docs, paths[path], itemAt, problems);
+  const keyOf = new Map<string, string>();
+  for (const key of Object.keys(paths)) {
+    const itemAt = at(pathsWhere, key);
+    if (key.startsWith('x-')) continue;
+    if (!key.startsWith('/')) problems.add(`path "${key}" must start with "/"`, locate(itemAt, 'key'), `write "/${key}"`);
+    const { path, query, problem } = splitPathKey(key);
+    if (problem !== undefined) {
+      problems.add(`path "${key}" has a query string, and its part "${problem}" is not name=value`, locate(itemAt, 'key'), `write the path as "${path}" and declare the query parameters under parameters, with in: query`);
+      continue;
+    }
+    if (query.length) {
+      problems.warn(`path "${key}" has a query string, which is not part of an OpenAPI path; read as ${describeReading(path, query)}`, locate(itemAt, 'key'), `write the path as "${path}" and declare the query parameters under parameters, with in: query`);
+    }
+    const resolved = deref(docs, paths[key], itemAt, problems);
     if (!resolved) continue;
     const item = resolved.value;
     if (!isObject(item)) {
-      problems.add(`path "${path}" must be an object of operations, not ${describe(item)}`, locate(resolved.where), 'write e.g. get: { responses: ... }');
+      problems.add(`path "${key}" must be an object of operations, not ${describe(item)}`, locate(resolved.where), 'write e.g. get: { responses: ... }');
       continue;
     }
     for (const method of METHODS) {
@@ -167,10 +182,17 @@ export function collectOperations(root: SourceDoc, docs: Documents, problems: Pr
       if (raw === undefined) continue;
       const where = at(resolved.where, method);
       if (!isObject(raw)) {
-        problems.add(`${method.toUpperCase()} ${path} must be an operation object, not ${describe(raw)}`, locate(where), 'write e.g. { responses: { "200": { description: OK } } }');
+        problems.add(`${method.toUpperCase()} ${key} must be an operation object, not ${describe(raw)}`, locate(where), 'write e.g. { responses: { "200": { description: OK } } }');
         continue;
       }
-      found.push({ path, method, raw, where, itemParameters: item.parameters, itemWhere: resolved.where });
+      const route = `${method.toUpperCase()} ${path}`;
+      const first = keyOf.get(route);
+      if (first !== undefined && first !== key) {
+        problems.add(`${route} is declared twice: under "${first}" and under "${key}"`, locate(where, 'key'), `merge the two operations into one under "${path}", with the query parameters under parameters`);
+        continue;
+      }
+      keyOf.set(route, key);
+      found.push({ path, query, method, raw, where, itemParameters: item.parameters, itemWhere: resolved.where, written: found.length });
     }
   }
   const order = (op: RawOperation) => METHODS.indexOf(op.method);
@@ -189,11 +211,21 @@ export function derivedName(method: HttpMethod, path: string): string {
   return camelCase(`${verb}${noun}`);
 }
 
-/** Assigns unique names: operationIds first (they are what the user chose), then derived ones. */
+/**
+ * Assigns unique names: operationIds first (they are what the user chose), then derived ones. A
+ * duplicate operationId is forgiven: the first written keeps the name, later ones are numbered
+ * (`getTask2`), as hey-api and openapi-generator number them.
+ */
 export function nameOperations(ops: RawOperation[], problems: Problems): string[] {
   const names = new Array<string>(ops.length);
   const taken = new Set<string>();
-  const firstById = new Map<string, Where>();
+  const firstWritten = new Map<string, RawOperation>();
+  for (const op of ops) {
+    const id = op.raw.operationId;
+    const first = typeof id === 'string' ? firstWritten.get(id) : undefined;
+    if (typeof id === 'string' && id !== '' && (!first || op.written < first.written)) firstWritten.set(id, op);
+  }
+  const duplicates: { i: number; id: string }[] = [];
   ops.forEach((op, i) => {
     const id = op.raw.operationId;
     if (id === undefined) return;
@@ -202,19 +234,19 @@ export function nameOperations(ops: RawOperation[], problems: Problems): string[
       problems.add(`"operationId" must be a non-empty string, not ${describe(id)}`, locate(idAt), 'write e.g. operationId: listPets');
       return;
     }
-    const first = firstById.get(id);
-    if (first) {
-      const where = locate(first);
-      problems.add(
-        `duplicate operationId "${id}" (also used at ${where.file}:${where.line}:${where.column})`,
-        locate(idAt),
-        'every operationId must be unique in the API: rename one of them',
-      );
-      return;
-    }
-    firstById.set(id, idAt);
-    names[i] = uniqueName(camelCase(id), taken);
+    if (firstWritten.get(id) === op) names[i] = uniqueName(camelCase(id), taken);
+    else duplicates.push({ i, id });
   });
+  for (const { i, id } of duplicates) {
+    const op = ops[i] as RawOperation;
+    names[i] = uniqueName(camelCase(id), taken);
+    const where = locate(at((firstWritten.get(id) as RawOperation).where, 'operationId'));
+    problems.warn(
+      `duplicate operationId "${id}" (also used at ${where.file}:${where.line}:${where.column}); this operation is named ${names[i]}`,
+      locate(at(op.where, 'operationId')),
+      'every operationId must be unique in the API: rename one of them',
+    );
+  }
   ops.forEach((op, i) => {
     if (names[i] === undefined) names[i] = uniqueName(derivedName(op.method, op.path), taken);
   });
@@ -298,7 +330,7 @@ export class OperationLowering {
         merged.set(key, parameter);
       });
     }
-    return [...merged.values()];
+    return withPathQuery([...merged.values()], op.query);
   }
 
   private parameter(item: unknown, itemAt: Where): Parameter | undefined {
