@@ -54,10 +54,10 @@ describe('a Swagger 2.0 document generates what its hand-made OpenAPI 3.0 conver
     const [swagger, openapi] = await Promise.all([load('tasks.swagger.yaml'), load('tasks.openapi.yaml')]);
     expect(placeless(swagger)).toEqual(placeless(openapi));
     const located = (name: string) => swagger.schemas.find((schema) => schema.name === name)!.schema as { 'x-location'?: unknown };
-    expect(located('Task')['x-location']).toEqual({ file: `${FIXTURES}/tasks.swagger.yaml`, line: 403, column: 5 });
+    expect(located('Task')['x-location']).toEqual({ file: `${FIXTURES}/tasks.swagger.yaml`, line: 405, column: 5 });
     expect(located('Problem')['x-location']).toEqual({ file: `${FIXTURES}/problem.swagger.yaml`, line: 3, column: 3 });
     expect(located('Label')['x-location']).toEqual({ file: `${FIXTURES}/labels.swagger.json`, line: 2, column: 12 });
-    expect(swagger.operations.find((op) => op.name === 'uploadAttachment')!.location).toEqual({ file: `${FIXTURES}/tasks.swagger.yaml`, line: 252, column: 5 });
+    expect(swagger.operations.find((op) => op.name === 'uploadAttachment')!.location).toEqual({ file: `${FIXTURES}/tasks.swagger.yaml`, line: 254, column: 5 });
   });
 
   it('what 2.0 says, as 3.x: servers, security schemes, form bodies, collection formats, x-nullable, discriminator', async () => {
@@ -68,6 +68,11 @@ describe('a Swagger 2.0 document generates what its hand-made OpenAPI 3.0 conver
     expect(op('uploadAttachment').requestBody?.contents.map((content) => content.mediaType)).toEqual(['multipart/form-data']);
     expect(op('addComment').requestBody?.contents.map((content) => content.mediaType)).toEqual(['application/x-www-form-urlencoded']);
     expect(op('updateTask').requestBody?.contents.map((content) => content.mediaType)).toEqual(['application/merge-patch+json']);
+    // A response in another file, converted with the document's produces.
+    expect(op('createProject').responses.find((response) => response.status === '429')).toMatchObject({
+      contents: [{ mediaType: 'application/json', schema: { $ref: '#/$defs/Problem' } }],
+      headers: [{ name: 'Retry-After', required: false, schema: { type: 'integer' } }],
+    });
     const styles = Object.fromEntries(op('listProjectTasks').parameters.map((parameter) => [parameter.name, `${parameter.style}/${parameter.explode}`]));
     expect(styles).toMatchObject({ labels: 'form/false', assignee: 'form/true', fields: 'pipeDelimited/false' });
     const schema = (name: string) => model.schemas.find((named) => named.name === name)!.schema as Record<string, any>;
@@ -330,9 +335,9 @@ describe('a bad Swagger 2.0 document: every problem at once, at the 2.0 file\'s 
   it('$refs into other files keep the containment rules: outside the allowed folders → refused at the 2.0 $ref, nothing quoted', async () => {
     const refused = loadOpenApi(join(ROOT, FIXTURES, 'tasks.swagger.yaml'), { displayRoot: ROOT, readRoots: [join(ROOT, bad)] });
     await expect(refused).rejects.toThrow(
-      `${FIXTURES}/tasks.swagger.yaml:297:19: error: $ref "./comment.swagger.json#/Comment" points to a file that cannot be read (cannot read ${FIXTURES}/comment.swagger.json: it is outside the folders codegen reads)`,
+      `${FIXTURES}/tasks.swagger.yaml:299:19: error: $ref "./comment.swagger.json#/Comment" points to a file that cannot be read (cannot read ${FIXTURES}/comment.swagger.json: it is outside the folders codegen reads)`,
     );
-    await expect(refused).rejects.toThrow(`${FIXTURES}/tasks.swagger.yaml:340:13: error: $ref "./problem.swagger.yaml#/Problem" points to a file that cannot be read`);
+    await expect(refused).rejects.toThrow(`${FIXTURES}/tasks.swagger.yaml:342:13: error: $ref "./problem.swagger.yaml#/Problem" points to a file that cannot be read`);
   });
 
   it('keys such as __proto__ and constructor stay plain keys: nothing reaches Object.prototype', async () => {
