@@ -7,7 +7,7 @@
  * googleapis-visible corpus. Bad options fail at an exact `file:line:col`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -258,5 +258,63 @@ describe("the conformance suite's test protos equal protoc (proto2, proto3, edit
   for (const path of protoFiles(CONFORMANCE_INCLUDE)) {
     const name = relative(CONFORMANCE_INCLUDE, path);
     it(name, () => expectSameAsProtoc(CONFORMANCE_INCLUDE, [name]));
+  }
+});
+
+/**
+ * Differential check on broken and odd option values: fixtures mutated token by token (a token
+ * dropped, doubled, replaced by "{", negated, opened with a quote). For each variant, protoc and the
+ * loader must agree on refusing it, and where both accept it, on the bytes. A sample with a fixed
+ * stride keeps the test short; run with P2_FUZZ_STRIDE=1 for every variant (about 3,600).
+ */
+describe('mutated option values: the loader accepts what protoc accepts, with the same bytes', () => {
+  const stride = Number(process.env['P2_FUZZ_STRIDE'] ?? 29);
+  const cases: [string, string, string | undefined][] = [
+    ['custom/usage.proto', 'option (acme.opts.file_opt)', 'message Book'],
+    ['proto2/options.proto', 'option (config) = {', undefined],
+    ['editions/features.proto', 'option features.field_presence', undefined],
+  ];
+  for (const [name, from, to] of cases) {
+    it(name, () => {
+      const dir = mkdtempSync(join(tmpdir(), 'proto-options-mutated-'));
+      cpSync(OPTIONS, dir, { recursive: true });
+      const text = readFileSync(join(OPTIONS, name), 'utf8');
+      const start = text.indexOf(from);
+      const end = to ? text.indexOf(to) : text.length;
+      const words = text.slice(start, end).split(/(\s+)/);
+      const mutations = [() => '', (w: string) => `${w} ${w}`, () => '{', (w: string) => `-${w}`, (w: string) => `"${w}`];
+      const outcomes = { same: 0, refusedByBoth: 0 };
+      let n = 0;
+      for (let i = 0; i < words.length; i++) {
+        if (words[i]!.trim() === '') continue;
+        for (const mutate of mutations) {
+          if (n++ % stride !== 0) continue;
+          const variant = [...words];
+          variant[i] = mutate(variant[i]!);
+          writeFileSync(join(dir, name), text.slice(0, start) + variant.join('') + text.slice(end));
+          const label = `${name}: word ${i} ${JSON.stringify(words[i])} -> ${JSON.stringify(variant[i])}`;
+          let mine: Buffer | undefined;
+          try {
+            mine = Buffer.from(toBinary(FileDescriptorProtoSchema, loadProto([join(dir, name)], { includePaths: [dir], sourceInfo: false }).set.file.at(-1)!));
+          } catch (cause) {
+            expect(cause, label).toBeInstanceOf(CodegenError);
+          }
+          let theirs: Buffer | undefined;
+          try {
+            theirs = Buffer.from(toBinary(FileDescriptorProtoSchema, protoc(dir, [name], false).file.at(-1)!));
+          } catch {
+            // protoc refused it (or aborted without writing the set).
+          }
+          expect(mine !== undefined, `${label}: accepted by the loader`).toBe(theirs !== undefined);
+          if (mine && theirs) {
+            expect(mine.equals(theirs), `${label}: bytes`).toBe(true);
+            outcomes.same++;
+          } else outcomes.refusedByBoth++;
+        }
+      }
+      // The sample exercises both sides of the comparison.
+      expect(outcomes.same).toBeGreaterThan(0);
+      expect(outcomes.refusedByBoth).toBeGreaterThan(0);
+    }, 120_000);
   }
 });
