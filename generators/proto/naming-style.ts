@@ -5,7 +5,8 @@
  * UPPER_SNAKE_CASE; STYLE2026 (edition 2026's default) also refuses field and oneof names that
  * collide in generated code. The feature is inherited from file to message to its members.
  */
-import { Edition, FeatureSet_EnforceNamingStyle as Style } from '@bufbuild/protobuf/wkt';
+import { isFieldSet } from '@bufbuild/protobuf';
+import { Edition, FeatureSet_EnforceNamingStyle as Style, FieldDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import type { DescriptorProto, EnumDescriptorProto, FeatureSet } from '@bufbuild/protobuf/wkt';
 import type { Pos } from './parse.js';
 import type { LinkFile } from './resolve.js';
@@ -81,18 +82,21 @@ export function checkNamingStyle(file: LinkFile, report: Report): void {
   const message = (m: DescriptorProto, inherited: number) => {
     const s = style(m.options?.features, inherited);
     if (s >= 1) check('Message', m.name, titleCase(m.name), at(m), 'write message names in TitleCase');
+    // A oneof's fields inherit its features.
+    const oneofStyles = m.oneofDecl.map((oneof) => style(oneof.options?.features, s));
     for (const field of [...m.field, ...m.extension]) {
-      const fs = style(field.options?.features, s);
+      const parent = isFieldSet(field, FieldDescriptorProtoSchema.field.oneofIndex) ? (oneofStyles[field.oneofIndex] ?? s) : s;
+      const fs = style(field.options?.features, parent);
       if (fs >= 1) check('Field', field.name, lowerSnakeCase(field.name), at(field), 'write field names in lower_snake_case');
       const clash = fs >= 2 && field.extendee === '' ? collision(field.name, m) : undefined;
       if (clash) report(at(field), `field name ${field.name} ${clash}${COLLISIONS_OPT_OUT}`, 'rename the field');
     }
-    for (const oneof of m.oneofDecl) {
-      const os = style(oneof.options?.features, s);
+    m.oneofDecl.forEach((oneof, i) => {
+      const os = oneofStyles[i]!;
       if (os >= 1) check('Oneof', oneof.name, lowerSnakeCase(oneof.name), at(oneof), 'write oneof names in lower_snake_case');
       const clash = os >= 2 ? collision(oneof.name, m) : undefined;
       if (clash) report(at(oneof), `oneof name ${oneof.name} ${clash}${COLLISIONS_OPT_OUT}`, 'rename the oneof');
-    }
+    });
     m.nestedType.forEach((n) => message(n, s));
     m.enumType.forEach((e) => enumType(e, s));
   };
