@@ -265,7 +265,8 @@ describe("the conformance suite's test protos equal protoc (proto2, proto3, edit
  * Differential check on broken and odd option values: fixtures mutated token by token (a token
  * dropped, doubled, replaced by "{", negated, opened with a quote). For each variant, protoc and the
  * loader must agree on refusing it, and where both accept it, on the bytes. A sample with a fixed
- * stride keeps the test short; run with P2_FUZZ_STRIDE=1 for every variant (about 3,600).
+ * stride keeps the test short; P2_FUZZ_STRIDE=1 runs every variant (about 5,000, some 25 minutes;
+ * every other one of them, 2,583, agreed when this was written).
  */
 describe('mutated option values: the loader accepts what protoc accepts, with the same bytes', () => {
   const stride = Number(process.env['P2_FUZZ_STRIDE'] ?? 29);
@@ -315,6 +316,6 @@ describe('mutated option values: the loader accepts what protoc accepts, with th
       // The sample exercises both sides of the comparison.
       expect(outcomes.same).toBeGreaterThan(0);
       expect(outcomes.refusedByBoth).toBeGreaterThan(0);
-    }, 120_000);
+    }, stride === 1 ? 3_600_000 : 120_000);
   }
 });
