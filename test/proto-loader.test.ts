@@ -379,6 +379,7 @@ describe('proto loader errors', () => {
     ['naming-style-2024.proto', 'naming-style-2024.proto:4:9: error: message name task_item should be TitleCase (features.enforce_naming_style = STYLE_LEGACY can be used to opt out of this check)'],
     ['naming-collision-2026.proto', 'naming-collision-2026.proto:6:8: error: field name has_id should not begin with has_ if a field named id exists. This can cause collisions in generated code. (features.enforce_naming_style = STYLE2024 can be used to opt out of this check)'],
     ['option-import-type.proto', 'option-import-type.proto:7:3: error: "bad.lib.Outer" seems to be defined in "lib/p1-local.proto", which is not imported by "option-import-type.proto"'],
+    ['nesting-too-deep.proto', 'nesting-too-deep.proto:34:1: error: reached maximum recursion limit for nested messages'],
     ['extension-duplicate.proto', 'extension-duplicate.proto:8:27: error: extension number 10 has already been used in "bad.lib.Extendable" by extension "bad.v1.weight"'],
   ];
   for (const [name, expected] of grammarCases) {

@@ -128,6 +128,7 @@ const TYPES: Record<string, FieldDescriptorProto_Type> = {
 
 const INT32_MAX = 2147483647n;
 const UINT32_MAX = 4294967295n;
+const MAX_MESSAGE_DEPTH = 32;
 const UINT64_MAX = 18446744073709551615n;
 const INT64_MAX = 9223372036854775807n;
 /** Field numbers run to 2^29 - 1; `max` in a reserved range means one past it. */
@@ -218,6 +219,8 @@ class Parser {
   private readonly positions = new WeakMap<object, Record<string, Pos>>();
   private readonly importPositions: Pos[] = [];
   private readonly optionImportPositions: Pos[] = [];
+  /** Messages open around the current token, for protoc's nesting limit. */
+  private messageDepth = 0;
   /** How many options were parsed before the package statement (their scope lacks the package). */
   private optionsBeforePackage = 0;
   /** `proto2` (also when the file has no syntax statement), `proto3` or `editions`. */
@@ -645,6 +648,13 @@ class Parser {
   // ---- messages --------------------------------------------------------------------------------
 
   private parseMessage(message: DescriptorProto, location: Location, scope: string): void {
+    // protoc's limit (MaxMessageDeclarationNestingDepth, 32), which also keeps deep input off the stack.
+    if (++this.messageDepth >= MAX_MESSAGE_DEPTH) this.fail('reached maximum recursion limit for nested messages', `nest messages at most ${MAX_MESSAGE_DEPTH - 1} deep`);
+    this.parseMessageBody(message, location, scope);
+    this.messageDepth--;
+  }
+
+  private parseMessageBody(message: DescriptorProto, location: Location, scope: string): void {
     this.consume('message');
     const nameLocation = location.child(1);
     const at = pos(this.input.current);
@@ -899,7 +909,10 @@ class Parser {
     field.name = field.name.replace(/[A-Z]/g, (c) => c.toLowerCase());
     field.typeName = group.name;
     if (!this.lookingAt('{')) this.fail(`missing group body, found ${this.describeCurrent()}`, `write group ${group.name} = ${field.number} { ... }`);
+    // Groups count towards the nesting limit too (as in protoc after 36), so deep input cannot overflow the stack.
+    if (++this.messageDepth >= MAX_MESSAGE_DEPTH) this.fail('reached maximum recursion limit for nested messages', `nest messages at most ${MAX_MESSAGE_DEPTH - 1} deep`);
     this.parseMessageBlock(group, groupLocation, scope ? `${scope}.${group.name}` : group.name);
+    this.messageDepth--;
     groupLocation.end();
   }
 
