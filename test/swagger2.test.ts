@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDiagnostic } from '../generators/core/diagnostics.js';
 import type { ApiModel } from '../generators/core/model.js';
 import { loadOpenApi } from '../generators/openapi/load.js';
 import { codegen, ROOT } from './support/cli.js';
@@ -98,6 +99,37 @@ describe('the CLI', () => {
       expect(existsSync(join(dir, 'bad-gen'))).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('Swagger 2.0 habits other tools forgive: read the same way, each with a located warning; errors under strict', () => {
+  const file = `${FIXTURES}/forgiven.yaml`;
+  const hint = 'write type: string (Swagger 2.0 requires a type on every parameter that is not in: body, and on every header)';
+  const expected = [
+    `${file}:4:11: warning: "produces" must be a list of media types, not a string; read as a list of this one\n  hint: write produces: [application/json]`,
+    `${file}:10:11: warning: parameter "q" has no "type"; read as a string\n  hint: ${hint}`,
+    `${file}:17:15: warning: header "X-Total" has no "type"; read as a string\n  hint: ${hint}`,
+  ];
+
+  it('warns, and reads a string produces as a list, a parameter or header without type as a string', async () => {
+    let warnings: string[] = [];
+    const model = await loadOpenApi(join(ROOT, file), { displayRoot: ROOT, onWarnings: (found) => (warnings = found.map(formatDiagnostic)) });
+    expect(warnings).toEqual(expected);
+    const [operation] = model.operations;
+    expect(operation!.parameters).toMatchObject([{ name: 'q', in: 'query', schema: { type: 'string' } }]);
+    expect(operation!.responses[0]).toMatchObject({ contents: [{ mediaType: 'application/json' }], headers: [{ name: 'X-Total', schema: { type: 'string' } }] });
+  });
+
+  it('strict: the same messages, as errors', async () => {
+    await expect(loadOpenApi(join(ROOT, file), { displayRoot: ROOT, strict: true })).rejects.toThrow(expected.map((text) => text.replace(': warning: ', ': error: ')).join('\n'));
+  });
+
+  it('no warning for documents that follow the spec (the Tasks fixture in YAML and JSON)', async () => {
+    for (const name of ['tasks.swagger.yaml', 'tasks.swagger.json', 'defaults.yaml']) {
+      let warnings: unknown[] = [];
+      await loadOpenApi(join(ROOT, FIXTURES, name), { displayRoot: ROOT, onWarnings: (found) => (warnings = found) });
+      expect(warnings, name).toEqual([]);
     }
   });
 });

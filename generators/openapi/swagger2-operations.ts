@@ -46,10 +46,13 @@ export function convertOperations(conversion: Conversion, data: Record<string, u
   return conversion.map(paths, at(root, 'paths'), (item, itemAt) => (itemAt.path?.key.startsWith('x-') ? item : operations.pathItem(item, itemAt)));
 }
 
-/** `consumes`/`produces`: a list of media types (a single string is taken as a list of one). */
+/** `consumes`/`produces`: a list of media types (a single string is read as a list of one, with a warning). */
 function mediaTypes(value: unknown, where: Where, problems: Problems): string[] | undefined {
   if (value === undefined) return undefined;
-  if (typeof value === 'string') return [value];
+  if (typeof value === 'string') {
+    problems.warn(`"${where.path?.key ?? ''}" must be a list of media types, not a string; read as a list of this one`, locate(where), `write ${where.path?.key ?? ''}: [${value}]`);
+    return [value];
+  }
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return [...new Set(value as string[])];
   problems.add(`"${where.path?.key ?? ''}" must be a list of media types, not ${describe(value)}`, locate(where), 'write e.g. [application/json]');
   return undefined;
@@ -159,18 +162,24 @@ class Operations {
     if (raw.type === 'file') {
       this.problems.add(`${label(raw)}: "type: file" is only allowed in formData parameters`, locate(at(where, 'type')), 'write in: formData (and consumes: [multipart/form-data])');
     }
-    out.schema = this.valueSchema(raw, where);
+    out.schema = this.valueSchema(raw, where, label(raw));
     const style = this.style(raw, where);
     if (style) Object.assign(out, style);
     return out;
   }
 
-  /** The schema of a non-body parameter or header (2.0 writes its keywords on the parameter itself). */
-  private valueSchema(raw: Record<string, unknown>, where: Where): unknown {
+  /**
+   * The schema of a non-body parameter or header, `what` for messages (2.0 writes its keywords on
+   * the parameter itself).
+   */
+  private valueSchema(raw: Record<string, unknown>, where: Where, what: string): unknown {
     const keywords: Record<string, unknown> = {};
     for (const key of Object.keys(raw)) if (VALUE_KEYWORDS.has(key)) setOwn(keywords, key, raw[key]);
-    // swagger2openapi's reading of a parameter without a type (the spec requires one): a string.
-    if (keywords.type === undefined) keywords.type = 'string';
+    if (keywords.type === undefined && keywords.items === undefined) {
+      // The spec requires a type here; swagger2openapi reads none as a string, and so does a server.
+      this.problems.warn(`${what} has no "type"; read as a string`, locate(where), 'write type: string (Swagger 2.0 requires a type on every parameter that is not in: body, and on every header)');
+      keywords.type = 'string';
+    }
     return this.conversion.schema(keywords, where);
   }
 
@@ -237,7 +246,7 @@ class Operations {
     const required: string[] = [];
     for (const { raw, where } of params) {
       const name = String(raw.name);
-      const schema = this.valueSchema(raw, where) as Record<string, unknown>;
+      const schema = this.valueSchema(raw, where, label(raw)) as Record<string, unknown>;
       if (typeof raw.description === 'string') schema.description = raw.description;
       if (raw['x-example'] !== undefined) schema.example = raw['x-example'];
       setOwn(properties, name, schema);
@@ -290,7 +299,7 @@ class Operations {
     if (!isObject(raw)) return raw;
     const out = this.conversion.node<Record<string, unknown>>({}, where);
     if (raw.description !== undefined) out.description = raw.description;
-    out.schema = this.valueSchema(raw, where);
+    out.schema = this.valueSchema(raw, where, `header "${where.path?.key ?? ''}"`);
     return out;
   }
 }
