@@ -106,6 +106,7 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
     if (discriminator !== undefined) fixed.push(`discriminator: ${stringLiteral(discriminator)}`);
     else fixed.push('appPing: false');
     if (info.correlationKey !== undefined) fixed.push(`correlationKey: ${stringLiteral(info.correlationKey)}`);
+    if (info.numericIds) fixed.push('numericIds: true');
     // Only a channel with first-message auth gets the client's token: another would take it for a message.
     if (info.auth) fixed.push('token: socketOptions?.token ?? options.token', `authType: ${stringLiteral(info.auth.tag)}`, `tokenKey: ${stringLiteral(info.auth.tokenKey)}`);
     const error = info.sent.find((entry) => entry.message.tag === 'error');

@@ -3,7 +3,9 @@
  * messages and operations, and the semantic checks the JSON Schema cannot make:
  * - a server's protocol is one codegen generates (`ws`, `wss`, `sse`, `http`, `https`);
  * - an operation's channel is one of `channels`; its messages and its reply's messages belong to it;
- * - a reply travels on the same channel (the same connection);
+ * - a reply travels on the same connection: WebSocket channels at one address on the same servers
+ *   are one connection (AsyncAPI 3's way to list a socket's message kinds as channels), lowered as
+ *   one channel whose messages are all of theirs, named after the address (see `connectionKey`);
  * - every `{parameter}` of an address is declared, and every declared parameter is used;
  * - message names are unique in a channel; correlation ids point into the payload;
  * - SSE channels receive at most one message (the POST body) and only when they are POST streams.
@@ -88,7 +90,24 @@ interface RawChannel {
   /** Where the channel object is (after `$ref`s). */
   where: Where;
   /** Message key → where the entry is written (before `$ref`s) and the message object. */
-  messages: Map<string, { entry: Where; value: Record<string, unknown>; where: Where; component?: string }>;
+  messages: Map<string, RawMessage>;
+}
+
+interface RawMessage {
+  entry: Where;
+  value: Record<string, unknown>;
+  where: Where;
+  component?: string;
+  /** The key in its own channel, when the connection renamed it (two channels with one key). */
+  writtenKey?: string;
+}
+
+/** The channels that share one connection, lowered as one channel. */
+interface Connection extends RawChannel {
+  /** Keys of the channels it joins, in document order (the first names the connection). */
+  members: string[];
+  /** `<channel key>\0<message key>` → the message's key in the connection. */
+  keys: Map<string, string>;
 }
 
 /** Servers with their protocols; unsupported ones are reported when a channel uses them. */
@@ -124,6 +143,8 @@ export function lowerServers(root: SourceDoc, docs: Documents, problems: Problem
 /** Reads `channels` and `operations` into channels with their messages, operations and settings. */
 export class DocumentLowering {
   private readonly raw = new Map<string, RawChannel>();
+  /** Channel key → the connection it belongs to (its own, unless it shares its address). */
+  private readonly connections = new Map<string, Connection>();
   private readonly operations = new Map<string, ChannelOperation[]>();
 
   constructor(
@@ -136,9 +157,10 @@ export class DocumentLowering {
 
   lower(): PendingChannel[] {
     this.readChannels();
+    this.joinConnections();
     this.readOperations();
     const channels: PendingChannel[] = [];
-    for (const channel of this.raw.values()) {
+    for (const channel of new Set(this.connections.values())) {
       const lowered = this.lowerChannel(channel);
       if (lowered) channels.push(lowered);
     }
@@ -167,6 +189,70 @@ export class DocumentLowering {
     }
   }
 
+  /**
+   * Groups WebSocket channels by address and servers: the channels of a group are one connection.
+   * SSE channels (`x-sse`, or only `sse` servers) and HTTP streams stay on their own.
+   */
+  private joinConnections(): void {
+    const groups = new Map<string, RawChannel[]>();
+    for (const channel of this.raw.values()) {
+      const address = text(channel.value.address);
+      const servers = this.serverNamesOf(channel.value);
+      const sse = own(channel.value, 'x-sse') !== undefined
+        || (servers.length > 0 && servers.every((name) => this.servers.servers.find((server) => server.name === name)?.protocol === 'sse'))
+        || own(own(channel.value, 'bindings'), 'http') !== undefined;
+      const group = address === undefined || sse ? `\0${channel.key}` : `${address.startsWith('/') ? address : `/${address}`}\0${[...servers].sort().join('\0')}`;
+      groups.set(group, [...(groups.get(group) ?? []), channel]);
+    }
+    for (const members of groups.values()) {
+      const [first] = members as [RawChannel, ...RawChannel[]];
+      const key = members.length === 1 ? first.key : this.connectionKey(first, members);
+      const connection: Connection = { ...first, key, messages: new Map(), members: members.map((member) => member.key), keys: new Map() };
+      const byTarget = new Map<string, string>();
+      for (const member of members) {
+        for (const [key, message] of member.messages) {
+          // One message object listed by two channels is one message of the connection.
+          const target = `${message.where.doc.path}#${encodePointer(segments(message.where.path))}`;
+          let joined = byTarget.get(target);
+          if (joined === undefined) {
+            joined = connection.messages.has(key) ? `${member.key}/${key}` : key;
+            connection.messages.set(joined, joined === key ? message : { ...message, writtenKey: key });
+            byTarget.set(target, joined);
+          }
+          connection.keys.set(`${member.key}\0${key}`, joined);
+        }
+      }
+      for (const member of members) this.connections.set(member.key, connection);
+    }
+  }
+
+  /**
+   * The name of a connection of several channels: the last static segment of their address
+   * (`/v1/market/{pair}` → `market`), else `socket`; the first channel's key when another channel
+   * already has that name.
+   */
+  private connectionKey(first: RawChannel, members: RawChannel[]): string {
+    const segments = String(first.value.address).split('/').filter((part) => part !== '' && !part.includes('{'));
+    const name = segments.at(-1) ?? 'socket';
+    const taken = [...this.raw.keys()].some((key) => key === name && !members.some((member) => member.key === key));
+    return taken ? first.key : name;
+  }
+
+  /** Server names a channel lists (all servers when it lists none), without reporting anything. */
+  private serverNamesOf(channel: Record<string, unknown>): string[] {
+    const listed = own(channel, 'servers');
+    if (!Array.isArray(listed)) return [...this.servers.servers.map((server) => server.name), ...this.servers.unsupported.keys()];
+    return listed.flatMap((item) => {
+      const ref = own(item, '$ref');
+      const match = typeof ref === 'string' ? /^#\/servers\/([^/]+)$/.exec(ref) : null;
+      return match ? [decodePart(match[1])] : [];
+    });
+  }
+
+  private connectionOf(channel: RawChannel): Connection {
+    return this.connections.get(channel.key)!;
+  }
+
   /** The channel a `$ref` (written at `where`) names: `#/channels/<key>`, or any ref reaching one. */
   private channelOf(ref: unknown, where: Where): RawChannel | undefined {
     const refAt = at(where, '$ref');
@@ -190,23 +276,29 @@ export class DocumentLowering {
     return undefined;
   }
 
-  /** The key of the message of `channel` that `ref` names (`#/channels/<c>/messages/<m>`). */
+  /** The key in `channel`'s connection of the message that `ref` names (`#/channels/<c>/messages/<m>`, c on that connection). */
   private messageOf(ref: unknown, where: Where, channel: RawChannel, role: string): string | undefined {
     const refAt = at(where, '$ref');
     if (typeof ref !== 'string') return undefined;
+    const connection = this.connectionOf(channel);
     const local = /^#\/channels\/([^/]+)\/messages\/([^/]+)$/.exec(ref);
     let key: string | undefined;
-    if (local && decodePart(local[1]) === channel.key) key = decodePart(local[2]);
-    else if (!local) {
+    if (local && connection.members.includes(decodePart(local[1]))) {
+      const named = this.raw.get(decodePart(local[1]))!;
+      const found = connection.keys.get(`${named.key}\0${decodePart(local[2])}`);
+      if (found !== undefined) return found;
+      channel = named;
+      key = decodePart(local[2]);
+    } else if (!local) {
       const target = resolveRef(this.docs, ref, refAt, this.problems);
       if (!target) return undefined;
-      for (const [messageKey, message] of channel.messages) {
+      for (const [messageKey, message] of connection.messages) {
         const entryKey = `${message.entry.doc.path}#${encodePointer(segments(message.entry.path))}`;
         const valueKey = `${message.where.doc.path}#${encodePointer(segments(message.where.path))}`;
         if (target.key === entryKey || target.key === valueKey) key = messageKey;
       }
+      if (key !== undefined) return key;
     }
-    if (key !== undefined && channel.messages.has(key)) return key;
     const near = key === undefined ? undefined : closest(key, [...channel.messages.keys()]);
     this.problems.add(
       `${role} message "${ref}" is not one of channel "${channel.key}"'s messages`,
@@ -236,15 +328,17 @@ export class DocumentLowering {
         const reply = this.reply(op.reply, at(where, 'reply'), channel);
         if (reply) operation.reply = { messages: reply };
       }
-      const list = this.operations.get(channel.key) ?? [];
+      const connection = this.connectionOf(channel).key;
+      const list = this.operations.get(connection) ?? [];
       list.push(operation);
-      this.operations.set(channel.key, list);
+      this.operations.set(connection, list);
     }
   }
 
-  /** An operation's (or reply's) `messages`: keys of the channel; all of them when absent. */
+  /** An operation's (or reply's) `messages`: keys in the channel's connection; all of the channel's when absent. */
   private messageList(value: unknown, where: Where, channel: RawChannel, role: string): string[] {
-    if (!Array.isArray(value)) return [...channel.messages.keys()];
+    const connection = this.connectionOf(channel);
+    if (!Array.isArray(value)) return [...channel.messages.keys()].map((key) => connection.keys.get(`${channel.key}\0${key}`) ?? key);
     const keys: string[] = [];
     value.forEach((item, i) => {
       const key = this.messageOf(own(item, '$ref'), at(where, i), channel, role);
@@ -265,11 +359,11 @@ export class DocumentLowering {
     if (reply.channel !== undefined) {
       const named = this.channelOf(own(reply.channel, '$ref'), at(resolved.where, 'channel'));
       if (!named) return undefined;
-      if (named !== channel) {
+      if (this.connectionOf(named) !== this.connectionOf(channel)) {
         this.problems.add(
-          `the reply travels on channel "${named.key}", not on the operation's channel "${channel.key}"; codegen answers on the same connection`,
+          `the reply travels on channel "${named.key}", not on the connection of the operation's channel "${channel.key}"; codegen answers on the same connection`,
           locate(at(resolved.where, 'channel')),
-          `write channel: { $ref: "#/channels/${channel.key}" } or leave it out`,
+          `reply on a channel with the same address and servers as "${channel.key}" (${text(channel.value.address) ?? 'its address'}), or leave channel out`,
         );
         return undefined;
       }
@@ -425,7 +519,7 @@ export class DocumentLowering {
     for (const [key, message] of channel.messages) {
       if (!used.has(key)) continue;
       const { value, where } = message;
-      const name = text(value.name) ?? message.component ?? key;
+      const name = text(value.name) ?? message.component ?? message.writtenKey ?? key;
       const clash = names.get(name);
       if (clash !== undefined) {
         this.problems.add(`messages "${clash}" and "${key}" of channel "${channel.key}" are both named "${name}"`, locate(value.name === undefined ? message.entry : at(where, 'name'), value.name === undefined ? 'key' : 'value'), 'give each message of a channel its own name');

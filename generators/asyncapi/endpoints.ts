@@ -8,6 +8,8 @@ import { error } from '../core/diagnostics.js';
 import type { TypeEmitter } from '../core/emit-types.js';
 import { camelCase, stringLiteral } from '../core/names.js';
 import { shapeOf } from './index.js';
+import type { JsonSchema, SchemaObject } from '../core/model.js';
+import { refName } from '../core/shapes.js';
 import type { Action, Channel, Message, RealtimeModel } from './model.js';
 
 /** One message of a direction, as generated code names it. */
@@ -37,8 +39,38 @@ export interface ChannelInfo {
   received: MessageInfo[];
   /** WebSocket: the payload property pairing a request with its reply (a correlation id's pointer). */
   correlationKey?: string;
+  /** The correlation property is a number (`integer`/`number`) in the request's schema: the client sends numeric ids. */
+  numericIds?: boolean;
   /** WebSocket first-message auth: the auth message's tag and its token property. */
   auth?: { tag: string; tokenKey: string; timeout: number };
+}
+
+/** The schema of `property` of the named payload schema, through `$ref` and `allOf`. */
+function propertySchema(model: RealtimeModel, name: string, property: string, depth = 0): JsonSchema | undefined {
+  const schema = model.schemas.find((named) => named.name === name)?.schema;
+  return typeof schema === 'object' ? propertyOf(model, schema, property, depth) : undefined;
+}
+
+function propertyOf(model: RealtimeModel, schema: SchemaObject, property: string, depth: number): JsonSchema | undefined {
+  if (depth > 16) return undefined;
+  if (schema.properties && Object.hasOwn(schema.properties, property)) return schema.properties[property];
+  const target = typeof schema.$ref === 'string' ? refName(schema.$ref) : undefined;
+  const viaRef = target === undefined ? undefined : propertySchema(model, target, property, depth + 1);
+  if (viaRef !== undefined) return viaRef;
+  for (const part of schema.allOf ?? []) {
+    const found = typeof part === 'object' ? propertyOf(model, part, property, depth + 1) : undefined;
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Whether a schema is a number (`integer` or `number`), through one `$ref`. */
+function isNumeric(schema: JsonSchema | undefined, model?: RealtimeModel): boolean {
+  if (typeof schema !== 'object') return false;
+  if (schema.type === 'integer' || schema.type === 'number') return true;
+  const target = typeof schema.$ref === 'string' ? refName(schema.$ref) : undefined;
+  const named = target === undefined || model === undefined ? undefined : model.schemas.find((candidate) => candidate.name === target)?.schema;
+  return named !== undefined && isNumeric(named);
 }
 
 /** The `[DONE]` marker is the only end marker the SSE runtime writes and its client recognises. */
@@ -76,6 +108,8 @@ function describeChannel(model: RealtimeModel, channel: Channel, types: TypeEmit
   if (channel.transport === 'websocket') {
     const pointer = channel.messages.find((message) => message.correlationId)?.correlationId;
     if (pointer) info.correlationKey = pointer[0];
+    const request = received.find((entry) => entry.replies.length > 0)?.message;
+    if (info.correlationKey !== undefined && request && isNumeric(propertySchema(model, request.payload, info.correlationKey), model)) info.numericIds = true;
     const auth = channel.websocket?.firstMessageAuth;
     const message = auth && channel.messages.find((candidate) => candidate.key === auth.message);
     if (auth && message) info.auth = { tag: message.tag, tokenKey: auth.token[0], timeout: auth.timeout };

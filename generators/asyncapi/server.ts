@@ -145,10 +145,10 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
       const kept = info.channel.sse!.resume ? ' and keeps it for clients that resume' : '';
       if (info.paramsType) {
         publishMembers.push(`${jsDoc([`Sends an event to every \`GET ${info.path}\` stream of these parameters${kept}; resolves with its id.`], '  ')}  ${member}<E extends keyof ${map} & string>(params: ${info.paramsType}, event: E, data: ${map}[E]): Promise<string>;`);
-        publishImpl.push(`    ${objectKey(info.member)}: (params, event, data) => ${info.member}.publish(${pathFunctionName(info)}(params), event, data),`);
+        publishImpl.push(`    ${objectKey(info.member)}: (params, event, data) => ${endpointName(info)}.publish(${pathFunctionName(info)}(params), event, data),`);
       } else {
         publishMembers.push(`${jsDoc([`Sends an event to every \`GET ${info.path}\` stream${kept}; resolves with its id.`], '  ')}  ${member}<E extends keyof ${map} & string>(event: E, data: ${map}[E]): Promise<string>;`);
-        publishImpl.push(`    ${objectKey(info.member)}: (event, data) => ${info.member}.publish(${stringLiteral(info.path)}, event, data),`);
+        publishImpl.push(`    ${objectKey(info.member)}: (event, data) => ${endpointName(info)}.publish(${stringLiteral(info.path)}, event, data),`);
       }
     } else if (info.channel.transport === 'websocket' && info.out !== 'never') {
       const topic = info.paramsType ? `topic: string` : `topic = ${stringLiteral(info.path)}`;
@@ -156,7 +156,7 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
         ? `Sends a message to every socket of \`${info.channel.key}\` that joined \`topic\`: a socket joins its own path (\`${pathFunctionName(info)}(params)\`) and the topics its handlers subscribe it to.`
         : `Sends a message to every socket of \`${info.channel.key}\` that joined \`topic\`: by default every socket of ${info.path}; handlers subscribe sockets to topics of their own.`;
       publishMembers.push(`${jsDoc([doc], '  ')}  ${member}(message: ${info.out}, topic${info.paramsType ? '' : '?'}: string): Promise<void>;`);
-      publishImpl.push(`    ${objectKey(info.member)}: (message, ${topic}) => ${info.member}.publish(topic, message),`);
+      publishImpl.push(`    ${objectKey(info.member)}: (message, ${topic}) => ${endpointName(info)}.publish(topic, message),`);
     }
   }
   declarations.push(`/** Broadcasts, typed per channel: for the application and for handlers. */\nexport interface RealtimePublish {${publishMembers.length ? `\n${publishMembers.join('\n')}\n` : ''}}`);
@@ -222,8 +222,8 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
   if (sse.length > 0) {
     const routes = sse.map((info) =>
       info.paramsType
-        ? `    if (${paramsFunctionName(info)}(pathname)) return ${info.member}.handle(request, response);`
-        : `    if (pathname === ${stringLiteral(info.path)}) return ${info.member}.handle(request, response);`,
+        ? `    if (${paramsFunctionName(info)}(pathname)) return ${endpointName(info)}.handle(request, response);`
+        : `    if (pathname === ${stringLiteral(info.path)}) return ${endpointName(info)}.handle(request, response);`,
     );
     factoryMembers.push(
       [
@@ -238,14 +238,14 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
     helpers.push(PATHNAME_OF, NOT_FOUND_RESPONSE);
   }
   if (ws.length > 0) {
-    const list = ws.map((info) => info.member).join(', ');
+    const list = ws.map(endpointName).join(', ');
     factoryMembers.push(
       `  handleUpgrade(request, socket, head) {\n    return [${list}].some((endpoint) => endpoint.handleUpgrade(request, socket, head));\n  },`,
       `  attach(server) {\n    return serveWebSockets(server, [${list}]);\n  },`,
     );
   }
   factoryMembers.push('  publish,');
-  factoryMembers.push(`  async close() {\n    await Promise.all([${channels.map((info) => `${info.member}.close()`).join(', ')}]);\n  },`);
+  factoryMembers.push(`  async close() {\n    await Promise.all([${channels.map((info) => `${endpointName(info)}.close()`).join(', ')}]);\n  },`);
 
   const handlersParam = withHandlers.length > 0 ? 'handlers: RealtimeHandlers<Auth>, ' : '';
   const optionsParam = verifies.length > 0 ? 'options: RealtimeServerOptions<Auth>' : 'options: RealtimeServerOptions<Auth> = {}';
@@ -373,6 +373,11 @@ function inputOf(info: ServerChannel, types: TypeEmitter, reserve: (name: string
   };
 }
 
+/** The local of a channel's endpoint in createRealtimeServer: suffixed, so no channel name (`socket`, `request`, `delete`) clashes with a parameter or a keyword. */
+function endpointName(info: ChannelInfo): string {
+  return `${info.member}Endpoint`;
+}
+
 function pathFunctionName(info: ChannelInfo): string {
   return `${info.member}Path`;
 }
@@ -453,7 +458,7 @@ function sseEndpoint(info: ServerChannel, types: TypeEmitter, validatorImports: 
     const context = info.paramsType ? `Object.assign({ params: ${paramsFunctionName(info)}(context.url.pathname) ?? notFound() }, context)` : 'context';
     lines.push(`    post: (context) => ${call}(${context}, publish),`);
   }
-  return `${jsDoc([`${settings.method} ${info.path}`], '  ')}  const ${info.member} = createSseEndpoint<${generics}>({\n${lines.join('\n')}\n  });`;
+  return `${jsDoc([`${settings.method} ${info.path}`], '  ')}  const ${endpointName(info)} = createSseEndpoint<${generics}>({\n${lines.join('\n')}\n  });`;
 }
 
 function wsEndpoint(info: ServerChannel): string {
@@ -491,7 +496,7 @@ function wsEndpoint(info: ServerChannel): string {
       `  firstMessageAuth: { verify: websocket.verifyToken, type: ${stringLiteral(info.auth.tag)}, tokenKey: ${stringLiteral(info.auth.tokenKey)}, timeoutMs: ${jsonLiteral(info.auth.timeout)} },`,
     );
   }
-  return `${jsDoc([`WebSocket ${info.path}`], '  ')}  const ${info.member} = createWebSocketEndpoint<${generics}>({\n${lines.map((line) => `  ${line}`).join('\n')}\n  });`;
+  return `${jsDoc([`WebSocket ${info.path}`], '  ')}  const ${endpointName(info)} = createWebSocketEndpoint<${generics}>({\n${lines.map((line) => `  ${line}`).join('\n')}\n  });`;
 }
 
 const WITHOUT_RESUME = `/** The event log of an \`x-sse.resume: false\` feed: events go out live, and a reconnect starts from now. */
