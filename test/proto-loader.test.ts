@@ -380,6 +380,7 @@ describe('proto loader errors', () => {
     ['naming-collision-2026.proto', 'naming-collision-2026.proto:6:8: error: field name has_id should not begin with has_ if a field named id exists. This can cause collisions in generated code. (features.enforce_naming_style = STYLE2024 can be used to opt out of this check)'],
     ['option-import-type.proto', 'option-import-type.proto:7:3: error: "bad.lib.Outer" seems to be defined in "lib/p1-local.proto", which is not imported by "option-import-type.proto"'],
     ['nesting-too-deep.proto', 'nesting-too-deep.proto:34:1: error: reached maximum recursion limit for nested messages'],
+    ['edition-unquoted.proto', 'edition-unquoted.proto:1:11: error: expected a quoted edition, found "2023"'],
     ['extension-duplicate.proto', 'extension-duplicate.proto:8:27: error: extension number 10 has already been used in "bad.lib.Extendable" by extension "bad.v1.weight"'],
   ];
   for (const [name, expected] of grammarCases) {
@@ -404,6 +405,7 @@ describe('proto loader errors', () => {
     expect(message('unknown-option.proto')).toContain('hint: did you mean "java_package"?');
     expect(message('not-imported.proto')).toContain('hint: add import "lib/leaf.proto"; to use it here');
     expect(message('no-syntax.proto')).toContain('hint: a file without a syntax statement is proto2');
+    expect(message('edition-unquoted.proto')).toContain('hint: quote it: edition = "2023";');
   });
 
   it('an input outside every include path is refused', () => {

@@ -334,7 +334,7 @@ class Parser {
       const prev = this.input.previous;
       if (text === ';') {
         // Point just past the previous token: that is where the `;` is missing.
-        this.fail(`expected ";" after "${prev.text}", found ${this.describeCurrent()}`, hint ?? 'end the statement with ;', { line: prev.line, charColumn: prev.charColumn + prev.text.length });
+        this.fail(`expected ";" after ${prev.type === 'string' ? prev.text : `"${prev.text}"`}, found ${this.describeCurrent()}`, hint ?? 'end the statement with ;', { line: prev.line, charColumn: prev.charColumn + prev.text.length });
       }
       this.fail(`expected "${text}", found ${this.describeCurrent()}`, hint);
     }
@@ -379,6 +379,10 @@ class Parser {
     if (!isEdition) this.consume('syntax');
     this.consume('=', `after "${isEdition ? 'edition' : 'syntax'}"`);
     const token = this.input.current;
+    if (token.type !== 'string') {
+      const example = isEdition ? 'edition = "2023";' : 'syntax = "proto3";';
+      this.fail(`expected a quoted ${isEdition ? 'edition' : 'syntax identifier'}, found ${this.describeCurrent()}`, token.type === 'end' ? `write ${example}` : `quote it: ${isEdition ? 'edition' : 'syntax'} = "${token.text}";`);
+    }
     const value = this.string(isEdition ? 'an edition such as "2023"' : 'a syntax identifier such as "proto3"');
     this.endOfDeclaration(';', location);
     location.end();
@@ -390,7 +394,7 @@ class Parser {
       return;
     }
     if (value !== 'proto2' && value !== 'proto3') {
-      this.fail(`unrecognized syntax identifier "${value}"; protoc recognizes only "proto2" and "proto3"`, 'write syntax = "proto3"; or syntax = "proto2"; (or edition = "2023";)', pos(token));
+      this.fail(`unrecognized syntax identifier "${value}"; protoc recognizes only "proto2" and "proto3"`, value === 'editions' ? 'an editions file starts with edition = "2023"; (or "2024")' : 'write syntax = "proto3"; or syntax = "proto2"; (or edition = "2023";)', pos(token));
     }
     this.syntax = value;
     // protoc writes `syntax` for proto3 and editions only; proto2 is the default.
