@@ -149,6 +149,18 @@ describe('where 2.0 leaves things out', () => {
   });
 });
 
+describe('a 2.0 document split over files', () => {
+  it('a path item in another file (its own $refs relative to it), a schema there that refers back to a definition', async () => {
+    const model = await loadOpenApi(join(ROOT, FIXTURES, 'split', 'main.yaml'), { displayRoot: ROOT });
+    expect(model.schemas.map((named) => named.name)).toEqual(['Status', 'Wrapper']);
+    expect(model.schemas[1]!.schema).toMatchObject({ properties: { status: { $ref: '#/$defs/Status' }, self: { $ref: '#/$defs/Wrapper' } }, 'x-location': { file: `${FIXTURES}/split/other.yaml`, line: 2, column: 3 } });
+    const post = model.operations.find((operation) => operation.name === 'postB')!;
+    expect(post.location).toEqual({ file: `${FIXTURES}/split/paths.yaml`, line: 4, column: 3 });
+    expect(post.parameters).toMatchObject([{ name: 'id', in: 'query', schema: { type: 'integer' } }]);
+    expect(post.requestBody?.contents).toEqual([{ mediaType: 'application/json', schema: { $ref: '#/$defs/Wrapper' } }]);
+  });
+});
+
 describe('references to names that need escaping', () => {
   it('a definition named with % and a pointer through ~ and / resolve after conversion', async () => {
     const model = await loadOpenApi(join(ROOT, FIXTURES, 'escapes.yaml'), { displayRoot: ROOT });
