@@ -49,6 +49,8 @@ describe('corpus: ../shared/corpus/openapi', () => {
         const expected = ['types.ts', ...(operations ? ['client.ts', 'server.ts'] : []), ...(model.schemas.length ? ['validators.ts'] : [])];
         const main = files.map((file) => file.path).filter((path) => !path.startsWith('runtime/') && path !== 'server-validators.ts' && path !== 'response-validators.ts');
         expect(main.sort()).toEqual(expected.sort());
+        // Real, valid documents need nothing forgiven (the forgiving loader: test/forgiving.test.ts).
+        expect(outputs[index]?.warnings ?? []).toEqual([]);
         // The client's response validators, when some 2xx body has a named schema: only beside a client and validators.
         if (files.some((file) => file.path === 'response-validators.ts')) expect(operations && model.schemas.length > 0).toBe(true);
       });

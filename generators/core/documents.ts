@@ -73,22 +73,23 @@ export function locate(where: Where, part: 'key' | 'value' = 'value'): SourceLoc
 
 /**
  * Collects problems so one run reports many, not just the first. Warnings are what a loader
- * forgave (a reading other tools take too); `strict` makes them errors.
+ * forgives (a reading other tools take too) when `forgive` is set; errors otherwise (`--strict`,
+ * and loaders that do not report warnings).
  */
 export class Problems {
   readonly list: Diagnostic[] = [];
   readonly warnings: Diagnostic[] = [];
   private readonly seen = new Set<string>();
 
-  constructor(private readonly strict = false) {}
+  constructor(private readonly forgive = false) {}
 
   add(message: string, location: SourceLocation | undefined, hint?: string): void {
     this.push({ severity: 'error', message, location, hint });
   }
 
-  /** Something forgiven: generation goes on with the reading `message` names, unless strict. */
+  /** Something forgivable: generation goes on with the reading `message` names, when forgiving. */
   warn(message: string, location: SourceLocation | undefined, hint?: string): void {
-    this.push({ severity: this.strict ? 'error' : 'warning', message, location, hint });
+    this.push({ severity: this.forgive ? 'warning' : 'error', message, location, hint });
   }
 
   /** Adds a diagnostic once: a shared component with a problem is reached from many places. */

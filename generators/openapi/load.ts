@@ -33,7 +33,7 @@ export async function loadOpenApi(inputPath: string, options: LoadOptions = {}):
   const docs = new Documents(resolve(options.displayRoot ?? process.cwd()), files, { lenientYaml: true });
   const opened = docs.open(resolve(inputPath));
   if (Array.isArray(opened)) throw new CodegenError(opened);
-  const problems = new Problems(options.strict);
+  const problems = new Problems(!options.strict);
   // Swagger 2.0 is read as the OpenAPI 3.0 document it says, with the 2.0 file's positions.
   const root = isSwagger(opened.data) ? convertSwagger2(checkSwaggerVersion(opened), docs, problems) : opened;
   const dialect = checkVersion(root);
