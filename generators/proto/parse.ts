@@ -676,9 +676,10 @@ class Parser {
       this.parseMessageStatement(message, location, scope);
     }
     // `to max` ends one past the largest number: 2^29 - 1, or INT32_MAX for a MessageSet.
+    const open = [...message.extensionRange, ...message.reservedRange].filter((range) => range.end === -1);
+    if (open.length === 0) return;
     const max = this.isMessageSet(message) ? Number(INT32_MAX) : FIELD_NUMBER_MAX + 1;
-    for (const range of message.extensionRange) if (range.end === -1) range.end = max;
-    for (const range of message.reservedRange) if (range.end === -1) range.end = max;
+    for (const range of open) range.end = max;
   }
 
   /** protoc's IsMessageSetWireFormatMessage, read from the still uninterpreted options. */
