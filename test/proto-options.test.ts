@@ -11,7 +11,8 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fromBinary, toBinary, toJson } from '@bufbuild/protobuf';
+import { fromBinary, getExtension, hasExtension, toBinary, toJson } from '@bufbuild/protobuf';
+import type { Message } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema, FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import type { FileDescriptorProto, FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
@@ -92,6 +93,34 @@ describe('custom options equal protoc', () => {
     const name = relative(OPTIONS, path);
     it(name, () => expectSameAsProtoc(OPTIONS, [name]));
   }
+});
+
+describe('interpreted options read back through @bufbuild/protobuf', () => {
+  it("google.api.http rules, resources and field behaviors come out as the .proto wrote them", () => {
+    const { registry } = loadProto([join(OPTIONS, 'acme/library.proto')], { includePaths: [OPTIONS] });
+    const extension = (name: string) => registry.getExtension(name)!;
+    const read = (options: Message | undefined, name: string) => {
+      const ext = extension(name);
+      if (!options || !hasExtension(options, ext)) return undefined;
+      const value = getExtension(options, ext);
+      return ext.fieldKind === 'message' ? toJson(ext.message, value as Message) : value;
+    };
+    const library = registry.getService('acme.library.v1.Library')!;
+    const method = (name: string) => library.methods.find((m) => m.name === name)!.proto.options;
+    expect(read(method('GetBook'), 'google.api.http')).toEqual({
+      get: '/v1/{name=shelves/*/books/*}',
+      additionalBindings: [{ get: '/v1/{name=projects/*/shelves/*/books/*}' }, { get: '/v1/{name=organizations/*/books/**}' }],
+    });
+    expect(read(method('UpdateBook'), 'google.api.http')).toEqual({ patch: '/v1/{book.name=shelves/*/books/*}', body: 'book' });
+    expect(read(method('ArchiveBooks'), 'google.api.http')).toEqual({ custom: { kind: 'ARCHIVE', path: '/v1/{parent=shelves/*}/books:archive' }, body: '*' });
+    expect(read(method('CreateBook'), 'google.api.method_signature')).toEqual(['parent,book', 'parent,book,book_id']);
+    expect(read(method('ArchiveBooks'), 'google.longrunning.operation_info')).toEqual({ responseType: 'ArchiveBooksResponse', metadataType: 'ArchiveBooksMetadata' });
+    const book = registry.getMessage('acme.library.v1.Book')!;
+    expect(read(book.proto.options, 'google.api.resource')).toMatchObject({ type: 'library.acme.com/Book', pattern: ['shelves/{shelf}/books/{book}', 'projects/{project}/shelves/{shelf}/books/{book}'], style: ['DECLARATIVE_FRIENDLY'] });
+    expect(read(book.fields.find((f) => f.name === 'author')!.proto.options, 'google.api.field_behavior')).toEqual([1, 5]);
+    const file = registry.getFile('acme/library.proto')!;
+    expect((read(file.proto.options, 'google.api.resource_definition') as unknown as unknown[]).length).toBe(2);
+  });
 });
 
 const GOOGLEAPIS = join(ROOT, '..', 'shared', 'corpus', 'protobuf', 'googleapis-visible');
