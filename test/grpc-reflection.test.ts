@@ -153,7 +153,10 @@ describe('the reflection protocol', () => {
     expect(first.validHost).toBe('example');
     expect(first.originalRequest).toMatchObject({ host: 'example', fileContainingSymbol: 'acme.tasks.v1.TaskService' });
     // The requested file first, then its imports breadth first in import order, as grpc-go sends them.
-    expect(names(first)).toEqual(['acme/tasks/v1/tasks.proto', 'google/protobuf/duration.proto', 'google/protobuf/empty.proto', 'google/protobuf/field_mask.proto', 'google/protobuf/timestamp.proto']);
+    expect(names(first)).toEqual([
+      'acme/tasks/v1/tasks.proto', 'google/api/annotations.proto', 'google/protobuf/duration.proto', 'google/protobuf/empty.proto', 'google/protobuf/field_mask.proto', 'google/protobuf/timestamp.proto',
+      'google/api/http.proto', 'google/protobuf/descriptor.proto',
+    ]);
     // Any symbol a tool may ask for: methods, nested enum values (scoped as protobuf scopes them), fields.
     for (const symbol of ['acme.tasks.v1.TaskService.GetTask', 'acme.tasks.v1.Task', '.acme.tasks.v1.Task.title', 'acme.tasks.v1.TASK_STATUS_DONE', 'acme.tasks.v1.ImportTasksResponse']) {
       // Already sent on this stream: only the file itself comes again.
@@ -268,7 +271,7 @@ describe('on and off', () => {
       }
       for await (const answer of client.serverReflectionInfo(requests())) answers.push(answer);
       expect(answers[0]?.messageResponse.case === 'listServicesResponse' && answers[0].messageResponse.value.service.map((service) => service.name)).toEqual(SERVICES);
-      expect(answers[1]?.messageResponse.case === 'fileDescriptorResponse' && answers[1].messageResponse.value.fileDescriptorProto.length).toBe(5);
+      expect(answers[1]?.messageResponse.case === 'fileDescriptorResponse' && answers[1].messageResponse.value.fileDescriptorProto.length).toBe(8); // tasks.proto and its imports, google/api's included
     } finally {
       await server.close();
     }

@@ -45,7 +45,8 @@ describe('generated code', () => {
 
   it('names every file it needs, and nothing else, for the services', () => {
     expect([...files.keys()].filter((path) => !path.endsWith('_pb.ts')).sort()).toEqual([
-      'client-web.ts', 'client.ts', 'runtime/client-common.ts', 'runtime/cors-policy.ts', 'runtime/grpc-admission.ts', 'runtime/grpc-call.ts', 'runtime/grpc-client.ts', 'runtime/grpc-health.ts', 'runtime/grpc-http2.ts', 'runtime/grpc-limits.ts', 'runtime/grpc-node-client.ts', 'runtime/grpc-reflection.ts', 'runtime/grpc-server.ts', 'runtime/grpc-web-client.ts', 'runtime/http-listener.ts', 'server.ts',
+      'client-rest.ts', 'client-web.ts', 'client.ts', 'http-rules.ts', 'runtime/client-common.ts', 'runtime/cors-policy.ts', 'runtime/grpc-admission.ts', 'runtime/grpc-call.ts', 'runtime/grpc-client.ts', 'runtime/grpc-health.ts', 'runtime/grpc-http2.ts', 'runtime/grpc-limits.ts', 'runtime/grpc-node-client.ts', 'runtime/grpc-reflection.ts', 'runtime/grpc-rest-client.ts', 'runtime/grpc-server.ts',
+      'runtime/grpc-transcoding-fields.ts', 'runtime/grpc-transcoding-path.ts', 'runtime/grpc-transcoding.ts', 'runtime/grpc-web-client.ts', 'runtime/http-listener.ts', 'server.ts',
     ]);
   });
 
@@ -178,6 +179,7 @@ describe('handler scaffold', () => {
   it('keeps what the user wrote and adds stubs for a new rpc and a new service; hostile comments stay comments', async () => {
     const protoRoot = join(ROOT, '.vitest-tmp', 'grpc-scaffold-proto');
     mkdirSync(join(protoRoot, 'acme/tasks/v1'), { recursive: true });
+    cpSync(join(PROTO_ROOT, 'google'), join(protoRoot, 'google'), { recursive: true }); // google.api.http's annotations
     const original = readFileSync(join(PROTO_ROOT, 'acme/tasks/v1/tasks.proto'), 'utf8');
     writeFileSync(join(protoRoot, 'acme/tasks/v1/tasks.proto'), original);
     const first = await generateGrpc('grpc-scaffold', { protoRoot, usage: false });

@@ -12,23 +12,40 @@ import { generate } from '../generators/core/generate.js';
 import { ROOT } from './support/cli.js';
 import { transpileFolder, writeFiles } from './support/client-generate.js';
 import { load } from './support/grpc-setup.js';
-import { CLOUD_TASKS_USAGE } from './support/transcoding-usage.js';
+import { CLOUD_TASKS_USAGE, TASKS_USAGE } from './support/transcoding-usage.js';
 import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';
 import { writeFileSync } from 'node:fs';
 
 const GOOGLEAPIS = join(ROOT, '..', 'shared', 'corpus', 'protobuf', 'googleapis-visible');
+const PROTO_ROOT = join(ROOT, 'schemas/proto');
 const FOLDER = join(ROOT, '.vitest-tmp', 'grpc-transcoding');
+const EXAMPLE_FOLDER = join(ROOT, '.vitest-tmp', 'grpc-transcoding-example');
+
+/** Generates `input` into `folder/out` with `usage` beside it, transpiled for `import()`. */
+async function generateWithUsage(folder: string, include: string, input: string, usage: string): Promise<void> {
+  const [{ files }] = await generate([
+    { name: 'transcoding', inputs: [join(include, input)], documents: [], style: 'proto', output: join(folder, 'out'), emit: ['types', 'client', 'server'], options: { includePaths: [include] }, root: include },
+  ]);
+  writeFiles(folder, []);
+  writeFiles(join(folder, 'out'), files);
+  writeFileSync(join(folder, 'usage.ts'), usage);
+  writeFileSync(join(folder, 'package.json'), '{ "type": "module" }\n');
+  transpileFolder(folder);
+}
 
 type Json = Record<string, unknown>;
-interface ConnectErrorLike extends Error {
+interface GrpcErrorLike extends Error {
   code: number;
   rawMessage: string;
+  kind: string;
+  operation: string;
 }
 /** The REST client as the test uses it (the real types are checked in usage.ts). */
 type RestClient = Record<string, (request: Json, options?: Json) => Promise<Json>>;
 interface Usage {
   start(options?: { readMaxBytes?: number }): Promise<{ port: number; calls: string[]; close(): Promise<void> }>;
   restClient(port: number, token: string | undefined, fetch?: (request: Request) => Promise<Response>): RestClient;
+  restClients(port: number, token: string): Record<string, RestClient>;
   grpcClient(port: number, token: string): Record<string, (request: Json) => Promise<Json>>;
 }
 
@@ -47,17 +64,7 @@ describe('google.api.http transcoding: Cloud Tasks', () => {
   let base: string;
 
   beforeAll(async () => {
-    const [{ files }] = await generate([
-      {
-        name: 'cloudtasks', inputs: [join(GOOGLEAPIS, 'google/cloud/tasks/v2/cloudtasks.proto')], documents: [], style: 'proto',
-        output: join(FOLDER, 'out'), emit: ['types', 'client', 'server'], options: { includePaths: [GOOGLEAPIS] }, root: GOOGLEAPIS,
-      },
-    ]);
-    writeFiles(FOLDER, []);
-    writeFiles(join(FOLDER, 'out'), files);
-    writeFileSync(join(FOLDER, 'usage.ts'), CLOUD_TASKS_USAGE);
-    writeFileSync(join(FOLDER, 'package.json'), '{ "type": "module" }\n');
-    transpileFolder(FOLDER);
+    await generateWithUsage(FOLDER, GOOGLEAPIS, 'google/cloud/tasks/v2/cloudtasks.proto', CLOUD_TASKS_USAGE);
     usage = await load<Usage>(FOLDER, 'usage.js');
     server = await usage.start({ readMaxBytes: 64 * 1024 });
     base = `http://127.0.0.1:${server.port}`;
@@ -179,7 +186,11 @@ describe('google.api.http transcoding: Cloud Tasks', () => {
 
   it('fails REST client calls with the gRPC code, and refuses requests that do not fit the rule before sending', async () => {
     const client = usage.restClient(server.port, 'reader');
-    await expect(client.getQueue!({ name: 'projects/p1/locations/l1/queues/nope' })).rejects.toMatchObject({ code: NOT_FOUND, rawMessage: 'queue projects/p1/locations/l1/queues/nope does not exist' });
+    await expect(client.getQueue!({ name: 'projects/p1/locations/l1/queues/nope' })).rejects.toMatchObject({
+      name: 'GrpcError', kind: 'response', operation: 'google.cloud.tasks.v2.CloudTasks/GetQueue', code: NOT_FOUND, rawMessage: 'queue projects/p1/locations/l1/queues/nope does not exist',
+    } satisfies Partial<GrpcErrorLike>);
+    // One client per service from one set of options.
+    expect(await usage.restClients(server.port, 'reader')['cloudTasks']!.getQueue!({ name: Q1.slice(4) })).toMatchObject({ name: Q1.slice(4) });
     await expect(client.deleteQueue!({ name: Q1.slice(4) })).rejects.toMatchObject({ code: PERMISSION_DENIED });
     await expect(usage.restClient(server.port, undefined).getQueue!({ name: Q1.slice(4) })).rejects.toMatchObject({ code: UNAUTHENTICATED });
     const admin = usage.restClient(server.port, 'admin');
@@ -201,7 +212,7 @@ describe('google.api.http transcoding: Cloud Tasks', () => {
     const grpc = usage.grpcClient(server.port, 'admin');
     expect(await grpc.getQueue!({ name: 'projects/p1/locations/l1/queues/shared' })).toMatchObject({ name: 'projects/p1/locations/l1/queues/shared', state: 1 });
     expect(server.calls.slice(before)).toEqual(['createQueue http admin', 'getQueue grpc']);
-    await expect(grpc.getQueue!({ name: 'projects/p1/locations/l1/queues/none' })).rejects.toMatchObject({ code: NOT_FOUND } satisfies Partial<ConnectErrorLike>);
+    await expect(grpc.getQueue!({ name: 'projects/p1/locations/l1/queues/none' })).rejects.toMatchObject({ code: NOT_FOUND });
   });
 
   describe('refuses malformed requests before a handler runs', () => {
@@ -255,6 +266,117 @@ describe('google.api.http transcoding: Cloud Tasks', () => {
   for (const [name, compiler] of Object.entries(COMPILERS)) {
     it(`the generated code and its usage type-check strict with ${name}`, () => {
       const result = typecheck(FOLDER, compiler, 'node', undefined, STRICTEST);
+      expect(result.output).toBe('');
+      expect(result.ok).toBe(true);
+    }, 180_000);
+  }
+});
+
+describe('google.api.http transcoding: the example (schemas/proto tasks.proto)', () => {
+  let usage: Usage;
+  let server: Awaited<ReturnType<Usage['start']>>;
+  let base: string;
+
+  beforeAll(async () => {
+    await generateWithUsage(EXAMPLE_FOLDER, PROTO_ROOT, 'acme/tasks/v1/tasks.proto', TASKS_USAGE);
+    usage = await load<Usage>(EXAMPLE_FOLDER, 'usage.js');
+    server = await usage.start();
+    base = `http://127.0.0.1:${server.port}`;
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(`${base}${path}`, { method, ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}) });
+  /** A server stream's lines, each a JSON object. */
+  const lines = async (response: Response) => (await response.text()).trim().split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Json);
+
+  it('answers every route with fetch: path fields, body field, query, response_body, a server stream', async () => {
+    let response = await call('POST', '/v1/projects/p1/tasks', { title: 'Write', labels: ['docs', 'urgent'], attributes: { priority: 'high' }, dueWithin: '3600s', estimateMinutes: '30', attachment: 'aGk=' });
+    expect(response.status).toBe(200);
+    const created = (await response.json()) as Json;
+    expect(created).toMatchObject({ id: 't1', projectId: 'p1', title: 'Write', status: 'TASK_STATUS_TODO', labels: ['docs', 'urgent'], attributes: { priority: 'high' }, dueWithin: '3600s', estimateMinutes: '30', attachment: 'aGk=' });
+    await call('POST', '/v1/projects/p1/tasks', { title: 'Review' });
+    await call('POST', '/v1/projects/p2/tasks', { title: 'Elsewhere' });
+    expect((await call('GET', '/v1/tasks/t1').then((r) => r.json())) as Json).toMatchObject({ id: 't1', title: 'Write' });
+    // additional_bindings with response_body: the labels alone.
+    response = await call('GET', '/v1/tasks/t1/labels');
+    expect(await response.json()).toEqual(['docs', 'urgent']);
+    // The mask from the query (a FieldMask by its JSON form), the task from the body, its id from the path.
+    response = await call('PATCH', '/v1/tasks/t2?updateMask=title,status', { title: 'Review twice', status: 'TASK_STATUS_DONE' });
+    expect(await response.json()).toMatchObject({ id: 't2', title: 'Review twice', status: 'TASK_STATUS_DONE' });
+    expect(server.calls).toContain('updateTask http title,status');
+    // Server streaming: one {"result": ...} line per task.
+    response = await call('GET', '/v1/projects/p1/tasks');
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect((await lines(response)).map((line) => (line['result'] as Json)['id'])).toEqual(['t1', 't2']);
+    response = await call('GET', '/v1/projects/p1/tasks?status=TASK_STATUS_DONE');
+    expect((await lines(response)).map((line) => (line['result'] as Json)['id'])).toEqual(['t2']);
+    response = await call('GET', '/v1/projects/p1/tasks?pageSize=1&status=0');
+    expect(await lines(response)).toHaveLength(1);
+    expect(await call('DELETE', '/v1/tasks/t3').then((r) => r.json())).toEqual({});
+    expect((await call('GET', '/v1/tasks/t3')).status).toBe(404);
+  });
+
+  it('a stream that fails before its first message is a problem; after it, an {"error": ...} line', async () => {
+    let response = await call('GET', '/v1/projects/missing/tasks');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ status: 404, code: 'NOT_FOUND', detail: 'no project missing' });
+    await call('POST', '/v1/projects/flaky/tasks', { title: 'a' });
+    await call('POST', '/v1/projects/flaky/tasks', { title: 'b' });
+    response = await call('GET', '/v1/projects/flaky/tasks');
+    expect(response.status).toBe(200);
+    const [first, last] = await lines(response);
+    expect(first).toMatchObject({ result: { projectId: 'flaky', title: 'a' } });
+    expect(last).toMatchObject({ error: { status: 503, code: 'UNAVAILABLE', detail: 'the store went away' } });
+  });
+
+  it('calls the routes with the generated REST client, a stream as an async iterable', async () => {
+    const sent: string[] = [];
+    const client = usage.restClient(server.port, ((request: Request) => {
+      sent.push(`${request.method} ${new URL(request.url).pathname}${new URL(request.url).search}`);
+      return fetch(request);
+    }) as never) as unknown as Record<string, (request: Json) => unknown>;
+    expect(client['importTasks']).toBeUndefined(); // streams requests: no route
+    const task = (await client['createTask']!({ task: { projectId: 'rc', title: 'From REST', due: { case: 'dueTime', value: { seconds: 1700000000n, nanos: 0 } } } })) as Json;
+    expect(task).toMatchObject({ projectId: 'rc', title: 'From REST', status: 1, due: { case: 'dueTime', value: { seconds: 1700000000n } } });
+    const id = String(task['id']);
+    expect(await client['getTask']!({ id })).toMatchObject({ id, title: 'From REST' });
+    expect(await client['updateTask']!({ task: { id, title: 'Renamed' }, updateMask: { paths: ['title'] } })).toMatchObject({ id, title: 'Renamed' });
+    const streamed: string[] = [];
+    for await (const item of client['listTasks']!({ projectId: 'rc', status: 1 }) as AsyncIterable<Json>) streamed.push(String(item['title']));
+    expect(streamed).toEqual(['Renamed']);
+    await client['deleteTask']!({ id });
+    await expect(client['getTask']!({ id })).rejects.toMatchObject({ code: NOT_FOUND });
+    expect(sent).toEqual([
+      'POST /v1/projects/rc/tasks',
+      `GET /v1/tasks/${id}`,
+      `PATCH /v1/tasks/${id}?updateMask=title`,
+      'GET /v1/projects/rc/tasks?status=TASK_STATUS_TODO',
+      `DELETE /v1/tasks/${id}`,
+      `GET /v1/tasks/${id}`,
+    ]);
+  });
+
+  it('answers gRPC from the same handlers', async () => {
+    const created = (await (await call('POST', '/v1/projects/g/tasks', { title: 'Both ways' })).json()) as Json;
+    const grpc = usage.grpcClient(server.port, '');
+    expect(await grpc.getTask!({ id: String(created['id']) })).toMatchObject({ title: 'Both ways', projectId: 'g' });
+    expect(server.calls.slice(-2)).toEqual(['createTask http', 'getTask grpc']);
+  });
+
+  it('keeps gRPC paths gRPC\'s: a Connect call on the same port is not taken for a REST route', async () => {
+    const response = await fetch(`${base}/acme.tasks.v1.TaskService/GetTask`, { method: 'POST', headers: { 'content-type': 'application/json', 'connect-protocol-version': '1' }, body: JSON.stringify({ id: 'nope' }) });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.json()).toMatchObject({ code: 'not_found' });
+  });
+
+  for (const [name, compiler] of Object.entries(COMPILERS)) {
+    it(`the generated code and its usage type-check strict with ${name}`, () => {
+      const result = typecheck(EXAMPLE_FOLDER, compiler, 'node', undefined, STRICTEST);
       expect(result.output).toBe('');
       expect(result.ok).toBe(true);
     }, 180_000);

@@ -4,8 +4,8 @@
  * service over `runtime/grpc-rest-client.ts`:
  *
  * ```ts
- * const tasks = createTaskServiceRestClient(createRestConnection("http://127.0.0.1:8080", { token }));
- * const task = await tasks.getTask({ id: "t1" }); // GET /v1/tasks/t1
+ * const client = createRestClient({ baseUrl: "http://127.0.0.1:8080", token });
+ * const task = await client.taskService.getTask({ id: "t1" }); // GET /v1/tasks/t1
  * ```
  */
 import { importStatement } from '../core/imports.js';
@@ -38,10 +38,11 @@ export function emitRest(rest: RestModel, model: ServicesModel, templates: Templ
   if (!emit.client) return files;
   const routed = (method: MethodInfo) => rest.services.some((entry) => entry.service.methods.includes(method) && entry.rules.has(method.desc.localName));
   const first = rest.services[0]!;
+  const clientKey = (service: ServiceInfo) => `${service.key.charAt(0).toLowerCase()}${service.key.slice(1)}`;
   const content = templates.render('proto/client-rest.ts.hbs', {
     source,
-    firstClient: `${first.service.key.charAt(0).toLowerCase()}${first.service.key.slice(1)}`,
-    firstCreate: `create${first.service.key}RestClient`,
+    firstClient: clientKey(first.service),
+    firstMethod: first.service.methods.find((method) => first.rules.has(method.desc.localName))!.name,
     rulesImports: rest.services.map((entry) => entry.constName).join(', '),
     imports: model
       .imports({ descriptors: (service) => rest.rulesOf(service) !== undefined, inputs: 'schema', outputs: 'type', methods: routed })
@@ -53,6 +54,8 @@ export function emitRest(rest: RestModel, model: ServicesModel, templates: Templ
         typeName: service.desc.typeName,
         clientType: `${service.key}RestClient`,
         createClient: `create${service.key}RestClient`,
+        restService: `${clientKey(service)}RestService`,
+        key: propertyKey(clientKey(service)),
         members: methods.map((method) => clientMember(method, rules.get(method.desc.localName)![0]!)),
         calls: methods.map((method) => clientCall(service, constName, method)),
       };

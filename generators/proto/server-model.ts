@@ -70,7 +70,9 @@ export interface ServicesModel {
 /** Names the generated files import from elsewhere or declare themselves, besides the services'. */
 const RUNTIME_NAMES = ['MessageInitShape', 'createClient', 'CallOptions', 'Code', 'ConnectError', 'GrpcCallContext', 'GrpcConnection', 'GrpcServer', 'GrpcServerOptions', 'GrpcServices', 'MaybePromise', 'ServiceBinding', 'serveGrpc', 'createGrpcServer', 'handlers',
   // The clients' own: client.ts and client-web.ts declare or import these.
-  'Clients', 'WebClients', 'createConnectClient', 'webClients', 'serviceClient', 'createNodeTransport', 'createGrpcWebTransport', 'createConnectWebTransport', 'GrpcNodeClientOptions', 'GrpcWebClientOptions', 'Transport'];
+  'Clients', 'WebClients', 'createConnectClient', 'webClients', 'serviceClient', 'createNodeTransport', 'createGrpcWebTransport', 'createConnectWebTransport', 'GrpcNodeClientOptions', 'GrpcWebClientOptions', 'Transport',
+  // client-rest.ts's own.
+  'createRestClient', 'createRestConnection', 'RestCallOptions', 'RestClientOptions', 'RestClients', 'RestConnection'];
 
 /** The services of the requested files (not of their imports), in file and declaration order. */
 export function describeServices(proto: LoadedProto): ServicesModel {

@@ -9,7 +9,7 @@ import { timestampNow } from "@bufbuild/protobuf/wkt";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { Code, ConnectError, createGrpcServer, type CloudTasksHandlers } from "./out/server.js";
-import { createCloudTasksRestClient, createRestConnection, type Fetch } from "./out/client-rest.js";
+import { createCloudTasksRestClient, createRestClient, type Fetch } from "./out/client-rest.js";
 import { CloudTasks } from "./out/google/cloud/tasks/v2/cloudtasks_pb.js";
 import { QueueSchema, Queue_State, type Queue } from "./out/google/cloud/tasks/v2/queue_pb.js";
 import { TaskSchema, type Task } from "./out/google/cloud/tasks/v2/task_pb.js";
@@ -170,7 +170,12 @@ export async function start(options: { readMaxBytes?: number } = {}): Promise<{ 
 
 /** The generated REST client of Cloud Tasks. */
 export function restClient(port: number, token: string | undefined, fetch?: Fetch) {
-  return createCloudTasksRestClient(createRestConnection(\`http://127.0.0.1:\${port}\`, { ...(token !== undefined ? { token } : {}), ...(fetch ? { fetch } : {}) }));
+  return createCloudTasksRestClient({ baseUrl: \`http://127.0.0.1:\${port}\`, ...(token !== undefined ? { token } : {}), ...(fetch ? { fetch } : {}) });
+}
+
+/** Every service's REST client at once, as an app makes them. */
+export function restClients(port: number, token: string) {
+  return createRestClient({ baseUrl: \`http://127.0.0.1:\${port}\`, token, timeout: 5000 });
 }
 
 /** Connect's own gRPC client (HTTP/2) of Cloud Tasks, from the generated descriptor. */
@@ -183,5 +188,95 @@ export function grpcClient(port: number, token: string) {
     }],
   });
   return createClient(CloudTasks, transport);
+}
+`;
+
+/**
+ * The source of `usage.ts` beside the code generated for the example (schemas/proto's tasks.proto):
+ * in-memory TaskService handlers (unary and server streaming) behind the generated server, and the
+ * generated REST client.
+ */
+export const TASKS_USAGE = `import { create } from "@bufbuild/protobuf";
+import { timestampNow } from "@bufbuild/protobuf/wkt";
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { Code, ConnectError, createGrpcServer, type TaskServiceHandlers } from "./out/server.js";
+import { createTaskServiceRestClient, type Fetch } from "./out/client-rest.js";
+import { TaskSchema, TaskService, TaskStatus, type Task } from "./out/acme/tasks/v1/tasks_pb.js";
+
+/** TaskService in memory; \`calls\` records "method protocol" per handler run. */
+export function memoryTasks(): { handlers: TaskServiceHandlers; calls: string[] } {
+  const tasks = new Map<string, Task>();
+  const calls: string[] = [];
+  let next = 1;
+  const taskOf = (id: string): Task => {
+    const task = tasks.get(id);
+    if (task === undefined) throw new ConnectError(\`task \${id} does not exist\`, Code.NotFound);
+    return task;
+  };
+  const handlers: TaskServiceHandlers = {
+    getTask(request, context) {
+      calls.push(\`getTask \${context.protocol}\`);
+      return taskOf(request.id);
+    },
+    createTask(request, context) {
+      calls.push(\`createTask \${context.protocol}\`);
+      const task = request.task ?? create(TaskSchema);
+      if (task.title === "") throw new ConnectError("a task needs a title", Code.InvalidArgument);
+      task.id = \`t\${next++}\`;
+      task.createTime = timestampNow();
+      if (task.status === TaskStatus.UNSPECIFIED) task.status = TaskStatus.TODO;
+      tasks.set(task.id, task);
+      return task;
+    },
+    updateTask(request, context) {
+      const paths = request.updateMask?.paths ?? [];
+      calls.push(\`updateTask \${context.protocol} \${paths.join(",")}\`);
+      const task = taskOf(request.task?.id ?? "");
+      if (paths.includes("title")) task.title = request.task?.title ?? "";
+      if (paths.includes("status")) task.status = request.task?.status ?? TaskStatus.UNSPECIFIED;
+      return task;
+    },
+    deleteTask(request, context) {
+      calls.push(\`deleteTask \${context.protocol}\`);
+      taskOf(request.id);
+      tasks.delete(request.id);
+      return {};
+    },
+    async *listTasks(request, context) {
+      calls.push(\`listTasks \${context.protocol} \${request.status}\`);
+      if (request.projectId === "missing") throw new ConnectError("no project missing", Code.NotFound);
+      let sent = 0;
+      for (const task of tasks.values()) {
+        if (task.projectId !== request.projectId || (request.status !== TaskStatus.UNSPECIFIED && task.status !== request.status)) continue;
+        if (request.pageSize > 0 && sent === request.pageSize) return;
+        yield task;
+        sent++;
+        if (request.projectId === "flaky") throw new ConnectError("the store went away", Code.Unavailable);
+      }
+    },
+    async importTasks() {
+      throw new ConnectError("not here", Code.Unimplemented);
+    },
+    async *syncTasks() {
+      throw new ConnectError("not here", Code.Unimplemented);
+    },
+  };
+  return { handlers, calls };
+}
+
+export async function start(): Promise<{ port: number; calls: string[]; close(): Promise<void> }> {
+  const { handlers, calls } = memoryTasks();
+  const server = createGrpcServer({ TaskService: handlers }, { shutdownGraceMs: 100 });
+  const port = await server.listen(0, "127.0.0.1");
+  return { port, calls, close: () => server.close() };
+}
+
+export function restClient(port: number, fetch?: Fetch) {
+  return createTaskServiceRestClient({ baseUrl: \`http://127.0.0.1:\${port}\`, ...(fetch ? { fetch } : {}) });
+}
+
+export function grpcClient(port: number) {
+  return createClient(TaskService, createGrpcTransport({ baseUrl: \`http://127.0.0.1:\${port}\` }));
 }
 `;
