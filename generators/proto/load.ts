@@ -1,5 +1,5 @@
 /**
- * The proto3 loader: `.proto` files → the `FileDescriptorSet` that
+ * The `.proto` loader (proto2, proto3, editions): `.proto` files → the `FileDescriptorSet` that
  * `protoc --include_imports --include_source_info --descriptor_set_out` writes for them, in pure
  * TypeScript (no protoc at run time). Files are found on include paths as protoc finds them; an
  * import of a well-known type that no include path has comes from @bufbuild/protobuf (wkt.ts).

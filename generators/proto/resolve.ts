@@ -1,9 +1,10 @@
 /**
  * Linking, as protoc's DescriptorBuilder does it: a symbol table over every loaded file, type
  * names resolved with protoc's scoping rules to `.pkg.Msg` (and `type` set to TYPE_MESSAGE or
- * TYPE_ENUM), `json_name` filled in, and the semantic checks protoc makes (duplicates, field
- * numbers, reserved numbers and names, map keys, enum rules, imports actually visible). Every
- * problem is collected with its position.
+ * TYPE_ENUM; groups stay TYPE_GROUP), `json_name` filled in, defaults checked and printed as
+ * protoc does, and the semantic checks protoc makes by syntax (duplicates, field numbers, reserved
+ * numbers and names, extension ranges and numbers, map keys, enum rules, imports actually visible,
+ * edition 2024 visibility and naming style). Every problem is collected with its position.
  */
 import type { Diagnostic } from '../core/diagnostics.js';
 import { isFieldSet } from '@bufbuild/protobuf';
