@@ -2,8 +2,8 @@
  * The `.proto` parser: a recursive-descent port of protoc's `compiler::Parser` for proto2, proto3
  * and editions (2023 to 2026). It builds the `FileDescriptorProto` the way protoc does before
  * linking (type names as written, options still uninterpreted, fields as `CopyTo` writes them) and
- * records `source_code_info` locations with protoc's
- * `LocationRecorder` rules, so paths, spans and comments come out as protoc writes them.
+ * records `source_code_info` locations with protoc's `LocationRecorder` rules, so paths, spans and
+ * comments come out as protoc writes them.
  */
 import { clone, create } from '@bufbuild/protobuf';
 import type { DescMessage, Message } from '@bufbuild/protobuf';
