@@ -14,7 +14,7 @@ import { transpileFolder, writeFiles } from './support/client-generate.js';
 import { load } from './support/grpc-setup.js';
 import { CLOUD_TASKS_USAGE, TASKS_USAGE } from './support/transcoding-usage.js';
 import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';
-import { writeFileSync } from 'node:fs';
+import { cpSync, existsSync, writeFileSync } from 'node:fs';
 
 const GOOGLEAPIS = join(ROOT, '..', 'shared', 'corpus', 'protobuf', 'googleapis-visible');
 const PROTO_ROOT = join(ROOT, 'schemas/proto');
@@ -381,4 +381,100 @@ describe('google.api.http transcoding: the example (schemas/proto tasks.proto)',
       expect(result.ok).toBe(true);
     }, 180_000);
   }
+});
+
+describe('path templates (runtime/grpc-transcoding-path.ts)', () => {
+  interface PathModule {
+    parsePathTemplate(source: string): { variables: { fieldPath: string[] }[]; verb: string | undefined };
+    matchPathTemplate(template: unknown, path: string): Map<string, string> | undefined;
+    expandPathTemplate(template: unknown, values: Map<string, string>): string;
+  }
+  let paths: PathModule;
+  beforeAll(async () => {
+    if (!existsSync(join(FOLDER, 'out/runtime/grpc-transcoding-path.js'))) await generateWithUsage(FOLDER, GOOGLEAPIS, 'google/cloud/tasks/v2/cloudtasks.proto', CLOUD_TASKS_USAGE);
+    paths = await load<PathModule>(FOLDER, 'out/runtime/grpc-transcoding-path.js');
+  }, 120_000);
+
+  it('refuses what http.proto\'s grammar does not allow', () => {
+    for (const bad of ['v1/x', '/v1/{name', '/v1/{a={b}}', '/v1/**/x', '/v1/{a}/{a}', '/v1/x:', '/v1//x', '/v1/{a-b}', '/v1/x*y']) {
+      expect(() => paths.parsePathTemplate(bad), bad).toThrow(SyntaxError);
+    }
+  });
+
+  it('matches variables of one and of many segments, `**` and verbs, decoding as the spec says', () => {
+    const books = paths.parsePathTemplate('/v1/{name=shelves/*/books/**}:get');
+    expect(books.verb).toBe('get');
+    expect(paths.matchPathTemplate(books, '/v1/shelves/s1/books/a/b/c:get')).toEqual(new Map([['name', 'shelves/s1/books/a/b/c']]));
+    expect(paths.matchPathTemplate(books, '/v1/shelves/s1/books/a')).toBeUndefined(); // no verb
+    expect(paths.matchPathTemplate(books, '/v1/shelves/s1/notes/a:get')).toBeUndefined();
+    const single = paths.parsePathTemplate('/v1/{id}');
+    expect(paths.matchPathTemplate(single, '/v1/a%2Fb%20c')).toEqual(new Map([['id', 'a/b c']])); // one segment: decoded whole
+    expect(paths.matchPathTemplate(single, '/v1/a:b')).toEqual(new Map([['id', 'a:b']])); // no verb in the template: part of the value
+    expect(paths.matchPathTemplate(single, '/v1/a/b')).toBeUndefined();
+    expect(paths.matchPathTemplate(single, '/v1/%E0%A4%A')).toBeUndefined();
+    const deep = paths.parsePathTemplate('/v1/{path=**}');
+    expect(paths.matchPathTemplate(deep, '/v1/a%2Fb/c%20d')).toEqual(new Map([['path', 'a%2Fb/c d']])); // many segments: %2F stays
+    const nested = paths.parsePathTemplate('/v1/{task.project_id}/tasks/{task.id}');
+    expect(paths.matchPathTemplate(nested, '/v1/p1/tasks/t1')).toEqual(new Map([['task.project_id', 'p1'], ['task.id', 't1']]));
+  });
+
+  it('expands values percent-encoded, and refuses values that do not fit', () => {
+    const queues = paths.parsePathTemplate('/v2/{parent=projects/*/locations/*}/queues');
+    expect(paths.expandPathTemplate(queues, new Map([['parent', 'projects/p 1/locations/é']]))).toBe('/v2/projects/p%201/locations/%C3%A9/queues');
+    expect(() => paths.expandPathTemplate(queues, new Map([['parent', 'projects/p1']]))).toThrow(TypeError);
+    expect(() => paths.expandPathTemplate(queues, new Map())).toThrow(/parent is needed/);
+    const single = paths.parsePathTemplate('/v1/{id}:cancel');
+    expect(paths.expandPathTemplate(single, new Map([['id', 'a/b']]))).toBe('/v1/a%2Fb:cancel');
+  });
+});
+
+describe('google.api.http rules that cannot work stop generation, located', () => {
+  const dir = join(ROOT, '.vitest-tmp', 'grpc-transcoding-bad');
+  const cases: [string, string, RegExp][] = [
+    ['an unknown path field', 'get: "/v1/{nam}"', /bad\.proto:11:\d+: error: A: google\.api\.http GET "\/v1\/\{nam\}": bad\.v1\.Req has no field nam/],
+    ['a list in the path', 'get: "/v1/{tags}"', /the path variable tags is a list/],
+    ['a message in the path', 'get: "/v1/{sub}"', /the path variable sub is a message \(bad\.v1\.Sub\)/],
+    ['no leading slash', 'get: "v1/x"', /GET "v1\/x" is not a path template/],
+    ['`**` in the middle', 'get: "/v1/**/x"', /is not a path template/],
+    ['a GET with a body', 'get: "/v1/x" body: "*"', /GET "\/v1\/x" has a body/],
+    ['an unknown body field', 'post: "/v1/x" body: "nope"', /body "nope" is not a field of bad\.v1\.Req/],
+    ['an unknown response_body', 'get: "/v1/x" response_body: "nope"', /response_body "nope" is not a field of bad\.v1\.Res/],
+    ['no pattern', 'body: "*"', /has no pattern/],
+    ['a custom kind that is no method', 'custom: { kind: "NOT A METHOD" path: "/v1/x" }', /custom kind "NOT A METHOD" is not an HTTP method/],
+    ['a field in an additional binding', 'get: "/v1/{name}" additional_bindings { get: "/v1/{nam=*}/x" }', /GET "\/v1\/\{nam=\*\}\/x": bad\.v1\.Req has no field nam/],
+  ];
+  const proto = (rule: string) => `syntax = "proto3";
+package bad.v1;
+
+import "google/api/annotations.proto";
+
+message Sub { string id = 1; }
+message Req { string name = 1; repeated string tags = 2; Sub sub = 3; }
+message Res { string text = 1; }
+
+service S {
+  rpc A(Req) returns (Res) { option (google.api.http) = { ${rule} }; }
+  rpc B(Req) returns (Res) { option (google.api.http) = { get: "/v2/{name}" }; }
+}
+`;
+  const generateBad = (rule: string) => {
+    writeFiles(dir, []);
+    cpSync(join(PROTO_ROOT, 'google'), join(dir, 'google'), { recursive: true });
+    writeFileSync(join(dir, 'bad.proto'), proto(rule));
+    return generate([{ name: 'bad', inputs: [join(dir, 'bad.proto')], documents: [], style: 'proto', output: join(dir, 'out'), emit: ['types', 'client', 'server'], options: { includePaths: [dir] }, root: dir }]);
+  };
+  for (const [what, rule, message] of cases) {
+    it(what, async () => {
+      await expect(generateBad(rule)).rejects.toThrow(message);
+    });
+  }
+
+  it('the same route on two methods', async () => {
+    await expect(generateBad('get: "/v2/{id=*}"'.replace('id', 'name'))).rejects.toThrow(/B: the route GET \/v2\/\{name\} is also A's/);
+  });
+
+  it('a good rule generates', async () => {
+    const [{ files }] = await generateBad('get: "/v1/{name=shelves/*}/x:go" additional_bindings { post: "/v1/x" body: "*" response_body: "text" }');
+    expect(files.find((file) => file.path === 'http-rules.ts')?.content).toContain('{ method: "POST", path: "/v1/x", body: "*", responseBody: "text" }');
+  });
 });
