@@ -662,6 +662,14 @@ describe('subscriptions over graphql-ws', () => {
     expect(server.connectionParams).toEqual([]);
   });
 
+  it('sends the client\'s token in connection_init when no connectionParams are given', async () => {
+    const tokened = client({ token: async () => 'sub-token', subscriptions: api.webSocketSubscriptions({ webSocketImpl: WebSocket, retryAttempts: 0 }) });
+    // The test server wants { token: "ws-secret" }: it records the payload and refuses this one.
+    expect(await rejection(tokened.taskChanged({ projectId: 'p1' }).next())).toMatchObject({ kind: 'closed' });
+    expect(server.connectionParams).toEqual([{ authorization: 'Bearer sub-token' }]);
+    await tokened.close();
+  });
+
   it('rejects with a closed GraphQLRequestError when the server refuses the connection', async () => {
     const refused = client({ subscriptions: api.webSocketSubscriptions({ webSocketImpl: WebSocket, connectionParams: { token: 'wrong' }, retryAttempts: 0 }) });
     const error = await rejection(refused.taskChanged({ projectId: 'p1' }).next());

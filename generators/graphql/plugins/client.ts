@@ -98,7 +98,8 @@ function createDoc(example: OperationInfo | undefined, subscriptions: boolean): 
       'const client = createClient({',
       '  url: "https://api.example.com/graphql",',
       '  token: () => session.token(),',
-      ...(subscriptions ? ['  subscriptions: webSocketSubscriptions({ connectionParams: async () => ({ token: await session.token() }) }),'] : []),
+      // The token goes in connection_init too, as { authorization: "Bearer <token>" }.
+      ...(subscriptions ? ['  subscriptions: webSocketSubscriptions(),'] : []),
       '});',
       `const { data, errors } = await client.${example.method}(${args});`,
     );
