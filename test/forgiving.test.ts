@@ -5,10 +5,11 @@
  * STRICTEST with both compilers; and `--strict` (CLI flag, config key, API option) fails each
  * document with exit 1, the same messages as errors, and writes nothing.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { load as jsYamlLoad } from 'js-yaml';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodegenError, formatDiagnostic, generate as generateApi, type Diagnostic } from '../generators/api.js';
 import type { ApiConfig } from '../generators/core/config.js';
 import { Documents } from '../generators/core/documents.js';
@@ -17,6 +18,9 @@ import type { ApiModel, Operation, SchemaObject } from '../generators/core/model
 import { applyPlan, planWrites } from '../generators/core/writer.js';
 import { loadOpenApi } from '../generators/openapi/load.js';
 import { codegen, ROOT } from './support/cli.js';
+import { transpileFolder, writeFiles } from './support/client-generate.js';
+import { generateFiles } from './support/generate.js';
+import { start, type Listener, type Running } from './support/server-module.js';
 import { tempDir } from './support/tmp.js';
 import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';
 
@@ -29,7 +33,7 @@ const WARNINGS: Record<string, string[]> = {
   ],
   'path-query.yaml': [
     `${DIR}/path-query.yaml:8:3: warning: path "/uploads?convert={convert}" has a query string, which is not part of an OpenAPI path; read as path "/uploads" with query parameter "convert"\n  hint: write the path as "/uploads" and declare the query parameters under parameters, with in: query`,
-    `${DIR}/path-query.yaml:26:3: warning: path "/search?term={term}&amount={amount}&sort=recent" has a query string, which is not part of an OpenAPI path; read as path "/search" with query parameters "term", "amount", "sort"\n  hint: write the path as "/search" and declare the query parameters under parameters, with in: query`,
+    `${DIR}/path-query.yaml:26:3: warning: path "/search?term={term}&amount={amount}&view=full" has a query string, which is not part of an OpenAPI path; read as path "/search" with query parameters "term", "amount", "view"\n  hint: write the path as "/search" and declare the query parameters under parameters, with in: query`,
   ],
   'composition-object.yaml': [
     `${DIR}/composition-object.yaml:33:9: warning: "allOf" must be a list of schemas, not an object; read as a list of this one schema\n  hint: write allOf: [ ... ] (in YAML, a "- " before the schema)`,
@@ -117,7 +121,7 @@ describe('forgiving loader: each case reads one obvious way, with a located warn
     expect(search.parameters).toEqual([
       { name: 'term', in: 'query', required: true, schema: { type: 'string' }, style: 'form', explode: true },
       { name: 'amount', in: 'query', required: true, schema: { type: 'string' }, style: 'form', explode: true },
-      { name: 'sort', in: 'query', required: true, schema: { type: 'string', enum: ['recent'] }, style: 'form', explode: true },
+      { name: 'view', in: 'query', required: true, schema: { type: 'string', enum: ['full'] }, style: 'form', explode: true },
     ]);
   });
 
@@ -180,6 +184,61 @@ describe('forgiving loader: what it generates type-checks', async () => {
       expect(typecheck(out, compiler, 'node+dom', undefined, STRICTEST).output).toBe('');
     });
   }
+});
+
+describe('path-query.yaml: the generated server and client agree on the reading, over a real socket', () => {
+  mkdirSync(join(ROOT, '.vitest-tmp'), { recursive: true });
+  const out = mkdtempSync(join(ROOT, '.vitest-tmp', 'forgiving-'));
+  let server: Running;
+
+  beforeAll(async () => {
+    writeFiles(out, await generateFiles(`${DIR}/path-query.yaml`, ['types', 'validators', 'client', 'server']));
+    writeFileSync(join(out, 'usage.ts'), [
+      'import { createServer } from "./server.js";',
+      'export function listener() {',
+      '  return createServer({',
+      '    search: (request) => ({ status: 200, body: [request.term, request.amount, request.view] }),',
+      '    createUpload: (request) => ({ status: 201, headers: { "x-convert": String(request.convert) } }),',
+      '  });',
+      '}',
+      '',
+    ].join('\n'));
+    writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
+    for (const [name, compiler] of Object.entries(COMPILERS)) {
+      expect(typecheck(out, compiler, 'node', undefined, STRICTEST).output, name).toBe('');
+    }
+    transpileFolder(out);
+    const usage = (await import(pathToFileURL(join(out, 'usage.js')).href)) as { listener(): Listener };
+    server = await start(usage.listener());
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  it('the server routes /search and /uploads and reads the query parameters the path keys named', async () => {
+    const found = await fetch(`${server.url}/search?term=a%20b&amount=3&view=full`);
+    expect(found.status).toBe(200);
+    expect(await found.json()).toEqual(['a b', '3', 'full']);
+    // A value that breaks the schema is 422, one that cannot be parsed 400, each naming the parameter.
+    const other = await fetch(`${server.url}/search?term=a&amount=3&view=other`);
+    expect([other.status, JSON.stringify(await other.json())]).toEqual([422, expect.stringContaining('view')]);
+    const missing = await fetch(`${server.url}/search?term=a&view=full`);
+    expect([missing.status, JSON.stringify(await missing.json())]).toEqual([422, expect.stringContaining('amount')]);
+    const upload = await fetch(`${server.url}/uploads?convert=true`, { method: 'POST', body: new Uint8Array([1, 2]), headers: { 'content-type': 'application/octet-stream' } });
+    expect([upload.status, upload.headers.get('x-convert')]).toEqual([201, 'true']);
+    const wrong = await fetch(`${server.url}/uploads?convert=maybe`, { method: 'POST', body: new Uint8Array([1]), headers: { 'content-type': 'application/octet-stream' } });
+    expect([wrong.status, JSON.stringify(await wrong.json())]).toEqual([400, expect.stringContaining('/query/convert')]);
+  });
+
+  it('the generated client sends them', async () => {
+    type Call = (params?: unknown) => Promise<unknown>;
+    const lib = (await import(pathToFileURL(join(out, 'client.js')).href)) as { createClient(options: Record<string, unknown>): Record<string, Call> };
+    const client = lib.createClient({ baseUrl: server.url, retry: false });
+    expect(await client.search!({ term: 'x&y', amount: '7', view: 'full' })).toEqual(['x&y', '7', 'full']);
+    await expect(client.createUpload!({ convert: false, body: new Uint8Array([1]) })).resolves.toBeUndefined();
+  });
 });
 
 describe('--strict: every forgiven case fails, through the real CLI', () => {
