@@ -9,11 +9,12 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDiagnostic } from '../generators/core/diagnostics.js';
+import { CodegenError, formatDiagnostic } from '../generators/core/diagnostics.js';
 import type { ApiModel } from '../generators/core/model.js';
 import { loadOpenApi } from '../generators/openapi/load.js';
 import { codegen, ROOT } from './support/cli.js';
 import { transpileFolder, writeFiles } from './support/client-generate.js';
+import { fuzz } from './support/fuzz-loop.js';
 import { generateFiles } from './support/generate.js';
 import { start, type Listener, type Running } from './support/server-module.js';
 import { SWAGGER2_USAGE_SOURCE } from './support/swagger2-usage.js';
@@ -101,6 +102,57 @@ describe('the CLI', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('a mutated 2.0 document (seeded fuzz): generated, or refused with located errors; never a crash', () => {
+  it('300 cases of tasks.swagger.json with 3 values replaced by wrong ones', async () => {
+    const dir = mkdtempSync(join(ROOT, '.vitest-tmp', 'swagger2-fuzz-'));
+    try {
+      cpSync(join(ROOT, FIXTURES), dir, { recursive: true });
+      const base = JSON.parse(readFileSync(join(dir, 'tasks.swagger.json'), 'utf8')) as Record<string, unknown>;
+      const wrong: unknown[] = [null, 0, -1, 'x', true, [], {}, [1], { $ref: '#/nope' }, { $ref: 5 }, '__proto__', { type: 'file' }, { in: 'body' }, { type: 'array' }];
+      const paths = (value: unknown, path: string[] = [], out: string[][] = []): string[][] => {
+        if (path.length) out.push(path);
+        if (value !== null && typeof value === 'object') for (const key of Object.keys(value)) paths((value as Record<string, unknown>)[key], [...path, key], out);
+        return out;
+      };
+      const file = join(dir, 'fuzzed.json');
+      const result = await fuzz<Record<string, unknown>>({
+        seed: 14,
+        target: 300,
+        timeLimitMs: 60_000,
+        concurrency: 1,
+        next(rng) {
+          const doc = structuredClone(base);
+          for (let i = 0; i < 3; i++) {
+            const path = rng.pick(paths(doc));
+            let parent = doc as Record<string, unknown>;
+            for (const key of path.slice(0, -1)) parent = parent[key] as Record<string, unknown>;
+            parent[path[path.length - 1]!] = structuredClone(rng.pick(wrong));
+          }
+          return doc;
+        },
+        async run(doc, fail) {
+          writeFileSync(file, JSON.stringify(doc));
+          try {
+            await loadOpenApi(file, { displayRoot: dir });
+            return 'generated';
+          } catch (error) {
+            if (!(error instanceof CodegenError)) fail(`crash: ${(error as Error).stack}\n${JSON.stringify(doc)}`);
+            else if (error.diagnostics.some((diagnostic) => !diagnostic.location)) fail(`unlocated: ${error.message}`);
+            return 'refused';
+          }
+        },
+      });
+      expect(result.failures).toEqual([]);
+      expect(result.sent).toBe(300);
+      expect(result.counts.get('generated')).toBeGreaterThan(0);
+      expect(result.counts.get('refused')).toBeGreaterThan(0);
+      expect(({} as Record<string, unknown>).examples).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
 
 describe('Swagger 2.0 habits other tools forgive: read the same way, each with a located warning; errors under strict', () => {
