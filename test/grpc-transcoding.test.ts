@@ -360,11 +360,32 @@ describe('google.api.http transcoding: the example (schemas/proto tasks.proto)',
     ]);
   });
 
+  it('takes a deadline from Grpc-Timeout, as grpc-gateway does: 504 once it passes, 400 when malformed', async () => {
+    let response = await fetch(`${base}/v1/tasks/slow`, { headers: { 'grpc-timeout': '50m' } });
+    expect(response.status).toBe(504);
+    expect(await response.json()).toMatchObject({ status: 504, code: 'DEADLINE_EXCEEDED' });
+    expect(server.calls.at(-1)).toBe('getTask http deadline');
+    response = await fetch(`${base}/v1/tasks/slow`, { headers: { 'grpc-timeout': 'soon' } });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ status: 400, code: 'INVALID_ARGUMENT' });
+  });
+
+  it('lets allowed browsers call the routes: preflights name the routes\' methods', async () => {
+    const preflight = await fetch(`${base}/v1/tasks/t1`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'content-type' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(preflight.headers.get('access-control-allow-methods')).toMatch(/PATCH/);
+    expect(preflight.headers.get('access-control-allow-methods')).toMatch(/DELETE/);
+    const read = await fetch(`${base}/v1/projects/p1/tasks`, { headers: { origin: 'https://app.example' } });
+    expect(read.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    await read.text();
+  });
+
   it('answers gRPC from the same handlers', async () => {
     const created = (await (await call('POST', '/v1/projects/g/tasks', { title: 'Both ways' })).json()) as Json;
     const grpc = usage.grpcClient(server.port, '');
     expect(await grpc.getTask!({ id: String(created['id']) })).toMatchObject({ title: 'Both ways', projectId: 'g' });
-    expect(server.calls.slice(-2)).toEqual(['createTask http', 'getTask grpc']);
+    expect(server.calls.slice(-2)).toEqual(['createTask http', 'getTask grpc no deadline']);
   });
 
   it('keeps gRPC paths gRPC\'s: a Connect call on the same port is not taken for a REST route', async () => {

@@ -215,8 +215,13 @@ export function memoryTasks(): { handlers: TaskServiceHandlers; calls: string[] 
     return task;
   };
   const handlers: TaskServiceHandlers = {
-    getTask(request, context) {
-      calls.push(\`getTask \${context.protocol}\`);
+    async getTask(request, context) {
+      calls.push(\`getTask \${context.protocol} \${context.timeoutMs() === undefined ? "no deadline" : "deadline"}\`);
+      // "slow" answers only once the call is over (its deadline passed, or the client left).
+      if (request.id === "slow") {
+        await new Promise((resolve) => context.signal.addEventListener("abort", resolve, { once: true }));
+        return create(TaskSchema, { id: "slow" });
+      }
       return taskOf(request.id);
     },
     createTask(request, context) {
@@ -265,9 +270,10 @@ export function memoryTasks(): { handlers: TaskServiceHandlers; calls: string[] 
   return { handlers, calls };
 }
 
+/** The generated server on 127.0.0.1, port 0, without auth; browsers from https://app.example may call it. */
 export async function start(): Promise<{ port: number; calls: string[]; close(): Promise<void> }> {
   const { handlers, calls } = memoryTasks();
-  const server = createGrpcServer({ TaskService: handlers }, { shutdownGraceMs: 100 });
+  const server = createGrpcServer({ TaskService: handlers }, { shutdownGraceMs: 100, cors: { origins: ["https://app.example"] } });
   const port = await server.listen(0, "127.0.0.1");
   return { port, calls, close: () => server.close() };
 }
