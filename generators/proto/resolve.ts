@@ -8,7 +8,7 @@
  */
 import type { Diagnostic } from '../core/diagnostics.js';
 import { isFieldSet } from '@bufbuild/protobuf';
-import { Edition, FeatureSet_EnumType, FieldDescriptorProtoSchema, SymbolVisibility, FieldDescriptorProto_Label, FieldDescriptorProto_Type } from '@bufbuild/protobuf/wkt';
+import { Edition, FeatureSet_EnumType, FeatureSet_JsonFormat, FieldDescriptorProtoSchema, SymbolVisibility, FieldDescriptorProto_Label, FieldDescriptorProto_Type } from '@bufbuild/protobuf/wkt';
 import type { FeatureSet } from '@bufbuild/protobuf/wkt';
 import type { DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto } from '@bufbuild/protobuf/wkt';
 import { canonicalDefault } from './defaults.js';
@@ -365,15 +365,20 @@ export class Linker {
       const closed = (features: FeatureSet | undefined, inherited: boolean) =>
         features?.enumType === FeatureSet_EnumType.CLOSED ? true : features?.enumType === FeatureSet_EnumType.OPEN ? false : inherited;
       const fileClosed = syntax === 'proto2' || (syntax === 'editions' && closed(proto.options?.features, false));
-      const walk = (m: DescriptorProto, full: string, enumsClosed: boolean) => {
+      // The JSON format: legacy for proto2; in editions, features.json_format down the file.
+      const legacy = (features: FeatureSet | undefined, inherited: boolean) =>
+        features?.jsonFormat === FeatureSet_JsonFormat.LEGACY_BEST_EFFORT ? true : features?.jsonFormat === FeatureSet_JsonFormat.ALLOW ? false : inherited;
+      const fileLegacy = syntax === 'proto2' || (syntax === 'editions' && legacy(proto.options?.features, false));
+      const walk = (m: DescriptorProto, full: string, enumsClosed: boolean, legacyJson: boolean) => {
         const inner = syntax === 'editions' ? closed(m.options?.features, enumsClosed) : enumsClosed;
-        for (const nested of m.nestedType) walk(nested, join(full, nested.name), inner);
+        const innerLegacy = syntax === 'editions' ? legacy(m.options?.features, legacyJson) : legacyJson;
+        for (const nested of m.nestedType) walk(nested, join(full, nested.name), inner, innerLegacy);
         for (const e of m.enumType) this.checkEnum(file, e, closed(e.options?.features, inner) && syntax !== 'proto3', join(full, e.name));
-        this.checkMessage(file, m, full, syntax);
+        this.checkMessage(file, m, full, syntax, innerLegacy);
         if (syntax === 'proto3') this.checkOpenEnums(file, m, full);
         this.checkExtensions(file, m.extension, full, syntax, extensionNumbers);
       };
-      for (const m of proto.messageType) walk(m, join(proto.package, m.name), fileClosed);
+      for (const m of proto.messageType) walk(m, join(proto.package, m.name), fileClosed, fileLegacy);
       for (const e of proto.enumType) this.checkEnum(file, e, closed(e.options?.features, fileClosed) && syntax !== 'proto3', join(proto.package, e.name));
       this.checkExtensions(file, proto.extension, proto.package, syntax, extensionNumbers);
       checkNamingStyle(file, (at, message, hint) => this.problem(file, at, message, hint));
@@ -441,11 +446,39 @@ export class Linker {
     return true;
   }
 
-  private checkMessage(file: LinkFile, message: DescriptorProto, full: string, syntax: Syntax): void {
+  /**
+   * protoc's CheckFieldJsonNameUniqueness: default JSON names first, then custom ones; under the
+   * legacy JSON format (proto2, or features.json_format = LEGACY_BEST_EFFORT) only two custom
+   * names may not clash (the rest are warnings).
+   */
+  private checkJsonNames(file: LinkFile, message: DescriptorProto, legacyJson: boolean): void {
     const positions = (d: object) => file.positions.get(d) ?? {};
-    const isMapEntry = message.options?.mapEntry === true;
+    for (const useCustom of [false, true]) {
+      const seen = new Map<string, { field: FieldDescriptorProto; name: string; custom: boolean }>();
+      for (const field of message.field) {
+        const fallback = jsonName(field.name);
+        const custom = useCustom && positions(field).jsonName !== undefined && field.jsonName !== fallback;
+        const name = custom ? field.jsonName : fallback;
+        if (custom && name.startsWith('[') && name.endsWith(']')) {
+          this.problem(file, positions(field).name, `the custom JSON name of field "${field.name}" ("${name}") is invalid: JSON names may not start with '[' and end with ']'`, 'brackets mark extensions in JSON; choose another json_name');
+          continue;
+        }
+        const match = seen.get(name);
+        if (!match) {
+          seen.set(name, { field, name, custom });
+          continue;
+        }
+        if (useCustom && !custom && !match.custom) continue;
+        if (legacyJson && (!custom || !match.custom)) continue;
+        const word = (c: boolean) => (c ? 'custom' : 'default');
+        this.problem(file, positions(field).name, `the ${word(custom)} JSON name of field "${field.name}" ("${name}") conflicts with the ${word(match.custom)} JSON name of field "${match.field.name}"${match.name !== name ? ` ("${match.name}")` : ''}`, 'rename one of the fields or give it a different json_name');
+      }
+    }
+  }
+
+  private checkMessage(file: LinkFile, message: DescriptorProto, full: string, syntax: Syntax, legacyJson = syntax === 'proto2'): void {
+    const positions = (d: object) => file.positions.get(d) ?? {};
     const byNumber = new Map<number, FieldDescriptorProto>();
-    const byJson = new Map<string, FieldDescriptorProto>();
     // Reserved ranges must not overlap.
     const ranges = [...message.reservedRange];
     for (let i = 0; i < ranges.length; i++) {
@@ -459,6 +492,7 @@ export class Linker {
       }
     }
     this.checkExtensionRanges(file, message);
+    if (message.options?.mapEntry !== true) this.checkJsonNames(file, message, legacyJson);
     const reservedNames = new Set<string>();
     for (const name of message.reservedName) {
       if (reservedNames.has(name)) this.problem(file, positions(message)[`reservedName:${name}`], `field name "${name}" is reserved multiple times`, 'reserve each name once');
@@ -475,14 +509,6 @@ export class Linker {
         if (reserved) this.problem(file, at.number, `field "${field.name}" uses reserved number ${field.number}`, 'pick a number that is not reserved; reserved numbers once belonged to deleted fields');
       }
       if (reservedNames.has(field.name)) this.problem(file, at.name, `field name "${field.name}" is reserved`, 'rename the field; reserved names once belonged to deleted fields');
-      // JSON names must be unique within a message (proto2's legacy JSON only checks custom names).
-      const json = field.jsonName !== '' ? field.jsonName : jsonName(field.name);
-      const clash = byJson.get(json);
-      const isCustom = (f: FieldDescriptorProto) => positions(f).jsonName !== undefined && f.jsonName !== jsonName(f.name);
-      if (clash && !isMapEntry && (syntax !== 'proto2' || (isCustom(field) && isCustom(clash)))) {
-        const kind = (f: FieldDescriptorProto) => (positions(f).jsonName !== undefined ? 'custom' : 'default');
-        this.problem(file, at.jsonName ?? at.name, `the ${kind(field)} JSON name of field "${field.name}" ("${json}") conflicts with the ${kind(clash)} JSON name of field "${clash.name}"`, 'rename one of the fields or give it a different json_name');
-      } else byJson.set(json, field);
       if (field.label === FieldDescriptorProto_Label.REPEATED && field.type === FieldDescriptorProto_Type.MESSAGE) {
         // Map fields: check the key of the generated entry.
         const entry = message.nestedType.find((n) => `.${full}.${n.name}` === field.typeName && n.options?.mapEntry === true);
