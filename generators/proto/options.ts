@@ -21,7 +21,7 @@ import { MessageValue } from './option-values.js';
 import type { FieldValue } from './option-values.js';
 import { missingRequired, parseTextFormat, TextFormatError } from './options-text-format.js';
 import type { TextFormatScope } from './options-text-format.js';
-import { checkFieldOptions, checkLiteImports } from './option-checks.js';
+import { checkFieldFeatures, checkFieldOptions, checkLiteImports } from './option-checks.js';
 import { editDistance } from './resolve.js';
 import type { Linker, LinkFile } from './resolve.js';
 
@@ -161,6 +161,7 @@ export function interpretOptions(file: LinkFile, linker: Linker): void {
   }
   checkFieldOptions(file, linker);
   checkLiteImports(file, linker);
+  checkFieldFeatures(file, linker, ctx.types);
   file.locations = rewriteLocations(file.locations, ctx.rewrites);
 }
 
