@@ -102,6 +102,29 @@ describe('forgiving loader: each case reads one obvious way, with a located warn
     expect((schema(model, 'ContainerState').properties?.Running as SchemaObject).description).toBe('Whether this container is running.\nNote that a running container can be _paused_.');
   });
 
+  it('the same repair for single-quoted strings, a closing quote at column 1, quoted keys and list entries', () => {
+    const dir = tempDir('codegen-forgiving-');
+    const file = join(dir, 'quotes.yaml');
+    const text = [
+      'paths:', '  /architectures:', '    get:',
+      "      description: 'Get the architectures known to OBS.", "      It''s not this instance''s list.", '', "'",
+      '      "x-quoted key": "one', '      two"', 'tags:', '  - "first', '  entry"', '  - name: "second', '    entry"', '',
+    ].join('\n');
+    writeFileSync(file, text);
+    const docs = new Documents(dir, undefined, { lenientYaml: true });
+    const opened = docs.open(file);
+    if (Array.isArray(opened)) throw new Error(opened.map(formatDiagnostic).join('\n'));
+    expect(opened.data).toEqual(jsYamlLoad(text));
+    expect(opened.data).toEqual({
+      paths: { '/architectures': { get: { description: "Get the architectures known to OBS. It's not this instance's list.\n", 'x-quoted key': 'one two' } } },
+      tags: ['first entry', { name: 'second entry' }],
+    });
+    expect(docs.warnings.map((warning) => formatDiagnostic(warning).split('\n')[0])).toEqual([
+      "quotes.yaml:4:56: warning: YAML 1.2 refuses this (Missing closing 'quote); read as js-yaml reads it: a multi-line quoted string continues on a line indented no deeper than its key (4 such strings in this file)",
+    ]);
+    expect(opened.locate(['tags', '1', 'name'])).toMatchObject({ line: 13, column: 11 });
+  });
+
   it('YAML that js-yaml refuses too is still refused, with `yaml`\'s located error', () => {
     const dir = tempDir('codegen-forgiving-');
     const file = join(dir, 'bad.yaml');

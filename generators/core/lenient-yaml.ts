@@ -15,8 +15,54 @@
 import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
 
-/** `key: "` or `- "` opening a quoted string in block context; group 1 is where the key starts. */
-const OPENING = /^( *(?:- +)*)(?:(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"-][^#]*?|-[^\s#][^#]*?) *: +)?(["'])/;
+/**
+ * A quoted string opening on `line` as a block value (`key: "…`, `"key": '…`, `- "…`): where its
+ * key (or entry) starts, and where its opening quote is. One pass over the line, no backtracking:
+ * this runs on files the YAML parser has just refused, which may be hostile.
+ */
+function opening(line: string): { keyColumn: number; quoteAt: number } | undefined {
+  let i = 0;
+  while (line[i] === ' ') i++;
+  while (line[i] === '-' && line[i + 1] === ' ') {
+    i += 2;
+    while (line[i] === ' ') i++;
+  }
+  const keyColumn = i;
+  const first = line[i];
+  if (first === '"' || first === "'") {
+    const end = quotedEnd(line, i);
+    if (end === undefined) return { keyColumn, quoteAt: i }; // a sequence entry that goes on
+    return valueQuote(line, end, keyColumn); // a quoted key
+  }
+  if (first === undefined || '#{[|>&*!%@`'.includes(first)) return undefined;
+  const colon = line.indexOf(': ', i);
+  if (colon === -1 || line.slice(i, colon).includes(' #')) return undefined;
+  return valueQuote(line, colon, keyColumn);
+}
+
+/** After a key ending at `at` (its `:`, or just past its closing quote): `: "` or `: '` opens the value. */
+function valueQuote(line: string, at: number, keyColumn: number): { keyColumn: number; quoteAt: number } | undefined {
+  let i = at;
+  while (line[i] === ' ') i++;
+  if (line[i] !== ':' || line[i + 1] !== ' ') return undefined;
+  i += 2;
+  while (line[i] === ' ') i++;
+  const quote = line[i];
+  return quote === '"' || quote === "'" ? { keyColumn, quoteAt: i } : undefined;
+}
+
+/** The index after the closing quote of the string opened at `line[start]`, if it closes on this line. */
+function quotedEnd(line: string, start: number): number | undefined {
+  const quote = line[start];
+  for (let k = start + 1; k < line.length; k++) {
+    if (quote === '"' && line[k] === '\\') k++;
+    else if (line[k] === quote) {
+      if (quote === "'" && line[k + 1] === "'") k++;
+      else return k + 1;
+    }
+  }
+  return undefined;
+}
 
 export interface Repair {
   /** The text with continuation lines indented past their key. */
@@ -31,11 +77,10 @@ export function repairQuotedIndentation(text: string): Repair | undefined {
   let strings = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    const opening = OPENING.exec(line);
-    if (!opening) continue;
-    const keyColumn = (opening[1] as string).length;
-    const quote = opening[2] as string;
-    const end = closingLine(lines, i, opening[0].length, quote);
+    const found = opening(line);
+    if (!found) continue;
+    const { keyColumn, quoteAt } = found;
+    const end = closingLine(lines, i, quoteAt + 1, line[quoteAt] as string);
     if (end === undefined) return undefined; // never closed: nothing sensible to repair
     let repaired = false;
     for (let j = i + 1; j <= end; j++) {
