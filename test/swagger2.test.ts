@@ -85,7 +85,7 @@ describe('a Swagger 2.0 document generates what its hand-made OpenAPI 3.0 conver
 });
 
 describe('the CLI', () => {
-  it('codegen generate <2.0 file> writes the code, exit 0; a bad 2.0 file: exit 1, located, nothing written', () => {
+  it('codegen generate <2.0 file> writes the code, exit 0; a bad 2.0 file: exit 1, located, nothing written; a forgiven habit: a warning, an error with --strict', () => {
     const dir = mkdtempSync(join(ROOT, '.vitest-tmp', 'swagger2-cli-'));
     try {
       cpSync(join(ROOT, FIXTURES), dir, { recursive: true });
@@ -98,6 +98,13 @@ describe('the CLI', () => {
       expect(bad.code).toBe(1);
       expect(bad.stderr).toContain('bad/refs.yaml:10:19: error: $ref "#/definitions/Pets" points to nothing');
       expect(existsSync(join(dir, 'bad-gen'))).toBe(false);
+      const forgiven = codegen(['generate', 'forgiven.yaml', '-o', 'forgiven-gen'], dir);
+      expect(forgiven.code).toBe(0);
+      expect(forgiven.stderr).toContain('forgiven.yaml:10:11: warning: parameter "q" has no "type"; read as a string');
+      const strict = codegen(['generate', 'forgiven.yaml', '-o', 'strict-gen', '--strict'], dir);
+      expect(strict.code).toBe(1);
+      expect(strict.stderr).toContain('forgiven.yaml:10:11: error: parameter "q" has no "type"; read as a string');
+      expect(existsSync(join(dir, 'strict-gen'))).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
