@@ -46,6 +46,8 @@ export interface TasksClient {
 
 export interface ClientOptions extends Omit<CallOptions, 'signal' | 'idempotencyKey' | 'cache' | 'headers'> {
   baseUrl?: string;
+  /** Aborts every call of the client. */
+  signal?: AbortSignal;
   fetch?: (request: Request) => Promise<Response>;
   headers?: Record<string, string> | (() => Promise<Record<string, string>>);
   auth?: { bearerAuth?: string | (() => string | undefined | Promise<string | undefined>) };
