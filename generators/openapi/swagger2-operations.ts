@@ -11,8 +11,8 @@
  */
 import type { Problems, Where } from '../core/documents.js';
 import { closest, deref, describe, isObject, locate, own, setOwn } from '../core/documents.js';
-import type { Conversion } from './swagger2.js';
-import { at } from './swagger2.js';
+import type { Conversion } from './swagger2-conversion.js';
+import { at } from './swagger2-conversion.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 const LOCATIONS = ['query', 'header', 'path', 'formData', 'body'];
