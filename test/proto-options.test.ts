@@ -191,6 +191,8 @@ describe('bad options fail where protoc fails, located at the offending token', 
     ['features-required-ext.proto', 'features-required-ext.proto:4:58: error: extensions can\'t be required'],
     ['features-rfe-singular.proto', 'features-rfe-singular.proto:3:26: error: only repeated fields can specify repeated field encoding'],
     ['features-utf8-int.proto', 'features-utf8-int.proto:3:26: error: only string fields can specify utf8 validation'],
+    ['utf8-statement.proto', 'utf8-statement.proto:15:20: error: value of string option "(label)" is not valid UTF-8'],
+    ['utf8-aggregate.proto', 'utf8-aggregate.proto:14:21: error: error in the value of option "(r)": string field "s" is not valid UTF-8'],
     ['wrong-type.proto', 'wrong-type.proto:6:44: error: error in the value of option "(bad.opts.rule)": expected integer for field "n", found "x"'],
   ];
   for (const [name, expected] of cases) it(name, () => expect(failure(name)).toBe(expected));
@@ -200,7 +202,9 @@ describe('bad options fail where protoc fails, located at the offending token', 
     // Buffer reflection usage error" and exits 0); an extension of another message is refused here.
     // Likewise required-in-pieces.proto: "Check failed: dynamic_message->ParseFromString", exit 0
     // and no descriptor set written.
-    for (const [name] of cases.filter(([name]) => name !== 'unknown-extension.proto' && name !== 'required-in-pieces.proto')) {
+    // utf8-*.proto too (protoc 36 aborts when it re-parses the options).
+    const aborts = new Set(['unknown-extension.proto', 'required-in-pieces.proto', 'utf8-statement.proto', 'utf8-aggregate.proto']);
+    for (const [name] of cases.filter(([name]) => !aborts.has(name))) {
       expect(() => execFileSync(PROTOC, [`-I${BAD}`, '--descriptor_set_out=/dev/null', name], { cwd: BAD, stdio: ['ignore', 'ignore', 'pipe'] }), name).toThrow();
     }
   });

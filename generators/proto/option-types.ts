@@ -11,6 +11,7 @@ import {
   FeatureSet_FieldPresence,
   FeatureSet_MessageEncoding,
   FeatureSet_RepeatedFieldEncoding,
+  FeatureSet_Utf8Validation,
   FieldDescriptorProtoSchema,
   FieldDescriptorProto_Label,
   FieldDescriptorProto_Type,
@@ -55,6 +56,8 @@ export interface OptionField {
   delimited: boolean;
   /** proto2 `required` or editions `field_presence = LEGACY_REQUIRED`: an aggregate must set it. */
   required: boolean;
+  /** A string field whose value must be valid UTF-8 (proto3, editions unless `utf8_validation = NONE`). */
+  utf8: boolean;
   kind: 'scalar' | 'enum' | 'message';
   /** For scalars, the scalar type; enums are INT32 on the wire. */
   scalar: ScalarType;
@@ -206,6 +209,7 @@ export class OptionTypes {
       || (isMessage && syntax === 'editions' && feature(chain, (f) => f.messageEncoding) === FeatureSet_MessageEncoding.DELIMITED);
     const required = proto.label === FieldDescriptorProto_Label.REQUIRED
       || (syntax === 'editions' && !repeated && !isExtension && feature(chain, (f) => f.fieldPresence) === FeatureSet_FieldPresence.LEGACY_REQUIRED);
+    const utf8 = syntax === 'proto3' || (syntax === 'editions' && feature(chain, (f) => f.utf8Validation) !== FeatureSet_Utf8Validation.NONE);
     const typeName = proto.typeName.replace(/^\./, '');
     return {
       proto,
@@ -217,6 +221,7 @@ export class OptionTypes {
       implicit,
       delimited,
       required,
+      utf8,
       kind: isMessage ? 'message' : isEnum ? 'enum' : 'scalar',
       scalar,
       message: () => {

@@ -12,6 +12,17 @@ import type { OptionField, OptionMessageType } from './option-types.js';
 export type ScalarValue = number | bigint | boolean | string | Uint8Array;
 export type FieldValue = ScalarValue | MessageValue;
 
+/** A string value as protoc keeps it: text when it is UTF-8, else its bytes (or why it may not be). */
+export function stringOf(bytes: Uint8Array | number[], field: OptionField): string | Uint8Array | { error: string } {
+  const raw = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(raw);
+  } catch {
+    if (field.utf8) return { error: `string field "${field.name}" is not valid UTF-8` };
+    return raw;
+  }
+}
+
 export class MessageValue {
   readonly fields = new Map<number, { field: OptionField; values: FieldValue[] }>();
 
@@ -76,7 +87,8 @@ function writeScalar(w: BinaryWriter, type: ScalarType, value: ScalarValue): voi
     case ScalarType.FIXED64: w.fixed64(value as bigint); break;
     case ScalarType.SFIXED64: w.sfixed64(value as bigint); break;
     case ScalarType.DOUBLE: w.double(value as number); break;
-    case ScalarType.STRING: w.string(value as string); break;
+    // A proto2 string may hold bytes that are not UTF-8; protoc writes them as they are.
+    case ScalarType.STRING: if (value instanceof Uint8Array) w.bytes(value); else w.string(value as string); break;
     case ScalarType.BYTES: w.bytes(value as Uint8Array); break;
   }
 }

@@ -15,7 +15,7 @@ import { parseInteger } from './parse.js';
 import type { Pos } from './parse.js';
 import { inOneof } from './option-types.js';
 import type { OptionField, OptionMessageType, OptionTypes } from './option-types.js';
-import { MessageValue } from './option-values.js';
+import { MessageValue, stringOf } from './option-values.js';
 import type { ScalarValue } from './option-values.js';
 import { editDistance } from './resolve.js';
 import { stringBytes } from './tokens.js';
@@ -349,7 +349,9 @@ class TextFormatParser {
           this.index++;
         }
         if (field.scalar === ScalarType.BYTES) return new Uint8Array(bytes);
-        return Buffer.from(bytes).toString('utf8');
+        const text = stringOf(bytes, field);
+        if (typeof text === 'object' && 'error' in text) this.fail(text.error, 'use a bytes field for raw bytes; protoc aborts on this value', at);
+        return text;
       }
     }
   }

@@ -17,7 +17,7 @@ import { OPTIONS_SCHEMA } from './parse.js';
 import type { OptionsKind, OptionValue, PendingOption, Pos } from './parse.js';
 import { OptionTypes, UnresolvedOptionType } from './option-types.js';
 import type { OptionField, OptionMessageType } from './option-types.js';
-import { MessageValue } from './option-values.js';
+import { MessageValue, stringOf } from './option-values.js';
 import type { FieldValue } from './option-values.js';
 import { missingRequired, parseTextFormat, TextFormatError } from './options-text-format.js';
 import type { TextFormatScope } from './options-text-format.js';
@@ -401,6 +401,11 @@ function optionValue(ctx: Context, option: PendingOption, field: OptionField, fu
       ? `enum type "${enumType.fullName}" has no value named "${value.value}" for option "${fullName}"`
       : `value must be an identifier for enum-valued option "${fullName}"`;
     throw new OptionProblem(message, option.valuePos, `its values are ${enumType.proto.value.map((v) => v.name).join(', ')}`);
+  }
+  if (field.scalar === ScalarType.STRING && field.kind === 'scalar' && value.kind === 'string') {
+    const text = stringOf(value.bytes, field);
+    if (typeof text === 'object' && 'error' in text) throw new OptionProblem(`value of string option "${fullName}" is not valid UTF-8`, option.valuePos, 'use a bytes option for raw bytes; protoc aborts on this value');
+    return text;
   }
   const scalar = scalarValue(field.scalar, value, fullName);
   if (typeof scalar === 'object' && 'error' in scalar) throw new OptionProblem(scalar.error, option.valuePos, `the value given is ${describe(value)}`);
