@@ -499,3 +499,37 @@ service S {
     expect(files.find((file) => file.path === 'http-rules.ts')?.content).toContain('{ method: "POST", path: "/v1/x", body: "*", responseBody: "text" }');
   });
 });
+
+describe('google.api.http of the other googleapis services: Secret Manager, Datastore, IAM', () => {
+  const folder = join(ROOT, '.vitest-tmp', 'grpc-transcoding-googleapis');
+  let files: Map<string, string>;
+  beforeAll(async () => {
+    const inputs = { secretmanager: 'google/cloud/secretmanager/v1/service.proto', datastore: 'google/datastore/v1/datastore.proto' };
+    const outputs = await generate(Object.entries(inputs).map(([name, input]) => ({
+      name, inputs: [join(GOOGLEAPIS, input)], documents: [], style: 'proto' as const, output: join(folder, name), emit: ['types', 'client', 'server'], options: { includePaths: [GOOGLEAPIS] }, root: GOOGLEAPIS,
+    })));
+    writeFiles(folder, []);
+    files = new Map();
+    for (const [i, output] of outputs.entries()) {
+      const name = Object.keys(inputs)[i]!;
+      writeFiles(join(folder, name), output.files);
+      for (const file of output.files) files.set(`${name}/${file.path}`, file.content);
+    }
+    writeFileSync(join(folder, 'package.json'), '{ "type": "module" }\n');
+  }, 120_000);
+
+  it('writes their routes, additional bindings included', () => {
+    const secrets = files.get('secretmanager/http-rules.ts')!;
+    expect(secrets).toContain('{ method: "GET", path: "/v1/{parent=projects/*}/secrets" },\n    { method: "GET", path: "/v1/{parent=projects/*/locations/*}/secrets" },');
+    expect(secrets).toContain('{ method: "POST", path: "/v1/{resource=projects/*/secrets/*}:setIamPolicy", body: "*" }');
+    expect(files.get('datastore/http-rules.ts')).toContain('{ method: "POST", path: "/v1/projects/{project_id}:runQuery", body: "*" }');
+  });
+
+  for (const [name, compiler] of Object.entries(COMPILERS)) {
+    it(`their server and REST clients type-check strict with ${name}`, () => {
+      const result = typecheck(folder, compiler, 'node', undefined, STRICTEST);
+      expect(result.output).toBe('');
+      expect(result.ok).toBe(true);
+    }, 240_000);
+  }
+});
