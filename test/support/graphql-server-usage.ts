@@ -99,7 +99,7 @@ const DateTime = new GraphQLScalarType<string, string>({
 export const resolvers: Resolvers<AppContext> = {
   DateTime,
   Query: {
-    viewer: (_parent, _args, context) => spy("Query.viewer", context.viewer ? users[0] : null),
+    viewer: (_parent, _args, context) => spy("Query.viewer", context.viewer ? (users[0] ?? null) : null),
     node: (_parent, { id }) => spy("Query.node", asTask(tasks.find((task) => task.id === id)) ?? asProject(projects.find((project) => project.id === id)) ?? users.find((user) => user.id === id) ?? null),
     project: (_parent, { id }) => spy("Query.project", asProject(projects.find((project) => project.id === id))),
     projects: (_parent, { first }) => spy("Query.projects", projects.slice(0, first ?? 20).map((row) => asProject(row)!)),
@@ -121,7 +121,7 @@ export const resolvers: Resolvers<AppContext> = {
           });
         });
         const reason: unknown = context.signal.reason;
-        return spy("Query.task(hang) ended: " + (reason instanceof GraphQLError ? String(reason.extensions.code) : "not aborted"), asTask(tasks[0]));
+        return spy("Query.task(hang) ended: " + (reason instanceof GraphQLError ? String(reason.extensions["code"]) : "not aborted"), asTask(tasks[0]));
       }
       return asTask(tasks.find((task) => task.id === id));
     },
@@ -179,7 +179,7 @@ export const errors: unknown[] = [];
 
 export function server(options: Partial<GraphQLServerOptions<AppContext, Viewer<ViewerRole>>> = {}): GraphQLServer {
   return createGraphQLServer<AppContext>(resolvers, {
-    authenticate: (request: GraphQLRequest) => viewerFrom(request.transport === "http" ? request.headers.authorization : request.connectionParams?.token),
+    authenticate: (request: GraphQLRequest) => viewerFrom(request.transport === "http" ? request.headers.authorization : request.connectionParams?.["token"]),
     context: ({ viewer, signal }) => ({ viewer, signal }),
     onError: (error) => errors.push(error),
     ...options,
