@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detectFile, styleOfInput } from '../generators/core/detect.js';
 import { CodegenError, formatDiagnostic } from '../generators/core/diagnostics.js';
 import type { ApiModel } from '../generators/core/model.js';
 import { loadOpenApi } from '../generators/openapi/load.js';
@@ -189,6 +190,23 @@ describe('Swagger 2.0 habits other tools forgive: read the same way, each with a
       let warnings: unknown[] = [];
       await loadOpenApi(join(ROOT, FIXTURES, name), { displayRoot: ROOT, onWarnings: (found) => (warnings = found) });
       expect(warnings, name).toEqual([]);
+    }
+  });
+});
+
+describe('finding 2.0 documents (codegen init, a config without style)', () => {
+  it('a document that indents all of its keys (`---` then `  swagger: "2.0"`) is OpenAPI; a nested swagger: key elsewhere is not', () => {
+    const minimal = join(ROOT, FIXTURES, 'oai-v2.0', 'yaml', 'petstore-minimal.yaml');
+    expect(detectFile(minimal)).toMatchObject({ style: 'openapi', role: 'schema' });
+    const dir = mkdtempSync(join(ROOT, '.vitest-tmp', 'swagger2-detect-'));
+    try {
+      writeFileSync(join(dir, 'asyncapi-indented.yaml'), '# events\n---\n  asyncapi: 3.0.0\n  info: { title: T, version: "1" }\n');
+      writeFileSync(join(dir, 'manifest.yaml'), 'kind: Config\nspec:\n  swagger: "2.0"\n');
+      expect(detectFile(join(dir, 'asyncapi-indented.yaml'))).toMatchObject({ style: 'asyncapi' });
+      expect(styleOfInput(join(dir, 'asyncapi-indented.yaml'))).toBe('asyncapi');
+      expect(detectFile(join(dir, 'manifest.yaml'))).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

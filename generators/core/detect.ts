@@ -55,9 +55,13 @@ export function detectFile(file: string): DetectedFile | undefined {
   return undefined;
 }
 
+/** A YAML document that indents all of its keys (`---` then `  swagger: "2.0"`): its first key. */
+const FIRST_INDENTED_KEY = /^(?:[ \t]*(?:#[^\n]*|---[^\n]*)?\r?\n)*[ \t]+["']?(openapi|swagger|asyncapi)["']?[ \t]*:/;
+
 /** `openapi:`/`swagger:` or `asyncapi:` as a top-level key of a YAML or JSON document. */
 function documentStyle(head: string): InputStyle | undefined {
-  const key = /^(?:\s*\{\s*|)["']?(openapi|swagger|asyncapi)["']?\s*:/m.exec(head.replace(/^\uFEFF/, ''));
+  const text = head.replace(/^\uFEFF/, '');
+  const key = /^(?:\s*\{\s*|)["']?(openapi|swagger|asyncapi)["']?\s*:/m.exec(text) ?? FIRST_INDENTED_KEY.exec(text);
   if (!key) return undefined;
   return key[1] === 'asyncapi' ? 'asyncapi' : 'openapi';
 }
