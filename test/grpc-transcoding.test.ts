@@ -15,6 +15,7 @@ import { load } from './support/grpc-setup.js';
 import { CLOUD_TASKS_USAGE, TASKS_USAGE } from './support/transcoding-usage.js';
 import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';
 import { cpSync, existsSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:http2';
 
 const GOOGLEAPIS = join(ROOT, '..', 'shared', 'corpus', 'protobuf', 'googleapis-visible');
 const PROTO_ROOT = join(ROOT, 'schemas/proto');
@@ -368,6 +369,35 @@ describe('google.api.http transcoding: the example (schemas/proto tasks.proto)',
     response = await fetch(`${base}/v1/tasks/slow`, { headers: { 'grpc-timeout': 'soon' } });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ status: 400, code: 'INVALID_ARGUMENT' });
+  });
+
+  it('answers the routes over HTTP/2 without TLS (h2c) too, on the same port', async () => {
+    const session = connect(base);
+    try {
+      const get = (path: string, headers: Record<string, string> = {}) =>
+        new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+          const stream = session.request({ ':method': 'GET', ':path': path, ...headers });
+          let status = 0;
+          let type = '';
+          let body = '';
+          stream.on('response', (head) => {
+            status = Number(head[':status']);
+            type = String(head['content-type']);
+          });
+          stream.setEncoding('utf8');
+          stream.on('data', (chunk: string) => (body += chunk));
+          stream.on('end', () => resolve({ status, type, body }));
+          stream.on('error', reject);
+        });
+      const created = (await (await call('POST', '/v1/projects/h2/tasks', { title: 'Over h2c' })).json()) as Json;
+      const answer = await get(`/v1/tasks/${String(created['id'])}`);
+      expect(answer).toMatchObject({ status: 200, type: 'application/json' });
+      expect(JSON.parse(answer.body)).toMatchObject({ title: 'Over h2c', projectId: 'h2' });
+      const missing = await get('/v1/tasks/none');
+      expect(missing).toMatchObject({ status: 404, type: 'application/problem+json' });
+    } finally {
+      session.close();
+    }
   });
 
   it('lets allowed browsers call the routes: preflights name the routes\' methods', async () => {
