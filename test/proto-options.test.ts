@@ -193,6 +193,7 @@ describe('bad options fail where protoc fails, located at the offending token', 
     ['features-utf8-int.proto', 'features-utf8-int.proto:3:26: error: only string fields can specify utf8 validation'],
     ['utf8-statement.proto', 'utf8-statement.proto:15:20: error: value of string option "(label)" is not valid UTF-8'],
     ['utf8-aggregate.proto', 'utf8-aggregate.proto:14:21: error: error in the value of option "(r)": string field "s" is not valid UTF-8'],
+    ['not-group-like.proto', 'not-group-like.proto:19:23: error: error in the value of option "(holder)": message type "bad.group.Holder" has no field named "Part"'],
     ['wrong-type.proto', 'wrong-type.proto:6:44: error: error in the value of option "(bad.opts.rule)": expected integer for field "n", found "x"'],
   ];
   for (const [name, expected] of cases) it(name, () => expect(failure(name)).toBe(expected));

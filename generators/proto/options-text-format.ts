@@ -10,7 +10,7 @@
  * It reads the tokens the `.proto` tokenizer produced for the value, so errors point at the token.
  */
 import { ScalarType } from '@bufbuild/protobuf';
-import { FieldDescriptorProto_Type } from '@bufbuild/protobuf/wkt';
+import type { FieldDescriptorProto } from '@bufbuild/protobuf/wkt';
 import { parseInteger } from './parse.js';
 import type { Pos } from './parse.js';
 import { inOneof } from './option-types.js';
@@ -205,21 +205,28 @@ class TextFormatParser {
     if (!this.tryConsume(';')) this.tryConsume(',');
   }
 
-  /** protoc's rule: a field by its name; a group also by its type name (as it is written in .proto). */
+  /**
+   * protoc's rule: a field by its name; a group-like field (proto2 `group`, or an editions DELIMITED
+   * field named after its nested type) also by its type name, as `MyGroup { ... }`.
+   */
   private fieldByName(type: OptionMessageType, name: string, at: Pos): OptionField {
-    const isGroup = (f: { type: FieldDescriptorProto_Type }) => f.type === FieldDescriptorProto_Type.GROUP;
     let proto = type.proto.field.find((f) => f.name === name);
     if (!proto) {
       const lower = type.proto.field.find((f) => f.name === name.toLowerCase());
-      if (lower && isGroup(lower)) proto = lower;
+      if (lower && this.isGroupLike(type, lower)) proto = lower;
     }
-    if (proto && isGroup(proto) && proto.typeName.slice(proto.typeName.lastIndexOf('.') + 1) !== name) proto = undefined;
     if (!proto) {
       const names = type.proto.field.map((f) => f.name);
       const close = names.find((n) => editDistance(n, name) <= 2);
       this.fail(`message type "${type.fullName}" has no field named "${name}"`, close ? `did you mean "${close}"?` : `its fields are ${names.join(', ') || '(none)'}`, at);
     }
     return this.scope.types.field(type, proto);
+  }
+
+  /** protoc's IsGroupLike: delimited, named as its type in lower case, the type nested beside it. */
+  private isGroupLike(type: OptionMessageType, proto: FieldDescriptorProto): boolean {
+    const typeName = proto.typeName.slice(proto.typeName.lastIndexOf('.') + 1);
+    return this.scope.types.field(type, proto).delimited && proto.name === typeName.toLowerCase() && proto.typeName === `.${type.fullName}.${typeName}`;
   }
 
   /** protoc writes a map entry's key and value even when they are left out or zero. */
