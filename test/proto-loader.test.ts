@@ -382,6 +382,8 @@ describe('proto loader errors', () => {
     ['nesting-too-deep.proto', 'nesting-too-deep.proto:34:1: error: reached maximum recursion limit for nested messages'],
     ['edition-unquoted.proto', 'edition-unquoted.proto:1:11: error: expected a quoted edition, found "2023"'],
     ['json-custom-proto2.proto', 'json-custom-proto2.proto:6:19: error: the custom JSON name of field "name" ("key") conflicts with the custom JSON name of field "id"'],
+    ['messageset-extension.proto', 'messageset-extension.proto:8:12: error: extensions of MessageSets must be optional messages'],
+    ['messageset-field.proto', 'messageset-field.proto:5:18: error: MessageSets cannot have fields, only extensions'],
     ['extension-duplicate.proto', 'extension-duplicate.proto:8:27: error: extension number 10 has already been used in "bad.lib.Extendable" by extension "bad.v1.weight"'],
   ];
   for (const [name, expected] of grammarCases) {

@@ -414,10 +414,15 @@ export class Linker {
       if (ext.label === FieldDescriptorProto_Label.REQUIRED) {
         this.problem(file, positions.label, `the extension ${ext.name} cannot be required`, 'make it optional');
       }
-      if (!this.checkNumber(file, ext, positions.number)) continue;
       const extendee = this.symbols.get(ext.extendee.slice(1));
-      if (extendee?.kind !== 'message') continue;
-      const message = extendee.desc as DescriptorProto;
+      const message = extendee?.kind === 'message' ? (extendee.desc as DescriptorProto) : undefined;
+      // A MessageSet's extensions are optional messages, numbered up to INT32_MAX.
+      const messageSet = message?.options?.messageSetWireFormat === true;
+      if (messageSet && (ext.label !== FieldDescriptorProto_Label.OPTIONAL || ext.type !== FieldDescriptorProto_Type.MESSAGE)) {
+        this.problem(file, positions.type, 'extensions of MessageSets must be optional messages', 'declare it as optional SomeMessage name = number;');
+      }
+      if (!this.checkNumber(file, ext, positions.number, messageSet ? 2147483646 : FIELD_NUMBER_MAX)) continue;
+      if (!message) continue;
       if (!message.extensionRange.some((r) => ext.number >= r.start && ext.number < r.end)) {
         this.problem(file, positions.number, `"${ext.extendee.slice(1)}" does not declare ${ext.number} as an extension number`, `add "extensions ${ext.number};" to ${message.name}, or use a number inside its extension ranges`);
         continue;
@@ -430,13 +435,13 @@ export class Linker {
     }
   }
 
-  private checkNumber(file: LinkFile, field: FieldDescriptorProto, at: Pos | undefined): boolean {
+  private checkNumber(file: LinkFile, field: FieldDescriptorProto, at: Pos | undefined, max = FIELD_NUMBER_MAX): boolean {
     if (field.number <= 0) {
       this.problem(file, at, `field numbers must be positive integers, not ${field.number}`, 'use a number from 1 to 536870911');
       return false;
     }
-    if (field.number > FIELD_NUMBER_MAX) {
-      this.problem(file, at, `field number ${field.number} is too large: field numbers cannot be greater than ${FIELD_NUMBER_MAX}`, 'use a number from 1 to 536870911');
+    if (field.number > max) {
+      this.problem(file, at, `field number ${field.number} is too large: field numbers cannot be greater than ${max}`, `use a number from 1 to ${max}`);
       return false;
     }
     if (field.number >= 19000 && field.number <= 19999) {
@@ -497,6 +502,9 @@ export class Linker {
     for (const name of message.reservedName) {
       if (reservedNames.has(name)) this.problem(file, positions(message)[`reservedName:${name}`], `field name "${name}" is reserved multiple times`, 'reserve each name once');
       reservedNames.add(name);
+    }
+    if (message.options?.messageSetWireFormat === true && message.field.length > 0) {
+      this.problem(file, positions(message.field[0]!).name, 'MessageSets cannot have fields, only extensions', 'move the field into a message that extends the MessageSet');
     }
     for (const field of message.field) {
       const at = positions(field);
