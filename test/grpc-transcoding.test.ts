@@ -301,7 +301,9 @@ describe('google.api.http transcoding: the example (schemas/proto tasks.proto)',
     expect(created).toMatchObject({ id: 't1', projectId: 'p1', title: 'Write', status: 'TASK_STATUS_TODO', labels: ['docs', 'urgent'], attributes: { priority: 'high' }, dueWithin: '3600s', estimateMinutes: '30', attachment: 'aGk=' });
     await call('POST', '/v1/projects/p1/tasks', { title: 'Review' });
     await call('POST', '/v1/projects/p2/tasks', { title: 'Elsewhere' });
-    expect((await call('GET', '/v1/tasks/t1').then((r) => r.json())) as Json).toMatchObject({ id: 't1', title: 'Write' });
+    const read = await call('GET', '/v1/tasks/t1');
+    expect(read.headers.get('x-served-by')).toBe('memory'); // the handler's response metadata, as headers
+    expect((await read.json()) as Json).toMatchObject({ id: 't1', title: 'Write' });
     // additional_bindings with response_body: the labels alone.
     response = await call('GET', '/v1/tasks/t1/labels');
     expect(await response.json()).toEqual(['docs', 'urgent']);

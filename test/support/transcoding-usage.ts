@@ -222,6 +222,7 @@ export function memoryTasks(): { handlers: TaskServiceHandlers; calls: string[] 
         await new Promise((resolve) => context.signal.addEventListener("abort", resolve, { once: true }));
         return create(TaskSchema, { id: "slow" });
       }
+      context.responseHeaders.set("x-served-by", "memory");
       return taskOf(request.id);
     },
     createTask(request, context) {
