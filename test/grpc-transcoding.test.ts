@@ -12,7 +12,7 @@ import { generate } from '../generators/core/generate.js';
 import { ROOT } from './support/cli.js';
 import { transpileFolder, writeFiles } from './support/client-generate.js';
 import { load } from './support/grpc-setup.js';
-import { CLOUD_TASKS_USAGE, TASKS_USAGE } from './support/transcoding-usage.js';
+import { CLOUD_TASKS_USAGE, ECHO_PROTO, ECHO_USAGE, TASKS_USAGE } from './support/transcoding-usage.js';
 import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';
 import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:http2';
@@ -564,4 +564,71 @@ describe('google.api.http of the other googleapis services: Secret Manager, Data
       expect(result.ok).toBe(true);
     }, 240_000);
   }
+});
+
+describe('query parameters and bodies of every kind (echo.proto)', () => {
+  const folder = join(ROOT, '.vitest-tmp', 'grpc-transcoding-echo');
+  const protos = join(folder, 'protos');
+  let usage: Usage;
+  let server: Awaited<ReturnType<Usage['start']>>;
+  let base: string;
+
+  beforeAll(async () => {
+    writeFiles(protos, []);
+    cpSync(join(PROTO_ROOT, 'google'), join(protos, 'google'), { recursive: true });
+    writeFileSync(join(protos, 'echo.proto'), ECHO_PROTO);
+    const [{ files }] = await generate([{ name: 'echo', inputs: [join(protos, 'echo.proto')], documents: [], style: 'proto', output: join(folder, 'out'), emit: ['types', 'client', 'server'], options: { includePaths: [protos] }, root: protos }]);
+    writeFiles(join(folder, 'out'), files);
+    writeFileSync(join(folder, 'usage.ts'), ECHO_USAGE);
+    writeFileSync(join(folder, 'package.json'), '{ "type": "module" }\n');
+    transpileFolder(folder);
+    usage = await load<Usage>(folder, 'usage.js');
+    server = await usage.start();
+    base = `http://127.0.0.1:${server.port}`;
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('nested fields (a.b.c), lists repeated, enums by name or number, well-known types and bytes by their JSON form', async () => {
+    const query = [
+      'filter.owner=ann', 'filter.tags=a', 'filter.tags=b%20c', 'filter.inner.limit=5', 'filter.inner.strict=true', 'ids=1', 'ids=2',
+      'colours=COLOUR_RED', 'colours=1', 'since=2024-01-02T03:04:05Z', 'limit=7', 'flag=false', 'blob=aGk%3D', 'ratio=0.5', 'note=',
+    ].join('&');
+    const response = await fetch(`${base}/v1/echo/rooms/r1?${query}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      name: 'rooms/r1', filter: { owner: 'ann', tags: ['a', 'b c'], inner: { limit: '5', strict: true } }, ids: [1, 2], colours: ['COLOUR_RED', 'COLOUR_RED'],
+      since: '2024-01-02T03:04:05Z', limit: 7, flag: false, blob: 'aGk=', ratio: 0.5, note: '',
+    });
+    // Proto names work as well as JSON names.
+    expect(await (await fetch(`${base}/v1/echo/rooms/r1?filter.inner.strict=true`)).json()).toEqual({ name: 'rooms/r1', filter: { inner: { strict: true } } });
+    for (const bad of ['filter=x', 'filter.inner.strict=yes', 'ids=one', 'since=yesterday', 'filter.nope=1', 'colours=COLOUR_BLUE']) {
+      const refused = await fetch(`${base}/v1/echo/rooms/r1?${bad}`);
+      expect(refused.status, bad).toBe(400);
+      await refused.body?.cancel();
+    }
+  });
+
+  it('a ** variable, a :verb, a body field and response_body', async () => {
+    const response = await fetch(`${base}/v1/raw/a/b%2Fc/d:echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ owner: 'bo', tags: ['x'] }) });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ owner: 'bo', tags: ['x'] }); // the filter alone
+  });
+
+  it('the REST client sends the same URLs', async () => {
+    const sent: string[] = [];
+    const client = usage.restClient(server.port, ((request: Request) => {
+      sent.push(`${request.method} ${new URL(request.url).pathname}${new URL(request.url).search}`);
+      return fetch(request);
+    }) as never) as unknown as Record<string, (request: Json) => Promise<Json>>;
+    const echoed = await client['echo']!({ name: 'rooms/r 2', filter: { owner: 'ann', tags: ['a', 'b'], inner: { limit: 5n, strict: true } }, ids: [1, 2], colours: [1], since: { seconds: 1704164645n, nanos: 0 }, ratio: 0.5 });
+    expect(echoed).toMatchObject({ name: 'rooms/r 2', filter: { owner: 'ann', tags: ['a', 'b'], inner: { limit: 5n, strict: true } }, ids: [1, 2], colours: [1], since: { seconds: 1704164645n }, ratio: 0.5 });
+    expect(await client['raw']!({ name: 'x/y', filter: { owner: 'bo' } })).toMatchObject({ filter: { owner: 'bo' } });
+    expect(sent).toEqual([
+      'GET /v1/echo/rooms/r%202?filter.owner=ann&filter.tags=a&filter.tags=b&filter.inner.limit=5&filter.inner.strict=true&ids=1&ids=2&colours=COLOUR_RED&since=2024-01-02T03%3A04%3A05Z&ratio=0.5',
+      'POST /v1/raw/x/y:echo',
+    ]);
+  });
 });

@@ -287,3 +287,62 @@ export function grpcClient(port: number) {
   return createClient(TaskService, createGrpcTransport({ baseUrl: \`http://127.0.0.1:\${port}\` }));
 }
 `;
+
+/** `echo.proto` of grpc-transcoding.test: a request of every kind a URL can carry, answered as it came. */
+export const ECHO_PROTO = `syntax = "proto3";
+package echo.v1;
+
+import "google/api/annotations.proto";
+import "google/protobuf/timestamp.proto";
+import "google/protobuf/wrappers.proto";
+
+enum Colour {
+  COLOUR_UNSPECIFIED = 0;
+  COLOUR_RED = 1;
+}
+message Inner {
+  int64 limit = 1;
+  bool strict = 2;
+}
+message Filter {
+  string owner = 1;
+  repeated string tags = 2;
+  Inner inner = 3;
+}
+message EchoRequest {
+  string name = 1;
+  Filter filter = 2;
+  repeated int32 ids = 3;
+  repeated Colour colours = 4;
+  google.protobuf.Timestamp since = 5;
+  google.protobuf.Int32Value limit = 6;
+  google.protobuf.BoolValue flag = 7;
+  bytes blob = 8;
+  double ratio = 9;
+  optional string note = 10;
+}
+
+service Echo {
+  rpc Echo(EchoRequest) returns (EchoRequest) {
+    option (google.api.http) = { get: "/v1/echo/{name=rooms/*}" };
+  }
+  rpc Raw(EchoRequest) returns (EchoRequest) {
+    option (google.api.http) = { post: "/v1/raw/{name=**}:echo" body: "filter" response_body: "filter" };
+  }
+}
+`;
+
+export const ECHO_USAGE = `import { createGrpcServer } from "./out/server.js";
+import { createEchoRestClient, type Fetch } from "./out/client-rest.js";
+
+export async function start(): Promise<{ port: number; calls: string[]; close(): Promise<void> }> {
+  const calls: string[] = [];
+  const server = createGrpcServer({ Echo: { echo: (request) => request, raw: (request) => request } }, { shutdownGraceMs: 100 });
+  const port = await server.listen(0, "127.0.0.1");
+  return { port, calls, close: () => server.close() };
+}
+
+export function restClient(port: number, fetch?: Fetch) {
+  return createEchoRestClient({ baseUrl: \`http://127.0.0.1:\${port}\`, ...(fetch ? { fetch } : {}) });
+}
+`;
