@@ -179,6 +179,17 @@ describe('forgiving loader: each case reads one obvious way, with a located warn
     expect(schema(model, 'NewUser').properties).toEqual({ email: { type: 'string' }, name: { type: 'string' }, nickname: { type: 'string' } });
   });
 
+  it('required: true on a schema that is no property says nothing: ignored, with a warning', async () => {
+    const dir = tempDir('codegen-forgiving-');
+    const file = join(dir, 'api.yaml');
+    writeFileSync(file, 'openapi: 3.0.3\ninfo: { title: t, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n    Id:\n      type: string\n      required: true\n');
+    let warnings: Diagnostic[] = [];
+    const model = await loadOpenApi(file, { displayRoot: dir, onWarnings: (found) => (warnings = found) });
+    expect(warnings.map(formatDiagnostic)).toEqual(['api.yaml:8:17: warning: "required: true" outside "properties" says nothing about this schema; ignored\n  hint: list required properties on their object schema: required: [name]; remove this one']);
+    expect(schema(model, 'Id')).toMatchObject({ type: 'string' });
+    expect(schema(model, 'Id').required).toBeUndefined();
+  });
+
   it('duplicate-operation-id.yaml: the first written keeps the name, the next is numbered', async () => {
     const { model } = await read('duplicate-operation-id.yaml');
     expect(model.operations.map((op) => [op.path, op.name])).toEqual([['/archive/tasks/{taskId}', 'getTask2'], ['/tasks/{taskId}', 'getTask']]);

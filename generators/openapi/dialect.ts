@@ -4,10 +4,10 @@
  * Reads each keyword, checks its value has the right kind (a located error otherwise, and the
  * keyword is dropped so reading goes on), forgives with a warning what other tools read one obvious
  * way (an unknown `type` reads as no type, `allOf: {…}` as a list of one, `required: true` on a
- * property as its name in the parent's `required`), and rewrites the OpenAPI 3.0 dialect: `nullable` becomes a
- * `null` type, boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers, `example` becomes
- * `examples`. `x-*` and unknown keywords are dropped. References are rewritten by the caller's
- * `refTo`, which names the target schema.
+ * property as its name in the parent's `required`), and rewrites the OpenAPI 3.0 dialect:
+ * `nullable` becomes a `null` type, boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers,
+ * `example` becomes `examples`. `x-*` and unknown keywords are dropped. References are rewritten
+ * by the caller's `refTo`, which names the target schema.
  */
 import type { JsonSchema, JsonType, SchemaObject } from '../core/model.js';
 import type { Problems, Where } from '../core/documents.js';
@@ -241,10 +241,7 @@ function readRequired(raw: Record<string, unknown>, where: Where, ctx: SchemaCon
     ctx.problems.warn(`"required: ${required}" outside "properties" says nothing about this schema; ignored`, locate(at(where, 'required')), 'list required properties on their object schema: required: [name]; remove this one');
     return;
   }
-  const hint = typeof required === 'boolean'
-    ? 'in a schema, "required" is a list on the parent object: required: [thisProperty]'
-    : 'write a list of property names, e.g. required: [id, name]';
-  wrong(ctx, at(where, 'required'), '"required"', 'must be a list of property names', required, hint);
+  wrong(ctx, at(where, 'required'), '"required"', 'must be a list of property names', required, 'write a list of property names, e.g. required: [id, name]');
 }
 
 /**
