@@ -123,6 +123,43 @@ describe('interpreted options read back through @bufbuild/protobuf', () => {
   });
 });
 
+describe('text-format values protoc refuses are refused', () => {
+  // The accepted counterparts are in good/options/custom/text-format.proto.
+  const bodies = [
+    "f_uint64: -1",
+    "f_float: 1.5f",
+    "f_double: 2F",
+    "f_int32: 1f",
+    "f_int32: [1]",
+    "words []",
+    "numbers []",
+    "f_bool: -1",
+    "f_bool: TRUE",
+    "f_uint32: 0x",
+    "any { [example.com/google.protobuf.Duration] { seconds: 1 } }",
+    "any { [type.googleapis.com/google.protobuf.Duration] { seconds: 1 } type_url: \"x\" }",
+    "numbers: [1,]",
+    "numbers: [,1]",
+    "children: [ {} <> ]",
+    "choice_name: \"a\" choice_name: \"b\"",
+    "f_fixed32: -0",
+    "f_string: \"\\x80\"",
+    "f_int32: 2147483647 f_int32: 1",
+    "colors: [COLOR_RED COLOR_BLUE]",
+    "f_int32: 08",
+    "f_uint32: 4294967296",
+  ];
+  it('each one, by the loader (a located CodegenError) and by protoc', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proto-text-format-'));
+    cpSync(OPTIONS, dir, { recursive: true });
+    for (const body of bodies) {
+      writeFileSync(join(dir, 'case.proto'), `syntax = "proto3";\npackage c;\nimport "custom/types.proto";\noption (acme.opts.file_opt) = { ${body} };\n`);
+      expect(() => loadProto([join(dir, 'case.proto')], { includePaths: [dir], displayRoot: dir }), body).toThrow(/^case\.proto:4:\d+: error: /);
+      expect(() => protoc(dir, ['case.proto'], false), body).toThrow();
+    }
+  }, 120_000);
+});
+
 const GOOGLEAPIS = join(ROOT, '..', 'shared', 'corpus', 'protobuf', 'googleapis-visible');
 
 describe('googleapis-visible corpus equals protoc (Cloud Tasks, Secret Manager, Datastore)', () => {

@@ -9,7 +9,10 @@ import { ScalarType } from '@bufbuild/protobuf';
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import type { OptionField, OptionMessageType } from './option-types.js';
 
-export type ScalarValue = number | bigint | boolean | string | Uint8Array;
+/** Text format's `-nan` for a float or double: protoc writes the NaN with its sign bit set. */
+export const NEGATIVE_NAN = Object.freeze({ negativeNaN: true as const });
+
+export type ScalarValue = number | bigint | boolean | string | Uint8Array | typeof NEGATIVE_NAN;
 export type FieldValue = ScalarValue | MessageValue;
 
 /** A string value as protoc keeps it: text when it is UTF-8, else its bytes (or why it may not be). */
@@ -83,10 +86,11 @@ function writeScalar(w: BinaryWriter, type: ScalarType, value: ScalarValue): voi
     case ScalarType.BOOL: w.bool(value as boolean); break;
     case ScalarType.FIXED32: w.fixed32(value as number); break;
     case ScalarType.SFIXED32: w.sfixed32(value as number); break;
-    case ScalarType.FLOAT: w.float(value as number); break;
+    // A double out of float range becomes +-Infinity, as C++'s static_cast<float> makes it.
+    case ScalarType.FLOAT: if (value === NEGATIVE_NAN) w.fixed32(0xffc00000); else w.float(Math.fround(value as number)); break;
     case ScalarType.FIXED64: w.fixed64(value as bigint); break;
     case ScalarType.SFIXED64: w.sfixed64(value as bigint); break;
-    case ScalarType.DOUBLE: w.double(value as number); break;
+    case ScalarType.DOUBLE: if (value === NEGATIVE_NAN) w.fixed64(0xfff8000000000000n); else w.double(value as number); break;
     // A proto2 string may hold bytes that are not UTF-8; protoc writes them as they are.
     case ScalarType.STRING: if (value instanceof Uint8Array) w.bytes(value); else w.string(value as string); break;
     case ScalarType.BYTES: w.bytes(value as Uint8Array); break;
@@ -98,7 +102,8 @@ function isZero(value: ScalarValue): boolean {
   if (typeof value === 'number') return Object.is(value, 0);
   if (typeof value === 'bigint') return value === 0n;
   if (typeof value === 'boolean') return !value;
-  return value.length === 0;
+  if (typeof value === 'string' || value instanceof Uint8Array) return value.length === 0;
+  return false;
 }
 
 function writeMessage(w: BinaryWriter, message: MessageValue): void {

@@ -15,7 +15,7 @@ import { parseInteger } from './parse.js';
 import type { Pos } from './parse.js';
 import { inOneof } from './option-types.js';
 import type { OptionField, OptionMessageType, OptionTypes } from './option-types.js';
-import { MessageValue, stringOf } from './option-values.js';
+import { MessageValue, NEGATIVE_NAN, stringOf } from './option-values.js';
 import type { ScalarValue } from './option-values.js';
 import { editDistance } from './resolve.js';
 import { stringBytes } from './tokens.js';
@@ -300,10 +300,10 @@ class TextFormatParser {
     return n;
   }
 
-  /** `-`? integer, within [min, max]; hex and octal as protoc's tokenizer reads them. */
-  private integer([min, max]: [bigint, bigint], field: OptionField): bigint {
+  /** `-`? integer (no `-` for unsigned types), within [min, max]; hex and octal as protoc reads them. */
+  private integer([min, max]: [bigint, bigint], field: OptionField, signed = true): bigint {
     const at = this.at();
-    const negative = this.tryConsume('-');
+    const negative = signed && this.tryConsume('-');
     const t = this.current;
     if (t?.type !== 'integer') this.fail(`expected integer for field "${field.name}", found ${negative ? `"-" then ${this.describe()}` : this.describe()}`, `${field.name} is ${SCALAR_WORD[field.scalar]}`, at);
     this.index++;
@@ -321,14 +321,14 @@ class TextFormatParser {
         return Number(this.integer(INT32, field));
       case ScalarType.UINT32:
       case ScalarType.FIXED32:
-        return Number(this.integer(UINT32, field));
+        return Number(this.integer(UINT32, field, false));
       case ScalarType.INT64:
       case ScalarType.SINT64:
       case ScalarType.SFIXED64:
         return this.integer(INT64, field);
       case ScalarType.UINT64:
       case ScalarType.FIXED64:
-        return this.integer(UINT64, field);
+        return this.integer(UINT64, field, false);
       case ScalarType.FLOAT:
       case ScalarType.DOUBLE:
         return this.double(field);
@@ -364,7 +364,7 @@ class TextFormatParser {
   }
 
   /** Decimal integers, floats, `inf`/`infinity`/`nan` in any case, each with an optional `-`. */
-  private double(field: OptionField): number {
+  private double(field: OptionField): number | typeof NEGATIVE_NAN {
     const at = this.at();
     const sign = this.tryConsume('-') ? -1 : 1;
     const t = this.current;
@@ -385,7 +385,7 @@ class TextFormatParser {
       }
       if (word === 'nan') {
         this.index++;
-        return NaN;
+        return sign < 0 ? NEGATIVE_NAN : NaN;
       }
     }
     this.fail(`expected a number for field "${field.name}", found ${this.describe()}`, `${field.name} is ${SCALAR_WORD[field.scalar]}`, at);

@@ -74,7 +74,8 @@ function describe(value: OptionValue): string {
 /** Converts a statement's value to a scalar of the given type, or says why it cannot. */
 function scalarValue(type: ScalarType, value: OptionValue, name: string): Scalar | { error: string } {
   const int = (min: bigint, max: bigint, word: string): bigint | { error: string } => {
-    if (value.kind !== 'positive' && value.kind !== 'negative') return { error: `value must be an integer for ${word} option "${name}"` };
+    // An unsigned option takes no sign at all, so `-0` is refused as protoc refuses it.
+    if (value.kind !== 'positive' && (value.kind !== 'negative' || min === 0n)) return { error: `value must be an integer${min === 0n ? ' from 0' : ''} for ${word} option "${name}"` };
     if (value.value < min || value.value > max) return { error: `value out of range for ${word} option "${name}"` };
     return value.value;
   };
