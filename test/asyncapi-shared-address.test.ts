@@ -6,7 +6,7 @@
  * server answers a plain `ws` client and the generated client over a real socket.
  */
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +18,21 @@ import { ROOT } from './support/cli.js';
 import { transpileFolder, writeFiles } from './support/client-generate.js';
 import { generateRealtime } from './support/realtime-generate.js';
 import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';
+
+/** What the test uses of the generated server.ts and client.ts (written at run time, so typed here). */
+type Message = Record<string, unknown> & { subscription?: { name?: string }; pair?: string[] };
+interface ServerModule {
+  createRealtimeServer(handlers: { socket: Record<'subscribe' | 'unsubscribe', (message: Message) => Message> }): {
+    attach(server: Server): () => void;
+    publish: { socket(message: Message): Promise<void> };
+    close(): Promise<void>;
+  };
+}
+interface ClientModule {
+  createClient(options: { baseUrl: string; WebSocket: unknown }): {
+    socket(): { request(message: Message): Promise<Message>; on(type: string, handler: (message: Message) => void): () => void; close(): void };
+  };
+}
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'asyncapi', 'kraken-channels.yaml');
 const TMP = join(ROOT, '.vitest-tmp', 'asyncapi-shared-address');
@@ -62,8 +77,6 @@ describe('the generated server of kraken-channels.yaml on a real socket', async 
   const { files } = await generateRealtime(FIXTURE);
   writeFiles(folder, files);
   transpileFolder(folder);
-  type ServerModule = typeof import('../.vitest-tmp/asyncapi-shared-address/kraken/server.js');
-  type ClientModule = typeof import('../.vitest-tmp/asyncapi-shared-address/kraken/client.js');
   const serverModule = (await import(pathToFileURL(join(folder, 'server.js')).href)) as ServerModule;
   const clientModule = (await import(pathToFileURL(join(folder, 'client.js')).href)) as ClientModule;
 

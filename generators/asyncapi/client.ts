@@ -23,6 +23,7 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
   for (const info of channels) assertSupported(info);
   const sse = channels.filter((info) => info.channel.transport === 'sse');
   const ws = channels.filter((info) => info.channel.transport === 'websocket');
+  const streams = channels.filter((info) => info.channel.transport === 'http-stream');
   const typeImports = new Set<string>();
   const validatorImports = new Set<string>();
   const declarations: string[] = [];
@@ -74,6 +75,31 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
     implementations.push(
       `    ${objectKey(info.member)}: (${args.join(', ')}) =>\n      new SseClient<${events}>(${url}, {\n        ...streamOptions,\n${fixed.map((line) => `        ${line},`).join('\n')}\n      }),`,
     );
+  }
+
+  for (const info of streams) {
+    const message = types.typeName(info.channel.types.send!.union, 'read');
+    typeImports.add(message);
+    validatorImports.add(`validate${message}`);
+    const url = info.paramsType ? `\`\${base}\${${info.member}Path(params)}\`` : `\`\${base}${info.path.replace(/`/g, '\\`').replace(/\$\{/g, '\\${')}\``;
+    const signature = [...(info.paramsType ? [`params: ${info.paramsType}`] : []), 'options?: HttpStreamClientOptions'];
+    const args = [...(info.paramsType ? ['params'] : []), 'streamOptions'];
+    const fixed = [
+      `url: ${url}`,
+      `operation: ${stringLiteral(info.channel.key)}`,
+      'fetch: options.fetch',
+      'clientHeaders: options.headers',
+      'clientSignal: options.signal',
+      'token: streamOptions?.token ?? options.token',
+      'timeout: streamOptions?.timeout ?? options.timeout',
+      `validate: validate ? validate${message} : undefined`,
+    ];
+    members.push(`${jsDoc([`\`GET ${info.path}\`: the messages of the stream (newline-delimited JSON) as an async iterator; blank keep-alive lines are skipped.`, info.channel.description], '  ')}  ${propertyKey(info.member)}(${signature.join(', ')}): HttpStreamClient<${message}>;`);
+    implementations.push(`    ${objectKey(info.member)}: (${args.join(', ')}) =>
+      new HttpStreamClient<${message}>({
+        ...streamOptions,
+${fixed.map((line) => `        ${line},`).join('\n')}
+      }),`);
   }
 
   for (const info of ws) {
@@ -181,6 +207,7 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
 
   const imports: string[] = [importStatement(['CommonClientOptions', 'Credential'], './runtime/client-common.js', true)];
   if (sse.length) imports.push(importStatement(['SseClient', 'type SseClientOptions'], './runtime/sse-client.js'));
+  if (streams.length) imports.push(importStatement(['HttpStreamClient', 'type HttpStreamClientOptions'], './runtime/http-stream-client.js'));
   if (ws.length) imports.push(importStatement(['WebSocketClient', 'type WebSocketClientOptions', 'type WebSocketConstructor'], './runtime/ws-client.js'));
   const sortedTypes = [...typeImports].sort();
   if (sortedTypes.length) imports.push(importStatement(sortedTypes, './types.js', true));
@@ -190,6 +217,7 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
     exportStatement(['ClientError', 'isClientError', 'type ClientErrorKind', 'type CommonClientOptions', 'type Credential', 'type Fetch', 'type HeaderValues', 'type HeadersOption', 'type RetryOptions'], './runtime/client-common.js'),
   ];
   if (sse.length) reexports.push(exportStatement(['CLOSED', 'CONNECTING', 'OPEN', 'SseConnectionError', 'SseInvalidEventError', 'SseResponseError', 'type SseEvent'], './runtime/sse-client.js'));
+  if (streams.length) reexports.push(exportStatement(['HttpStreamError', 'type HttpStreamClientOptions'], './runtime/http-stream-client.js'));
   if (ws.length) reexports.push(exportStatement(['WebSocketClientError', 'WebSocketClosedError', 'WebSocketReplyError'], './runtime/ws-client.js'), exportStatement(['CloseCode', 'ReadyState'], './runtime/ws-protocol.js'));
 
   const content = templates.render('asyncapi/client.ts.hbs', {
@@ -201,7 +229,7 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
     declarations: declarations.join('\n\n'),
     factory,
   });
-  const runtime = ['client-common', ...(sse.length ? ['sse-client'] : []), ...(ws.length ? ['ws-client', 'ws-protocol'] : [])];
+  const runtime = ['client-common', ...(sse.length ? ['sse-client'] : []), ...(streams.length ? ['http-stream-client'] : []), ...(ws.length ? ['ws-client', 'ws-protocol'] : [])];
   return [
     { path: 'client.ts', content },
     ...runtime.map((name) => ({ path: `runtime/${name}.ts`, content: templates.render(`runtime/${name}.ts.hbs`, { source }) })),

@@ -10,8 +10,9 @@
  * - message names are unique in a channel; correlation ids point into the payload;
  * - SSE channels receive at most one message (the POST body) and only when they are POST streams.
  *
- * How a channel is SSE: it has `x-sse`, or every server it is on has protocol `sse`. Otherwise it is
- * a WebSocket channel (`ws`/`wss`, or `http`/`https`, where a WebSocket starts with an HTTP
+ * How a channel is SSE: it has `x-sse`, or every server it is on has protocol `sse`. An HTTP stream
+ * (newline-delimited JSON): it has an `http` binding with `method: GET` and its servers are `http`
+ * or `https`. Otherwise it is a WebSocket channel (`ws`/`wss`, or `http`/`https`, where a WebSocket starts with an HTTP
  * upgrade, as Slack's RTM document describes its API).
  */
 import type { Documents, Problems, SourceDoc, Where } from '../core/documents.js';
@@ -40,6 +41,12 @@ function decodePart(part: string): string {
     // Not percent-encoded after all: read it as written.
   }
   return decoded.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** Whether a channel or an operation has an `http` binding with `method: GET`. */
+function httpGetBinding(object: Record<string, unknown>): boolean {
+  const method = own(own(own(object, 'bindings'), 'http'), 'method');
+  return typeof method === 'string' && method.toUpperCase() === 'GET';
 }
 
 function text(value: unknown): string | undefined {
@@ -146,6 +153,8 @@ export class DocumentLowering {
   /** Channel key → the connection it belongs to (its own, unless it shares its address). */
   private readonly connections = new Map<string, Connection>();
   private readonly operations = new Map<string, ChannelOperation[]>();
+  /** Connections with an operation whose `http` binding says GET (AsyncAPI 3 puts `method` on operations). */
+  private readonly httpGet = new Set<string>();
 
   constructor(
     private readonly root: SourceDoc,
@@ -329,6 +338,7 @@ export class DocumentLowering {
         if (reply) operation.reply = { messages: reply };
       }
       const connection = this.connectionOf(channel).key;
+      if (httpGetBinding(op)) this.httpGet.add(connection);
       const list = this.operations.get(connection) ?? [];
       list.push(operation);
       this.operations.set(connection, list);
@@ -380,9 +390,10 @@ export class DocumentLowering {
     const address = this.address(channel);
     const sse = readSse(value, where, this.problems);
     const protocols = servers.map((name) => this.servers.servers.find((server) => server.name === name)?.protocol);
-    const transport: Transport = sse || (protocols.length > 0 && protocols.every((protocol) => protocol === 'sse')) ? 'sse' : 'websocket';
+    const httpGet = !sse && (httpGetBinding(value) || this.httpGet.has(channel.key)) && protocols.every((protocol) => protocol === 'http' || protocol === 'https');
+    const transport: Transport = sse || (protocols.length > 0 && protocols.every((protocol) => protocol === 'sse')) ? 'sse' : httpGet ? 'http-stream' : 'websocket';
     const mismatch = servers.find((_, i) => (transport === 'sse' ? protocols[i] === 'ws' || protocols[i] === 'wss' : protocols[i] === 'sse'));
-    if (mismatch !== undefined) {
+    if (mismatch !== undefined && transport !== 'http-stream') {
       this.problems.add(
         `channel "${channel.key}" is ${transport === 'sse' ? 'SSE' : 'WebSocket'} but server "${mismatch}" speaks ${protocols[servers.indexOf(mismatch)]}`,
         locate(transport === 'sse' && sse ? at(where, 'x-sse') : where, 'key'),
@@ -405,6 +416,7 @@ export class DocumentLowering {
       if (found !== undefined) pending[key] = found;
     }
     if (transport === 'sse') pending.sse = sse ?? readSse({ 'x-sse': true }, where, this.problems);
+    else if (transport === 'http-stream') this.checkStreamOperations(pending);
     else {
       pending.websocket = {
         subprotocols: readSubprotocols(value, where, this.problems),
@@ -492,6 +504,15 @@ export class DocumentLowering {
       out.push(parameter);
     }
     return out;
+  }
+
+  /** An HTTP stream only sends: a GET has no body to receive and no way to reply. */
+  private checkStreamOperations(channel: PendingChannel): void {
+    for (const operation of channel.operations) {
+      const place = { file: operation.location.file, line: operation.location.line, column: operation.location.column };
+      if (operation.reply) this.problems.add(`operation "${operation.name}": HTTP stream channel "${channel.key}" has no replies`, place, 'an HTTP stream (a GET binding) only sends; use a ws/wss channel for requests and replies');
+      else if (operation.action === 'receive') this.problems.add(`operation "${operation.name}" receives on HTTP stream channel "${channel.key}", which is a GET`, place, 'an HTTP stream (a GET binding) only sends; use a ws/wss channel for messages from clients');
+    }
   }
 
   /** SSE: no reply; a GET feed receives nothing; a POST stream receives at most its one body message. */

@@ -90,7 +90,7 @@ export function checkTransportExtensions(channel: Record<string, unknown>, where
   if (transport === 'websocket') return;
   for (const key of WEBSOCKET_ONLY) {
     if (own(channel, key) !== undefined) {
-      problems.add(`"${key}" applies to WebSocket channels; this channel is SSE`, locate(at(where, key), 'key'), 'remove it, or serve the channel over ws/wss');
+      problems.add(`"${key}" applies to WebSocket channels; this channel is ${transport === 'sse' ? 'SSE' : 'an HTTP stream'}`, locate(at(where, key), 'key'), 'remove it, or serve the channel over ws/wss');
     }
   }
 }

@@ -15,7 +15,8 @@
 import type { SourceLocation } from '../core/diagnostics.js';
 import type { JsonSchema, NamedSchema } from '../core/model.js';
 
-export type Transport = 'sse' | 'websocket';
+/** `http-stream`: a GET whose response is newline-delimited JSON (an `http`/`https` channel with a GET binding). */
+export type Transport = 'sse' | 'websocket' | 'http-stream';
 
 /** `send`: server → client. `receive`: client → server. */
 export type Action = 'send' | 'receive';

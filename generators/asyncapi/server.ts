@@ -66,6 +66,9 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
   });
   const sse = channels.filter((info) => info.channel.transport === 'sse');
   const ws = channels.filter((info) => info.channel.transport === 'websocket');
+  const streams = channels.filter((info) => info.channel.transport === 'http-stream');
+  // SSE and HTTP streams are answered by the node:http listener.
+  const routed = [...sse, ...streams];
   const withHandlers = channels.filter((info) => info.handlersType !== undefined || info.streamType !== undefined);
   const verifies = ws.filter((info) => info.auth);
 
@@ -150,6 +153,12 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
         publishMembers.push(`${jsDoc([`Sends an event to every \`GET ${info.path}\` stream${kept}; resolves with its id.`], '  ')}  ${member}<E extends keyof ${map} & string>(event: E, data: ${map}[E]): Promise<string>;`);
         publishImpl.push(`    ${objectKey(info.member)}: (event, data) => ${endpointName(info)}.publish(${stringLiteral(info.path)}, event, data),`);
       }
+    } else if (info.channel.transport === 'http-stream' && info.out !== 'never') {
+      typeImports.add(info.out);
+      const params = info.paramsType ? `params: ${info.paramsType}, ` : '';
+      const path = info.paramsType ? `${pathFunctionName(info)}(params)` : stringLiteral(info.path);
+      publishMembers.push(`${jsDoc([`Writes a message, one JSON line, to every \`GET ${info.path}\` stream${info.paramsType ? ' of these parameters' : ''}; throws a TypeError for an invalid one.`], '  ')}  ${member}(${params}message: ${info.out}): Promise<void>;`);
+      publishImpl.push(`    ${objectKey(info.member)}: (${info.paramsType ? 'params, ' : ''}message) => ${endpointName(info)}.publish(${path}, message),`);
     } else if (info.channel.transport === 'websocket' && info.out !== 'never') {
       const topic = info.paramsType ? `topic: string` : `topic = ${stringLiteral(info.path)}`;
       const doc = info.paramsType
@@ -169,7 +178,7 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
     );
   }
   if (ws.length > 0) {
-    const picked = `Pick<\n    WebSocketEndpointOptions<never, object, unknown, Auth, string>,\n    "authenticate" | "perMessageDeflate" | "maxConnections" | "maxConnectionsPerClient" | "clientKey" | "rateLimit" | "maxBufferedBytes" | "fanOut" | "closeTimeoutMs" | "onOpen" | "onClose" | "onError"\n  >`;
+    const picked = `Pick<\n    WebSocketEndpointOptions<never, unknown, unknown, Auth, string>,\n    "authenticate" | "perMessageDeflate" | "maxConnections" | "maxConnectionsPerClient" | "clientKey" | "rateLimit" | "maxBufferedBytes" | "fanOut" | "closeTimeoutMs" | "onOpen" | "onClose" | "onError"\n  >`;
     const verify = verifies.length > 0
       ? ` {\n  /** Resolves the token of the first message (${verifies.map((info) => `\`${info.channel.key}\``).join(', ')}) to who it is; \`undefined\` refuses it (close 1008). */\n  verifyToken: FirstMessageAuth<Auth>["verify"];\n}`
       : ' {}';
@@ -187,13 +196,15 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
     ...(sse.length > 0 ? ['  sse?: RealtimeSseOptions<Auth>;'] : []),
     ...(ws.length > 0 ? [`  websocket${verifies.length > 0 ? '' : '?'}: RealtimeWebSocketOptions<Auth>;`] : []),
   ];
-  optionTypes.push(`export interface RealtimeServerOptions<Auth = undefined> {\n${optionMembers.join('\n')}\n}`);
+  // Only SSE and WebSocket endpoints authenticate: a server of HTTP streams alone has no `Auth`.
+  const auth = sse.length > 0 || ws.length > 0 ? '<Auth = undefined>' : '';
+  optionTypes.push(`export interface RealtimeServerOptions${auth} {\n${optionMembers.join('\n')}\n}`);
   declarations.push(...optionTypes);
 
   // The server.
   const serverMembers = [
-    ...(sse.length > 0
-      ? ['  /** The SSE streams, as a node:http request listener; other paths go to `next`, or are answered 404. */', '  listener(request: IncomingMessage, response: ServerResponse, next?: () => void): void;']
+    ...(routed.length > 0
+      ? [`  /** The ${sse.length > 0 ? 'SSE ' : 'HTTP '}streams, as a node:http request listener; other paths go to \`next\`, or are answered 404. */`, '  listener(request: IncomingMessage, response: ServerResponse, next?: () => void): void;']
       : []),
     ...(ws.length > 0
       ? [
@@ -216,11 +227,15 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
   const notFoundNeeded = sse.some((info) => info.paramsType);
   if (notFoundNeeded) helpers.push(NOT_FOUND);
   for (const info of sse) endpoints.push(sseEndpoint(info, types, validatorImports));
+  for (const info of streams) {
+    validatorImports.add(`validate${info.out}`);
+    endpoints.push(`${jsDoc([`GET ${info.path}: newline-delimited JSON`], '  ')}  const ${endpointName(info)} = createHttpStreamEndpoint<${info.out}>({ cors: options.cors, validate: validate${info.out} });`);
+  }
   for (const info of ws) endpoints.push(wsEndpoint(info));
 
   const factoryMembers: string[] = [];
-  if (sse.length > 0) {
-    const routes = sse.map((info) =>
+  if (routed.length > 0) {
+    const routes = routed.map((info) =>
       info.paramsType
         ? `    if (${paramsFunctionName(info)}(pathname)) return ${endpointName(info)}.handle(request, response);`
         : `    if (pathname === ${stringLiteral(info.path)}) return ${endpointName(info)}.handle(request, response);`,
@@ -248,10 +263,11 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
   factoryMembers.push(`  async close() {\n    await Promise.all([${channels.map((info) => `${endpointName(info)}.close()`).join(', ')}]);\n  },`);
 
   const handlersParam = withHandlers.length > 0 ? 'handlers: RealtimeHandlers<Auth>, ' : '';
-  const optionsParam = verifies.length > 0 ? 'options: RealtimeServerOptions<Auth>' : 'options: RealtimeServerOptions<Auth> = {}';
+  const optionsType = auth ? 'RealtimeServerOptions<Auth>' : 'RealtimeServerOptions';
+  const optionsParam = verifies.length > 0 ? `options: ${optionsType}` : `options: ${optionsType} = {}`;
   const needsAuthOptions = ws.length > 0 ? '  const websocket = options.websocket;\n' : '';
   const factory = [
-    `export function createRealtimeServer<Auth = undefined>(${handlersParam}${optionsParam}): RealtimeServer {`,
+    `export function createRealtimeServer${auth}(${handlersParam}${optionsParam}): RealtimeServer {`,
     needsAuthOptions + endpoints.join('\n'),
     `  const publish: RealtimePublish = {\n${publishImpl.join('\n')}${publishImpl.length ? '\n' : ''}  };`,
     `  return {\n${factoryMembers.map((member) => member.replace(/^/gm, '  ')).join('\n')}\n  };`,
@@ -261,7 +277,7 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
   const nodeTypes = [
     ...(ws.length > 0 ? ['Server'] : []),
     'IncomingMessage',
-    ...(sse.length > 0 ? ['ServerResponse'] : []),
+    ...(routed.length > 0 ? ['ServerResponse'] : []),
   ];
   const imports = [importStatement(nodeTypes, 'node:http', true)];
   if (ws.length > 0) imports.push(importStatement(['Duplex'], 'node:stream', true));
@@ -276,6 +292,7 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
     imports.push(importStatement(sseNames, './runtime/sse-server.js'));
     imports.push(importStatement(helpers.includes(WITHOUT_RESUME) ? ['MemoryEventLog', 'type EventLog'] : ['MemoryEventLog'], './runtime/sse-store.js'));
   }
+  if (streams.length > 0) imports.push(importStatement(['createHttpStreamEndpoint'], './runtime/http-stream-server.js'));
   if (ws.length > 0) {
     const wsNames = ['createWebSocketEndpoint', 'serveWebSockets', 'type WebSocketConnection', 'type WebSocketEndpointOptions'];
     imports.push(importStatement(verifies.length ? [...wsNames, 'type FirstMessageAuth'] : wsNames, './runtime/ws-server.js'));
@@ -307,6 +324,7 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
     'http-listener',
     'client-limits',
     ...(sse.length > 0 ? SSE_RUNTIME : []),
+    ...(streams.length > 0 ? ['http-stream-server'] : []),
     ...(ws.length > 0 ? WS_RUNTIME : []),
     ...(options.redis ? [...REDIS_RUNTIME, ...(sse.length > 0 ? SSE_REDIS_RUNTIME : []), ...(ws.length > 0 ? WS_REDIS_RUNTIME : [])] : []),
   ];
@@ -324,6 +342,7 @@ function serverChannel(info: ChannelInfo, types: TypeEmitter, reserve: (name: st
     if (channel.sse!.method === 'POST') result.streamType = reserve(`${channel.name}Stream`);
     return result;
   }
+  if (channel.transport === 'http-stream') return result;
   result.connectionType = reserve(`${channel.name}Connection`);
   result.handled = handledMessages(info);
   if (result.handled.length > 0) result.handlersType = reserve(`${channel.name}Handlers`);
@@ -399,7 +418,7 @@ function pathFunctions(info: ChannelInfo): string {
     `  return \`${template}\`;`,
     '}',
   ];
-  if (info.channel.transport !== 'sse') return build.join('\n');
+  if (info.channel.transport === 'websocket') return build.join('\n');
   const checks: string[] = [];
   const fields = names.map((name, index) => {
     const values = info.channel.parameters.find((parameter) => parameter.name === name)?.schema;
