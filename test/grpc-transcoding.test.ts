@@ -591,20 +591,21 @@ describe('query parameters and bodies of every kind (echo.proto)', () => {
     await server?.close();
   });
 
-  it('nested fields (a.b.c), lists repeated, enums by name or number, well-known types and bytes by their JSON form', async () => {
+  it('nested fields (a.b.c), lists repeated, map entries (m[key]), enums by name or number, well-known types and bytes by their JSON form', async () => {
     const query = [
       'filter.owner=ann', 'filter.tags=a', 'filter.tags=b%20c', 'filter.inner.limit=5', 'filter.inner.strict=true', 'ids=1', 'ids=2',
       'colours=COLOUR_RED', 'colours=1', 'since=2024-01-02T03:04:05Z', 'limit=7', 'flag=false', 'blob=aGk%3D', 'ratio=0.5', 'note=',
+      'labels[env]=prod', 'labels%5Bteam%5D=core', 'switches[beta]=true',
     ].join('&');
     const response = await fetch(`${base}/v1/echo/rooms/r1?${query}`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       name: 'rooms/r1', filter: { owner: 'ann', tags: ['a', 'b c'], inner: { limit: '5', strict: true } }, ids: [1, 2], colours: ['COLOUR_RED', 'COLOUR_RED'],
-      since: '2024-01-02T03:04:05Z', limit: 7, flag: false, blob: 'aGk=', ratio: 0.5, note: '',
+      since: '2024-01-02T03:04:05Z', limit: 7, flag: false, blob: 'aGk=', ratio: 0.5, note: '', labels: { env: 'prod', team: 'core' }, switches: { beta: true },
     });
     // Proto names work as well as JSON names.
     expect(await (await fetch(`${base}/v1/echo/rooms/r1?filter.inner.strict=true`)).json()).toEqual({ name: 'rooms/r1', filter: { inner: { strict: true } } });
-    for (const bad of ['filter=x', 'filter.inner.strict=yes', 'ids=one', 'since=yesterday', 'filter.nope=1', 'colours=COLOUR_BLUE']) {
+    for (const bad of ['filter=x', 'filter.inner.strict=yes', 'ids=one', 'since=yesterday', 'filter.nope=1', 'colours=COLOUR_BLUE', 'labels=x', 'switches[a]=maybe', 'ids[0]=1', 'labels[a]=1&labels[a]=2']) {
       const refused = await fetch(`${base}/v1/echo/rooms/r1?${bad}`);
       expect(refused.status, bad).toBe(400);
       await refused.body?.cancel();
@@ -623,11 +624,11 @@ describe('query parameters and bodies of every kind (echo.proto)', () => {
       sent.push(`${request.method} ${new URL(request.url).pathname}${new URL(request.url).search}`);
       return fetch(request);
     }) as never) as unknown as Record<string, (request: Json) => Promise<Json>>;
-    const echoed = await client['echo']!({ name: 'rooms/r 2', filter: { owner: 'ann', tags: ['a', 'b'], inner: { limit: 5n, strict: true } }, ids: [1, 2], colours: [1], since: { seconds: 1704164645n, nanos: 0 }, ratio: 0.5 });
-    expect(echoed).toMatchObject({ name: 'rooms/r 2', filter: { owner: 'ann', tags: ['a', 'b'], inner: { limit: 5n, strict: true } }, ids: [1, 2], colours: [1], since: { seconds: 1704164645n }, ratio: 0.5 });
+    const echoed = await client['echo']!({ name: 'rooms/r 2', filter: { owner: 'ann', tags: ['a', 'b'], inner: { limit: 5n, strict: true } }, ids: [1, 2], colours: [1], since: { seconds: 1704164645n, nanos: 0 }, ratio: 0.5, labels: { env: 'prod' } });
+    expect(echoed).toMatchObject({ name: 'rooms/r 2', filter: { owner: 'ann', tags: ['a', 'b'], inner: { limit: 5n, strict: true } }, ids: [1, 2], colours: [1], since: { seconds: 1704164645n }, ratio: 0.5, labels: { env: 'prod' } });
     expect(await client['raw']!({ name: 'x/y', filter: { owner: 'bo' } })).toMatchObject({ filter: { owner: 'bo' } });
     expect(sent).toEqual([
-      'GET /v1/echo/rooms/r%202?filter.owner=ann&filter.tags=a&filter.tags=b&filter.inner.limit=5&filter.inner.strict=true&ids=1&ids=2&colours=COLOUR_RED&since=2024-01-02T03%3A04%3A05Z&ratio=0.5',
+      'GET /v1/echo/rooms/r%202?filter.owner=ann&filter.tags=a&filter.tags=b&filter.inner.limit=5&filter.inner.strict=true&ids=1&ids=2&colours=COLOUR_RED&since=2024-01-02T03%3A04%3A05Z&ratio=0.5&labels%5Benv%5D=prod',
       'POST /v1/raw/x/y:echo',
     ]);
   });

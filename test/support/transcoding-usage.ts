@@ -320,6 +320,8 @@ message EchoRequest {
   bytes blob = 8;
   double ratio = 9;
   optional string note = 10;
+  map<string, string> labels = 11;
+  map<string, bool> switches = 12;
 }
 
 service Echo {
