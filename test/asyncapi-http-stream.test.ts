@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadAsyncApi } from '../generators/asyncapi/load.js';
+import { CodegenError } from '../generators/core/diagnostics.js';
 import { ROOT } from './support/cli.js';
 import { transpileFolder, writeFiles } from './support/client-generate.js';
 import { generateRealtime } from './support/realtime-generate.js';
@@ -157,5 +158,19 @@ describe('the generated HTTP stream server and client on a real socket', async (
     } finally {
       await new Promise((resolve) => foreign.close(resolve));
     }
+  });
+});
+
+describe('an HTTP stream that receives (http-stream-receive.yaml, the GET binding on an operation)', () => {
+  it('is refused at the operation: a GET only sends', async () => {
+    const error = await loadAsyncApi(join(ROOT, 'test', 'fixtures', 'asyncapi', 'http-stream-receive.yaml'), { displayRoot: ROOT }).then(
+      () => undefined,
+      (cause: unknown) => cause,
+    );
+    expect(error).toBeInstanceOf(CodegenError);
+    expect((error as CodegenError).message).toBe(
+      'test/fixtures/asyncapi/http-stream-receive.yaml:26:3: error: operation "askFeed": HTTP stream channel "feed" has no replies\n' +
+        '  hint: an HTTP stream (a GET binding) only sends; use a ws/wss channel for requests and replies',
+    );
   });
 });
