@@ -31,6 +31,10 @@ const WARNINGS: Record<string, string[]> = {
   'docker-quoted-yaml.yaml': [
     `${DIR}/docker-quoted-yaml.yaml:33:95: warning: YAML 1.2 refuses this (Missing closing "quote); read as js-yaml reads it: a multi-line quoted string continues on a line indented no deeper than its key (2 such strings in this file)\n  hint: indent the continuation lines deeper than the key, or write the text as a block scalar (description: >-)`,
   ],
+  // The real thing: Docker Engine API v1.38 as moby publishes it (docker/README.md).
+  'docker/engine-api-v1.38.yaml': [
+    `${DIR}/docker/engine-api-v1.38.yaml:821:78: warning: YAML 1.2 refuses this (Missing closing "quote); read as js-yaml reads it: a multi-line quoted string continues on a line indented no deeper than its key (5 such strings in this file)\n  hint: indent the continuation lines deeper than the key, or write the text as a block scalar (description: >-)`,
+  ],
   'path-query.yaml': [
     `${DIR}/path-query.yaml:8:3: warning: path "/uploads?convert={convert}" has a query string, which is not part of an OpenAPI path; read as path "/uploads" with query parameter "convert"\n  hint: write the path as "/uploads" and declare the query parameters under parameters, with in: query`,
     `${DIR}/path-query.yaml:26:3: warning: path "/search?term={term}&amount={amount}&view=full" has a query string, which is not part of an OpenAPI path; read as path "/search" with query parameters "term", "amount", "view"\n  hint: write the path as "/search" and declare the query parameters under parameters, with in: query`,
@@ -94,6 +98,9 @@ describe('forgiving loader: each case reads one obvious way, with a located warn
     const lineOf = (needle: string) => text.split('\n').findIndex((line) => line.includes(needle)) + 1;
     expect(lenient.locate(['paths', '/containers/{id}/ports', 'get', 'operationId'])).toEqual({ file: `${DIR}/docker-quoted-yaml.yaml`, line: lineOf('operationId: ContainerPorts'), column: 20 });
     expect(lenient.locate(['definitions', 'ContainerState', 'properties', 'Running', 'type'])).toEqual({ file: `${DIR}/docker-quoted-yaml.yaml`, line: lineOf('type: boolean'), column: 15 });
+    const docker = join(ROOT, DIR, 'docker/engine-api-v1.38.yaml');
+    const engine = new Documents(ROOT, undefined, { lenientYaml: true }).open(docker);
+    expect(Array.isArray(engine) ? engine : engine.data).toEqual(jsYamlLoad(readFileSync(docker, 'utf8')));
     const { model } = await read('docker-quoted-yaml.yaml');
     expect(schema(model, 'ContainerState').properties?.Status).toEqual({
       type: 'string',
