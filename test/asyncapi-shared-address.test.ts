@@ -165,3 +165,17 @@ describe('a reply on a channel of another address', () => {
     );
   });
 });
+
+describe('channels at one address with different WebSocket settings (connection-settings.yaml)', () => {
+  it('are refused at the second one: the connection has the first channel\'s settings', async () => {
+    const error = await loadAsyncApi(join(ROOT, 'test', 'fixtures', 'asyncapi', 'connection-settings.yaml'), { displayRoot: ROOT }).then(
+      () => undefined,
+      (cause: unknown) => cause,
+    );
+    expect(error).toBeInstanceOf(CodegenError);
+    expect((error as CodegenError).message).toBe(
+      'test/fixtures/asyncapi/connection-settings.yaml:18:5: error: "x-heartbeat" of channel "pong" differs from channel "ping"\'s, and both are the one connection at /\n' +
+        '  hint: write "x-heartbeat" on "ping", the first channel at that address, and remove it here',
+    );
+  });
+});

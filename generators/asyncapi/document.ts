@@ -19,7 +19,7 @@ import type { Documents, Problems, SourceDoc, Where } from '../core/documents.js
 import { child, closest, deref, describe, encodePointer, isObject, locate, own, resolveRef, segments } from '../core/documents.js';
 import type { Action, ChannelOperation, ChannelParameter, RealtimeServer, SseSettings, Transport, WebSocketSettings } from './model.js';
 import {
-  checkTransportExtensions, readDiscriminator, readFirstMessageAuth, readHeartbeat, readMaxMessageSize, readSse, readSseEvent,
+  checkTransportExtensions, WEBSOCKET_ONLY, readDiscriminator, readFirstMessageAuth, readHeartbeat, readMaxMessageSize, readSse, readSseEvent,
   readSubprotocols, type RawFirstMessageAuth,
 } from './extensions.js';
 import type { PayloadSchemas } from './schemas.js';
@@ -232,6 +232,22 @@ export class DocumentLowering {
         }
       }
       for (const member of members) this.connections.set(member.key, connection);
+      this.checkConnectionSettings(first, members);
+    }
+  }
+
+  /** A connection has one set of WebSocket settings: the first channel's. Another channel may repeat them, not change them. */
+  private checkConnectionSettings(first: RawChannel, members: RawChannel[]): void {
+    for (const member of members.slice(1)) {
+      for (const key of WEBSOCKET_ONLY) {
+        const value = own(member.value, key);
+        if (value === undefined || JSON.stringify(value) === JSON.stringify(own(first.value, key))) continue;
+        this.problems.add(
+          `"${key}" of channel "${member.key}" differs from channel "${first.key}"'s, and both are the one connection at ${text(first.value.address) ?? '/'}`,
+          locate(at(member.where, key), 'key'),
+          `write "${key}" on "${first.key}", the first channel at that address, and remove it here`,
+        );
+      }
     }
   }
 

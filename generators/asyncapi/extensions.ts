@@ -19,7 +19,7 @@ export const DEFAULTS = {
 } as const;
 
 /** Extensions that only mean something on one transport. */
-const WEBSOCKET_ONLY = ['x-subprotocols', 'x-heartbeat', 'x-max-message-size', 'x-first-message-auth', 'x-discriminator'];
+export const WEBSOCKET_ONLY = ['x-subprotocols', 'x-heartbeat', 'x-max-message-size', 'x-first-message-auth', 'x-discriminator'];
 
 /** RFC 6455 subprotocols are RFC 7230 tokens. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
