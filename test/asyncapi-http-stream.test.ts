@@ -20,7 +20,7 @@ import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';
 /** What the test uses of the generated server.ts and client.ts (written at run time, so typed here). */
 type RoomsMessage = { id: string; text: string; readBy?: number } | string | string[] | number;
 interface ServerModule {
-  createRealtimeServer(): {
+  createRealtimeServer(options?: { stream?: { keepAliveMs?: number } }): {
     listener(request: IncomingMessage, response: ServerResponse): void;
     publish: { rooms(params: { roomId: string; resource: 'chatMessages' | 'events' }, message: RoomsMessage): Promise<void> };
     close(): Promise<void>;
@@ -82,7 +82,8 @@ describe('the generated HTTP stream server and client on a real socket', async (
   transpileFolder(folder);
   const serverModule = (await import(pathToFileURL(join(folder, 'server.js')).href)) as ServerModule;
   const clientModule = (await import(pathToFileURL(join(folder, 'client.js')).href)) as ClientModule;
-  const realtime = serverModule.createRealtimeServer();
+  // Keep-alive lines every 30 ms, so the readers below meet them between messages.
+  const realtime = serverModule.createRealtimeServer({ stream: { keepAliveMs: 30 } });
   const http = createServer((request, response) => realtime.listener(request, response));
   const base = await listen(http);
   afterAll(async () => {
@@ -121,7 +122,16 @@ describe('the generated HTTP stream server and client on a real socket', async (
     expect((await fetch(`${base}/v1/rooms/r1/events`, { method: 'POST' })).status).toBe(405);
   });
 
-  it('the generated client reads the typed messages of the generated server', async () => {
+  it('sends a \\r\\n keep-alive line on an idle stream', async () => {
+    const response = await fetch(`${base}/v1/rooms/r2/events`);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!text.includes('\r\n\r\n')) text += (await reader.read()).value ?? '';
+    await reader.cancel();
+    expect(text.replace(/\r\n/g, '')).toBe('');
+  });
+
+  it('the generated client reads the typed messages of the generated server, past its keep-alive lines', async () => {
     const client = clientModule.createClient({ baseUrl: base });
     const stream = client.rooms(room);
     const received: unknown[] = [];

@@ -194,6 +194,7 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
     '   */',
     '  cors?: CorsOptions;',
     ...(sse.length > 0 ? ['  sse?: RealtimeSseOptions<Auth>;'] : []),
+    ...(streams.length > 0 ? ['  /** Settings of every HTTP stream: keep-alive interval (default 15 s; 0: none) and what a slow client may leave unread. */', '  stream?: Pick<HttpStreamEndpointOptions<unknown>, "keepAliveMs" | "maxBufferedBytes">;'] : []),
     ...(ws.length > 0 ? [`  websocket${verifies.length > 0 ? '' : '?'}: RealtimeWebSocketOptions<Auth>;`] : []),
   ];
   // Only SSE and WebSocket endpoints authenticate: a server of HTTP streams alone has no `Auth`.
@@ -229,7 +230,7 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
   for (const info of sse) endpoints.push(sseEndpoint(info, types, validatorImports));
   for (const info of streams) {
     validatorImports.add(`validate${info.out}`);
-    endpoints.push(`${jsDoc([`GET ${info.path}: newline-delimited JSON`], '  ')}  const ${endpointName(info)} = createHttpStreamEndpoint<${info.out}>({ cors: options.cors, validate: validate${info.out} });`);
+    endpoints.push(`${jsDoc([`GET ${info.path}: newline-delimited JSON`], '  ')}  const ${endpointName(info)} = createHttpStreamEndpoint<${info.out}>({ ...options.stream, cors: options.cors, validate: validate${info.out} });`);
   }
   for (const info of ws) endpoints.push(wsEndpoint(info));
 
@@ -292,7 +293,7 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
     imports.push(importStatement(sseNames, './runtime/sse-server.js'));
     imports.push(importStatement(helpers.includes(WITHOUT_RESUME) ? ['MemoryEventLog', 'type EventLog'] : ['MemoryEventLog'], './runtime/sse-store.js'));
   }
-  if (streams.length > 0) imports.push(importStatement(['createHttpStreamEndpoint'], './runtime/http-stream-server.js'));
+  if (streams.length > 0) imports.push(importStatement(['createHttpStreamEndpoint', 'type HttpStreamEndpointOptions'], './runtime/http-stream-server.js'));
   if (ws.length > 0) {
     const wsNames = ['createWebSocketEndpoint', 'serveWebSockets', 'type WebSocketConnection', 'type WebSocketEndpointOptions'];
     imports.push(importStatement(verifies.length ? [...wsNames, 'type FirstMessageAuth'] : wsNames, './runtime/ws-server.js'));
