@@ -12,6 +12,7 @@ import { optionsHelp } from '../generators/core/options-docs.js';
 import { displayPath } from '../generators/core/paths.js';
 import { applyPlan, differences, planWrites, type PlannedChange } from '../generators/core/writer.js';
 import { watchAndRegenerate } from './watch.js';
+import { diffCommand } from './diff.js';
 import { detectNamed, findSchemas, planApis, starterConfig } from './init.js';
 
 interface RunOptions {
@@ -29,7 +30,9 @@ Examples:
   $ codegen generate api.yaml -o src/api      one OpenAPI file, no config needed
   $ codegen generate api.yaml -o src/api --emit types,validators
   $ codegen init                              write a codegen.config.yaml for the schemas found here
-  $ codegen init api.yaml schema.graphql x.proto   ... or for these files (style detected from content)`;
+  $ codegen init api.yaml schema.graphql x.proto   ... or for these files (style detected from content)
+  $ codegen diff old.yaml new.yaml            breaking / dangerous / safe changes (exit 1 on breaking)
+  $ codegen diff git:main                     every API in the config: main against the working tree`;
 
 export async function main(argv: string[]): Promise<number> {
   const log = { out: (text: string) => process.stdout.write(`${text}\n`), err: (text: string) => process.stderr.write(`${text}\n`) };
@@ -89,6 +92,8 @@ export async function main(argv: string[]): Promise<number> {
       if (apis.length === 0) log.out(`wrote ${file} with a commented example of every style (no schema found here); uncomment one and run \`npx codegen\``);
       else log.out(`wrote ${file}: ${apis.map((api) => `${api.name} (${api.style})`).join(', ')}\nnext: review it, then run \`npx codegen\``);
     });
+
+  program.addCommand(diffCommand(log, (code) => (exitCode = code)));
 
   try {
     await program.parseAsync(argv, { from: 'user' });

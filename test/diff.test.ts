@@ -1,0 +1,150 @@
+/**
+ * `codegen diff`: one pair of documents per change kind and style (test/fixtures/diff/<style>/: a
+ * base and one changed copy per case), each change asserted with its class and its exact
+ * file:line:col; then the CLI end to end (formats, exit codes, git:REF against a real repository).
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Change } from '../generators/diff/changes.js';
+import { diffSides, sideOf } from '../generators/diff/index.js';
+import { codegen, ROOT } from './support/cli.js';
+import { tempDir } from './support/tmp.js';
+
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'diff');
+
+async function changesOf(style: string, oldName: string, newName: string): Promise<Change[]> {
+  const folder = join(FIXTURES, style);
+  const side = (name: string) => ({ ...sideOf(join(folder, name)), displayRoot: folder });
+  return (await diffSides(side(oldName), side(newName))).changes;
+}
+
+const summary = (c: Change) => `${c.kind} ${c.class}${c.versioned ? ' versioned' : ''} ${c.location ? `${c.location.file}:${c.location.line}:${c.location.column}` : '-'}`;
+
+describe('codegen diff: OpenAPI, one case per change kind', () => {
+  const cases: [string, string[]][] = [
+    ['operation-removed', ['operation-removed breaking base.yaml:44:5']],
+    ['parameter-became-required', ['parameter-became-required breaking parameter-became-required.yaml:10:11']],
+    ['required-parameter-added', ['required-parameter-added breaking required-parameter-added.yaml:14:11']],
+    ['request-enum-value-removed', ['request-enum-value-removed breaking request-enum-value-removed.yaml:59:7']],
+    ['response-enum-value-added', ['response-enum-value-added dangerous response-enum-value-added.yaml:59:7']],
+    ['request-max-length-narrowed', ['request-max-length-narrowed breaking request-max-length-narrowed.yaml:78:11']],
+    ['request-property-became-required', ['request-property-became-required breaking request-property-became-required.yaml:79:9']],
+    ['response-property-removed', ['response-property-removed breaking base.yaml:70:9']],
+    ['response-type-changed', ['response-type-changed breaking response-type-changed.yaml:65:11']],
+    ['response-removed', ['response-removed breaking base.yaml:37:9', 'response-added dangerous response-removed.yaml:37:9']],
+    ['safe-additions', ['optional-parameter-added safe safe-additions.yaml:14:11', 'operation-added safe safe-additions.yaml:48:5', 'response-property-added safe safe-additions.yaml:87:9']],
+    // §9.1: the same breaking change under a new version segment is allowed.
+    ['versioned-path', ['path-changed breaking versioned versioned-path.yaml:7:5', 'path-changed breaking versioned versioned-path.yaml:28:5', 'path-changed breaking versioned versioned-path.yaml:44:5', 'request-enum-value-removed breaking versioned versioned-path.yaml:59:7']],
+  ];
+  for (const [name, expected] of cases) {
+    it(name, async () => {
+      const changes = await changesOf('openapi', 'base.yaml', `${name}.yaml`);
+      expect(changes.map(summary).sort()).toEqual([...expected].sort());
+      for (const change of changes) {
+        expect(change.wire.length).toBeGreaterThan(0);
+        expect(change.code.length).toBeGreaterThan(0);
+      }
+    });
+  }
+
+  it('the same document twice: no change', async () => {
+    expect(await changesOf('openapi', 'base.yaml', 'base.yaml')).toEqual([]);
+  });
+});
+
+describe('codegen diff: proto, one case per change kind (with buf breaking categories)', () => {
+  const file = (folder: string) => `${folder}/acme/tasks/v1/tasks.proto`;
+  const ALL = 'FILE,PACKAGE,WIRE_JSON,WIRE';
+  const cases: [string, string[]][] = [
+    ['field-removed', [`field-removed breaking ${file('base')}:16:3 ${ALL}`]],
+    ['field-removed-reserved', [`field-removed-reserved dangerous ${file('base')}:16:3 FILE,PACKAGE`]],
+    ['field-number-reused', [`field-number-reused breaking ${file('field-number-reused')}:16:3 FILE,PACKAGE,WIRE_JSON`, `field-type-changed breaking ${file('field-number-reused')}:16:3 ${ALL}`]],
+    ['field-renamed-json', [`field-renamed breaking ${file('field-renamed-json')}:13:3 FILE,PACKAGE,WIRE_JSON`]],
+    ['field-number-changed', [`field-number-changed breaking ${file('field-number-changed')}:16:3 ${ALL}`]],
+    // string ↔ bytes share a wire type: breaking for JSON and source, not for the binary wire.
+    ['field-type-changed', [`field-type-changed breaking ${file('field-type-changed')}:13:3 FILE,PACKAGE,WIRE_JSON`]],
+    ['field-type-changed-wire', [`field-type-changed breaking ${file('field-type-changed-wire')}:14:3 ${ALL}`]],
+    ['field-cardinality-changed', [`field-cardinality-changed breaking ${file('field-cardinality-changed')}:15:3 ${ALL}`]],
+    ['field-oneof-changed', [`field-oneof-changed breaking ${file('field-oneof-changed')}:20:3 ${ALL}`]],
+    ['reserved-range-removed', [`reserved-range-removed breaking ${file('reserved-range-removed')}:11:1 ${ALL}`]],
+    ['enum-value-removed', [`enum-value-removed breaking ${file('base')}:8:3 ${ALL}`]],
+    ['enum-value-renamed', [`enum-value-renamed breaking ${file('enum-value-renamed')}:8:3 FILE,PACKAGE,WIRE_JSON`]],
+    ['enum-value-added', [`enum-value-added dangerous ${file('enum-value-added')}:9:3 `]],
+    ['message-removed', [`message-removed breaking ${file('base')}:28:1 FILE,PACKAGE`, `rpc-removed breaking ${file('base')}:34:3 FILE,PACKAGE`]],
+    ['rpc-removed', [`rpc-removed breaking ${file('base')}:34:3 FILE,PACKAGE`]],
+    ['rpc-request-type-changed', [`rpc-request-type-changed breaking ${file('rpc-request-type-changed')}:33:3 ${ALL}`]],
+    ['rpc-streaming-changed', [`rpc-streaming-changed breaking ${file('rpc-streaming-changed')}:34:3 ${ALL}`]],
+    ['service-removed', [`service-removed breaking ${file('base')}:32:1 FILE,PACKAGE`]],
+    ['field-added', [`field-added safe ${file('field-added')}:17:3 `]],
+    // §9.4: breaking changes in a new package version are allowed.
+    ['package-v2', [`field-removed breaking versioned ${file('base')}:16:3 ${ALL}`, 'package-changed breaking versioned package-v2/acme/tasks/v2/tasks.proto:3:1 FILE,PACKAGE']],
+  ];
+  for (const [name, expected] of cases) {
+    it(name, async () => {
+      const changes = await changesOf('proto', 'base', name);
+      expect(changes.map((c) => `${summary(c)} ${(c.categories ?? []).join(',')}`).sort()).toEqual([...expected].sort());
+    });
+  }
+});
+
+describe('codegen diff through the CLI', () => {
+  const openapi = join(FIXTURES, 'openapi');
+
+  it('human format: located lines, the consequences, a summary and the §9 hint; exit 1 on a breaking change', () => {
+    const result = codegen(['diff', 'base.yaml', 'response-property-removed.yaml'], openapi);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('base.yaml:70:9: error: breaking: schema Task: property "note" removed [response-property-removed]');
+    expect(result.stdout).toContain('  wire: old clients read it and get undefined');
+    expect(result.stdout).toContain('codegen diff (openapi): 1 breaking (1 without a new version), 0 dangerous, 0 safe');
+    expect(result.stdout).toContain('§9.1');
+  });
+
+  it('--format json; exit 0 when only dangerous and safe changes, or breaking ones under a new version', () => {
+    const dangerous = codegen(['diff', 'base.yaml', 'response-enum-value-added.yaml', '--format', 'json'], openapi);
+    expect(dangerous.code).toBe(0);
+    const parsed = JSON.parse(dangerous.stdout) as { style: string; summary: Record<string, number>; changes: Change[] };
+    expect(parsed.style).toBe('openapi');
+    expect(parsed.summary).toEqual({ breaking: 0, errors: 0, dangerous: 1, safe: 0 });
+    expect(codegen(['diff', 'base.yaml', 'versioned-path.yaml'], openapi).code).toBe(0);
+  });
+
+  it('folders of .proto files; usage errors exit 2', () => {
+    expect(codegen(['diff', 'base', 'field-removed'], join(FIXTURES, 'proto')).code).toBe(1);
+    expect(codegen(['diff', 'base', 'field-added'], join(FIXTURES, 'proto')).code).toBe(0);
+    const mixed = codegen(['diff', join(openapi, 'base.yaml'), 'base'], join(FIXTURES, 'proto'));
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain('different styles (openapi and proto)');
+    expect(codegen(['diff', 'base.yaml', 'missing.yaml'], openapi).code).toBe(2);
+    expect(codegen(['diff', 'base.yaml', 'base.yaml', '--format', 'xml'], openapi).code).toBe(2);
+  });
+
+  it('git:REF: the config\'s inputs at a revision against the working tree, located as git:REF:path', () => {
+    const repo = tempDir('codegen-diff-git-');
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe' });
+    git('init', '-q');
+    git('config', 'user.email', 'test@example.com');
+    git('config', 'user.name', 'test');
+    mkdirSync(join(repo, 'api'));
+    cpSync(join(openapi, 'base.yaml'), join(repo, 'api', 'tasks.yaml'));
+    writeFileSync(join(repo, 'codegen.config.yaml'), 'apis:\n  - name: rest\n    input: api/tasks.yaml\n    output: out/rest\n');
+    git('add', '.');
+    git('commit', '-q', '-m', 'v1');
+    cpSync(join(openapi, 'response-property-removed.yaml'), join(repo, 'api', 'tasks.yaml'));
+
+    const result = codegen(['diff', 'git:HEAD', '--format', 'json'], repo);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(1);
+    const [rest] = JSON.parse(result.stdout) as { api: string; changes: Change[] }[];
+    expect(rest?.api).toBe('rest');
+    expect(rest?.changes.map(summary)).toEqual(['response-property-removed breaking git:HEAD:api/tasks.yaml:70:9']);
+
+    git('commit', '-q', '-am', 'v2');
+    expect(codegen(['diff', 'git:HEAD~1', 'git:HEAD'], repo).stdout).toContain('git:HEAD~1:api/tasks.yaml:70:9: error: breaking');
+    expect(codegen(['diff', 'git:HEAD'], repo).code).toBe(0);
+    const bad = codegen(['diff', 'git:--output=x'], repo);
+    expect(bad.code).toBe(2);
+    expect(readFileSync(join(repo, 'api', 'tasks.yaml'), 'utf8')).toContain('openapi: 3.1.0');
+  });
+});
