@@ -48,6 +48,15 @@ describe('the generated server and client of http-stream.yaml', async () => {
   const { files } = await generateRealtime(FIXTURE);
   writeFiles(folder, files);
 
+  it('types the messages as one union of what they are, not of objects', () => {
+    const types = files.find((file) => file.path === 'types.ts')!.content;
+    expect(types).toContain('/** Messages the server sends on `rooms` (HTTP stream /rooms/{roomId}/{resource}), by message name. */');
+    expect(types).toContain('export type RoomsServerMessage =\n  | ChatMessagePayload\n  | HeartbeatPayload\n  | MentionsPayload\n  | UnreadPayload;');
+    expect(types).toContain('export type MentionsPayload = string[];');
+    expect(types).toContain('export type UnreadPayload = number;');
+    expect(types).toMatch(/export type HeartbeatPayload = "\\r\\n";/);
+  });
+
   it('type-check strict + STRICTEST under TypeScript 5.9 and 7 (server for Node, client for browsers and Node)', () => {
     for (const [compiler, path] of Object.entries(COMPILERS)) {
       expect(typecheck(folder, path, 'node', ['server.ts'], STRICTEST).output, `${compiler} server`).toBe('');

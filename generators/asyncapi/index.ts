@@ -94,5 +94,6 @@ function mapDoc(channel: Channel, action: Action): string {
   const by = channel.transport === 'sse'
     ? (action === 'send' ? 'by SSE event name' : 'the JSON body of the POST stream')
     : channel.discriminator === undefined ? 'by message name' : `by "${channel.discriminator}"`;
-  return `Messages ${who} on \`${channel.key}\` (${channel.transport === 'sse' ? 'SSE' : 'WebSocket'} ${channel.address}), ${by}.`;
+  const transport = channel.transport === 'sse' ? 'SSE' : channel.transport === 'http-stream' ? 'HTTP stream' : 'WebSocket';
+  return `Messages ${who} on \`${channel.key}\` (${transport} ${channel.address}), ${by}.`;
 }
