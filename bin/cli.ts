@@ -12,6 +12,7 @@ import { optionsHelp } from '../generators/core/options-docs.js';
 import { displayPath } from '../generators/core/paths.js';
 import { applyPlan, differences, planWrites, type PlannedChange } from '../generators/core/writer.js';
 import { watchAndRegenerate } from './watch.js';
+import { lintCommand } from './lint.js';
 import { diffCommand } from './diff.js';
 import { detectNamed, findSchemas, planApis, starterConfig } from './init.js';
 
@@ -31,6 +32,8 @@ Examples:
   $ codegen generate api.yaml -o src/api --emit types,validators
   $ codegen init                              write a codegen.config.yaml for the schemas found here
   $ codegen init api.yaml schema.graphql x.proto   ... or for these files (style detected from content)
+  $ codegen lint                              check every API against the conventions (exit 1 on errors)
+  $ codegen lint api.yaml --format sarif      ... one file, as SARIF for GitHub code scanning
   $ codegen diff old.yaml new.yaml            breaking / dangerous / safe changes (exit 1 on breaking)
   $ codegen diff git:main                     every API in the config: main against the working tree`;
 
@@ -93,6 +96,7 @@ export async function main(argv: string[]): Promise<number> {
       else log.out(`wrote ${file}: ${apis.map((api) => `${api.name} (${api.style})`).join(', ')}\nnext: review it, then run \`npx codegen\``);
     });
 
+  program.addCommand(lintCommand(log, (code) => (exitCode = code)));
   program.addCommand(diffCommand(log, (code) => (exitCode = code)));
 
   try {

@@ -12,6 +12,7 @@ import { styleOfInput } from './detect.js';
 import { displayPath } from './paths.js';
 import { sharedRuntimeClash, sharedRuntimeFolder } from './shared-runtime.js';
 import { checkStyleOptions, type StyleOptions } from './style-options.js';
+import { checkLintConfig, type LintConfig } from '../lint/lint-config.js';
 
 export const CONFIG_FILES = ['codegen.config.yaml', 'codegen.config.yml', 'codegen.config.json', 'codegen.config.mjs', 'codegen.config.js'];
 
@@ -43,6 +44,8 @@ export interface ApiConfigInput {
   runtime?: 'per-api' | 'shared';
   /** OpenAPI: what codegen forgives with a warning (a spec mistake with one obvious reading) is an error. */
   strict?: boolean;
+  /** `codegen lint`: rules turned off or given another severity (`lint: { rules: { rest/max-nesting: off } }`). */
+  lint?: { rules?: Record<string, 'off' | 'warn' | 'error'> };
 }
 
 export interface ConfigInput {
@@ -75,6 +78,8 @@ interface ApiConfigCommon {
   runtime?: 'shared';
   /** Forgiven spec mistakes are errors, not warnings (`strict: true`, `--strict`). */
   strict?: boolean;
+  /** `codegen lint`'s per-rule settings (generators/lint/lint-config.ts). */
+  lint?: LintConfig;
 }
 
 export const DEFAULT_EMIT: EmitKind[] = ['types', 'validators', 'client'];
@@ -145,7 +150,7 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
   raw.apis.forEach((entry: unknown, index: number) => {
     const at = ['apis', index];
     if (!isRecord(entry)) return report(at, 'expected an object with `input` and `output`');
-    checkKeys(entry, ['name', 'input', 'documents', 'style', 'output', 'emit', 'templates', 'handlers', 'options', 'allowRead', 'maxInputBytes', 'runtime', 'strict'], at, report);
+    checkKeys(entry, ['name', 'input', 'documents', 'style', 'output', 'emit', 'templates', 'handlers', 'options', 'allowRead', 'maxInputBytes', 'runtime', 'strict', 'lint'], at, report);
 
     const inputs = typeof entry.input === 'string' ? [entry.input] : entry.input;
     if (!Array.isArray(inputs) || inputs.length === 0 || !inputs.every((item) => typeof item === 'string' && item !== '')) {
@@ -204,6 +209,7 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
 
     // After the common keys: options are checked against the style's declaration, paths resolved.
     const options = checkStyleOptions(style as InputStyle, entry.options, [...at, 'options'], root, report);
+    const lint = checkLintConfig(entry.lint, [...at, 'lint'], report);
     apis.push({
       name,
       inputs: (inputs as string[]).map((input) => resolve(root, input)),
@@ -219,6 +225,7 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
       ...(typeof maxInputBytes === 'number' ? { maxInputBytes } : {}),
       ...(entry.runtime === 'shared' ? { runtime: 'shared' } : {}),
       ...(entry.strict === true ? { strict: true } : {}),
+      ...(lint ? { lint } : {}),
     } as ApiConfig);
   });
   checkSharedRuntime(apis, raw.apis as unknown[], report);

@@ -17,21 +17,25 @@ import type { Diagnostic } from '../core/diagnostics.js';
 export const PAGE_SIZE_ARGUMENTS = ['first', 'last', 'limit', 'pageSize', 'take', 'top'];
 
 export function lintSchema(schema: GraphQLSchema): Diagnostic[] {
-  const warnings: Diagnostic[] = [];
+  return unboundedListFields(schema).map(({ type, field }) => ({
+    severity: 'warning',
+    message: `${type}.${field.name} returns an unbounded list`,
+    hint: `add a page-size argument (${PAGE_SIZE_ARGUMENTS.slice(0, 2).join('/')}, with a default) or return a connection; the generated server enforces a maximum on declared page sizes`,
+    location: locationOf(field),
+  }));
+}
+
+/** Fields returning a list of objects without a page-size argument, outside page types (also the lint rule `graphql/paginate-lists`). */
+export function unboundedListFields(schema: GraphQLSchema): { type: string; field: GraphQLField<unknown, unknown> }[] {
+  const found: { type: string; field: GraphQLField<unknown, unknown> }[] = [];
   const pages = pageTypes(schema);
   for (const type of Object.values(schema.getTypeMap())) {
     if (type.name.startsWith('__') || !(isObjectType(type) || isInterfaceType(type)) || pages.has(type.name)) continue;
     for (const field of Object.values(type.getFields())) {
-      if (!returnsObjectList(field) || isPaginated(field)) continue;
-      warnings.push({
-        severity: 'warning',
-        message: `${type.name}.${field.name} returns an unbounded list`,
-        hint: `add a page-size argument (${PAGE_SIZE_ARGUMENTS.slice(0, 2).join('/')}, with a default) or return a connection; the generated server enforces a maximum on declared page sizes`,
-        location: locationOf(field),
-      });
+      if (returnsObjectList(field) && !isPaginated(field)) found.push({ type: type.name, field });
     }
   }
-  return warnings;
+  return found;
 }
 
 function isPaginated(field: GraphQLField<unknown, unknown>): boolean {

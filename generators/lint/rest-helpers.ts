@@ -1,0 +1,58 @@
+/** What several REST rules ask of a path or an operation. */
+import type { JsonSchema, MediaContent, Parameter } from '../core/model.js';
+import { words } from '../core/names.js';
+import type { RestContext, RestOperation } from './rest-context.js';
+import type { Where } from '../core/documents.js';
+
+/** Path segments that are neither `{parameters}` nor a version (`v1`, `v2beta`). */
+export function literalSegments(path: string): string[] {
+  return path.split('/').filter((segment) => segment !== '' && !segment.includes('{') && !/^v\d+([a-z]+\d*)?$/i.test(segment));
+}
+
+export function firstWord(text: string): string {
+  return (words(text)[0] ?? '').toLowerCase();
+}
+
+/** A POST on a collection (`/tasks`, `/projects/{id}/tasks`) with a body: a create. */
+export function isCreate(operation: RestOperation): boolean {
+  const { method, path, requestBody } = operation.model;
+  const last = path.split('/').pop() ?? '';
+  return method === 'post' && requestBody !== undefined && last !== '' && !last.includes('{') && !last.includes(':')
+    && !/^(search|query|batch|bulk)/i.test(last);
+}
+
+/** Each path key once, with one of its operations (to locate it). */
+export function pathKeys(context: RestContext): { path: string; operation: RestOperation }[] {
+  const seen = new Map<string, RestOperation>();
+  for (const operation of context.operations) if (!seen.has(operation.model.path)) seen.set(operation.model.path, operation);
+  return [...seen].map(([path, operation]) => ({ path, operation }));
+}
+
+/** Where a parameter of the operation is written: in the operation's list, else its path item's. */
+export function parameterWhere(context: RestContext, operation: RestOperation, parameter: Parameter): Where {
+  const lists = [operation.where, context.pathKey(operation)];
+  for (const owner of lists) {
+    const node = context.member(context.valueAt(owner), owner, 'parameters');
+    if (!node || !Array.isArray(node.value)) continue;
+    for (let i = 0; i < node.value.length; i++) {
+      const item = context.member(node.value, node.where, String(i));
+      const value = item?.value as { name?: unknown; in?: unknown } | undefined;
+      if (item && value?.name === parameter.name && value.in === parameter.in) return item.where;
+    }
+  }
+  return operation.where;
+}
+
+/** A response's schema with `$ref`s to named schemas followed (once per level). */
+export function resolveSchema(context: RestContext, schema: JsonSchema | undefined): JsonSchema | undefined {
+  let current = schema;
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current.$ref?.startsWith('#/$defs/'); depth++) {
+    const name = current.$ref.slice('#/$defs/'.length);
+    current = context.model.schemas.find((named) => named.name === name)?.schema;
+  }
+  return current;
+}
+
+export function jsonContent(contents: MediaContent[]): MediaContent | undefined {
+  return contents.find((content) => /[/+]json$/.test(content.mediaType.split(';')[0]?.trim() ?? ''));
+}

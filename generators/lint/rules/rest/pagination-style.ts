@@ -1,0 +1,47 @@
+import type { JsonSchema } from '../../../core/model.js';
+import { defineRule } from '../../rule.js';
+import { jsonContent, parameterWhere, resolveSchema } from '../../rest-helpers.js';
+import type { RestContext } from '../../rest-context.js';
+
+const OFFSET = ['page', 'pageSize'];
+const CURSOR = ['cursor', 'limit'];
+const ITEM_PROPERTIES = ['items', 'data', 'results'];
+
+/** A list takes one §4.2 style: page + pageSize, or cursor + limit — not neither, not both. */
+export const paginationStyle = defineRule({
+  id: 'rest/pagination-style',
+  style: 'openapi',
+  severity: 'warning',
+  section: '§4.2',
+  docs: 'A GET that lists takes one pagination style of §4.2: page + pageSize, or cursor + limit.',
+  check(context) {
+    for (const operation of context.operations) {
+      const { method, path, parameters, responses } = operation.model;
+      if (method !== 'get' || path.endsWith('}')) continue;
+      const ok = responses.find((response) => response.status === '200');
+      const body = ok ? jsonContent(ok.contents) : undefined;
+      if (!body || !isList(context, body.schema)) continue;
+      const query = parameters.filter((parameter) => parameter.in === 'query');
+      const names = query.map((parameter) => parameter.name);
+      const offset = OFFSET.filter((name) => names.includes(name));
+      const cursor = names.includes('cursor');
+      if (offset.length > 0 && cursor) {
+        const second = query.find((parameter) => parameter.name === 'cursor');
+        context.report(second ? parameterWhere(context, operation, second) : operation.where, `GET ${path} mixes offset (${offset.join(', ')}) and cursor pagination; take one style of §4.2: page + pageSize, or cursor + limit`);
+      } else if (!OFFSET.every((name) => names.includes(name)) && !CURSOR.every((name) => names.includes(name))) {
+        context.report(operation.where, `GET ${path} returns a list without a pagination style of §4.2${names.length ? ` (query: ${names.join(', ')})` : ''}; add page + pageSize (offset) or cursor + limit (cursor, for large sets) query parameters`);
+      }
+    }
+  },
+});
+
+/** A top-level array, or an object whose items/data/results is one. */
+function isList(context: RestContext, schema: JsonSchema | undefined): boolean {
+  const resolved = resolveSchema(context, schema);
+  if (typeof resolved !== 'object') return false;
+  if (resolved.type === 'array' || resolved.items !== undefined && resolved.type === undefined) return true;
+  return ITEM_PROPERTIES.some((name) => {
+    const property = resolveSchema(context, resolved.properties?.[name]);
+    return typeof property === 'object' && property.type === 'array';
+  });
+}

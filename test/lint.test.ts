@@ -1,0 +1,179 @@
+/**
+ * `codegen lint`: one test per rule over a minimal document that triggers it (exact file:line:col),
+ * the embedded schemas/ clean, config and inline suppressions, and the CLI's formats and exit codes
+ * through the real CLI (SARIF validated against the SARIF 2.1.0 JSON schema).
+ */
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv from 'ajv-draft-04';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../generators/core/config.js';
+import { README_RULES_BEGIN, README_RULES_END, rulesMarkdown } from '../generators/lint/docs.js';
+import { RULES } from '../generators/lint/registry.js';
+import { lintTarget } from '../generators/lint/run.js';
+import { styleOfInput } from '../generators/core/detect.js';
+import { codegen, ROOT } from './support/cli.js';
+import { tempDir } from './support/tmp.js';
+
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'lint');
+
+/** The findings of every rule over one fixture, as `line:col rule-id`. */
+async function lintFixture(name: string): Promise<string[]> {
+  const file = join(FIXTURES, name);
+  const style = styleOfInput(file);
+  if (!style) throw new Error(`no style for ${name}`);
+  const result = await lintTarget({ name, style, inputs: [file], root: FIXTURES, readRoots: [FIXTURES] });
+  return result.findings.map((finding) => `${finding.location.file}:${finding.location.line}:${finding.location.column} ${finding.ruleId}`);
+}
+
+/** Each rule, the fixture that triggers it, and exactly where (other places in it must pass). */
+const CASES: Record<string, { fixture: string; at: string[] }> = {
+  'rest/no-verbs-in-paths': { fixture: 'rest-no-verbs-in-paths.yaml', at: ['4:3'] },
+  'rest/no-post-for-read': { fixture: 'rest-no-post-for-read.yaml', at: ['5:5'] },
+  'rest/max-nesting': { fixture: 'rest-max-nesting.yaml', at: ['4:3'] },
+  'rest/create-returns-201': { fixture: 'rest-create-returns-201.yaml', at: ['13:9', '23:9'] },
+  'rest/delete-without-body': { fixture: 'rest-delete-without-body.yaml', at: ['8:7', '13:9'] },
+  'rest/problem-details': { fixture: 'rest-problem-details.yaml', at: ['22:9'] },
+  'rest/idempotency-key': { fixture: 'rest-idempotency-key.yaml', at: ['5:5'] },
+  'rest/pagination-style': { fixture: 'rest-pagination-style.yaml', at: ['5:5', '17:11'] },
+  'rest/no-secrets-in-query': { fixture: 'rest-no-secrets-in-query.yaml', at: ['10:11', '17:11'] },
+  'graphql/paginate-lists': { fixture: 'graphql-paginate-lists.graphql', at: ['2:3'] },
+  'graphql/mutation-payload': { fixture: 'graphql-mutation-payload.graphql', at: ['7:3'] },
+  'graphql/deprecated-reason': { fixture: 'graphql-deprecated-reason.graphql', at: ['7:16'] },
+  'grpc/package-version': { fixture: 'proto-package-version.proto', at: ['3:1'] },
+  'grpc/unique-rpc-messages': { fixture: 'proto-unique-rpc-messages.proto', at: ['19:16', '21:16', '21:31'] },
+  'grpc/enum-zero-unspecified': { fixture: 'proto-enum-zero-unspecified.proto', at: ['6:3'] },
+  'grpc/field-names': { fixture: 'proto-field-names.proto', at: ['7:10'] },
+};
+
+describe('lint rules', () => {
+  it('every rule has a case below, and ids are unique', () => {
+    expect(Object.keys(CASES).sort()).toEqual(RULES.map((rule) => rule.id).sort());
+    expect(new Set(RULES.map((rule) => rule.id)).size).toBe(RULES.length);
+  });
+
+  for (const rule of RULES) {
+    it(`${rule.id}: reported at its exact location, citing the seed`, async () => {
+      const { fixture, at } = CASES[rule.id] ?? { fixture: '', at: [] };
+      const findings = await lintFixture(fixture);
+      expect(findings.filter((finding) => finding.endsWith(` ${rule.id}`))).toEqual(at.map((where) => `${fixture}:${where} ${rule.id}`));
+      const file = join(FIXTURES, fixture);
+      const style = styleOfInput(file);
+      const result = await lintTarget({ name: fixture, style: style!, inputs: [file], root: FIXTURES, readRoots: [FIXTURES] });
+      for (const finding of result.findings.filter((f) => f.ruleId === rule.id)) {
+        expect(finding.severity).toBe(rule.severity);
+        expect(finding.message).toMatch(/§\d/);
+      }
+    });
+  }
+
+  it('the embedded schemas/ follow the conventions: no finding', async () => {
+    const apis = await loadConfig(join(ROOT, 'codegen.config.yaml'));
+    for (const api of apis) {
+      const result = await lintTarget({ ...api, options: api.options as Record<string, never> } as Parameters<typeof lintTarget>[0]);
+      expect(result.findings, api.name).toEqual([]);
+    }
+  });
+
+  it('inline suppressions: x-codegen-lint-disable, # and // codegen-lint-disable comments', async () => {
+    // Each fixture holds a second case the rule would report but for the suppression.
+    expect(await lintFixture('rest-idempotency-key.yaml')).not.toContain('rest-idempotency-key.yaml:16:5 rest/idempotency-key');
+    expect((await lintFixture('graphql-paginate-lists.graphql')).filter((f) => f.includes('paginate-lists'))).toHaveLength(1);
+    expect((await lintFixture('proto-field-names.proto')).filter((f) => f.includes('field-names'))).toHaveLength(1);
+  });
+
+  it('lint.rules in the config turns rules off and changes severities', async () => {
+    const dir = tempDir('codegen-lint-');
+    cpSync(join(FIXTURES, 'rest-pagination-style.yaml'), join(dir, 'api.yaml'));
+    writeFileSync(join(dir, 'codegen.config.yaml'), 'apis:\n  - input: api.yaml\n    output: out\n    lint:\n      rules:\n        rest/pagination-style: error\n        rest/problem-details: off\n');
+    const [api] = await loadConfig(join(dir, 'codegen.config.yaml'));
+    expect(api?.lint).toEqual({ rules: { 'rest/pagination-style': 'error', 'rest/problem-details': 'off' } });
+    const result = await lintTarget({ ...api!, options: {} });
+    expect(result.findings.map((f) => `${f.severity} ${f.ruleId}`)).toEqual(['error rest/pagination-style', 'error rest/pagination-style']);
+  });
+
+  it('lint config mistakes are located errors with a suggestion', async () => {
+    const dir = tempDir('codegen-lint-');
+    writeFileSync(join(dir, 'api.yaml'), 'openapi: 3.1.0\n');
+    writeFileSync(join(dir, 'codegen.config.yaml'), 'apis:\n  - input: api.yaml\n    output: out\n    lint:\n      rules:\n        rest/max-nest: off\n        rest/max-nesting: warning\n      rulez: {}\n');
+    const problem = await loadConfig(join(dir, 'codegen.config.yaml')).catch((error: Error) => error.message);
+    expect(problem).toContain('codegen.config.yaml:6:9: error: apis[0].lint.rules.rest/max-nest: unknown lint rule "rest/max-nest"');
+    expect(problem).toContain('did you mean "rest/max-nesting"?');
+    expect(problem).toContain('codegen.config.yaml:7:27: error: apis[0].lint.rules.rest/max-nesting: expected off, warn or error, not "warning"');
+    expect(problem).toContain('codegen.config.yaml:8:7: error: apis[0].lint.rulez: unknown key "rulez"');
+  });
+
+  it('README lists exactly the rules the rule files declare', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const begin = readme.indexOf(README_RULES_BEGIN);
+    const end = readme.indexOf(README_RULES_END);
+    expect(begin, 'README.md has no lint rules section').toBeGreaterThan(-1);
+    // On failure, paste rulesMarkdown()'s text (the expected value below) over the README's section.
+    expect(readme.slice(begin, end + README_RULES_END.length)).toBe(rulesMarkdown());
+  });
+});
+
+describe('codegen lint (CLI)', () => {
+  it('human format: file:line:col, severity, rule id, message and a code frame; exit 0 on warnings', () => {
+    const result = codegen(['lint', 'test/fixtures/lint/rest-max-nesting.yaml']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('test/fixtures/lint/rest-max-nesting.yaml:4:3: warning rest/max-nesting: path /v1/projects/{projectId}/tasks/{taskId}/comments nests 3 collections');
+    expect(result.stdout).toContain('> 4 |   /v1/projects/{projectId}/tasks/{taskId}/comments:\n    |   ^');
+    expect(result.stdout).toContain('codegen lint: 1 problem(s) (0 error(s), 1 warning(s)) in 1 API(s)');
+  });
+
+  it('exit 1 on errors; --max-warnings turns too many warnings into exit 1', () => {
+    expect(codegen(['lint', 'test/fixtures/lint/rest-no-secrets-in-query.yaml']).code).toBe(1);
+    expect(codegen(['lint', 'test/fixtures/lint/rest-create-returns-201.yaml', '--max-warnings', '2']).code).toBe(0);
+    const over = codegen(['lint', 'test/fixtures/lint/rest-create-returns-201.yaml', '--max-warnings', '1']);
+    expect(over.code).toBe(1);
+    expect(over.stderr).toContain('codegen lint: 2 warning(s), more than --max-warnings 1');
+    expect(codegen(['lint', 'test/fixtures/lint/rest-max-nesting.yaml', '--max-warnings', 'many']).code).toBe(2);
+    expect(codegen(['lint', 'test/fixtures/lint/rest-max-nesting.yaml', '--format', 'xml']).code).toBe(2);
+  });
+
+  it('every API of the config by default: the repository\'s own is clean (exit 0)', () => {
+    const result = codegen(['lint']);
+    expect(result.stdout).toContain('codegen lint: no problems in 4 API(s)');
+    expect(result.code).toBe(0);
+  });
+
+  it('a document the generator refuses: its located errors, exit 1', () => {
+    const dir = tempDir('codegen-lint-');
+    writeFileSync(join(dir, 'api.yaml'), 'openapi: 3.1.0\ninfo: { title: T, version: 1.0.0 }\npaths:\n  tasks: {}\n');
+    const result = codegen(['lint', 'api.yaml'], dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('api.yaml:4:3: error: path "tasks" must start with "/"');
+  });
+
+  it('--format json', () => {
+    const result = codegen(['lint', 'test/fixtures/lint/graphql-deprecated-reason.graphql', '--format', 'json']);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({ errorCount: 0, warningCount: 1 });
+    expect(report.apis[0].findings).toEqual([{
+      ruleId: 'graphql/deprecated-reason', severity: 'warning', file: 'test/fixtures/lint/graphql-deprecated-reason.graphql', line: 7, column: 16,
+      message: expect.stringContaining('@deprecated(reason:'),
+    }]);
+  });
+
+  it('--format sarif validates against the SARIF 2.1.0 JSON schema', () => {
+    const result = codegen(['lint', 'test/fixtures/lint/rest-no-secrets-in-query.yaml', 'test/fixtures/lint/proto-unique-rpc-messages.proto', '--format', 'sarif']);
+    expect(result.code).toBe(1);
+    const log = JSON.parse(result.stdout);
+    const schema = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@microsoft', 'jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json'), 'utf8'));
+    const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false });
+    const validate = ajv.compile(schema);
+    expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    // It can fail: a result without its message is refused.
+    const broken = structuredClone(log);
+    delete broken.runs[0].results[0].message;
+    expect(validate(broken)).toBe(false);
+    expect(log.runs[0].results).toHaveLength(5);
+    expect(log.runs[0].results[0]).toMatchObject({
+      ruleId: 'rest/no-secrets-in-query', level: 'error',
+      locations: [{ physicalLocation: { artifactLocation: { uri: 'test/fixtures/lint/rest-no-secrets-in-query.yaml' }, region: { startLine: 10, startColumn: 11 } } }],
+    });
+    expect(log.runs[0].tool.driver.rules.map((rule: { id: string }) => rule.id)).toEqual(RULES.map((rule) => rule.id));
+  });
+});
