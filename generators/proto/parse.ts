@@ -593,7 +593,15 @@ class Parser {
         this.input.next();
         break;
       case 'integer': {
-        const n = this.integer('an integer', negative ? INT64_MAX + 1n : UINT64_MAX);
+        const max = negative ? INT64_MAX + 1n : UINT64_MAX;
+        if (parseInteger(t.text) > max) {
+          // As protoc: an integer too large for any integer type is kept as a double value.
+          valueLocation.loc.path.push(6);
+          value = { kind: 'double', value: (negative ? -1 : 1) * Number(parseInteger(t.text)) };
+          this.input.next();
+          break;
+        }
+        const n = this.integer('an integer', max);
         if (negative) {
           valueLocation.loc.path.push(5);
           value = { kind: 'negative', value: -n };
