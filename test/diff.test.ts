@@ -89,6 +89,50 @@ describe('codegen diff: proto, one case per change kind (with buf breaking categ
   }
 });
 
+describe('codegen diff: GraphQL, graphql-js\'s change types located, plus safe additions', () => {
+  const cases: [string, string[]][] = [
+    ['field-removed', ['field-removed breaking base.graphql:22:3']],
+    ['field-type-changed', ['field-changed-kind breaking field-type-changed.graphql:21:3']],
+    ['arg-made-non-null', ['arg-made-non-null breaking arg-made-non-null.graphql:2:9']],
+    ['required-arg-added', ['required-arg-added breaking required-arg-added.graphql:3:17']],
+    ['optional-arg-added', ['optional-arg-added dangerous optional-arg-added.graphql:3:17']],
+    ['enum-value-removed', ['value-removed-from-enum breaking base.graphql:12:3']],
+    ['enum-value-added', ['value-added-to-enum dangerous enum-value-added.graphql:13:3']],
+    ['required-input-field-added', ['required-input-field-added breaking required-input-field-added.graphql:36:3']],
+    ['type-removed-from-union', ['type-removed-from-union breaking base.graphql:31:1']],
+    ['type-added-to-union', ['type-added-to-union dangerous type-added-to-union.graphql:35:1', 'type-added safe type-added-to-union.graphql:31:1']],
+    ['interface-removed', ['implemented-interface-removed breaking base.graphql:26:1']],
+    ['type-removed', ['type-removed breaking base.graphql:31:1']],
+    ['field-deprecated', ['field-deprecated safe field-deprecated.graphql:22:3']],
+    ['safe-additions', ['field-added safe safe-additions.graphql:23:3', 'field-added safe safe-additions.graphql:30:3']],
+  ];
+  for (const [name, expected] of cases) {
+    it(name, async () => {
+      const changes = await changesOf('graphql', 'base.graphql', `${name}.graphql`);
+      expect(changes.map(summary).sort()).toEqual([...expected].sort());
+    });
+  }
+});
+
+describe('codegen diff: AsyncAPI (SSE events by their event name, payloads as what the server sends)', () => {
+  const cases: [string, string[]][] = [
+    ['event-renamed', ['event-renamed breaking event-renamed.yaml:27:7']],
+    ['event-removed', ['message-removed breaking base.yaml:27:7']],
+    ['event-added', ['message-added dangerous event-added.yaml:36:7']],
+    ['payload-property-removed', ['response-property-removed breaking base.yaml:17:11']],
+    ['payload-enum-value-added', ['response-enum-value-added dangerous payload-enum-value-added.yaml:17:11']],
+    ['channel-address-changed', ['channel-address-changed breaking channel-address-changed.yaml:10:3']],
+    // A new version segment in the address makes the rename allowed.
+    ['versioned-channel', ['channel-address-changed breaking versioned versioned-channel.yaml:10:3', 'event-renamed breaking versioned versioned-channel.yaml:27:7']],
+  ];
+  for (const [name, expected] of cases) {
+    it(name, async () => {
+      const changes = await changesOf('asyncapi', 'base.yaml', `${name}.yaml`);
+      expect(changes.map(summary).sort()).toEqual([...expected].sort());
+    });
+  }
+});
+
 describe('codegen diff through the CLI', () => {
   const openapi = join(FIXTURES, 'openapi');
 

@@ -40,7 +40,7 @@ export function compareRealtime(before: RealtimeModel, after: RealtimeModel): Ch
     const schemaStart = schemas.changes.length;
     compareChannel(old, now, schemas, local);
     changes.push(...local);
-    if (versionOf(old.address) !== versionOf(now.address)) for (const change of [...local, ...schemas.changes.slice(schemaStart)]) if (change.class === 'breaking') change.versioned = true;
+    if (versionOf(now.address) !== '' && versionOf(old.address) !== versionOf(now.address)) for (const change of [...local, ...schemas.changes.slice(schemaStart)]) if (change.class === 'breaking') change.versioned = true;
   }
   for (const now of after.channels) {
     if (!before.channels.some((c) => c.key === now.key)) changes.push({ kind: 'channel-added', class: 'safe', message: `channel ${now.key} (${now.address}) added`, wire: 'old clients do not connect to it', code: 'the generated client and server gain it', location: now.location });

@@ -130,7 +130,8 @@ export function compareModels(before: LoadedSide, after: LoadedSide): Change[] {
     compareOperation(a, b, before, after, schemas, local);
     changes.push(...local);
     // Shape changes first met through a versioned operation belong to the new version too.
-    const versioned = versionOf(a.path, before.model.servers) !== versionOf(b.path, after.model.servers) || versionHeader(a) !== versionHeader(b);
+    const newVersion = versionOf(b.path, after.model.servers);
+    const versioned = (newVersion !== '' && versionOf(a.path, before.model.servers) !== newVersion) || (versionHeader(b) !== undefined && versionHeader(a) !== versionHeader(b));
     if (versioned) for (const change of [...local, ...schemas.changes.slice(schemaStart)]) if (change.class === 'breaking') change.versioned = true;
   }
   return mostSevere([...changes, ...schemas.changes]);
