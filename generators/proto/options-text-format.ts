@@ -5,7 +5,9 @@
  * `[a, b]` lists for repeated fields, `[pkg.ext]` extensions looked up from the message's scope,
  * `[type.googleapis.com/pkg.Msg] { ... }` inside `google.protobuf.Any`, adjacent strings
  * concatenated, enums by name or number, integers in decimal, hex or octal, `inf`/`nan`, fields
- * separated by nothing, `,` or `;`. A field set twice is an error (protoc forbids overwrites here).
+ * separated by nothing, `,` or `;`. A field set twice is an error (protoc forbids overwrites here),
+ * so is a required field left out; group-like fields also answer to their type name (`MyGroup {}`),
+ * and map entries get their zero key or value filled in, as protoc writes them.
  *
  * It reads the tokens the `.proto` tokenizer produced for the value, so errors point at the token.
  */
