@@ -44,6 +44,9 @@ const CASES: Record<string, { fixture: string; at: string[] }> = {
   'grpc/unique-rpc-messages': { fixture: 'proto-unique-rpc-messages.proto', at: ['19:16', '21:16', '21:31'] },
   'grpc/enum-zero-unspecified': { fixture: 'proto-enum-zero-unspecified.proto', at: ['6:3'] },
   'grpc/field-names': { fixture: 'proto-field-names.proto', at: ['7:10'] },
+  'realtime/websocket-auth': { fixture: 'realtime-websocket-auth.asyncapi.yaml', at: ['6:3'] },
+  'realtime/message-discriminator': { fixture: 'realtime-message-discriminator.asyncapi.yaml', at: ['9:3'] },
+  'realtime/bounded-client-payloads': { fixture: 'realtime-bounded-client-payloads.asyncapi.yaml', at: ['13:7'] },
 };
 
 describe('lint rules', () => {
@@ -75,11 +78,12 @@ describe('lint rules', () => {
     }
   });
 
-  it('inline suppressions: x-codegen-lint-disable, # and // codegen-lint-disable comments', async () => {
+  it('inline suppressions: x-codegen-lint-disable (OpenAPI, AsyncAPI), # and // codegen-lint-disable comments', async () => {
     // Each fixture holds a second case the rule would report but for the suppression.
     expect(await lintFixture('rest-idempotency-key.yaml')).not.toContain('rest-idempotency-key.yaml:16:5 rest/idempotency-key');
-    expect((await lintFixture('graphql-paginate-lists.graphql')).filter((f) => f.includes('paginate-lists'))).toHaveLength(1);
-    expect((await lintFixture('proto-field-names.proto')).filter((f) => f.includes('field-names'))).toHaveLength(1);
+    expect((await lintFixture('graphql-paginate-lists.graphql')).filter((f) => f.endsWith('/paginate-lists'))).toHaveLength(1);
+    expect((await lintFixture('proto-field-names.proto')).filter((f) => f.endsWith('/field-names'))).toHaveLength(1);
+    expect((await lintFixture('realtime-bounded-client-payloads.asyncapi.yaml')).filter((f) => f.endsWith('/bounded-client-payloads'))).toHaveLength(1);
   });
 
   it('lint.rules in the config turns rules off and changes severities', async () => {

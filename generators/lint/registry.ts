@@ -16,11 +16,15 @@ import { enumZeroUnspecified } from './rules/proto/enum-zero-unspecified.js';
 import { fieldNames } from './rules/proto/field-names.js';
 import { packageVersion } from './rules/proto/package-version.js';
 import { uniqueRpcMessages } from './rules/proto/unique-rpc-messages.js';
+import { boundedClientPayloads } from './rules/realtime/bounded-client-payloads.js';
+import { messageDiscriminator } from './rules/realtime/message-discriminator.js';
+import { websocketAuth } from './rules/realtime/websocket-auth.js';
 
 export const RULES: readonly LintRule[] = [
   noVerbsInPaths, noPostForRead, maxNesting, createReturns201, deleteWithoutBody, problemDetails, idempotencyKey, paginationStyle, noSecretsInQuery,
   paginateLists, mutationPayload, deprecatedReason,
   packageVersion, uniqueRpcMessages, enumZeroUnspecified, fieldNames,
+  websocketAuth, messageDiscriminator, boundedClientPayloads,
 ] as LintRule[];
 
 export const RULE_IDS: readonly string[] = RULES.map((rule) => rule.id);

@@ -5,6 +5,7 @@
  * suppressions and the configured severity).
  */
 import type { SourceLocation } from '../core/diagnostics.js';
+import type { AsyncApiContext } from './asyncapi-context.js';
 import type { GraphQLContext } from './graphql-context.js';
 import type { ProtoContext } from './proto-context.js';
 import type { RestContext } from './rest-context.js';
@@ -18,6 +19,7 @@ export interface ContextByStyle {
   openapi: RestContext;
   graphql: GraphQLContext;
   proto: ProtoContext;
+  asyncapi: AsyncApiContext;
 }
 export type LintStyle = keyof ContextByStyle;
 

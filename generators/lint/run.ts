@@ -4,6 +4,7 @@
  * in file order. A document the generator refuses stops here with its located errors.
  */
 import type { InputStyle } from '../core/config.js';
+import { AsyncApiContext } from './asyncapi-context.js';
 import { GraphQLContext } from './graphql-context.js';
 import type { LintConfig } from './lint-config.js';
 import { ProtoContext } from './proto-context.js';
@@ -33,7 +34,6 @@ export interface LintResult {
 }
 
 export async function lintTarget(target: LintTarget): Promise<LintResult> {
-  if (target.style === 'asyncapi') return { target, findings: [], skipped: 'AsyncAPI has no lint rules yet' };
   const context = await loadContext(target.style, target);
   for (const rule of rulesFor(target.style) as LintRule[]) {
     const severity = severityOf(rule, target.lint);
@@ -53,6 +53,7 @@ function severityOf(rule: LintRule, config: LintConfig | undefined): Severity | 
 async function loadContext(style: LintStyle, target: LintTarget): Promise<LintContextBase> {
   const common = { displayRoot: target.root, readRoots: target.readRoots ?? [target.root], maxInputBytes: target.maxInputBytes };
   if (style === 'openapi') return RestContext.load(target.inputs[0] ?? '', common);
+  if (style === 'asyncapi') return AsyncApiContext.load(target.inputs[0] ?? '', common);
   if (style === 'graphql') return GraphQLContext.load(target.inputs, { ...common, assumeValidSDL: target.options?.assumeValidSDL === true });
   return ProtoContext.load(target.inputs, { ...common, includePaths: target.options?.includePaths });
 }
