@@ -59,7 +59,7 @@ describe('codegen diff: proto, one case per change kind (with buf breaking categ
   const ALL = 'FILE,PACKAGE,WIRE_JSON,WIRE';
   const cases: [string, string[]][] = [
     ['field-removed', [`field-removed breaking ${file('base')}:16:3 ${ALL}`]],
-    ['field-removed-reserved', [`field-removed-reserved dangerous ${file('base')}:16:3 FILE,PACKAGE`]],
+    ['field-removed-reserved', [`field-removed-reserved breaking ${file('base')}:16:3 FILE,PACKAGE,WIRE_JSON`]],
     ['field-number-reused', [`field-number-reused breaking ${file('field-number-reused')}:16:3 FILE,PACKAGE,WIRE_JSON`, `field-type-changed breaking ${file('field-number-reused')}:16:3 ${ALL}`]],
     ['field-renamed-json', [`field-renamed breaking ${file('field-renamed-json')}:13:3 FILE,PACKAGE,WIRE_JSON`]],
     ['field-number-changed', [`field-number-changed breaking ${file('field-number-changed')}:16:3 ${ALL}`]],

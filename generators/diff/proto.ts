@@ -180,7 +180,7 @@ function compareMessage(old: Placed<DescriptorProto>, now: Placed<DescriptorProt
       if (moved) {
         push('field-number-changed', 'breaking', ALL, `field ${old.name}.${f.name} renumbered ${number} → ${moved.number}`, 'old peers write and read the field under the old number: the value is lost or misread', 'the generated type is unchanged; the binary encoding is not', at(after, now, now.value.field.indexOf(moved)));
       } else if (reservedNumber(now.value, number)) {
-        push('field-removed-reserved', 'dangerous', SOURCE, `field ${label} removed (number reserved)`, 'old peers still send it; new ones skip it as unknown', 'the generated type loses it; code using it no longer compiles', at(before, old, i));
+        push('field-removed-reserved', 'breaking', now.value.reservedName.includes(f.name) ? SOURCE : JSON_AND_SOURCE, `field ${label} removed (number reserved)`, 'old peers still send it; new ones skip it as unknown', 'the generated type loses it; code using it no longer compiles', at(before, old, i));
       } else {
         push('field-removed', 'breaking', ALL, `field ${label} removed without reserving its number`, `old peers still send number ${number}; a later field may reuse it and be misread`, 'the generated type loses it; code using it no longer compiles', at(before, old, i));
       }
