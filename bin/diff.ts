@@ -10,6 +10,7 @@ import { UsageError } from '../generators/core/diagnostics.js';
 import { formatHuman, formatJson, isError, type DiffResult } from '../generators/diff/changes.js';
 import { apiAtRevision, openRevision, showRevisionPath, type GitRevision } from '../generators/diff/git-inputs.js';
 import { diffSides, sideOf, type DiffSide } from '../generators/diff/index.js';
+import { toSarif } from '../generators/diff/sarif.js';
 
 export interface DiffOptions {
   format: string;
@@ -18,7 +19,7 @@ export interface DiffOptions {
 
 type Log = { out: (text: string) => void; err: (text: string) => void };
 
-export const FORMATS = ['human', 'json'] as const;
+export const FORMATS = ['human', 'json', 'sarif'] as const;
 
 export function diffCommand(log: Log, setExitCode: (code: number) => void): Command {
   return new Command('diff')
@@ -43,7 +44,9 @@ export async function runDiff(oldArg: string, newArg: string | undefined, option
     if (newArg === undefined) throw new UsageError('codegen diff needs two versions: codegen diff <old> <new>, or codegen diff git:<ref> for the config\'s inputs');
     results.push({ result: await diffSides(sideOf(oldArg), sideOf(newArg)) });
   }
-  if (options.format === 'json') {
+  if (options.format === 'sarif') {
+    log.out(JSON.stringify(toSarif(results), null, 2));
+  } else if (options.format === 'json') {
     const items = results.map(({ api, result }) => ({ ...(api === undefined ? {} : { api }), ...JSON.parse(formatJson(result)) as object }));
     log.out(JSON.stringify(items.length === 1 && results[0]?.api === undefined ? items[0] : items, null, 2));
   } else {

@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Ajv from 'ajv-draft-04';
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../generators/diff/changes.js';
 import { diffSides, sideOf } from '../generators/diff/index.js';
@@ -152,6 +153,20 @@ describe('codegen diff through the CLI', () => {
     expect(parsed.style).toBe('openapi');
     expect(parsed.summary).toEqual({ breaking: 0, errors: 0, dangerous: 1, safe: 0 });
     expect(codegen(['diff', 'base.yaml', 'versioned-path.yaml'], openapi).code).toBe(0);
+  });
+
+  it('--format sarif validates against the SARIF 2.1.0 JSON schema', () => {
+    const result = codegen(['diff', 'base.yaml', 'response-removed.yaml', '--format', 'sarif'], openapi);
+    expect(result.code).toBe(1);
+    const log = JSON.parse(result.stdout);
+    const schema = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@microsoft', 'jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json'), 'utf8'));
+    const validate = new Ajv({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false }).compile(schema);
+    expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    const broken = structuredClone(log);
+    delete broken.runs[0].results[0].message;
+    expect(validate(broken)).toBe(false);
+    expect(log.runs[0].results.map((r: { ruleId: string; level: string }) => `${r.ruleId} ${r.level}`)).toEqual(['diff/openapi/response-removed error', 'diff/openapi/response-added warning']);
+    expect(log.runs[0].results[0].locations[0].physicalLocation).toEqual({ artifactLocation: { uri: 'base.yaml' }, region: { startLine: 37, startColumn: 9 } });
   });
 
   it('folders of .proto files; usage errors exit 2', () => {
