@@ -37,6 +37,11 @@ const CASES: Record<string, { fixture: string; at: string[] }> = {
   'rest/idempotency-key': { fixture: 'rest-idempotency-key.yaml', at: ['5:5'] },
   'rest/pagination-style': { fixture: 'rest-pagination-style.yaml', at: ['5:5', '17:11'] },
   'rest/no-secrets-in-query': { fixture: 'rest-no-secrets-in-query.yaml', at: ['10:11', '17:11'] },
+  'rest/errors-not-200': { fixture: 'rest-errors-not-200.yaml', at: ['9:9'] },
+  'rest/rate-limit-429': { fixture: 'rest-rate-limit-429.yaml', at: ['8:7'] },
+  'rest/conditional-get': { fixture: 'rest-conditional-get.yaml', at: ['9:9'] },
+  'rest/query-conventions': { fixture: 'rest-query-conventions.yaml', at: ['9:11', '10:11', '11:11'] },
+  'graphql/subscription-arguments': { fixture: 'graphql-subscription-arguments.graphql', at: ['6:3'] },
   'graphql/paginate-lists': { fixture: 'graphql-paginate-lists.graphql', at: ['2:3'] },
   'graphql/mutation-payload': { fixture: 'graphql-mutation-payload.graphql', at: ['7:3'] },
   'graphql/deprecated-reason': { fixture: 'graphql-deprecated-reason.graphql', at: ['7:16'] },
@@ -134,6 +139,12 @@ describe('codegen lint (CLI)', () => {
     expect(over.stderr).toContain('codegen lint: 2 warning(s), more than --max-warnings 1');
     expect(codegen(['lint', 'test/fixtures/lint/rest-max-nesting.yaml', '--max-warnings', 'many']).code).toBe(2);
     expect(codegen(['lint', 'test/fixtures/lint/rest-max-nesting.yaml', '--format', 'xml']).code).toBe(2);
+  });
+
+  it('--help lists every rule with its default severity', () => {
+    const result = codegen(['lint', '--help']);
+    expect(result.code).toBe(0);
+    for (const rule of RULES) expect(result.stdout).toMatch(new RegExp(`${rule.id}\\s+${rule.severity}`));
   });
 
   it('every API of the config by default: the repository\'s own is clean (exit 0)', () => {

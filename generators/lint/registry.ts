@@ -9,6 +9,11 @@ import { noSecretsInQuery } from './rules/rest/no-secrets-in-query.js';
 import { noVerbsInPaths } from './rules/rest/no-verbs-in-paths.js';
 import { paginationStyle } from './rules/rest/pagination-style.js';
 import { problemDetails } from './rules/rest/problem-details.js';
+import { errorsNot200 } from './rules/rest/errors-not-200.js';
+import { rateLimit429 } from './rules/rest/rate-limit-429.js';
+import { conditionalGet } from './rules/rest/conditional-get.js';
+import { queryConventions } from './rules/rest/query-conventions.js';
+import { subscriptionArguments } from './rules/graphql/subscription-arguments.js';
 import { deprecatedReason } from './rules/graphql/deprecated-reason.js';
 import { mutationPayload } from './rules/graphql/mutation-payload.js';
 import { paginateLists } from './rules/graphql/paginate-lists.js';
@@ -22,7 +27,8 @@ import { websocketAuth } from './rules/realtime/websocket-auth.js';
 
 export const RULES: readonly LintRule[] = [
   noVerbsInPaths, noPostForRead, maxNesting, createReturns201, deleteWithoutBody, problemDetails, idempotencyKey, paginationStyle, noSecretsInQuery,
-  paginateLists, mutationPayload, deprecatedReason,
+  errorsNot200, rateLimit429, conditionalGet, queryConventions,
+  paginateLists, mutationPayload, deprecatedReason, subscriptionArguments,
   packageVersion, uniqueRpcMessages, enumZeroUnspecified, fieldNames,
   websocketAuth, messageDiscriminator, boundedClientPayloads,
 ] as LintRule[];
