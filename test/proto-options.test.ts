@@ -34,9 +34,9 @@ function protoFiles(dir: string): string[] {
   return out.sort();
 }
 
-function protoc(include: string, files: string[], sourceInfo: boolean): FileDescriptorSet {
+function protoc(include: string, files: string[], sourceInfo: boolean, moreIncludes: string[] = []): FileDescriptorSet {
   const out = join(mkdtempSync(join(tmpdir(), 'protoc-')), 'set.binpb');
-  const args = [`-I${include}`, '--include_imports', `--descriptor_set_out=${out}`, ...(sourceInfo ? ['--include_source_info'] : []), ...files];
+  const args = [`-I${include}`, ...moreIncludes.map((i) => `-I${i}`), '--include_imports', `--descriptor_set_out=${out}`, ...(sourceInfo ? ['--include_source_info'] : []), ...files];
   execFileSync(PROTOC, args, { cwd: include, stdio: ['ignore', 'ignore', 'pipe'] });
   return fromBinary(FileDescriptorSetSchema, readFileSync(out));
 }
@@ -72,9 +72,9 @@ function optionBytes(file: FileDescriptorProto): Map<string, string> {
  * embedded from @bufbuild/protobuf has no source info, so it is compared without; the embedded
  * descriptor.proto follows @bufbuild/protobuf's protobuf version and is not compared.
  */
-function expectSameAsProtoc(include: string, files: string[]): void {
-  const mine = loadProto(files.map((f) => join(include, f)), { includePaths: [include], displayRoot: ROOT }).set;
-  const theirs = protoc(include, files, true);
+function expectSameAsProtoc(include: string, files: string[], moreIncludes: string[] = []): void {
+  const mine = loadProto(files.map((f) => join(include, f)), { includePaths: [include, ...moreIncludes], displayRoot: ROOT }).set;
+  const theirs = protoc(include, files, true, moreIncludes);
   expect(mine.file.map((f) => f.name)).toEqual(theirs.file.map((f) => f.name));
   mine.file.forEach((file, i) => {
     const embedded = file.sourceCodeInfo === undefined;
@@ -158,6 +158,16 @@ describe('text-format values protoc refuses are refused', () => {
       expect(() => protoc(dir, ['case.proto'], false), body).toThrow();
     }
   }, 120_000);
+});
+
+const GRPC_GATEWAY = join(ROOT, 'test/fixtures/proto/real-options/grpc-gateway');
+
+describe("grpc-gateway's openapiv2 options and its a_bit_of_everything example equal protoc", () => {
+  // Copies from grpc-gateway (SOURCE.md there); google/api comes from good/options.
+  for (const path of protoFiles(GRPC_GATEWAY)) {
+    const name = relative(GRPC_GATEWAY, path);
+    it(name, () => expectSameAsProtoc(GRPC_GATEWAY, [name], [OPTIONS]));
+  }
 });
 
 const GOOGLEAPIS = join(ROOT, '..', 'shared', 'corpus', 'protobuf', 'googleapis-visible');
