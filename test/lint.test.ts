@@ -49,6 +49,7 @@ const CASES: Record<string, { fixture: string; at: string[] }> = {
   'grpc/unique-rpc-messages': { fixture: 'proto-unique-rpc-messages.proto', at: ['19:16', '21:16', '21:31'] },
   'grpc/enum-zero-unspecified': { fixture: 'proto-enum-zero-unspecified.proto', at: ['6:3'] },
   'grpc/field-names': { fixture: 'proto-field-names.proto', at: ['7:10'] },
+  'grpc/browser-streaming': { fixture: 'proto-browser-streaming/uploads.proto', at: ['26:5'] },
   'realtime/websocket-auth': { fixture: 'realtime-websocket-auth.asyncapi.yaml', at: ['6:3'] },
   'realtime/message-discriminator': { fixture: 'realtime-message-discriminator.asyncapi.yaml', at: ['9:3'] },
   'realtime/bounded-client-payloads': { fixture: 'realtime-bounded-client-payloads.asyncapi.yaml', at: ['13:7'] },

@@ -21,6 +21,7 @@ import { enumZeroUnspecified } from './rules/proto/enum-zero-unspecified.js';
 import { fieldNames } from './rules/proto/field-names.js';
 import { packageVersion } from './rules/proto/package-version.js';
 import { uniqueRpcMessages } from './rules/proto/unique-rpc-messages.js';
+import { browserStreaming } from './rules/proto/browser-streaming.js';
 import { boundedClientPayloads } from './rules/realtime/bounded-client-payloads.js';
 import { messageDiscriminator } from './rules/realtime/message-discriminator.js';
 import { websocketAuth } from './rules/realtime/websocket-auth.js';
@@ -29,7 +30,7 @@ export const RULES: readonly LintRule[] = [
   noVerbsInPaths, noPostForRead, maxNesting, createReturns201, deleteWithoutBody, problemDetails, idempotencyKey, paginationStyle, noSecretsInQuery,
   errorsNot200, rateLimit429, conditionalGet, queryConventions,
   paginateLists, mutationPayload, deprecatedReason, subscriptionArguments,
-  packageVersion, uniqueRpcMessages, enumZeroUnspecified, fieldNames,
+  packageVersion, uniqueRpcMessages, enumZeroUnspecified, fieldNames, browserStreaming,
   websocketAuth, messageDiscriminator, boundedClientPayloads,
 ] as LintRule[];
 
