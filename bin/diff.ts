@@ -3,10 +3,12 @@
  * config as it was at that revision (against the working tree, or against another `git:REF`).
  * Exit 1 when a breaking change is not covered by a version switch (api-conventions §9).
  */
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { findConfig, loadConfig, type ApiConfig } from '../generators/core/config.js';
 import { UsageError } from '../generators/core/diagnostics.js';
+import { displayPath } from '../generators/core/paths.js';
 import { formatHuman, formatJson, isError, type DiffResult } from '../generators/diff/changes.js';
 import { apiAtRevision, openRevision, showRevisionPath, type GitRevision } from '../generators/diff/git-inputs.js';
 import { diffSides, sideOf, type DiffSide } from '../generators/diff/index.js';
@@ -73,6 +75,13 @@ async function diffRevisions(oldRef: string, newRef: string | undefined, newArg:
     for (const api of apis) {
       const oldSide = apiAtRevision(api, before);
       const newSide: DiffSide = after ? apiAtRevision(api, after) : workingTree(api);
+      const missing = [...oldSide.files, ...newSide.files].find((input) => !existsSync(input));
+      if (missing !== undefined) {
+        // An API added (or removed) between the two versions: nothing to compare it with.
+        const side = oldSide.files.includes(missing) ? before : after;
+        out.push({ api: api.name, result: { style: api.style, changes: [{ kind: oldSide.files.includes(missing) ? 'api-added' : 'api-removed', class: oldSide.files.includes(missing) ? 'safe' : 'breaking', message: `${api.name}: ${displayPath(missing, side ? join(side.displayRoot, `git:${side.ref}`) : api.root)} does not exist at ${side ? `git:${side.ref}` : 'the working tree'}`, wire: 'the whole API', code: 'the whole generated output' }] } });
+        continue;
+      }
       const result = await diffSides(oldSide, newSide, api.style);
       for (const change of result.changes) {
         if (!change.location) continue;
@@ -88,5 +97,5 @@ async function diffRevisions(oldRef: string, newRef: string | undefined, newArg:
 
 function workingTree(api: ApiConfig): DiffSide {
   const includePaths = api.style === 'proto' ? (api.options as { includePaths?: string[] }).includePaths : undefined;
-  return { files: api.inputs, ...(includePaths && includePaths.length > 0 ? { includePaths } : {}), displayRoot: api.root };
+  return { files: api.inputs, ...(includePaths && includePaths.length > 0 ? { includePaths } : {}), displayRoot: api.root, readRoots: api.readRoots ?? [api.root] };
 }

@@ -202,6 +202,12 @@ describe('codegen diff through the CLI', () => {
     git('commit', '-q', '-am', 'v2');
     expect(codegen(['diff', 'git:HEAD~1', 'git:HEAD'], repo).stdout).toContain('git:HEAD~1:api/tasks.yaml:70:9: error: breaking');
     expect(codegen(['diff', 'git:HEAD'], repo).code).toBe(0);
+    // An API added since the revision: reported, nothing to compare it with.
+    cpSync(join(FIXTURES, 'graphql', 'base.graphql'), join(repo, 'api', 'schema.graphql'));
+    writeFileSync(join(repo, 'codegen.config.yaml'), 'apis:\n  - name: rest\n    input: api/tasks.yaml\n    output: out/rest\n  - name: gql\n    input: api/schema.graphql\n    output: out/gql\n');
+    const added = codegen(['diff', 'git:HEAD'], repo);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain('safe: gql: api/schema.graphql does not exist at git:HEAD [api-added]');
     const bad = codegen(['diff', 'git:--output=x'], repo);
     expect(bad.code).toBe(2);
     expect(readFileSync(join(repo, 'api', 'tasks.yaml'), 'utf8')).toContain('openapi: 3.1.0');

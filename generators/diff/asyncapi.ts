@@ -9,12 +9,12 @@ import type { SourceLocation } from '../core/diagnostics.js';
 import type { JsonSchema } from '../core/model.js';
 import { loadAsyncApi } from '../asyncapi/load.js';
 import type { Action, Channel, Message, RealtimeModel } from '../asyncapi/model.js';
-import type { Change, DiffResult } from './changes.js';
+import { CWD_ROOTS, type Change, type DiffResult, type SideRoots } from './changes.js';
 import { SchemaDiff, type SchemaSide } from './json-schema.js';
 
-export async function diffAsyncApi(oldFile: string, newFile: string, roots: { old: string; new: string } = { old: process.cwd(), new: process.cwd() }): Promise<DiffResult> {
-  const before = await loadAsyncApi(oldFile, { displayRoot: roots.old });
-  const after = await loadAsyncApi(newFile, { displayRoot: roots.new });
+export async function diffAsyncApi(oldFile: string, newFile: string, roots: SideRoots = CWD_ROOTS()): Promise<DiffResult> {
+  const before = await loadAsyncApi(oldFile, { displayRoot: roots.old, ...(roots.oldRead ? { readRoots: roots.oldRead } : {}) });
+  const after = await loadAsyncApi(newFile, { displayRoot: roots.new, ...(roots.newRead ? { readRoots: roots.newRead } : {}) });
   return { style: 'asyncapi', changes: compareRealtime(before, after) };
 }
 

@@ -30,6 +30,16 @@ export interface Change {
   categories?: string[];
 }
 
+/** Per side: the folder paths are shown from, and the folders `$ref`s and imports may read (default: the input's folder). */
+export interface SideRoots {
+  old: string;
+  new: string;
+  oldRead?: string[];
+  newRead?: string[];
+}
+
+export const CWD_ROOTS = (): SideRoots => ({ old: process.cwd(), new: process.cwd() });
+
 export interface DiffResult {
   style: 'openapi' | 'proto' | 'graphql' | 'asyncapi';
   changes: Change[];

@@ -23,6 +23,8 @@ export interface GitRevision {
   /** Folder to show paths from: the parent of the `git:<ref>` folder. */
   displayRoot: string;
   repository: string;
+  /** Folders already written (APIs of one config share them). */
+  written: Set<string>;
   cleanup: () => void;
 }
 
@@ -50,7 +52,7 @@ export function openRevision(ref: string, cwd: string): GitRevision {
   const displayRoot = mkdtempSync(join(tmpdir(), 'codegen-diff-'));
   const root = join(displayRoot, `git:${ref}`);
   mkdirSync(root, { recursive: true });
-  return { ref, root, displayRoot, repository, cleanup: () => rmSync(displayRoot, { recursive: true, force: true }) };
+  return { ref, root, displayRoot, repository, written: new Set(), cleanup: () => rmSync(displayRoot, { recursive: true, force: true }) };
 }
 
 /** Writes the folders an API reads at the revision and returns the API's side of the diff. */
@@ -60,7 +62,9 @@ export function apiAtRevision(api: ApiConfig, revision: GitRevision): DiffSide {
     return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)) ? rel.split(sep).join('/') : undefined;
   };
   const includePaths = api.style === 'proto' ? (api.options as { includePaths?: string[] }).includePaths ?? [] : [];
-  const folders = [...new Set([...api.inputs.map((input) => dirname(input)), ...includePaths])];
+  // What the loaders may read ($refs, imports): the project root and allowRead, as for generation.
+  const readRoots = (api.readRoots ?? [api.root]).filter((folder) => inRepo(folder) !== undefined);
+  const folders = [...new Set([...api.inputs.map((input) => dirname(input)), ...includePaths, ...readRoots])];
   for (const folder of folders) {
     const rel = inRepo(folder);
     if (rel === undefined) throw new UsageError(`git:${revision.ref}: ${folder} is outside the repository ${revision.repository}`);
@@ -70,25 +74,41 @@ export function apiAtRevision(api: ApiConfig, revision: GitRevision): DiffSide {
   return {
     files: api.inputs.map(moved),
     includePaths: includePaths.length > 0 ? includePaths.map(moved) : undefined,
+    readRoots: readRoots.map(moved),
     displayRoot: revision.displayRoot,
   };
 }
 
+/** Files a loader reads: schemas and what they import or reference (not the project's code). */
+const SCHEMA_FILE = /\.(ya?ml|json|proto|graphqls?|gql)$/i;
+
 function writeTree(revision: GitRevision, folder: string, maxBytes: number): void {
-  const listing = git(revision.repository, ['ls-tree', '-r', '-z', '--full-tree', revision.ref, '--', folder === '' ? '.' : folder]).toString();
+  if (revision.written.has(folder)) return;
+  revision.written.add(folder);
+  const listing = git(revision.repository, ['ls-tree', '-r', '-z', '-l', '--full-tree', revision.ref, '--', folder === '' ? '.' : folder]).toString();
+  const wanted: { object: string; path: string }[] = [];
   for (const entry of listing.split('\0')) {
     if (!entry) continue;
     const tab = entry.indexOf('\t');
-    const [mode, type, object] = entry.slice(0, tab).split(' ');
+    const [mode, type, object, size] = entry.slice(0, tab).split(/ +/);
     const path = entry.slice(tab + 1);
-    // Regular files only: no symbolic links (120000), no submodules (commit).
-    if (type !== 'blob' || (mode !== '100644' && mode !== '100755') || object === undefined) continue;
-    if (path.split('/').some((part) => part === '..' || part === '')) continue;
-    const size = Number(git(revision.repository, ['cat-file', '-s', object]).toString().trim());
-    if (size > maxBytes) continue;
+    // Regular files only: no symbolic links (120000), no submodules (commit); within the size cap.
+    if (type !== 'blob' || (mode !== '100644' && mode !== '100755') || object === undefined || !SCHEMA_FILE.test(path)) continue;
+    if (path.split('/').some((part) => part === '..' || part === '' || part === '.') || Number(size) > maxBytes) continue;
+    wanted.push({ object, path });
+  }
+  if (wanted.length === 0) return;
+  // One `git cat-file --batch` for all of them: `<object> blob <size>\n<bytes>\n` each, in order.
+  const out = execFileSync('git', ['cat-file', '--batch'], { cwd: revision.repository, input: wanted.map((w) => w.object).join('\n') + '\n', maxBuffer: 1 << 30 });
+  let offset = 0;
+  for (const { path } of wanted) {
+    const newline = out.indexOf(10, offset);
+    const header = out.subarray(offset, newline).toString().split(' ');
+    const size = Number(header[2]);
     const target = join(revision.root, ...path.split('/'));
     mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, git(revision.repository, ['cat-file', 'blob', object]));
+    writeFileSync(target, out.subarray(newline + 1, newline + 1 + size));
+    offset = newline + 1 + size + 1;
   }
 }
 

@@ -8,11 +8,11 @@
 import { BreakingChangeType, DangerousChangeType, findBreakingChanges, findDangerousChanges, isEnumType, isInputObjectType, isInterfaceType, isObjectType, type ASTNode, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
 import type { SourceLocation } from '../core/diagnostics.js';
 import { loadGraphQL } from '../graphql/load.js';
-import type { Change, DiffResult } from './changes.js';
+import { CWD_ROOTS, type Change, type DiffResult, type SideRoots } from './changes.js';
 
-export function diffGraphQL(oldFiles: string[], newFiles: string[], roots: { old: string; new: string } = { old: process.cwd(), new: process.cwd() }): DiffResult {
-  const before = loadGraphQL(oldFiles, [], { displayRoot: roots.old }).schema;
-  const after = loadGraphQL(newFiles, [], { displayRoot: roots.new }).schema;
+export function diffGraphQL(oldFiles: string[], newFiles: string[], roots: SideRoots = CWD_ROOTS()): DiffResult {
+  const before = loadGraphQL(oldFiles, [], { displayRoot: roots.old, ...(roots.oldRead ? { readRoots: roots.oldRead } : {}) }).schema;
+  const after = loadGraphQL(newFiles, [], { displayRoot: roots.new, ...(roots.newRead ? { readRoots: roots.newRead } : {}) }).schema;
   return { style: 'graphql', changes: compareSchemas(before, after) };
 }
 

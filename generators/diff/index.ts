@@ -21,6 +21,8 @@ export interface DiffSide {
   includePaths?: string[];
   /** Folder paths are shown from; default the working directory. */
   displayRoot?: string;
+  /** Folders `$ref`s and imports may read; default each input's folder. */
+  readRoots?: string[];
 }
 
 /** A file, or a folder's `.proto`/`.graphql` files (sorted, not recursive into hidden folders). */
@@ -58,7 +60,7 @@ export function styleOf(side: DiffSide): InputStyle | undefined {
 }
 
 export async function diffSides(before: DiffSide, after: DiffSide, style?: InputStyle): Promise<DiffResult> {
-  const roots = { old: before.displayRoot ?? process.cwd(), new: after.displayRoot ?? process.cwd() };
+  const roots = { old: before.displayRoot ?? process.cwd(), new: after.displayRoot ?? process.cwd(), oldRead: before.readRoots, newRead: after.readRoots };
   const oldStyle = style ?? styleOf(before);
   const newStyle = style ?? styleOf(after);
   if (!oldStyle || !newStyle) throw new UsageError(`cannot tell the schema style of ${(oldStyle ? after : before).files.map((f) => displayPath(f)).join(', ')}; give OpenAPI/AsyncAPI (.yaml/.json), GraphQL (.graphql) or .proto files`);

@@ -11,7 +11,7 @@ import { Documents, isObject, own, type SourceDoc } from '../core/documents.js';
 import type { ApiModel, JsonSchema, Operation, Parameter } from '../core/model.js';
 import { loadOpenApi } from '../openapi/load.js';
 import { SchemaRegistry } from '../openapi/lower.js';
-import type { Change, DiffResult } from './changes.js';
+import { CWD_ROOTS, type Change, type DiffResult, type SideRoots } from './changes.js';
 import { SchemaDiff, type SchemaSide } from './json-schema.js';
 
 export interface LoadedSide {
@@ -22,14 +22,14 @@ export interface LoadedSide {
 }
 
 /** `roots`: the folder each side's paths are shown from (a `git:REF` side lives in a temporary folder). */
-export async function diffOpenApi(oldFile: string, newFile: string, roots: { old: string; new: string } = { old: process.cwd(), new: process.cwd() }): Promise<DiffResult> {
-  const before = await loadSide(oldFile, roots.old);
-  const after = await loadSide(newFile, roots.new);
+export async function diffOpenApi(oldFile: string, newFile: string, roots: SideRoots = CWD_ROOTS()): Promise<DiffResult> {
+  const before = await loadSide(oldFile, roots.old, roots.oldRead);
+  const after = await loadSide(newFile, roots.new, roots.newRead);
   return { style: 'openapi', changes: compareModels(before, after) };
 }
 
-async function loadSide(file: string, displayRoot: string): Promise<LoadedSide> {
-  const model = await loadOpenApi(file, { displayRoot, readRoots: [dirname(resolve(file))] });
+async function loadSide(file: string, displayRoot: string, readRoots?: string[]): Promise<LoadedSide> {
+  const model = await loadOpenApi(file, { displayRoot, readRoots: readRoots ?? [dirname(resolve(file))] });
   const docs = new Documents(resolve(displayRoot));
   const opened = docs.open(resolve(file));
   const root = Array.isArray(opened) ? undefined : opened;

@@ -11,14 +11,14 @@ import { isFieldSet } from '@bufbuild/protobuf';
 import { FieldDescriptorProtoSchema, FieldDescriptorProto_Label, FieldDescriptorProto_Type } from '@bufbuild/protobuf/wkt';
 import type { SourceLocation } from '../core/diagnostics.js';
 import { loadProto, type LoadedProto } from '../proto/load.js';
-import type { Change, ChangeClass, DiffResult } from './changes.js';
+import type { Change, ChangeClass, DiffResult, SideRoots } from './changes.js';
 
 export interface ProtoDiffOptions {
   /** protoc's `-I` for each side; default: each input's folder. */
   oldIncludePaths?: string[];
   newIncludePaths?: string[];
   /** The folder each side's paths are shown from (a `git:REF` side lives in a temporary folder). */
-  roots?: { old: string; new: string };
+  roots?: SideRoots;
 }
 
 /** A named element with where it is written. */
@@ -43,8 +43,8 @@ const SOURCE = ['FILE', 'PACKAGE'];
 const JSON_AND_SOURCE = ['FILE', 'PACKAGE', 'WIRE_JSON'];
 
 export function diffProto(oldFiles: string[], newFiles: string[], options: ProtoDiffOptions = {}): DiffResult {
-  const before = index(loadProto(oldFiles, { includePaths: options.oldIncludePaths, displayRoot: options.roots?.old }));
-  const after = index(loadProto(newFiles, { includePaths: options.newIncludePaths, displayRoot: options.roots?.new }));
+  const before = index(loadProto(oldFiles, { includePaths: options.oldIncludePaths, displayRoot: options.roots?.old, readRoots: options.roots?.oldRead }));
+  const after = index(loadProto(newFiles, { includePaths: options.newIncludePaths, displayRoot: options.roots?.new, readRoots: options.roots?.newRead }));
   return { style: 'proto', changes: compareSides(before, after) };
 }
 
