@@ -50,6 +50,8 @@ const CASES: Record<string, { fixture: string; at: string[] }> = {
   'grpc/enum-zero-unspecified': { fixture: 'proto-enum-zero-unspecified.proto', at: ['6:3'] },
   'grpc/field-names': { fixture: 'proto-field-names.proto', at: ['7:10'] },
   'grpc/browser-streaming': { fixture: 'proto-browser-streaming/uploads.proto', at: ['26:5'] },
+  'realtime/sse-retry': { fixture: 'realtime-sse-retry.asyncapi.yaml', at: ['6:3'] },
+  'realtime/sse-resume': { fixture: 'realtime-sse-resume.asyncapi.yaml', at: ['6:3'] },
   'realtime/websocket-auth': { fixture: 'realtime-websocket-auth.asyncapi.yaml', at: ['6:3'] },
   'realtime/message-discriminator': { fixture: 'realtime-message-discriminator.asyncapi.yaml', at: ['9:3'] },
   'realtime/bounded-client-payloads': { fixture: 'realtime-bounded-client-payloads.asyncapi.yaml', at: ['13:7'] },

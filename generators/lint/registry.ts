@@ -25,13 +25,15 @@ import { browserStreaming } from './rules/proto/browser-streaming.js';
 import { boundedClientPayloads } from './rules/realtime/bounded-client-payloads.js';
 import { messageDiscriminator } from './rules/realtime/message-discriminator.js';
 import { websocketAuth } from './rules/realtime/websocket-auth.js';
+import { sseResume } from './rules/realtime/sse-resume.js';
+import { sseRetry } from './rules/realtime/sse-retry.js';
 
 export const RULES: readonly LintRule[] = [
   noVerbsInPaths, noPostForRead, maxNesting, createReturns201, deleteWithoutBody, problemDetails, idempotencyKey, paginationStyle, noSecretsInQuery,
   errorsNot200, rateLimit429, conditionalGet, queryConventions,
   paginateLists, mutationPayload, deprecatedReason, subscriptionArguments,
   packageVersion, uniqueRpcMessages, enumZeroUnspecified, fieldNames, browserStreaming,
-  websocketAuth, messageDiscriminator, boundedClientPayloads,
+  websocketAuth, messageDiscriminator, boundedClientPayloads, sseRetry, sseResume,
 ] as LintRule[];
 
 export const RULE_IDS: readonly string[] = RULES.map((rule) => rule.id);
