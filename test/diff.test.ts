@@ -36,6 +36,9 @@ describe('codegen diff: OpenAPI, one case per change kind', () => {
     ['response-type-changed', ['response-type-changed breaking response-type-changed.yaml:65:11']],
     ['response-removed', ['response-removed breaking base.yaml:37:9', 'response-added dangerous response-removed.yaml:37:9']],
     ['safe-additions', ['optional-parameter-added safe safe-additions.yaml:14:11', 'operation-added safe safe-additions.yaml:48:5', 'response-property-added safe safe-additions.yaml:87:9']],
+    // Wire-identical rewrites: a path parameter renamed, an object split into allOf parts.
+    ['path-parameter-renamed', []],
+    ['all-of-same-shape', []],
     // §9.1: the same breaking change under a new version segment is allowed.
     ['versioned-path', ['path-changed breaking versioned versioned-path.yaml:7:5', 'path-changed breaking versioned versioned-path.yaml:28:5', 'path-changed breaking versioned versioned-path.yaml:44:5', 'request-enum-value-removed breaking versioned versioned-path.yaml:59:7']],
   ];

@@ -169,11 +169,25 @@ export class SchemaDiff {
     }
   }
 
-  /** The schema itself, or the named schema a reference points at (one step: names do not chain). */
-  private resolve(schema: JsonSchema, side: SchemaSide): SchemaObject | undefined {
+  /**
+   * The schema itself, or the named schema a reference points at, with `allOf` members merged in
+   * (properties, required, type): `allOf: [NewPet, { id }]` is compared as the object it describes.
+   */
+  private resolve(schema: JsonSchema, side: SchemaSide, depth = 0): SchemaObject | undefined {
     const name = refName(schema);
     const target = name === undefined ? schema : side.defs.get(name);
-    return typeof target === 'object' ? target : undefined;
+    if (typeof target !== 'object') return undefined;
+    if (!target.allOf || depth > 8) return target;
+    const merged: SchemaObject = { ...target, properties: { ...target.properties }, required: [...(target.required ?? [])] };
+    delete merged.allOf;
+    for (const member of target.allOf) {
+      const part = this.resolve(member, side, depth + 1);
+      if (!part) continue;
+      Object.assign(merged.properties!, part.properties);
+      merged.required!.push(...(part.required ?? []).filter((key) => !merged.required!.includes(key)));
+      if (merged.type === undefined && part.type !== undefined) merged.type = part.type;
+    }
+    return merged;
   }
 }
 

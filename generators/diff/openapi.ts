@@ -156,21 +156,26 @@ function label(op: Operation): string {
   return `${op.method.toUpperCase()} ${op.path}`;
 }
 
-function paramKey(p: Parameter): string {
+/** Path parameters by their place in the template (`/pets/{petId}` and `/pets/{id}` are one URL); others by name. */
+function paramKey(p: Parameter, op: Operation): string {
+  if (p.in === 'path') {
+    const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    return `path:#${names.indexOf(p.name)}`;
+  }
   return `${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
 }
 
 function compareOperation(a: Operation, b: Operation, before: LoadedSide, after: LoadedSide, schemas: SchemaDiff, out: Change[]): void {
   const name = label(b);
-  if (a.path !== b.path) {
+  if (exactKey(a) !== exactKey(b)) {
     out.push({ kind: 'path-changed', class: 'breaking', message: `${label(a)} moved to ${b.path}`, wire: 'old clients call the old path and get 404', code: 'the generated client calls the new path', location: after.locateIn(b, []) });
   }
   if (!a.deprecated && b.deprecated) {
     out.push({ kind: 'operation-deprecated', class: 'safe', message: `${name} deprecated`, wire: 'unchanged', code: 'the generated method is marked @deprecated', location: after.locateIn(b, ['deprecated']) });
   }
 
-  const oldParams = new Map(a.parameters.map((p) => [paramKey(p), p]));
-  const newParams = new Map(b.parameters.map((p) => [paramKey(p), p]));
+  const oldParams = new Map(a.parameters.map((p) => [paramKey(p, a), p]));
+  const newParams = new Map(b.parameters.map((p) => [paramKey(p, b), p]));
   for (const [key, p] of oldParams) {
     const q = newParams.get(key);
     if (!q) {
