@@ -38,6 +38,8 @@ describe('codegen diff: OpenAPI, one case per change kind', () => {
     ['safe-additions', ['optional-parameter-added safe safe-additions.yaml:14:11', 'operation-added safe safe-additions.yaml:48:5', 'response-property-added safe safe-additions.yaml:87:9']],
     // Wire-identical rewrites: a path parameter renamed, an object split into allOf parts.
     ['path-parameter-renamed', []],
+    // §9.1's header switch: an operation that now names its version in a header may break.
+    ['version-header', ['required-parameter-added breaking versioned version-header.yaml:10:11', 'parameter-became-required breaking versioned version-header.yaml:15:11']],
     ['all-of-same-shape', []],
     // §9.1: the same breaking change under a new version segment is allowed.
     ['versioned-path', ['path-changed breaking versioned versioned-path.yaml:7:5', 'path-changed breaking versioned versioned-path.yaml:28:5', 'path-changed breaking versioned versioned-path.yaml:44:5', 'request-enum-value-removed breaking versioned versioned-path.yaml:59:7']],
