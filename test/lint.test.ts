@@ -36,7 +36,7 @@ const CASES: Record<string, { fixture: string; at: string[] }> = {
   'rest/problem-details': { fixture: 'rest-problem-details.yaml', at: ['22:9'] },
   'rest/idempotency-key': { fixture: 'rest-idempotency-key.yaml', at: ['5:5'] },
   'rest/pagination-style': { fixture: 'rest-pagination-style.yaml', at: ['5:5', '17:11'] },
-  'rest/no-secrets-in-query': { fixture: 'rest-no-secrets-in-query.yaml', at: ['10:11', '17:11'] },
+  'rest/no-secrets-in-query': { fixture: 'rest-no-secrets-in-query.yaml', at: ['10:11', '27:11'] },
   'rest/errors-not-200': { fixture: 'rest-errors-not-200.yaml', at: ['9:9'] },
   'rest/rate-limit-429': { fixture: 'rest-rate-limit-429.yaml', at: ['8:7'] },
   'rest/conditional-get': { fixture: 'rest-conditional-get.yaml', at: ['9:9'] },
@@ -148,6 +148,16 @@ describe('codegen lint (CLI)', () => {
     const result = codegen(['lint', '--help']);
     expect(result.code).toBe(0);
     for (const rule of RULES) expect(result.stdout).toMatch(new RegExp(`${rule.id}\\s+${rule.severity}`));
+  });
+
+  it('a file named on the command line is linted with its API\'s settings from the config', () => {
+    const dir = tempDir('codegen-lint-');
+    cpSync(join(FIXTURES, 'rest-no-secrets-in-query.yaml'), join(dir, 'api.yaml'));
+    expect(codegen(['lint', 'api.yaml'], dir).code).toBe(1);
+    writeFileSync(join(dir, 'codegen.config.yaml'), 'apis:\n  - input: api.yaml\n    output: out\n    lint: { rules: { rest/no-secrets-in-query: warn } }\n');
+    const result = codegen(['lint', 'api.yaml'], dir);
+    expect(result.stdout).toContain('api.yaml:10:11: warning rest/no-secrets-in-query');
+    expect(result.code).toBe(0);
   });
 
   it('every API of the config by default: the repository\'s own is clean (exit 0)', () => {
