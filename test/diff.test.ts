@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv from 'ajv-draft-04';
+import AjvModule from 'ajv-draft-04';
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../generators/diff/changes.js';
 import { diffSides, sideOf } from '../generators/diff/index.js';
@@ -165,6 +165,8 @@ describe('codegen diff through the CLI', () => {
     expect(result.code).toBe(1);
     const log = JSON.parse(result.stdout);
     const schema = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@microsoft', 'jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json'), 'utf8'));
+    // A CommonJS module: its default export is the class under NodeNext resolution too (`.default` in TS's view).
+    const Ajv = AjvModule.default;
     const validate = new Ajv({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false }).compile(schema);
     expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
     const broken = structuredClone(log);
