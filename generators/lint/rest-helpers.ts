@@ -9,6 +9,20 @@ export function literalSegments(path: string): string[] {
   return path.split('/').filter((segment) => segment !== '' && !segment.includes('{') && !/^v\d+([a-z]+\d*)?$/i.test(segment));
 }
 
+/**
+ * The collections a path walks through: literal segments followed by a `{parameter}` (a member of
+ * them is addressed), and the last segment when it is literal. Namespaces between them
+ * (`/repos/{owner}/{repo}/actions/runs`: `actions`) are not collections.
+ */
+export function collectionSegments(path: string): string[] {
+  const parts = path.split('/').filter((segment) => segment !== '');
+  return parts.filter((segment, i) => {
+    if (segment.includes('{') || /^v\d+([a-z]+\d*)?$/i.test(segment)) return false;
+    const next = parts[i + 1];
+    return next === undefined || next.startsWith('{');
+  });
+}
+
 export function firstWord(text: string): string {
   return (words(text)[0] ?? '').toLowerCase();
 }
