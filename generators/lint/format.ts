@@ -34,7 +34,6 @@ function formatHuman(results: LintResult[], cwd: string): string {
   const blocks: string[] = [];
   const texts = new Map<string, string[] | undefined>();
   for (const result of results) {
-    if (result.skipped) blocks.push(`${result.target.name}: skipped (${result.skipped})`);
     for (const finding of result.findings) {
       const file = fileFromCwd(result, finding, cwd);
       const { line, column } = finding.location;
@@ -83,7 +82,6 @@ function formatJson(results: LintResult[], cwd: string): string {
     apis: results.map((result) => ({
       name: result.target.name,
       style: result.target.style,
-      ...(result.skipped ? { skipped: result.skipped } : {}),
       findings: result.findings.map((finding) => ({
         ruleId: finding.ruleId,
         severity: finding.severity,

@@ -29,8 +29,6 @@ export interface LintTarget {
 export interface LintResult {
   target: LintTarget;
   findings: Finding[];
-  /** Set when the style has no rules yet: the API was not linted. */
-  skipped?: string;
 }
 
 export async function lintTarget(target: LintTarget): Promise<LintResult> {
