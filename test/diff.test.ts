@@ -125,8 +125,8 @@ describe('codegen diff: AsyncAPI (SSE events by their event name, payloads as wh
     ['event-renamed', ['event-renamed breaking event-renamed.yaml:27:7']],
     ['event-removed', ['message-removed breaking base.yaml:27:7']],
     ['event-added', ['message-added dangerous event-added.yaml:36:7']],
-    ['payload-property-removed', ['response-property-removed breaking base.yaml:17:11']],
-    ['payload-enum-value-added', ['response-enum-value-added dangerous payload-enum-value-added.yaml:17:11']],
+    ['payload-property-removed', ['response-property-removed breaking base.yaml:22:13']],
+    ['payload-enum-value-added', ['response-enum-value-added dangerous payload-enum-value-added.yaml:26:15']],
     ['channel-address-changed', ['channel-address-changed breaking channel-address-changed.yaml:10:3']],
     // A new version segment in the address makes the rename allowed.
     ['versioned-channel', ['channel-address-changed breaking versioned versioned-channel.yaml:10:3', 'event-renamed breaking versioned versioned-channel.yaml:27:7']],

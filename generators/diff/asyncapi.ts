@@ -5,7 +5,9 @@
  * through json-schema.ts. A channel whose address gained a new version segment carries its
  * breaking changes as `versioned`.
  */
+import { resolve } from 'node:path';
 import type { SourceLocation } from '../core/diagnostics.js';
+import { Documents, own, type SourceDoc } from '../core/documents.js';
 import type { JsonSchema } from '../core/model.js';
 import { loadAsyncApi } from '../asyncapi/load.js';
 import type { Action, Channel, Message, RealtimeModel } from '../asyncapi/model.js';
@@ -15,19 +17,53 @@ import { SchemaDiff, type SchemaSide } from './json-schema.js';
 export async function diffAsyncApi(oldFile: string, newFile: string, roots: SideRoots = CWD_ROOTS()): Promise<DiffResult> {
   const before = await loadAsyncApi(oldFile, { displayRoot: roots.old, ...(roots.oldRead ? { readRoots: roots.oldRead } : {}) });
   const after = await loadAsyncApi(newFile, { displayRoot: roots.new, ...(roots.newRead ? { readRoots: roots.newRead } : {}) });
-  return { style: 'asyncapi', changes: compareRealtime(before, after) };
+  return { style: 'asyncapi', changes: compareRealtime(before, after, rawDocument(oldFile, roots.old), rawDocument(newFile, roots.new)) };
 }
 
-function schemaSide(model: RealtimeModel): SchemaSide {
+function rawDocument(file: string, displayRoot: string): SourceDoc | undefined {
+  const opened = new Documents(resolve(displayRoot)).open(resolve(file));
+  return Array.isArray(opened) ? undefined : opened;
+}
+
+/** Where each message's payload is written in the root document (inline, or a local `$ref` followed once). */
+function payloadPointers(model: RealtimeModel, root: SourceDoc | undefined): Map<string, string[]> {
+  const pointers = new Map<string, string[]>();
+  if (!root) return pointers;
+  const follow = (pointer: string[]): string[] => {
+    let node: unknown = root.data;
+    for (const key of pointer) node = own(node, key);
+    const ref = own(node, '$ref');
+    return typeof ref === 'string' && ref.startsWith('#/') ? ref.slice(2).split('/').map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~')) : pointer;
+  };
+  for (const channel of model.channels) {
+    for (const message of channel.messages) {
+      if (pointers.has(message.payload)) continue;
+      const at = follow(['channels', channel.key, 'messages', message.key]);
+      pointers.set(message.payload, follow([...at, 'payload']));
+    }
+  }
+  return pointers;
+}
+
+function schemaSide(model: RealtimeModel, root: SourceDoc | undefined): SchemaSide {
   const defs = new Map<string, JsonSchema>(model.schemas.map((named) => [named.name, named.schema]));
-  return { defs, locate: (name) => { const s = name === undefined ? undefined : defs.get(name); return typeof s === 'object' ? s['x-location'] : undefined; } };
+  const payloads = payloadPointers(model, root);
+  return {
+    defs,
+    locate: (name, path) => {
+      const pointer = name === undefined ? undefined : payloads.get(name);
+      if (root && pointer) return root.locate([...pointer, ...path.flatMap((step) => (step === '[]' ? ['items'] : step.startsWith('#') ? [step.slice(1)] : ['properties', step]))], 'key');
+      const schema = name === undefined ? undefined : defs.get(name);
+      return typeof schema === 'object' ? schema['x-location'] : undefined;
+    },
+  };
 }
 
 const VERSION_SEGMENT = /^v\d+$/i;
 const versionOf = (address: string) => address.split('/').find((s) => VERSION_SEGMENT.test(s)) ?? '';
 
-export function compareRealtime(before: RealtimeModel, after: RealtimeModel): Change[] {
-  const schemas = new SchemaDiff(schemaSide(before), schemaSide(after));
+export function compareRealtime(before: RealtimeModel, after: RealtimeModel, oldRoot?: SourceDoc, newRoot?: SourceDoc): Change[] {
+  const schemas = new SchemaDiff(schemaSide(before, oldRoot), schemaSide(after, newRoot));
   const changes: Change[] = [];
   const newChannels = new Map(after.channels.map((c) => [c.key, c]));
   for (const old of before.channels) {
