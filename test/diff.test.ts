@@ -24,7 +24,7 @@ async function changesOf(style: string, oldName: string, newName: string): Promi
 const summary = (c: Change) => `${c.kind} ${c.class}${c.versioned ? ' versioned' : ''} ${c.location ? `${c.location.file}:${c.location.line}:${c.location.column}` : '-'}`;
 
 describe('codegen diff: OpenAPI, one case per change kind', () => {
-  const cases: [string, string[]][] = [
+  const cases: [string, string[], string?][] = [
     ['operation-removed', ['operation-removed breaking base.yaml:44:5']],
     ['parameter-became-required', ['parameter-became-required breaking parameter-became-required.yaml:10:11']],
     ['required-parameter-added', ['required-parameter-added breaking required-parameter-added.yaml:14:11']],
@@ -36,6 +36,7 @@ describe('codegen diff: OpenAPI, one case per change kind', () => {
     ['response-type-changed', ['response-type-changed breaking response-type-changed.yaml:65:11']],
     ['response-removed', ['response-removed breaking base.yaml:37:9', 'response-added dangerous response-removed.yaml:37:9']],
     ['safe-additions', ['optional-parameter-added safe safe-additions.yaml:14:11', 'operation-added safe safe-additions.yaml:48:5', 'response-property-added safe safe-additions.yaml:87:9']],
+    ['response-one-of-variant-added', ['response-oneof-variant-added dangerous response-one-of-variant-added.yaml:73:11'], 'one-of-base.yaml'],
     // Wire-identical rewrites: a path parameter renamed, an object split into allOf parts.
     ['path-parameter-renamed', []],
     // §9.1's header switch: an operation that now names its version in a header may break.
@@ -44,9 +45,9 @@ describe('codegen diff: OpenAPI, one case per change kind', () => {
     // §9.1: the same breaking change under a new version segment is allowed.
     ['versioned-path', ['path-changed breaking versioned versioned-path.yaml:7:5', 'path-changed breaking versioned versioned-path.yaml:28:5', 'path-changed breaking versioned versioned-path.yaml:44:5', 'request-enum-value-removed breaking versioned versioned-path.yaml:59:7']],
   ];
-  for (const [name, expected] of cases) {
+  for (const [name, expected, from = 'base.yaml'] of cases) {
     it(name, async () => {
-      const changes = await changesOf('openapi', 'base.yaml', `${name}.yaml`);
+      const changes = await changesOf('openapi', from, `${name}.yaml`);
       expect(changes.map(summary).sort()).toEqual([...expected].sort());
       for (const change of changes) {
         expect(change.wire.length).toBeGreaterThan(0);

@@ -118,6 +118,31 @@ export class SchemaDiff {
     }
 
     if (sa.items !== undefined && sb.items !== undefined) this.walk(sa.items, sb.items, place, named, [...path, '[]'], depth + 1);
+
+    // Alternatives, by the named schema each one is (inline alternatives are compared by position).
+    for (const keyword of ['oneOf', 'anyOf'] as const) {
+      const listA = sa[keyword];
+      const listB = sb[keyword];
+      if (!listA || !listB) continue;
+      const nameOf = (s: JsonSchema, i: number) => refName(s) ?? `#${i}`;
+      const namesA = listA.map(nameOf);
+      const namesB = listB.map(nameOf);
+      for (const [i, name] of namesA.entries()) {
+        const j = namesB.indexOf(name);
+        if (j >= 0) {
+          this.walk(listA[i], listB[j], place, named, path, depth + 1);
+          continue;
+        }
+        at(keyword)(`${keyword.toLowerCase()}-variant-removed`, request ? 'breaking' : 'safe', `${what}: ${keyword} alternative ${name} removed`,
+          request ? 'old clients sending it are rejected (422)' : 'the server no longer sends it',
+          'the generated union loses it; code naming it no longer compiles');
+      }
+      for (const name of namesB.filter((n) => !namesA.includes(n))) {
+        at(keyword)(`${keyword.toLowerCase()}-variant-added`, request ? 'safe' : 'dangerous', `${what}: ${keyword} alternative ${name} added`,
+          request ? 'the server accepts one more shape' : 'old clients may receive a shape they do not know (their validators reject it)',
+          request ? 'the generated union gains it' : 'the generated union gains it; code narrowing it must handle the new case');
+      }
+    }
   }
 
   private compareEnum(sa: SchemaObject, sb: SchemaObject, what: string, request: boolean, add: (kind: string, cls: ChangeClass, message: string, wire: string, code: string) => void): void {
