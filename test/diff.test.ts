@@ -121,20 +121,24 @@ describe('codegen diff: GraphQL, graphql-js\'s change types located, plus safe a
   }
 });
 
-describe('codegen diff: AsyncAPI (SSE events by their event name, payloads as what the server sends)', () => {
-  const cases: [string, string[]][] = [
+describe('codegen diff: AsyncAPI (SSE events by their event name, WebSocket messages by discriminator)', () => {
+  const cases: [string, string[], string?][] = [
     ['event-renamed', ['event-renamed breaking event-renamed.yaml:27:7']],
     ['event-removed', ['message-removed breaking base.yaml:27:7']],
     ['event-added', ['message-added dangerous event-added.yaml:36:7']],
     ['payload-property-removed', ['response-property-removed breaking base.yaml:22:13']],
     ['payload-enum-value-added', ['response-enum-value-added dangerous payload-enum-value-added.yaml:26:15']],
     ['channel-address-changed', ['channel-address-changed breaking channel-address-changed.yaml:10:3']],
+    // WebSocket: messages by their discriminator value; what clients send compared as requests.
+    ['ws-message-renamed', ['message-renamed breaking ws-message-renamed.yaml:25:7'], 'ws-base.yaml'],
+    ['ws-client-text-narrowed', ['request-max-length-narrowed breaking ws-client-text-narrowed.yaml:24:15'], 'ws-base.yaml'],
+    ['ws-max-message-size-narrowed', ['ws-max-message-size-narrowed breaking ws-max-message-size-narrowed.yaml:10:3'], 'ws-base.yaml'],
     // A new version segment in the address makes the rename allowed.
     ['versioned-channel', ['channel-address-changed breaking versioned versioned-channel.yaml:10:3', 'event-renamed breaking versioned versioned-channel.yaml:27:7']],
   ];
-  for (const [name, expected] of cases) {
+  for (const [name, expected, from = 'base.yaml'] of cases) {
     it(name, async () => {
-      const changes = await changesOf('asyncapi', 'base.yaml', `${name}.yaml`);
+      const changes = await changesOf('asyncapi', from, `${name}.yaml`);
       expect(changes.map(summary).sort()).toEqual([...expected].sort());
     });
   }
