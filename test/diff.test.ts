@@ -84,6 +84,8 @@ describe('codegen diff: proto, one case per change kind (with buf breaking categ
     ['rpc-request-type-changed', [`rpc-request-type-changed breaking ${file('rpc-request-type-changed')}:33:3 ${ALL}`]],
     ['rpc-streaming-changed', [`rpc-streaming-changed breaking ${file('rpc-streaming-changed')}:34:3 ${ALL}`]],
     ['service-removed', [`service-removed breaking ${file('base')}:32:1 FILE,PACKAGE`]],
+    ['rpc-response-type-changed', [`rpc-response-type-changed breaking ${file('rpc-response-type-changed')}:33:3 ${ALL}`]],
+    ['field-json-name-changed', [`field-json-name-changed breaking ${file('field-json-name-changed')}:13:3 FILE,PACKAGE,WIRE_JSON`]],
     ['field-added', [`field-added safe ${file('field-added')}:17:3 `]],
     // §9.4: breaking changes in a new package version are allowed.
     ['package-v2', [`field-removed breaking versioned ${file('base')}:16:3 ${ALL}`, 'package-changed breaking versioned package-v2/acme/tasks/v2/tasks.proto:3:1 FILE,PACKAGE']],
