@@ -44,14 +44,24 @@ import type {
  */
 export { GraphQLHttp, GraphQLRequestError, isGraphQLRequestError } from "./runtime/graphql-client.js";
 export type {
-  Fetch,
   GraphQLRequestErrorKind,
   GraphQLResult,
   GraphQLResultError,
-  HeaderValues,
   HttpOptions,
+  PersistedQueries,
   RequestOptions,
 } from "./runtime/graphql-client.js";
+export { automaticPersistedQueries, persistedQueryIds } from "./runtime/graphql-client-persisted.js";
+export { ClientError, isClientError } from "./runtime/client-common.js";
+export type {
+  ClientErrorKind,
+  CommonClientOptions,
+  Credential,
+  Fetch,
+  HeaderValues,
+  HeadersOption,
+  RetryOptions,
+} from "./runtime/client-common.js";
 export { webSocketSubscriptions } from "./runtime/graphql-subscriptions.js";
 export type { SubscribeOptions, SubscriptionOptions, SubscriptionTransport } from "./runtime/graphql-subscriptions.js";
 
@@ -112,8 +122,8 @@ export interface Client {
  * @example
  * const client = createClient({
  *   url: "https://api.example.com/graphql",
- *   headers: async () => ({ authorization: `Bearer ${await session.token()}` }),
- *   subscriptions: webSocketSubscriptions({ connectionParams: async () => ({ token: await session.token() }) }),
+ *   token: () => session.token(),
+ *   subscriptions: webSocketSubscriptions(),
  * });
  * const { data, errors } = await client.viewer();
  */
@@ -125,7 +135,7 @@ export function createClient(options: ClientOptions): Client {
     if (typeof options.subscriptions !== 'function') {
       throw new TypeError('subscribing needs createClient({ subscriptions: webSocketSubscriptions({ connectionParams }) })');
     }
-    return (opened ??= options.subscriptions(options.url));
+    return (opened ??= options.subscriptions(options.url, options.token));
   };
   return {
     viewer: (variables = {}, init) => http.execute(Viewer, variables, init),

@@ -50,21 +50,25 @@ export interface ViewerQuery {
 export type ViewerQueryVariables = Record<string, never>;
 
 /**
- * The query `Viewer`: the text a client sends and its id.
+ * The query `Viewer`: the text a client sends (compacted) and its id.
  *
  * The signed-in user, or null when the request carries no token.
+ *
+ * ```graphql
+ * query Viewer {
+ *   viewer {
+ *     id
+ *     name
+ *   }
+ * }
+ * ```
  */
 export const Viewer: TypedOperation<ViewerQuery, ViewerQueryVariables> = {
   kind: "query",
   name: "Viewer",
-  id: "115613d6e6617e3a92dd86157f50ba4b51f338e90ac9913fd69bf3a7732703c1",
+  id: "8e810a204cf372df7526367623307e729aefd2d57e7e3525841f2d2a5cb73423",
   document:
-    "query Viewer {\n" +
-    "  viewer {\n" +
-    "    id\n" +
-    "    name\n" +
-    "  }\n" +
-    "}",
+    "query Viewer{viewer{id name}}",
 };
 
 /** The result of query `GetTask`. */
@@ -93,33 +97,40 @@ export interface GetTaskQueryVariables {
   id: string;
 }
 
-/** The query `GetTask`: the text a client sends and its id. */
+/**
+ * The query `GetTask`: the text a client sends (compacted) and its id.
+ *
+ * ```graphql
+ * query GetTask($id: ID!) {
+ *   task(id: $id) {
+ *     ...TaskFields
+ *     internalNotes
+ *     project {
+ *       id
+ *       name
+ *     }
+ *   }
+ * }
+ *
+ * fragment TaskFields on Task {
+ *   id
+ *   title
+ *   status
+ *   createdAt
+ *   assignee {
+ *     id
+ *     name
+ *   }
+ * }
+ * ```
+ */
 export const GetTask: TypedOperation<GetTaskQuery, GetTaskQueryVariables> = {
   kind: "query",
   name: "GetTask",
-  id: "31d83281bb35ff413c2b783524962e5faf5cb47e267832d4ee3e012d29c8c9ca",
+  id: "f18bc81b12e118c6cc2f1011c7f72efc10a0172c5824d8d6af3dd549c868cfb1",
   document:
-    "query GetTask($id: ID!) {\n" +
-    "  task(id: $id) {\n" +
-    "    ...TaskFields\n" +
-    "    internalNotes\n" +
-    "    project {\n" +
-    "      id\n" +
-    "      name\n" +
-    "    }\n" +
-    "  }\n" +
-    "}\n" +
-    "\n" +
-    "fragment TaskFields on Task {\n" +
-    "  id\n" +
-    "  title\n" +
-    "  status\n" +
-    "  createdAt\n" +
-    "  assignee {\n" +
-    "    id\n" +
-    "    name\n" +
-    "  }\n" +
-    "}",
+    "query GetTask($id:ID!){task(id:$id){...TaskFields internalNotes project{id name}" +
+    "}}fragment TaskFields on Task{id title status createdAt assignee{id name}}",
 };
 
 /** The result of query `ProjectTasks`. */
@@ -161,42 +172,51 @@ export interface ProjectTasksQueryVariables {
   status?: TaskStatus | null;
 }
 
-/** The query `ProjectTasks`: the text a client sends and its id. */
+/**
+ * The query `ProjectTasks`: the text a client sends (compacted) and its id.
+ *
+ * ```graphql
+ * query ProjectTasks($projectId: ID!, $first: Int = 20, $after: String, $status: TaskStatus) {
+ *   project(id: $projectId) {
+ *     id
+ *     name
+ *     tasks(first: $first, after: $after, status: $status) {
+ *       totalCount
+ *       pageInfo {
+ *         hasNextPage
+ *         endCursor
+ *       }
+ *       edges {
+ *         cursor
+ *         node {
+ *           ...TaskFields
+ *         }
+ *       }
+ *     }
+ *   }
+ * }
+ *
+ * fragment TaskFields on Task {
+ *   id
+ *   title
+ *   status
+ *   createdAt
+ *   assignee {
+ *     id
+ *     name
+ *   }
+ * }
+ * ```
+ */
 export const ProjectTasks: TypedOperation<ProjectTasksQuery, ProjectTasksQueryVariables> = {
   kind: "query",
   name: "ProjectTasks",
-  id: "88cbc2817e16c479193ef158d132d713d3a2f63be49d0788e86eb34788d891b8",
+  id: "c8d5f7d904c1371c383308fb723baf56283e72535c579b07ff0cb761a3b0a5ed",
   document:
-    "query ProjectTasks($projectId: ID!, $first: Int = 20, $after: String, $status: TaskStatus) {\n" +
-    "  project(id: $projectId) {\n" +
-    "    id\n" +
-    "    name\n" +
-    "    tasks(first: $first, after: $after, status: $status) {\n" +
-    "      totalCount\n" +
-    "      pageInfo {\n" +
-    "        hasNextPage\n" +
-    "        endCursor\n" +
-    "      }\n" +
-    "      edges {\n" +
-    "        cursor\n" +
-    "        node {\n" +
-    "          ...TaskFields\n" +
-    "        }\n" +
-    "      }\n" +
-    "    }\n" +
-    "  }\n" +
-    "}\n" +
-    "\n" +
-    "fragment TaskFields on Task {\n" +
-    "  id\n" +
-    "  title\n" +
-    "  status\n" +
-    "  createdAt\n" +
-    "  assignee {\n" +
-    "    id\n" +
-    "    name\n" +
-    "  }\n" +
-    "}",
+    "query ProjectTasks($projectId:ID!$first:Int=20$after:String$status:TaskStatus){p" +
+    "roject(id:$projectId){id name tasks(first:$first after:$after status:$status){to" +
+    "talCount pageInfo{hasNextPage endCursor}edges{cursor node{...TaskFields}}}}}frag" +
+    "ment TaskFields on Task{id title status createdAt assignee{id name}}",
 };
 
 /** The result of query `Search`. */
@@ -228,33 +248,38 @@ export interface SearchQueryVariables {
 }
 
 /**
- * The query `Search`: the text a client sends and its id.
+ * The query `Search`: the text a client sends (compacted) and its id.
  *
  * Tasks and projects whose name or title contains `text`.
+ *
+ * ```graphql
+ * query Search($text: String!) {
+ *   search(text: $text) {
+ *     __typename
+ *     ... on Node {
+ *       id
+ *     }
+ *     ... on Task {
+ *       title
+ *       status
+ *     }
+ *     ... on Project {
+ *       name
+ *     }
+ *     ... on User {
+ *       name
+ *     }
+ *   }
+ * }
+ * ```
  */
 export const Search: TypedOperation<SearchQuery, SearchQueryVariables> = {
   kind: "query",
   name: "Search",
-  id: "3bfbd0532f23f5c01ec68744a6686bf189c9b681c4972179559914f9080582f7",
+  id: "991fa01ad599a5b719a8b46484917cde229639f88222923bdc4f5b17a56658c6",
   document:
-    "query Search($text: String!) {\n" +
-    "  search(text: $text) {\n" +
-    "    __typename\n" +
-    "    ... on Node {\n" +
-    "      id\n" +
-    "    }\n" +
-    "    ... on Task {\n" +
-    "      title\n" +
-    "      status\n" +
-    "    }\n" +
-    "    ... on Project {\n" +
-    "      name\n" +
-    "    }\n" +
-    "    ... on User {\n" +
-    "      name\n" +
-    "    }\n" +
-    "  }\n" +
-    "}",
+    "query Search($text:String!){search(text:$text){__typename ...on Node{id}...on Ta" +
+    "sk{title status}...on Project{name}...on User{name}}}",
 };
 
 /** The result of mutation `CreateTask`. */
@@ -279,31 +304,36 @@ export interface CreateTaskMutationVariables {
 }
 
 /**
- * The mutation `CreateTask`: the text a client sends and its id.
+ * The mutation `CreateTask`: the text a client sends (compacted) and its id.
  *
  * Create a task; only members may write.
+ *
+ * ```graphql
+ * mutation CreateTask($input: CreateTaskInput!) {
+ *   createTask(input: $input) {
+ *     ...TaskFields
+ *   }
+ * }
+ *
+ * fragment TaskFields on Task {
+ *   id
+ *   title
+ *   status
+ *   createdAt
+ *   assignee {
+ *     id
+ *     name
+ *   }
+ * }
+ * ```
  */
 export const CreateTask: TypedOperation<CreateTaskMutation, CreateTaskMutationVariables> = {
   kind: "mutation",
   name: "CreateTask",
-  id: "c0c02c93865d447785bbd6e772b19e6e76cd976818119b9e53c89a239d735099",
+  id: "a9e0297cd3446578c3fd2902caa41814a89d4e11f0369bd08e5dd9ee5864e230",
   document:
-    "mutation CreateTask($input: CreateTaskInput!) {\n" +
-    "  createTask(input: $input) {\n" +
-    "    ...TaskFields\n" +
-    "  }\n" +
-    "}\n" +
-    "\n" +
-    "fragment TaskFields on Task {\n" +
-    "  id\n" +
-    "  title\n" +
-    "  status\n" +
-    "  createdAt\n" +
-    "  assignee {\n" +
-    "    id\n" +
-    "    name\n" +
-    "  }\n" +
-    "}",
+    "mutation CreateTask($input:CreateTaskInput!){createTask(input:$input){...TaskFie" +
+    "lds}}fragment TaskFields on Task{id title status createdAt assignee{id name}}",
 };
 
 /** The result of mutation `UpdateTask`. */
@@ -327,28 +357,36 @@ export interface UpdateTaskMutationVariables {
   input: UpdateTaskInput;
 }
 
-/** The mutation `UpdateTask`: the text a client sends and its id. */
+/**
+ * The mutation `UpdateTask`: the text a client sends (compacted) and its id.
+ *
+ * ```graphql
+ * mutation UpdateTask($id: ID!, $input: UpdateTaskInput!) {
+ *   updateTask(id: $id, input: $input) {
+ *     ...TaskFields
+ *   }
+ * }
+ *
+ * fragment TaskFields on Task {
+ *   id
+ *   title
+ *   status
+ *   createdAt
+ *   assignee {
+ *     id
+ *     name
+ *   }
+ * }
+ * ```
+ */
 export const UpdateTask: TypedOperation<UpdateTaskMutation, UpdateTaskMutationVariables> = {
   kind: "mutation",
   name: "UpdateTask",
-  id: "367b643a103cba0c0429bcb591558cacf4e77015b30c4309f84ea49d08f0b3e8",
+  id: "982cc2c25d02462ae602d1045a7cbcd28f4112b9df9e6cde3435064df9042d1c",
   document:
-    "mutation UpdateTask($id: ID!, $input: UpdateTaskInput!) {\n" +
-    "  updateTask(id: $id, input: $input) {\n" +
-    "    ...TaskFields\n" +
-    "  }\n" +
-    "}\n" +
-    "\n" +
-    "fragment TaskFields on Task {\n" +
-    "  id\n" +
-    "  title\n" +
-    "  status\n" +
-    "  createdAt\n" +
-    "  assignee {\n" +
-    "    id\n" +
-    "    name\n" +
-    "  }\n" +
-    "}",
+    "mutation UpdateTask($id:ID!$input:UpdateTaskInput!){updateTask(id:$id input:$inp" +
+    "ut){...TaskFields}}fragment TaskFields on Task{id title status createdAt assigne" +
+    "e{id name}}",
 };
 
 /** The result of mutation `DeleteTask`. */
@@ -363,18 +401,22 @@ export interface DeleteTaskMutationVariables {
 }
 
 /**
- * The mutation `DeleteTask`: the text a client sends and its id.
+ * The mutation `DeleteTask`: the text a client sends (compacted) and its id.
  *
  * Delete a task; answers whether it existed.
+ *
+ * ```graphql
+ * mutation DeleteTask($id: ID!) {
+ *   deleted: deleteTask(id: $id)
+ * }
+ * ```
  */
 export const DeleteTask: TypedOperation<DeleteTaskMutation, DeleteTaskMutationVariables> = {
   kind: "mutation",
   name: "DeleteTask",
-  id: "163db137ceecf05b82eaf04790aa9441c5eb1b95877cba4faeb2ec8fdacca52a",
+  id: "3dc2d2cfb00ad27fc6ccdecc79c104d4959d2e45c91846c32b7cd9a491c1e0ca",
   document:
-    "mutation DeleteTask($id: ID!) {\n" +
-    "  deleted: deleteTask(id: $id)\n" +
-    "}",
+    "mutation DeleteTask($id:ID!){deleted:deleteTask(id:$id)}",
 };
 
 /** The result of subscription `TaskChanged`. */
@@ -402,34 +444,40 @@ export interface TaskChangedSubscriptionVariables {
 }
 
 /**
- * The subscription `TaskChanged`: the text a client sends and its id.
+ * The subscription `TaskChanged`: the text a client sends (compacted) and its id.
  *
  * Every change to the tasks of a project, as it happens.
+ *
+ * ```graphql
+ * subscription TaskChanged($projectId: ID!) {
+ *   taskChanged(projectId: $projectId) {
+ *     kind
+ *     task {
+ *       ...TaskFields
+ *     }
+ *   }
+ * }
+ *
+ * fragment TaskFields on Task {
+ *   id
+ *   title
+ *   status
+ *   createdAt
+ *   assignee {
+ *     id
+ *     name
+ *   }
+ * }
+ * ```
  */
 export const TaskChanged: TypedOperation<TaskChangedSubscription, TaskChangedSubscriptionVariables> = {
   kind: "subscription",
   name: "TaskChanged",
-  id: "9eee982a2876926fe1bcd2c16dd730c08d7d26830270d43d52df768cad8360b5",
+  id: "08a007c4d9297e84fbc3880f4f3b417d437e899970cae7eafe54cda435a9b566",
   document:
-    "subscription TaskChanged($projectId: ID!) {\n" +
-    "  taskChanged(projectId: $projectId) {\n" +
-    "    kind\n" +
-    "    task {\n" +
-    "      ...TaskFields\n" +
-    "    }\n" +
-    "  }\n" +
-    "}\n" +
-    "\n" +
-    "fragment TaskFields on Task {\n" +
-    "  id\n" +
-    "  title\n" +
-    "  status\n" +
-    "  createdAt\n" +
-    "  assignee {\n" +
-    "    id\n" +
-    "    name\n" +
-    "  }\n" +
-    "}",
+    "subscription TaskChanged($projectId:ID!){taskChanged(projectId:$projectId){kind " +
+    "task{...TaskFields}}}fragment TaskFields on Task{id title status createdAt assig" +
+    "nee{id name}}",
 };
 
 /**

@@ -2,7 +2,8 @@
 /**
  * The gRPC server: a typed handler interface per service, and `createGrpcServer`, which serves
  * them over gRPC (HTTP/2), gRPC-Web and Connect's JSON protocol (HTTP/1.1) on one port, with
- * `grpc.health.v1.Health`. Handlers throw `ConnectError` with a `Code` to fail a call (e.g.
+ * `grpc.health.v1.Health` and, unless NODE_ENV=production, server reflection for grpcurl and the
+ * like (option `reflection`). Handlers throw `ConnectError` with a `Code` to fail a call (e.g.
  * `Code.NotFound`, `Code.InvalidArgument`); anything else answers INTERNAL without details.
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
@@ -11,6 +12,7 @@ import {
   type GrpcCallContext,
   type GrpcServer,
   type GrpcServerOptions,
+  type MaybePromise,
   type ServiceBinding,
 } from "./runtime/grpc-server.js";
 import type { EmptySchema } from "@bufbuild/protobuf/wkt";
@@ -27,9 +29,10 @@ import {
   TaskService,
   type UpdateTaskRequest,
 } from "./acme/tasks/v1/tasks_pb.js";
+import { TaskServiceHttpRules } from "./http-rules.js";
 
 export { Code, ConnectError, GrpcCallContext, HealthStatus, ServingStatus } from "./runtime/grpc-server.js";
-export type { GrpcCorsOptions, GrpcRequestHandler, GrpcServer, GrpcServerOptions } from "./runtime/grpc-server.js";
+export type { GrpcCorsOptions, GrpcRequestHandler, GrpcServer, GrpcServerOptions, MaybePromise } from "./runtime/grpc-server.js";
 
 /**
  * Tasks of projects. Every call needs `authorization: Bearer <token>` metadata.
@@ -37,17 +40,17 @@ export type { GrpcCorsOptions, GrpcRequestHandler, GrpcServer, GrpcServerOptions
  */
 export interface TaskServiceHandlers<Principal = unknown> {
   /** One task by id (unary). */
-  getTask(request: GetTaskRequest, context: GrpcCallContext<Principal>): Promise<MessageInitShape<typeof TaskSchema>>;
+  getTask(request: GetTaskRequest, context: GrpcCallContext<Principal>): MaybePromise<MessageInitShape<typeof TaskSchema>>;
   /** Create a task (unary). */
-  createTask(request: CreateTaskRequest, context: GrpcCallContext<Principal>): Promise<MessageInitShape<typeof TaskSchema>>;
+  createTask(request: CreateTaskRequest, context: GrpcCallContext<Principal>): MaybePromise<MessageInitShape<typeof TaskSchema>>;
   /** Change some fields of a task (unary). */
-  updateTask(request: UpdateTaskRequest, context: GrpcCallContext<Principal>): Promise<MessageInitShape<typeof TaskSchema>>;
+  updateTask(request: UpdateTaskRequest, context: GrpcCallContext<Principal>): MaybePromise<MessageInitShape<typeof TaskSchema>>;
   /** Delete a task (unary). */
-  deleteTask(request: DeleteTaskRequest, context: GrpcCallContext<Principal>): Promise<MessageInitShape<typeof EmptySchema>>;
+  deleteTask(request: DeleteTaskRequest, context: GrpcCallContext<Principal>): MaybePromise<MessageInitShape<typeof EmptySchema>>;
   /** The tasks of a project, streamed one by one (server streaming). */
   listTasks(request: ListTasksRequest, context: GrpcCallContext<Principal>): AsyncIterable<MessageInitShape<typeof TaskSchema>>;
   /** Create many tasks from a stream; one answer at the end (client streaming). */
-  importTasks(requests: AsyncIterable<Task>, context: GrpcCallContext<Principal>): Promise<MessageInitShape<typeof ImportTasksResponseSchema>>;
+  importTasks(requests: AsyncIterable<Task>, context: GrpcCallContext<Principal>): MaybePromise<MessageInitShape<typeof ImportTasksResponseSchema>>;
   /** Send changes and receive everyone's, live (bidirectional streaming). */
   syncTasks(requests: AsyncIterable<TaskEvent>, context: GrpcCallContext<Principal>): AsyncIterable<MessageInitShape<typeof TaskEventSchema>>;
 }
@@ -65,6 +68,6 @@ export interface GrpcServices<Principal = unknown> {
  */
 export function createGrpcServer<Principal = unknown>(services: GrpcServices<Principal>, options: GrpcServerOptions<Principal> = {}): GrpcServer {
   const bindings: ServiceBinding[] = [];
-  if (services.TaskService) bindings.push({ service: TaskService, handlers: services.TaskService });
+  if (services.TaskService) bindings.push({ service: TaskService, handlers: services.TaskService, http: TaskServiceHttpRules });
   return serveGrpc(bindings, options);
 }

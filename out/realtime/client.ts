@@ -3,13 +3,14 @@
  * Typed clients of Tasks Realtime API 1.0.0, for browsers and Node:
  *
  * ```ts
- * const realtime = createRealtimeClient({ baseUrl: "https://api.example.com" });
+ * const realtime = createClient({ baseUrl: "https://api.example.com", token: () => session.token });
  * ```
  *
  * SSE channels give an `SseClient` to iterate (`for await (const { event, data } of stream)`);
  * WebSocket channels a `WebSocketClient` (`send`, `on` or `onMessage`, `request`). In Node 20 pass
  * `WebSocket` from the `ws` package.
  */
+import type { CommonClientOptions, Credential } from "./runtime/client-common.js";
 import { SseClient, type SseClientOptions } from "./runtime/sse-client.js";
 import {
   WebSocketClient,
@@ -34,6 +35,17 @@ import {
 } from "./validators.js";
 
 export {
+  ClientError,
+  isClientError,
+  type ClientErrorKind,
+  type CommonClientOptions,
+  type Credential,
+  type Fetch,
+  type HeaderValues,
+  type HeadersOption,
+  type RetryOptions,
+} from "./runtime/client-common.js";
+export {
   CLOSED,
   CONNECTING,
   OPEN,
@@ -56,30 +68,49 @@ function taskSummaryPath(params: TaskSummaryParams): string {
 /** A client of `chat` (WebSocket /v1/chat): `send` what the server receives, `on` what it sends, `request` what it answers. */
 export type ChatClient = WebSocketClient<ChatClientMessage, ChatServerMessage, ChatReplies, "type", "id">;
 
-export interface RealtimeClientOptions {
+/**
+ * Every client's options and the realtime ones:
+ * - `fetch` and `headers` go with SSE requests (browsers cannot add headers to a WebSocket handshake);
+ * - `timeout` bounds the opening of an SSE stream and the wait for a WebSocket reply;
+ * - `signal` closes every stream and socket of the client;
+ */
+export interface RealtimeClientOptions extends CommonClientOptions {
   /** The server, e.g. `https://api.example.com`; WebSocket channels use its `ws:`/`wss:` form. */
   baseUrl: string;
+  /**
+   * The credential: SSE requests send it as `Authorization: Bearer <token>`, WebSocket channels with
+   * first-message auth as their first message; a function is asked on every connect. A stream or
+   * socket's own `token` wins.
+   */
+  token?: Credential;
   /** Node 20 has no global WebSocket: pass the `ws` package's. Default: the global one. */
   WebSocket?: WebSocketConstructor;
-  /** Default: the global `fetch`. */
-  fetch?: typeof fetch;
   /** Check what the server sends with the generated validators; an invalid message is skipped and reported. Default true. */
   validate?: boolean;
 }
 
-/** Options of one stream; what the manifest fixes (method, body, validators, `[DONE]`) is set by the client. */
-export type SseStreamOptions<Events extends object> = Omit<SseClientOptions<Events>, "method" | "body" | "validators" | "textEvents" | "done" | "fetch">;
+/** Options of one stream; what the manifest fixes (method, body, validators, `[DONE]`) or the client gives is set by the client. */
+export type SseStreamOptions<Events extends object> = Omit<
+  SseClientOptions<Events>,
+  "method" | "body" | "validators" | "textEvents" | "done" | "fetch" | "clientHeaders" | "clientSignal" | "operation"
+>;
 
 /** Options of one socket; what the manifest fixes (URL, subprotocols, discriminator, correlation id, auth message, application ping) is set by the client. */
 export type WebSocketChannelOptions<Receive> = Omit<
   WebSocketClientOptions<Receive>,
-  "url" | "WebSocket" | "protocols" | "validate" | "discriminator" | "correlationKey" | "authType" | "tokenKey" | "errorType" | "appPing"
+  "url" | "WebSocket" | "protocols" | "validate" | "discriminator" | "correlationKey" | "authType" | "tokenKey" | "errorType" | "appPing" | "clientSignal" | "operation"
 >;
 
 /** Options of a socket on a channel that requires first-message auth: `token` is required. */
 export type AuthenticatedChannelOptions<Receive> = WebSocketChannelOptions<Receive> & { token: NonNullable<WebSocketClientOptions<Receive>["token"]> };
 
-export interface RealtimeClient {
+/** The options of such a socket: optional when `createClient` was given a `token`, else with a `token`. */
+export type AuthenticatedChannelArgs<Authenticated extends boolean, Receive> = Authenticated extends true
+  ? [options?: WebSocketChannelOptions<Receive>]
+  : [options: AuthenticatedChannelOptions<Receive>];
+
+/** The channels of the API. `Authenticated`: whether `createClient` was given a `token` (then sockets need none of their own). */
+export interface RealtimeClient<Authenticated extends boolean = false> {
   /**
    * `POST /v1/tasks/{taskId}/summary`: sends `body` and reads the events it answers with, until `[DONE]`. Not resumed after a drop.
    * A summary of one task, streamed in chunks as it is written; ends with [DONE].
@@ -92,14 +123,17 @@ export interface RealtimeClient {
   tasks(options?: SseStreamOptions<TasksEvents>): SseClient<TasksEvents>;
   /**
    * WebSocket /v1/chat.
-   * `token` is required: it is asked for on every connect and sent as the first message (`auth`); the server closes a connection without it (1008), which the client reports as a `WebSocketClosedError`.
+   * `token` (here or given to `createClient`) is required: it is asked for on every connect and sent as the first message (`auth`); the server closes a connection without it (1008), which the client reports as a `WebSocketClosedError`.
    * `request({ type: "ping" })` is answered by the server's runtime with its pong; the client also pings by itself to detect a dead server.
    * A chat about tasks. The first message must be `auth` with a token.
    */
-  chat(options: AuthenticatedChannelOptions<ChatServerMessage>): ChatClient;
+  chat(...options: AuthenticatedChannelArgs<Authenticated, ChatServerMessage>): ChatClient;
 }
 
-export function createRealtimeClient(options: RealtimeClientOptions): RealtimeClient {
+/** A client of every channel of the API at `options.baseUrl`. */
+export function createClient(options: RealtimeClientOptions & { token: Credential }): RealtimeClient<true>;
+export function createClient(options: RealtimeClientOptions): RealtimeClient;
+export function createClient(options: RealtimeClientOptions): RealtimeClient<boolean> {
   const base = options.baseUrl.replace(/\/+$/, "");
   const socketBase = base.replace(/^http/, "ws");
   const validate = options.validate ?? true;
@@ -109,26 +143,40 @@ export function createRealtimeClient(options: RealtimeClientOptions): RealtimeCl
         ...streamOptions,
         method: "POST",
         body,
+        operation: "taskSummary",
         fetch: options.fetch,
+        clientHeaders: options.headers,
+        clientSignal: options.signal,
+        token: streamOptions?.token ?? options.token,
+        timeout: streamOptions?.timeout ?? options.timeout,
         validators: validate ? { chunk: validateChunkPayload } : undefined,
         done: true,
       }),
     tasks: (streamOptions) =>
       new SseClient<TasksEvents>(`${base}/v1/tasks/events`, {
         ...streamOptions,
+        operation: "tasks",
         fetch: options.fetch,
+        clientHeaders: options.headers,
+        clientSignal: options.signal,
+        token: streamOptions?.token ?? options.token,
+        timeout: streamOptions?.timeout ?? options.timeout,
         validators: validate ? { "task.created": validateTaskCreatedPayload, "task.updated": validateTaskUpdatedPayload, "task.deleted": validateTaskDeletedPayload } : undefined,
         done: false,
       }),
-    chat: (socketOptions) =>
+    chat: (socketOptions?: WebSocketChannelOptions<ChatServerMessage>) =>
       new WebSocketClient({
         ...socketOptions,
         url: `${socketBase}/v1/chat`,
         WebSocket: options.WebSocket,
+        operation: "chat",
+        clientSignal: options.signal,
+        timeout: socketOptions?.timeout ?? options.timeout,
         protocols: ["chat.v1"],
         validate: validate ? validateChatServerMessage : undefined,
         discriminator: "type",
         correlationKey: "id",
+        token: socketOptions?.token ?? options.token,
         authType: "auth",
         tokenKey: "token",
         errorType: "error",

@@ -135,7 +135,7 @@ export type RealtimeSseOptions<Auth> = Pick<
  */
 export interface RealtimeWebSocketOptions<Auth>
   extends Pick<
-    WebSocketEndpointOptions<never, object, unknown, Auth, string>,
+    WebSocketEndpointOptions<never, unknown, unknown, Auth, string>,
     "authenticate" | "perMessageDeflate" | "maxConnections" | "maxConnectionsPerClient" | "clientKey" | "rateLimit" | "maxBufferedBytes" | "fanOut" | "closeTimeoutMs" | "onOpen" | "onClose" | "onError"
   > {
   /** Resolves the token of the first message (`chat`) to who it is; `undefined` refuses it (close 1008). */
@@ -169,7 +169,7 @@ export function createRealtimeServer<Auth = undefined>(handlers: RealtimeHandler
   const websocket = options.websocket;
   const eventLog = options.sse?.eventLog ?? new MemoryEventLog();
   /** POST /v1/tasks/{taskId}/summary */
-  const taskSummary = createSseEndpoint<TaskSummaryEvents, Auth, TaskSummaryRequest>({
+  const taskSummaryEndpoint = createSseEndpoint<TaskSummaryEvents, Auth, TaskSummaryRequest>({
     ...options.sse,
     cors: options.cors,
     eventLog,
@@ -181,7 +181,7 @@ export function createRealtimeServer<Auth = undefined>(handlers: RealtimeHandler
     post: (context) => handlers.taskSummary(Object.assign({ params: taskSummaryParams(context.url.pathname) ?? notFound() }, context), publish),
   });
   /** GET /v1/tasks/events */
-  const tasks = createSseEndpoint<TasksEvents, Auth>({
+  const tasksEndpoint = createSseEndpoint<TasksEvents, Auth>({
     ...options.sse,
     cors: options.cors,
     eventLog,
@@ -190,7 +190,7 @@ export function createRealtimeServer<Auth = undefined>(handlers: RealtimeHandler
     keepAliveMs: 15000,
   });
   /** WebSocket /v1/chat */
-  const chat = createWebSocketEndpoint<ChatClientMessage, ChatServerMessage, ChatReplies, Auth, "type">({
+  const chatEndpoint = createWebSocketEndpoint<ChatClientMessage, ChatServerMessage, ChatReplies, Auth, "type">({
     ...websocket,
     cors: options.cors,
     path: "/v1/chat",
@@ -208,26 +208,26 @@ export function createRealtimeServer<Auth = undefined>(handlers: RealtimeHandler
     firstMessageAuth: { verify: websocket.verifyToken, type: "auth", tokenKey: "token", timeoutMs: 5000 },
   });
   const publish: RealtimePublish = {
-    chat: (message, topic = "/v1/chat") => chat.publish(topic, message),
-    tasks: (event, data) => tasks.publish("/v1/tasks/events", event, data),
+    chat: (message, topic = "/v1/chat") => chatEndpoint.publish(topic, message),
+    tasks: (event, data) => tasksEndpoint.publish("/v1/tasks/events", event, data),
   };
   return {
     listener(request, response, next) {
       const pathname = pathnameOf(request.url);
-      if (taskSummaryParams(pathname)) return taskSummary.handle(request, response);
-      if (pathname === "/v1/tasks/events") return tasks.handle(request, response);
+      if (taskSummaryParams(pathname)) return taskSummaryEndpoint.handle(request, response);
+      if (pathname === "/v1/tasks/events") return tasksEndpoint.handle(request, response);
       if (next) next();
       else notFoundResponse(response);
     },
     handleUpgrade(request, socket, head) {
-      return [chat].some((endpoint) => endpoint.handleUpgrade(request, socket, head));
+      return [chatEndpoint].some((endpoint) => endpoint.handleUpgrade(request, socket, head));
     },
     attach(server) {
-      return serveWebSockets(server, [chat]);
+      return serveWebSockets(server, [chatEndpoint]);
     },
     publish,
     async close() {
-      await Promise.all([chat.close(), taskSummary.close(), tasks.close()]);
+      await Promise.all([chatEndpoint.close(), taskSummaryEndpoint.close(), tasksEndpoint.close()]);
     },
   };
 }

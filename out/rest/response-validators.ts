@@ -4,12 +4,13 @@
  * A separate module so that validation code is bundled only by apps that import it:
  *
  * @example
- * import { TasksApiClient } from "./client.js";
+ * import { createClient } from "./client.js";
  * import { responseValidators } from "./response-validators.js";
  *
- * const client = new TasksApiClient({ validateResponses: responseValidators });
+ * const client = createClient({ validateResponses: responseValidators });
  */
 import type { ResponseValidators } from "./runtime/http.js";
+import { checkResponses } from "./runtime/http-validation.js";
 import {
   validateAttachment,
   validateProject,
@@ -18,7 +19,7 @@ import {
   validateTaskPage,
 } from "./validators.js";
 
-export const responseValidators: ResponseValidators = {
+export const responseValidators: ResponseValidators = checkResponses({
   listProjects: { 200: validateProjectPage },
   createProject: { 201: validateProject },
   getProject: { 200: validateProject },
@@ -28,4 +29,4 @@ export const responseValidators: ResponseValidators = {
   replaceTask: { 200: validateTask },
   updateTask: { 200: validateTask },
   uploadAttachment: { 201: validateAttachment },
-};
+});

@@ -68,7 +68,7 @@ export class GrpcCallContext<Principal = unknown> {
     return this.call.method;
   }
 
-  /** "grpc", "grpc-web" or "connect". */
+  /** "grpc", "grpc-web", "connect", or "http" for a REST route of a `google.api.http` rule. */
   get protocol(): string {
     return this.call.protocolName;
   }

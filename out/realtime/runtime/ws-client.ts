@@ -12,7 +12,7 @@
  *   collecting messages without end.
  * - **Reconnect** after an unexpected close (not after 1000, 1002, 1003, 1007, 1008, 1009 or 1010:
  *   the server refused something and would refuse it again): exponential backoff with full
- *   jitter, `delay = random() × min(maxMs, baseMs × 2^attempt)`, reset once a connection opens.
+ *   jitter, `delay = random() × min(maxDelay, baseDelay × 2^attempt)`, reset once a connection opens.
  *   On every connect it asks `token()` anew and sends it as the first message (`{ type: "auth",
  *   token }`), then replays `subscribe`d messages, then the queue; only then is it OPEN. When it
  *   ends CLOSED (by `close()`, a final code, or `maxRetries`), queued messages are dropped.
@@ -22,7 +22,7 @@
  *   throwing, so a caller is told why the client stopped instead of seeing it go quiet.
  * - **Request/reply**: `request()` takes the message without its correlation id (`id`), adds one
  *   of its own and resolves with the message that carries it back (a reply is not passed to
- *   listeners); it rejects after `requestTimeoutMs`, or at once when the connection is lost (the
+ *   listeners); it rejects after `timeout`, or at once when the connection is lost (the
  *   server forgot the request with it). `request({ type: "ping" })` resolves with the `pong` the
  *   server answers it with.
  * - **Dead servers**: every `pingIntervalMs` (30 s) it sends `{ type: "ping" }`; when nothing at
@@ -30,6 +30,7 @@
  *   Application-level, because browsers expose no protocol ping. A `pong` that answers no
  *   request (the answer to such a ping) is dropped before validation and listeners.
  */
+import { ClientError, resolveCredential, type ClientErrorKind, type Credential, type RetryOptions } from "./client-common.js";
 import type { ValidationResult } from "./validation.js";
 import { MESSAGE_DEFAULTS, ReadyState, type MessageOf, type ReplyOf } from "./ws-protocol.js";
 
@@ -47,15 +48,6 @@ export interface WebSocketLike {
 
 export type WebSocketConstructor = new (url: string, protocols?: string | string[]) => WebSocketLike;
 
-export interface ReconnectOptions {
-  /** The first delay's upper bound in milliseconds. Default 500. */
-  baseMs?: number;
-  /** The cap of every delay. Default 30 000. */
-  maxMs?: number;
-  /** Reconnect attempts in a row before the client gives up (CLOSED). Default: no limit. */
-  maxRetries?: number;
-}
-
 export interface WebSocketClientOptions<Receive, C extends string = "id"> {
   /** `ws://` or `wss://` URL; a function is called before every connect (a fresh URL token). */
   url: string | (() => string | Promise<string>);
@@ -63,20 +55,34 @@ export interface WebSocketClientOptions<Receive, C extends string = "id"> {
   WebSocket?: WebSocketConstructor | undefined;
   /** Subprotocols to offer. */
   protocols?: string[];
-  /** First-message authentication: called on every connect, its token sent before anything else. */
-  token?: () => string | Promise<string>;
+  /**
+   * First-message authentication: the token sent before anything else; a function is asked on
+   * every connect. `undefined` (or a function returning it) sends no auth message.
+   */
+  token?: Credential | undefined;
   /** Checks messages from the server; invalid ones go to `onError` and are dropped. */
   validate?: ((value: unknown) => ValidationResult<Receive>) | undefined;
   /** A reply of this kind rejects `request()` with `WebSocketReplyError` instead of resolving it. */
   errorType?: string;
   /** Messages held while CONNECTING. Default 100. */
   maxQueued?: number;
-  /** Default 10 000. */
-  requestTimeoutMs?: number;
+  /** Milliseconds `request()` waits for its reply. Default 10 000. */
+  timeout?: number | undefined;
+  /** Closes the client when aborted. */
+  signal?: AbortSignal | undefined;
+  /** The signal of the client that made the socket: closes it too. */
+  clientSignal?: AbortSignal | undefined;
+  /** The channel, for errors' `operation`. Default the URL (or "websocket" when it is a function). */
+  operation?: string | undefined;
   /** Milliseconds between application-level pings; 0 turns them off. Default 30 000. */
   pingIntervalMs?: number;
-  /** `false`: never reconnect. */
-  reconnect?: ReconnectOptions | false;
+  /**
+   * Reconnecting, named as every client's `RetryOptions`: `baseDelay` (the first delay's upper
+   * bound in milliseconds, default 500), `maxDelay` (the cap of every delay, default 30 000),
+   * `maxRetries` (attempts in a row before the client gives up, CLOSED; default no limit).
+   * `false`: never reconnect.
+   */
+  reconnect?: RetryOptions | false;
   /** Whether a close (other than by `close()`) is followed by a reconnect. Default: see above. */
   shouldReconnect?: (code: number, reason: string) => boolean;
   /** Random number in [0, 1) for the jitter. Default `Math.random`. */
@@ -85,6 +91,8 @@ export interface WebSocketClientOptions<Receive, C extends string = "id"> {
   discriminator?: string;
   /** The property carrying a request's correlation id. Default `"id"`. */
   correlationKey?: C;
+  /** The correlation id is a number in the schema (e.g. `type: integer`): requests count 1, 2, 3… instead of unique strings. */
+  numericIds?: boolean;
   /** The first message's kind and token property. Default `"auth"` and `"token"`. */
   authType?: string;
   tokenKey?: string;
@@ -105,8 +113,20 @@ export interface WebSocketClientOptions<Receive, C extends string = "id"> {
   onError?: (error: unknown) => void;
 }
 
-export class WebSocketClientError extends Error {
+/**
+ * What the client reports or rejects with. `kind`: `network` (the connection was lost), `timeout`
+ * (no reply within `timeout`), `invalid-response` (a message that is not JSON, not an object or
+ * not valid), `invalid-request` (the queue is full, no WebSocket implementation), `closed` (the
+ * client is closed, or the server closed it for good: `WebSocketClosedError`).
+ */
+export class WebSocketClientError extends ClientError {
   override name = "WebSocketClientError";
+  readonly kind: ClientErrorKind;
+
+  constructor(operation: string, kind: ClientErrorKind, message: string, options?: { cause?: unknown }) {
+    super(operation, message, options);
+    this.kind = kind;
+  }
 }
 
 /**
@@ -116,19 +136,25 @@ export class WebSocketClientError extends Error {
  */
 export class WebSocketClosedError extends WebSocketClientError {
   override name = "WebSocketClosedError";
-  constructor(
-    readonly code: number,
-    readonly reason: string,
-  ) {
-    super(`The server closed the connection (${code}${reason ? `: ${reason}` : ""}); the client does not reconnect`);
+  readonly code: number;
+  readonly reason: string;
+
+  constructor(operation: string, code: number, reason: string) {
+    super(operation, "closed", `The server closed the connection (${code}${reason ? `: ${reason}` : ""}); the client does not reconnect`);
+    this.code = code;
+    this.reason = reason;
   }
 }
 
 /** The server answered a request with its error message (`errorType`). */
-export class WebSocketReplyError<M> extends Error {
+export class WebSocketReplyError<M> extends ClientError {
   override name = "WebSocketReplyError";
-  constructor(readonly reply: M) {
-    super("The server answered the request with an error");
+  readonly kind = "response";
+  readonly reply: M;
+
+  constructor(operation: string, reply: M) {
+    super(operation, "The server answered the request with an error");
+    this.reply = reply;
   }
 }
 
@@ -178,6 +204,7 @@ export class WebSocketClient<
   private readonly correlationKey: string;
   private readonly maxQueued: number;
   private readonly random: () => number;
+  private readonly operation: string;
   private socket: WebSocketLike | undefined;
   private state: ReadyState = ReadyState.CONNECTING;
   private stopped = false;
@@ -199,14 +226,20 @@ export class WebSocketClient<
   private nextId = 0;
 
   constructor(private readonly options: WebSocketClientOptions<Receive, C>) {
+    this.operation = options.operation ?? (typeof options.url === "string" ? options.url : "websocket");
     const implementation = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-    if (!implementation) throw new WebSocketClientError("No WebSocket implementation: pass `WebSocket` (e.g. the `ws` package's) in Node");
+    if (!implementation) throw this.error("invalid-request", "No WebSocket implementation: pass `WebSocket` (e.g. the `ws` package's) in Node");
     this.WebSocket = implementation;
     this.discriminator = options.discriminator ?? MESSAGE_DEFAULTS.discriminator;
     this.correlationKey = options.correlationKey ?? MESSAGE_DEFAULTS.correlationKey;
     this.maxQueued = options.maxQueued ?? 100;
     this.random = options.random ?? Math.random;
-    void this.connect();
+    for (const signal of [options.signal, options.clientSignal]) {
+      if (signal?.aborted) this.stopped = true;
+      else signal?.addEventListener("abort", () => this.close(), { once: true });
+    }
+    if (this.stopped) this.finish();
+    else void this.connect();
   }
 
   get readyState(): ReadyState {
@@ -223,21 +256,43 @@ export class WebSocketClient<
     this.write({ text: JSON.stringify(message) });
   }
 
-  /** Sends a request (without a correlation id: the client adds its own) and resolves with its reply. */
-  request<M extends RequestMessage<Send, Replies, K, C>>(message: M, options: { timeoutMs?: number } = {}): Promise<ReplyOf<Replies, M[K]>> {
-    const id = `${this.idPrefix}${++this.nextId}`;
-    const queued: Queued = { text: JSON.stringify({ ...message, [this.correlationKey]: id }), id };
+  /**
+   * Sends a request (without a correlation id: the client adds its own) and resolves with its
+   * reply; `timeout` (default the client's) bounds the wait, `signal` abandons it.
+   */
+  request<M extends RequestMessage<Send, Replies, K, C>>(message: M, options: { timeout?: number; signal?: AbortSignal } = {}): Promise<ReplyOf<Replies, M[K]>> {
+    const sequence = ++this.nextId;
+    const id = this.options.numericIds ? String(sequence) : `${this.idPrefix}${sequence}`;
+    const queued: Queued = { text: JSON.stringify({ ...message, [this.correlationKey]: this.options.numericIds ? sequence : id }), id };
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<ReplyOf<Replies, M[K]>>((resolve, reject) => {
       const sent = this.write(queued);
-      const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs ?? 10_000;
-      const timer = setTimeout(() => {
+      const timeout = options.timeout ?? this.options.timeout ?? 10_000;
+      const forget = (error: unknown): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", abort);
         this.pending.delete(id);
-        // A request that timed out in the queue is not sent later.
+        // A request that timed out or was abandoned in the queue is not sent later.
         const index = this.queue.indexOf(queued);
         if (index !== -1) this.queue.splice(index, 1);
-        reject(new WebSocketClientError(`No reply within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.pending.set(id, { resolve: (reply) => resolve(reply as ReplyOf<Replies, M[K]>), reject, timer, sent });
+        reject(error);
+      };
+      const abort = (): void => forget(signal?.reason);
+      const timer = setTimeout(() => forget(this.error("timeout", `No reply within ${timeout} ms`)), timeout);
+      signal?.addEventListener("abort", abort, { once: true });
+      this.pending.set(id, {
+        resolve: (reply) => {
+          signal?.removeEventListener("abort", abort);
+          resolve(reply as ReplyOf<Replies, M[K]>);
+        },
+        reject: (error) => {
+          signal?.removeEventListener("abort", abort);
+          reject(error);
+        },
+        timer,
+        sent,
+      });
     });
   }
 
@@ -330,11 +385,11 @@ export class WebSocketClient<
       this.socket.send(message.text);
       return true;
     } else if (this.state === ReadyState.CONNECTING) {
-      if (this.queue.length >= this.maxQueued) throw new WebSocketClientError(`Not connected, and ${this.maxQueued} messages are already queued`);
+      if (this.queue.length >= this.maxQueued) throw this.error("invalid-request", `Not connected, and ${this.maxQueued} messages are already queued`);
       this.queue.push(message);
       return false;
     } else {
-      throw new WebSocketClientError("The WebSocket is closing or closed");
+      throw this.error("closed", "The WebSocket is closing or closed");
     }
   }
 
@@ -375,16 +430,18 @@ export class WebSocketClient<
 
   private async opened(socket: WebSocketLike): Promise<void> {
     this.attempt = 0;
-    if (this.options.token) {
-      let token: string;
+    let token: string | undefined;
+    if (this.options.token !== undefined) {
       try {
-        token = await this.options.token();
+        token = await resolveCredential(this.options.token);
       } catch (error) {
         this.report(error);
         socket.close(4000, "No token");
         return;
       }
       if (socket !== this.socket || socket.readyState !== ReadyState.OPEN) return;
+    }
+    if (token !== undefined) {
       const { authType = MESSAGE_DEFAULTS.auth, tokenKey = MESSAGE_DEFAULTS.tokenKey } = this.options;
       socket.send(JSON.stringify({ [this.discriminator]: authType, [tokenKey]: token }));
     }
@@ -401,44 +458,42 @@ export class WebSocketClient<
   private received(data: unknown): void {
     this.heard = true;
     if (typeof data !== "string") {
-      this.report(new WebSocketClientError("The server sent a binary message"));
+      this.report(this.error("invalid-response", "The server sent a binary message"));
       return;
     }
     let value: unknown;
     try {
       value = JSON.parse(data);
     } catch {
-      this.report(new WebSocketClientError("The server sent a message that is not JSON"));
+      this.report(this.error("invalid-response", "The server sent a message that is not JSON"));
       return;
     }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      this.report(new WebSocketClientError("The server sent a message that is not an object"));
-      return;
-    }
-    const record = value as Record<string, unknown>;
-    const id = record[this.correlationKey];
-    const pending = typeof id === "string" ? this.pending.get(id) : undefined;
+    // Any JSON value is a message (a string, a number, an array): the validator says which are
+    // valid. Only an object carries a correlation id or a discriminator.
+    const record = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    const id = record?.[this.correlationKey];
+    const pending = typeof id === "string" || (typeof id === "number" && this.options.numericIds) ? this.pending.get(String(id)) : undefined;
     // A pong that answers no request answers the client's own ping: it only showed the server alive.
     const appPing = this.options.appPing ?? MESSAGE_DEFAULTS;
-    if (!pending && appPing && record[this.discriminator] === appPing.pong) return;
+    if (!pending && appPing && record?.[this.discriminator] === appPing.pong) return;
     let message = value as Receive;
     if (this.options.validate) {
       const result = this.options.validate(value);
       if (!result.ok) {
         const first = result.errors[0];
-        this.report(new WebSocketClientError(`The server sent an invalid message: ${first ? `${first.path || "/"} ${first.message}` : "invalid"}`));
+        this.report(this.error("invalid-response", `The server sent an invalid message: ${first ? `${first.path || "/"} ${first.message}` : "invalid"}`));
         return;
       }
       message = result.value;
     }
-    if (pending && typeof id === "string") {
-      this.pending.delete(id);
+    if (pending) {
+      this.pending.delete(String(id));
       clearTimeout(pending.timer);
-      if (this.options.errorType !== undefined && record[this.discriminator] === this.options.errorType) pending.reject(new WebSocketReplyError(message));
+      if (this.options.errorType !== undefined && record?.[this.discriminator] === this.options.errorType) pending.reject(new WebSocketReplyError(this.operation, message));
       else pending.resolve(message);
       return;
     }
-    const handlers = this.listeners.get(message[this.discriminator as K]);
+    const handlers = record === undefined ? undefined : this.listeners.get(message[this.discriminator as K]);
     if (handlers) for (const handler of handlers) this.call(handler, message);
     for (const handler of this.everyListeners) this.call(handler, message);
   }
@@ -459,8 +514,9 @@ export class WebSocketClient<
     const wanted = this.options.shouldReconnect ? this.options.shouldReconnect(code, reason) : !FINAL_CODES.has(code);
     const ends = this.stopped || !reconnect || !wanted || this.attempt >= (reconnect.maxRetries ?? Infinity);
     // A final code the client did not ask for is the server's refusal: the caller hears of it.
-    if (ends && !this.stopped && code !== 1000 && FINAL_CODES.has(code)) this.failure = new WebSocketClosedError(code, reason);
-    this.failPending(this.failure ?? new WebSocketClientError(`The connection closed (${code}) before the reply came`), true);
+    if (ends && !this.stopped && code !== 1000 && FINAL_CODES.has(code)) this.failure = new WebSocketClosedError(this.operation, code, reason);
+    const lost = this.stopped ? this.error("closed", "The client is closed") : this.error("network", `The connection closed (${code}) before the reply came`);
+    this.failPending(this.failure ?? lost, true);
     try {
       this.options.onClose?.(code, reason);
     } catch (error) {
@@ -472,7 +528,7 @@ export class WebSocketClient<
       this.finish(this.failure);
       return;
     }
-    const delay = this.random() * Math.min(reconnect.maxMs ?? 30_000, (reconnect.baseMs ?? 500) * 2 ** this.attempt);
+    const delay = this.random() * Math.min(reconnect.maxDelay ?? 30_000, (reconnect.baseDelay ?? 500) * 2 ** this.attempt);
     this.attempt++;
     this.setState(ReadyState.CONNECTING);
     this.options.onReconnect?.(this.attempt, delay);
@@ -502,7 +558,7 @@ export class WebSocketClient<
 
   private finish(failure?: Error): void {
     this.queue.length = 0;
-    this.failPending(failure ?? new WebSocketClientError("The client is closed"));
+    this.failPending(failure ?? this.error("closed", "The client is closed"));
     this.setState(ReadyState.CLOSED);
     for (const end of this.enders) end();
   }
@@ -525,5 +581,9 @@ export class WebSocketClient<
 
   private report(error: unknown): void {
     this.options.onError?.(error);
+  }
+
+  private error(kind: ClientErrorKind, message: string): WebSocketClientError {
+    return new WebSocketClientError(this.operation, kind, message);
   }
 }

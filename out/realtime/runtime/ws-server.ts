@@ -96,7 +96,7 @@ export interface MessageProblem {
   id: string | number | undefined;
 }
 
-export interface WebSocketEndpointOptions<In extends Readonly<Record<K, string>>, Out extends object, Replies, Ctx, K extends string> {
+export interface WebSocketEndpointOptions<In extends Readonly<Record<K, string>>, Out, Replies, Ctx, K extends string> {
   /** The channel address, e.g. `/chat` or `/rooms/{roomId}`. */
   path: string;
   /** The validator of the whole `In` union (generated from the manifest). */
@@ -188,7 +188,8 @@ const MAX_BACKLOG = 64;
  */
 export function createWebSocketEndpoint<
   In extends Readonly<Record<K, string>>,
-  Out extends object,
+  // Any JSON value: a channel without a discriminator may send strings, numbers or arrays.
+  Out,
   Replies = Record<never, never>,
   Ctx = undefined,
   K extends string = "type",
@@ -244,8 +245,9 @@ export function createWebSocketEndpoint<
     else peer.close(CloseCode.PolicyViolation, problem.message);
   };
 
-  const withId = <M extends object>(message: M, id: string | number | undefined): M =>
-    id === undefined ? message : { ...message, [correlationKey]: id };
+  // Only an object reply can carry the request's id; a string, number or array goes as it is.
+  const withId = <M,>(message: M, id: string | number | undefined): M =>
+    id === undefined || typeof message !== "object" || message === null || Array.isArray(message) ? message : ({ ...message, [correlationKey]: id } as M);
 
   const answer = (peer: Peer<Out, Ctx>, reply: unknown, id: string | number | undefined): void => {
     if (reply !== undefined && reply !== null) peer.send(withId(reply as Out, id));

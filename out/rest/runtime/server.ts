@@ -115,6 +115,10 @@ export interface BodySpec {
   /** Media types the operation takes, lower case (`application/json`, `multipart/form-data`). */
   readonly mediaTypes: readonly string[];
   readonly validate?: Validator;
+  /** The validator of a text body (`text/*`), from its string schema. */
+  readonly validateText?: Validator;
+  /** A binary body's size in bytes, from its schema's `minLength`/`maxLength`. */
+  readonly bytes?: { readonly minLength?: number; readonly maxLength?: number };
   /** Form and multipart fields by name. */
   readonly fields?: Readonly<Record<string, FieldSpec>>;
 }
@@ -658,9 +662,15 @@ function withBody(operation: OperationSpec, values: ParameterValues, errors: Fie
   const spec = operation.body!;
   if (body === undefined) {
     if (spec.required) errors.push({ pointer: "/body", keyword: "required", message: "is required" });
-  } else if (spec.validate && isStructured(mediaTypeOf(contentType))) {
-    // The schema describes JSON and form bodies; text and bytes are the handler's to check.
-    collect(spec.validate(body), "/body", errors);
+  } else if (isStructured(mediaTypeOf(contentType))) {
+    if (spec.validate) collect(spec.validate(body), "/body", errors);
+  } else if (typeof body === "string") {
+    if (spec.validateText) collect(spec.validateText(body), "/body", errors);
+  } else if (body instanceof Uint8Array && spec.bytes) {
+    // A binary string's length counts bytes (as `maxLength` of a file is commonly meant).
+    const { minLength = 0, maxLength = Infinity } = spec.bytes;
+    if (body.length > maxLength) errors.push({ pointer: "/body", keyword: "maxLength", message: `must be at most ${maxLength} bytes` });
+    if (body.length < minLength) errors.push({ pointer: "/body", keyword: "minLength", message: `must be at least ${minLength} bytes` });
   }
   return shapeInput(operation, values, errors, body, maxPageSize);
 }

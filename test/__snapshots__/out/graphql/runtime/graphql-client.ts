@@ -2,14 +2,25 @@
 /**
  * The runtime of a generated GraphQL client: sends queries and mutations over HTTP with `fetch`
  * (GraphQL over HTTP: POST with JSON, or GET for queries), optionally as persisted operations
- * (by id, or Automatic Persisted Queries), and returns `{ data, errors }` as the server sent them.
+ * (by id, or Automatic Persisted Queries), retries queries that failed in transit, and returns
+ * `{ data, errors }` as the server sent them.
  *
  * GraphQL errors are results, not exceptions: a field that failed is null and its error has a
  * `path`, while the rest of the data is there. Only transport failures throw (`GraphQLRequestError`).
  *
- * No dependencies and no Node-only modules: it runs wherever `fetch`, `Headers` and
+ * No dependencies and no Node-only modules: it runs wherever `fetch`, `Request`, `Headers` and
  * `AbortController` exist (browsers, Node 20+, Deno, Bun, workers).
  */
+import {
+  ClientError,
+  resolveCredential,
+  resolveHeaders,
+  type ClientErrorKind,
+  type CommonClientOptions,
+  type Credential,
+  type HeaderValues,
+  type RetryOptions,
+} from './client-common.js';
 
 // ---------------------------------------------------------------------------------------------
 // Results and errors
@@ -33,32 +44,30 @@ export interface GraphQLResult<Data> {
 }
 
 /**
- * Why a request got no GraphQL response:
- * - `network`: `fetch` failed or the WebSocket closed with an error;
+ * Why a request got no GraphQL response (the words of every generated client's `ClientError`):
+ * - `network`: `fetch` failed;
  * - `timeout`: the `timeout` option passed;
- * - `http`: a non-2xx status without a GraphQL response body;
+ * - `response`: a non-2xx status without a GraphQL response body;
  * - `invalid-response`: a body that is not JSON, or not a GraphQL response;
  * - `redirect`: a redirect the client does not follow (to another origin, more than 20, or any
  *   in a browser, which hides its target): headers go only to the configured origin;
- * - `too-large`: a response body larger than `maxResponseBytes`.
+ * - `too-large`: a response body larger than `maxResponseBytes`;
+ * - `closed`: the WebSocket of subscriptions closed, or failed.
  */
-export type GraphQLRequestErrorKind = 'network' | 'timeout' | 'http' | 'invalid-response' | 'redirect' | 'too-large';
+export type GraphQLRequestErrorKind = Extract<ClientErrorKind, 'network' | 'timeout' | 'response' | 'invalid-response' | 'redirect' | 'too-large' | 'closed'>;
 
 /** A request that got no GraphQL response (GraphQL errors are in `GraphQLResult.errors` instead). */
-export class GraphQLRequestError extends Error {
+export class GraphQLRequestError extends ClientError {
   override readonly name = 'GraphQLRequestError';
   readonly kind: GraphQLRequestErrorKind;
-  /** The operation's name. */
-  readonly operation: string;
   /** The HTTP status, when a response arrived. */
   readonly status: number | undefined;
   /** The start of the response body, when there was one. */
   readonly body: string | undefined;
 
   constructor(kind: GraphQLRequestErrorKind, operation: string, message: string, details: { status?: number; body?: string; cause?: unknown } = {}) {
-    super(`${operation}: ${message}`, details.cause === undefined ? undefined : { cause: details.cause });
+    super(operation, `${operation}: ${message}`, details);
     this.kind = kind;
-    this.operation = operation;
     this.status = details.status;
     this.body = details.body;
   }
@@ -72,34 +81,31 @@ export function isGraphQLRequestError(error: unknown, kind?: GraphQLRequestError
 // ---------------------------------------------------------------------------------------------
 // Options
 
-/** Header values; entries whose value is `undefined` are left out. */
-export type HeaderValues = Record<string, string | undefined>;
-
-/** Sends one request. The global `fetch` fits. */
-export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
-
-export interface HttpOptions {
+export interface HttpOptions extends CommonClientOptions {
   /** The GraphQL endpoint, e.g. `https://api.example.com/graphql` or `/graphql`. */
   url: string;
-  /** The `fetch` to send requests with (default: the global `fetch`, looked up on each call). */
-  fetch?: Fetch;
   /**
-   * Headers sent with every request, or a function returning them, called once per call (it may
-   * be async), e.g. `async () => ({ authorization: "Bearer " + (await session.token()) })`.
+   * Sent as `Authorization: Bearer <token>`: a value, or a function asked before each request (it
+   * may be async, e.g. to refresh the token; `undefined` sends none).
    */
-  headers?: HeaderValues | (() => HeaderValues | Promise<HeaderValues>);
-  /** Milliseconds a call may take, reading the body included; 0 = no limit. Default 60 000. */
+  token?: Credential;
+  /** Milliseconds one attempt may take, reading the body included; 0 = no limit. Default 60 000. */
   timeout?: number;
-  /** Aborts every call of this client (e.g. on shutdown). */
-  signal?: AbortSignal;
   /**
-   * Sends operations by id instead of by text:
-   * - `queryId`: `{ queryId, variables, operationName }` and no text, for servers with an allow-list;
-   * - `apq`: Automatic Persisted Queries: the SHA-256 hash in `extensions.persistedQuery` first,
-   *   and the text too only when the server answers `PersistedQueryNotFound`.
-   * Default `false`: the text is sent every time.
+   * Retrying of queries (never mutations, which may have taken effect) after a network error, a
+   * timeout, or a 408, 429, 502, 503 or 504 without a GraphQL body; `false` disables. Default:
+   * 2 retries with backoff.
    */
-  persisted?: false | 'queryId' | 'apq';
+  retry?: RetryOptions | false;
+  /**
+   * Sends operations by id instead of by text, from `runtime/graphql-client-persisted.js`:
+   * - `persistedQueryIds()`: `{ queryId, variables, operationName }` and no text, for servers
+   *   with an allow-list;
+   * - `automaticPersistedQueries()`: the SHA-256 hash in `extensions.persistedQuery` first, and
+   *   the text too only when the server answers `PersistedQueryNotFound`.
+   * Default: the text is sent every time.
+   */
+  persisted?: PersistedQueries;
   /** HTTP method of queries (mutations are always POST). `GET` lets caches and CDNs keep answers. Default `POST`. */
   method?: 'POST' | 'GET';
   /**
@@ -111,11 +117,11 @@ export interface HttpOptions {
 
 /** Options of one call; they add to the client's. */
 export interface RequestOptions {
-  /** Aborts the call; it then rejects with `signal.reason`. */
+  /** Aborts the call (retries included); it then rejects with `signal.reason`. */
   signal?: AbortSignal;
   /** Extra headers, applied last (they override the client's). */
   headers?: HeaderValues;
-  /** Milliseconds this call may take; 0 = no limit. */
+  /** Milliseconds each attempt of this call may take; 0 = no limit. */
   timeout?: number;
 }
 
@@ -138,28 +144,36 @@ const DEFAULT_TIMEOUT = 60_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** As many as `fetch` follows itself. */
 const MAX_REDIRECTS = 20;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 const ACCEPT = 'application/graphql-response+json, application/json';
+/** Statuses that say "try again later" (without a GraphQL body): retried for queries. */
+const RETRY_STATUSES = [408, 429, 502, 503, 504];
 /** How much of an unusable response body an error keeps. */
 const BODY_EXCERPT = 500;
 
-interface Payload {
+/** The parameters of a GraphQL-over-HTTP request (the JSON body of a POST, the query of a GET). */
+export interface Payload {
   query?: string;
   queryId?: string;
   operationName: string;
   variables: object;
-  extensions?: { persistedQuery: { version: 1; sha256Hash: string } };
+  extensions?: object;
+}
+
+/** Sends one payload (`get`: as a GET, which only queries may be) and resolves with the answer. */
+export type SendPayload<Result> = (payload: Payload, get: boolean) => Promise<GraphQLResult<Result>>;
+
+/** How an operation is sent by id: what the `persisted` option takes. */
+export interface PersistedQueries {
+  send<Result>(operation: Operation<Result, never>, payload: Payload, get: boolean, send: SendPayload<Result>): Promise<GraphQLResult<Result>>;
 }
 
 /** Runs queries and mutations over HTTP. */
 export class GraphQLHttp {
   readonly #options: HttpOptions;
-  /** Cleared when the server says it does not support APQ: later calls send the text at once. */
-  #apq: boolean;
 
   constructor(options: HttpOptions) {
     this.#options = options;
-    this.#apq = options.persisted === 'apq';
   }
 
   /** Sends `operation` and resolves with the server's answer; rejects only when there is none. */
@@ -168,32 +182,45 @@ export class GraphQLHttp {
     variables: Variables,
     options: RequestOptions = {},
   ): Promise<GraphQLResult<Result>> {
-    const deadline = new Deadline(options.timeout ?? this.#options.timeout ?? DEFAULT_TIMEOUT, [this.#options.signal, options.signal]);
+    const retry = this.#options.retry;
+    const { maxRetries = 2, baseDelay = 500, maxDelay = 30_000 } = retry || {};
+    const signals = [this.#options.signal, options.signal];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#attempt(operation, variables, options, signals);
+      } catch (error) {
+        const transient = error instanceof GraphQLRequestError && (error.kind === 'network' || error.kind === 'timeout' || RETRY_STATUSES.includes(error.status ?? 0));
+        // Queries only: a mutation that failed in transit may have taken effect.
+        if (!transient || retry === false || operation.kind !== 'query' || attempt >= maxRetries) throw error;
+        // Exponential backoff with full jitter; at least 1 ms, as a timer of 0 never fires.
+        const pause = timer(Math.max(1, Math.random() * Math.min(maxDelay, baseDelay * 2 ** attempt)), signals);
+        await new Promise<void>((resolve, reject) => {
+          const settle = (): void => (pause.expired() ? resolve() : reject(pause.signal.reason));
+          if (pause.signal.aborted) settle();
+          else pause.signal.addEventListener('abort', settle, { once: true });
+        }).finally(pause.clear);
+      }
+    }
+  }
+
+  async #attempt<Result>(operation: Operation<Result, never>, variables: object, options: RequestOptions, signals: ReadonlyArray<AbortSignal | undefined>): Promise<GraphQLResult<Result>> {
+    const deadline = timer(options.timeout ?? this.#options.timeout ?? DEFAULT_TIMEOUT, signals);
     try {
       const base: Payload = { operationName: operation.name, variables };
       const get = operation.kind === 'query' && this.#options.method === 'GET';
-      if (this.#options.persisted === 'queryId') {
-        return await this.#send(operation, { ...base, queryId: operation.id }, get, options, deadline);
-      }
-      if (this.#apq) {
-        const extensions = { persistedQuery: { version: 1 as const, sha256Hash: operation.id } };
-        const hashed = await this.#send(operation, { ...base, extensions }, get, options, deadline);
-        const miss = persistedQueryMiss(hashed);
-        if (miss === undefined) return hashed;
-        if (miss === 'unsupported') this.#apq = false;
-        // The text goes by POST: a query in the URL may be too long, and only the hashed GET is cacheable.
-        return await this.#send(operation, { ...base, query: operation.document, ...(this.#apq ? { extensions } : {}) }, false, options, deadline);
-      }
-      return await this.#send(operation, { ...base, query: operation.document }, get, options, deadline);
+      const send: SendPayload<Result> = (payload, asGet) => this.#send(operation, payload, asGet, options, deadline);
+      const persisted = this.#options.persisted;
+      return await (persisted ? persisted.send(operation, base, get, send) : send({ ...base, query: operation.document }, get));
     } finally {
       deadline.clear();
     }
   }
 
-  async #send<Result>(operation: Operation<Result, never>, payload: Payload, get: boolean, options: RequestOptions, deadline: Deadline): Promise<GraphQLResult<Result>> {
-    const headers = new Headers();
-    applyHeaders(headers, typeof this.#options.headers === 'function' ? await this.#options.headers() : this.#options.headers);
-    applyHeaders(headers, options.headers);
+  async #send<Result>(operation: Operation<Result, never>, payload: Payload, get: boolean, options: RequestOptions, deadline: Timer): Promise<GraphQLResult<Result>> {
+    const headers = await resolveHeaders(this.#options.headers);
+    const token = await resolveCredential(this.#options.token);
+    if (token) headers.set('authorization', `Bearer ${token}`);
+    (await resolveHeaders(options.headers)).forEach((value, name) => headers.set(name, value));
     headers.set('accept', ACCEPT);
     let url = this.#options.url;
     const init: RequestInit = { method: get ? 'GET' : 'POST', headers, signal: deadline.signal };
@@ -211,22 +238,26 @@ export class GraphQLHttp {
       text = await readText(response, this.#options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, operation.name);
     } catch (cause) {
       if (cause instanceof GraphQLRequestError) throw cause;
-      throw deadline.failure(operation.name, cause);
+      const aborted = deadline.parents.find((signal) => signal.aborted);
+      if (aborted) throw aborted.reason;
+      if (deadline.expired()) throw new GraphQLRequestError('timeout', operation.name, `timed out after ${deadline.timeout} ms`);
+      throw new GraphQLRequestError('network', operation.name, cause instanceof Error ? cause.message : 'the request failed', { cause });
     }
 
     const status = response.status;
     const graphqlMediaType = /application\/graphql-response\+json/i.test(response.headers.get('content-type') ?? '');
     let body: unknown;
+    let cause: unknown;
     try {
       body = JSON.parse(text);
-    } catch (cause) {
-      if (!response.ok) throw new GraphQLRequestError('http', operation.name, `HTTP ${status}`, { status, body: excerpt(text), cause });
-      throw new GraphQLRequestError('invalid-response', operation.name, `the response is not JSON (HTTP ${status})`, { status, body: excerpt(text), cause });
+    } catch (error) {
+      cause = error;
     }
+    const details = { status, body: excerpt(text), cause };
     // Per GraphQL over HTTP, a non-2xx answer is a GraphQL response only with the GraphQL media type.
-    if (!response.ok && !graphqlMediaType) throw new GraphQLRequestError('http', operation.name, `HTTP ${status}`, { status, body: excerpt(text) });
-    if (!isGraphQLResponse(body)) {
-      throw new GraphQLRequestError('invalid-response', operation.name, `the response is not a GraphQL response (HTTP ${status})`, { status, body: excerpt(text) });
+    if (!response.ok && (cause || !graphqlMediaType)) throw new GraphQLRequestError('response', operation.name, `HTTP ${status}`, details);
+    if (cause || !isGraphQLResponse(body)) {
+      throw new GraphQLRequestError('invalid-response', operation.name, `the response is not ${cause ? 'JSON' : 'a GraphQL response'} (HTTP ${status})`, details);
     }
     return toResult<Result>(body);
   }
@@ -237,52 +268,42 @@ export class GraphQLHttp {
    * keeps every header but `Authorization` when it follows a redirect to another origin.
    */
   async #follow(operation: string, url: string, init: RequestInit): Promise<Response> {
-    const fetcher = this.#options.fetch ?? fetch;
-    const origin = originOf(url);
-    let target = url;
+    // Relative to the page in browsers; an endpoint that is no URL fails here, as a network error.
+    let target = new URL(url, (globalThis as { location?: { href?: string } }).location?.href);
+    const origin = target.origin;
     let current: RequestInit = { ...init, redirect: 'manual' };
     for (let hops = 0; ; hops++) {
-      const response = await fetcher(target, current);
+      const response = await (this.#options.fetch ?? fetch)(new Request(target, current));
       const refuse = async (location: string | undefined, reason: string): Promise<never> => {
-        await response.body?.cancel().catch(() => undefined);
+        await discard(response.body);
         throw new GraphQLRequestError('redirect', operation, `redirected${location === undefined ? '' : ` to ${location}`}, which the client does not follow: ${reason}`, { status: response.status });
       };
       if (response.type === 'opaqueredirect') return refuse(undefined, 'browsers hide where a redirect leads; set url to the final URL');
-      const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
+      const location = REDIRECT_STATUSES.includes(response.status) ? response.headers.get('location') : null;
       if (location === null) return response;
-      if (origin === undefined) return refuse(location, 'the endpoint URL has no origin to compare with');
       let next: URL;
       try {
-        next = new URL(location, new URL(target, pageUrl()));
+        next = new URL(location, target);
       } catch {
         return refuse(location, 'its Location is not a URL');
       }
       if (next.origin !== origin) return refuse(next.href, `it leads to another origin than ${origin}; set url to the new origin if it is trusted`);
       if (hops === MAX_REDIRECTS) return refuse(next.href, `more than ${MAX_REDIRECTS} redirects`);
-      await response.body?.cancel().catch(() => undefined);
+      await discard(response.body);
       // As fetch does: a 303, or a 301/302 after a POST, becomes a GET without body.
       if (current.method === 'POST' && (response.status === 301 || response.status === 302 || response.status === 303)) {
         const headers = new Headers(current.headers);
         headers.delete('content-type');
         current = { ...current, method: 'GET', headers, body: null };
       }
-      target = next.href;
+      target = next;
     }
   }
 }
 
-/** The origin of the endpoint (relative URLs against the page's, in browsers), if it has one. */
-function originOf(url: string): string | undefined {
-  try {
-    return new URL(url, pageUrl()).origin;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The page's URL in browsers, which relative endpoint URLs are resolved against. */
-function pageUrl(): string | undefined {
-  return (globalThis as { location?: { href?: string } }).location?.href;
+/** Stops reading a body nobody will read (errors of an already closed stream are moot). */
+function discard(stream: { cancel(): Promise<void> } | null): Promise<unknown> {
+  return stream?.cancel().catch(() => undefined) ?? Promise.resolve();
 }
 
 /**
@@ -293,8 +314,8 @@ async function readText(response: Response, limit: number, operation: string): P
   const body = response.body;
   if (body === null) return '';
   const tooLarge = () => new GraphQLRequestError('too-large', operation, `the response is larger than maxResponseBytes (${limit} bytes)`, { status: response.status });
-  if (limit > 0 && Number(response.headers.get('content-length') ?? '') > limit) {
-    await body.cancel().catch(() => undefined);
+  if (limit > 0 && Number(response.headers.get('content-length')) > limit) {
+    await discard(body);
     throw tooLarge();
   }
   const reader = body.getReader();
@@ -306,7 +327,7 @@ async function readText(response: Response, limit: number, operation: string): P
     if (done) return text + decoder.decode();
     size += value.byteLength;
     if (limit > 0 && size > limit) {
-      await reader.cancel().catch(() => undefined);
+      await discard(reader);
       throw tooLarge();
     }
     text += decoder.decode(value, { stream: true });
@@ -325,41 +346,23 @@ export function toResult<Data>(body: { data?: unknown; errors?: unknown; extensi
 
 function isGraphQLResponse(body: unknown): body is { data?: unknown; errors?: unknown; extensions?: unknown } {
   if (!isObject(body)) return false;
-  const hasData = 'data' in body && (body['data'] === null || isObject(body['data']));
   const errors = body['errors'];
-  const hasErrors = Array.isArray(errors) && errors.every((entry) => isObject(entry) && typeof entry['message'] === 'string');
-  return (hasData || hasErrors) && (!('errors' in body) || hasErrors);
+  // `errors`, when present, must be a list of errors; without it, `data` must be there.
+  if ('errors' in body) return Array.isArray(errors) && errors.every((entry) => isObject(entry) && typeof entry['message'] === 'string');
+  return 'data' in body && (body['data'] === null || isObject(body['data']));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `missing` when the server does not know the hash yet; `unsupported` when it has no APQ. */
-function persistedQueryMiss(result: GraphQLResult<unknown>): 'missing' | 'unsupported' | undefined {
-  if (result.data !== null) return undefined;
-  for (const error of result.errors) {
-    const code = error.extensions?.['code'];
-    if (error.message === 'PersistedQueryNotFound' || code === 'PERSISTED_QUERY_NOT_FOUND') return 'missing';
-    if (error.message === 'PersistedQueryNotSupported' || code === 'PERSISTED_QUERY_NOT_SUPPORTED') return 'unsupported';
-  }
-  return undefined;
-}
-
-function applyHeaders(headers: Headers, values: HeaderValues | undefined): void {
-  for (const [name, value] of Object.entries(values ?? {})) {
-    if (value !== undefined) headers.set(name, value);
-  }
-}
-
-/** GraphQL over HTTP's GET form: objects as JSON in `variables` and `extensions`. */
+/** GraphQL over HTTP's GET form: objects (`variables`, `extensions`) as JSON, empty ones left out. */
 function searchParams(payload: Payload): string {
   const params = new URLSearchParams();
-  if (payload.query !== undefined) params.set('query', payload.query);
-  if (payload.queryId !== undefined) params.set('queryId', payload.queryId);
-  params.set('operationName', payload.operationName);
-  if (Object.keys(payload.variables).length > 0) params.set('variables', JSON.stringify(payload.variables));
-  if (payload.extensions) params.set('extensions', JSON.stringify(payload.extensions));
+  for (const [name, value] of Object.entries(payload)) {
+    if (typeof value === 'string') params.set(name, value);
+    else if (value && Object.keys(value).length) params.set(name, JSON.stringify(value));
+  }
   return params.toString();
 }
 
@@ -367,44 +370,43 @@ function excerpt(text: string): string {
   return text.length > BODY_EXCERPT ? `${text.slice(0, BODY_EXCERPT)}…` : text;
 }
 
-/** The signal of one call: aborted by any of the callers' signals, or when the timeout passes. */
-class Deadline {
-  readonly #controller = new AbortController();
-  readonly #timer: ReturnType<typeof setTimeout> | undefined;
-  readonly #parents: AbortSignal[];
-  readonly #onAbort = (event: Event): void => this.#controller.abort((event.target as AbortSignal).reason);
-  readonly #timeout: number;
-  #expired = false;
+/** A signal aborted by any of the callers' signals, or when `timeout` ms pass (0 = never). */
+interface Timer {
+  signal: AbortSignal;
+  /** The callers' signals it follows. */
+  parents: AbortSignal[];
+  /** Its limit in milliseconds. */
+  timeout: number;
+  /** Whether the time passed (rather than a caller aborting). */
+  expired(): boolean;
+  /** Stops the clock and forgets the callers' signals. */
+  clear(): void;
+}
 
-  constructor(timeout: number, parents: ReadonlyArray<AbortSignal | undefined>) {
-    this.#timeout = timeout;
-    this.#parents = parents.filter((signal): signal is AbortSignal => signal !== undefined);
-    for (const parent of this.#parents) {
-      if (parent.aborted) this.#controller.abort(parent.reason);
-      else parent.addEventListener('abort', this.#onAbort, { once: true });
-    }
-    if (timeout > 0 && Number.isFinite(timeout) && !this.#controller.signal.aborted) {
-      this.#timer = setTimeout(() => {
-        this.#expired = true;
-        this.#controller.abort();
-      }, timeout);
-    }
+// A closure rather than a class: minifiers shorten its variables, not a class's #private names.
+function timer(timeout: number, callers: ReadonlyArray<AbortSignal | undefined>): Timer {
+  const controller = new AbortController();
+  const parents = callers.filter((signal): signal is AbortSignal => signal !== undefined);
+  const onAbort = (event: Event): void => controller.abort((event.target as AbortSignal).reason);
+  let expired = false;
+  for (const parent of parents) {
+    if (parent.aborted) controller.abort(parent.reason);
+    else parent.addEventListener('abort', onAbort, { once: true });
   }
-
-  get signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  /** What a failed `fetch` becomes: the caller's abort reason, a timeout, or a network error. */
-  failure(operation: string, cause: unknown): unknown {
-    const aborted = this.#parents.find((parent) => parent.aborted);
-    if (aborted) return aborted.reason;
-    if (this.#expired) return new GraphQLRequestError('timeout', operation, `timed out after ${this.#timeout} ms`);
-    return new GraphQLRequestError('network', operation, cause instanceof Error ? cause.message : 'the request failed', { cause });
-  }
-
-  clear(): void {
-    clearTimeout(this.#timer);
-    for (const parent of this.#parents) parent.removeEventListener('abort', this.#onAbort);
-  }
+  const id = timeout > 0 && Number.isFinite(timeout) && !controller.signal.aborted
+    ? setTimeout(() => {
+      expired = true;
+      controller.abort();
+    }, timeout)
+    : undefined;
+  return {
+    signal: controller.signal,
+    parents,
+    timeout,
+    expired: () => expired,
+    clear: () => {
+      clearTimeout(id);
+      for (const parent of parents) parent.removeEventListener('abort', onAbort);
+    },
+  };
 }

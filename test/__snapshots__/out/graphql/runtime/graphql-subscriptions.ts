@@ -10,6 +10,7 @@
  * this module (and graphql-ws) is then in the app's bundle, and never in a query-only app's.
  */
 import { createClient, type Client } from 'graphql-ws';
+import { resolveCredential, type Credential } from './client-common.js';
 import { GraphQLRequestError, toResult, type GraphQLResult, type Operation } from './graphql-client.js';
 
 export interface SubscriptionOptions {
@@ -20,7 +21,7 @@ export interface SubscriptionOptions {
   /**
    * The payload of `connection_init`, where a WebSocket carries its credentials (the handshake
    * cannot carry an `Authorization` header from a browser), or a function returning it, called
-   * on every (re)connect.
+   * on every (re)connect. Default: the client's `token` as `{ authorization: "Bearer <token>" }`.
    */
   connectionParams?: Record<string, unknown> | (() => Record<string, unknown> | Promise<Record<string, unknown>>);
   /** Reconnect attempts after the connection drops (with exponential backoff). Default 5. */
@@ -29,13 +30,21 @@ export interface SubscriptionOptions {
 
 /**
  * What `createClient`'s `subscriptions` option takes: opens the subscriptions of a client whose
- * HTTP endpoint is `httpUrl`, on its first subscription.
+ * HTTP endpoint is `httpUrl` (and whose `token` is `token`), on its first subscription.
  */
-export type SubscriptionTransport = (httpUrl: string) => GraphQLSubscriptions;
+export type SubscriptionTransport = (httpUrl: string, token?: Credential) => GraphQLSubscriptions;
 
 /** Subscriptions over `graphql-ws`, for `createClient({ subscriptions: webSocketSubscriptions(options) })`. */
 export function webSocketSubscriptions(options: SubscriptionOptions = {}): SubscriptionTransport {
-  return (httpUrl) => new GraphQLSubscriptions(options, httpUrl);
+  return (httpUrl, token) => {
+    if (options.connectionParams !== undefined || token === undefined) return new GraphQLSubscriptions(options, httpUrl);
+    // The client's token, asked on every (re)connect, as the HTTP requests send it.
+    const connectionParams = async (): Promise<Record<string, unknown>> => {
+      const value = await resolveCredential(token);
+      return value ? { authorization: `Bearer ${value}` } : {};
+    };
+    return new GraphQLSubscriptions({ ...options, connectionParams }, httpUrl);
+  };
 }
 
 /** Options of one subscription. */
@@ -184,13 +193,16 @@ class ResultQueue<Result> implements AsyncIterableIterator<GraphQLResult<Result>
   }
 }
 
-/** A WebSocket error or close event as a `GraphQLRequestError` of kind `network`. */
+/**
+ * A WebSocket error or close event as a `GraphQLRequestError`: kind `closed` when the server
+ * closed the WebSocket, `network` when it could not be opened or failed.
+ */
 function socketError(operation: string, error: unknown): GraphQLRequestError {
   if (error instanceof Error) return new GraphQLRequestError('network', operation, error.message, { cause: error });
   const event = error as { code?: unknown; reason?: unknown } | null;
   if (typeof event?.code === 'number') {
     const reason = typeof event.reason === 'string' && event.reason ? ` ${event.reason}` : '';
-    return new GraphQLRequestError('network', operation, `the WebSocket closed: ${event.code}${reason}`, { cause: error });
+    return new GraphQLRequestError('closed', operation, `the WebSocket closed: ${event.code}${reason}`, { cause: error });
   }
   return new GraphQLRequestError('network', operation, 'the WebSocket failed', { cause: error });
 }

@@ -13,7 +13,8 @@
  * - INTERNAL with a generic message for anything a handler throws that is not a `ConnectError`
  *   (logged, never sent), and DEADLINE_EXCEEDED for a handler that outlives its deadline;
  * - CORS with an allow-list, exposing the gRPC-Web and Connect headers browsers need;
- * - `grpc.health.v1.Health`, and a shutdown that drains calls before it cancels them.
+ * - `grpc.health.v1.Health`, and a shutdown that drains calls before it cancels them;
+ * - server reflection (`grpc-reflection.ts`) outside production, for grpcurl, grpcui and Postman.
  */
 import { setMaxListeners } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -28,7 +29,9 @@ import { admission } from "./grpc-admission.js";
 import { ADMITTED, implement, type Admitted, type CallHandler, type CallState, type Hooks, type MaybePromise } from "./grpc-call.js";
 import { closeIdleSessions, dropUnholdableDeadline, resolveLimits, watchRequest } from "./grpc-limits.js";
 import { Health, HealthStatus, healthService } from "./grpc-health.js";
+import { ReflectionIndex, reflectionService, ServerReflectionV1, ServerReflectionV1Alpha } from "./grpc-reflection.js";
 import { Http2Grpc, type Http2Route } from "./grpc-http2.js";
+import { Transcoder, type HttpRules } from "./grpc-transcoding.js";
 
 export { Code, ConnectError } from "@connectrpc/connect";
 export { GrpcCallContext, type MaybePromise } from "./grpc-call.js";
@@ -73,6 +76,13 @@ export interface GrpcServerOptions<Principal = unknown> {
   sessionIdleTimeoutMs?: number;
   /** Serve `grpc.health.v1.Health`. Default true. */
   health?: boolean;
+  /**
+   * Serve server reflection (`grpc.reflection.v1` and `v1alpha`): the services' schema for
+   * grpcurl, grpcui, Postman. `true`: like health checks, without `authenticate`/`authorize`;
+   * `"authenticated"`: behind them, as a generated service (`method.parent` tells it apart).
+   * Default: `true` unless `NODE_ENV` is `production`, where it is off.
+   */
+  reflection?: boolean | "authenticated";
   /** How long `close()` lets calls finish before cancelling them (UNAVAILABLE). Default 5000. */
   shutdownGraceMs?: number;
   /** Where errors a handler throws that are not `ConnectError`s go. Default `console.error`. */
@@ -99,6 +109,8 @@ export interface GrpcServer {
 export interface ServiceBinding {
   service: DescService;
   handlers: object;
+  /** REST routes of the methods, from their `google.api.http` rules (`grpc-transcoding.ts`). */
+  http?: HttpRules;
 }
 
 const HTTP2_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
@@ -115,6 +127,13 @@ export function serveGrpc<Principal>(bindings: readonly ServiceBinding[], option
   const served = bindings.map(({ service, handlers }) => ({ service, methods: implement(service, handlers, hooks) }));
   // Health checks come without credentials: the same wrapping, without the auth hooks.
   if (options.health !== false) served.push({ service: Health, methods: implement(Health, healthService(health), { onError: hooks.onError }) });
+  // Reflection only describes what is served, its own two versions included; no auth unless asked.
+  const reflection = options.reflection ?? process.env["NODE_ENV"] !== "production";
+  if (reflection !== false) {
+    const index = new ReflectionIndex([...served.map(({ service }) => service), ServerReflectionV1, ServerReflectionV1Alpha]);
+    const reflectionHooks = reflection === "authenticated" ? hooks : { onError: hooks.onError };
+    for (const service of [ServerReflectionV1, ServerReflectionV1Alpha]) served.push({ service, methods: implement(service, reflectionService(index), reflectionHooks) });
+  }
   const shutdown = new AbortController();
   setMaxListeners(0, shutdown.signal); // every running call listens to it
   const readMaxBytes = options.readMaxBytes ?? 4 * 1024 * 1024;
@@ -140,10 +159,14 @@ export function serveGrpc<Principal>(bindings: readonly ServiceBinding[], option
       if (handler) routes.set(`/${service.typeName}/${method.name}`, { method, handler });
     }
   }
+  // REST routes from `google.api.http` rules, on the same port, through the same wrapped handlers.
+  const transcoded = bindings.flatMap(({ service, http }, i) => (http ? [{ service, methods: served[i]!.methods, http }] : []));
+  const transcoder = transcoded.length > 0 ? new Transcoder(transcoded, new Set(routes.keys()), { hooks, readMaxBytes, shutdownSignal: shutdown.signal, maxTimeoutMs: limits.maxTimeoutMs }) : undefined;
   const grpc = new Http2Grpc(routes, { readMaxBytes, maxTimeoutMs: limits.maxTimeoutMs, streamIdleTimeoutMs: limits.streamIdleTimeoutMs, shutdownSignal: shutdown.signal });
-  // Generated services authenticate before their body is read; health checks do not.
+  // Generated services authenticate before their body is read; health checks and reflection do not.
+  const open = new Set<DescService>(reflection === "authenticated" ? [Health] : [Health, ServerReflectionV1, ServerReflectionV1Alpha]);
   const guarded = new Map<string, DescMethod>();
-  for (const [path, { method }] of routes) if (method.parent !== Health) guarded.set(path, method);
+  for (const [path, { method }] of routes) if (!open.has(method.parent)) guarded.set(path, method);
   const admitted = admission(guarded, hooks, (request, response, call) => {
     if (request.httpVersionMajor === 2 && grpc.serve(request as Http2ServerRequest, response as Http2ServerResponse, call)) return;
     if (call !== undefined) admittedCalls.set(request, call);
@@ -154,9 +177,10 @@ export function serveGrpc<Principal>(bindings: readonly ServiceBinding[], option
     // Streaming requests rest between messages at will; `grpc-http2.ts` watches them inside one.
     const kind = routes.get(request.url ?? "")?.method.methodKind;
     if (kind !== "client_streaming" && kind !== "bidi_streaming") watchRequest(request, response, limits.streamIdleTimeoutMs);
+    if (transcoder?.serve(request, response)) return;
     admitted(request, response);
   };
-  const handler: GrpcRequestHandler = options.cors ? withCors(limited, new CorsPolicy(options.cors, GRPC_CORS)) : limited;
+  const handler: GrpcRequestHandler = options.cors ? withCors(limited, new CorsPolicy(options.cors, transcoder ? { ...GRPC_CORS, methods: [...new Set([...GRPC_CORS.methods, ...transcoder.methods])] } : GRPC_CORS)) : limited;
 
   // gRPC-Web and Connect over HTTP/1.1: the same hardened listener as every other style's server.
   const http1 = createHttpServer(handler as (request: IncomingMessage, response: ServerResponse) => void, options.http1);

@@ -6,7 +6,7 @@
  * it cannot (POST streams, an `Authorization` header, payload validation, backoff).
  *
  * ```ts
- * const stream = new SseClient<FeedEvents>("https://api.example.com/feed", { headers: () => ({ authorization: `Bearer ${token}` }) });
+ * const stream = new SseClient<FeedEvents>("https://api.example.com/feed", { token: () => session.token });
  * for await (const { event, data, id } of stream) { ... }
  * ```
  *
@@ -15,6 +15,16 @@
  */
 import { createParser } from "eventsource-parser";
 import type { EventSourceMessage } from "eventsource-parser";
+import {
+  ClientError,
+  resolveCredential,
+  resolveHeaders,
+  type ClientErrorKind,
+  type Credential,
+  type Fetch,
+  type HeadersOption,
+  type RetryOptions,
+} from "./client-common.js";
 
 /** `readyState` values, as EventSource has them (WHATWG HTML standard, server-sent events). */
 export const CONNECTING = 0;
@@ -24,9 +34,6 @@ export type ReadyState = typeof CONNECTING | typeof OPEN | typeof CLOSED;
 
 /** A generated validator: the value, typed, or the failing paths. */
 export type Validator<T> = (value: unknown) => { ok: true; value: T } | { ok: false; errors: readonly { path: string; message: string }[] };
-
-/** Header values; entries whose value is `undefined` are left out. */
-export type HeaderValues = Headers | Record<string, string | undefined> | ReadonlyArray<readonly [string, string]>;
 
 /** Names of the events of `Events` (an event map: event name → payload type). */
 export type EventName<Events extends object> = keyof Events & string;
@@ -46,8 +53,12 @@ export interface SseClientOptions<Events extends object> {
   method?: "GET" | "POST";
   /** The JSON body of a POST stream. */
   body?: unknown;
-  /** Extra request headers, e.g. `Authorization`; a function is called before every connection attempt. */
-  headers?: HeaderValues | (() => HeaderValues | Promise<HeaderValues>);
+  /** Extra request headers; a function is called before every connection attempt. They win over `clientHeaders`. */
+  headers?: HeadersOption | undefined;
+  /** The headers of the client that made the stream, sent first. */
+  clientHeaders?: HeadersOption | undefined;
+  /** Sent as `Authorization: Bearer <token>` unless the headers set one; a function is asked before every attempt. */
+  token?: Credential | undefined;
   /** Browsers: whether cookies go along (`"include"` for another origin). Default `"same-origin"`. */
   credentials?: "omit" | "same-origin" | "include";
   /**
@@ -61,24 +72,20 @@ export interface SseClientOptions<Events extends object> {
   /** Told about every skipped event. */
   onInvalid?: (error: SseInvalidEventError) => void;
   /**
-   * Reconnect when the connection drops. Default true for GET and false for POST, which is not
-   * idempotent (RFC 9110 section 9.2.2) and so is not sent again on its own; a POST stream that
-   * drops then throws `SseConnectionError`.
+   * Reconnect when the connection drops, named as every client's `RetryOptions`:
+   * - `baseDelay`: the reconnection delay until the server sends `retry:`. Default 3000, about
+   *   what browsers' EventSource waits (the HTML standard leaves the value to them);
+   * - `maxDelay`: the longest delay. Each attempt that fails to open doubles the delay, up to
+   *   this, and up to a fifth is added at random so clients do not return in step. Default 30 000;
+   * - `maxRetries`: attempts in a row that may fail to open before the stream gives up. Default unlimited.
+   *
+   * `true` is the defaults, `false` never reconnects. Default true for GET and false for POST,
+   * which is not idempotent (RFC 9110 section 9.2.2) and so is not sent again on its own; a POST
+   * stream that drops then throws `SseConnectionError`.
    */
-  reconnect?: boolean;
-  /**
-   * The reconnection delay until the server sends `retry:`. Default 3000, about what browsers'
-   * EventSource waits (the HTML standard leaves the value to them).
-   */
-  retryMs?: number;
-  /**
-   * The longest delay between reconnection attempts. Each attempt that fails to open doubles the
-   * delay, up to this, and up to a fifth is added at random so clients do not return in step.
-   * Default 30 000.
-   */
-  maxRetryMs?: number;
-  /** Attempts in a row that may fail to open before the stream gives up. Default unlimited. */
-  maxAttempts?: number;
+  reconnect?: RetryOptions | boolean;
+  /** Milliseconds an attempt may take to get the server's answer; 0 = no limit (the default). */
+  timeout?: number | undefined;
   /** Resume after this id on the first connection too. */
   lastEventId?: string;
   /**
@@ -88,25 +95,35 @@ export interface SseClientOptions<Events extends object> {
   done?: boolean;
   /** Largest event (or line) in characters; a larger one ends the stream. Default 1 MiB. */
   maxEventSize?: number;
-  signal?: AbortSignal;
+  /** Closes the stream when aborted. */
+  signal?: AbortSignal | undefined;
+  /** The signal of the client that made the stream: closes it too. */
+  clientSignal?: AbortSignal | undefined;
+  /** The channel, for errors' `operation`. Default the URL. */
+  operation?: string | undefined;
   /** Called on every `readyState` change. */
   onStateChange?: (state: ReadyState) => void;
   /** Called before each reconnection, with the delay about to be waited. */
   onReconnect?: (info: { attempt: number; delayMs: number; lastEventId: string; error: unknown }) => void;
-  /** Default the global `fetch`. */
-  fetch?: typeof fetch | undefined;
+  /** Sends each request (one `Request`). Default the global `fetch`. */
+  fetch?: Fetch | undefined;
 }
 
-/** The server answered with a status other than 200, or a body that is not an event stream. */
-export class SseResponseError extends Error {
+/**
+ * The server answered with a status other than 200 (kind `response`), or a body that is not an
+ * event stream (kind `invalid-response`).
+ */
+export class SseResponseError extends ClientError {
+  override name = "SseResponseError";
+  readonly kind: ClientErrorKind;
   readonly status: number;
   readonly contentType: string | null;
   /** The start of the response body (a Problem Details document, usually). */
   readonly body: string;
 
-  constructor(status: number, contentType: string | null, body: string) {
-    super(status === 200 ? `SSE: expected text/event-stream, got ${contentType ?? "no content type"}` : `SSE: the server answered ${status}`);
-    this.name = "SseResponseError";
+  constructor(operation: string, status: number, contentType: string | null, body: string) {
+    super(operation, status === 200 ? `SSE: expected text/event-stream, got ${contentType ?? "no content type"}` : `SSE: the server answered ${status}`);
+    this.kind = status === 200 ? "invalid-response" : "response";
     this.status = status;
     this.contentType = contentType;
     this.body = body;
@@ -114,26 +131,31 @@ export class SseResponseError extends Error {
 }
 
 /**
- * The connection failed and will not be retried (POST, `maxAttempts`, an oversized event, or a
- * redirect the client does not follow: to another origin, more than 20, or any in a browser).
+ * The connection failed and will not be retried: kind `network` (a POST stream dropped,
+ * `maxRetries` reached), `timeout` (no answer within `timeout`), `too-large` (an oversized event)
+ * or `redirect` (one the client does not follow: to another origin, more than 20, or any in a browser).
  */
-export class SseConnectionError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "SseConnectionError";
+export class SseConnectionError extends ClientError {
+  override name = "SseConnectionError";
+  readonly kind: ClientErrorKind;
+
+  constructor(operation: string, kind: ClientErrorKind, message: string, options?: { cause?: unknown }) {
+    super(operation, message, options);
+    this.kind = kind;
   }
 }
 
 /** An event that was skipped: undeclared, not JSON, or rejected by its validator. */
-export class SseInvalidEventError extends Error {
+export class SseInvalidEventError extends ClientError {
+  override name = "SseInvalidEventError";
+  readonly kind = "invalid-response";
   readonly event: string;
   readonly data: string;
   readonly id: string;
   readonly errors: readonly { path: string; message: string }[];
 
-  constructor(message: string, event: string, data: string, id: string, errors: readonly { path: string; message: string }[] = []) {
-    super(message);
-    this.name = "SseInvalidEventError";
+  constructor(operation: string, message: string, event: string, data: string, id: string, errors: readonly { path: string; message: string }[] = []) {
+    super(operation, message);
     this.event = event;
     this.data = data;
     this.id = id;
@@ -152,27 +174,33 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
   readonly url: string;
   /** The last event id received; sent as `Last-Event-ID` when reconnecting. */
   lastEventId: string;
-  /** The current reconnection delay: `retryMs`, or what the server sent last. */
+  /** The current reconnection delay: `reconnect.baseDelay`, or what the server sent last (`retry:`). */
   retryMs: number;
   private state: ReadyState = CONNECTING;
   private readonly options: SseClientOptions<Events>;
   private readonly controller = new AbortController();
   private readonly validators: Map<string, Validator<unknown>> | undefined;
   private readonly textEvents: ReadonlySet<string>;
-  private readonly reconnect: boolean;
+  private readonly reconnect: RetryOptions | undefined;
+  private readonly operation: string;
+  /** Forgets the current attempt's link to `close()`, once its response is done with. */
+  private endAttempt: () => void = () => {};
   private started = false;
 
   constructor(url: string | URL, options: SseClientOptions<Events> = {}) {
     this.url = String(url);
     this.options = options;
     this.lastEventId = options.lastEventId ?? "";
-    this.retryMs = options.retryMs ?? 3000;
-    this.reconnect = options.reconnect ?? (options.method ?? "GET") === "GET";
+    const reconnect = options.reconnect ?? (options.method ?? "GET") === "GET";
+    this.reconnect = reconnect === false ? undefined : reconnect === true ? {} : reconnect;
+    this.retryMs = this.reconnect?.baseDelay ?? 3000;
+    this.operation = options.operation ?? this.url;
     this.validators = options.validators ? new Map(Object.entries(options.validators as Record<string, Validator<unknown>>)) : undefined;
     this.textEvents = new Set(options.textEvents ?? []);
-    const signal = options.signal;
-    if (signal?.aborted) this.close();
-    else signal?.addEventListener("abort", () => this.close(), { once: true });
+    for (const signal of [options.signal, options.clientSignal]) {
+      if (signal?.aborted) this.close();
+      else signal?.addEventListener("abort", () => this.close(), { once: true });
+    }
   }
 
   /** CONNECTING (0) until the server answers 200 with an event stream, OPEN (1), or CLOSED (2). */
@@ -224,18 +252,20 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
         }
         if (this.isClosed()) return;
         // The connection failed or ended: where EventSource would reconnect (WHATWG HTML standard).
+        const kind = isTimeout(failure) ? "timeout" : "network";
         if (!this.reconnect) {
           this.setState(CLOSED);
           if (failure === undefined) return;
-          throw new SseConnectionError("SSE: the connection failed", { cause: failure });
+          throw new SseConnectionError(this.operation, kind, "SSE: the connection failed", { cause: failure });
         }
         attempt++;
-        if (this.options.maxAttempts !== undefined && attempt > this.options.maxAttempts) {
+        const { maxRetries, maxDelay = 30_000 } = this.reconnect;
+        if (maxRetries !== undefined && attempt > maxRetries) {
           this.setState(CLOSED);
-          throw new SseConnectionError(`SSE: gave up after ${this.options.maxAttempts} attempts to reconnect`, { cause: failure });
+          throw new SseConnectionError(this.operation, kind, `SSE: gave up after ${maxRetries} attempts to reconnect`, { cause: failure });
         }
         this.setState(CONNECTING);
-        const base = Math.min(this.options.maxRetryMs ?? 30_000, this.retryMs * 2 ** (attempt - 1));
+        const base = Math.min(maxDelay, this.retryMs * 2 ** (attempt - 1));
         const delayMs = Math.round(base * (1 + 0.2 * Math.random()));
         this.options.onReconnect?.({ attempt, delayMs, lastEventId: this.lastEventId, error: failure });
         await this.sleep(delayMs);
@@ -251,7 +281,10 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
    */
   private async connect(): Promise<Response> {
     const options = this.options;
-    const headers = toHeaders(typeof options.headers === "function" ? await options.headers() : options.headers);
+    const headers = await resolveHeaders(options.clientHeaders);
+    for (const [name, value] of await resolveHeaders(options.headers)) headers.set(name, value);
+    const token = await resolveCredential(options.token);
+    if (token !== undefined && !headers.has("authorization")) headers.set("authorization", `Bearer ${token}`);
     headers.set("accept", "text/event-stream");
     if (this.lastEventId !== "") headers.set("last-event-id", this.lastEventId);
     let body: string | null = null;
@@ -259,21 +292,36 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
       body = JSON.stringify(options.body ?? null);
       if (!headers.has("content-type")) headers.set("content-type", "application/json");
     }
-    const response = await this.follow({
-      method: options.method ?? "GET",
-      headers,
-      body,
-      credentials: options.credentials ?? "same-origin",
-      signal: this.controller.signal,
-      redirect: "manual",
-    });
+    // An attempt is bounded by `timeout` until the answer's head arrives; the stream itself is not.
+    const attempt = new AbortController();
+    const abort = (): void => attempt.abort(this.controller.signal.reason);
+    this.controller.signal.addEventListener("abort", abort, { once: true });
+    const timer = options.timeout ? setTimeout(() => attempt.abort(new DOMException(`no answer within ${options.timeout} ms`, "TimeoutError")), options.timeout) : undefined;
+    let response: Response;
+    try {
+      response = await this.follow({
+        method: options.method ?? "GET",
+        headers,
+        body,
+        credentials: options.credentials ?? "same-origin",
+        signal: attempt.signal,
+        redirect: "manual",
+      });
+    } catch (error) {
+      this.controller.signal.removeEventListener("abort", abort);
+      throw attempt.signal.aborted && !this.controller.signal.aborted ? attempt.signal.reason : error;
+    } finally {
+      clearTimeout(timer);
+    }
+    this.endAttempt = () => this.controller.signal.removeEventListener("abort", abort);
     const contentType = response.headers.get("content-type");
     if (response.status === 200 && contentType !== null && /^text\/event-stream\s*(;|$)/i.test(contentType) && response.body !== null) {
       return response;
     }
     const text = await readStart(response, MAX_ERROR_BODY).catch(() => "");
+    this.endAttempt();
     this.setState(CLOSED);
-    throw new SseResponseError(response.status, contentType, text);
+    throw new SseResponseError(this.operation, response.status, contentType, text);
   }
 
   /**
@@ -282,7 +330,7 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
    * keeps every header but `Authorization` when it follows a redirect to another origin.
    */
   private async follow(init: RequestInit): Promise<Response> {
-    const fetcher = this.options.fetch ?? fetch;
+    const fetcher: Fetch = this.options.fetch ?? ((request) => fetch(request));
     const page = (globalThis as { location?: { href?: string } }).location?.href;
     let origin: string | undefined;
     try {
@@ -293,11 +341,11 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
     let target = this.url;
     let current = init;
     for (let hops = 0; ; hops++) {
-      const response = await fetcher(target, current);
+      const response = await fetcher(new Request(target, current));
       const refuse = async (location: string | undefined, reason: string): Promise<never> => {
         await response.body?.cancel().catch(() => {});
         this.setState(CLOSED);
-        throw new SseConnectionError(`SSE: redirected${location === undefined ? "" : ` to ${location}`}, which the client does not follow: ${reason}`);
+        throw new SseConnectionError(this.operation, "redirect", `SSE: redirected${location === undefined ? "" : ` to ${location}`}, which the client does not follow: ${reason}`);
       };
       if (response.type === "opaqueredirect") return refuse(undefined, "browsers hide where a redirect leads; use the final URL");
       const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get("location") : null;
@@ -347,7 +395,7 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
         parser.feed(decoder.decode(value, { stream: true }));
         if (tooLarge) {
           this.setState(CLOSED);
-          throw new SseConnectionError(`SSE: an event is larger than maxEventSize (${this.options.maxEventSize ?? 1_048_576} characters)`);
+          throw new SseConnectionError(this.operation, "too-large", `SSE: an event is larger than maxEventSize (${this.options.maxEventSize ?? 1_048_576} characters)`);
         }
         for (let index = 0; index < messages.length; index++) {
           const message = messages[index]!;
@@ -364,6 +412,7 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
       }
     } finally {
       reader.cancel().catch(() => {});
+      this.endAttempt();
     }
   }
 
@@ -371,7 +420,7 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
   private decode(message: EventSourceMessage): SseEvent<Events> | undefined {
     const name = message.event ?? "message";
     const invalid = (reason: string, errors?: readonly { path: string; message: string }[]): undefined => {
-      this.options.onInvalid?.(new SseInvalidEventError(`SSE: skipped event ${JSON.stringify(name)}: ${reason}`, name, message.data, this.lastEventId, errors));
+      this.options.onInvalid?.(new SseInvalidEventError(this.operation, `SSE: skipped event ${JSON.stringify(name)}: ${reason}`, name, message.data, this.lastEventId, errors));
       return undefined;
     };
     let data: unknown = message.data;
@@ -408,13 +457,9 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
   }
 }
 
-/** `HeaderValues` as `Headers`, leaving out entries whose value is `undefined`. */
-function toHeaders(values: HeaderValues | undefined): Headers {
-  if (values === undefined || values instanceof Headers) return new Headers(values);
-  const headers = new Headers();
-  const entries = Array.isArray(values) ? (values as ReadonlyArray<readonly [string, string]>) : Object.entries(values);
-  for (const [name, value] of entries) if (value !== undefined) headers.append(name, value);
-  return headers;
+/** Whether `error` is an attempt that ran out of its `timeout`. */
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && error.name === "TimeoutError";
 }
 
 /** The first `limit` bytes of a body as text; the rest is not read. */
