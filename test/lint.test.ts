@@ -5,7 +5,7 @@
  */
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv from 'ajv-draft-04';
+import AjvModule from 'ajv-draft-04';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../generators/core/config.js';
 import { README_RULES_BEGIN, README_RULES_END, rulesMarkdown } from '../generators/lint/docs.js';
@@ -190,7 +190,8 @@ describe('codegen lint (CLI)', () => {
     expect(result.code).toBe(1);
     const log = JSON.parse(result.stdout);
     const schema = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@microsoft', 'jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json'), 'utf8'));
-    const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false });
+    // The package is CommonJS: its class is the default export's `default`.
+    const ajv = new AjvModule.default({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false });
     const validate = ajv.compile(schema);
     expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
     // It can fail: a result without its message is refused.
