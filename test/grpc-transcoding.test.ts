@@ -202,7 +202,7 @@ describe('google.api.http transcoding: Cloud Tasks', () => {
       sent++;
       return fetch(request);
     });
-    await expect(counting.getQueue!({ name: 'queues/q1' })).rejects.toThrow(TypeError);
+    await expect(counting.getQueue!({ name: 'queues/q1' })).rejects.toMatchObject({ name: 'RestRequestError', kind: 'invalid-request', cause: expect.any(TypeError) });
     await expect(counting.getQueue!({ name: '' })).rejects.toThrow(/name is needed/);
     expect(sent).toBe(0);
   });

@@ -7,11 +7,11 @@
  * proto3 JSON mapping (https://protobuf.dev/programming-guides/json/); the answer is read back with
  * `fromJson`, unknown fields ignored. A failure is a `GrpcError` (a `ClientError`, as every
  * generated client throws) with the gRPC code the server's problem document names, or the HTTP
- * status suggests.
+ * status suggests; a request its route cannot carry is a `RestRequestError`, and nothing is sent.
  */
 import { create, createRegistry, fromJson, toJson, type DescFile, type DescMessage, type DescMethod, type JsonObject, type JsonValue, type MessageInitShape, type MessageShape, type Registry } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { resolveCredential, resolveHeaders, type CommonClientOptions, type Credential } from "./client-common.js";
+import { ClientError, resolveCredential, resolveHeaders, type CommonClientOptions, type Credential } from "./client-common.js";
 import { toGrpcError } from "./grpc-client.js";
 import { isUrlMap, isUrlValue, resolveFieldPath, takeJsonField } from "./grpc-transcoding-fields.js";
 import { expandPathTemplate, parsePathTemplate, type HttpRule, type PathTemplate } from "./grpc-transcoding-path.js";
@@ -19,6 +19,15 @@ import { expandPathTemplate, parsePathTemplate, type HttpRule, type PathTemplate
 export { Code, ConnectError } from "@connectrpc/connect";
 export { GrpcError } from "./grpc-client.js";
 export type { HttpRule, HttpRules } from "./grpc-transcoding-path.js";
+
+/**
+ * A request its route cannot carry, refused before anything is sent: a path field that is empty or
+ * does not fit its template, or a value the query cannot hold. `cause` is the reason.
+ */
+export class RestRequestError extends ClientError {
+  override name = "RestRequestError";
+  readonly kind = "invalid-request" as const;
+}
 
 /** The options of a REST client: every client's (`fetch`, `headers`, `timeout`, `signal`), and where and who. */
 export interface RestClientOptions extends CommonClientOptions {
@@ -77,8 +86,9 @@ export function createRestConnection(options: RestClientOptions): RestConnection
     return response;
   };
   const operation = (method: DescMethod) => `${method.parent.typeName}/${method.name}`;
-  // A request that does not fit its rule stays the TypeError it is; everything else is a GrpcError.
-  const failure = (error: unknown, name: string) => (error instanceof TypeError ? error : toGrpcError(error, name));
+  // The path and query builders refuse a request that does not fit its rule with a TypeError.
+  const failure = (error: unknown, name: string) =>
+    error instanceof TypeError ? new RestRequestError(name, `${name}: ${error.message}`, { cause: error }) : toGrpcError(error, name);
   return {
     async unary(method, rule, request, call = {}) {
       try {
@@ -109,7 +119,7 @@ const templates = new WeakMap<HttpRule, PathTemplate>();
 /**
  * The URL and body of a call.
  *
- * @throws TypeError for a request that does not fit the rule: a path field that is empty or does
+ * @throws TypeError for a request that does not fit the rule (the client turns it into a `RestRequestError`): a path field that is empty or does
  *   not fit its template, or a map or list of messages that only a body could carry.
  */
 function encodeRequest(base: string, method: DescMethod, rule: HttpRule, request: unknown, registry: Registry): { url: string; body: string | undefined } {

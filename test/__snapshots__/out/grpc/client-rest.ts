@@ -12,8 +12,8 @@
  * takes the request message (path fields, body and query parameters come from it) and
  * `RestCallOptions` (`signal`, `timeoutMs`, `headers`); it fails with `GrpcError` (a
  * `ClientError`: `code`, `rawMessage`, `metadata`), the code from the server's problem document,
- * or with a `TypeError`, unsent, for a request its route cannot carry. Methods without a rule,
- * and methods that stream requests, are not here.
+ * or with a `RestRequestError` (kind `invalid-request`), unsent, for a request its route cannot
+ * carry. Methods without a rule, and methods that stream requests, are not here.
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { createRestConnection, type RestCallOptions, type RestClientOptions, type RestConnection } from "./runtime/grpc-rest-client.js";
@@ -29,7 +29,7 @@ import {
   type UpdateTaskRequestSchema,
 } from "./acme/tasks/v1/tasks_pb.js";
 
-export { Code, ConnectError, GrpcError } from "./runtime/grpc-rest-client.js";
+export { Code, ConnectError, GrpcError, RestRequestError } from "./runtime/grpc-rest-client.js";
 export type { RestCallOptions, RestClientOptions } from "./runtime/grpc-rest-client.js";
 export { ClientError, isClientError } from "./runtime/client-common.js";
 export type { ClientErrorKind, Credential, Fetch, HeaderValues, HeadersOption } from "./runtime/client-common.js";
