@@ -65,8 +65,8 @@ function remove(id: string): void {
 export const handlers = {
   /** `acme.tasks.v1.TaskService` */
   TaskService: {
-    /** One task by id (unary). */
-    async getTask(request) {
+    /** One task by id (unary). A handler may answer with a plain value or a promise. */
+    getTask(request) {
       if (request.id === "") throw new ConnectError("id is required", Code.InvalidArgument);
       return found(request.id);
     },
