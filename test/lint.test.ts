@@ -160,6 +160,29 @@ describe('codegen lint (CLI)', () => {
     expect(result.code).toBe(0);
   });
 
+  it('rest/no-secrets-in-query: a prefixed password or secret is a secret (Ceph\'s mutual_password), a page_token is not', async () => {
+    const dir = tempDir('codegen-lint-');
+    const file = join(dir, 'api.yaml');
+    writeFileSync(file, [
+      'openapi: 3.0.3',
+      'info: { title: Secrets, version: 1.0.0 }',
+      'paths:',
+      '  /targets:',
+      '    put:',
+      '      parameters:',
+      '        - { name: mutual_password, in: query, schema: { type: string } }',
+      '        - { name: client-secret, in: query, schema: { type: string } }',
+      '        - { name: page_token, in: query, schema: { type: string } }',
+      '        - { name: secret_name, in: query, schema: { type: string } }',
+      '      responses:',
+      "        '204': { description: Done. }",
+      '',
+    ].join('\n'));
+    const result = await lintTarget({ name: 'api', style: 'openapi', inputs: [file], root: dir, readRoots: [dir] });
+    const secrets = result.findings.filter((finding) => finding.ruleId === 'rest/no-secrets-in-query');
+    expect(secrets.map((finding) => `${finding.location.line}:${finding.location.column}`)).toEqual(['7:11', '8:11']);
+  });
+
   it('every API of the config by default: the repository\'s own is clean (exit 0)', () => {
     const result = codegen(['lint']);
     expect(result.stdout).toContain('codegen lint: no problems in 4 API(s)');

@@ -1,7 +1,8 @@
 import { defineRule } from '../../rule.js';
 import { parameterWhere } from '../../rest-helpers.js';
 
-const SECRET_NAMES = /^(api[-_]?key|access[-_]?token|token|password|secret|client[-_]?secret|auth)$/i;
+/** Prefixed passwords and secrets too (Ceph's mutual_password); not prefixed tokens (page_token paginates). */
+const SECRET_NAMES = /^(api[-_]?key|access[-_]?token|token|password|secret|client[-_]?secret|auth|[a-z0-9]+[-_](password|secret))$/i;
 
 /** Secrets in a URL end up in logs, caches and Referer headers: they travel in headers (seed §5). */
 export const noSecretsInQuery = defineRule({
