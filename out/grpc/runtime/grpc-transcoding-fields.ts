@@ -5,7 +5,19 @@
  * (https://protobuf.dev/programming-guides/json/): the server writes path variables and query
  * parameters into that JSON before `fromJson`, the REST client reads them out of `toJson`'s.
  */
-import { ScalarType, type DescField, type DescMessage, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import { createRegistry, ScalarType, type DescField, type DescFile, type DescMessage, type JsonObject, type JsonValue, type Registry } from "@bufbuild/protobuf";
+
+/** The registry of every file `roots` reach through their imports, so `Any` fields in JSON resolve. */
+export function jsonRegistry(roots: Iterable<DescFile>): Registry {
+  const files = new Set<DescFile>();
+  const visit = (file: DescFile) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const dependency of file.dependencies) visit(dependency);
+  };
+  for (const root of roots) visit(root);
+  return createRegistry(...files);
+}
 
 /** Well-known messages whose JSON form is one string or number, so one URL value sets them. */
 const STRING_FORM = new Set([

@@ -22,12 +22,12 @@
 import { randomUUID } from "node:crypto";
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
-import { create, createRegistry, fromJson, toJson, type DescField, type DescFile, type DescMessage, type DescMethod, type DescService, type JsonObject, type JsonValue, type MessageInitShape, type Registry } from "@bufbuild/protobuf";
+import { create, fromJson, toJson, type DescField, type DescMessage, type DescMethod, type DescService, type JsonObject, type JsonValue, type MessageInitShape, type Registry } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
 import { metadataOf } from "./grpc-admission.js";
 import { ADMITTED, admit, type Admitted, type CallHandler, type CallState, type Hooks } from "./grpc-call.js";
 import { grpcTimeoutMs } from "./grpc-limits.js";
-import { isUrlMap, isUrlValue, resolveFieldPath, setJsonField, setJsonMapEntry, urlValueJson } from "./grpc-transcoding-fields.js";
+import { isUrlMap, isUrlValue, jsonRegistry, resolveFieldPath, setJsonField, setJsonMapEntry, urlValueJson } from "./grpc-transcoding-fields.js";
 import { matchPathTemplate, parsePathTemplate, type HttpRule, type HttpRules, type PathTemplate } from "./grpc-transcoding-path.js";
 
 export type { HttpRule, HttpRules } from "./grpc-transcoding-path.js";
@@ -114,7 +114,7 @@ export class Transcoder {
   constructor(services: readonly TranscodedService[], grpcPaths: ReadonlySet<string>, options: TranscoderOptions) {
     this.#grpcPaths = grpcPaths;
     this.#options = options;
-    this.#registry = registryOf(services.map((entry) => entry.service));
+    this.#registry = jsonRegistry(services.map((entry) => entry.service.file));
     const routes: Route[] = [];
     for (const { service, methods, http } of services) {
       for (const method of service.methods) {
@@ -340,18 +340,6 @@ function compileRoute(method: DescMethod, handler: CallHandler | undefined, rule
   const bound = [...pathFields.values()].map(numbers);
   if (Array.isArray(body)) bound.push(numbers(body));
   return { httpMethod: rule.method, template, method, handler, body, responseBody, pathFields, bound };
-}
-
-/** Every file the services' messages come from, so `Any` fields of their types resolve. */
-function registryOf(services: readonly DescService[]): Registry {
-  const files = new Set<DescFile>();
-  const visit = (file: DescFile) => {
-    if (files.has(file)) return;
-    files.add(file);
-    for (const dependency of file.dependencies) visit(dependency);
-  };
-  for (const service of services) visit(service.file);
-  return createRegistry(...files);
 }
 
 /** Reads a JSON body (none: undefined) within `limit` bytes. */

@@ -9,11 +9,11 @@
  * generated client throws) with the gRPC code the server's problem document names, or the HTTP
  * status suggests; a request its route cannot carry is a `RestRequestError`, and nothing is sent.
  */
-import { create, createRegistry, fromJson, toJson, type DescFile, type DescMessage, type DescMethod, type JsonObject, type JsonValue, type MessageInitShape, type MessageShape, type Registry } from "@bufbuild/protobuf";
+import { create, fromJson, toJson, type DescFile, type DescMessage, type DescMethod, type JsonObject, type JsonValue, type MessageInitShape, type MessageShape, type Registry } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ClientError, resolveCredential, resolveHeaders, type CommonClientOptions, type Credential } from "./client-common.js";
 import { toGrpcError } from "./grpc-client.js";
-import { isUrlMap, isUrlValue, resolveFieldPath, takeJsonField } from "./grpc-transcoding-fields.js";
+import { isUrlMap, isUrlValue, jsonRegistry, resolveFieldPath, takeJsonField } from "./grpc-transcoding-fields.js";
 import { expandPathTemplate, parsePathTemplate, type HttpRule, type PathTemplate } from "./grpc-transcoding-path.js";
 
 export { Code, ConnectError } from "@connectrpc/connect";
@@ -253,15 +253,6 @@ const registries = new WeakMap<DescFile, Registry>();
 /** Every type the file reaches through its imports, so `Any` fields resolve. */
 function registryOf(file: DescFile): Registry {
   let registry = registries.get(file);
-  if (registry === undefined) {
-    const files = new Set<DescFile>();
-    const visit = (at: DescFile) => {
-      if (files.has(at)) return;
-      files.add(at);
-      for (const dependency of at.dependencies) visit(dependency);
-    };
-    visit(file);
-    registries.set(file, (registry = createRegistry(...files)));
-  }
+  if (registry === undefined) registries.set(file, (registry = jsonRegistry([file])));
   return registry;
 }
