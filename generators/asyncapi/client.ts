@@ -232,7 +232,7 @@ ${fixed.map((line) => `        ${line},`).join('\n')}
   const runtime = ['client-common', ...(sse.length ? ['sse-client'] : []), ...(streams.length ? ['http-stream-client'] : []), ...(ws.length ? ['ws-client', 'ws-protocol'] : [])];
   return [
     { path: 'client.ts', content },
-    ...runtime.map((name) => ({ path: `runtime/${name}.ts`, content: templates.render(`runtime/${name}.ts.hbs`, { source }) })),
+    ...runtime.map((name) => ({ path: `runtime/${name}.ts`, content: templates.runtime(name) })),
   ];
 }
 

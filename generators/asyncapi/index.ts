@@ -38,7 +38,7 @@ export async function generateAsyncApi({ api, templates }: GeneratorContext<'asy
     const validators = emitValidators(model.schemas, { typeName: types.typeName });
     files.push(
       { path: 'validators.ts', content: templates.render('asyncapi/validators.ts.hbs', { source, ...validators }) },
-      { path: 'runtime/validation.ts', content: templates.render('runtime/validation.ts.hbs', { source }) },
+      { path: 'runtime/validation.ts', content: templates.runtime('validation') },
     );
   }
   if (api.emit.includes('server')) files.push(...emitServer(model, types, templates, source, { redis: api.options.redis === true }));

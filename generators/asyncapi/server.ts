@@ -331,7 +331,7 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
   ];
   return [
     { path: 'server.ts', content },
-    ...runtime.map((name) => ({ path: `runtime/${name}.ts`, content: templates.render(`runtime/${name}.ts.hbs`, { source }) })),
+    ...runtime.map((name) => ({ path: `runtime/${name}.ts`, content: templates.runtime(name) })),
   ];
 }
 

@@ -1,7 +1,7 @@
 /**
  * Property helpers: the most common property checks of real APIs (a string, an integer, a
  * `date-time`, a string or null, a reference to another schema), each one call of a small
- * function of the validation runtime (`templates/runtime/validation.ts.hbs`) instead of a local
+ * function of the validation runtime (`runtime/validation.ts`) instead of a local
  * variable, a type test and a `fail` call written out in place.
  *
  *     if ((reqString(o1["name"], errors, "/name") & optRef(o1["owner"], errors, "/owner", checkSimpleUser)) === 0) ok = false;

@@ -2,7 +2,7 @@
  * Validators as plain TypeScript, emitted from JSON Schema: for each schema `isX(value)` (a fast
  * yes/no that stops at the first failure) and `validateX(value)` (the typed value, or every error
  * with its JSON-pointer path). Nothing is interpreted or compiled at run time; the generated
- * module imports a few helpers from the runtime file `templates/runtime/validation.ts.hbs`.
+ * module imports a few helpers from the runtime file `runtime/validation.ts`.
  *
  * Both run one function per schema, `checkX(value, errors?)`, which checks and collects in the
  * same code (see emit-validators-code.ts). Valid data costs one pass without `errors`, which

@@ -12,6 +12,9 @@ import { codegenVersion } from './version.js';
 /** `templates/` of this package, found from both `generators/core` and `dist/generators/core`. */
 export const BUILTIN_TEMPLATES = findBuiltinTemplates();
 
+/** `runtime/` of this package: the TypeScript modules copied into every output that needs them. */
+export const BUILTIN_RUNTIME = join(dirname(BUILTIN_TEMPLATES), 'runtime');
+
 function findBuiltinTemplates(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 5; i++) {
@@ -42,6 +45,9 @@ export class TemplateRenderer {
 
   /** Renders `name` (e.g. `openapi/types.ts.hbs`) with `context`; output ends with one newline. */
   render(name: string, context: object): string {
+    // Transitional: callers that still name a runtime module as a template get the module.
+    const runtime = /^runtime\/(.+)\.ts\.hbs$/.exec(name);
+    if (runtime) return this.runtime(runtime[1]!);
     let template = this.cache.get(name);
     if (!template) {
       // Generated code, not HTML: escaping is done by generators/core/names.ts, not by Handlebars.
@@ -49,6 +55,18 @@ export class TemplateRenderer {
       this.cache.set(name, template);
     }
     return `${template(context).replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  }
+
+  /**
+   * The runtime module `runtime/<name>.ts` as written into an output: the runtime header, then the
+   * module as it is. A user's `templates` folder may replace it with its own `runtime/<name>.ts`.
+   */
+  runtime(name: string): string {
+    const file = `${name}.ts`;
+    const overridden = this.overrides ? resolve(this.overrides, 'runtime', file) : undefined;
+    const path = overridden && existsSync(overridden) ? overridden : join(BUILTIN_RUNTIME, file);
+    if (!existsSync(path)) throw error(`no runtime module named runtime/${file}`);
+    return `${this.render('partials/runtime-header.hbs', {}).trimEnd()}\n${readFileSync(path, 'utf8')}`;
   }
 
   private read(name: string): string {

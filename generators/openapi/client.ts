@@ -76,7 +76,7 @@ export function emitClient(
   const runtime = ['client-common', 'http', 'http-cache', 'http-validation', ...context.features];
   const files = [
     { path: 'client.ts', content: templates.render('openapi/client.ts.hbs', context) },
-    ...runtime.map((name) => ({ path: `runtime/${name}.ts`, content: templates.render(`runtime/${name}.ts.hbs`, { source: options.source }) })),
+    ...runtime.map((name) => ({ path: `runtime/${name}.ts`, content: templates.runtime(name) })),
   ];
   if (context.responseValidators.entries.length) {
     files.push({ path: 'response-validators.ts', content: templates.render('openapi/response-validators.ts.hbs', { source: options.source, ...context.responseValidators }) });

@@ -47,7 +47,7 @@ export async function generateOpenApi({ api, templates }: GeneratorContext<'open
     const validators = emitValidators(model.schemas, { typeName: types.typeName });
     files.push(
       { path: 'validators.ts', content: templates.render('openapi/validators.ts.hbs', { source, ...validators }) },
-      { path: 'runtime/validation.ts', content: templates.render('runtime/validation.ts.hbs', { source }) },
+      { path: 'runtime/validation.ts', content: templates.runtime('validation') },
     );
   }
   // A document with no operations (webhooks only) has nothing for a client to call.

@@ -99,7 +99,7 @@ export function emitServer(model: ApiModel, types: TypeEmitter, templates: Templ
   }
   for (const [path, template] of Object.entries({ ...SERVER_RUNTIME, ...STAGE_RUNTIME, ...(options.redis ? REDIS_RUNTIME : {}) })) files.push({ path, content: templates.render(template, { source: options.source }) });
   // The core and the parameter validators need the validation runtime even when the API has no schemas.
-  if (!options.validators) files.push({ path: 'runtime/validation.ts', content: templates.render('runtime/validation.ts.hbs', { source: options.source }) });
+  if (!options.validators) files.push({ path: 'runtime/validation.ts', content: templates.runtime('validation') });
   return files;
 }
 

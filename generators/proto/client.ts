@@ -57,10 +57,10 @@ export function emitClients(model: ServicesModel, templates: TemplateRenderer, s
   return [
     { path: 'client.ts', content: node },
     { path: 'client-web.ts', content: web },
-    { path: 'runtime/client-common.ts', content: templates.render('runtime/client-common.ts.hbs', { source }) },
-    { path: 'runtime/grpc-client.ts', content: templates.render('runtime/grpc-client.ts.hbs', { source }) },
-    { path: 'runtime/grpc-node-client.ts', content: templates.render('runtime/grpc-node-client.ts.hbs', { source }) },
-    { path: 'runtime/grpc-web-client.ts', content: templates.render('runtime/grpc-web-client.ts.hbs', { source }) },
+    { path: 'runtime/client-common.ts', content: templates.runtime('client-common') },
+    { path: 'runtime/grpc-client.ts', content: templates.runtime('grpc-client') },
+    { path: 'runtime/grpc-node-client.ts', content: templates.runtime('grpc-node-client') },
+    { path: 'runtime/grpc-web-client.ts', content: templates.runtime('grpc-web-client') },
   ];
 }
 

@@ -1,7 +1,7 @@
 /**
  * The REST routes of a proto API: each method's `google.api.http` rule (extension 72295728 of
  * `MethodOptions`, declared by google/api/annotations.proto), its `additional_bindings` after it,
- * checked here as the server's transcoder (templates/runtime/grpc-transcoding.ts.hbs) will use
+ * checked here as the server's transcoder (runtime/grpc-transcoding.ts) will use
  * them, so a rule that cannot work stops generation with its location instead of the server's
  * start. Methods that stream requests get no routes (only gRPC can carry their streams).
  */

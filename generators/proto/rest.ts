@@ -61,10 +61,10 @@ export function emitRest(rest: RestModel, model: ServicesModel, templates: Templ
       };
     }),
   });
-  files.push({ path: 'client-rest.ts', content }, { path: 'runtime/grpc-rest-client.ts', content: templates.render('runtime/grpc-rest-client.ts.hbs', { source }) });
+  files.push({ path: 'client-rest.ts', content }, { path: 'runtime/grpc-rest-client.ts', content: templates.runtime('grpc-rest-client') });
   // The server writes these too; a client alone needs its own copy.
   if (!emit.server) {
-    for (const name of ['grpc-transcoding-path', 'grpc-transcoding-fields']) files.push({ path: `runtime/${name}.ts`, content: templates.render(`runtime/${name}.ts.hbs`, { source }) });
+    for (const name of ['grpc-transcoding-path', 'grpc-transcoding-fields']) files.push({ path: `runtime/${name}.ts`, content: templates.runtime(name) });
   }
   return files;
 }

@@ -1,0 +1,136 @@
+/**
+ * From query text to a document ready to execute: parsed (with a token limit), validated (the
+ * spec's rules, no introspection unless allowed, the limits of graphql-limits.ts) and cached by its
+ * text, so a repeated query skips parsing and validation. The cache is an LRU bounded by entries
+ * and by total text length. Only the page sizes that come from variables are checked per request.
+ */
+import {
+  GraphQLError, Kind, getOperationAST, parse, specifiedRules, validate,
+  type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type ValidationRule,
+} from "graphql";
+import { ErrorCode, codedError, withCode, withoutSuggestions } from "./graphql-errors.js";
+import { OperationLimits, type Limits, type OperationMeasure, type Variables } from "./graphql-limits.js";
+
+export interface DocumentOptions {
+  limits: Readonly<Limits>;
+  paginationArguments: readonly string[];
+  introspection: boolean;
+  /** Removes "Did you mean ...?" from validation messages. */
+  hideSuggestions: boolean;
+  /** Most documents kept. */
+  cacheEntries: number;
+  /** Most characters of query text kept, all entries together. */
+  cacheCharacters: number;
+}
+
+export interface PreparedOperation {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  /** Its complexity, with this request's variables (what a weighted rate limit charges). */
+  cost: number;
+}
+
+interface Entry {
+  /** Set when the document is valid; otherwise `errors` says why not. */
+  document?: DocumentNode;
+  /** Whether the text parsed: invalid documents are cached too, texts that do not parse are not. */
+  cacheable?: boolean;
+  errors?: readonly GraphQLError[];
+  fragments: Map<string, FragmentDefinitionNode>;
+  measures: Map<OperationDefinitionNode, OperationMeasure>;
+}
+
+/** Refuses `__schema` and `__type` (not `__typename`) when introspection is off. */
+const NoIntrospection: ValidationRule = (context) => ({
+  Field(node) {
+    if (node.name.value === "__schema" || node.name.value === "__type") {
+      context.reportError(codedError("GraphQL introspection is not allowed here.", ErrorCode.IntrospectionDisabled, [node]));
+    }
+  },
+});
+
+export class DocumentCache {
+  private readonly entries = new Map<string, Entry>();
+  private characters = 0;
+  private readonly rules: readonly ValidationRule[];
+  private readonly limits: OperationLimits;
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly options: DocumentOptions,
+  ) {
+    this.rules = options.introspection ? specifiedRules : [...specifiedRules, NoIntrospection];
+    this.limits = new OperationLimits(schema, options.limits, options.paginationArguments);
+  }
+
+  /** The operation to run, or why it may not run. */
+  prepare(query: string, operationName: string | null | undefined, variables: Variables | null | undefined): PreparedOperation | readonly GraphQLError[] {
+    const entry = this.entry(query);
+    if (!entry.document) return entry.errors ?? [];
+    const operation = getOperationAST(entry.document, operationName);
+    if (!operation) {
+      const message = operationName ? `Unknown operation named "${operationName}".` : "Must provide operation name if query contains multiple operations.";
+      return [codedError(message, ErrorCode.BadUserInput)];
+    }
+    let measure = entry.measures.get(operation);
+    if (!measure) {
+      measure = this.limits.check(operation, entry.fragments);
+      entry.measures.set(operation, measure);
+    }
+    if (measure.errors.length > 0) return measure.errors;
+    if (measure.usesVariables) {
+      const withVariables = this.limits.check(operation, entry.fragments, variables ?? {});
+      if (withVariables.errors.length > 0) return withVariables.errors;
+      return { document: entry.document, operation, cost: withVariables.cost };
+    }
+    return { document: entry.document, operation, cost: measure.cost };
+  }
+
+  private entry(query: string): Entry {
+    const cached = this.entries.get(query);
+    if (cached) {
+      // Most recently used last: Map keeps insertion order, so the first key is the eldest.
+      this.entries.delete(query);
+      this.entries.set(query, cached);
+      return cached;
+    }
+    const entry = this.load(query);
+    // Texts that do not even parse are not worth a slot (and are the cheap ones to send in bulk).
+    if (entry.cacheable && query.length <= this.options.cacheCharacters) {
+      this.entries.set(query, entry);
+      this.characters += query.length;
+      for (const [key] of this.entries) {
+        if (this.entries.size <= this.options.cacheEntries && this.characters <= this.options.cacheCharacters) break;
+        this.entries.delete(key);
+        this.characters -= key.length;
+      }
+    }
+    return entry;
+  }
+
+  private load(query: string): Entry {
+    const entry: Entry = { fragments: new Map(), measures: new Map() };
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: this.options.limits.tokens });
+    } catch (error) {
+      if (!(error instanceof GraphQLError)) throw error;
+      const code = error.message.endsWith("tokens. Parsing aborted.") ? ErrorCode.TokenLimit : ErrorCode.ParseFailed;
+      entry.errors = [withCode(error, code)];
+      return entry;
+    }
+    const errors = validate(this.schema, document, this.rules);
+    if (errors.length > 0) {
+      const hide = this.options.hideSuggestions;
+      entry.errors = errors.map((error) => withCode(error, ErrorCode.ValidationFailed, hide ? withoutSuggestions(error.message) : error.message));
+      entry.cacheable = true;
+      return entry;
+    }
+    entry.document = document;
+    entry.cacheable = true;
+    for (const definition of document.definitions) {
+      if (definition.kind === Kind.FRAGMENT_DEFINITION) entry.fragments.set(definition.name.value, definition);
+    }
+    return entry;
+  }
+}

@@ -1,0 +1,268 @@
+/**
+ * The GraphQL server over HTTP: graphql-http's handler (the GraphQL-over-HTTP reference
+ * implementation: methods, media types, status codes) with this server's hooks:
+ *
+ *   path → CORS (preflights answered) → Accept (406) → body, at most `maxBodyBytes` (413)
+ *     within `bodyTimeout` (408) → persisted query lookup
+ *     → graphql-http's parsing (405, 415, 400) → allow-list → cached parse + validation + limits
+ *     → authenticate → rate limit (429) → context → execute (time limit, client disconnect)
+ *     → errors formatted
+ *
+ * `application/json` answers are 200 for every well-formed GraphQL request, `application/
+ * graphql-response+json` ones follow GraphQL over HTTP's status rules (both per graphql-http).
+ * The exception is the rate limit, 429 whatever the media type (see `tooManyRequests`).
+ *
+ * `authenticate` runs after the document is checked: it finds the viewer for the per-field
+ * `@auth` rules (an anonymous request is a valid one), and everything before it is bounded: a
+ * body of at most `maxBodyBytes` read in linear time within `bodyTimeout`, and a document cut
+ * off at `limits.tokens`, parsed once per text (cached).
+ *
+ * Resolvers' `signal` aborts when the time limit passes or the client disconnects before its
+ * answer is written; resolvers not yet started are then skipped.
+ * The listener works with `http.createServer` and as Express or Connect middleware
+ * (`app.use(listener)`): another path goes to `next()` when there is one, else 404.
+ */
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import type { GraphQLError, GraphQLSchema } from "graphql";
+import { parseRequestParams, type OperationArgs, type Request, type RequestParams, type Response } from "graphql-http";
+import { createHandler, type RequestContext } from "graphql-http/lib/use/http";
+import { applyCors, CorsPolicy, type CorsSurface } from "./cors-policy.js";
+import type { PreparedOperation } from "./graphql-documents.js";
+import { ErrorCode, codedError } from "./graphql-errors.js";
+import { Executor, type GraphQLRequest, type GraphQLServerOptions, type ServerDefinition } from "./graphql-execution.js";
+import type { RateLimitVerdict } from "./graphql-rate-limit.js";
+import type { ExecutionState, Viewer } from "./graphql-schema.js";
+import { createWebSocketEndpoint, pathOf } from "./graphql-websocket.js";
+
+export { ErrorCode } from "./graphql-errors.js";
+export { DEFAULT_LIMITS, type Limits } from "./graphql-limits.js";
+export type { GraphQLRequest, GraphQLServerOptions, MaybePromise, WebSocketOptions } from "./graphql-execution.js";
+export type { RateLimitOptions } from "./graphql-rate-limit.js";
+export type { CorsOptions } from "./cors-policy.js";
+export type { Store } from "./server-types.js";
+export { MemoryStore, type MemoryStoreOptions } from "./store.js";
+export type { Viewer } from "./graphql-schema.js";
+
+export type Listener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
+
+export interface GraphQLServer {
+  /** The executable schema, resolvers attached. */
+  readonly schema: GraphQLSchema;
+  /** The HTTP request listener (also Express/Connect middleware). */
+  readonly listener: Listener;
+  /** Takes over a WebSocket upgrade on the GraphQL path; `false` when the path is another one. */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** Serves WebSockets on `server`'s upgrades (other paths are answered 404). */
+  attach(server: Server): void;
+  /** Closes every WebSocket (1001) and stops accepting new ones. */
+  close(): Promise<void>;
+}
+
+type HttpRequest = Request<IncomingMessage, RequestContext>;
+
+/**
+ * What GraphQL-over-HTTP clients send beyond the safelisted headers (JSON bodies, credentials,
+ * Apollo's CSRF-prevention headers) and read (the rate limit's headers).
+ */
+const GRAPHQL_CORS: CorsSurface = {
+  methods: ["GET", "POST"],
+  allowHeaders: ["Authorization", "Content-Type", "Apollo-Require-Preflight", "X-Apollo-Operation-Name"],
+  exposeHeaders: ["Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy"],
+};
+
+export function createServer<Context, V extends Viewer>(definition: ServerDefinition, options: GraphQLServerOptions<Context, V>): GraphQLServer {
+  const executor = new Executor(definition, options);
+  const path = options.path ?? "/graphql";
+  const maxBodyBytes = options.maxBodyBytes ?? 102_400;
+
+  const handle = createHandler({
+    execute: executor.execute,
+    formatError: executor.formatError,
+    parseRequestParams: (request) => readParams(request, maxBodyBytes, executor),
+    // Ready arguments (or errors): graphql-http then skips its own parse and validate.
+    onSubscribe: (request, params) => prepare(executor, request, params),
+  });
+  const sockets = createWebSocketEndpoint(executor, path);
+  const cors = options.cors ? new CorsPolicy(options.cors, GRAPHQL_CORS) : undefined;
+
+  const listener: Listener = (request, response, next) => {
+    if (pathOf(request.url) === path) {
+      if (cors && applyCors(cors, request, response)) return;
+      void handle(request, response);
+    } else if (next) {
+      next();
+    } else {
+      response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not Found");
+    }
+  };
+
+  return {
+    schema: executor.schema,
+    listener,
+    handleUpgrade: (request, socket, head) => sockets.handleUpgrade(request, socket, head),
+    attach(server) {
+      server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+        if (!sockets.handleUpgrade(request, socket, head)) socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      });
+    },
+    close: () => sockets.close(),
+  };
+}
+
+/**
+ * From parameters to arguments over HTTP: checked document, then the viewer, then the rate limit
+ * (it needs the viewer for its key, and the document for a weighted cost), then the context. Every
+ * request that gets here is counted, a refused document too (for 1, against the anonymous key: its
+ * sender is not worth an `authenticate` call).
+ */
+async function prepare<Context, V extends Viewer>(executor: Executor<Context, V>, request: HttpRequest, params: RequestParams): Promise<OperationArgs | readonly GraphQLError[] | Response> {
+  const checked = executor.check(params);
+  const state = executor.newState();
+  abortOnDisconnect(request.context.res, state);
+  const http: GraphQLRequest = { transport: "http", raw: request.raw, headers: request.raw.headers, connectionParams: undefined, signal: state.signal };
+  let viewer: V | null = null;
+  let prepared: PreparedOperation | undefined;
+  let refused: readonly GraphQLError[] | undefined;
+  if ("document" in checked) prepared = checked;
+  else refused = checked;
+  if (prepared) {
+    try {
+      viewer = await executor.authenticate(http);
+    } catch (error) {
+      refused = [error as GraphQLError];
+    }
+  }
+  const limiter = executor.rateLimiter;
+  if (limiter) {
+    let verdict: RateLimitVerdict | undefined;
+    try {
+      const key = executor.options.rateLimit?.key?.(http, viewer) ?? executor.clientKey(request.raw);
+      verdict = await limiter.consume(key, limiter.weighted && prepared && !refused ? Math.max(1, prepared.cost) : 1);
+    } catch (error) {
+      // A store that fails (Redis down) lets requests through rather than take the API down with it;
+      // the limits of the documents and the time limit still hold.
+      executor.onError(error);
+    }
+    if (verdict && !verdict.allowed) return tooManyRequests(request, verdict);
+    if (verdict) for (const [name, value] of Object.entries(verdict.headers)) request.context.res.setHeader(name, value);
+  }
+  if (refused || !prepared) return refused ?? [];
+  return (await executor.start(prepared, params, http, state, viewer)) as OperationArgs | readonly GraphQLError[];
+}
+
+/** Resolvers' signal aborts when the response closes before it was completely written. */
+function abortOnDisconnect(response: ServerResponse, state: ExecutionState): void {
+  const gone = () => {
+    if (!response.writableFinished) state.abort(codedError("The client closed the request.", ErrorCode.ClientClosedRequest));
+  };
+  if (response.destroyed) gone();
+  else response.once("close", gone);
+}
+
+/**
+ * 429 Too Many Requests, with `Retry-After` and the `RateLimit-*` headers, whatever the `Accept`.
+ * GraphQL over HTTP asks for 200 on `application/json` for every well-formed request, whatever its
+ * GraphQL errors; a rate limit is not about the request but about its sender, refused before any
+ * GraphQL work, like a proxy in front would (the spec leaves such refusals to HTTP). With 200 the
+ * limit would be invisible to HTTP clients, proxies and retry logic that honour 429 and
+ * `Retry-After`. The body is still a GraphQL response (`errors`, code RATE_LIMITED) for GraphQL clients.
+ */
+function tooManyRequests(request: HttpRequest, verdict: RateLimitVerdict): Response {
+  const accept = request.raw.headers.accept ?? "";
+  const type = accept.includes("application/graphql-response+json") ? "application/graphql-response+json" : "application/json";
+  const seconds = verdict.headers["retry-after"];
+  const body = { errors: [{ message: `Too many requests; retry after ${seconds} s.`, extensions: { code: ErrorCode.RateLimited } }] };
+  return [JSON.stringify(body), { status: 429, statusText: "Too Many Requests", headers: { ...verdict.headers, "content-type": `${type}; charset=utf-8` } }];
+}
+
+/**
+ * graphql-http's request parsing, with what it lacks: a body size limit, and the persisted forms
+ * (`queryId`, `documentId`, APQ) turned into a `query` before it checks there is one.
+ */
+async function readParams<Context, V extends Viewer>(request: HttpRequest, maxBytes: number, executor: Executor<Context, V>): Promise<RequestParams | Response> {
+  if (request.method === "POST") {
+    const body = await readBody(request.raw, maxBytes, executor.options.bodyTimeout ?? 30_000);
+    if (typeof body !== "string") return body;
+    if (!isJsonRequest(request.raw)) return parseRequestParams({ ...request, body });
+    let data: unknown;
+    try {
+      data = JSON.parse(body);
+    } catch {
+      // graphql-http answers unparsable JSON itself.
+      return parseRequestParams({ ...request, body });
+    }
+    if (typeof data === "object" && data !== null && !Array.isArray(data)) {
+      const fields = data as Record<string, unknown>;
+      fields["query"] = executor.persisted.resolve(fields);
+      return parseRequestParams({ ...request, body: fields });
+    }
+    return parseRequestParams({ ...request, body });
+  }
+  if (request.method === "GET") {
+    const query = request.url.indexOf("?");
+    const search = new URLSearchParams(query === -1 ? "" : request.url.slice(query + 1));
+    if (search.has("extensions") || search.has("queryId") || search.has("documentId")) {
+      let extensions: unknown;
+      try {
+        extensions = JSON.parse(search.get("extensions") ?? "null");
+      } catch {
+        // graphql-http answers unparsable extensions itself.
+        return parseRequestParams(request);
+      }
+      const text = executor.persisted.resolve({ query: search.get("query") ?? undefined, queryId: search.get("queryId"), documentId: search.get("documentId"), extensions });
+      if (typeof text === "string") search.set("query", text);
+      return parseRequestParams({ ...request, url: `${pathOf(request.url)}?${search.toString()}` });
+    }
+  }
+  return parseRequestParams(request);
+}
+
+function isJsonRequest(request: IncomingMessage): boolean {
+  const type = request.headers["content-type"];
+  return type !== undefined && /^\s*application\/json\s*(;|$)/i.test(type);
+}
+
+function errorResponse(status: number, statusText: string, message: string, code: string): Response {
+  return [
+    JSON.stringify({ errors: [{ message, extensions: { code } }] }),
+    { status, statusText, headers: { "content-type": "application/json; charset=utf-8", connection: "close" } },
+  ];
+}
+
+/**
+ * The body as text, or the answer when it is too large (413), too slow (408: not complete within
+ * `timeoutMs` of the headers) or the client went away. Linear in its size; on 413 and 408 the
+ * rest is discarded unread and the connection closes with the answer.
+ */
+function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<string | Response> {
+  const tooLarge = errorResponse(413, "Content Too Large", `The request body is larger than ${maxBytes} bytes.`, ErrorCode.PayloadTooLarge);
+  if (Number(request.headers["content-length"]) > maxBytes) return Promise.resolve(tooLarge);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (answer: string | Response): void => {
+      if (timer !== undefined) clearTimeout(timer);
+      request.off("data", onData);
+      request.off("end", onEnd);
+      request.off("error", onError);
+      // Discard what is still in flight, so the answer is not lost to a TCP reset.
+      if (typeof answer !== "string") request.resume();
+      resolve(answer);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > maxBytes) finish(tooLarge);
+      else chunks.push(chunk);
+    };
+    const onEnd = (): void => finish(Buffer.concat(chunks, size).toString("utf8"));
+    const onError = (): void => finish(errorResponse(400, "Bad Request", "The request body could not be read.", ErrorCode.BadUserInput));
+    // A body that has arrived whole cannot be late: no timer to arm and clear.
+    const timer = request.complete
+      ? undefined
+      : setTimeout(() => finish(errorResponse(408, "Request Timeout", `The request body did not arrive within ${timeoutMs} ms.`, ErrorCode.RequestTimeout)), timeoutMs);
+    request.on("data", onData);
+    request.on("end", onEnd);
+    request.on("error", onError);
+  });
+}

@@ -1,0 +1,838 @@
+/**
+ * The core of a generated REST server, on `node:http` with no dependencies. `server.ts` describes
+ * the API (routes, operations, validators); this file answers requests with it:
+ *
+ *   route (404/405/OPTIONS) → cors → rateLimit → authenticate → read body (415/413/408)
+ *     → idempotency → conditional → parameters and body (400/422) → handler → result
+ *
+ * Every error is an `application/problem+json` body with the request's `traceId`, which is also the
+ * `Trace-Id` header of every response. The listener works with `http.createServer`, and as
+ * Express or Connect middleware (`app.use(listener)`): a path outside the API's base paths goes to
+ * `next()` when there is one.
+ *
+ * Paths: each segment is percent-decoded after splitting, so `%2F` never separates segments, and
+ * segments that decode to `.`/`..` or hold a slash are refused (400). A trailing slash is ignored
+ * (`/projects/` is `/projects`); empty segments are not (`/projects//x` is not found).
+ */
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse as NodeResponse } from "node:http";
+import { authenticate, type AuthenticateOptions, type SchemeSpec } from "./auth.js";
+import { assertIfMatch, conditional, type ConditionalOptions } from "./conditional.js";
+import { cors, type CorsOptions } from "./cors.js";
+import { idempotency, type IdempotencyOptions } from "./idempotency.js";
+import { rateLimit, type RateLimitOptions } from "./rate-limit.js";
+import { acceptsMediaType, ClientGoneError, decodeBody, describeErrors, hasBody, isJsonType, matchRoute, mediaTypeOf, parseQuery, parseTarget, readBody, readParameters } from "./server-input.js";
+import type { FieldError, ParameterValues, RouteMatch, Target } from "./server-input.js";
+import { errorResponse, problemResponse, publicBase, requestPath, resultResponse, statusTitle } from "./server-output.js";
+import { HttpProblem } from "./server-types.js";
+import type { OperationMeta, ServerRequest, ServerResponse, Stage, Store } from "./server-types.js";
+import { MemoryStore } from "./store.js";
+import type { ValidationResult } from "./validation.js";
+
+export { HttpProblem } from "./server-types.js";
+export type { FieldError } from "./server-input.js";
+
+// ---- what server.ts declares ------------------------------------------------------------------
+
+export type MaybePromise<T> = T | Promise<T>;
+
+/** A response header value; numbers are written in decimal. */
+export type HeaderValue = string | number | readonly string[];
+
+/** Extra response headers a handler may set beside the declared ones. */
+export interface ResponseHeaders {
+  [name: string]: HeaderValue | undefined;
+}
+
+/** What every handler returns: a status, and the body and headers declared for it. */
+export interface HandlerResult {
+  status: number;
+  body?: unknown;
+  headers?: ResponseHeaders;
+}
+
+/** One `sort` key: `-createdAt` is `{ field: "createdAt", direction: "desc" }`. */
+export interface SortField<Field extends string = string> {
+  field: Field;
+  direction: "asc" | "desc";
+}
+
+/** What a handler knows of its request beside its parameters and body. */
+export interface RequestContext<Principal = unknown> {
+  /** Also the `Trace-Id` response header and the `traceId` of every problem. */
+  readonly traceId: string;
+  /** Who `auth.verify` said the credentials belong to; undefined on public operations. */
+  readonly principal: Principal | undefined;
+  readonly operation: OperationMeta;
+  /** The base path the request came under (`/v1`), or "". */
+  readonly basePath: string;
+  /** The raw request, for what the generated parameters do not cover. */
+  readonly request: IncomingMessage;
+  /** Aborted when the client goes away before the answer is written. */
+  readonly signal: AbortSignal;
+  /**
+   * Compares the request's `If-Match` with the ETag of the resource as loaded now: 412 when it does
+   * not match, 428 when the operation requires `If-Match` and none was sent.
+   */
+  assertIfMatch(currentEtag: string | undefined): void;
+}
+
+export type Validator = (value: unknown) => ValidationResult<unknown>;
+
+/** How a parameter's text is read before its schema validates it. */
+export type ParameterType = "string" | "integer" | "number" | "boolean" | "unknown";
+
+export interface ParameterSpec {
+  /** Name on the wire, e.g. `filter[status]` or `If-Match`. */
+  readonly name: string;
+  readonly in: "path" | "query" | "header" | "cookie";
+  /** Property of the handler's request object. */
+  readonly key: string;
+  /** The request property that collects this one (`filter` for `filter[status]`). */
+  readonly group?: string;
+  readonly type: ParameterType | "array" | "object";
+  /** Type of the items of an array. */
+  readonly items?: ParameterType;
+  /** Types of the properties of an object. */
+  readonly properties?: Readonly<Record<string, ParameterType>>;
+  /** Default `form` in the query and cookies, `simple` in the path and headers. */
+  readonly style?: "form" | "simple" | "label" | "matrix" | "spaceDelimited" | "pipeDelimited" | "deepObject";
+  /** Default true for `form`, false otherwise. */
+  readonly explode?: boolean;
+  /** The schema's `default`, given to the handler when the parameter is absent. */
+  readonly default?: unknown;
+}
+
+/** How a form or multipart field is read: `binary` fields are files. */
+export interface FieldSpec {
+  readonly type: ParameterType | "binary" | "array";
+  readonly items?: ParameterType | "binary";
+}
+
+export interface BodySpec {
+  readonly required: boolean;
+  /** Media types the operation takes, lower case (`application/json`, `multipart/form-data`). */
+  readonly mediaTypes: readonly string[];
+  readonly validate?: Validator;
+  /** The validator of a text body (`text/*`), from its string schema. */
+  readonly validateText?: Validator;
+  /** A binary body's size in bytes, from its schema's `minLength`/`maxLength`. */
+  readonly bytes?: { readonly minLength?: number; readonly maxLength?: number };
+  /** Form and multipart fields by name. */
+  readonly fields?: Readonly<Record<string, FieldSpec>>;
+}
+
+export interface ResponseSpec {
+  readonly contentType?: string;
+  /** The body's validator, run when `validateResponses` is on (never in production). */
+  readonly validate?: Validator;
+}
+
+export type PaginationSpec =
+  | { readonly kind: "cursor"; readonly cursor: string; readonly items?: string; readonly next: string; readonly prev?: string }
+  | {
+      readonly kind: "page";
+      readonly page: { readonly name: string; readonly key: string };
+      readonly pageSize: { readonly name: string; readonly key: string };
+      readonly items?: string;
+      readonly total?: string;
+    };
+
+/** Everything the core knows of an operation (`allow` is computed from its route). */
+export interface OperationSpec extends Omit<OperationMeta, "allow"> {
+  readonly parameters?: readonly ParameterSpec[];
+  /** Validators of the parameter values by location, keyed by wire name. */
+  readonly validate?: { readonly path?: Validator; readonly query?: Validator; readonly header?: Validator; readonly cookie?: Validator };
+  readonly body?: BodySpec;
+  /** By status: `200`, `4XX`, `default`. */
+  readonly responses: Readonly<Record<string, ResponseSpec>>;
+  /** A 201 without `Location` gets `<request path>/<body[property]>`. */
+  readonly location?: { readonly property: string };
+  readonly pagination?: PaginationSpec;
+  /** Page-size parameter with no declared maximum: clamped to `maxPageSize`. */
+  readonly pageSize?: { readonly key: string };
+  /** `sort` parsed into `SortField`s; `fields` lists the sortable names when the schema says. */
+  readonly sort?: { readonly key: string; readonly fields?: readonly string[] };
+  /** Sparse fieldset: the request property listing the fields, and the body's item list. */
+  readonly fields?: { readonly key: string; readonly items?: string };
+}
+
+/**
+ * The routes, one node per path segment: literal segments in `children`, `{name}.{ext}`-style
+ * segments in `patterns`, a whole-segment parameter in `param`. A node with `methods` ends a path.
+ */
+export interface RouteNode {
+  /** The path template ending here. */
+  readonly path?: string;
+  /** Path parameter names of the template, in order. */
+  readonly names?: readonly string[];
+  readonly methods?: Readonly<Record<string, OperationSpec>>;
+  readonly children?: Readonly<Record<string, RouteNode>>;
+  readonly patterns?: readonly { readonly match: RegExp; readonly node: RouteNode }[];
+  readonly param?: RouteNode;
+}
+
+export interface ApiSpec {
+  readonly routes: RouteNode;
+  /** Path prefixes of the API's servers (`/v1`); "" for the root. */
+  readonly basePaths: readonly string[];
+  readonly securitySchemes: Readonly<Record<string, SchemeSpec>>;
+}
+
+// ---- options ----------------------------------------------------------------------------------
+
+export interface Limits {
+  /** Largest request body in bytes (413 above). Default 1 MiB. */
+  maxBodySize: number;
+  /** Longest request target (path and query) in characters (414 above). Default 8192. */
+  maxUrlLength: number;
+  /** Milliseconds a body may take to arrive once the headers are in (408 after). Default 30 000. */
+  bodyTimeout: number;
+  /** Deepest nesting of a JSON body (400 deeper). Default 64. */
+  maxJsonDepth: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<Limits> = { maxBodySize: 1024 * 1024, maxUrlLength: 8192, bodyTimeout: 30_000, maxJsonDepth: 64 };
+
+/** Settings of one operation that the document does not say. */
+export interface OperationOptions {
+  /** `Cache-Control` of its successful GET/HEAD responses, e.g. `public, max-age=60` or `no-store`. */
+  cacheControl?: string;
+  /** `If-Match` on PUT/PATCH/DELETE: compared when sent, or required (428 without). */
+  ifMatch?: "optional" | "required";
+}
+
+/** What `onError` is told besides the error. */
+export interface ErrorContext {
+  traceId: string;
+  /** The operation id, when routing got that far. */
+  operation?: string;
+  request: IncomingMessage;
+}
+
+export interface ServerOptions<Principal = unknown> {
+  /**
+   * Path prefixes the routes live under. Default: the paths of the document's `servers`
+   * (`https://api.example.com/v1` → `/v1`). Pass "" when a framework already strips the prefix
+   * (`app.use("/v1", listener)`).
+   */
+  basePath?: string | readonly string[];
+  /**
+   * The URL clients reach the server at (`https://api.example.com`, with a path when a proxy adds
+   * one): `Location` and `Link` are this plus the request path. Without it they are path-absolute
+   * references (`/v1/tasks/42`); they never take a host from the request.
+   */
+  publicUrl?: string;
+  /** No internal error text in responses. Default: `NODE_ENV === "production"`. */
+  production?: boolean;
+  limits?: Partial<Limits>;
+  /** Validates every response body against its schema (development only; a mismatch is a 500). */
+  validateResponses?: boolean;
+  /** Bound of page sizes whose schema declares no `maximum`. Default 100. */
+  maxPageSize?: number;
+  /**
+   * With a `next` (Express, Connect): whether paths outside the API's routes go to `next()`
+   * instead of a 404 problem. Default true.
+   */
+  fallthrough?: boolean;
+  /**
+   * The request's trace id. Default: the trace id of a W3C `traceparent` header, else a
+   * well-formed `Trace-Id` or `X-Request-Id` header, else a random UUID.
+   */
+  traceId?: (request: IncomingMessage) => string | undefined;
+  /** Whose budget a request spends in rate limiting. Default: the client's IP address. */
+  clientKey?: (request: IncomingMessage) => string;
+  /** Told of every unexpected error (the 500s). Default: `console.error`. */
+  onError?: (error: unknown, context: ErrorContext) => void;
+  /** Per-operation settings, by operation id. */
+  operations?: Readonly<Record<string, OperationOptions>>;
+  /** CORS allow-list; without it, no CORS headers are sent (same-origin only). */
+  cors?: CorsOptions;
+  /** Requests per window and client; off unless given. */
+  rateLimit?: Omit<RateLimitOptions, "store">;
+  /**
+   * How credentials become a principal (`verify`) and who may do what (`authorize`). Required when
+   * the document declares `security`; `false` turns the checks off (e.g. behind a gateway).
+   */
+  auth?: Omit<AuthenticateOptions<Principal>, "schemes"> | false;
+  /** Replays of POSTs with an `Idempotency-Key`; on by default, `false` turns it off. */
+  idempotency?: Omit<IdempotencyOptions, "store"> | false;
+  /** ETags, 304s, `Cache-Control` and `If-Match`; on by default, `false` turns it off. */
+  conditional?: ConditionalOptions | false;
+  /** Shared state of rate limits and idempotency records. Default: a `MemoryStore`. */
+  store?: Store;
+}
+
+/** The request listener: for `http.createServer`, or as middleware (`app.use(listener)`). */
+export type Listener = (request: IncomingMessage, response: NodeResponse, next?: (error?: unknown) => void) => void;
+
+// ---- the listener -----------------------------------------------------------------------------
+
+const NO_BODY = new Set([204, 304]);
+const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"];
+const TRACE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const TRACEPARENT = /^[\da-f]{2}-([\da-f]{32})-[\da-f]{16}-[\da-f]{2}$/;
+
+/** Operations as the stages see them: with per-operation options and the path's `allow` list. */
+interface Resolved extends OperationSpec {
+  allow: readonly string[];
+}
+
+interface NodeInfo {
+  allow: string[];
+  /** `allow` as the `Allow` header writes it. */
+  allowText: string;
+  operations: Map<string, Resolved>;
+  options: Resolved;
+  notAllowed: Resolved;
+}
+
+/** Placeholder in the stage chain for the per-request body read (never called itself). */
+const RECEIVE: Stage = () => Promise.reject(new Error("unreachable"));
+
+/** What runs for one operation: its stages (only those that apply to it), around the handler. */
+type Chain = readonly Stage[];
+
+/**
+ * One request on its way through the pipeline: what the stages see (`ServerRequest`), plus what
+ * routing found, so the steps of the chain are functions made once per listener rather than
+ * closures made per request. `url` is parsed only when a stage asks for it (an `apiKey` in the
+ * query, the idempotency fingerprint), and `clientKey` is looked up only when a stage reads it
+ * (rate limits, the idempotency scope of anonymous clients): most requests need neither.
+ */
+class Exchange implements ServerRequest {
+  body?: Uint8Array;
+  principal?: unknown;
+  readonly headers: IncomingMessage["headers"];
+  #url: URL | undefined;
+  #clientKey: string | undefined;
+
+  constructor(
+    public method: string,
+    readonly raw: IncomingMessage,
+    readonly res: NodeResponse,
+    readonly target: string,
+    public operation: OperationMeta,
+    public traceId: string,
+    readonly resolved: Resolved,
+    readonly node: NodeInfo,
+    readonly match: RouteMatch,
+    readonly query: string,
+    readonly chain: Chain,
+    readonly clientKeyOf: ((request: IncomingMessage) => string) | undefined,
+  ) {
+    this.headers = raw.headers;
+  }
+
+  get url(): URL {
+    return (this.#url ??= requestUrl(this.raw, this.target));
+  }
+
+  set url(value: URL) {
+    this.#url = value;
+  }
+
+  get clientKey(): string {
+    return (this.#clientKey ??= this.clientKeyOf?.(this.raw) ?? this.raw.socket.remoteAddress ?? "unknown");
+  }
+
+  set clientKey(value: string) {
+    this.#clientKey = value;
+  }
+}
+
+/** The context handlers get when no `context` option reshapes it; `signal` is made when first read. */
+class HandlerContext<Principal> implements RequestContext<Principal> {
+  #signal: AbortSignal | undefined;
+  readonly #response: NodeResponse;
+
+  constructor(
+    readonly traceId: string,
+    readonly principal: Principal | undefined,
+    readonly operation: OperationMeta,
+    readonly basePath: string,
+    readonly request: IncomingMessage,
+    response: NodeResponse,
+    readonly assertIfMatch: (currentEtag: string | undefined) => void,
+  ) {
+    this.#response = response;
+  }
+
+  get signal(): AbortSignal {
+    return (this.#signal ??= disconnectSignal(this.#response));
+  }
+}
+
+type Handler = (this: unknown, request: Record<string, unknown>, context: unknown) => MaybePromise<HandlerResult>;
+
+/**
+ * Builds the listener of an API. `server.ts` calls this from its typed `createServer`; `context`
+ * turns the base context into the one handlers get.
+ */
+export function createListener<Principal>(
+  api: ApiSpec,
+  handlers: object,
+  options: ServerOptions<Principal> = {},
+  context?: (base: RequestContext<Principal>) => unknown,
+): Listener {
+  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const production = options.production ?? process.env["NODE_ENV"] === "production";
+  const publicPrefix = publicBase(options.publicUrl);
+  const basePaths = (options.basePath === undefined ? api.basePaths : typeof options.basePath === "string" ? [options.basePath] : options.basePath)
+    .map((path) => path.split("/").filter(Boolean))
+    // Longest first, so `/api/v2` wins over `/api`.
+    .sort((a, b) => b.length - a.length);
+  const maxPageSize = options.maxPageSize ?? 100;
+  const onError = options.onError ?? ((error: unknown, where: ErrorContext) => console.error(`[${where.traceId}]${where.operation ? ` ${where.operation}:` : ""}`, error));
+  const fallthrough = options.fallthrough ?? true;
+  const validateResponses = options.validateResponses ?? false;
+  const customTraceId = options.traceId;
+  const clientKeyOf = options.clientKey;
+  const stages = conventionStages(api, options);
+  // Built once per operation: only the stages that can do something for it, with `RECEIVE` where
+  // each request's own body-reading step runs.
+  const nodes = resolveRoutes(api.routes, options.operations ?? {}, (operation) => [
+    ...stages.before.filter(([, applies]) => applies(operation)).map(([stage]) => stage),
+    RECEIVE,
+    ...stages.after.filter(([, applies]) => applies(operation)).map(([stage]) => stage),
+  ]);
+  const chains = nodes.chains;
+  const table = handlers as Record<string, unknown>;
+
+  /** The innermost step: parameters, body, handler, result. */
+  async function invoke(exchange: Exchange): Promise<ServerResponse> {
+    const { resolved: operation, node, raw: req } = exchange;
+    if (operation === node.options) return { status: 204, headers: { allow: node.allowText } };
+    if (operation === node.notAllowed) {
+      throw new HttpProblem(405, "Method Not Allowed", { detail: `${exchange.method} is not one of ${node.allow.join(", ")}.`, headers: { allow: node.allowText } });
+    }
+    const handler = table[operation.id];
+    if (typeof handler !== "function") throw new HttpProblem(501, "Not Implemented", { detail: `No handler for ${operation.id}.` });
+    try {
+      const read = readInput(operation, exchange.match, exchange.query, req, exchange.body, limits, maxPageSize);
+      const input = read instanceof Promise ? await read : read;
+      const principal = exchange.principal as Principal | undefined;
+      const check = (currentEtag: string | undefined): void => assertIfMatch(exchange, currentEtag);
+      const { traceId } = exchange;
+      let base: RequestContext<Principal>;
+      if (context) {
+        // What `context` is given may be spread (`{ ...base, db }`): `signal` stays an own property.
+        let signal: AbortSignal | undefined;
+        const res = exchange.res;
+        base = {
+          traceId,
+          principal,
+          operation,
+          basePath: exchange.match.basePath,
+          request: req,
+          // Made when first asked for: most handlers never look, and a signal costs a listener.
+          get signal() {
+            return (signal ??= disconnectSignal(res));
+          },
+          assertIfMatch: check,
+        };
+      } else {
+        // Same members; the lazy `signal` lives on the prototype (an object literal with a getter is slow to make).
+        base = new HandlerContext<Principal>(traceId, principal, operation, exchange.match.basePath, req, exchange.res, check);
+      }
+      const result = await (handler as Handler).call(handlers, input, context ? await context(base) : base);
+      const fields = operation.fields ? fieldList(input[operation.fields.key]) : undefined;
+      const url = exchange.target;
+      const path = requestPath(originalUrl(req) ?? url);
+      // Written out rather than `{ ...where, path }`: V8 makes a spread copy that gains properties slowly.
+      const resultContext = { traceId, instance: instanceOf(url), production, base: publicPrefix, path, query: exchange.query, request: input, fields, validateResponses };
+      return resultResponse(operation, result, resultContext);
+    } catch (error) {
+      if (error instanceof HttpProblem) throw error;
+      // Reported once here; outer stages see a problem they can decorate (CORS headers).
+      onError(error, { traceId: exchange.traceId, operation: operation.id, request: req });
+      throw new HttpProblem(500, statusTitle(500), { detail: production ? undefined : errorText(error) });
+    }
+  }
+
+  /** Between authentication and idempotency: anonymous clients never get a body buffered. */
+  function receive(exchange: Exchange, index: number): Promise<ServerResponse> {
+    const req = exchange.raw;
+    // No body (most GETs, DELETEs): nothing to check or wait for.
+    if (!hasBody(req)) return run(exchange, index + 1);
+    const body = exchange.resolved.body;
+    if (body && !acceptsMediaType(body, req.headers["content-type"])) {
+      const method = exchange.method;
+      const given = mediaTypeOf(req.headers["content-type"]);
+      const accept = { [method === "PATCH" ? "accept-patch" : "accept-post"]: body.mediaTypes.join(", ") };
+      return Promise.reject(
+        new HttpProblem(415, "Unsupported Media Type", {
+          detail: `${given ? `${given} is not` : "A body without Content-Type is not"} accepted here; send ${body.mediaTypes.join(" or ")}.`,
+          headers: method === "PATCH" || method === "POST" ? accept : {},
+        }),
+      );
+    }
+    return readBody(req, limits).then((bytes) => {
+      if (bytes !== undefined) exchange.body = bytes;
+      return run(exchange, index + 1);
+    });
+  }
+
+  /** Runs the chain from `index` on: a stage, the body read, or at the end the handler. */
+  function run(exchange: Exchange, index: number): Promise<ServerResponse> {
+    const chain = exchange.chain;
+    const stage = chain[index];
+    if (stage === undefined) return invoke(exchange);
+    if (stage === RECEIVE) return receive(exchange, index);
+    return stage(exchange, () => run(exchange, index + 1));
+  }
+
+  async function serve(req: IncomingMessage, res: NodeResponse, next: ((error?: unknown) => void) | undefined): Promise<void> {
+    const traceId = traceIdOf(req, customTraceId);
+    const url = req.url ?? "/";
+    const method = req.method === undefined ? "GET" : req.method.toUpperCase();
+
+    let match: RouteMatch | undefined;
+    let target: Target;
+    try {
+      if (url.length > limits.maxUrlLength) throw new HttpProblem(414, "URI Too Long", { detail: `The request target is longer than ${limits.maxUrlLength} characters.` });
+      target = parseTarget(url);
+      match = matchRoute(api.routes, basePaths, target.segments);
+    } catch (error) {
+      return send(req, res, errorResponse(error, { traceId, instance: instanceOf(url), production }), traceId);
+    }
+    if (!match) {
+      if (next && fallthrough) return next();
+      return send(req, res, problemResponse(404, "Not Found", { detail: "No resource lives at this path." }, { traceId, instance: instanceOf(url), production }), traceId);
+    }
+    const node = nodes.get(match.node)!;
+    const operation = node.operations.get(method) ?? (method === "HEAD" ? node.operations.get("GET") : undefined) ?? (method === "OPTIONS" ? node.options : node.notAllowed);
+    const exchange = new Exchange(method, req, res, url, operation, traceId, operation, node, match, target.query, chains.get(operation)!, clientKeyOf);
+
+    let response: ServerResponse;
+    try {
+      response = await run(exchange, 0);
+    } catch (error) {
+      if (error instanceof ClientGoneError) return;
+      if (!(error instanceof HttpProblem)) onError(error, { traceId, operation: operation.id, request: req });
+      response = errorResponse(error, { traceId, instance: instanceOf(url), production });
+    }
+    send(req, res, response, traceId, onError);
+  }
+
+  return (req, res, next) => {
+    serve(req, res, next).catch((error: unknown) => {
+      // Only a failure to write gets here; answer if nothing was written yet.
+      onError(error, { traceId: "", request: req });
+      if (!res.headersSent && !res.destroyed) {
+        res.writeHead(500, { "content-type": "application/problem+json" });
+        res.end(JSON.stringify({ type: "about:blank", title: statusTitle(500), status: 500 }));
+      } else {
+        res.destroy();
+      }
+    });
+  };
+}
+
+/** The path of a request target, as a problem's `instance` (a relative reference: never a host). */
+function instanceOf(url: string): string {
+  return requestPath(url);
+}
+
+/** A signal aborted when the response closes before it was completely written. */
+function disconnectSignal(res: NodeResponse): AbortSignal {
+  const controller = new AbortController();
+  const gone = () => controller.abort(new ClientGoneError(undefined));
+  if (res.destroyed) {
+    if (!res.writableFinished) gone();
+  } else {
+    res.once("close", () => {
+      if (!res.writableFinished) gone();
+    });
+  }
+  return controller.signal;
+}
+
+/** A stage, and which operations it can do anything for (the others skip it). */
+type Placed = [stage: Stage, applies: (operation: Resolved) => boolean];
+
+const ALWAYS = (): boolean => true;
+
+/**
+ * The convention stages around the body read, in the contract's order. Each stage also checks for
+ * itself whether a request concerns it; the predicates only keep it out of the chains of
+ * operations it would pass straight through (no `security`, no `idempotencyKey`, neither GET nor
+ * `ifMatch`), which saves an async step per stage and request.
+ */
+function conventionStages<Principal>(api: ApiSpec, options: ServerOptions<Principal>): { before: Placed[]; after: Placed[] } {
+  const store = options.store ?? new MemoryStore();
+  const before: Placed[] = [];
+  const after: Placed[] = [];
+  if (options.cors) before.push([cors(options.cors), ALWAYS]);
+  if (options.rateLimit) before.push([rateLimit({ ...options.rateLimit, store }), ALWAYS]);
+  if (options.auth) {
+    before.push([authenticate({ ...options.auth, schemes: api.securitySchemes }), (operation) => operation.security.length > 0]);
+  } else if (options.auth === undefined && Object.keys(api.securitySchemes).length > 0 && usesSecurity(api.routes)) {
+    throw new TypeError("createServer: the API's operations require authentication: pass auth: { verify }, or auth: false to turn the checks off.");
+  }
+  if (options.idempotency !== false) after.push([idempotency({ ...options.idempotency, store }), (operation) => operation.idempotencyKey === true]);
+  if (options.conditional !== false) {
+    // GET (and HEAD, which runs the GET operation) get ETags and 304s; writes with `ifMatch` get 428/412.
+    after.push([conditional(options.conditional || {}), (operation) => operation.method === "GET" || operation.method === "HEAD" || operation.ifMatch !== undefined]);
+  }
+  return { before, after };
+}
+
+function usesSecurity(node: RouteNode): boolean {
+  if (node.methods && Object.values(node.methods).some((operation) => operation.security.length > 0)) return true;
+  const children = [...Object.values(node.children ?? {}), ...(node.patterns ?? []).map((pattern) => pattern.node), ...(node.param ? [node.param] : [])];
+  return children.some(usesSecurity);
+}
+
+/** Every route node, with its operations as the stages see them and its `Allow` list; and each operation's chain. */
+function resolveRoutes(
+  root: RouteNode,
+  overrides: Readonly<Record<string, OperationOptions>>,
+  chainOf: (operation: Resolved) => Chain,
+): Map<RouteNode, NodeInfo> & { chains: Map<Resolved, Chain> } {
+  const nodes = new Map<RouteNode, NodeInfo>() as Map<RouteNode, NodeInfo> & { chains: Map<Resolved, Chain> };
+  const chains = new Map<Resolved, Chain>();
+  nodes.chains = chains;
+  const visit = (node: RouteNode): void => {
+    if (node.methods) {
+      const declared = Object.keys(node.methods);
+      const allow = [...new Set([...declared, ...(declared.includes("GET") ? ["HEAD"] : []), "OPTIONS"])]
+        .sort((a, b) => rank(a) - rank(b));
+      const operations = new Map<string, Resolved>();
+      for (const [method, operation] of Object.entries(node.methods)) {
+        const extra = Object.hasOwn(overrides, operation.id) ? overrides[operation.id] : undefined;
+        const resolved: Resolved = { ...operation, ...extra, allow };
+        operations.set(method, resolved);
+        chains.set(resolved, chainOf(resolved));
+      }
+      const pseudo = (id: string, method: string): Resolved => ({ id, method, path: node.path ?? "", security: [], responses: {}, allow });
+      const info: NodeInfo = { allow, allowText: allow.join(", "), operations, options: pseudo("options", "OPTIONS"), notAllowed: pseudo("methodNotAllowed", "") };
+      chains.set(info.options, chainOf(info.options));
+      chains.set(info.notAllowed, chainOf(info.notAllowed));
+      nodes.set(node, info);
+    }
+    for (const child of Object.values(node.children ?? {})) visit(child);
+    for (const pattern of node.patterns ?? []) visit(pattern.node);
+    if (node.param) visit(node.param);
+  };
+  visit(root);
+  return nodes;
+}
+
+function rank(method: string): number {
+  const index = METHOD_ORDER.indexOf(method);
+  return index === -1 ? METHOD_ORDER.length : index;
+}
+
+const LOCATIONS = ["path", "query", "header", "cookie"] as const;
+const LOCATION_POINTERS = { path: "/path", query: "/query", header: "/header", cookie: "/cookie" } as const;
+const NO_QUERY: ReadonlyMap<string, string[]> = new Map();
+
+/**
+ * Parameters and body, parsed (400), validated (422) and shaped as the handler's request. Returns
+ * the request itself unless the body must be awaited (multipart), so most requests take no extra
+ * async step here.
+ */
+function readInput(
+  operation: OperationSpec,
+  match: RouteMatch,
+  query: string,
+  req: IncomingMessage,
+  bytes: Uint8Array | undefined,
+  limits: Limits,
+  maxPageSize: number,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  const values = readParameters(operation, { path: match, query: query === "" ? NO_QUERY : parseQuery(query), headers: req.headers });
+  const errors: FieldError[] = [];
+  if (operation.validate) {
+    for (const location of LOCATIONS) {
+      const validate = operation.validate[location];
+      if (validate) collect(validate(values[location]), LOCATION_POINTERS[location], errors);
+    }
+  }
+  if (!operation.body) return shapeInput(operation, values, errors, undefined, maxPageSize);
+  const contentType = req.headers["content-type"];
+  const decoded = decodeBody(operation.body, contentType, bytes, limits.maxJsonDepth);
+  if (decoded instanceof Promise) return decoded.then((body) => withBody(operation, values, errors, body, contentType, maxPageSize));
+  return withBody(operation, values, errors, decoded, contentType, maxPageSize);
+}
+
+function withBody(operation: OperationSpec, values: ParameterValues, errors: FieldError[], body: unknown, contentType: string | undefined, maxPageSize: number): Record<string, unknown> {
+  const spec = operation.body!;
+  if (body === undefined) {
+    if (spec.required) errors.push({ pointer: "/body", keyword: "required", message: "is required" });
+  } else if (isStructured(mediaTypeOf(contentType))) {
+    if (spec.validate) collect(spec.validate(body), "/body", errors);
+  } else if (typeof body === "string") {
+    if (spec.validateText) collect(spec.validateText(body), "/body", errors);
+  } else if (body instanceof Uint8Array && spec.bytes) {
+    // A binary string's length counts bytes (as `maxLength` of a file is commonly meant).
+    const { minLength = 0, maxLength = Infinity } = spec.bytes;
+    if (body.length > maxLength) errors.push({ pointer: "/body", keyword: "maxLength", message: `must be at most ${maxLength} bytes` });
+    if (body.length < minLength) errors.push({ pointer: "/body", keyword: "minLength", message: `must be at least ${minLength} bytes` });
+  }
+  return shapeInput(operation, values, errors, body, maxPageSize);
+}
+
+function shapeInput(operation: OperationSpec, values: ParameterValues, errors: FieldError[], body: unknown, maxPageSize: number): Record<string, unknown> {
+  const request: Record<string, unknown> = {};
+  for (const parameter of operation.parameters ?? []) {
+    if (parameter.group !== undefined && request[parameter.group] === undefined) request[parameter.group] = {};
+    let value = values[parameter.in][parameter.name];
+    if (value === undefined && parameter.default !== undefined) {
+      // Each request gets its own copy of an object default; primitives need none.
+      value = typeof parameter.default === "object" && parameter.default !== null ? structuredClone(parameter.default) : parameter.default;
+    }
+    if (value === undefined) continue;
+    const target = parameter.group === undefined ? request : (request[parameter.group] as Record<string, unknown>);
+    if (parameter.key === "__proto__") Object.defineProperty(target, parameter.key, { value, enumerable: true, writable: true, configurable: true });
+    else target[parameter.key] = value;
+  }
+  if (operation.sort) {
+    const { key } = operation.sort;
+    const pointer = `/query/${operation.parameters?.find((parameter) => parameter.key === key)?.name ?? key}`;
+    const parsed = parseSort(request[key], operation.sort.fields);
+    // The schema (an enum, a pattern) usually refuses unknown fields first: one error is enough.
+    if (typeof parsed !== "string") request[key] = parsed;
+    else if (!errors.some((error) => error.pointer === pointer)) errors.push({ pointer, keyword: "enum", message: parsed });
+  }
+  if (operation.pageSize) {
+    const size = request[operation.pageSize.key];
+    if (typeof size === "number" && size > maxPageSize) request[operation.pageSize.key] = maxPageSize;
+  }
+  if (errors.length) {
+    throw new HttpProblem(422, "Unprocessable Content", { detail: describeErrors(errors), extensions: { errors } });
+  }
+  if (operation.body && body !== undefined) request["body"] = body;
+  return request;
+}
+
+function collect(result: ValidationResult<unknown>, prefix: string, errors: FieldError[]): void {
+  if (!result.ok) for (const error of result.errors) errors.push({ pointer: prefix + error.path, keyword: error.keyword, message: error.message });
+}
+
+/** `-createdAt,title` → sort fields; a message when a field is not sortable. */
+function parseSort(value: unknown, fields: readonly string[] | undefined): SortField[] | string {
+  const texts = value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)];
+  const sort: SortField[] = [];
+  for (const part of texts.flatMap((text) => text.split(","))) {
+    const item = part.trim();
+    if (item === "") continue;
+    const descending = item.startsWith("-");
+    const field = descending || item.startsWith("+") ? item.slice(1) : item;
+    if (fields && !fields.includes(field)) return `cannot sort by ${JSON.stringify(field)}; sortable: ${fields.join(", ")}`;
+    sort.push({ field, direction: descending ? "desc" : "asc" });
+  }
+  return sort;
+}
+
+/** The fields of a sparse fieldset; none listed (`fields=`) means all of them. */
+function fieldList(value: unknown): string[] | undefined {
+  const fields = Array.isArray(value) ? value.map(String) : typeof value === "string" ? value.split(",").map((field) => field.trim()).filter(Boolean) : [];
+  return fields.length ? fields : undefined;
+}
+
+function isStructured(type: string | undefined): boolean {
+  return type !== undefined && (isJsonType(type) || type === "application/x-www-form-urlencoded" || type === "multipart/form-data");
+}
+
+function errorText(error: unknown): string | undefined {
+  if (error instanceof Error) return error.message || error.name;
+  return typeof error === "string" ? error : undefined;
+}
+
+function traceIdOf(req: IncomingMessage, custom: ((request: IncomingMessage) => string | undefined) | undefined): string {
+  const chosen = custom?.(req);
+  if (chosen !== undefined && TRACE_ID.test(chosen)) return chosen;
+  const headers = req.headers;
+  const traceparent = single(headers["traceparent"]);
+  if (traceparent !== undefined) {
+    const parent = TRACEPARENT.exec(traceparent)?.[1];
+    if (parent !== undefined && !/^0+$/.test(parent)) return parent;
+  }
+  const traceHeader = single(headers["trace-id"]);
+  if (traceHeader !== undefined && TRACE_ID.test(traceHeader)) return traceHeader;
+  const requestId = single(headers["x-request-id"]);
+  if (requestId !== undefined && TRACE_ID.test(requestId)) return requestId;
+  return randomUUID();
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Express and Connect keep the full path in `originalUrl` when they strip a mount prefix. */
+function originalUrl(req: IncomingMessage): string | undefined {
+  const value = (req as IncomingMessage & { originalUrl?: unknown }).originalUrl;
+  return typeof value === "string" ? value : undefined;
+}
+
+const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
+
+function requestUrl(req: IncomingMessage, url: string): URL {
+  const host = single(req.headers.host);
+  const origin = `http://${host !== undefined && HOST.test(host) ? host : "localhost"}`;
+  try {
+    return new URL(url.startsWith("/") ? url : "/", origin);
+  } catch {
+    return new URL(`http://localhost${url.startsWith("/") ? url : "/"}`);
+  }
+}
+
+/** Writes a response: `Trace-Id` always; HEAD, 204 and 304 without a body. */
+function send(req: IncomingMessage, res: NodeResponse, response: ServerResponse, traceId: string, onError?: (error: unknown, context: ErrorContext) => void): void {
+  if (res.headersSent || res.destroyed) return;
+  // The response was made for this request alone (stage contract): its headers are completed in
+  // place rather than copied once more.
+  const headers = response.headers;
+  headers["trace-id"] = traceId;
+  const bodyless = response.status < 200 || NO_BODY.has(response.status);
+  if (response.body !== undefined && !bodyless) headers["content-length"] = String(response.body.byteLength);
+  try {
+    res.writeHead(response.status, headers);
+  } catch (error) {
+    // A stage or handler set a header node refuses (CR/LF, bad name): never send half of it.
+    onError?.(error, { traceId, request: req });
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    const problem = problemResponse(500, statusTitle(500), {}, { traceId, instance: instanceOf(req.url ?? "/"), production: true });
+    res.writeHead(500, { ...problem.headers, "trace-id": traceId });
+    res.end(problem.body);
+    return;
+  }
+  res.end(req.method === "HEAD" || bodyless ? undefined : response.body);
+}
+
+// ---- composing and hosting ------------------------------------------------------------------
+
+/**
+ * One listener from several, tried in order: each passes the requests outside its base paths to
+ * the next, and the last answers them 404. This is how `/v1` and `/v2`, generated from two
+ * documents (or from one with `basePath` set per handler set), share one server.
+ *
+ * @example
+ * http.createServer(combine(createServerV1(handlersV1), createServerV2(handlersV2))).listen(8080);
+ */
+export function combine(...listeners: Listener[]): Listener {
+  return (req, res, next) => {
+    const at = (index: number): void => {
+      const listener = listeners[index];
+      if (listener === undefined) {
+        if (next) return next();
+        const traceId = traceIdOf(req, undefined);
+        return send(req, res, problemResponse(404, "Not Found", { detail: "No resource lives at this path." }, { traceId, instance: requestPath(req.url ?? "/"), production: true }), traceId);
+      }
+      listener(req, res, (error) => {
+        if (error !== undefined) {
+          if (next) return next(error);
+          res.destroy(error instanceof Error ? error : undefined);
+          return;
+        }
+        at(index + 1);
+      });
+    };
+    at(0);
+  };
+}
+
+/** The hardened `http.Server` (timeouts, head size, early refusals as problems), shared by every style. */
+export { createHttpServer, type HttpServerOptions } from "./http-listener.js";
