@@ -18,9 +18,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import ts from 'typescript';
 import { parse } from 'yaml';
-import { emitValidators, validatorImports } from '../generators/core/emit-validators.js';
-import type { JsonSchema, NamedSchema } from '../generators/core/model.js';
-import { TemplateRenderer } from '../generators/core/templates.js';
+import { emitValidators, validatorImports } from '../generators/core/emit/validators/emit.js';
+import type { JsonSchema, NamedSchema } from '../generators/core/schema/json-schema.js';
+import { TemplateRenderer } from '../generators/core/pipeline/templates.js';
 
 type Check = (value: unknown) => unknown;
 

@@ -15,9 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
-import { emitSchemaValidators, validatorImports } from '../generators/core/emit-validators.js';
-import type { JsonSchema } from '../generators/core/model.js';
-import { TemplateRenderer } from '../generators/core/templates.js';
+import { emitSchemaValidators, validatorImports } from '../generators/core/emit/validators/emit.js';
+import type { JsonSchema } from '../generators/core/schema/json-schema.js';
+import { TemplateRenderer } from '../generators/core/pipeline/templates.js';
 
 const BODY_LIMIT = 1024 * 1024;
 const QUICK = process.env.BENCH_QUICK === '1';

@@ -6,9 +6,9 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { findConfig, loadConfig, type ApiConfig } from '../generators/core/config.js';
+import { findConfig, loadConfig, type ApiConfig } from '../generators/core/config/config.js';
 import { UsageError } from '../generators/core/diagnostics.js';
-import { displayPath } from '../generators/core/paths.js';
+import { displayPath } from '../generators/core/pipeline/paths.js';
 import { formatHuman, formatJson, isError, type DiffResult } from '../generators/diff/changes.js';
 import { apiAtRevision, openRevision, showRevisionPath, type GitRevision } from '../generators/diff/git-inputs.js';
 import { diffSides, sideOf, type DiffSide } from '../generators/diff/index.js';

@@ -6,8 +6,8 @@
 import { readdirSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../generators/core/diagnostics.js';
-import { detectFile, type DetectedFile } from '../generators/core/detect.js';
-import type { InputStyle } from '../generators/core/config.js';
+import { detectFile, type DetectedFile } from '../generators/core/config/detect.js';
+import type { InputStyle } from '../generators/core/config/config.js';
 
 /** One API entry of the config `init` writes. */
 interface StarterApi {

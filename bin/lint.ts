@@ -5,10 +5,10 @@
  */
 import { basename, dirname, resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { findConfig, loadConfig, type ApiConfig } from '../generators/core/config.js';
+import { findConfig, loadConfig, type ApiConfig } from '../generators/core/config/config.js';
 import { UsageError } from '../generators/core/diagnostics.js';
-import { styleOfInput } from '../generators/core/detect.js';
-import { displayPath } from '../generators/core/paths.js';
+import { styleOfInput } from '../generators/core/config/detect.js';
+import { displayPath } from '../generators/core/pipeline/paths.js';
 import { counts, formatResults, FORMATS, type LintFormat } from '../generators/lint/format.js';
 import { RULES } from '../generators/lint/registry.js';
 import { lintTarget, type LintResult, type LintTarget } from '../generators/lint/run.js';

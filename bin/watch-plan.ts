@@ -6,8 +6,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { ApiConfig } from '../generators/core/config.js';
-import { sharedRuntimeFolder } from '../generators/core/shared-runtime.js';
+import type { ApiConfig } from '../generators/core/config/config.js';
+import { sharedRuntimeFolder } from '../generators/core/pipeline/shared-runtime.js';
 
 /** A folder to watch. `scope`: every file beneath it ('tree'), every file directly in it ('folder'), or only these entries. */
 export interface WatchTarget {

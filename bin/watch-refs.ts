@@ -4,8 +4,8 @@
  * more folder watched) and it never fails.
  */
 import { dirname, resolve } from 'node:path';
-import type { ApiConfig } from '../generators/core/config.js';
-import { InputFiles } from '../generators/core/input-files.js';
+import type { ApiConfig } from '../generators/core/config/config.js';
+import { InputFiles } from '../generators/core/pipeline/input-files.js';
 
 /** `$ref: ./x.yaml#/A`, `"$ref": "../common/x.json"`: the file part of a reference to another file. */
 const FILE_REF = /["']?\$ref["']?\s*:\s*["']?([^"'#\s,}\]]+)/g;

@@ -4,7 +4,7 @@
  * happened in, and the next change runs again. What is watched is re-planned at the start of every
  * run, before anything is read, so a change made while a run reads its files is never missed.
  */
-import type { ApiConfig } from '../generators/core/config.js';
+import type { ApiConfig } from '../generators/core/config/config.js';
 import { CodegenError, UsageError } from '../generators/core/diagnostics.js';
 import { FolderWatchers } from './watch-folders.js';
 import { watchPlan } from './watch-plan.js';

@@ -8,15 +8,15 @@
  *   if (!(await check()).upToDate) process.exitCode = 1;
  */
 import { resolve } from 'node:path';
-import { findConfig, loadConfig as loadConfigFile, type ApiConfig, type ConfigInput } from './core/config.js';
-import { missingPackagesReport, type MissingPackagesReport } from './core/dependencies.js';
+import { findConfig, loadConfig as loadConfigFile, type ApiConfig, type ConfigInput } from './core/config/config.js';
+import { missingPackagesReport, type MissingPackagesReport } from './core/pipeline/dependencies.js';
 import { UsageError, type Diagnostic } from './core/diagnostics.js';
-import { generate as generateSets } from './core/generate.js';
-import { applyPlan, differences, planWrites, type Difference } from './core/writer.js';
+import { generate as generateSets } from './core/pipeline/generate.js';
+import { applyPlan, differences, planWrites, type Difference } from './core/pipeline/writer.js';
 
-export type { ApiConfig, ApiConfigInput, ConfigInput, EmitKind, InputStyle } from './core/config.js';
-export type { MissingPackagesReport } from './core/dependencies.js';
-export type { Difference } from './core/writer.js';
+export type { ApiConfig, ApiConfigInput, ConfigInput, EmitKind, InputStyle } from './core/config/config.js';
+export type { MissingPackagesReport } from './core/pipeline/dependencies.js';
+export type { Difference } from './core/pipeline/writer.js';
 export { CodegenError, formatDiagnostic, UsageError, type Diagnostic, type SourceLocation } from './core/diagnostics.js';
 
 /** Where the config is: an explicit file, or the `codegen.config.*` found in `cwd`. */

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TemplateRenderer } from '../generators/core/templates.js';
+import { TemplateRenderer } from '../generators/core/pipeline/templates.js';
 import { ROOT } from './support/cli.js';
 import { generateClientFiles, transpileFolder, writeFiles } from './support/client-generate.js';
 import { generateServerFiles } from './support/server-generate.js';

@@ -6,8 +6,8 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, type ApiConfig } from '../generators/core/config.js';
-import { README_OPTIONS_BEGIN, README_OPTIONS_END, optionsMarkdown } from '../generators/core/options-docs.js';
+import { loadConfig, type ApiConfig } from '../generators/core/config/config.js';
+import { README_OPTIONS_BEGIN, README_OPTIONS_END, optionsMarkdown } from '../generators/core/config/options-docs.js';
 import { codegen, ROOT } from './support/cli.js';
 import { tempDir } from './support/tmp.js';
 

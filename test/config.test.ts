@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../generators/core/config.js';
+import { loadConfig } from '../generators/core/config/config.js';
 import { tempDir } from './support/tmp.js';
 
 function configFile(name: string, text: string): string {

@@ -7,11 +7,11 @@ import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'nod
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, type ApiConfig, type EmitKind } from '../generators/core/config.js';
-import { codegenPackageJson, installCommands, missingPackages, packageName, requiredPackages, type Requirement } from '../generators/core/dependencies.js';
-import { generate } from '../generators/core/generate.js';
-import { importSpecifiers } from '../generators/core/import-specifiers.js';
-import type { GeneratedFile } from '../generators/core/output.js';
+import { loadConfig, type ApiConfig, type EmitKind } from '../generators/core/config/config.js';
+import { codegenPackageJson, installCommands, missingPackages, packageName, requiredPackages, type Requirement } from '../generators/core/pipeline/dependencies.js';
+import { generate } from '../generators/core/pipeline/generate.js';
+import { importSpecifiers } from '../generators/core/pipeline/import-specifiers.js';
+import type { GeneratedFile } from '../generators/core/pipeline/output.js';
 import { codegen, ROOT } from './support/cli.js';
 import { tempDir } from './support/tmp.js';
 

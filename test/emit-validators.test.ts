@@ -12,10 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
   ValidatorSchemaError, emitSchemaValidators, emitValidators, validatorImports, type ValidatorCode,
-} from '../generators/core/emit-validators.js';
-import type { JsonSchema, NamedSchema } from '../generators/core/model.js';
-import { shapeNames } from '../generators/core/shapes.js';
-import { TemplateRenderer } from '../generators/core/templates.js';
+} from '../generators/core/emit/validators/emit.js';
+import type { JsonSchema, NamedSchema } from '../generators/core/schema/json-schema.js';
+import { shapeNames } from '../generators/core/schema/read-write.js';
+import { TemplateRenderer } from '../generators/core/pipeline/templates.js';
 import { tempDir } from './support/tmp.js';
 import { COMPILERS, typecheck } from './support/typecheck.js';
 
@@ -532,7 +532,7 @@ describe('standalone schemas and errors', () => {
     expect(errorsOf(checks.validateHolderB(bad)).map((error) => error.path)).toEqual(['/at/1/x', '/at/1/label', '/name']);
   });
 
-  it('checks binary strings as Blobs, as the type emitter types them (core/binary.ts)', async () => {
+  it('checks binary strings as Blobs, as the type emitter types them (core/schema/binary.ts)', async () => {
     const checks = await load('binary', emitSchemaValidators([
       { name: 'Binary', schema: { type: 'string', format: 'binary', maxLength: 1 } },
       { name: 'Untyped', schema: { format: 'binary' } },

@@ -8,9 +8,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ApiConfig } from '../generators/core/config.js';
-import { generate } from '../generators/core/generate.js';
-import { applyPlan, planWrites } from '../generators/core/writer.js';
+import type { ApiConfig } from '../generators/core/config/config.js';
+import { generate } from '../generators/core/pipeline/generate.js';
+import { applyPlan, planWrites } from '../generators/core/pipeline/writer.js';
 import { ROOT } from './support/cli.js';
 import { tempDir } from './support/tmp.js';
 import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';

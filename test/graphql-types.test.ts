@@ -14,7 +14,7 @@ import {
 } from 'graphql';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GeneratedFile } from '../generators/core/output.js';
+import type { GeneratedFile } from '../generators/core/pipeline/output.js';
 import type { GraphQLPluginConfig } from '../generators/graphql/config.js';
 import { typesNames } from '../generators/graphql/names.js';
 import { plugin } from '../generators/graphql/plugins/types.js';

@@ -20,7 +20,7 @@ import { fromBinary, toJson } from '@bufbuild/protobuf';
 import { embedFileDesc } from '@bufbuild/protobuf/codegenv2';
 import { FileDescriptorProtoSchema, type FileDescriptorProto } from '@bufbuild/protobuf/wkt';
 import { GrpcReflection } from 'grpc-js-reflection-client';
-import { generate } from '../generators/core/generate.js';
+import { generate } from '../generators/core/pipeline/generate.js';
 import { loadProto } from '../generators/proto/load.js';
 import { ROOT } from './support/cli.js';
 import { transpileFolder, writeFiles } from './support/client-generate.js';

@@ -5,7 +5,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../generators/core/config.js';
+import { loadConfig } from '../generators/core/config/config.js';
 import { codegen, ROOT } from './support/cli.js';
 import { tempDir } from './support/tmp.js';
 

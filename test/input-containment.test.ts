@@ -9,8 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../generators/core/config.js';
-import { generate } from '../generators/core/generate.js';
+import { loadConfig } from '../generators/core/config/config.js';
+import { generate } from '../generators/core/pipeline/generate.js';
 import { codegen } from './support/cli.js';
 import { tempDir } from './support/tmp.js';
 
@@ -142,7 +142,7 @@ describe('$ref stays inside the project root', () => {
   });
 
   it('without a config (codegen generate <input>), the project root is the input\'s folder', async () => {
-    const { inlineConfig } = await import('../generators/core/config.js');
+    const { inlineConfig } = await import('../generators/core/config/config.js');
     const { project, outside } = setup({ 'project/api/api.yaml': openapi('../shared/pet.yaml#/Pet'), 'project/shared/pet.yaml': 'Pet: { type: string }\n' }, CONFIG);
     const input = join(project, 'api', 'api.yaml');
     const inline = (allow?: string[]) => generate(inlineConfig(input, join(project, 'out'), undefined, undefined, undefined, allow)).then(() => '', (cause: Error) => cause.message);
@@ -251,7 +251,7 @@ describe('config keys of containment', () => {
   it('writes the handler file, inside the project, only where it really is: not through a linked folder leading out', async () => {
     const { project, outside } = setup({ 'project/api.yaml': openapi('#/components/schemas/Local').replace('paths: {}', 'paths:\n  /a:\n    get:\n      operationId: getA\n      responses: { "204": { description: none } }') }, 'apis:\n  - input: api.yaml\n    output: out\n    emit: [types, server]\n    handlers: src/handlers.ts\n');
     symlinkSync(outside, join(project, 'src'));
-    const { planWrites } = await import('../generators/core/writer.js');
+    const { planWrites } = await import('../generators/core/pipeline/writer.js');
     const outputs = await generate(await loadConfig(join(project, 'codegen.config.yaml')));
     await expect(planWrites(outputs)).rejects.toThrow(/refusing to write .*src\/handlers\.ts: .*src is a symbolic link to .*outside/);
     expect(readdirSync(outside)).toEqual(['secret.json']);

@@ -7,11 +7,11 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AjvModule from 'ajv-draft-04';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../generators/core/config.js';
+import { loadConfig } from '../generators/core/config/config.js';
 import { README_RULES_BEGIN, README_RULES_END, rulesMarkdown } from '../generators/lint/docs.js';
 import { RULES } from '../generators/lint/registry.js';
 import { lintTarget } from '../generators/lint/run.js';
-import { styleOfInput } from '../generators/core/detect.js';
+import { styleOfInput } from '../generators/core/config/detect.js';
 import { codegen, ROOT } from './support/cli.js';
 import { tempDir } from './support/tmp.js';
 

@@ -11,9 +11,10 @@ import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Node as YamlNode } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { CodegenError } from '../generators/core/diagnostics.js';
-import type { ApiModel, JsonSchema, Operation, SchemaObject } from '../generators/core/model.js';
-import { forEachSubschema, refName } from '../generators/core/shapes.js';
-import { Documents } from '../generators/core/documents.js';
+import type { ApiModel, Operation } from '../generators/openapi/model.js';
+import type { JsonSchema, SchemaObject } from '../generators/core/schema/json-schema.js';
+import { forEachSubschema, refName } from '../generators/core/schema/read-write.js';
+import { Documents } from '../generators/core/schema/json-documents.js';
 import { loadOpenApi } from '../generators/openapi/load.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

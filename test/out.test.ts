@@ -4,10 +4,10 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../generators/core/config.js';
-import { generate } from '../generators/core/generate.js';
-import { MANIFEST_NAME, renderManifest } from '../generators/core/manifest.js';
-import { codegenVersion } from '../generators/core/version.js';
+import { loadConfig } from '../generators/core/config/config.js';
+import { generate } from '../generators/core/pipeline/generate.js';
+import { MANIFEST_NAME, renderManifest } from '../generators/core/pipeline/manifest.js';
+import { codegenVersion } from '../generators/core/pipeline/version.js';
 import { ROOT } from './support/cli.js';
 import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';
 

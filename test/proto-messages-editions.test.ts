@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { create, createRegistry, fromBinary, fromJson, getExtension, hasExtension, isFieldSet, setExtension, toBinary, toJson } from '@bufbuild/protobuf';
 import type { DescEnum, DescExtension, DescFile, DescMessage, Message, Registry } from '@bufbuild/protobuf';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { GeneratedFile } from '../generators/core/output.js';
+import type { GeneratedFile } from '../generators/core/pipeline/output.js';
 import { ROOT } from './support/cli.js';
 import { transpileFolder, writeFiles } from './support/client-generate.js';
 import { normalizeModule } from './support/conformance-compare.js';

@@ -17,9 +17,9 @@ import type { DescEnum, DescFile, DescMessage, DescService, JsonObject, Message 
 import { file_google_protobuf_duration, FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
-import type { ApiConfig } from '../generators/core/config.js';
-import { generate } from '../generators/core/generate.js';
-import type { GeneratedFile } from '../generators/core/output.js';
+import type { ApiConfig } from '../generators/core/config/config.js';
+import { generate } from '../generators/core/pipeline/generate.js';
+import type { GeneratedFile } from '../generators/core/pipeline/output.js';
 import { loadProto } from '../generators/proto/load.js';
 import { fileConstName, messageTypeName, moduleSpecifier, pbModulePath, schemaName, serviceConstName } from '../generators/proto/names.js';
 import { ROOT } from './support/cli.js';
@@ -34,7 +34,7 @@ const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'protobuf');
 const PROTOC = join(ROOT, 'node_modules/.bin/protoc');
 
 function protoApi(name: string, inputs: string[], includePaths: string[], output: string, options: { jsonTypes?: boolean } = {}): ApiConfig {
-  // An ApiConfig's paths are absolute (core/config.ts resolves them against the config's folder).
+  // An ApiConfig's paths are absolute (core/config/config.ts resolves them against the config's folder).
   return { name, inputs, documents: [], style: 'proto', output, emit: ['types'], options: { includePaths: includePaths.map((path) => resolve(ROOT, path)), ...options }, root: ROOT };
 }
 

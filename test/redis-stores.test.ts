@@ -20,7 +20,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { loadConfig } from '../generators/core/config.js';
+import { loadConfig } from '../generators/core/config/config.js';
 import { ROOT } from './support/cli.js';
 import { anyTypes, transpileFolder } from './support/client-generate.js';
 import { generateWith, openSse, REALTIME_REDIS_USAGE, REDIS_TEMPLATES, renderRedisRuntime, REST_REDIS_USAGE, writeGenerated } from './support/redis-generate.js';

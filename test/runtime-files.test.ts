@@ -8,11 +8,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ApiConfig } from '../generators/core/config.js';
-import { loadConfig } from '../generators/core/config.js';
-import { generate } from '../generators/core/generate.js';
-import type { OutputSet } from '../generators/core/writer.js';
-import { codegenVersion } from '../generators/core/version.js';
+import type { ApiConfig } from '../generators/core/config/config.js';
+import { loadConfig } from '../generators/core/config/config.js';
+import { generate } from '../generators/core/pipeline/generate.js';
+import type { OutputSet } from '../generators/core/pipeline/writer.js';
+import { codegenVersion } from '../generators/core/pipeline/version.js';
 import { ROOT } from './support/cli.js';
 import { tempDir } from './support/tmp.js';
 

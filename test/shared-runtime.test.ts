@@ -7,9 +7,9 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, type ApiConfig } from '../generators/core/config.js';
-import { generate } from '../generators/core/generate.js';
-import type { OutputSet } from '../generators/core/writer.js';
+import { loadConfig, type ApiConfig } from '../generators/core/config/config.js';
+import { generate } from '../generators/core/pipeline/generate.js';
+import type { OutputSet } from '../generators/core/pipeline/writer.js';
 import { codegen, ROOT } from './support/cli.js';
 import { tempDir } from './support/tmp.js';
 import { COMPILERS, typecheck } from './support/typecheck.js';

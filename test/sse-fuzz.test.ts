@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { TemplateRenderer } from '../generators/core/templates.js';
+import { TemplateRenderer } from '../generators/core/pipeline/templates.js';
 import { ROOT } from './support/cli.js';
 import type { Rng } from './support/e2e-fuzz.js';
 import { fuzz, fuzzSummary } from './support/fuzz-loop.js';

@@ -9,9 +9,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectFile, styleOfInput } from '../generators/core/detect.js';
+import { detectFile, styleOfInput } from '../generators/core/config/detect.js';
 import { CodegenError, formatDiagnostic } from '../generators/core/diagnostics.js';
-import type { ApiModel } from '../generators/core/model.js';
+import type { ApiModel } from '../generators/openapi/model.js';
 import { loadOpenApi } from '../generators/openapi/load.js';
 import { codegen, ROOT } from './support/cli.js';
 import { transpileFolder, writeFiles } from './support/client-generate.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addMissingMembers } from '../generators/core/user-files.js';
+import { addMissingMembers } from '../generators/core/pipeline/user-files.js';
 
 const userFile = `import type { Handlers } from "./generated/server.js";
 

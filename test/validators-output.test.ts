@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type TasksApiHandlers } from '../out/rest/server.js';
 import type { UploadAttachmentBody } from '../out/rest/types.js';
 import { isUploadAttachmentBody, validateUploadAttachmentBody } from '../out/rest/validators.js';
-import { HELPER_NAMES } from '../generators/core/emit-validators-helpers.js';
+import { HELPER_NAMES } from '../generators/core/emit/validators/helpers.js';
 import { ROOT } from './support/cli.js';
 
 const TASK_ID = '2eb8aa08-aa98-11ea-b4aa-73b441d16380';

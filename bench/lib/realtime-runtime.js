@@ -1,6 +1,6 @@
 // The realtime runtimes as a generated API ships them, for the `ws-server` and `sse-server`
 // benchmarks: templates/runtime/<name>.ts.hbs rendered with the built TemplateRenderer
-// (dist/generators/core/templates.js, from `npm run build`) into `<dir>/ts/runtime/`, then
+// (dist/generators/core/pipeline/templates.js, from `npm run build`) into `<dir>/ts/runtime/`, then
 // transpiled to plain JS in `<dir>/js/runtime/` (bench/lib/grpc-transpile.js), so the measured
 // server processes run no module hooks. `<dir>` is under bench/.work, inside the repository, so the
 // rendered `import ... from "ws"` resolves from the project's node_modules.
@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { transpileTree } from './grpc-transpile.js';
 import { ROOT } from './tools.js';
 
-const RENDERER = join(ROOT, 'dist/generators/core/templates.js');
+const RENDERER = join(ROOT, 'dist/generators/core/pipeline/templates.js');
 
 /**
  * Renders and transpiles the runtime files `names` (e.g. `ws-server`) into `dir`; resolves with the
@@ -21,7 +21,7 @@ const RENDERER = join(ROOT, 'dist/generators/core/templates.js');
  * @returns {Promise<{ js: string } | { reason: string }>}
  */
 export async function buildRuntime(dir, names) {
-  if (!existsSync(RENDERER)) return { reason: 'dist/generators/core/templates.js is missing: run `npm run build` first' };
+  if (!existsSync(RENDERER)) return { reason: 'dist/generators/core/pipeline/templates.js is missing: run `npm run build` first' };
   const { TemplateRenderer } = await import(pathToFileURL(RENDERER).href);
   const renderer = new TemplateRenderer();
   const ts = join(dir, 'ts');

@@ -8,11 +8,11 @@
  * receives); SSE `ChatEvent` / `ChatEvents` and, for a POST stream's body, `ChatRequest` /
  * `ChatRequests`. A name a schema already has gets a number (`uniqueName`).
  */
-import type { Problems } from '../core/documents.js';
-import { child, locate } from '../core/documents.js';
-import type { JsonSchema, NamedSchema, SchemaObject } from '../core/model.js';
-import { pascalCase, uniqueName } from '../core/names.js';
-import { refName } from '../core/shapes.js';
+import type { Problems } from '../core/schema/json-documents.js';
+import { child, locate } from '../core/schema/json-documents.js';
+import type { JsonSchema, NamedSchema, SchemaObject } from '../core/schema/json-schema.js';
+import { pascalCase, uniqueName } from '../core/builder/names.js';
+import { refName } from '../core/schema/read-write.js';
 import type { PendingChannel, PendingMessage } from './document.js';
 import type { Action, Channel, Message } from './model.js';
 

@@ -7,11 +7,11 @@
  * `WebSocket` and `validate`. It runs in browsers and in Node (pass `ws`'s `WebSocket` there), so
  * it imports nothing from Node.
  */
-import type { TypeEmitter } from '../core/emit-types.js';
-import { exportStatement, importStatement } from '../core/imports.js';
-import { commentText, jsDoc, objectKey, propertyAccess, propertyKey, stringLiteral, uniqueName } from '../core/names.js';
-import type { GeneratedFile } from '../core/output.js';
-import type { TemplateRenderer } from '../core/templates.js';
+import type { TypeEmitter } from '../core/emit/types/emit.js';
+import { exportStatement, importStatement } from '../core/builder/imports.js';
+import { commentText, jsDoc, objectKey, propertyAccess, propertyKey, stringLiteral, uniqueName } from '../core/builder/names.js';
+import type { GeneratedFile } from '../core/pipeline/output.js';
+import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { APP_PING, assertSupported, describeChannels, type ChannelInfo } from './endpoints.js';
 import type { RealtimeModel } from './model.js';
 import { takenTypeNames } from './server.js';

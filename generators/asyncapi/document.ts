@@ -15,8 +15,8 @@
  * or `https`. Otherwise it is a WebSocket channel (`ws`/`wss`, or `http`/`https`, where a WebSocket starts with an HTTP
  * upgrade, as Slack's RTM document describes its API).
  */
-import type { Documents, Problems, SourceDoc, Where } from '../core/documents.js';
-import { child, closest, deref, describe, encodePointer, isObject, locate, own, resolveRef, segments } from '../core/documents.js';
+import type { Documents, Problems, SourceDoc, Where } from '../core/schema/json-documents.js';
+import { child, closest, deref, describe, encodePointer, isObject, locate, own, resolveRef, segments } from '../core/schema/json-documents.js';
 import type { Action, ChannelOperation, ChannelParameter, RealtimeServer, SseSettings, Transport, WebSocketSettings } from './model.js';
 import {
   checkTransportExtensions, WEBSOCKET_ONLY, readDiscriminator, readFirstMessageAuth, readHeartbeat, readMaxMessageSize, readSse, readSseEvent,

@@ -5,11 +5,11 @@
  * Anything the runtimes cannot do for a manifest is refused here, with the manifest's location.
  */
 import { error } from '../core/diagnostics.js';
-import type { TypeEmitter } from '../core/emit-types.js';
-import { camelCase, stringLiteral } from '../core/names.js';
+import type { TypeEmitter } from '../core/emit/types/emit.js';
+import { camelCase, stringLiteral } from '../core/builder/names.js';
 import { shapeOf } from './index.js';
-import type { JsonSchema, SchemaObject } from '../core/model.js';
-import { refName } from '../core/shapes.js';
+import type { JsonSchema, SchemaObject } from '../core/schema/json-schema.js';
+import { refName } from '../core/schema/read-write.js';
 import type { Action, Channel, Message, RealtimeModel } from './model.js';
 
 /** One message of a direction, as generated code names it. */

@@ -7,8 +7,8 @@
  * Channel: `x-sse`, `x-discriminator`, `x-subprotocols`, `x-heartbeat`, `x-max-message-size`,
  * `x-first-message-auth`. Message: `x-sse-event`.
  */
-import type { Problems, Where } from '../core/documents.js';
-import { child, describe, isObject, locate, own } from '../core/documents.js';
+import type { Problems, Where } from '../core/schema/json-documents.js';
+import { child, describe, isObject, locate, own } from '../core/schema/json-documents.js';
 import type { SseSettings, Transport } from './model.js';
 
 export const DEFAULTS = {

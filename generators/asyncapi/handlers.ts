@@ -2,15 +2,15 @@
  * The user's handler file for a generated realtime server: written once with a typed stub per
  * message the server receives (grouped by WebSocket channel) and per POST stream, then only added
  * to: a message added to the manifest gets a stub, nothing the user wrote changes
- * (generators/core/user-files.ts).
+ * (generators/core/pipeline/user-files.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { TypeEmitter } from '../core/emit-types.js';
-import { commentText, jsDoc, propertyKey, stringLiteral } from '../core/names.js';
-import { displayPath, importSpecifier } from '../core/paths.js';
-import type { TemplateRenderer } from '../core/templates.js';
-import type { StubMember } from '../core/user-files.js';
+import type { TypeEmitter } from '../core/emit/types/emit.js';
+import { commentText, jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
+import { displayPath, importSpecifier } from '../core/pipeline/paths.js';
+import type { TemplateRenderer } from '../core/pipeline/templates.js';
+import type { StubMember } from '../core/pipeline/user-files.js';
 import { describeChannels, handledMessages } from './endpoints.js';
 import type { RealtimeModel } from './model.js';
 
@@ -48,7 +48,7 @@ export async function handlerScaffold(model: RealtimeModel, types: TypeEmitter, 
     return [{ file, content }];
   }
   // ts-morph is heavy: load it only when there is a user file to add to.
-  const { addMissingMembers } = await import('../core/user-files.js');
+  const { addMissingMembers } = await import('../core/pipeline/user-files.js');
   return [{ file, content: addMissingMembers(existing, displayPath(file), { variable: 'handlers', members }).text }];
 }
 

@@ -6,11 +6,11 @@
  * Direction and shape: what the server sends is read by clients (read shape); what it receives is
  * written by clients (write shape: readOnly properties left out), as for REST responses and bodies.
  */
-import { createTypeEmitter, type TypeEmitter } from '../core/emit-types.js';
-import { emitValidators } from '../core/emit-validators.js';
-import type { Generated, GeneratorContext } from '../core/generate.js';
-import { commentText, jsDoc, propertyKey } from '../core/names.js';
-import type { GeneratedFile } from '../core/output.js';
+import { createTypeEmitter, type TypeEmitter } from '../core/emit/types/emit.js';
+import { emitValidators } from '../core/emit/validators/emit.js';
+import type { Generated, GeneratorContext } from '../core/pipeline/generator.js';
+import { commentText, jsDoc, propertyKey } from '../core/builder/names.js';
+import type { GeneratedFile } from '../core/pipeline/output.js';
 import { describeChannels } from './endpoints.js';
 import { emitClient } from './client.js';
 import { handlerScaffold } from './handlers.js';

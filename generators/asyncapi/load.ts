@@ -7,9 +7,9 @@
  */
 import { dirname, resolve } from 'node:path';
 import { CodegenError, error } from '../core/diagnostics.js';
-import { InputFiles } from '../core/input-files.js';
-import type { SourceDoc, Where } from '../core/documents.js';
-import { child, describe, Documents, isObject, locate, own, Problems } from '../core/documents.js';
+import { InputFiles } from '../core/pipeline/input-files.js';
+import type { SourceDoc, Where } from '../core/schema/json-documents.js';
+import { child, describe, Documents, isObject, locate, own, Problems } from '../core/schema/json-documents.js';
 import { finishChannels } from './channels.js';
 import { DocumentLowering, lowerServers } from './document.js';
 import type { RealtimeModel } from './model.js';

@@ -8,12 +8,12 @@
  * them. A client does the opposite.
  *
  * Payloads are named JSON Schema 2020-12 schemas (`schemas`, references written `#/$defs/<Name>`,
- * as in generators/core/model.ts), so the shared type and validator emitters serve them. Each
+ * as in generators/core/schema/json-schema.ts), so the shared type and validator emitters serve them. Each
  * channel direction also has a named union schema (`ChatServerMessage`, ...) with a validator that
  * dispatches on the discriminator.
  */
 import type { SourceLocation } from '../core/diagnostics.js';
-import type { JsonSchema, NamedSchema } from '../core/model.js';
+import type { JsonSchema, NamedSchema } from '../core/schema/json-schema.js';
 
 /** `http-stream`: a GET whose response is newline-delimited JSON (an `http`/`https` channel with a GET binding). */
 export type Transport = 'sse' | 'websocket' | 'http-stream';

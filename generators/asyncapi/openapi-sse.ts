@@ -13,12 +13,12 @@
  * POST operation's `application/json` request body is the one message it receives, and `x-sse` on
  * the operation takes the same settings as on an AsyncAPI channel.
  */
-import type { Documents, SourceDoc, Where } from '../core/documents.js';
-import { child, deref, describe, isObject, locate, own, Problems } from '../core/documents.js';
+import type { Documents, SourceDoc, Where } from '../core/schema/json-documents.js';
+import { child, deref, describe, isObject, locate, own, Problems } from '../core/schema/json-documents.js';
 import { error } from '../core/diagnostics.js';
-import type { SchemaObject } from '../core/model.js';
-import { pascalCase } from '../core/names.js';
-import { refName } from '../core/shapes.js';
+import type { SchemaObject } from '../core/schema/json-schema.js';
+import { pascalCase } from '../core/builder/names.js';
+import { refName } from '../core/schema/read-write.js';
 import { SchemaRegistry } from '../openapi/lower.js';
 import { finishChannels } from './channels.js';
 import type { PendingChannel, PendingMessage } from './document.js';

@@ -11,11 +11,11 @@
  * payload that is only a `$ref` is named after its target, and an inline payload is hoisted as
  * `<MessageName>Payload`.
  */
-import type { Documents, Where } from '../core/documents.js';
-import { child, describe, isObject, locate, own, Problems, resolveRef } from '../core/documents.js';
-import type { NamedSchema } from '../core/model.js';
-import { pascalCase } from '../core/names.js';
-import { refName } from '../core/shapes.js';
+import type { Documents, Where } from '../core/schema/json-documents.js';
+import { child, describe, isObject, locate, own, Problems, resolveRef } from '../core/schema/json-documents.js';
+import type { NamedSchema } from '../core/schema/json-schema.js';
+import { pascalCase } from '../core/builder/names.js';
+import { refName } from '../core/schema/read-write.js';
 import { SchemaRegistry } from '../openapi/lower.js';
 
 const SCHEMA = ['items', 'additionalItems', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'];

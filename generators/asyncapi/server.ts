@@ -5,11 +5,11 @@
  * manifest says (retry, keep-alive, `[DONE]`, resume; subprotocols, heartbeat, size limit,
  * first-message auth, discriminator, correlation id). Only the runtime files it uses are written.
  */
-import type { TypeEmitter } from '../core/emit-types.js';
-import { exportStatement, importStatement } from '../core/imports.js';
-import { commentText, jsDoc, jsonLiteral, objectKey, propertyAccess, propertyKey, stringLiteral, uniqueName } from '../core/names.js';
-import type { GeneratedFile } from '../core/output.js';
-import type { TemplateRenderer } from '../core/templates.js';
+import type { TypeEmitter } from '../core/emit/types/emit.js';
+import { exportStatement, importStatement } from '../core/builder/imports.js';
+import { commentText, jsDoc, jsonLiteral, objectKey, propertyAccess, propertyKey, stringLiteral, uniqueName } from '../core/builder/names.js';
+import type { GeneratedFile } from '../core/pipeline/output.js';
+import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { APP_PING, assertSupported, describeChannels, handledMessages, pathNames, pathPattern, runtimePing, type ChannelInfo, type MessageInfo } from './endpoints.js';
 import type { RealtimeModel } from './model.js';
 

@@ -10,8 +10,8 @@
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Diagnostic } from '../core/diagnostics.js';
-import type { SourceDoc } from '../core/documents.js';
-import { closest, describe } from '../core/documents.js';
+import type { SourceDoc } from '../core/schema/json-documents.js';
+import { closest, describe } from '../core/schema/json-documents.js';
 
 export type AsyncApiVersion = '3.0.0' | '3.1.0';
 

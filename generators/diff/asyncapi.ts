@@ -7,8 +7,8 @@
  */
 import { resolve } from 'node:path';
 import type { SourceLocation } from '../core/diagnostics.js';
-import { Documents, own, type SourceDoc } from '../core/documents.js';
-import type { JsonSchema } from '../core/model.js';
+import { Documents, own, type SourceDoc } from '../core/schema/json-documents.js';
+import type { JsonSchema } from '../core/schema/json-schema.js';
 import { loadAsyncApi } from '../asyncapi/load.js';
 import type { Action, Channel, Message, RealtimeModel } from '../asyncapi/model.js';
 import { CWD_ROOTS, type Change, type DiffResult, type SideRoots } from './changes.js';

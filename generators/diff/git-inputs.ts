@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import type { ApiConfig } from '../core/config.js';
+import type { ApiConfig } from '../core/config/config.js';
 import { UsageError } from '../core/diagnostics.js';
 import type { DiffSide } from './index.js';
 

@@ -4,10 +4,10 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
-import type { InputStyle } from '../core/config.js';
-import { styleOfInput } from '../core/detect.js';
+import type { InputStyle } from '../core/config/config.js';
+import { styleOfInput } from '../core/config/detect.js';
 import { UsageError } from '../core/diagnostics.js';
-import { displayPath } from '../core/paths.js';
+import { displayPath } from '../core/pipeline/paths.js';
 import type { DiffResult } from './changes.js';
 import { diffAsyncApi } from './asyncapi.js';
 import { diffGraphQL } from './graphql.js';

@@ -4,7 +4,7 @@
  * sends (`response`) may only say less. Shared by the OpenAPI and AsyncAPI diffs.
  */
 import type { SourceLocation } from '../core/diagnostics.js';
-import type { JsonSchema, SchemaObject } from '../core/model.js';
+import type { JsonSchema, SchemaObject } from '../core/schema/json-schema.js';
 import type { Change, ChangeClass } from './changes.js';
 
 export type Direction = 'request' | 'response';

@@ -7,8 +7,9 @@
  */
 import { dirname, resolve } from 'node:path';
 import type { SourceLocation } from '../core/diagnostics.js';
-import { Documents, isObject, own, type SourceDoc } from '../core/documents.js';
-import type { ApiModel, JsonSchema, Operation, Parameter } from '../core/model.js';
+import { Documents, isObject, own, type SourceDoc } from '../core/schema/json-documents.js';
+import type { ApiModel, Operation, Parameter } from '../openapi/model.js';
+import type { JsonSchema } from '../core/schema/json-schema.js';
 import { loadOpenApi } from '../openapi/load.js';
 import { SchemaRegistry } from '../openapi/lower.js';
 import { CWD_ROOTS, type Change, type DiffResult, type SideRoots } from './changes.js';

@@ -4,7 +4,7 @@
  * (`diff/<style>/<kind>`); breaking changes without a version switch are errors, other breaking and
  * dangerous ones warnings, safe ones notes.
  */
-import { codegenVersion } from '../core/version.js';
+import { codegenVersion } from '../core/pipeline/version.js';
 import { isError, sortChanges, type Change, type DiffResult } from './changes.js';
 
 function level(change: Change): 'error' | 'warning' | 'note' {

@@ -1,8 +1,8 @@
 /**
- * The `options` a GraphQL API accepts in `codegen.config.*`; checked by `core/config.ts`. `scalars`
+ * The `options` a GraphQL API accepts in `codegen.config.*`; checked by `core/config/config.ts`. `scalars`
  * and `mappers` are also the graphql-codegen plugins' `config` (`config.ts`), with the same meaning.
  */
-import type { OptionDeclarations, OptionValues } from '../core/option-types.js';
+import type { OptionDeclarations, OptionValues } from '../core/config/option-types.js';
 import { SCALAR_SHORT_FORMS } from './config.js';
 
 export const GRAPHQL_OPTIONS = {

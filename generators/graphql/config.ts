@@ -3,7 +3,7 @@
  * (under an API's `options`) and in a graphql-codegen `codegen.yml` (as a plugin's `config`), so a
  * team can run our plugins from either tool and get the same files.
  */
-import type { JsonSchema } from '../core/model.js';
+import type { JsonSchema } from '../core/schema/json-schema.js';
 
 /**
  * What a custom scalar is in TypeScript, written as JSON Schema so the one type emitter shared by

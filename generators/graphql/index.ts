@@ -6,8 +6,8 @@
  */
 import type { PluginFunction, Types } from '@graphql-codegen/plugin-helpers';
 import type { GraphQLSchema } from 'graphql';
-import type { Generated, GeneratorContext } from '../core/generate.js';
-import type { GeneratedFile } from '../core/output.js';
+import type { Generated, GeneratorContext } from '../core/pipeline/generator.js';
+import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { GraphQLPluginConfig } from './config.js';
 import { loadGraphQL } from './load.js';
 import { resolversScaffold } from './resolvers-scaffold.js';

@@ -12,9 +12,9 @@ import {
 import { validateSDL } from 'graphql/validation/validate.js';
 import type { Types } from '@graphql-codegen/plugin-helpers';
 import { CodegenError, error, type Diagnostic } from '../core/diagnostics.js';
-import { pascalCase } from '../core/names.js';
-import { InputFiles, refusalHint } from '../core/input-files.js';
-import { displayPath } from '../core/paths.js';
+import { pascalCase } from '../core/builder/names.js';
+import { InputFiles, refusalHint } from '../core/pipeline/input-files.js';
+import { displayPath } from '../core/pipeline/paths.js';
 import { lintSchema } from './lint.js';
 
 export interface GraphQLInput {

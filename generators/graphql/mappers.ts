@@ -17,7 +17,7 @@
 import {
   isInputObjectType, isInterfaceType, isObjectType, isScalarType, isUnionType, type GraphQLSchema,
 } from 'graphql';
-import { isIdentifier, pascalCase, safeIdentifier, stringLiteral, uniqueName } from '../core/names.js';
+import { isIdentifier, pascalCase, safeIdentifier, stringLiteral, uniqueName } from '../core/builder/names.js';
 import { typesNames } from './names.js';
 
 export interface ResolvedMappers {

@@ -6,7 +6,7 @@ import {
   isInterfaceType, isIntrospectionType, isObjectType, isSpecifiedScalarType, isUnionType,
   type GraphQLNamedType, type GraphQLSchema,
 } from 'graphql';
-import { pascalCase, uniqueName } from '../core/names.js';
+import { pascalCase, uniqueName } from '../core/builder/names.js';
 
 /**
  * Names TypeScript reserves for its own types: a GraphQL type may be called `string` or `object`,

@@ -13,7 +13,7 @@ import {
   type GraphQLInputType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLOutputType, type GraphQLSchema,
   type GraphQLType, type SelectionNode, type SelectionSetNode, type VariableDefinitionNode, print,
 } from 'graphql';
-import { jsDoc, propertyKey, stringLiteral } from '../core/names.js';
+import { jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
 
 /** Built-in scalars; every other scalar, and every enum and input type, is imported from `types.ts`. */
 const BUILTIN_SCALARS: Record<string, string> = { ID: 'string', String: 'string', Int: 'number', Float: 'number', Boolean: 'boolean' };

@@ -12,7 +12,7 @@ import {
   Kind, print, stripIgnoredCharacters, visit,
   type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type OperationTypeNode,
 } from 'graphql';
-import { uniqueName } from '../core/names.js';
+import { uniqueName } from '../core/builder/names.js';
 import { fragmentTypeName, operationConstantName, operationFunctionName, operationTypeName, variablesTypeName } from './names.js';
 
 export type OperationKind = 'query' | 'mutation' | 'subscription';

@@ -1,5 +1,5 @@
 /** What every codegen GraphQL plugin needs: a template renderer for its config, made once. */
-import { TemplateRenderer } from '../core/templates.js';
+import { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { GraphQLPluginConfig } from './config.js';
 
 const renderers = new Map<string, TemplateRenderer>();

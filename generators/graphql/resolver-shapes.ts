@@ -14,8 +14,8 @@ import {
   type GraphQLField, type GraphQLInterfaceType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLOutputType,
   type GraphQLSchema, type GraphQLUnionType,
 } from 'graphql';
-import { arrayOf, atom, NULL, union, type TypeText } from '../core/emit-types-text.js';
-import { jsDoc, propertyKey, stringLiteral } from '../core/names.js';
+import { arrayOf, atom, NULL, union, type TypeText } from '../core/emit/types/text.js';
+import { jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
 import { declaredTypes, typeName, typesNames } from './names.js';
 import type { ResolvedMappers } from './mappers.js';
 import { typeSchema } from './schema-types.js';

@@ -1,15 +1,15 @@
 /**
  * The user's resolver file for a generated GraphQL server: written once with a typed stub for
  * every field of the root types (`Query`, `Mutation`, `Subscription`), then only added to: a field
- * added to the schema gets a stub, nothing the user wrote changes (generators/core/user-files.ts).
+ * added to the schema gets a stub, nothing the user wrote changes (generators/core/pipeline/user-files.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
-import { jsDoc, propertyKey, stringLiteral } from '../core/names.js';
-import { displayPath, importSpecifier } from '../core/paths.js';
-import type { TemplateRenderer } from '../core/templates.js';
-import type { StubMember } from '../core/user-files.js';
+import { jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
+import { displayPath, importSpecifier } from '../core/pipeline/paths.js';
+import type { TemplateRenderer } from '../core/pipeline/templates.js';
+import type { StubMember } from '../core/pipeline/user-files.js';
 import { typesNames } from './names.js';
 
 export async function resolversScaffold(
@@ -35,7 +35,7 @@ export async function resolversScaffold(
     return { file, content };
   }
   // ts-morph is heavy: load it only when there is a user file to add to.
-  const { addMissingMembers } = await import('../core/user-files.js');
+  const { addMissingMembers } = await import('../core/pipeline/user-files.js');
   return { file, content: addMissingMembers(existing, displayPath(file), { variable: 'resolvers', members }).text };
 }
 

@@ -22,8 +22,8 @@ import {
   isInterfaceType, isObjectType, isScalarType, isUnionType,
   type GraphQLField, type GraphQLInterfaceType, type GraphQLObjectType, type GraphQLSchema, type GraphQLUnionType,
 } from 'graphql';
-import type { JsonSchema } from '../core/model.js';
-import { jsDoc, propertyKey, stringLiteral } from '../core/names.js';
+import type { JsonSchema } from '../core/schema/json-schema.js';
+import { jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
 import type { ResolvedMappers } from './mappers.js';
 import { declaredTypes, typesNames, type TypesNames } from './names.js';
 import { ResolverShapes } from './resolver-shapes.js';

@@ -20,7 +20,7 @@ import {
   isScalarType, isSpecifiedScalarType, isUnionType,
   type GraphQLArgument, type GraphQLField, type GraphQLInputField, type GraphQLNamedType, type GraphQLSchema, type GraphQLType,
 } from 'graphql';
-import type { JsonSchema, NamedSchema, SchemaObject } from '../core/model.js';
+import type { JsonSchema, NamedSchema, SchemaObject } from '../core/schema/json-schema.js';
 import type { ScalarMapping } from './config.js';
 import { declaredTypes, typeName } from './names.js';
 

@@ -4,7 +4,7 @@
  */
 import type { Types } from '@graphql-codegen/plugin-helpers';
 import { Kind, printSchema, type GraphQLSchema } from 'graphql';
-import { stringLiteral } from '../core/names.js';
+import { stringLiteral } from '../core/builder/names.js';
 import { authModel } from './server-auth.js';
 
 export interface ServerTemplateContext {

@@ -6,9 +6,9 @@
  */
 import { dirname, resolve } from 'node:path';
 import { CodegenError, type SourceLocation } from '../core/diagnostics.js';
-import { Documents, own, type SourceDoc } from '../core/documents.js';
-import { InputFiles } from '../core/input-files.js';
-import type { JsonSchema } from '../core/model.js';
+import { Documents, own, type SourceDoc } from '../core/schema/json-documents.js';
+import { InputFiles } from '../core/pipeline/input-files.js';
+import type { JsonSchema } from '../core/schema/json-schema.js';
 import { loadAsyncApi } from '../asyncapi/load.js';
 import type { RealtimeModel } from '../asyncapi/model.js';
 import { DISABLE_KEY, LintContextBase } from './context.js';

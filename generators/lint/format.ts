@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { codegenVersion } from '../core/version.js';
+import { codegenVersion } from '../core/pipeline/version.js';
 import { RULES } from './registry.js';
 import type { Finding } from './rule.js';
 import type { LintResult } from './run.js';

@@ -2,7 +2,7 @@
  * The `lint` key of an API in codegen.config.*: `lint: { rules: { "<rule-id>": off | warn | error } }`,
  * checked like every other key (unknown keys, unknown rule ids with a suggestion, wrong values).
  */
-import { closest } from '../core/documents.js';
+import { closest } from '../core/schema/json-documents.js';
 import { RULE_IDS } from './registry.js';
 import { RULE_SETTINGS, type RuleSetting } from './rule.js';
 

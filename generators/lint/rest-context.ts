@@ -5,10 +5,10 @@
  * silences that rule for itself and everything under it.
  */
 import { dirname, resolve } from 'node:path';
-import type { ApiModel, Operation } from '../core/model.js';
-import { child, deref, Documents, isObject, locate, own, Problems, segments, type SourceDoc, type Where } from '../core/documents.js';
+import type { ApiModel, Operation } from '../openapi/model.js';
+import { child, deref, Documents, isObject, locate, own, Problems, segments, type SourceDoc, type Where } from '../core/schema/json-documents.js';
 import { CodegenError } from '../core/diagnostics.js';
-import { InputFiles } from '../core/input-files.js';
+import { InputFiles } from '../core/pipeline/input-files.js';
 import { loadOpenApi } from '../openapi/load.js';
 import { collectOperations } from '../openapi/lower.js';
 import { convertSwagger2, isSwagger } from '../openapi/swagger2.js';

@@ -1,8 +1,9 @@
 /** What several REST rules ask of a path or an operation. */
-import type { JsonSchema, MediaContent, Parameter } from '../core/model.js';
-import { words } from '../core/names.js';
+import type { MediaContent, Parameter } from '../openapi/model.js';
+import type { JsonSchema } from '../core/schema/json-schema.js';
+import { words } from '../core/builder/names.js';
 import type { RestContext, RestOperation } from './rest-context.js';
-import type { Where } from '../core/documents.js';
+import type { Where } from '../core/schema/json-documents.js';
 
 /** Path segments that are neither `{parameters}` nor a version (`v1`, `v2beta`). */
 export function literalSegments(path: string): string[] {

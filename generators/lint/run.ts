@@ -3,7 +3,7 @@
  * runs every rule the config leaves on (with the configured severity), and returns the findings
  * in file order. A document the generator refuses stops here with its located errors.
  */
-import type { InputStyle } from '../core/config.js';
+import type { InputStyle } from '../core/config/config.js';
 import { AsyncApiContext } from './asyncapi-context.js';
 import { GraphQLContext } from './graphql-context.js';
 import type { LintConfig } from './lint-config.js';

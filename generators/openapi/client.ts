@@ -26,13 +26,14 @@
  *   as the method does, and a bundle then holds only the descriptions the app names (the class
  *   names them all).
  */
-import type { TypeEmitter } from '../core/emit-types.js';
-import type { ApiModel, JsonSchema, Operation, SecurityScheme } from '../core/model.js';
-import { Imports } from '../core/imports.js';
-import { apiBaseName, jsDoc, objectKey, propertyKey, stringLiteral } from '../core/names.js';
-import type { GeneratedFile } from '../core/output.js';
-import { refName } from '../core/shapes.js';
-import type { TemplateRenderer } from '../core/templates.js';
+import type { TypeEmitter } from '../core/emit/types/emit.js';
+import type { ApiModel, Operation, SecurityScheme } from './model.js';
+import type { JsonSchema } from '../core/schema/json-schema.js';
+import { Imports } from '../core/builder/imports.js';
+import { apiBaseName, jsDoc, objectKey, propertyKey, stringLiteral } from '../core/builder/names.js';
+import type { GeneratedFile } from '../core/pipeline/output.js';
+import { refName } from '../core/schema/read-write.js';
+import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { describeOperations, isJsonMediaType, type OperationInfo, type ResponseCase } from './operation-types.js';
 
 export interface ClientEmitOptions {

@@ -1,6 +1,6 @@
-/** The `options` an OpenAPI API accepts in `codegen.config.*`; checked by `core/config.ts`. */
-import type { OptionDeclarations, OptionValues } from '../core/option-types.js';
-import { REDIS_OPTION } from '../core/options.js';
+/** The `options` an OpenAPI API accepts in `codegen.config.*`; checked by `core/config/config.ts`. */
+import type { OptionDeclarations, OptionValues } from '../core/config/option-types.js';
+import { REDIS_OPTION } from '../core/config/options.js';
 
 export const OPENAPI_OPTIONS = {
   redis: REDIS_OPTION,

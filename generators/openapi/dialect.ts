@@ -9,10 +9,10 @@
  * `example` becomes `examples`. `x-*` and unknown keywords are dropped. References are rewritten
  * by the caller's `refTo`, which names the target schema.
  */
-import type { JsonSchema, JsonType, SchemaObject } from '../core/model.js';
-import type { Problems, Where } from '../core/documents.js';
-import { child, closest, describe, isObject, locate, own, setOwn } from '../core/documents.js';
-import { multipleOfProblem, patternFlags } from '../core/schema-rules.js';
+import type { JsonSchema, JsonType, SchemaObject } from '../core/schema/json-schema.js';
+import type { Problems, Where } from '../core/schema/json-documents.js';
+import { child, closest, describe, isObject, locate, own, setOwn } from '../core/schema/json-documents.js';
+import { multipleOfProblem, patternFlags } from '../core/schema/pattern-rules.js';
 
 export interface SchemaContext {
   /** `3.0` reads `nullable` and boolean exclusive bounds; `3.1` is JSON Schema 2020-12 already. */

@@ -1,14 +1,14 @@
 /**
  * The user's handler file for a generated server: written once with a typed stub per operation,
- * then only added to (see generators/core/user-files.ts).
+ * then only added to (see generators/core/pipeline/user-files.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { TypeEmitter } from '../core/emit-types.js';
-import type { ApiModel } from '../core/model.js';
-import { jsDoc, stringLiteral } from '../core/names.js';
-import { displayPath, importSpecifier } from '../core/paths.js';
-import type { TemplateRenderer } from '../core/templates.js';
+import type { TypeEmitter } from '../core/emit/types/emit.js';
+import type { ApiModel } from './model.js';
+import { jsDoc, stringLiteral } from '../core/builder/names.js';
+import { displayPath, importSpecifier } from '../core/pipeline/paths.js';
+import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { describeOperations } from './operation-types.js';
 import { serverTypeNames } from './server.js';
 
@@ -31,7 +31,7 @@ export async function handlerScaffold(model: ApiModel, types: TypeEmitter, templ
     return { file, content };
   }
   // ts-morph is heavy: load it only when there is a user file to add to.
-  const { addMissingMembers } = await import('../core/user-files.js');
+  const { addMissingMembers } = await import('../core/pipeline/user-files.js');
   const stubs = members.map(({ name, code }) => ({ name, code: code.replace(/^ {2}/gm, '').replace(/,$/, '') }));
   return { file, content: addMissingMembers(existing, displayPath(file), { variable: 'handlers', members: stubs }).text };
 }

@@ -3,12 +3,12 @@
  * they import. Everything is typed by `types.ts`, so it is always written; a server validates its
  * input, so asking for one also writes the validators.
  */
-import { createTypeEmitter } from '../core/emit-types.js';
-import { emitValidators } from '../core/emit-validators.js';
-import type { Generated, GeneratorContext } from '../core/generate.js';
+import { createTypeEmitter } from '../core/emit/types/emit.js';
+import { emitValidators } from '../core/emit/validators/emit.js';
+import type { Generated, GeneratorContext } from '../core/pipeline/generator.js';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { commentText } from '../core/names.js';
-import type { GeneratedFile } from '../core/output.js';
+import { commentText } from '../core/builder/names.js';
+import type { GeneratedFile } from '../core/pipeline/output.js';
 import { emitClient } from './client.js';
 import { loadOpenApi } from './load.js';
 import { emitOperationTypes } from './operation-types.js';

@@ -7,11 +7,12 @@
  * property, a duplicate operationId), is read so, with a located warning; `strict` makes those errors.
  */
 import { dirname, resolve } from 'node:path';
-import type { ApiModel, JsonSchema, SecurityScheme } from '../core/model.js';
+import type { ApiModel, SecurityScheme } from './model.js';
+import type { JsonSchema } from '../core/schema/json-schema.js';
 import { CodegenError, error, type Diagnostic } from '../core/diagnostics.js';
-import { InputFiles } from '../core/input-files.js';
-import type { SourceDoc, Where } from '../core/documents.js';
-import { child, closest, deref, describe, Documents, isObject, locate, own, Problems } from '../core/documents.js';
+import { InputFiles } from '../core/pipeline/input-files.js';
+import type { SourceDoc, Where } from '../core/schema/json-documents.js';
+import { child, closest, deref, describe, Documents, isObject, locate, own, Problems } from '../core/schema/json-documents.js';
 import { convertSwagger2, isSwagger } from './swagger2.js';
 import { collectOperations, explicitPagination, detectPagination, lowerSecurity, nameOperations, OperationLowering, SchemaRegistry } from './lower.js';
 

@@ -15,13 +15,11 @@
  *   PascalCased and `{param}` becomes `By<Param>`: GET /projects/{projectId}/tasks →
  *   `listProjectsByProjectIdTasks`, DELETE /tasks/{taskId} → `deleteTasksByTaskId`, GET / → `getRoot`.
  */
-import type {
-  HttpMethod, JsonSchema, MediaContent, NamedSchema, Operation, Pagination, Parameter, RequestBody, Response,
-  ResponseHeader, SchemaObject, SecurityRequirement,
-} from '../core/model.js';
-import { camelCase, isIdentifier, pascalCase, safeIdentifier, uniqueName, words } from '../core/names.js';
-import type { Documents, Problems, SourceDoc, Where } from '../core/documents.js';
-import { child, closest, deref, describe, encodePointer, isObject, locate, own, resolveRef, segments } from '../core/documents.js';
+import type { HttpMethod, MediaContent, Operation, Pagination, Parameter, RequestBody, Response, ResponseHeader, SecurityRequirement } from './model.js';
+import type { JsonSchema, NamedSchema, SchemaObject } from '../core/schema/json-schema.js';
+import { camelCase, isIdentifier, pascalCase, safeIdentifier, uniqueName, words } from '../core/builder/names.js';
+import type { Documents, Problems, SourceDoc, Where } from '../core/schema/json-documents.js';
+import { child, closest, deref, describe, encodePointer, isObject, locate, own, resolveRef, segments } from '../core/schema/json-documents.js';
 import type { SchemaContext } from './dialect.js';
 import { lowerSchema } from './dialect.js';
 import { describeReading, splitPathKey, withPathQuery, type QueryInPath } from './path-query.js';

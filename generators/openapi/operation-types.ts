@@ -6,11 +6,12 @@
  * `describeOperations` decides every name and type once; the client emitter reads the same
  * description, so the two files always agree.
  */
-import type { ApiModel, JsonSchema, MediaContent, Operation, Parameter, Response } from '../core/model.js';
-import { camelCase, jsDoc, pascalCase, propertyKey, stringLiteral, uniqueName } from '../core/names.js';
-import { docParts } from '../core/emit-types-doc.js';
-import type { TypeEmitter } from '../core/emit-types.js';
-import { refName } from '../core/shapes.js';
+import type { ApiModel, MediaContent, Operation, Parameter, Response } from './model.js';
+import type { JsonSchema } from '../core/schema/json-schema.js';
+import { camelCase, jsDoc, pascalCase, propertyKey, stringLiteral, uniqueName } from '../core/builder/names.js';
+import { docParts } from '../core/emit/types/doc.js';
+import type { TypeEmitter } from '../core/emit/types/emit.js';
+import { refName } from '../core/schema/read-write.js';
 
 /** One response of an operation, as a member of its response or error union. */
 export interface ResponseCase {

@@ -5,7 +5,7 @@
  * the declared path parameter `variable` moved to the query, else a required string), and each
  * `name=value` a required query parameter that takes that one value.
  */
-import type { Parameter } from '../core/model.js';
+import type { Parameter } from './model.js';
 
 export interface QueryInPath {
   name: string;

@@ -7,12 +7,13 @@
  * Names and types come from `describeOperations`, so the server agrees with the client and with
  * `types.ts` on every one of them.
  */
-import type { TypeEmitter } from '../core/emit-types.js';
-import type { ApiModel, JsonSchema, MediaContent, Operation, Parameter, Response, SchemaObject } from '../core/model.js';
-import { isBinarySchema } from '../core/binary.js';
-import { docParts } from '../core/emit-types-doc.js';
-import { jsDoc, jsonLiteral, objectKey, pascalCase, propertyKey, stringLiteral, uniqueName } from '../core/names.js';
-import { refName } from '../core/shapes.js';
+import type { TypeEmitter } from '../core/emit/types/emit.js';
+import type { ApiModel, MediaContent, Operation, Parameter, Response } from './model.js';
+import type { JsonSchema, SchemaObject } from '../core/schema/json-schema.js';
+import { isBinarySchema } from '../core/schema/binary.js';
+import { docParts } from '../core/emit/types/doc.js';
+import { jsDoc, jsonLiteral, objectKey, pascalCase, propertyKey, stringLiteral, uniqueName } from '../core/builder/names.js';
+import { refName } from '../core/schema/read-write.js';
 import { isJsonMediaType, preferredContent, type OperationInfo, type ResponseCase } from './operation-types.js';
 
 /** Resolves local type names (from types.ts) and validators to what server.ts imports. */
@@ -96,7 +97,7 @@ function scalarOf(kind: Kind): Scalar {
   return kind === 'array' || kind === 'object' ? 'unknown' : kind;
 }
 
-/** A form field typed `Blob` (core/binary.ts): kept as the `File` it arrives as, for handler and validator alike. */
+/** A form field typed `Blob` (core/schema/binary.ts): kept as the `File` it arrives as, for handler and validator alike. */
 function isBinary(schema: JsonSchema | undefined, resolve: Resolve): boolean {
   const resolved = resolve(schema);
   return typeof resolved === 'object' && isBinarySchema(resolved) && (resolved.type === undefined || kindOf(resolved, resolve) === 'string');

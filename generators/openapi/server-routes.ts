@@ -3,8 +3,8 @@
  * segments, written out as an object literal (`routes` in server.ts). A request walks it one
  * segment at a time, so no request ever tests a list of regular expressions.
  */
-import type { HttpMethod } from '../core/model.js';
-import { objectKey, stringLiteral } from '../core/names.js';
+import type { HttpMethod } from './model.js';
+import { objectKey, stringLiteral } from '../core/builder/names.js';
 
 export interface RouteOperation {
   method: HttpMethod;

@@ -28,15 +28,16 @@
  * http.createServer(createServer(handlers, { auth: { verify } })).listen(8080);
  * ```
  */
-import type { TypeEmitter } from '../core/emit-types.js';
-import { emitSchemaValidators, type ValidatorCode } from '../core/emit-validators.js';
-import type { ExternalValidator } from '../core/emit-validators-module.js';
-import type { ApiModel, JsonSchema, SchemaObject, SecurityScheme } from '../core/model.js';
-import { Imports } from '../core/imports.js';
-import { apiBaseName, jsDoc, objectKey, propertyKey, stringLiteral, uniqueName } from '../core/names.js';
-import type { GeneratedFile } from '../core/output.js';
-import { refName } from '../core/shapes.js';
-import type { TemplateRenderer } from '../core/templates.js';
+import type { TypeEmitter } from '../core/emit/types/emit.js';
+import { emitSchemaValidators, type ValidatorCode } from '../core/emit/validators/emit.js';
+import type { ExternalValidator } from '../core/emit/validators/module.js';
+import type { ApiModel, SecurityScheme } from './model.js';
+import type { JsonSchema, SchemaObject } from '../core/schema/json-schema.js';
+import { Imports } from '../core/builder/imports.js';
+import { apiBaseName, jsDoc, objectKey, propertyKey, stringLiteral, uniqueName } from '../core/builder/names.js';
+import type { GeneratedFile } from '../core/pipeline/output.js';
+import { refName } from '../core/schema/read-write.js';
+import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { describeOperations } from './operation-types.js';
 import { ServerOperations, type ServerNames } from './server-operations.js';
 import { routeLiteral, routeTree } from './server-routes.js';

@@ -10,8 +10,8 @@
  * reference in a 3.x document.
  */
 import type { SourceLocation } from '../core/diagnostics.js';
-import type { Documents, Path, Problems, SourceDoc, Where } from '../core/documents.js';
-import { child, closest, describe, encodePointer, isObject, locate, own, resolveRef, segments, setOwn } from '../core/documents.js';
+import type { Documents, Path, Problems, SourceDoc, Where } from '../core/schema/json-documents.js';
+import { child, closest, describe, encodePointer, isObject, locate, own, resolveRef, segments, setOwn } from '../core/schema/json-documents.js';
 
 /** Where referenced things that have no 3.x section of their own are placed in the converted document. */
 export const HOISTED = 'x-codegen-swagger2';

@@ -9,8 +9,8 @@
  * given, where swagger2openapi writes `*` `/` `*`), its headers get a `schema`, its `examples`
  * become content examples.
  */
-import type { Problems, Where } from '../core/documents.js';
-import { closest, deref, describe, isObject, locate, own, setOwn } from '../core/documents.js';
+import type { Problems, Where } from '../core/schema/json-documents.js';
+import { closest, deref, describe, isObject, locate, own, setOwn } from '../core/schema/json-documents.js';
 import type { Conversion } from './swagger2-conversion.js';
 import { at } from './swagger2-conversion.js';
 

@@ -14,8 +14,8 @@
  * is named after its operation (`PluginPullBody`), not after a shared request body; a response
  * without `produces` is JSON (see swagger2-operations.ts).
  */
-import type { Documents, Problems, SourceDoc, Where } from '../core/documents.js';
-import { child, describe, isObject, locate, own, setOwn } from '../core/documents.js';
+import type { Documents, Problems, SourceDoc, Where } from '../core/schema/json-documents.js';
+import { child, describe, isObject, locate, own, setOwn } from '../core/schema/json-documents.js';
 import { at, Conversion } from './swagger2-conversion.js';
 import { convertOperations } from './swagger2-operations.js';
 

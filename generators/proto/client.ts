@@ -12,10 +12,10 @@
  * client.close();
  * ```
  */
-import { importStatement } from '../core/imports.js';
-import { jsDoc, propertyKey } from '../core/names.js';
-import type { GeneratedFile } from '../core/output.js';
-import type { TemplateRenderer } from '../core/templates.js';
+import { importStatement } from '../core/builder/imports.js';
+import { jsDoc, propertyKey } from '../core/builder/names.js';
+import type { GeneratedFile } from '../core/pipeline/output.js';
+import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { MethodInfo, MethodKind, ServiceInfo, ServicesModel } from './server-model.js';
 import { modeName } from './server.js';
 

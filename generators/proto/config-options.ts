@@ -1,8 +1,8 @@
 /**
- * The `options` a proto API accepts in `codegen.config.*`; checked by `core/config.ts`. (Not to be
+ * The `options` a proto API accepts in `codegen.config.*`; checked by `core/config/config.ts`. (Not to be
  * confused with `options.ts`, which interprets options written inside `.proto` files.)
  */
-import type { OptionDeclarations, OptionValues } from '../core/option-types.js';
+import type { OptionDeclarations, OptionValues } from '../core/config/option-types.js';
 
 export const PROTO_OPTIONS = {
   includePaths: {

@@ -1,14 +1,14 @@
 /**
  * The user's handler file of a gRPC server: written once with a stub per rpc, grouped by service
  * (`handlers.TaskService.getTask`), then only added to: an rpc or a service added to the proto
- * gets a stub, nothing the user wrote changes (generators/core/user-files.ts).
+ * gets a stub, nothing the user wrote changes (generators/core/pipeline/user-files.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { jsDoc, propertyKey, stringLiteral } from '../core/names.js';
-import { displayPath, importSpecifier } from '../core/paths.js';
-import type { TemplateRenderer } from '../core/templates.js';
-import type { StubMember } from '../core/user-files.js';
+import { jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
+import { displayPath, importSpecifier } from '../core/pipeline/paths.js';
+import type { TemplateRenderer } from '../core/pipeline/templates.js';
+import type { StubMember } from '../core/pipeline/user-files.js';
 import type { MethodInfo, ServiceInfo, ServicesModel } from './server-model.js';
 import { modeName } from './server.js';
 
@@ -23,7 +23,7 @@ export async function handlerScaffold(model: ServicesModel, templates: TemplateR
     return { file, content };
   }
   // ts-morph is heavy: load it only when there is a user file to add to.
-  const { addMissingMembers } = await import('../core/user-files.js');
+  const { addMissingMembers } = await import('../core/pipeline/user-files.js');
   return { file, content: addMissingMembers(existing, displayPath(file), { variable: 'handlers', members }).text };
 }
 

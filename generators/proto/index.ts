@@ -4,14 +4,14 @@
  * node adapter: gRPC, gRPC-Web and Connect's JSON protocol on one port), a Node client and a
  * browser client, plus the runtime files they import.
  */
-import type { Generated, GeneratorContext } from '../core/generate.js';
-import type { GeneratedFile } from '../core/output.js';
+import type { Generated, GeneratorContext } from '../core/pipeline/generator.js';
+import type { GeneratedFile } from '../core/pipeline/output.js';
 import { loadProto } from './load.js';
 import { emitMessages } from './messages.js';
 import { emitServices } from './services.js';
 
 export async function generateProto({ api, templates }: GeneratorContext<'proto'>): Promise<Generated> {
-  // Absolute already: core/config.ts resolves path options against the config's folder.
+  // Absolute already: core/config/config.ts resolves path options against the config's folder.
   const proto = loadProto(api.inputs, { includePaths: api.options.includePaths, displayRoot: api.root, readRoots: api.readRoots ?? [api.root], maxInputBytes: api.maxInputBytes });
   const files: GeneratedFile[] = emitMessages(proto, templates, { jsonTypes: api.options.jsonTypes === true });
   const services = await emitServices(proto, templates, api);

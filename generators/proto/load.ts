@@ -12,7 +12,7 @@ import type { FileRegistry } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema, SourceCodeInfoSchema } from '@bufbuild/protobuf/wkt';
 import type { DescriptorProto, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { CodegenError, error } from '../core/diagnostics.js';
-import { InputFiles, refusalHint, type ReadResult } from '../core/input-files.js';
+import { InputFiles, refusalHint, type ReadResult } from '../core/pipeline/input-files.js';
 import { interpretOptions } from './options.js';
 import { parseProto } from './parse.js';
 import type { Pos } from './parse.js';

@@ -1,7 +1,7 @@
 /**
  * JSDoc for generated proto code, as protoc-gen-es writes it: the element's leading and trailing
  * comments from `source_code_info`, then `@generated from ...` naming the proto declaration, then
- * `@deprecated` from options. The text goes through `jsDoc` (generators/core/names.ts), so a
+ * `@deprecated` from options. The text goes through `jsDoc` (generators/core/builder/names.ts), so a
  * comment containing `*\/` cannot end the block early.
  */
 import { isFieldSet, ScalarType } from '@bufbuild/protobuf';
@@ -16,7 +16,7 @@ import {
   FieldOptions_JSType,
   FieldOptionsSchema,
 } from '@bufbuild/protobuf/wkt';
-import { jsDoc } from '../core/names.js';
+import { jsDoc } from '../core/builder/names.js';
 
 type Element = Exclude<AnyDesc, DescFile>;
 

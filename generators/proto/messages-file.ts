@@ -9,7 +9,7 @@ import type { DescEnum, DescExtension, DescField, DescFile, DescMessage, DescOne
 import { embedFileDesc, pathInFileDesc } from '@bufbuild/protobuf/codegenv2';
 import { nestedTypes } from '@bufbuild/protobuf/reflect';
 import { isWrapperDesc } from '@bufbuild/protobuf/wkt';
-import { propertyKey, stringLiteral } from '../core/names.js';
+import { propertyKey, stringLiteral } from '../core/builder/names.js';
 import { elementDoc, schemaDoc } from './messages-docs.js';
 import { fieldJsonType, fieldType, type References } from './messages-types.js';
 import { extensionName, fileConstName, jsonTypeName, messageTypeName, schemaName, serviceConstName } from './names.js';

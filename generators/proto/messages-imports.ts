@@ -3,7 +3,7 @@
  * module; the table answers with the local name, aliased (`Message as Message$1`) when the module
  * itself declares that name, and prints `import` / `import type` lines in a stable order.
  */
-import { importStatement } from '../core/imports.js';
+import { importStatement } from '../core/builder/imports.js';
 
 interface Imported {
   local: string;

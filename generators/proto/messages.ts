@@ -5,8 +5,8 @@
  */
 import type { DescFile } from '@bufbuild/protobuf';
 import { wktPublicImportPaths } from '@bufbuild/protobuf/codegenv2';
-import type { GeneratedFile } from '../core/output.js';
-import type { TemplateRenderer } from '../core/templates.js';
+import type { GeneratedFile } from '../core/pipeline/output.js';
+import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { LoadedProto } from './load.js';
 import { fileComments } from './messages-docs.js';
 import { fileDeclarations, type MessageOptions } from './messages-file.js';

@@ -10,7 +10,7 @@ import { posix } from 'node:path';
 import type { DescEnum, DescExtension, DescFile, DescMessage, DescService } from '@bufbuild/protobuf';
 import { wktPublicImportPaths } from '@bufbuild/protobuf/codegenv2';
 import { nestedTypes } from '@bufbuild/protobuf/reflect';
-import { isIdentifier } from '../core/names.js';
+import { isIdentifier } from '../core/builder/names.js';
 
 /** Names protobuf-es never gives a declaration (its `safeIdentifier`): they get a `$`. */
 const RESERVED = new Set([

@@ -8,10 +8,10 @@
  * const task = await client.taskService.getTask({ id: "t1" }); // GET /v1/tasks/t1
  * ```
  */
-import { importStatement } from '../core/imports.js';
-import { jsDoc, propertyAccess, propertyKey, stringLiteral } from '../core/names.js';
-import type { GeneratedFile } from '../core/output.js';
-import type { TemplateRenderer } from '../core/templates.js';
+import { importStatement } from '../core/builder/imports.js';
+import { jsDoc, propertyAccess, propertyKey, stringLiteral } from '../core/builder/names.js';
+import type { GeneratedFile } from '../core/pipeline/output.js';
+import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { httpRulesOf, type HttpBinding } from './http-rules.js';
 import type { LoadedProto } from './load.js';
 import type { MethodInfo, ServiceInfo, ServicesModel } from './server-model.js';

@@ -5,7 +5,7 @@
  * the comments of services and methods.
  */
 import type { DescFile, DescMessage, DescMethod, DescService } from '@bufbuild/protobuf';
-import { pascalCase, uniqueName } from '../core/names.js';
+import { pascalCase, uniqueName } from '../core/builder/names.js';
 import type { LoadedProto } from './load.js';
 import { generatedFiles } from './messages.js';
 import { messageTypeName, moduleSpecifier, schemaName, serviceConstName } from './names.js';

@@ -9,10 +9,10 @@
  * await server.listen(8080, "127.0.0.1");
  * ```
  */
-import { importStatement } from '../core/imports.js';
-import { jsDoc, propertyKey } from '../core/names.js';
-import type { GeneratedFile } from '../core/output.js';
-import type { TemplateRenderer } from '../core/templates.js';
+import { importStatement } from '../core/builder/imports.js';
+import { jsDoc, propertyKey } from '../core/builder/names.js';
+import type { GeneratedFile } from '../core/pipeline/output.js';
+import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { RestModel } from './rest.js';
 import type { MethodInfo, ServiceInfo, ServicesModel } from './server-model.js';
 

@@ -4,10 +4,10 @@
  * file (config `handlers`), and for methods with `google.api.http` rules `http-rules.ts` and
  * `client-rest.ts`. Files without services get none of these.
  */
-import type { ApiConfig } from '../core/config.js';
-import type { Generated } from '../core/generate.js';
-import { displayPath } from '../core/paths.js';
-import type { TemplateRenderer } from '../core/templates.js';
+import type { ApiConfig } from '../core/config/config.js';
+import type { Generated } from '../core/pipeline/generator.js';
+import { displayPath } from '../core/pipeline/paths.js';
+import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { emitClients } from './client.js';
 import { handlerScaffold } from './handlers.js';
 import type { LoadedProto } from './load.js';

@@ -5,7 +5,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
-import type { GeneratedFile } from '../../generators/core/output.js';
+import type { GeneratedFile } from '../../generators/core/pipeline/output.js';
 import { generateFiles } from './generate.js';
 
 /** The files `codegen` writes for `input` with types, validators and the client. */

@@ -3,9 +3,9 @@
  * runs (config → style generator → files), for tests that compile and import the output.
  */
 import { isAbsolute, join } from 'node:path';
-import type { EmitKind } from '../../generators/core/config.js';
-import { generate } from '../../generators/core/generate.js';
-import type { GeneratedFile } from '../../generators/core/output.js';
+import type { EmitKind } from '../../generators/core/config/config.js';
+import { generate } from '../../generators/core/pipeline/generate.js';
+import type { GeneratedFile } from '../../generators/core/pipeline/output.js';
 import { ROOT } from './cli.js';
 
 export async function generateFiles(input: string, emit: EmitKind[]): Promise<GeneratedFile[]> {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { generate } from '../../generators/core/generate.js';
+import { generate } from '../../generators/core/pipeline/generate.js';
 import { ROOT } from './cli.js';
 import { transpileFolder, writeFiles } from './client-generate.js';
 import { GRPC_USAGE_SOURCE } from './grpc-usage.js';

@@ -3,9 +3,9 @@
  * generator → files), written to a folder for tests that type-check, transpile and import it.
  */
 import { isAbsolute, join } from 'node:path';
-import type { EmitKind } from '../../generators/core/config.js';
-import { generate } from '../../generators/core/generate.js';
-import type { GeneratedFile } from '../../generators/core/output.js';
+import type { EmitKind } from '../../generators/core/config/config.js';
+import { generate } from '../../generators/core/pipeline/generate.js';
+import type { GeneratedFile } from '../../generators/core/pipeline/output.js';
 import { ROOT } from './cli.js';
 
 export const REALTIME_MANIFEST = join(ROOT, 'schemas', 'asyncapi', 'tasks.asyncapi.yaml');

@@ -7,10 +7,10 @@
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import type { EmitKind, InputStyle } from '../../generators/core/config.js';
-import { generate } from '../../generators/core/generate.js';
-import type { GeneratedFile } from '../../generators/core/output.js';
-import { TemplateRenderer } from '../../generators/core/templates.js';
+import type { EmitKind, InputStyle } from '../../generators/core/config/config.js';
+import { generate } from '../../generators/core/pipeline/generate.js';
+import type { GeneratedFile } from '../../generators/core/pipeline/output.js';
+import { TemplateRenderer } from '../../generators/core/pipeline/templates.js';
 import { ROOT } from './cli.js';
 import { writeFiles } from './client-generate.js';
 import { tempDir } from './tmp.js';

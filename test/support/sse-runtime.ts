@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { TemplateRenderer } from '../../generators/core/templates.js';
+import { TemplateRenderer } from '../../generators/core/pipeline/templates.js';
 import { transpileFolder } from './client-generate.js';
 
 export const SSE_SERVER_FILES = ['cors-policy', 'client-limits', 'sse-format', 'sse-store', 'sse-http', 'sse-server'] as const;

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { TemplateRenderer } from '../../generators/core/templates.js';
+import { TemplateRenderer } from '../../generators/core/pipeline/templates.js';
 import { transpileFolder } from './client-generate.js';
 
 export const STAGE_FILES = ['server-types', 'store', 'cors-policy', 'cors', 'rate-limit', 'auth', 'idempotency', 'conditional'] as const;

@@ -10,7 +10,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { TemplateRenderer } from '../../generators/core/templates.js';
+import { TemplateRenderer } from '../../generators/core/pipeline/templates.js';
 import { ROOT } from './cli.js';
 import { transpileFolder } from './client-generate.js';
 import { CHAT_SOURCE } from './ws-chat.js';

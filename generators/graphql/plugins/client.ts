@@ -13,8 +13,8 @@
  */
 import type { PluginFunction, Types } from '@graphql-codegen/plugin-helpers';
 import { Kind, type GraphQLSchema } from 'graphql';
-import { Imports } from '../../core/imports.js';
-import { jsDoc } from '../../core/names.js';
+import { Imports } from '../../core/builder/imports.js';
+import { jsDoc } from '../../core/builder/names.js';
 import type { GraphQLPluginConfig } from '../config.js';
 import { DEFAULT_SOURCE } from '../config.js';
 import { describeOperations, type OperationInfo } from '../operation-types.js';

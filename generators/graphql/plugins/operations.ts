@@ -11,8 +11,8 @@
  */
 import type { PluginFunction, Types } from '@graphql-codegen/plugin-helpers';
 import { isCompositeType, parse, print, type GraphQLCompositeType, type GraphQLSchema, type OperationTypeNode } from 'graphql';
-import { Imports } from '../../core/imports.js';
-import { jsDoc, stringLiteral } from '../../core/names.js';
+import { Imports } from '../../core/builder/imports.js';
+import { jsDoc, stringLiteral } from '../../core/builder/names.js';
 import type { GraphQLPluginConfig } from '../config.js';
 import { DEFAULT_SOURCE } from '../config.js';
 import { typeName } from '../names.js';

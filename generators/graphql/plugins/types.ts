@@ -6,8 +6,8 @@
 import type { PluginFunction } from '@graphql-codegen/plugin-helpers';
 import type { GraphQLSchema } from 'graphql';
 import { isInterfaceType, isObjectType } from 'graphql';
-import { createTypeEmitter, type TypeEmitter } from '../../core/emit-types.js';
-import { jsDoc } from '../../core/names.js';
+import { createTypeEmitter, type TypeEmitter } from '../../core/emit/types/emit.js';
+import { jsDoc } from '../../core/builder/names.js';
 import { DEFAULT_SOURCE, type GraphQLPluginConfig } from '../config.js';
 import { resolveMappers } from '../mappers.js';
 import { declaredTypes, typesNames } from '../names.js';

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../../core/model.js';
+import type { JsonSchema } from '../../../core/schema/json-schema.js';
 import { defineRule } from '../../rule.js';
 import type { AsyncApiContext } from '../../asyncapi-context.js';
 

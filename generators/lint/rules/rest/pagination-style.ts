@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../../core/model.js';
+import type { JsonSchema } from '../../../core/schema/json-schema.js';
 import { defineRule } from '../../rule.js';
 import { jsonContent, parameterWhere, resolveSchema } from '../../rest-helpers.js';
 import type { RestContext } from '../../rest-context.js';

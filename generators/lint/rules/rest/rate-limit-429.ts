@@ -1,5 +1,5 @@
 import { defineRule } from '../../rule.js';
-import { own } from '../../../core/documents.js';
+import { own } from '../../../core/schema/json-documents.js';
 
 const RATE_LIMIT_HEADER = /^(x-)?rate-?limit/i;
 const RATE_LIMIT_EXTENSION = /^x-(rate-?limit|throttl)/i;

@@ -1,0 +1,177 @@
+/**
+ * Validators as plain TypeScript, emitted from JSON Schema: for each schema `isX(value)` (a fast
+ * yes/no that stops at the first failure) and `validateX(value)` (the typed value, or every error
+ * with its JSON-pointer path). Nothing is interpreted or compiled at run time; the generated
+ * module imports a few helpers from the runtime file `runtime/validation.ts`.
+ *
+ * Both run one function per schema, `checkX(value, errors?)`, which checks and collects in the
+ * same code (see emit-validators-code.ts). Valid data costs one pass without `errors`, which
+ * allocates nothing; `validateX` runs a second, collecting pass only when the first said no.
+ *
+ * The output is written to be cheap to type-check, which for a large API means short: common
+ * properties are calls of small helpers (emit-validators-helpers.ts), and functions that only
+ * differ in calling equivalent functions are merged (emit-validators-merge.ts).
+ *
+ * Not compiled (reported through `onUnsupported`, otherwise skipped): unevaluatedProperties,
+ * unevaluatedItems, $dynamicRef/$dynamicAnchor, embedded `$id` resources,
+ * draft-2019 `items` arrays / additionalItems / dependencies. `$ref` must be a local JSON pointer
+ * (`#`, `#/$defs/X`, `#/properties/a/items`, ...): remote and `$anchor` references throw.
+ */
+import type { JsonSchema, NamedSchema, SchemaObject } from '../../schema/json-schema.js';
+import { uniqueName } from '../../builder/names.js';
+import { VALUE, type Direction, type Scope } from './code.js';
+import { CycleCheck } from './refs.js';
+import { RUNTIME_VALUES, ValidatorModule, type CompileOptions, type ExternalValidator } from './module.js';
+import { createEmitter } from './node.js';
+import { emitProperties } from './objects.js';
+
+export { ValidatorSchemaError } from './refs.js';
+export type { CompileOptions } from './module.js';
+export { FORMAT_CHECKS } from './scalars.js';
+
+export interface ValidatorEmitterOptions extends CompileOptions {
+  /** TS type name for a named schema in a direction, for the `ValidationResult<T>` return types. */
+  typeName(name: string, direction: 'read' | 'write'): string;
+}
+
+export interface ValidatorCode {
+  /** Constants and functions, without header or imports. */
+  code: string;
+  /** Type names (from the types module) the signatures use: `import type { ... }`. */
+  typeImports: string[];
+  /**
+   * Names to import from the runtime validation module, as import specifiers: `type
+   * ErrorCollector`, `deepEqual`, or `type ValidationResult as RuntimeValidationResult` when a
+   * schema type already has that name.
+   */
+  runtimeImports: string[];
+  /** Exported validators of validators.ts this module calls (`isTaskStatus`, `validateTaskStatus`). */
+  validatorImports?: string[];
+}
+
+export interface SchemaValidatorOptions extends CompileOptions {
+  /** Schemas validators.ts already checks: called through its exported validators, not compiled again. */
+  external?: (schema: SchemaObject) => ExternalValidator | undefined;
+}
+
+/** One exported pair `isX`/`validateX`. */
+interface Entry {
+  doc: JsonSchema;
+  schema: SchemaObject;
+  pointer: string[];
+  dir: Direction;
+  /** `X` in `isX`, `validateX`. */
+  suffix: string;
+  /** Type the functions narrow to; undefined: `boolean` and `ValidationResult<unknown>`. */
+  type?: string;
+}
+
+/** Boolean schemas as objects, so every root can have functions of its own. */
+function rootObject(schema: JsonSchema): SchemaObject {
+  if (schema === true) return {};
+  if (schema === false) return { not: {} };
+  return schema;
+}
+
+function build(entries: Entry[], options: SchemaValidatorOptions, typeNames: Set<string>): Omit<ValidatorCode, 'typeImports'> {
+  const m = new ValidatorModule(options, typeNames);
+  m.external = options.external;
+  const taken = new Set([...typeNames]);
+  const alias = (name: string) => (typeNames.has(name) ? uniqueName(`Runtime${name}`, taken) : name);
+  const resultType = alias('ValidationResult');
+  m.collectorType = alias('ErrorCollector');
+  m.reserve(resultType);
+  m.reserve(m.collectorType);
+  const cycles = new CycleCheck();
+  for (const entry of entries) {
+    cycles.check(entry.doc, entry.schema);
+    const is = m.reserve(`is${entry.suffix}`);
+    const validate = m.reserve(`validate${entry.suffix}`);
+    const predicate = entry.type ? `${VALUE} is ${entry.type}` : 'boolean';
+    const type = entry.type ?? 'unknown';
+    const slot = m.reserveSlot();
+    const check = m.declare({ name: `check${entry.suffix}`, dir: entry.dir, doc: entry.doc, schema: entry.schema, pointer: entry.pointer });
+    m.fillSlot(
+      slot,
+      [
+        `export function ${is}(${VALUE}: unknown): ${predicate} {`,
+        `  return ${check}(${VALUE});`,
+        '}',
+        '',
+        `export function ${validate}(${VALUE}: unknown): ${resultType}<${type}> {`,
+        `  return ${m.use('validate')}<${type}>(${VALUE}, ${check});`,
+        '}',
+      ].join('\n'),
+    );
+  }
+  const emitter = createEmitter(m);
+  m.drain((job, body) => {
+    const scope: Scope = { fn: job.name, dir: job.dir, doc: job.doc, value: VALUE, fresh: true, path: [], pointer: job.pointer };
+    if (job.part) emitProperties(emitter, job.schema.properties ?? {}, job.part, scope, body, VALUE);
+    else emitter.root(job.schema, scope, body);
+  });
+  const code = m.code;
+  const runtimeImports = [
+    `type ErrorCollector${m.collectorType === 'ErrorCollector' ? '' : ` as ${m.collectorType}`}`,
+    `type ValidationResult${resultType === 'ValidationResult' ? '' : ` as ${resultType}`}`,
+    ...RUNTIME_VALUES.filter((name) => new RegExp(`\\b${name}[(<]`).test(code)),
+  ];
+  const validatorImports = [...m.externalUsed].filter((name) => new RegExp(`\\b${name}\\(`).test(code)).sort();
+  return { code, runtimeImports, ...(validatorImports.length ? { validatorImports } : {}) };
+}
+
+/**
+ * Validators for the named schemas of an API. Each `#/$defs/<Name>` reference calls `<Name>`'s
+ * function. A schema whose request shape differs (readOnly/writeOnly, see shapes.ts) also gets
+ * `is<Name>Input`/`validate<Name>Input`: readOnly properties are then not required (but checked
+ * when present), as writeOnly ones are not required in the response direction.
+ */
+export function emitValidators(schemas: NamedSchema[], options: ValidatorEmitterOptions): ValidatorCode {
+  // A null-prototype object: a schema name can never reach Object.prototype.
+  const defs = Object.create(null) as Record<string, JsonSchema>;
+  for (const { name, schema } of schemas) defs[name] = schema;
+  const doc: SchemaObject = { $defs: defs };
+  const entries: Entry[] = [];
+  const typeImports: string[] = [];
+  for (const { name, schema } of schemas) {
+    const base = { doc, schema: rootObject(schema), pointer: ['$defs', name] };
+    const readType = options.typeName(name, 'read');
+    typeImports.push(readType);
+    entries.push({ ...base, dir: 'read', suffix: readType, type: readType });
+    // The type emitter decided which schemas have a separate request shape; follow it.
+    const writeType = options.typeName(name, 'write');
+    if (writeType !== readType) {
+      typeImports.push(writeType);
+      entries.push({ ...base, dir: 'write', suffix: writeType, type: writeType });
+    }
+  }
+  const unique = [...new Set(typeImports)];
+  return { ...build(entries, options, new Set(unique)), typeImports: unique };
+}
+
+/**
+ * Validators for standalone schemas, each its own document (`#` is the schema itself):
+ * `is<name>(value): value is <type>` and `validate<name>(value): ValidationResult<type>`, where
+ * `type` is the root's (`boolean` and `unknown` without one). `typeNames`: the type names the
+ * module declares or imports, which the runtime's type imports must not shadow.
+ */
+export function emitSchemaValidators(
+  roots: Array<{ name: string; schema: JsonSchema; type?: string }>,
+  options: SchemaValidatorOptions = {},
+  typeNames: Iterable<string> = [],
+): ValidatorCode {
+  const entries = roots.map(({ name, schema, type }): Entry => {
+    if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) throw new Error(`validator name ${JSON.stringify(name)} is not an identifier`);
+    return { doc: schema, schema: rootObject(schema), pointer: [], dir: 'plain', suffix: name, ...(type === undefined ? {} : { type }) };
+  });
+  return { ...build(entries, options, new Set(typeNames)), typeImports: [] };
+}
+
+/** The import lines for a generated validator module. */
+export function validatorImports(result: ValidatorCode, from: { types: string; runtime: string }): string {
+  const lines: string[] = [];
+  if (result.typeImports.length) lines.push(`import type { ${result.typeImports.join(', ')} } from ${JSON.stringify(from.types)};`);
+  lines.push(`import { ${result.runtimeImports.join(', ')} } from ${JSON.stringify(from.runtime)};`);
+  return `${lines.join('\n')}\n`;
+}
+

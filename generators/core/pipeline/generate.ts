@@ -1,0 +1,27 @@
+/**
+ * Runs generation for a list of APIs: each input style's generator turns its input into files,
+ * in memory. Nothing is written here; the writer does that once everything succeeded.
+ */
+import type { ApiConfig } from '../config/config.js';
+import { error } from '../diagnostics.js';
+import { GENERATORS } from '../../styles.js';
+import type { StyleGenerator } from './generator.js';
+import { shareRuntime } from './shared-runtime.js';
+import { TemplateRenderer } from './templates.js';
+import type { OutputSet } from './writer.js';
+
+export async function generate(apis: ApiConfig[]): Promise<OutputSet[]> {
+  // APIs are independent: generate them concurrently, keep the config's order in the result.
+  const sets = await Promise.all(
+    apis.map(async (api) => {
+      const load = GENERATORS[api.style];
+      if (!load) throw error(`${api.name}: ${api.style} input is not supported yet`, undefined, 'supported today: openapi, graphql, proto, asyncapi');
+      // The generator is the one of `api.style`, so it gets that style's options.
+      const generator = (await load()) as StyleGenerator;
+      const { files, userFiles, warnings } = await generator({ api, templates: new TemplateRenderer(api.templates) });
+      return { folder: api.output, files: [...files].sort((a, b) => (a.path < b.path ? -1 : 1)), userFiles, warnings, root: api.root };
+    }),
+  );
+  // `runtime: shared` APIs: one copy of the runtime files, as an output set of its own at the end.
+  return shareRuntime(apis, sets);
+}

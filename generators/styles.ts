@@ -1,0 +1,14 @@
+/**
+ * The input styles codegen generates from, each loaded lazily so a run pays only for the styles it
+ * uses. The pipeline (core/pipeline/generate.ts) looks a style up here; the styles know nothing of it.
+ */
+import type { InputStyle } from './core/config/config.js';
+import type { StyleGenerator } from './core/pipeline/generator.js';
+
+/** Generators by input style; each loads lazily so a run pays only for the styles it uses. */
+export const GENERATORS: { [S in InputStyle]: (() => Promise<StyleGenerator<S>>) | undefined } = {
+  openapi: async () => (await import('./openapi/index.js')).generateOpenApi,
+  graphql: async () => (await import('./graphql/index.js')).generateGraphQL,
+  proto: async () => (await import('./proto/index.js')).generateProto,
+  asyncapi: async () => (await import('./asyncapi/index.js')).generateAsyncApi,
+};
