@@ -1,6 +1,7 @@
 /**
- * The committed out/ folder: every generated file is snapshotted, and the whole folder
- * type-checks under strict with both compilers, for browsers and for Node.
+ * The committed out/ folder: every generated file is compared with its committed copy in out/
+ * itself (the snapshot is out/, so each generated line is committed once; `-u` rewrites it), and
+ * the whole folder type-checks under strict with both compilers, for browsers and for Node.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,13 +19,13 @@ describe('out/ (the embedded default)', async () => {
     for (const file of files) {
       const path = `${folder.slice(ROOT.length + 1)}/${file.path}`;
       it(`snapshot: ${path}`, async () => {
-        await expect(file.content).toMatchFileSnapshot(join(ROOT, 'test/__snapshots__', path));
+        await expect(file.content).toMatchFileSnapshot(join(ROOT, path));
       });
     }
     // The writer's record of which files in the folder are codegen's.
     const manifest = `${folder.slice(ROOT.length + 1)}/${MANIFEST_NAME}`;
     it(`snapshot: ${manifest}`, async () => {
-      await expect(renderManifest(files.map((file) => file.path))).toMatchFileSnapshot(join(ROOT, 'test/__snapshots__', manifest));
+      await expect(renderManifest(files.map((file) => file.path))).toMatchFileSnapshot(join(ROOT, manifest));
     });
   }
 
