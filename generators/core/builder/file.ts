@@ -1,0 +1,186 @@
+/**
+ * One generated file's code and its imports, in the spirit of protoplugin's `GeneratedFile`: code is
+ * printed with the `code` tagged template, and a symbol (a runtime export, a type of another generated
+ * file, a package's export) imports itself where it is printed, under an alias when its name is
+ * taken. The file's import and re-export blocks are derived from what was printed, so no generator
+ * writes an import list by hand. Escaping stays in one place: `names.ts` (`literal`, `jsDoc` here).
+ */
+import { posix } from 'node:path';
+import { runtimeExport } from '../pipeline/runtime-modules.js';
+import { exportStatement, importStatement } from './imports.js';
+import { jsonLiteral, uniqueName } from './names.js';
+
+/** An export of another module, printed by its local name in the file that uses it. */
+export interface ImportSymbol {
+  readonly kind: 'symbol';
+  /** The exported name. */
+  readonly name: string;
+  /**
+   * The module: a package (`node:http`, `@bufbuild/protobuf`), or a generated module by its path in
+   * the output folder, starting with `./` and without extension (`./types`, `./runtime/http`,
+   * `./gen/tasks/v1/tasks_pb`), whichever folder the importing file is in.
+   */
+  readonly from: string;
+  /** Only a type: imported with `import type`. */
+  readonly type: boolean;
+}
+
+/** A symbol exported by `from` (a package, or `./`-prefixed output-relative module path). */
+export function symbol(name: string, from: string, options: { type?: boolean } = {}): ImportSymbol {
+  return { kind: 'symbol', name, from, type: options.type ?? false };
+}
+
+/** A type exported by `from`. */
+export function typeSymbol(name: string, from: string): ImportSymbol {
+  return symbol(name, from, { type: true });
+}
+
+/**
+ * An export of codegen's runtime by name: its module and whether it is a type come from the runtime
+ * files themselves (core/pipeline/runtime-modules.ts), so a generator names only the export.
+ */
+export function runtimeSymbol(name: string, module?: string): ImportSymbol {
+  const found = runtimeExport(name, module);
+  return symbol(name, `./runtime/${found.module}`, { type: found.export.type });
+}
+
+/** A literal value printed escaped: strings quoted, objects and arrays as JSON-like literals. */
+export interface Literal {
+  readonly kind: 'literal';
+  readonly value: unknown;
+}
+
+export function literal(value: unknown): Literal {
+  return { kind: 'literal', value };
+}
+
+/** What `code` accepts: code text, numbers, symbols, literals and lists of them; nullish and `false` print nothing. */
+export type Printable = string | number | ImportSymbol | Literal | readonly Printable[] | undefined | null | false;
+
+const TOKENS = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[A-Za-z_$][\w$]*/g;
+
+export class FileBuilder {
+  private readonly taken: Set<string>;
+  /** `from#name` → local name. */
+  private readonly locals = new Map<string, string>();
+  private readonly imported = new Map<string, ImportSymbol>();
+  private readonly exported = new Map<string, ImportSymbol>();
+
+  /**
+   * @param path the file's path in the output folder (`client.ts`, `gen/a/v1/a_pb.ts`)
+   * @param reserved names the file declares itself, which imports must not shadow
+   */
+  constructor(
+    readonly path: string,
+    reserved: Iterable<string> = [],
+  ) {
+    this.taken = new Set(reserved);
+  }
+
+  /** Declares names of the file itself, so imports avoid them. */
+  reserve(...names: string[]): void {
+    for (const name of names) this.taken.add(name);
+  }
+
+  /** The local name of `symbol` in this file, importing it; aliased (`TaskType`, `Task2`) when taken. */
+  use(symbol: ImportSymbol): string {
+    const key = `${symbol.from}#${symbol.name}`;
+    let local = this.locals.get(key);
+    if (local === undefined) {
+      local = this.taken.has(symbol.name) ? uniqueName(`${symbol.name}${symbol.type ? 'Type' : 'Value'}`, this.taken) : symbol.name;
+      this.taken.add(local);
+      this.locals.set(key, local);
+      this.imported.set(key, symbol);
+    } else if (!symbol.type) {
+      // A symbol first used as a type and later as a value is imported as a value.
+      const known = this.imported.get(key)!;
+      if (known.type) this.imported.set(key, symbol);
+    }
+    return local;
+  }
+
+  /** Rewrites the names in `text` (a type expression from the type emitter) that `known` maps to symbols, importing them. */
+  rewrite(text: string, known: ReadonlyMap<string, ImportSymbol>): string {
+    return text.replace(TOKENS, (token) => {
+      const found = known.get(token);
+      return found ? this.use(found) : token;
+    });
+  }
+
+  /** Re-exports symbols from this file (`export { … } from "…"`), under their own names. */
+  reexport(...symbols: ImportSymbol[]): void {
+    for (const symbol of symbols) {
+      const key = `${symbol.from}#${symbol.name}`;
+      const known = this.exported.get(key);
+      if (!known || (known.type && !symbol.type)) this.exported.set(key, symbol);
+    }
+  }
+
+  /** Prints code: symbols become their local names, literals are escaped, lists are joined. */
+  code(strings: TemplateStringsArray, ...values: Printable[]): string {
+    let text = strings[0]!;
+    values.forEach((value, index) => {
+      text += this.print(value) + strings[index + 1]!;
+    });
+    return text;
+  }
+
+  /** One printable value as code. */
+  print(value: Printable): string {
+    if (value === undefined || value === null || value === false) return '';
+    if (typeof value === 'string') return value;
+    if (typeof value === 'number') return String(value);
+    if (Array.isArray(value)) return value.map((item) => this.print(item)).join('');
+    const item = value as ImportSymbol | Literal;
+    return item.kind === 'symbol' ? this.use(item) : jsonLiteral(item.value);
+  }
+
+  /** The import statements: packages first, then generated modules; sorted by module, then by name ignoring case. */
+  imports(): string {
+    return this.statements(this.imported, true, (from) => this.specifier(from));
+  }
+
+  /** The re-export statements, ordered like the imports. */
+  exports(): string {
+    return this.statements(this.exported, false, (from) => this.specifier(from));
+  }
+
+  /** How this file names module `from`: a package as is, a generated module relative to this file, with `.js`. */
+  specifier(from: string): string {
+    if (!isGenerated(from)) return from;
+    const relative = posix.relative(posix.dirname(this.path), from.slice(2));
+    return `${relative.startsWith('.') ? '' : './'}${relative}.js`;
+  }
+
+  private statements(symbols: ReadonlyMap<string, ImportSymbol>, imports: boolean, specifier: (from: string) => string): string {
+    const byModule = new Map<string, ImportSymbol[]>();
+    for (const symbol of symbols.values()) byModule.set(symbol.from, [...(byModule.get(symbol.from) ?? []), symbol]);
+    const modules = [...byModule.keys()].sort(compareModules);
+    return modules
+      .map((from) => {
+        const list = byModule.get(from)!.sort((a, b) => compare(a.name.toLowerCase(), b.name.toLowerCase()) || compare(a.name, b.name));
+        const typeOnly = list.every((symbol) => symbol.type);
+        const names = list.map((symbol) => {
+          const local = imports ? this.locals.get(`${symbol.from}#${symbol.name}`)! : symbol.name;
+          const named = local === symbol.name ? symbol.name : `${symbol.name} as ${local}`;
+          return symbol.type && !typeOnly ? `type ${named}` : named;
+        });
+        return imports ? importStatement(names, specifier(from), typeOnly) : exportStatement(names, specifier(from), typeOnly);
+      })
+      .join('\n');
+  }
+}
+
+/** Generated modules are named by their `./` path in the output folder; anything else is a package. */
+function isGenerated(from: string): boolean {
+  return from.startsWith('./');
+}
+
+function compareModules(a: string, b: string): number {
+  const generated = Number(isGenerated(a)) - Number(isGenerated(b));
+  return generated !== 0 ? generated : compare(a, b);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,65 @@
+/**
+ * The file builder: symbols import themselves where printed, aliased when their name is taken;
+ * import and re-export blocks are derived, sorted (packages first) and formatted one way.
+ */
+import { describe, expect, it } from 'vitest';
+import { FileBuilder, literal, symbol, typeSymbol } from '../generators/core/builder/file.js';
+
+describe('FileBuilder', () => {
+  it('imports what it prints, packages first, types with `import type`', () => {
+    const file = new FileBuilder('client.ts', ['createClient']);
+    const task = typeSymbol('Task', './types');
+    const request = symbol('request', './runtime/http');
+    const options = typeSymbol('RequestOptions', './runtime/http');
+    const body = file.code`export async function createClient(options: ${options}): Promise<${task}> {\n  return ${request}(${literal('/tasks')}, options) as Promise<${task}>;\n}`;
+    file.use(typeSymbol('IncomingMessage', 'node:http'));
+    expect(body).toBe('export async function createClient(options: RequestOptions): Promise<Task> {\n  return request("/tasks", options) as Promise<Task>;\n}');
+    expect(file.imports()).toBe(
+      [
+        'import type { IncomingMessage } from "node:http";',
+        'import { request, type RequestOptions } from "./runtime/http.js";',
+        'import type { Task } from "./types.js";',
+      ].join('\n'),
+    );
+  });
+
+  it('aliases a symbol whose name the file declares or another module took', () => {
+    const file = new FileBuilder('server.ts', ['Task']);
+    expect(file.use(typeSymbol('Task', './types'))).toBe('TaskType');
+    expect(file.use(symbol('Problem', './runtime/server'))).toBe('Problem');
+    expect(file.use(symbol('Problem', './runtime/http'))).toBe('ProblemValue');
+    expect(file.imports()).toContain('import type { Task as TaskType } from "./types.js";');
+    expect(file.imports()).toContain('import { Problem as ProblemValue } from "./runtime/http.js";');
+  });
+
+  it('imports as a value a symbol used as a type first and as a value later', () => {
+    const file = new FileBuilder('a.ts');
+    file.use(typeSymbol('Code', './runtime/grpc-call'));
+    file.use(symbol('Code', './runtime/grpc-call'));
+    expect(file.imports()).toBe('import { Code } from "./runtime/grpc-call.js";');
+  });
+
+  it('names generated modules relative to the importing file', () => {
+    const file = new FileBuilder('gen/tasks/v1/tasks_pb.ts');
+    file.use(symbol('Timestamp', './gen/google/protobuf/timestamp_pb'));
+    file.use(symbol('fail', './runtime/validation'));
+    expect(file.imports()).toBe(
+      ['import { Timestamp } from "../../google/protobuf/timestamp_pb.js";', 'import { fail } from "../../../runtime/validation.js";'].join('\n'),
+    );
+  });
+
+  it('rewrites type expressions from the type emitter, and re-exports', () => {
+    const file = new FileBuilder('client.ts', ['Task']);
+    const known = new Map([['Task', typeSymbol('Task', './types')], ['Problem', typeSymbol('Problem', './types')]]);
+    expect(file.rewrite('Array<Task> | "Task" | Problem', known)).toBe('Array<TaskType> | "Task" | Problem');
+    file.reexport(symbol('ClientError', './runtime/client-common'), typeSymbol('ClientErrorKind', './runtime/client-common'));
+    expect(file.exports()).toBe('export { ClientError, type ClientErrorKind } from "./runtime/client-common.js";');
+  });
+
+  it('escapes literals in one place', () => {
+    const file = new FileBuilder('a.ts');
+    expect(file.code`const a = ${literal('*/"\u2028')};`).toBe('const a = "*/\\"\\u2028";');
+    const hostile: unknown = JSON.parse('{"__proto__": 1, "ok": [true, null]}');
+    expect(file.code`const b = ${literal(hostile)};`).toBe('const b = { ["__proto__"]: 1, ok: [true, null] };');
+  });
+});
