@@ -56,7 +56,7 @@ function describeExport(symbol: ts.Symbol, source: ts.SourceFile, checker: ts.Ty
   const alias = (symbol.flags & ts.SymbolFlags.Alias) !== 0;
   const target = alias ? checker.getAliasedSymbol(symbol) : symbol;
   // `export type { X }` makes even a class a type-only export.
-  const type = (alias && checker.getTypeOnlyAliasDeclaration(symbol) !== undefined) || (target.flags & ts.SymbolFlags.Value) === 0;
+  const type = (alias && exportedAsType(symbol)) || (target.flags & ts.SymbolFlags.Value) === 0;
   const described: RuntimeExport = { name: symbol.name, type };
   const declaration = target.declarations?.[0];
   const declaredIn = declaration?.getSourceFile();
@@ -64,6 +64,11 @@ function describeExport(symbol: ts.Symbol, source: ts.SourceFile, checker: ts.Ty
   const doc = firstParagraph(ts.displayPartsToString(target.getDocumentationComment(checker)));
   if (doc) described.doc = doc;
   return described;
+}
+
+/** `export type { X }`, `export { type X }` (from a module or not). */
+function exportedAsType(symbol: ts.Symbol): boolean {
+  return (symbol.declarations ?? []).some((declaration) => ts.isExportSpecifier(declaration) && (declaration.isTypeOnly || declaration.parent.parent.isTypeOnly));
 }
 
 function dirOf(file: string): string {
