@@ -32,6 +32,17 @@ describe('FileBuilder', () => {
     expect(file.imports()).toContain('import { Problem as ProblemValue } from "./runtime/http.js";');
   });
 
+  it('names aliases as the file asks', () => {
+    const dollar = (symbol: { name: string }, taken: ReadonlySet<string>) => {
+      let local = `${symbol.name}$1`;
+      for (let i = 2; taken.has(local); i++) local = `${symbol.name}$${i}`;
+      return local;
+    };
+    const file = new FileBuilder('a_pb.ts', ['Message', 'Message$1'], { alias: dollar });
+    expect(file.use(typeSymbol('Message', '@bufbuild/protobuf'))).toBe('Message$2');
+    expect(file.imports()).toBe('import type { Message as Message$2 } from "@bufbuild/protobuf";');
+  });
+
   it('imports as a value a symbol used as a type first and as a value later', () => {
     const file = new FileBuilder('a.ts');
     file.use(typeSymbol('Code', './runtime/grpc-call'));

@@ -69,10 +69,13 @@ export class FileBuilder {
   /**
    * @param path the file's path in the output folder (`client.ts`, `gen/a/v1/a_pb.ts`)
    * @param reserved names the file declares itself, which imports must not shadow
+   * @param options.alias the local name of a symbol whose own name is taken (default: `TaskType`,
+   *   `TaskValue`, then numbered); protobuf-es's files use its own `Message$1`
    */
   constructor(
     readonly path: string,
     reserved: Iterable<string> = [],
+    private readonly options: { alias?: (symbol: ImportSymbol, taken: ReadonlySet<string>) => string } = {},
   ) {
     this.taken = new Set(reserved);
   }
@@ -87,7 +90,7 @@ export class FileBuilder {
     const key = `${symbol.from}#${symbol.name}`;
     let local = this.locals.get(key);
     if (local === undefined) {
-      local = this.taken.has(symbol.name) ? uniqueName(`${symbol.name}${symbol.type ? 'Type' : 'Value'}`, this.taken) : symbol.name;
+      local = this.taken.has(symbol.name) ? this.alias(symbol) : symbol.name;
       this.taken.add(local);
       this.locals.set(key, local);
       this.imported.set(key, symbol);
@@ -97,6 +100,11 @@ export class FileBuilder {
       if (known.type) this.imported.set(key, symbol);
     }
     return local;
+  }
+
+  private alias(symbol: ImportSymbol): string {
+    if (this.options.alias) return this.options.alias(symbol, this.taken);
+    return uniqueName(`${symbol.name}${symbol.type ? 'Type' : 'Value'}`, this.taken);
   }
 
   /** Rewrites the names in `text` (a type expression from the type emitter) that `known` maps to symbols, importing them. */
