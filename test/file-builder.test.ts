@@ -43,6 +43,23 @@ describe('FileBuilder', () => {
     expect(file.imports()).toBe('import type { Message as Message$2 } from "@bufbuild/protobuf";');
   });
 
+  it('imports under a name the caller chose, and from a specifier printed as written', () => {
+    const file = new FileBuilder('types.ts', ['Task', 'GraphQLResolveInfo']);
+    const mapper = symbol('default', '../src/db.js', { type: true, verbatim: true });
+    expect(file.use(mapper, 'TaskMapper')).toBe('TaskMapper');
+    expect(file.use(mapper)).toBe('TaskMapper');
+    expect(() => file.use(mapper, 'Other')).toThrow('imported as TaskMapper');
+    file.use(typeSymbol('GraphQLResolveInfo', 'graphql'), 'GraphQLResolveInfo2');
+    file.use(symbol('Shared', './shared.js', { type: true, verbatim: true }));
+    expect(file.imports()).toBe(
+      [
+        'import type { GraphQLResolveInfo as GraphQLResolveInfo2 } from "graphql";',
+        'import type { default as TaskMapper } from "../src/db.js";',
+        'import type { Shared } from "./shared.js";',
+      ].join('\n'),
+    );
+  });
+
   it('imports as a value a symbol used as a type first and as a value later', () => {
     const file = new FileBuilder('a.ts');
     file.use(typeSymbol('Code', './runtime/grpc-call'));

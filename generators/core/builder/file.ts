@@ -23,11 +23,16 @@ export interface ImportSymbol {
   readonly from: string;
   /** Only a type: imported with `import type`. */
   readonly type: boolean;
+  /**
+   * `from` is an import specifier printed as written (a user's module, e.g. a GraphQL mapper's
+   * `../src/db.js`), not a module of the output folder. Relative ones sort with generated modules.
+   */
+  readonly verbatim?: boolean;
 }
 
 /** A symbol exported by `from` (a package, or `./`-prefixed output-relative module path). */
-export function symbol(name: string, from: string, options: { type?: boolean } = {}): ImportSymbol {
-  return { kind: 'symbol', name, from, type: options.type ?? false };
+export function symbol(name: string, from: string, options: { type?: boolean; verbatim?: boolean } = {}): ImportSymbol {
+  return { kind: 'symbol', name, from, type: options.type ?? false, ...(options.verbatim ? { verbatim: true } : {}) };
 }
 
 /** A type exported by `from`. */
@@ -85,12 +90,17 @@ export class FileBuilder {
     for (const name of names) this.taken.add(name);
   }
 
-  /** The local name of `symbol` in this file, importing it; aliased (`TaskType`, `Task2`) when taken. */
-  use(symbol: ImportSymbol): string {
+  /**
+   * The local name of `symbol` in this file, importing it; aliased (`TaskType`, `Task2`) when taken.
+   * `as` imports it under a name the caller already chose (a user's alias, or a name decided with
+   * the file's own names), used as it is.
+   */
+  use(symbol: ImportSymbol, as?: string): string {
     const key = `${symbol.from}#${symbol.name}`;
     let local = this.locals.get(key);
+    if (local !== undefined && as !== undefined && as !== local) throw new Error(`${symbol.name} of ${symbol.from} is imported as ${local}, not ${as}`);
     if (local === undefined) {
-      local = this.taken.has(symbol.name) ? this.alias(symbol) : symbol.name;
+      local = as ?? (this.taken.has(symbol.name) ? this.alias(symbol) : symbol.name);
       this.taken.add(local);
       this.locals.set(key, local);
       this.imported.set(key, symbol);
@@ -145,27 +155,28 @@ export class FileBuilder {
 
   /** The import statements: packages first, then generated modules; sorted by module, then by name ignoring case. */
   imports(): string {
-    return this.statements(this.imported, true, (from) => this.specifier(from));
+    return this.statements(this.imported, true, (from, verbatim) => this.specifier(from, verbatim));
   }
 
   /** The re-export statements, ordered like the imports. */
   exports(): string {
-    return this.statements(this.exported, false, (from) => this.specifier(from));
+    return this.statements(this.exported, false, (from, verbatim) => this.specifier(from, verbatim));
   }
 
   /** How this file names module `from`: a package as is, a generated module relative to this file, with `.js`. */
-  specifier(from: string): string {
-    if (!isGenerated(from)) return from;
+  specifier(from: string, verbatim = false): string {
+    if (verbatim || !isGenerated(from)) return from;
     const relative = posix.relative(posix.dirname(this.path), from.slice(2));
     return `${relative.startsWith('.') ? '' : './'}${relative}.js`;
   }
 
-  private statements(symbols: ReadonlyMap<string, ImportSymbol>, imports: boolean, specifier: (from: string) => string): string {
+  private statements(symbols: ReadonlyMap<string, ImportSymbol>, imports: boolean, specifier: (from: string, verbatim: boolean) => string): string {
     const byModule = new Map<string, ImportSymbol[]>();
     for (const symbol of symbols.values()) byModule.set(symbol.from, [...(byModule.get(symbol.from) ?? []), symbol]);
     const modules = [...byModule.keys()].sort(compareModules);
     return modules
       .map((from) => {
+        const verbatim = byModule.get(from)!.some((symbol) => symbol.verbatim);
         const list = byModule.get(from)!.sort((a, b) => compare(a.name.toLowerCase(), b.name.toLowerCase()) || compare(a.name, b.name));
         const typeOnly = list.every((symbol) => symbol.type);
         const names = list.map((symbol) => {
@@ -173,7 +184,7 @@ export class FileBuilder {
           const named = local === symbol.name ? symbol.name : `${symbol.name} as ${local}`;
           return symbol.type && !typeOnly ? `type ${named}` : named;
         });
-        return imports ? importStatement(names, specifier(from), typeOnly) : exportStatement(names, specifier(from), typeOnly);
+        return imports ? importStatement(names, specifier(from, verbatim), typeOnly) : exportStatement(names, specifier(from, verbatim), typeOnly);
       })
       .join('\n');
   }
@@ -184,8 +195,9 @@ function isGenerated(from: string): boolean {
   return from.startsWith('./');
 }
 
+/** Packages first, then modules named by a relative path (generated ones, and verbatim relative specifiers). */
 function compareModules(a: string, b: string): number {
-  const generated = Number(isGenerated(a)) - Number(isGenerated(b));
+  const generated = Number(a.startsWith('.')) - Number(b.startsWith('.'));
   return generated !== 0 ? generated : compare(a, b);
 }
 
