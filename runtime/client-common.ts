@@ -38,6 +38,14 @@ export interface RetryOptions {
   maxDelay?: number;
 }
 
+/**
+ * The delay before retry `attempt` (0-based): exponential backoff with full jitter, a random delay in
+ * [0, min(maxDelay, baseDelay × 2^attempt)) ms, so clients that failed together do not retry together.
+ */
+export function backoffDelay(attempt: number, baseDelay: number, maxDelay: number, random: () => number = Math.random): number {
+  return random() * Math.min(maxDelay, baseDelay * 2 ** attempt);
+}
+
 /** The options every generated client takes, named and typed alike in every style. */
 export interface CommonClientOptions {
   /** The `fetch` to send requests with (default: the global `fetch`, looked up on each call). */

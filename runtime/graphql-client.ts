@@ -11,6 +11,7 @@
  * `AbortController` exist (browsers, Node 20+, Deno, Bun, workers).
  */
 import {
+  backoffDelay,
   ClientError,
   resolveCredential,
   resolveHeaders,
@@ -192,7 +193,7 @@ export class GraphQLHttp {
         // Queries only: a mutation that failed in transit may have taken effect.
         if (!transient || retry === false || operation.kind !== 'query' || attempt >= maxRetries) throw error;
         // Exponential backoff with full jitter; at least 1 ms, as a timer of 0 never fires.
-        const pause = timer(Math.max(1, Math.random() * Math.min(maxDelay, baseDelay * 2 ** attempt)), signals);
+        const pause = timer(Math.max(1, backoffDelay(attempt, baseDelay, maxDelay)), signals);
         await new Promise<void>((resolve, reject) => {
           const settle = (): void => (pause.expired() ? resolve() : reject(pause.signal.reason));
           if (pause.signal.aborted) settle();

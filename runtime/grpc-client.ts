@@ -7,6 +7,7 @@
 import type { DescMessage, DescMethod, DescService, MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
 import {
+  backoffDelay,
   ClientError,
   resolveCredential,
   resolveHeaders,
@@ -164,7 +165,7 @@ function retryUnavailable(retry: RetryOptions): Interceptor {
         return await next(request);
       } catch (error) {
         if (attempt >= maxRetries || request.signal.aborted || ConnectError.from(error).code !== Code.Unavailable) throw error;
-        await sleep(Math.random() * Math.min(maxDelay, baseDelay * 2 ** attempt), request.signal);
+        await sleep(backoffDelay(attempt, baseDelay, maxDelay), request.signal);
       }
     }
   };

@@ -13,6 +13,7 @@
  * `AbortController` exist (browsers, Node 20+, Deno, Bun, workers).
  */
 import {
+  backoffDelay,
   ClientError,
   resolveCredential,
   resolveHeaders,
@@ -519,7 +520,7 @@ export function httpClient(options: ClientOptions<object>, defaults: ClientDefau
           const response = await (cache ? cache.fetch(request, (input) => follow(spec.id, input, body)) : follow(spec.id, request, body));
           if (canRetry && retry.statuses.includes(response.status)) {
             await discard(response);
-            delay = retryAfter(response.headers) ?? backoff(retry, attempt);
+            delay = retryAfter(response.headers) ?? backoffDelay(attempt, retry.baseDelay, retry.maxDelay);
           } else {
             const head = { status: response.status, headers: response.headers };
             const result: ApiResponse = {
@@ -540,7 +541,7 @@ export function httpClient(options: ClientOptions<object>, defaults: ClientDefau
           if (!expired && !(error instanceof TypeError)) throw error;
           const failure = expired ? new ApiTimeoutError(spec.id, method, url, timeout) : new ApiNetworkError(spec.id, method, url, error);
           if (!canRetry) throw failure;
-          delay = backoff(retry, attempt);
+          delay = backoffDelay(attempt, retry.baseDelay, retry.maxDelay);
         }
       } finally {
         deadline.clear();
@@ -710,11 +711,6 @@ async function readBlob(response: Response, limit: number, tooLarge: () => Error
 
 // ---------------------------------------------------------------------------------------------
 // Retries and time
-
-/** Exponential backoff with full jitter. */
-function backoff(retry: Required<HttpRetryOptions>, attempt: number): number {
-  return Math.random() * Math.min(retry.maxDelay, retry.baseDelay * 2 ** attempt);
-}
 
 /** Milliseconds to wait from a `Retry-After` header (delay in seconds, or an HTTP date). */
 function retryAfter(headers: Headers): number | undefined {

@@ -29,7 +29,7 @@
  *   Application-level, because browsers expose no protocol ping. A `pong` that answers no
  *   request (the answer to such a ping) is dropped before validation and listeners.
  */
-import { ClientError, resolveCredential, type ClientErrorKind, type Credential, type RetryOptions } from "./client-common.js";
+import { backoffDelay, ClientError, resolveCredential, type ClientErrorKind, type Credential, type RetryOptions } from "./client-common.js";
 import type { ValidationResult } from "./validation.js";
 import { MESSAGE_DEFAULTS, ReadyState, type MessageOf, type ReplyOf } from "./ws-protocol.js";
 
@@ -527,7 +527,7 @@ export class WebSocketClient<
       this.finish(this.failure);
       return;
     }
-    const delay = this.random() * Math.min(reconnect.maxDelay ?? 30_000, (reconnect.baseDelay ?? 500) * 2 ** this.attempt);
+    const delay = backoffDelay(this.attempt, reconnect.baseDelay ?? 500, reconnect.maxDelay ?? 30_000, this.random);
     this.attempt++;
     this.setState(ReadyState.CONNECTING);
     this.options.onReconnect?.(this.attempt, delay);
