@@ -19,7 +19,7 @@ import { error } from '../core/diagnostics.js';
 import type { SchemaObject } from '../core/schema/json-schema.js';
 import { pascalCase } from '../core/builder/names.js';
 import { refName } from '../core/schema/read-write.js';
-import { SchemaRegistry } from '../openapi/lower.js';
+import { SchemaRegistry } from '../core/schema/registry.js';
 import { finishChannels } from './channels.js';
 import type { PendingChannel, PendingMessage } from './document.js';
 import { readSse } from './extensions.js';

@@ -1,8 +1,8 @@
 /**
  * AsyncAPI payload schemas → named JSON Schema 2020-12 schemas.
  *
- * AsyncAPI's default schema format is a superset of JSON Schema draft-07, which the OpenAPI
- * loader's schema lowering (generators/openapi/dialect.ts, 3.1 mode) already reads: draft-07 tuple
+ * AsyncAPI's default schema format is a superset of JSON Schema draft-07, which the schema
+ * lowering OpenAPI uses too (core/schema/dialect.ts, 3.1 mode) already reads: draft-07 tuple
  * `items` become `prefixItems`, `x-` and unknown keywords are dropped. Two AsyncAPI differences are
  * handled here before lowering: `discriminator` is a property name (a string), not an object, and a
  * payload may be a Multi Format Schema Object (`{ schemaFormat, schema }`).
@@ -16,7 +16,7 @@ import { child, describe, isObject, locate, own, Problems, resolveRef } from '..
 import type { NamedSchema } from '../core/schema/json-schema.js';
 import { pascalCase } from '../core/builder/names.js';
 import { refName } from '../core/schema/read-write.js';
-import { SchemaRegistry } from '../openapi/lower.js';
+import { SchemaRegistry } from '../core/schema/registry.js';
 
 const SCHEMA = ['items', 'additionalItems', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'];
 const SCHEMA_LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];

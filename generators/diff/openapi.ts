@@ -11,7 +11,7 @@ import { Documents, isObject, own, type SourceDoc } from '../core/schema/json-do
 import type { ApiModel, Operation, Parameter } from '../openapi/model.js';
 import type { JsonSchema } from '../core/schema/json-schema.js';
 import { loadOpenApi } from '../openapi/load.js';
-import { SchemaRegistry } from '../openapi/lower.js';
+import { SchemaRegistry } from '../core/schema/registry.js';
 import { CWD_ROOTS, type Change, type DiffResult, type SideRoots } from './changes.js';
 import { SchemaDiff, type SchemaSide } from './json-schema.js';
 

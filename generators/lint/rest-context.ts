@@ -10,7 +10,7 @@ import { child, deref, Documents, isObject, locate, own, Problems, segments, typ
 import { CodegenError } from '../core/diagnostics.js';
 import { InputFiles } from '../core/pipeline/input-files.js';
 import { loadOpenApi } from '../openapi/load.js';
-import { collectOperations } from '../openapi/lower.js';
+import { collectOperations } from '../openapi/path-items.js';
 import { convertSwagger2, isSwagger } from '../openapi/swagger2.js';
 import { DISABLE_KEY, LintContextBase } from './context.js';
 

@@ -18,7 +18,7 @@ export const HOISTED = 'x-codegen-swagger2';
 
 export type Role = 'schema' | 'response';
 
-/** As deep as the 3.x lowering reads (dialect.ts). */
+/** As deep as the 3.x lowering reads (core/schema/dialect.ts). */
 const MAX_DEPTH = 256;
 
 /** The converted document: 3.0 data, 2.0 positions. */

@@ -67,6 +67,13 @@ export interface Where {
   path: Path | undefined;
 }
 
+/** The place `keys` below `where`, in the same document. */
+export function at(where: Where, ...keys: (string | number)[]): Where {
+  let path = where.path;
+  for (const key of keys) path = child(path, key);
+  return { doc: where.doc, path };
+}
+
 export function locate(where: Where, part: 'key' | 'value' = 'value'): SourceLocation {
   return where.doc.locate(where.path, part);
 }

@@ -1,7 +1,7 @@
 /**
  * Schema values no validator can be compiled from: a `pattern` (or `patternProperties` name)
  * that is not a regular expression, a `multipleOf` of 0 or less. The loaders report them as
- * located diagnostics (openapi/dialect.ts, which AsyncAPI shares); the validator emitter asks the
+ * located diagnostics (dialect.ts, which AsyncAPI shares); the validator emitter asks the
  * same questions and throws for schemas that did not come through a loader.
  */
 

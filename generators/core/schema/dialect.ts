@@ -1,5 +1,6 @@
 /**
- * OpenAPI Schema Objects → JSON Schema 2020-12, the model's one data-shape language.
+ * Schema Objects as OpenAPI 3.0 and 3.1 write them (and AsyncAPI, whose payloads read as 3.1) →
+ * JSON Schema 2020-12, the models' one data-shape language.
  *
  * Reads each keyword, checks its value has the right kind (a located error otherwise, and the
  * keyword is dropped so reading goes on), forgives with a warning what other tools read one obvious
@@ -9,10 +10,10 @@
  * `example` becomes `examples`. `x-*` and unknown keywords are dropped. References are rewritten
  * by the caller's `refTo`, which names the target schema.
  */
-import type { JsonSchema, JsonType, SchemaObject } from '../core/schema/json-schema.js';
-import type { Problems, Where } from '../core/schema/json-documents.js';
-import { child, closest, describe, isObject, locate, own, setOwn } from '../core/schema/json-documents.js';
-import { multipleOfProblem, patternFlags } from '../core/schema/pattern-rules.js';
+import type { JsonSchema, JsonType, SchemaObject } from './json-schema.js';
+import type { Problems, Where } from './json-documents.js';
+import { at, child, closest, describe, isObject, locate, own, setOwn } from './json-documents.js';
+import { multipleOfProblem, patternFlags } from './pattern-rules.js';
 
 export interface SchemaContext {
   /** `3.0` reads `nullable` and boolean exclusive bounds; `3.1` is JSON Schema 2020-12 already. */
@@ -120,29 +121,29 @@ function lowerObject(raw: unknown, where: Where, ctx: SchemaContext): JsonSchema
     const kind = KEYWORDS.get(key);
     if (kind === undefined) continue; // unknown keywords and x-* are dropped
     const value = raw[key];
-    const at = { doc: where.doc, path: child(where.path, key) };
+    const keyAt = { doc: where.doc, path: child(where.path, key) };
     if (!fits(kind, value)) {
       if (key === 'items' && Array.isArray(value)) {
-        out.prefixItems = value.map((item, i) => lowerSchema(item, { doc: at.doc, path: child(at.path, i) }, ctx)); // draft-4 tuple
+        out.prefixItems = value.map((item, i) => lowerSchema(item, { doc: keyAt.doc, path: child(keyAt.path, i) }, ctx)); // draft-4 tuple
         continue;
       }
       if (COMPOSITIONS.has(key) && isObject(value)) {
-        ctx.problems.warn(`"${key}" must be a list of schemas, not an object; read as a list of this one schema`, locate(at), `write ${key}: [ ... ] (in YAML, a "- " before the schema)`);
-        set[key] = [lowerSchema(value, at, ctx)];
+        ctx.problems.warn(`"${key}" must be a list of schemas, not an object; read as a list of this one schema`, locate(keyAt), `write ${key}: [ ... ] (in YAML, a "- " before the schema)`);
+        set[key] = [lowerSchema(value, keyAt, ctx)];
         continue;
       }
-      wrong(ctx, at, `"${key}"`, `must be ${EXPECTED[kind][0]}`, value, EXPECTED[kind][1]);
+      wrong(ctx, keyAt, `"${key}"`, `must be ${EXPECTED[kind][0]}`, value, EXPECTED[kind][1]);
       continue;
     }
-    if (kind === 'schema') set[key] = lowerSchema(value, at, ctx);
-    else if (kind === 'schemas') set[key] = (value as unknown[]).map((item, i) => lowerSchema(item, { doc: at.doc, path: child(at.path, i) }, ctx));
+    if (kind === 'schema') set[key] = lowerSchema(value, keyAt, ctx);
+    else if (kind === 'schemas') set[key] = (value as unknown[]).map((item, i) => lowerSchema(item, { doc: keyAt.doc, path: child(keyAt.path, i) }, ctx));
     else if (kind === 'schemaMap') {
       const map: Record<string, unknown> = {};
       for (const name of Object.keys(value as object)) {
-        if (key === 'patternProperties' && !validPattern(name, { doc: at.doc, path: child(at.path, name) }, 'key', ctx)) continue;
+        if (key === 'patternProperties' && !validPattern(name, { doc: keyAt.doc, path: child(keyAt.path, name) }, 'key', ctx)) continue;
         const property = (value as Record<string, unknown>)[name];
-        if (key === 'properties' && requiredFlag(property, name, { doc: at.doc, path: child(at.path, name) }, ctx)) flagged.push(name);
-        setOwn(map, name, lowerSchema(property, { doc: at.doc, path: child(at.path, name) }, ctx));
+        if (key === 'properties' && requiredFlag(property, name, { doc: keyAt.doc, path: child(keyAt.path, name) }, ctx)) flagged.push(name);
+        setOwn(map, name, lowerSchema(property, { doc: keyAt.doc, path: child(keyAt.path, name) }, ctx));
       }
       set[key] = map;
     } else set[key] = value;
@@ -156,10 +157,6 @@ function lowerObject(raw: unknown, where: Where, ctx: SchemaContext): JsonSchema
     else if (raw.nullable) result = nullable(result);
   }
   return result;
-}
-
-function at(where: Where, key: string): Where {
-  return { doc: where.doc, path: child(where.path, key) };
 }
 
 function wrong(ctx: SchemaContext, where: Where, what: string, expected: string, value: unknown, hint: string): void {
