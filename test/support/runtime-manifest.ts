@@ -63,6 +63,8 @@ function describeExport(symbol: ts.Symbol, source: ts.SourceFile, checker: ts.Ty
   if (declaredIn && declaredIn !== source) described.from = declaredIn.isDeclarationFile || !declaredIn.fileName.startsWith(dirOf(source.fileName)) ? packageOf(symbol) : moduleName(declaredIn.fileName);
   const doc = firstParagraph(ts.displayPartsToString(target.getDocumentationComment(checker)));
   if (doc) described.doc = doc;
+  // `@public`: part of the API a generated entry file re-exports (publicRuntimeExports).
+  if (target.getJsDocTags(checker).some((tag) => tag.name === 'public')) described.public = true;
   return described;
 }
 

@@ -6,7 +6,7 @@
  * writes an import list by hand. Escaping stays in one place: `names.ts` (`literal`, `jsDoc` here).
  */
 import { posix } from 'node:path';
-import { runtimeExport } from '../pipeline/runtime-modules.js';
+import { publicRuntimeExports, runtimeExport } from '../pipeline/runtime-modules.js';
 import { exportStatement, importStatement } from './imports.js';
 import { jsonLiteral, uniqueName } from './names.js';
 
@@ -47,6 +47,15 @@ export function typeSymbol(name: string, from: string): ImportSymbol {
 export function runtimeSymbol(name: string, module?: string): ImportSymbol {
   const found = runtimeExport(name, module);
   return symbol(name, `./runtime/${found.module}`, { type: found.export.type });
+}
+
+/**
+ * The exports of runtime module `module` tagged `@public` in its JSDoc, as symbols: what a generated
+ * entry file re-exports (`file.reexport(...publicRuntimeSymbols('client-common'))`), read from the
+ * module itself through the runtime manifest instead of a list in the generator.
+ */
+export function publicRuntimeSymbols(module: string): ImportSymbol[] {
+  return publicRuntimeExports(module).map((exported) => symbol(exported.name, `./runtime/${module}`, { type: exported.type }));
 }
 
 /** A literal value printed escaped: strings quoted, objects and arrays as JSON-like literals. */

@@ -17,6 +17,8 @@ export interface RuntimeExport {
   doc?: string;
   /** For a re-export: the runtime module that declares it, or the package it comes from. */
   from?: string;
+  /** Tagged `@public` in its JSDoc: part of the API the generated entry files re-export. */
+  public?: boolean;
 }
 
 export interface RuntimeModule {
@@ -83,4 +85,9 @@ function runtimeModule(name: string): RuntimeModule {
   const module = runtimeModules().get(name);
   if (!module) throw new Error(`no runtime module named runtime/${name}.ts`);
   return module;
+}
+
+/** The exports of runtime module `module` tagged `@public`: what a generated entry file that uses it re-exports. */
+export function publicRuntimeExports(module: string): RuntimeExport[] {
+  return runtimeModule(module).exports.filter((exported) => exported.public === true);
 }
