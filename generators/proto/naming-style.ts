@@ -8,8 +8,7 @@
 import { isFieldSet } from '@bufbuild/protobuf';
 import { Edition, FeatureSet_EnforceNamingStyle as Style, FieldDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import type { DescriptorProto, EnumDescriptorProto, FeatureSet } from '@bufbuild/protobuf/wkt';
-import type { Pos } from './parse.js';
-import type { LinkFile } from './resolve.js';
+import type { ParsedFile, Pos } from './parse.js';
 
 type Report = (at: Pos | undefined, message: string, hint: string) => void;
 
@@ -61,7 +60,7 @@ function collision(name: string, message: DescriptorProto): string | undefined {
 }
 
 /** Reports every name of an edition 2024+ file that its naming style refuses, at the name. */
-export function checkNamingStyle(file: LinkFile, report: Report): void {
+export function checkNamingStyle(file: ParsedFile, report: Report): void {
   const proto = file.proto;
   if (proto.syntax !== 'editions' || proto.edition < Edition.EDITION_2024) return;
   const at = (d: object) => file.positions.get(d)?.name;
