@@ -3,7 +3,7 @@
  * dropped when the schema suppresses the rule there or kept with the configured severity.
  */
 import type { SourceLocation } from '../core/diagnostics.js';
-import type { Finding, Severity } from './rule.js';
+import type { Finding, Severity } from './finding.js';
 
 export const DISABLE_KEY = 'x-codegen-lint-disable';
 /** `codegen-lint-disable rule-a rule-b` in a comment (SDL `#`, proto `//`). */

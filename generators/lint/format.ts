@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { codegenVersion } from '../core/pipeline/version.js';
 import { RULES } from './registry.js';
-import type { Finding } from './rule.js';
+import type { Finding } from './finding.js';
 import type { LintResult } from './run.js';
 
 export const FORMATS = ['human', 'json', 'sarif'] as const;

@@ -4,13 +4,12 @@
  * `check(context)` that reports findings through the context (which locates them and applies
  * suppressions and the configured severity).
  */
-import type { SourceLocation } from '../core/diagnostics.js';
 import type { AsyncApiContext } from './asyncapi-context.js';
+import type { Severity } from './finding.js';
 import type { GraphQLContext } from './graphql-context.js';
 import type { ProtoContext } from './proto-context.js';
 import type { RestContext } from './rest-context.js';
 
-export type Severity = 'error' | 'warning';
 /** What a user may set per rule in `lint.rules`. */
 export type RuleSetting = 'off' | 'warn' | 'error';
 export const RULE_SETTINGS: readonly RuleSetting[] = ['off', 'warn', 'error'];
@@ -33,14 +32,6 @@ export interface LintRule<S extends LintStyle = LintStyle> {
   /** One sentence for the README table and SARIF: what the rule asks for. */
   docs: string;
   check(context: ContextByStyle[S]): void;
-}
-
-/** One finding, located. The message says what is wrong and how to fix it, citing the seed. */
-export interface Finding {
-  ruleId: string;
-  severity: Severity;
-  message: string;
-  location: SourceLocation;
 }
 
 /** Declares a rule with its style's context type inferred. */

@@ -3,14 +3,15 @@
  * runs every rule the config leaves on (with the configured severity), and returns the findings
  * in file order. A document the generator refuses stops here with its located errors.
  */
-import type { InputStyle } from '../core/config/config.js';
+import type { InputStyle } from '../core/config/input-style.js';
 import { AsyncApiContext } from './asyncapi-context.js';
 import { GraphQLContext } from './graphql-context.js';
 import type { LintConfig } from './lint-config.js';
 import { ProtoContext } from './proto-context.js';
 import { rulesFor } from './registry.js';
 import { RestContext } from './rest-context.js';
-import type { Finding, LintRule, LintStyle, Severity } from './rule.js';
+import type { Finding, Severity } from './finding.js';
+import type { LintRule, LintStyle } from './rule.js';
 import type { LintContextBase } from './context.js';
 
 /** What lint needs of an API: the subset of `ApiConfig` it reads. */
