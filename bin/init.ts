@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../generators/core/diagnostics.js';
 import { detectFile, type DetectedFile } from '../generators/core/config/detect.js';
-import type { InputStyle } from '../generators/core/config/config.js';
+import type { InputStyle } from '../generators/core/config/input-style.js';
 
 /** One API entry of the config `init` writes. */
 interface StarterApi {

@@ -14,7 +14,8 @@ import { UsageError, type Diagnostic } from './core/diagnostics.js';
 import { generate as generateSets } from './core/pipeline/generate.js';
 import { applyPlan, differences, planWrites, type Difference } from './core/pipeline/writer.js';
 
-export type { ApiConfig, ApiConfigInput, ConfigInput, EmitKind, InputStyle } from './core/config/config.js';
+export type { ApiConfig, ApiConfigInput, ConfigInput, EmitKind } from './core/config/config.js';
+export type { InputStyle } from './core/config/input-style.js';
 export type { MissingPackagesReport } from './core/pipeline/dependencies.js';
 export type { Difference } from './core/pipeline/writer.js';
 export { CodegenError, formatDiagnostic, UsageError, type Diagnostic, type SourceLocation } from './core/diagnostics.js';

@@ -2,7 +2,7 @@
  * The input styles codegen generates from, each loaded lazily so a run pays only for the styles it
  * uses. The pipeline (core/pipeline/generate.ts) looks a style up here; the styles know nothing of it.
  */
-import type { InputStyle } from './core/config/config.js';
+import type { InputStyle } from './core/config/input-style.js';
 import type { StyleGenerator } from './core/pipeline/generator.js';
 
 /** Generators by input style; each loads lazily so a run pays only for the styles it uses. */

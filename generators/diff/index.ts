@@ -4,7 +4,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
-import type { InputStyle } from '../core/config/config.js';
+import type { InputStyle } from '../core/config/input-style.js';
 import { styleOfInput } from '../core/config/detect.js';
 import { UsageError } from '../core/diagnostics.js';
 import { displayPath } from '../core/pipeline/paths.js';

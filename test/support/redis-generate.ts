@@ -7,7 +7,8 @@
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import type { EmitKind, InputStyle } from '../../generators/core/config/config.js';
+import type { EmitKind } from '../../generators/core/config/config.js';
+import type { InputStyle } from '../../generators/core/config/input-style.js';
 import { generate } from '../../generators/core/pipeline/generate.js';
 import type { GeneratedFile } from '../../generators/core/pipeline/output.js';
 import { TemplateRenderer } from '../../generators/core/pipeline/templates.js';

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { LineCounter, parseDocument, isMap, isScalar, type Node as YamlNode } from 'yaml';
 import { CodegenError, error, type Diagnostic, type SourceLocation } from '../diagnostics.js';
 import { styleOfInput } from './detect.js';
+import { STYLES, type InputStyle } from './input-style.js';
 import { displayPath } from '../pipeline/paths.js';
 import { sharedRuntimeClash, sharedRuntimeFolder } from '../pipeline/shared-runtime.js';
 import { checkStyleOptions, type StyleOptions } from './style-options.js';
@@ -18,9 +19,6 @@ export const CONFIG_FILES = ['codegen.config.yaml', 'codegen.config.yml', 'codeg
 
 export const EMIT_KINDS = ['types', 'validators', 'client', 'server'] as const;
 export type EmitKind = (typeof EMIT_KINDS)[number];
-
-export const STYLES = ['openapi', 'graphql', 'proto', 'asyncapi'] as const;
-export type InputStyle = (typeof STYLES)[number];
 
 /** One API as the user wrote it. */
 export interface ApiConfigInput {

@@ -3,7 +3,7 @@
  * has no `style`, and `codegen init` to find and describe the schemas in a project.
  */
 import { basename, extname } from 'node:path';
-import type { InputStyle } from './config.js';
+import type { InputStyle } from './input-style.js';
 import { readRegular } from '../pipeline/input-files.js';
 
 /** A schema file as `codegen init` sees it. */

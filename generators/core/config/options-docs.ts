@@ -3,7 +3,7 @@
  * against: a short block for `codegen --help`, and the README's table (test/config-options.test.ts
  * compares the README with it, so the two cannot drift).
  */
-import { STYLES } from './config.js';
+import { STYLES } from './input-style.js';
 import { typeText } from './option-types.js';
 import { STYLE_OPTIONS } from './style-options.js';
 

@@ -6,7 +6,7 @@ import { ASYNCAPI_OPTIONS, type AsyncApiOptions } from '../../asyncapi/config-op
 import { GRAPHQL_OPTIONS, type GraphQLOptions } from '../../graphql/config-options.js';
 import { OPENAPI_OPTIONS, type OpenApiOptions } from '../../openapi/config-options.js';
 import { PROTO_OPTIONS, type ProtoOptions } from '../../proto/config-options.js';
-import type { InputStyle } from './config.js';
+import type { InputStyle } from './input-style.js';
 import { closest, describe } from '../schema/json-documents.js';
 import { checkOptionValue, type OptionDeclarations, type ReportAt } from './option-types.js';
 

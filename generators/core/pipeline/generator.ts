@@ -2,7 +2,8 @@
  * The contract between the pipeline and a style's generator (generators/<style>/index.ts): what it
  * gets and what it returns. The registry of generators by style is generators/styles.ts.
  */
-import type { ApiConfig, InputStyle } from '../config/config.js';
+import type { ApiConfig } from '../config/config.js';
+import type { InputStyle } from '../config/input-style.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { GeneratedFile } from './output.js';
 import type { TemplateRenderer } from './templates.js';

@@ -7,13 +7,20 @@
  * a pass over what they produced.
  */
 import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
-import type { ApiConfig } from '../config/config.js';
 import { error } from '../diagnostics.js';
 import { importSpecifiers } from './import-specifiers.js';
 import type { GeneratedFile } from './output.js';
 import type { OutputSet } from './writer.js';
 
 const RUNTIME = 'runtime';
+
+/** What this pass reads of an API's config (the config checks folders with it too, so it cannot import the config). */
+export interface RuntimeSharer {
+  name: string;
+  output: string;
+  root: string;
+  runtime?: 'shared';
+}
 
 /** The shared runtime folder for these output folders: `runtime/` in the deepest folder that holds them all. */
 export function sharedRuntimeFolder(outputs: string[]): string {
@@ -31,12 +38,12 @@ export function sharedRuntimeFolder(outputs: string[]): string {
  * Why `folder` cannot be the shared runtime folder: it is, holds or lies inside an output folder.
  * Returns the API whose output is in the way, or undefined when the folder is free.
  */
-export function sharedRuntimeClash(folder: string, apis: ApiConfig[]): ApiConfig | undefined {
+export function sharedRuntimeClash<Api extends RuntimeSharer>(folder: string, apis: Api[]): Api | undefined {
   return apis.find((api) => isWithin(api.output, folder) || isWithin(folder, api.output));
 }
 
 /** The output sets with the runtime files of `runtime: shared` APIs moved into one shared set. */
-export function shareRuntime(apis: ApiConfig[], sets: OutputSet[]): OutputSet[] {
+export function shareRuntime(apis: RuntimeSharer[], sets: OutputSet[]): OutputSet[] {
   const sharing = apis.flatMap((api, index) => (api.runtime === 'shared' ? [index] : []));
   if (sharing.length === 0) return sets;
   const folder = sharedRuntimeFolder(sharing.map((index) => apis[index]!.output));
