@@ -10,7 +10,7 @@ import { Body, ERRORS, at, check, fail, type Scope } from './code.js';
 import { ValidatorSchemaError, resolveRef } from './refs.js';
 import { has, typeOk, type Group } from './scalars.js';
 import { discriminatorCases, emitDiscriminator } from './discriminator.js';
-import type { Emitter } from './node.js';
+import type { Emitter } from './emitter.js';
 
 function list(schema: SchemaObject, keyword: 'allOf' | 'anyOf' | 'oneOf' | 'prefixItems', scope: Scope): JsonSchema[] | undefined {
   const value = schema[keyword];

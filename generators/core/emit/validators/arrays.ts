@@ -5,7 +5,7 @@
 import type { SchemaObject } from '../../schema/json-schema.js';
 import { Body, bounded, check, child, fail, references, type Bound, type Scope } from './code.js';
 import { trivial } from './scalars.js';
-import type { Emitter } from './node.js';
+import type { Emitter } from './emitter.js';
 
 function items(count: number): string {
   return `${count} item${count === 1 ? '' : 's'}`;

@@ -9,7 +9,7 @@ import { refName } from '../../schema/read-write.js';
 import { Body, at, escapeToken, fail, gate, type Scope } from './code.js';
 import { resolveRef } from './refs.js';
 import { readProperty } from './objects.js';
-import type { Emitter } from './node.js';
+import type { Emitter } from './emitter.js';
 
 interface Case {
   value: string;

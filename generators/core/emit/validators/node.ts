@@ -15,19 +15,7 @@ import { emitObjectKeywords } from './objects.js';
 import { emitArrayKeywords } from './arrays.js';
 import { emitApplicators } from './applicators.js';
 import { HOIST_WEIGHT, weight } from './hoist.js';
-
-/** What the keyword emitters need from each other, without importing each other. */
-export interface Emitter {
-  m: ValidatorModule;
-  /** Statements checking `scope.value` against `schema`. */
-  emit(schema: JsonSchema, scope: Scope, body: Body): void;
-  /** A boolean expression: does `scope.value` match `schema`? */
-  test(schema: JsonSchema, scope: Scope): string;
-  /** Statements checking `scope.value` against the target of a `$ref`. */
-  ref(ref: string, scope: Scope, body: Body): void;
-  /** Statements for the schema a function is generated for (never replaced by a call to itself). */
-  root(schema: JsonSchema, scope: Scope, body: Body): void;
-}
+import type { Emitter } from './emitter.js';
 
 export function location(scope: Scope): string {
   return `/${scope.pointer.join('/')}`;

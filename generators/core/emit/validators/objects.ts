@@ -9,7 +9,7 @@ import { Body, ERRORS, EXIT, OK, at, bounded, call, check, child, escapeToken, f
 import { refHelper, scalarHelper } from './helpers.js';
 import { requiredIn } from './refs.js';
 import { has, trivial } from './scalars.js';
-import type { Emitter } from './node.js';
+import type { Emitter } from './emitter.js';
 
 /**
  * Names every object inherits (`constructor`, `toString`, `__proto__`): reading them must not

@@ -8,7 +8,20 @@ import { jsonLiteral } from '../../builder/names.js';
 import { operand, orList, shortJson, type Scope } from './code.js';
 import { ValidatorSchemaError } from './refs.js';
 import { multipleOfProblem } from '../../schema/pattern-rules.js';
-import type { ValidatorModule } from './module.js';
+
+/**
+ * What the scalar checks need of the validator module they are emitted into (a `ValidatorModule`,
+ * which imports this file's `FORMAT_CHECKS`): runtime helpers, module-level constants, the options.
+ */
+export interface CheckModule {
+  readonly options: { readonly formats: 'assert' | 'ignore' };
+  /** Marks a runtime helper as used and returns its name. */
+  use(helper: string): string;
+  /** A module-level constant built once from `init`, shared by every use with the same `key`. */
+  constant(key: string, pointer: string[], suffix: string, init: string): string;
+  /** A regular expression compiled once. */
+  regex(pattern: string, pointer: string[]): string;
+}
 
 /** `format` values that are checked, and the runtime function that checks each. */
 export const FORMAT_CHECKS: Record<string, string> = {
@@ -174,7 +187,7 @@ function valuesText(values: unknown[]): string {
 }
 
 /** `const` and `enum`. */
-export function constEnumChecks(m: ValidatorModule, schema: SchemaObject, scope: Scope): Check[] {
+export function constEnumChecks(m: CheckModule, schema: SchemaObject, scope: Scope): Check[] {
   const checks: Check[] = [];
   if (has(schema, 'const')) {
     const value = schema.const;
@@ -225,7 +238,7 @@ function numberKeyword(schema: SchemaObject, keyword: string, pointer: string[])
  * String keywords on `text`, an expression of type string: the length bounds first (marked
  * `bound`), so that `pattern` and `format` never see a string longer than `maxLength`.
  */
-export function stringChecks(m: ValidatorModule, schema: SchemaObject, text: string, pointer: string[]): Check[] {
+export function stringChecks(m: CheckModule, schema: SchemaObject, text: string, pointer: string[]): Check[] {
   const checks: Check[] = [];
   const min = numberKeyword(schema, 'minLength', pointer);
   if (min !== undefined && min > 0) {
@@ -256,7 +269,7 @@ export function stringChecks(m: ValidatorModule, schema: SchemaObject, text: str
 }
 
 /** Number keywords on `num`, an expression of type number. */
-export function numberChecks(m: ValidatorModule, schema: SchemaObject, num: string, pointer: string[]): Check[] {
+export function numberChecks(m: CheckModule, schema: SchemaObject, num: string, pointer: string[]): Check[] {
   const checks: Check[] = [];
   const bounds: Array<[string, string, string]> = [
     ['minimum', '<', '>='],
@@ -317,7 +330,7 @@ function allPassed(checks: Check[]): string {
  * common `{ type: "null" }`, `{ const: "a" }`, `{ type: "string", maxLength: 3 }` branches of
  * anyOf and oneOf); undefined otherwise.
  */
-export function scalarExpression(m: ValidatorModule, schema: JsonSchema, scope: Scope): string | undefined {
+export function scalarExpression(m: CheckModule, schema: JsonSchema, scope: Scope): string | undefined {
   if (typeof schema === 'boolean') return String(schema);
   const keywords = Object.keys(schema).filter(validation);
   if (!keywords.every((keyword) => SCALAR_KEYWORDS.has(keyword))) return undefined;
