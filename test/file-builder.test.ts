@@ -84,6 +84,13 @@ describe('FileBuilder', () => {
     expect(file.exports()).toBe('export { ClientError, type ClientErrorKind } from "./runtime/client-common.js";');
   });
 
+  it('aliases an import named like a re-export of another module, not the re-exported symbol itself', () => {
+    const file = new FileBuilder('client.ts');
+    file.reexport(symbol('ApiError', './runtime/http'));
+    expect(file.use(symbol('ApiError', './runtime/http'))).toBe('ApiError');
+    expect(file.use(typeSymbol('ApiError', './types'))).toBe('ApiErrorType');
+  });
+
   it('escapes literals in one place', () => {
     const file = new FileBuilder('a.ts');
     expect(file.code`const a = ${literal('*/"\u2028')};`).toBe('const a = "*/\\"\\u2028";');

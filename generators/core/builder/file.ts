@@ -109,7 +109,7 @@ export class FileBuilder {
     let local = this.locals.get(key);
     if (local !== undefined && as !== undefined && as !== local) throw new Error(`${symbol.name} of ${symbol.from} is imported as ${local}, not ${as}`);
     if (local === undefined) {
-      local = as ?? (this.taken.has(symbol.name) ? this.alias(symbol) : symbol.name);
+      local = as ?? (this.taken.has(symbol.name) || this.reexportsOther(symbol) ? this.alias(symbol) : symbol.name);
       this.taken.add(local);
       this.locals.set(key, local);
       this.imported.set(key, symbol);
@@ -119,6 +119,15 @@ export class FileBuilder {
       if (known.type) this.imported.set(key, symbol);
     }
     return local;
+  }
+
+  /**
+   * Whether the file re-exports another module's export under `symbol`'s name: importing it under
+   * that name too would be legal, but a reader would take one for the other.
+   */
+  private reexportsOther(symbol: ImportSymbol): boolean {
+    for (const exported of this.exported.values()) if (exported.name === symbol.name && exported.from !== symbol.from) return true;
+    return false;
   }
 
   private alias(symbol: ImportSymbol): string {
