@@ -19,7 +19,7 @@ import { jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
 import { declaredTypes, typeName, typesNames } from './names.js';
 import type { ResolvedMappers } from './mappers.js';
 import { typeSchema } from './schema-types.js';
-import type { TypeOf } from './resolvers.js';
+import type { TypeOf } from './type-of.js';
 
 type Composite = GraphQLObjectType | GraphQLInterfaceType | GraphQLUnionType;
 

@@ -22,21 +22,13 @@ import {
   isInterfaceType, isObjectType, isScalarType, isUnionType,
   type GraphQLField, type GraphQLInterfaceType, type GraphQLObjectType, type GraphQLSchema, type GraphQLUnionType,
 } from 'graphql';
-import type { JsonSchema } from '../core/schema/json-schema.js';
+import { typeSymbol, type FileBuilder } from '../core/builder/file.js';
 import { jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
 import type { ResolvedMappers } from './mappers.js';
 import { declaredTypes, typesNames, type TypesNames } from './names.js';
 import { ResolverShapes } from './resolver-shapes.js';
+import type { TypeOf } from './type-of.js';
 
-/** A TS type expression for a schema used inline, indented from `indent`. */
-export type TypeOf = (schema: JsonSchema, indent?: string) => string;
-
-export interface ResolverTypes {
-  /** The `import type { ... } from "graphql"` line and the mappers' imports, or `''`. */
-  imports: string;
-  /** Helper types, `ResolversTypes` (with mappers), `Resolvers` and the per-type maps. */
-  declarations: string;
-}
 
 /** A generic type's arguments, on one line when short, else one per line. */
 function generic(name: string, args: string[], indent: string): string {
@@ -63,7 +55,7 @@ class ResolverEmitter {
 
   private readonly shapes: ResolverShapes;
 
-  constructor(private readonly schema: GraphQLSchema, typeOf: TypeOf, private readonly mappers: ResolvedMappers) {
+  constructor(private readonly schema: GraphQLSchema, typeOf: TypeOf, mappers: ResolvedMappers, private readonly file: FileBuilder) {
     this.names = typesNames(schema);
     this.shapes = new ResolverShapes(schema, mappers, typeOf);
     const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
@@ -73,7 +65,8 @@ class ResolverEmitter {
     }
   }
 
-  emit(): ResolverTypes {
+  /** Helper types, `ResolversTypes` (with mappers), `Resolvers` and the per-type maps; imports the `graphql` types they name. */
+  emit(): string {
     const { names } = this;
     const context = names.context;
     const rootNames = new Set(this.roots.map((root) => root.name));
@@ -101,7 +94,8 @@ class ResolverEmitter {
     ]);
     const map = `${doc}export interface ${names.resolvers}<${context} = unknown>${body(members)}`;
     const shapes = this.shapes.declaration();
-    return { imports: this.imports(), declarations: [...this.helpers(), ...(shapes ? [shapes] : []), map, ...maps].join('\n\n') };
+    this.imports();
+    return [...this.helpers(), ...(shapes ? [shapes] : []), map, ...maps].join('\n\n');
   }
 
   private objectResolvers(type: GraphQLObjectType, root: boolean): string {
@@ -152,13 +146,11 @@ class ResolverEmitter {
     return used.resolver || used.subscription || used.typeResolver || used.isTypeOf;
   }
 
-  private imports(): string {
-    const { names, used } = this;
-    const imported: string[] = [];
-    if (this.async()) imported.push(importName('GraphQLResolveInfo', names.resolveInfo));
-    if (used.scalar) imported.push(importName('GraphQLScalarType', names.scalarType));
-    const lines = imported.length ? [`import type { ${imported.join(', ')} } from "graphql";`] : [];
-    return [...lines, ...this.mappers.imports].join('\n');
+  /** Imports the `graphql` types the declarations name, under the names `typesNames` chose. */
+  private imports(): void {
+    const { names, used, file } = this;
+    if (this.async()) file.use(typeSymbol('GraphQLResolveInfo', 'graphql'), names.resolveInfo);
+    if (used.scalar) file.use(typeSymbol('GraphQLScalarType', 'graphql'), names.scalarType);
   }
 
   private helpers(): string[] {
@@ -204,14 +196,11 @@ class ResolverEmitter {
   }
 }
 
-function importName(exported: string, local: string): string {
-  return exported === local ? exported : `${exported} as ${local}`;
-}
-
 function body(lines: string[]): string {
   return lines.length ? ` {\n${lines.join('\n')}\n}` : ' {}';
 }
 
-export function resolverTypes(schema: GraphQLSchema, typeOf: TypeOf, mappers: ResolvedMappers): ResolverTypes {
-  return new ResolverEmitter(schema, typeOf, mappers).emit();
+/** The resolver declarations of `types.ts`, importing into `file` the `graphql` types they name. */
+export function resolverTypes(schema: GraphQLSchema, typeOf: TypeOf, mappers: ResolvedMappers, file: FileBuilder): string {
+  return new ResolverEmitter(schema, typeOf, mappers, file).emit();
 }
