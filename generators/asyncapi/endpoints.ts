@@ -7,7 +7,6 @@
 import { error } from '../core/diagnostics.js';
 import type { TypeEmitter } from '../core/emit/types/emit.js';
 import { camelCase, stringLiteral } from '../core/builder/names.js';
-import { shapeOf } from './index.js';
 import type { JsonSchema, SchemaObject } from '../core/schema/json-schema.js';
 import { refName } from '../core/schema/read-write.js';
 import type { Action, Channel, Message, RealtimeModel } from './model.js';
@@ -151,6 +150,11 @@ export function assertSupported(info: ChannelInfo): void {
 function joinPath(pathname: string, address: string): string {
   const joined = `/${pathname}/${address}`.replace(/\/{2,}/g, '/');
   return joined.length > 1 ? joined.replace(/\/$/, '') : joined;
+}
+
+/** The shape a direction's payloads have: server-sent ones are read, received ones written. */
+export function shapeOf(action: Action): 'read' | 'write' {
+  return action === 'send' ? 'read' : 'write';
 }
 
 /** The kind of message the WebSocket runtime answers itself (application-level ping). */

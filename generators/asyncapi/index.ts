@@ -11,7 +11,7 @@ import { emitValidators } from '../core/emit/validators/emit.js';
 import type { Generated, GeneratorContext } from '../core/pipeline/generator.js';
 import { commentText, jsDoc, propertyKey } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
-import { describeChannels } from './endpoints.js';
+import { describeChannels, shapeOf } from './endpoints.js';
 import { emitClient } from './client.js';
 import { handlerScaffold } from './handlers.js';
 import { loadAsyncApi } from './load.js';
@@ -55,11 +55,6 @@ export function receivedSchemas(model: RealtimeModel): string[] {
     ...channel.messages.filter((message) => message.actions.includes('receive')).map((message) => message.payload),
     ...(channel.types.receive ? [channel.types.receive.union] : []),
   ]);
-}
-
-/** The shape a direction's payloads have: server-sent ones are read, received ones written. */
-export function shapeOf(action: Action): 'read' | 'write' {
-  return action === 'send' ? 'read' : 'write';
 }
 
 /** For each channel and direction, the map type from tag to payload type. */
