@@ -22,13 +22,18 @@ import {
   isInterfaceType, isObjectType, isScalarType, isUnionType,
   type GraphQLField, type GraphQLInterfaceType, type GraphQLObjectType, type GraphQLSchema, type GraphQLUnionType,
 } from 'graphql';
-import { typeSymbol, type FileBuilder } from '../core/builder/file.js';
 import { jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
 import type { ResolvedMappers } from './mappers.js';
 import { declaredTypes, typesNames, type TypesNames } from './names.js';
 import { ResolverShapes } from './resolver-shapes.js';
 import type { TypeOf } from './type-of.js';
 
+export interface ResolverTypes {
+  /** The `import type { ... } from "graphql"` line and the mappers' imports, or `''`. */
+  imports: string;
+  /** Helper types, `ResolversTypes` (with mappers), `Resolvers` and the per-type maps. */
+  declarations: string;
+}
 
 /** A generic type's arguments, on one line when short, else one per line. */
 function generic(name: string, args: string[], indent: string): string {
@@ -55,7 +60,7 @@ class ResolverEmitter {
 
   private readonly shapes: ResolverShapes;
 
-  constructor(private readonly schema: GraphQLSchema, typeOf: TypeOf, mappers: ResolvedMappers, private readonly file: FileBuilder) {
+  constructor(private readonly schema: GraphQLSchema, typeOf: TypeOf, private readonly mappers: ResolvedMappers) {
     this.names = typesNames(schema);
     this.shapes = new ResolverShapes(schema, mappers, typeOf);
     const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
@@ -65,8 +70,7 @@ class ResolverEmitter {
     }
   }
 
-  /** Helper types, `ResolversTypes` (with mappers), `Resolvers` and the per-type maps; imports the `graphql` types they name. */
-  emit(): string {
+  emit(): ResolverTypes {
     const { names } = this;
     const context = names.context;
     const rootNames = new Set(this.roots.map((root) => root.name));
@@ -94,8 +98,7 @@ class ResolverEmitter {
     ]);
     const map = `${doc}export interface ${names.resolvers}<${context} = unknown>${body(members)}`;
     const shapes = this.shapes.declaration();
-    this.imports();
-    return [...this.helpers(), ...(shapes ? [shapes] : []), map, ...maps].join('\n\n');
+    return { imports: this.imports(), declarations: [...this.helpers(), ...(shapes ? [shapes] : []), map, ...maps].join('\n\n') };
   }
 
   private objectResolvers(type: GraphQLObjectType, root: boolean): string {
@@ -146,11 +149,13 @@ class ResolverEmitter {
     return used.resolver || used.subscription || used.typeResolver || used.isTypeOf;
   }
 
-  /** Imports the `graphql` types the declarations name, under the names `typesNames` chose. */
-  private imports(): void {
-    const { names, used, file } = this;
-    if (this.async()) file.use(typeSymbol('GraphQLResolveInfo', 'graphql'), names.resolveInfo);
-    if (used.scalar) file.use(typeSymbol('GraphQLScalarType', 'graphql'), names.scalarType);
+  private imports(): string {
+    const { names, used } = this;
+    const imported: string[] = [];
+    if (this.async()) imported.push(importName('GraphQLResolveInfo', names.resolveInfo));
+    if (used.scalar) imported.push(importName('GraphQLScalarType', names.scalarType));
+    const lines = imported.length ? [`import type { ${imported.join(', ')} } from "graphql";`] : [];
+    return [...lines, ...this.mappers.imports].join('\n');
   }
 
   private helpers(): string[] {
@@ -196,11 +201,14 @@ class ResolverEmitter {
   }
 }
 
+function importName(exported: string, local: string): string {
+  return exported === local ? exported : `${exported} as ${local}`;
+}
+
 function body(lines: string[]): string {
   return lines.length ? ` {\n${lines.join('\n')}\n}` : ' {}';
 }
 
-/** The resolver declarations of `types.ts`, importing into `file` the `graphql` types they name. */
-export function resolverTypes(schema: GraphQLSchema, typeOf: TypeOf, mappers: ResolvedMappers, file: FileBuilder): string {
-  return new ResolverEmitter(schema, typeOf, mappers, file).emit();
+export function resolverTypes(schema: GraphQLSchema, typeOf: TypeOf, mappers: ResolvedMappers): ResolverTypes {
+  return new ResolverEmitter(schema, typeOf, mappers).emit();
 }
