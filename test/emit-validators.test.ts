@@ -7,7 +7,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
@@ -15,7 +14,7 @@ import {
 } from '../generators/core/emit/validators/emit.js';
 import type { JsonSchema, NamedSchema } from '../generators/core/schema/json-schema.js';
 import { shapeNames } from '../generators/core/schema/read-write.js';
-import { TemplateRenderer } from '../generators/core/pipeline/templates.js';
+import { runtimeSpecifier } from './support/runtime.js';
 import { tempDir } from './support/tmp.js';
 import { COMPILERS, typecheck } from './support/typecheck.js';
 
@@ -134,25 +133,16 @@ type Result = { ok: true; value: unknown } | { ok: false; errors: Array<{ path: 
 type Module = Record<string, (value: unknown) => unknown>;
 
 const dir = tempDir('codegen-validators-');
-const renderer = new TemplateRenderer();
 
-function transpile(code: string): string {
-  return ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-}
-
-/** Writes `name/` with validators.ts, types.ts, runtime/validation.ts (+ .mjs twins) and imports it. */
+/** Writes `name/` with validators.ts (importing runtime/validation.ts itself) and types.ts, and imports it. */
 async function load(name: string, result: ValidatorCode): Promise<Module> {
   const folder = join(dir, name);
-  mkdirSync(join(folder, 'runtime'), { recursive: true });
-  const runtime = renderer.render('runtime/validation.ts.hbs', { source: 'test' });
-  writeFileSync(join(folder, 'runtime/validation.ts'), runtime);
-  writeFileSync(join(folder, 'runtime/validation.mjs'), transpile(runtime));
+  mkdirSync(folder, { recursive: true });
   const types = result.typeImports.map((type) => `export interface ${type} {\n  [key: string]: unknown;\n}\n`).join('\n');
   writeFileSync(join(folder, 'types.ts'), types || 'export {};\n');
-  const source = `${validatorImports(result, { types: './types.js', runtime: './runtime/validation.js' })}\n${result.code}`;
+  const source = `${validatorImports(result, { types: './types.js', runtime: runtimeSpecifier(folder, 'validation') })}\n${result.code}`;
   writeFileSync(join(folder, 'validators.ts'), source);
-  writeFileSync(join(folder, 'validators.mjs'), transpile(source).replace('./runtime/validation.js', './runtime/validation.mjs'));
-  return (await import(pathToFileURL(join(folder, 'validators.mjs')).href)) as Module;
+  return (await import(pathToFileURL(join(folder, 'validators.ts')).href)) as Module;
 }
 
 function errorsOf(result: unknown): Array<{ path: string; keyword: string; message: string }> {

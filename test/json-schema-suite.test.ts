@@ -1,8 +1,8 @@
 /**
  * The official JSON Schema Test Suite (draft 2020-12, and draft 4 = OpenAPI 3.0's dialect) against
- * the generated validators. Every schema of a file is emitted into one module, transpiled, written
- * to a temporary .mjs file and imported; each case's `valid` is compared with `isX` and with
- * `validateX` (which must agree, and report at least one error when invalid).
+ * the generated validators. Every schema of a file is emitted into one module, written to a
+ * temporary .ts file (importing runtime/validation.ts itself) and imported; each case's `valid` is
+ * compared with `isX` and with `validateX` (which must agree, and report at least one error when invalid).
  *
  * Cases the emitter deliberately does not support are listed in UNSUPPORTED with the reason; the
  * list is exact: a listed case that passes, or a failing case not listed, fails the test.
@@ -15,7 +15,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitSchemaValidators, validatorImports, type CompileOptions } from '../generators/core/emit/validators/emit.js';
 import type { JsonSchema } from '../generators/core/schema/json-schema.js';
-import { TemplateRenderer } from '../generators/core/pipeline/templates.js';
+import { runtimeSpecifier } from './support/runtime.js';
 
 const SUITE = fileURLToPath(new URL('../../shared/corpus/json-schema-test-suite/tests/', import.meta.url));
 
@@ -173,10 +173,6 @@ function compileOptions(file: string): CompileOptions {
   };
 }
 
-function transpile(code: string): string {
-  return ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-}
-
 interface Outcome {
   file: string;
   group: string;
@@ -190,9 +186,8 @@ const sources: string[] = [];
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'codegen-json-schema-suite-'));
-  const runtime = new TemplateRenderer().render('runtime/validation.ts.hbs', { source: 'test' });
-  writeFileSync(join(dir, 'validation.ts'), runtime);
-  writeFileSync(join(dir, 'validation.mjs'), transpile(runtime));
+  // An ESM project, as a user's: the modules import the runtime, an ES module, with `import`.
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
 });
 
 afterAll(() => {
@@ -215,12 +210,10 @@ async function runFile(file: string): Promise<Outcome[]> {
     }
   });
   const result = emitSchemaValidators(roots, options);
-  const source = `${validatorImports(result, { types: './types.js', runtime: './validation.js' })}\n${result.code}`;
-  const base = file.replace(/[^A-Za-z0-9]+/g, '_');
-  writeFileSync(join(dir, `${base}.ts`), source);
-  sources.push(join(dir, `${base}.ts`));
-  const moduleFile = join(dir, `${base}.mjs`);
-  writeFileSync(moduleFile, transpile(source).replace('./validation.js', './validation.mjs'));
+  const source = `${validatorImports(result, { types: './types.js', runtime: runtimeSpecifier(dir, 'validation') })}\n${result.code}`;
+  const moduleFile = join(dir, `${file.replace(/[^A-Za-z0-9]+/g, '_')}.ts`);
+  writeFileSync(moduleFile, source);
+  sources.push(moduleFile);
   const compiled = (await import(pathToFileURL(moduleFile).href)) as Record<string, (value: unknown) => unknown>;
 
   const outcomes: Outcome[] = [];
@@ -269,7 +262,7 @@ describe('JSON Schema Test Suite', () => {
   });
 
   it('generates modules that type-check under strict', () => {
-    const program = ts.createProgram([join(dir, 'validation.ts'), ...sources], {
+    const program = ts.createProgram(sources, {
       strict: true,
       noUnusedLocals: true,
       noUnusedParameters: true,

@@ -9,13 +9,12 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitSchemaValidators, validatorImports } from '../generators/core/emit/validators/emit.js';
 import type { JsonSchema } from '../generators/core/schema/json-schema.js';
-import { TemplateRenderer } from '../generators/core/pipeline/templates.js';
 import { ROOT, codegen } from './support/cli.js';
 import { transpileFolder, writeFiles } from './support/client-generate.js';
+import { runtimeSpecifier } from './support/runtime.js';
 import { generateServerFiles } from './support/server-generate.js';
 import { SERVER_USAGE_SOURCE } from './support/server-usage.js';
 import { tempDir } from './support/tmp.js';
@@ -24,16 +23,12 @@ import { WatchProcess } from './support/watch-process.js';
 type Result = { ok: true } | { ok: false; errors: Array<{ path: string; keyword: string; message: string }> };
 type Module = Record<string, (value: unknown) => unknown>;
 
-const transpile = (code: string) =>
-  ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-
 /** Generated validators for standalone schemas, imported as a module. */
 async function validators(schemas: Record<string, JsonSchema>): Promise<Module> {
   const folder = tempDir('codegen-bounds-');
   const result = emitSchemaValidators(Object.entries(schemas).map(([name, schema]) => ({ name, schema })));
-  writeFileSync(join(folder, 'validation.mjs'), transpile(new TemplateRenderer().render('runtime/validation.ts.hbs', { source: 'test' })));
-  writeFileSync(join(folder, 'validators.mjs'), transpile(`${validatorImports(result, { types: './types.js', runtime: './validation.mjs' })}\n${result.code}`));
-  return (await import(pathToFileURL(join(folder, 'validators.mjs')).href)) as Module;
+  writeFileSync(join(folder, 'validators.ts'), `${validatorImports(result, { types: './types.js', runtime: runtimeSpecifier(folder, 'validation') })}\n${result.code}`);
+  return (await import(pathToFileURL(join(folder, 'validators.ts')).href)) as Module;
 }
 
 function timed<T>(run: () => T): { value: T; ms: number } {
