@@ -11,13 +11,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TemplateRenderer } from '../generators/core/pipeline/templates.js';
+import { GraphQLHttp } from '../runtime/graphql-client.js';
+import { SseClient, SseConnectionError } from '../runtime/sse-client.js';
 import { ROOT } from './support/cli.js';
 import { generateClientFiles, transpileFolder, writeFiles } from './support/client-generate.js';
 import { generateServerFiles } from './support/server-generate.js';
 import { raw, start, type Running, type UsageModule } from './support/server-module.js';
 import { SERVER_USAGE_SOURCE } from './support/server-usage.js';
-import type { SseRuntime } from './support/sse-runtime.js';
+import type { AnyEvents } from './support/sse-runtime.js';
 
 mkdirSync(join(ROOT, '.vitest-tmp'), { recursive: true });
 const OUT = mkdtempSync(join(ROOT, '.vitest-tmp', 'client-hardening-'));
@@ -258,22 +259,9 @@ describe('REST client', () => {
 // ---------------------------------------------------------------------------------------------
 // The GraphQL client (its runtime, as generated into every GraphQL client output)
 
-interface GraphQLHttpLike {
-  execute(operation: object, variables: object, options?: object): Promise<{ data: unknown }>;
-}
-
 describe('GraphQL client', () => {
-  let GraphQLHttp: new (options: Record<string, unknown>) => GraphQLHttpLike;
-  const viewer = { kind: 'query', name: 'Viewer', id: 'viewer', document: '{ viewer { id } }' };
+  const viewer = { kind: 'query', name: 'Viewer', id: 'viewer', document: '{ viewer { id } }' } as const;
   const headers = { authorization: 'Bearer graphql-secret', ...SECRET_HEADERS };
-
-  beforeAll(async () => {
-    const folder = join(OUT, 'graphql');
-    mkdirSync(join(folder, 'runtime'), { recursive: true });
-    for (const name of ['client-common', 'graphql-client']) writeFileSync(join(folder, 'runtime', `${name}.ts`), new TemplateRenderer().render(`runtime/${name}.ts.hbs`, { source: 'test' }));
-    transpileFolder(folder);
-    ({ GraphQLHttp } = (await import(pathToFileURL(join(folder, 'runtime', 'graphql-client.js')).href)) as { GraphQLHttp: typeof GraphQLHttp });
-  });
 
   it('does not follow a redirect to another origin with its headers', async () => {
     const error = await rejection(new GraphQLHttp({ url: `${api.url}/graphql/away`, headers }).execute(viewer, {}));
@@ -304,16 +292,9 @@ describe('GraphQL client', () => {
 // The SSE client
 
 describe('SSE client', () => {
-  let sse: Pick<SseRuntime, 'SseClient' | 'SseConnectionError'>;
   let events: Origin;
 
   beforeAll(async () => {
-    // The client alone: it shares nothing with the SSE server runtime.
-    const folder = join(OUT, 'sse');
-    mkdirSync(join(folder, 'runtime'), { recursive: true });
-    for (const name of ['client-common', 'sse-client']) writeFileSync(join(folder, 'runtime', `${name}.ts`), new TemplateRenderer().render(`runtime/${name}.ts.hbs`, { source: 'test' }));
-    transpileFolder(folder);
-    sse = (await import(pathToFileURL(join(folder, 'runtime', 'sse-client.js')).href)) as typeof sse;
     events = await origin((req, res) => {
       if (req.url === '/away') {
         res.writeHead(307, { location: `${away.url}/collect` }).end();
@@ -338,7 +319,7 @@ describe('SSE client', () => {
   async function collect(url: string): Promise<{ received: unknown[]; error: unknown }> {
     const received: unknown[] = [];
     try {
-      for await (const event of new sse.SseClient(url, { headers: { authorization: 'Bearer sse-secret', ...SECRET_HEADERS }, reconnect: false })) received.push(event.data);
+      for await (const event of new SseClient<AnyEvents>(url, { headers: { authorization: 'Bearer sse-secret', ...SECRET_HEADERS }, reconnect: false })) received.push(event.data);
     } catch (error) {
       return { received, error };
     }
@@ -347,7 +328,7 @@ describe('SSE client', () => {
 
   it('does not follow a redirect to another origin with its headers', async () => {
     const { error } = await collect(`${events.url}/away`);
-    expect(error).toBeInstanceOf(sse.SseConnectionError);
+    expect(error).toBeInstanceOf(SseConnectionError);
     expect(error).toMatchObject({ kind: 'redirect' });
     expect(String(error)).toMatch(/another origin/);
     expect(away.seen).toEqual([]);
@@ -366,7 +347,7 @@ describe('SSE client', () => {
   it('ends a stream whose event is larger than maxEventSize (default 1 MiB)', async () => {
     const { received, error } = await collect(`${events.url}/big`);
     expect(received).toEqual([]);
-    expect(error).toBeInstanceOf(sse.SseConnectionError);
+    expect(error).toBeInstanceOf(SseConnectionError);
     expect(error).toMatchObject({ kind: 'too-large' });
     expect(String(error)).toMatch(/maxEventSize/);
   });

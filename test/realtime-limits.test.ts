@@ -1,7 +1,6 @@
 /**
  * Per-client limits of what stays open (issue 11, F10 and principle 3): one client cannot take all
- * of an endpoint's streams or sockets. The runtime as a user gets it (templates rendered into a
- * folder, transpiled, imported), on 127.0.0.1; clients are told apart by their source address
+ * of an endpoint's streams or sockets. The runtime modules (runtime/*.ts) on 127.0.0.1; clients are told apart by their source address
  * (127.0.0.1 is one client, 127.0.0.2 another), which is the default client key.
  *
  * - SSE: one anonymous client makes 2,000 stream requests (the review's attack); past the default
@@ -12,38 +11,25 @@
  * - WebSocket: one client opens 300 upgrades; past 100 the handshake is answered 429 with
  *   `Retry-After` (no WebSocket is created), and another client still connects.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ROOT } from './support/cli.js';
+import { createSseEndpoint } from '../runtime/sse-server.js';
 import { exchange, openHead, pool } from './support/raw-socket.js';
-import { importSse, renderSse, type EndpointOptions as SseOptions, type SseRuntime } from './support/sse-runtime.js';
+import type { EndpointOptions as SseOptions } from './support/sse-runtime.js';
 import { listen, type Listening } from './support/sse-servers.js';
-import { loadWsRuntime, type EndpointOptions as WsOptions, type WsRuntime } from './support/ws-runtime.js';
 import { open, startChat, type ChatServer } from './support/ws-server-setup.js';
 
-let sse: SseRuntime;
-let ws: WsRuntime;
 const cleanups: (() => Promise<void> | void)[] = [];
 const held: Socket[] = [];
-
-beforeAll(async () => {
-  mkdirSync(join(ROOT, '.vitest-tmp'), { recursive: true });
-  const folder = mkdtempSync(join(ROOT, '.vitest-tmp', 'realtime-limits-'));
-  renderSse(folder);
-  sse = await importSse(folder);
-  ws = await loadWsRuntime('realtime-limits-ws-');
-}, 60_000);
 
 afterAll(async () => {
   for (const socket of held.splice(0)) socket.destroy();
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-async function serveSse(options: SseOptions & Record<string, unknown>): Promise<{ site: Listening; port: number; streamCount: () => number }> {
-  const endpoint = sse.createSseEndpoint({ keepAliveMs: false, logger: () => {}, ...options });
+async function serveSse(options: SseOptions): Promise<{ site: Listening; port: number; streamCount: () => number }> {
+  const endpoint = createSseEndpoint({ keepAliveMs: false, logger: () => {}, ...options });
   const site = await listen(endpoint.handle);
   cleanups.push(() => site.close(), () => endpoint.close());
   return { site, port: Number(new URL(site.url).port), streamCount: () => endpoint.streamCount };
@@ -125,7 +111,7 @@ describe('SSE streams per client (F10)', () => {
   });
 
   it('refuses a per-client limit that is not a positive integer at setup', () => {
-    expect(() => sse.createSseEndpoint({ maxStreamsPerClient: 0 } as SseOptions)).toThrow(RangeError);
+    expect(() => createSseEndpoint({ maxStreamsPerClient: 0 })).toThrow(RangeError);
   });
 });
 
@@ -139,7 +125,7 @@ describe('WebSocket connections per client', () => {
   });
 
   it('one client opening 300 sockets gets 100 and HTTP 429s with Retry-After; another client still connects', async () => {
-    chat = await startChat(ws, { maxConnections: 150 } as Partial<WsOptions>);
+    chat = await startChat({ maxConnections: 150 });
     const url = `${chat.url}/rooms/a`;
     const statuses = await pool(300, 25, async () => {
       const { socket, outcome } = await open(url, [], { localAddress: '127.0.0.1' });
@@ -164,7 +150,7 @@ describe('WebSocket connections per client', () => {
   }, 60_000);
 
   it('a socket closed gives its slot back', async () => {
-    const small = await startChat(ws, { maxConnectionsPerClient: 1 } as Partial<WsOptions>);
+    const small = await startChat({ maxConnectionsPerClient: 1 });
     cleanups.push(() => small.stop());
     const url = `${small.url}/rooms/b`;
     const first = await open(url, [], { localAddress: '127.0.0.8' });

@@ -4,32 +4,27 @@
  * running in the same browser (GET with resume, POST with `[DONE]`). The page is served by the
  * test, from the same origin as the stream.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSseEndpoint } from '../runtime/sse-server.js';
 import { ROOT } from './support/cli.js';
 import { type Browser, launchChromium, untilInPage } from './support/sse-browser.js';
-import { type EndpointLike, type EndpointOptions, importSse, renderSse, type SseRuntime } from './support/sse-runtime.js';
+import { runtimeJavaScript } from './support/runtime.js';
+import type { Endpoint, EndpointOptions } from './support/sse-runtime.js';
 import { dropConnections, listen, type Listening, until } from './support/sse-servers.js';
 
-mkdirSync(join(ROOT, '.vitest-tmp'), { recursive: true });
-const OUT = mkdtempSync(join(ROOT, '.vitest-tmp', 'sse-browser-'));
-
-let rt: SseRuntime;
 let browser: Browser;
 const cleanups: (() => Promise<void> | void)[] = [];
 
 beforeAll(async () => {
-  renderSse(OUT);
-  rt = await importSse(OUT);
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
   await browser?.close();
-  rmSync(OUT, { recursive: true, force: true });
 });
 
 const EVENTSOURCE_PAGE = `<!doctype html><meta charset="utf-8"><title>EventSource</title><script>
@@ -65,14 +60,14 @@ window.post = async (body) => {
  * Serves the pages, the generated client (transpiled), eventsource-parser's ESM build, and the
  * endpoint on /feed; requests to /feed wait while `hold` is set.
  */
-async function site(options: EndpointOptions): Promise<{ endpoint: EndpointLike; listening: Listening; hold(): void; release(): void; held(): number }> {
-  const endpoint = rt.createSseEndpoint(options);
+async function site(options: EndpointOptions): Promise<{ endpoint: Endpoint; listening: Listening; hold(): void; release(): void; held(): number }> {
+  const endpoint = createSseEndpoint(options);
   let waiting: (() => void)[] | undefined;
   const files: Record<string, [string, string]> = {
     '/eventsource.html': ['text/html; charset=utf-8', EVENTSOURCE_PAGE],
     '/client.html': ['text/html; charset=utf-8', CLIENT_PAGE],
-    '/runtime/sse-client.js': ['text/javascript', readFileSync(join(OUT, 'runtime/sse-client.js'), 'utf8')],
-    '/runtime/client-common.js': ['text/javascript', readFileSync(join(OUT, 'runtime/client-common.js'), 'utf8')],
+    '/runtime/sse-client.js': ['text/javascript', runtimeJavaScript('sse-client')],
+    '/runtime/client-common.js': ['text/javascript', runtimeJavaScript('client-common')],
     '/eventsource-parser.js': ['text/javascript', readFileSync(join(ROOT, 'node_modules/eventsource-parser/dist/index.js'), 'utf8')],
   };
   const handler: RequestListener = (request, response) => {

@@ -1,27 +1,24 @@
 /**
- * Fuzzing the SSE endpoint (templates/runtime/sse-*.ts.hbs, rendered and transpiled) on the
- * hardened listener (runtime/http-listener.ts) over raw TCP on 127.0.0.1: a fixed seed (printed),
- * at least 2,500 requests within a time bound: odd `Last-Event-ID`s (huge, binary, negative,
- * duplicated, in the query), odd tokens, huge heads, odd methods and paths, POST bodies (malformed,
- * truncated, wrong content types, oversized, deep, prototype keys, schema-invalid, unauthenticated)
- * and a few bodies sent at 1 byte per 100 ms (`bodyTimeoutMs` shortened to 300 ms → 408).
+ * Fuzzing the SSE endpoint (runtime/sse-*.ts) on the hardened listener (runtime/http-listener.ts)
+ * over raw TCP on 127.0.0.1: a fixed seed (printed), at least 2,500 requests within a time bound:
+ * odd `Last-Event-ID`s (huge, binary, negative, duplicated, in the query), odd tokens, huge heads,
+ * odd methods and paths, POST bodies (malformed, truncated, wrong content types, oversized, deep,
+ * prototype keys, schema-invalid, unauthenticated) and a few bodies sent at 1 byte per 100 ms
+ * (`bodyTimeoutMs` shortened to 300 ms → 408).
  *
  * Every answer must be a stream (200, `text/event-stream`) or a Problem Details refusal below 500
  * whose `status` is the HTTP status, with no stack trace or path in it; slow bodies get 408, and
  * no POST producer runs for an unauthenticated request. Afterwards a good client still gets events.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { TemplateRenderer } from '../generators/core/pipeline/templates.js';
-import { ROOT } from './support/cli.js';
+import { createHttpServer } from '../runtime/http-listener.js';
+import { createSseEndpoint } from '../runtime/sse-server.js';
 import type { Rng } from './support/e2e-fuzz.js';
 import { fuzz, fuzzSummary } from './support/fuzz-loop.js';
 import { exchange, openHead, type RawExchange } from './support/raw-socket.js';
-import { importSse, renderSse, type EndpointLike, type SseRuntime } from './support/sse-runtime.js';
+import type { AnyEvents, Endpoint } from './support/sse-runtime.js';
 
 const SEED = 0x55ef022;
 const TARGET = 2500;
@@ -30,22 +27,13 @@ const CONCURRENCY = 16;
 const MAX_BODY = 4096;
 const LEAKS = [/\n\s*at\s+\S/, /\bat [\w$.<>[\]]+ \(/, /node:internal|node_modules\//, /\/(?:work|home|usr|tmp)\/[\w./-]+/, /[\w-]+\.(?:js|ts|mjs|cjs):\d+/, /\b(?:TypeError|ReferenceError|RangeError|SyntaxError)\b/];
 
-let sse: SseRuntime;
-let endpoint: EndpointLike;
+let endpoint: Endpoint;
 let server: Server;
 let port: number;
 let unauthenticatedPosts = 0;
 
 beforeAll(async () => {
-  mkdirSync(join(ROOT, '.vitest-tmp'), { recursive: true });
-  const folder = mkdtempSync(join(ROOT, '.vitest-tmp', 'sse-fuzz-'));
-  renderSse(folder);
-  writeFileSync(join(folder, 'runtime', 'http-listener.ts'), new TemplateRenderer().render('runtime/http-listener.ts.hbs', { source: 'test' }));
-  sse = await importSse(folder);
-  const { createHttpServer } = (await import(pathToFileURL(join(folder, 'runtime', 'http-listener.js')).href)) as {
-    createHttpServer: (listener: (request: IncomingMessage, response: ServerResponse) => void) => Server;
-  };
-  endpoint = sse.createSseEndpoint({
+  endpoint = createSseEndpoint<AnyEvents>({
     keepAliveMs: false,
     maxBodyBytes: MAX_BODY,
     bodyTimeoutMs: 300,
@@ -60,7 +48,7 @@ beforeAll(async () => {
       if (principal === 'anonymous' || principal === undefined) unauthenticatedPosts++;
       stream.send('note', { n: 1 });
     },
-  } as Parameters<SseRuntime['createSseEndpoint']>[0]);
+  });
   server = createHttpServer(endpoint.handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;

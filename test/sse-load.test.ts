@@ -5,26 +5,14 @@
  * finish inside vitest's timeout.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { get, type IncomingMessage } from 'node:http';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from './support/cli.js';
-import { importSse, renderSse, type SseRuntime } from './support/sse-runtime.js';
+import { describe, expect, it } from 'vitest';
+import { createSseEndpoint } from '../runtime/sse-server.js';
+import type { AnyEvents } from './support/sse-runtime.js';
 import { listen, type Listening, until } from './support/sse-servers.js';
 
 const CLIENTS = 1000;
 const MESSAGES = 500;
-
-mkdirSync(join(ROOT, '.vitest-tmp'), { recursive: true });
-const OUT = mkdtempSync(join(ROOT, '.vitest-tmp', 'sse-load-'));
-
-let rt: SseRuntime;
-beforeAll(async () => {
-  renderSse(OUT);
-  rt = await importSse(OUT);
-});
-afterAll(() => rmSync(OUT, { recursive: true, force: true }));
 
 /** A reader that keeps only the sequence numbers it receives. */
 interface Reader {
@@ -67,7 +55,7 @@ describe('SSE load', () => {
     expect(limit, `ulimit -n is ${limit}; this test needs at least ${2 * CLIENTS + 200} open files`).toBeGreaterThanOrEqual(2 * CLIENTS + 200);
 
     // Every load client comes from 127.0.0.1: one address standing for 1000 clients.
-    const endpoint = rt.createSseEndpoint({ logger: () => {}, maxStreamsPerClient: 2000 } as Parameters<typeof rt.createSseEndpoint>[0]);
+    const endpoint = createSseEndpoint<AnyEvents>({ logger: () => {}, maxStreamsPerClient: 2000 });
     const site: Listening = await listen(endpoint.handle);
     const readers: Reader[] = [];
     try {

@@ -9,11 +9,14 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocketServer } from 'ws';
+import { createWebSocketEndpoint } from '../runtime/ws-server.js';
+import { transpileFolder } from './support/client-generate.js';
 import { launchChromium, servePage, type Browser, type PageServer } from './support/ws-browser.js';
-import { loadWsRuntime, type Connection, type Endpoint, type Message, type WsRuntime } from './support/ws-runtime.js';
+import { loadChat, writeWsRuntime, wsTempFolder, type Connection, type Endpoint, type Message } from './support/ws-runtime.js';
 import { chatHandlers } from './support/ws-server-setup.js';
 
-let runtime: WsRuntime;
+/** The client runtime and the chat channel as JavaScript, which the pages load from the server's origin. */
+let pageFolder: string;
 let browser: Browser;
 let site: PageServer;
 let shutdown: Endpoint;
@@ -102,22 +105,25 @@ function probeSend(id: number, data: string, binary = false): Promise<void> {
 }
 
 beforeAll(async () => {
-  runtime = await loadWsRuntime('ws-browser-');
+  const chat = await loadChat();
+  pageFolder = wsTempFolder('ws-browser-');
+  writeWsRuntime(pageFolder);
+  transpileFolder(pageFolder);
   const endpoints: Endpoint[] = [];
   const current = (index: number) => () => endpoints[index]!;
   endpoints.push(
-    runtime.server.createWebSocketEndpoint({
+    createWebSocketEndpoint({
       path: '/rooms/{room}',
-      validate: runtime.chat.validateChatClientMessage,
+      validate: chat.validateChatClientMessage,
       handlers: chatHandlers(current(0), []),
       protocols: ['chat.v2', 'chat.v1'],
       maxPayload: 1024,
       heartbeatMs: 50,
       onOpen: (connection) => opened.rooms.push(connection),
     }),
-    runtime.server.createWebSocketEndpoint({
+    createWebSocketEndpoint({
       path: '/secure/{room}',
-      validate: runtime.chat.validateChatClientMessage,
+      validate: chat.validateChatClientMessage,
       handlers: chatHandlers(current(1), []),
       firstMessageAuth: {
         timeoutMs: 150,
@@ -128,14 +134,14 @@ beforeAll(async () => {
       },
       onOpen: (connection) => opened.secure.push(connection),
     }),
-    (shutdown = runtime.server.createWebSocketEndpoint({
+    (shutdown = createWebSocketEndpoint({
       path: '/shutdown/{room}',
-      validate: runtime.chat.validateChatClientMessage,
+      validate: chat.validateChatClientMessage,
       handlers: chatHandlers(current(2), []),
       onOpen: (connection) => opened.shutdown.push(connection),
     })),
   );
-  site = await servePage(runtime.folder, endpoints);
+  site = await servePage(pageFolder, endpoints);
   browser = await launchChromium();
   await page().goto(`${site.httpUrl}/`);
   await page().addScriptTag({ content: PROBE_SCRIPT });
@@ -192,7 +198,7 @@ describe("Chromium's built-in WebSocket against the server", () => {
   });
 
   test('a page of another origin is refused with 403 in the handshake (the page sees 1006)', async () => {
-    const other = await servePage(runtime.folder, []);
+    const other = await servePage(pageFolder, []);
     const foreign = await browser.context.newPage();
     try {
       const before = opened.rooms.length;

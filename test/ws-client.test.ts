@@ -1,5 +1,5 @@
 /**
- * The WebSocket client runtime (templates/runtime/ws-client.ts.hbs) in Node, with `ws` injected,
+ * The WebSocket client runtime (runtime/ws-client.ts) in Node, with `ws` injected,
  * against the server runtime: typed send/on, request/reply and its timeout, the bounded queue while
  * CONNECTING, readyState, reconnect with backoff after the server drops it (re-auth and
  * re-subscribe included), and a silent server detected by the application-level ping.
@@ -8,21 +8,22 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { loadWsRuntime, type Client, type ClientOptions, type Message, type WsRuntime } from './support/ws-runtime.js';
+import { WebSocketClient, WebSocketClientError, WebSocketClosedError, WebSocketReplyError } from '../runtime/ws-client.js';
+import { loadChat, type ChatModule, type Client, type ClientOptions, type Message } from './support/ws-runtime.js';
 import { startChat, type ChatServer } from './support/ws-server-setup.js';
 
-let runtime: WsRuntime;
+let chat: ChatModule;
 const servers: ChatServer[] = [];
 const clients: Client[] = [];
 
 function connect(options: ClientOptions): Client {
-  const made = new runtime.client.WebSocketClient({ WebSocket, ...options });
+  const made = new WebSocketClient({ WebSocket, ...options });
   clients.push(made);
   return made;
 }
 
-async function chat(...args: Parameters<typeof startChat> extends [unknown, ...infer Rest] ? Rest : never): Promise<ChatServer> {
-  const started = await startChat(runtime, ...args);
+async function startServer(...args: Parameters<typeof startChat>): Promise<ChatServer> {
+  const started = await startChat(...args);
   servers.push(started);
   return started;
 }
@@ -31,7 +32,7 @@ const OPEN = 1;
 const CLOSED = 3;
 
 beforeAll(async () => {
-  runtime = await loadWsRuntime('ws-client-');
+  chat = await loadChat();
 });
 
 afterEach(async () => {
@@ -45,7 +46,7 @@ afterAll(async () => {
 
 describe('sending and receiving', () => {
   test('typed send and on, and readyState CONNECTING → OPEN → CLOSING → CLOSED', async () => {
-    const server = await chat({ protocols: ['chat.v1'] });
+    const server = await startServer({ protocols: ['chat.v1'] });
     const states: number[] = [];
     const client = connect({ url: `${server.url}/rooms/a`, protocols: ['chat.v1'], onStateChange: (state) => states.push(state) });
     expect(client.readyState).toBe(0);
@@ -59,12 +60,12 @@ describe('sending and receiving', () => {
     client.close();
     await expect.poll(() => client.readyState).toBe(CLOSED);
     expect(states).toEqual([1, 2, 3]);
-    expect(() => client.send({ type: 'say', text: 'too late' })).toThrow(runtime.client.WebSocketClientError);
+    expect(() => client.send({ type: 'say', text: 'too late' })).toThrow(WebSocketClientError);
   });
 
   test('request() resolves with the reply carrying its id; a reply of errorType rejects', async () => {
-    const server = await chat({ errorReply: (problem) => ({ type: 'error', reason: problem.reason, message: problem.message }) });
-    const client = connect({ url: `${server.url}/rooms/a`, errorType: 'error', validate: runtime.chat.validateChatServerMessage });
+    const server = await startServer({ errorReply: (problem) => ({ type: 'error', reason: problem.reason, message: problem.message }) });
+    const client = connect({ url: `${server.url}/rooms/a`, errorType: 'error', validate: chat.validateChatServerMessage });
     const [slow, fast, history] = await Promise.all([
       client.request({ type: 'work', ms: 60 }),
       client.request({ type: 'work', ms: 1 }),
@@ -74,21 +75,21 @@ describe('sending and receiving', () => {
     expect(fast).toMatchObject({ type: 'done', ms: 1 });
     expect(history).toMatchObject({ type: 'historyResult', texts: ['history of a'] });
     const failure = await client.request({ type: 'history', room: 7 }).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(runtime.client.WebSocketReplyError);
+    expect(failure).toBeInstanceOf(WebSocketReplyError);
     expect(failure).toMatchObject({ kind: 'response' });
     expect((failure as { reply: Message }).reply).toMatchObject({ type: 'error', reason: 'invalid-message' });
   });
 
   test('request() rejects after its timeout when no reply comes', async () => {
-    const server = await chat();
+    const server = await startServer();
     const client = connect({ url: `${server.url}/rooms/a` });
     const error = await client.request({ type: 'work', ms: 60_000 }, { timeout: 50 }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(runtime.client.WebSocketClientError);
+    expect(error).toBeInstanceOf(WebSocketClientError);
     expect(error).toMatchObject({ kind: 'timeout', message: 'No reply within 50 ms' });
   });
 
   test('request() gives up when its signal aborts; the client signal closes the client', async () => {
-    const server = await chat();
+    const server = await startServer();
     const closing = new AbortController();
     const client = connect({ url: `${server.url}/rooms/a`, signal: closing.signal, operation: 'chat' });
     const abandoned = new AbortController();
@@ -103,7 +104,7 @@ describe('sending and receiving', () => {
   });
 
   test('a request in flight rejects at once when the connection is lost', async () => {
-    const server = await chat();
+    const server = await startServer();
     const client = connect({ url: `${server.url}/rooms/a`, reconnect: false });
     await expect.poll(() => server.opened.length).toBe(1);
     const pending = client.request({ type: 'work', ms: 60_000 }, { timeout: 60_000 }).catch((caught: unknown) => caught);
@@ -113,7 +114,7 @@ describe('sending and receiving', () => {
   });
 
   test('the queue while CONNECTING is bounded: one more message throws', async () => {
-    const server = await chat();
+    const server = await startServer();
     const client = connect({ url: `${server.url}/rooms/a`, maxQueued: 2 });
     client.send({ type: 'say', text: 'one' });
     client.send({ type: 'say', text: 'two' });
@@ -122,11 +123,13 @@ describe('sending and receiving', () => {
   });
 
   test('messages() iterates one kind until the client closes', async () => {
-    const server = await chat();
+    const server = await startServer();
     const client = connect({ url: `${server.url}/rooms/a` });
     const received: unknown[] = [];
+    // Untyped messages do not narrow by kind: read them as messages of any kind.
+    const said: AsyncIterable<Message> = client.messages('said');
     const done = (async () => {
-      for await (const message of client.messages('said')) {
+      for await (const message of said) {
         received.push(message.text);
         if (received.length === 3) client.close();
       }
@@ -149,7 +152,7 @@ describe('sending and receiving', () => {
       const said: Message[] = [];
       const client = connect({
         url: `ws://127.0.0.1:${(raw.address() as AddressInfo).port}/`,
-        validate: runtime.chat.validateChatServerMessage,
+        validate: chat.validateChatServerMessage,
         onError: (error) => errors.push((error as Error).message),
       });
       client.on('said', (message) => said.push(message));
@@ -162,7 +165,7 @@ describe('sending and receiving', () => {
   });
 
   test('onMessage and messages() without a type get every kind, replies to request() excepted', async () => {
-    const server = await chat();
+    const server = await startServer();
     const errors: unknown[] = [];
     const client = connect({ url: `${server.url}/rooms/a`, onError: (error) => errors.push(error) });
     const every: Message[] = [];
@@ -234,7 +237,7 @@ describe('reconnecting', () => {
         return token.startsWith('token-') ? { token } : undefined;
       },
     };
-    const server = await chat({ firstMessageAuth });
+    const server = await startServer({ firstMessageAuth });
     const port = server.port;
     let issued = 0;
     const delays: Array<[number, number]> = [];
@@ -269,7 +272,7 @@ describe('reconnecting', () => {
     expect(client.readyState).toBe(0);
 
     // Back on the same port: the client reconnects, sends a fresh token, re-joins the topic.
-    const again = await chat({ firstMessageAuth }, port);
+    const again = await startServer({ firstMessageAuth }, port);
     await expect.poll(() => again.opened.length, { timeout: 5000 }).toBe(1);
     expect(tokens).toEqual(['token-1', `token-${issued}`]);
     expect(issued).toBe(2);
@@ -284,7 +287,7 @@ describe('reconnecting', () => {
   });
 
   test('no reconnect after a policy close (1008), and a final CLOSED', async () => {
-    const server = await chat();
+    const server = await startServer();
     const reconnects: number[] = [];
     const client = connect({ url: `${server.url}/rooms/a`, onReconnect: (attempt) => reconnects.push(attempt) });
     await expect.poll(() => client.readyState).toBe(OPEN);
@@ -295,7 +298,7 @@ describe('reconnecting', () => {
   });
 
   test('a refusal (1008: no first-message auth) reaches the caller as WebSocketClosedError: onError, pending requests, messages()', async () => {
-    const server = await chat({ firstMessageAuth: { verify: (token: string) => (token === 'good' ? { token } : undefined) } });
+    const server = await startServer({ firstMessageAuth: { verify: (token: string) => (token === 'good' ? { token } : undefined) } });
     const errors: unknown[] = [];
     const reconnects: number[] = [];
     // No token: the socket opens, the server waits for the auth message and closes with 1008.
@@ -307,8 +310,8 @@ describe('reconnecting', () => {
     await expect.poll(() => client.readyState).toBe(CLOSED);
     expect(errors).toHaveLength(1);
     const refusal = errors[0] as Error & { code: number; reason: string };
-    expect(refusal).toBeInstanceOf(runtime.client.WebSocketClosedError);
-    expect(refusal).toBeInstanceOf(runtime.client.WebSocketClientError);
+    expect(refusal).toBeInstanceOf(WebSocketClosedError);
+    expect(refusal).toBeInstanceOf(WebSocketClientError);
     expect(refusal.code).toBe(1008);
     expect(refusal.message).toContain('1008');
     expect(await iterating).toBe(refusal);
@@ -348,7 +351,7 @@ describe('reconnecting', () => {
   });
 
   test('request() of the application ping resolves with the pong carrying its id; heartbeat pongs reach no listener', async () => {
-    const server = await chat();
+    const server = await startServer();
     let pings = 0;
     /** `ws` counting the client's own (heartbeat) pings as they go out. */
     class CountingWebSocket extends WebSocket {
@@ -364,7 +367,7 @@ describe('reconnecting', () => {
       url: `${server.url}/rooms/a`,
       WebSocket: CountingWebSocket,
       pingIntervalMs: 10,
-      validate: runtime.chat.validateChatServerMessage,
+      validate: chat.validateChatServerMessage,
       onError: (error) => errors.push(error),
     });
     client.onMessage((message) => every.push(message));
@@ -380,7 +383,7 @@ describe('reconnecting', () => {
   });
 
   test('a server that answers the ping keeps the connection', async () => {
-    const server = await chat();
+    const server = await startServer();
     const closes: number[] = [];
     const client = connect({ url: `${server.url}/rooms/a`, pingIntervalMs: 20, onClose: (code) => closes.push(code) });
     await expect.poll(() => client.readyState).toBe(OPEN);

@@ -1,8 +1,7 @@
 /**
- * Fuzzing the WebSocket runtime (templates/runtime/ws-*.ts.hbs, rendered and transpiled) over real
- * sockets on 127.0.0.1: a fixed seed (printed), at least 1,200 connections within a time bound,
- * each sending a random run of hostile messages: malformed and truncated JSON, binary frames,
- * oversized messages, wrong or prototype-named discriminators, wrong field types, floods past the
+ * Fuzzing the WebSocket runtime (runtime/ws-*.ts) over real sockets on 127.0.0.1: a fixed seed
+ * (printed), at least 1,200 connections within a time bound, each sending a random run of hostile
+ * messages: malformed and truncated JSON, binary frames, oversized messages, wrong or prototype-named discriminators, wrong field types, floods past the
  * rate limit, messages before (or instead of) the first-message auth, bad tokens, prototype
  * pollution, invalid UTF-8 and upgrades from the same client past its connection limit.
  *
@@ -15,7 +14,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Rng } from './support/e2e-fuzz.js';
 import { fuzz, fuzzSummary } from './support/fuzz-loop.js';
-import { loadWsRuntime, type EndpointOptions, type WsRuntime } from './support/ws-runtime.js';
 import { inbox, open, startChat, type ChatServer } from './support/ws-server-setup.js';
 
 const SEED = 0x3eb50c11;
@@ -29,14 +27,12 @@ const TOKEN = 'good-token';
 const ALLOWED_CODES = new Set([1000, 1001, 1003, 1007, 1008, 1009, 1013]);
 const LEAKS = [/\n\s*at\s+\S/, /\bat [\w$.<>[\]]+ \(/, /node:internal|node_modules\//, /\/(?:work|home|tmp)\/[\w./-]+/, /[\w-]+\.(?:js|ts):\d+/, /secret/];
 
-let runtime: WsRuntime;
 let chat: ChatServer;
 /** Messages handlers saw on sockets that never authenticated. */
 let unauthenticated = 0;
 
 beforeAll(async () => {
-  runtime = await loadWsRuntime('ws-fuzz-');
-  chat = await startChat(runtime, {
+  chat = await startChat({
     maxPayload: MAX_PAYLOAD,
     maxConnectionsPerClient: 64,
     rateLimit: { messages: 40, intervalMs: 1000 },
@@ -44,7 +40,7 @@ beforeAll(async () => {
     onOpen: (connection) => {
       if (connection.context === undefined) unauthenticated++;
     },
-  } as Partial<EndpointOptions>);
+  });
 }, 60_000);
 
 afterAll(async () => {

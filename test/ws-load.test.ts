@@ -8,7 +8,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { loadWsRuntime, type WsRuntime } from './support/ws-runtime.js';
 import { openOk, startChat, type ChatServer } from './support/ws-server-setup.js';
 
 const CLIENTS = 1000;
@@ -16,14 +15,12 @@ const MESSAGES = 500;
 /** Connections opened at once, so the listen backlog (511 by default) never overflows. */
 const BATCH = 100;
 
-let runtime: WsRuntime;
 let server: ChatServer;
 const sockets: WebSocket[] = [];
 
 beforeAll(async () => {
-  runtime = await loadWsRuntime('ws-load-');
   // Every load client comes from 127.0.0.1: one address standing for 1000 clients.
-  server = await startChat(runtime, { maxConnectionsPerClient: 2000 } as Parameters<typeof startChat>[1]);
+  server = await startChat({ maxConnectionsPerClient: 2000 });
 });
 
 afterAll(async () => {

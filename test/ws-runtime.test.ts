@@ -1,26 +1,26 @@
 /**
- * The WebSocket server runtime (templates/runtime/ws-*.ts.hbs) over real sockets with a plain `ws`
+ * The WebSocket server runtime (runtime/ws-*.ts) over real sockets with a plain `ws`
  * client: the handshake (Origin 403, subprotocols, handshake auth 401/403), first-message auth,
  * every close code of the conventions (1001, 1003, 1008, 1009, 1011, 1013), the heartbeat that
  * drops a silent peer, typed dispatch, reply correlation, limits, broadcast and shutdown. The
  * runtime itself type-checks strict under both compilers, for Node and (the client) browsers.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import { MemoryFanOut } from '../runtime/ws-fanout.js';
 import { anyTypes } from './support/client-generate.js';
 import { COMPILERS, typecheck } from './support/typecheck.js';
 import { WS_BROWSER_CLIENT_USAGE, WS_CLIENT_USAGE, WS_NODE_CLIENT_USAGE, WS_SERVER_USAGE } from './support/ws-chat.js';
-import { loadWsRuntime, writeWsRuntime, wsTempFolder, type EndpointOptions, type WsRuntime } from './support/ws-runtime.js';
+import { writeWsRuntime, wsTempFolder, type EndpointOptions } from './support/ws-runtime.js';
 import { closeOf, inbox, open, openOk, silentPeer, startChat, type ChatServer } from './support/ws-server-setup.js';
 
-let runtime: WsRuntime;
 const servers: ChatServer[] = [];
 const sockets: WebSocket[] = [];
 
 async function chat(overrides: Partial<EndpointOptions> = {}): Promise<ChatServer> {
-  const started = await startChat(runtime, overrides);
+  const started = await startChat(overrides);
   servers.push(started);
   return started;
 }
@@ -30,10 +30,6 @@ async function client(url: string, protocols: string[] = [], options: WebSocket.
   sockets.push(socket);
   return socket;
 }
-
-beforeAll(async () => {
-  runtime = await loadWsRuntime();
-});
 
 afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.terminate();
@@ -408,7 +404,7 @@ describe('limits and liveness', () => {
 
 describe('fan-out', () => {
   test('two endpoints sharing a FanOut reach each other’s sockets (as two instances would)', async () => {
-    const fanOut = new runtime.fanOut.MemoryFanOut();
+    const fanOut = new MemoryFanOut();
     const one = await chat({ fanOut });
     const two = await chat({ fanOut });
     const onOne = await client(`${one.url}/rooms/a`);

@@ -7,7 +7,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { connect as connectTcp, type AddressInfo, type Socket } from 'node:net';
 import WebSocket from 'ws';
-import type { Connection, Endpoint, EndpointOptions, Message, WsRuntime } from './ws-runtime.js';
+import { createWebSocketEndpoint, serveWebSockets } from '../../runtime/ws-server.js';
+import { loadChat, type Connection, type Endpoint, type EndpointOptions, type Message } from './ws-runtime.js';
 
 export interface ChatServer {
   /** `ws://127.0.0.1:<port>` */
@@ -45,7 +46,8 @@ export function chatHandlers(endpoint: () => Endpoint, said: ChatServer['said'])
   };
 }
 
-export async function startChat(runtime: WsRuntime, overrides: Partial<EndpointOptions> = {}, port = 0): Promise<ChatServer> {
+export async function startChat(overrides: Partial<EndpointOptions> = {}, port = 0): Promise<ChatServer> {
+  const chat = await loadChat();
   const server = createServer((_request, response) => {
     response.writeHead(404).end();
   });
@@ -55,16 +57,16 @@ export async function startChat(runtime: WsRuntime, overrides: Partial<EndpointO
   const said: ChatServer['said'] = [];
   let endpoint: Endpoint | undefined;
   const current = (): Endpoint => endpoint!;
-  endpoint = runtime.server.createWebSocketEndpoint({
+  endpoint = createWebSocketEndpoint({
     path: '/rooms/{room}',
-    validate: runtime.chat.validateChatClientMessage,
+    validate: chat.validateChatClientMessage,
     handlers: chatHandlers(current, said),
     onOpen: (connection) => opened.push(connection),
     onClose: (_connection, code, reason) => closed.push({ code, reason }),
     onError: (error) => errors.push(error),
     ...overrides,
   });
-  runtime.server.serveWebSockets(server, [endpoint]);
+  serveWebSockets(server, [endpoint]);
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const actual = (server.address() as AddressInfo).port;
   return {
