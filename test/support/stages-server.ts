@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { OperationMeta, ServerRequest, ServerResponse, Stage, StagesRuntime } from './stages-runtime.js';
+import { HttpProblem, type OperationMeta, type ServerRequest, type ServerResponse, type Stage } from '../../runtime/server-types.js';
 
 export type Handler = (request: ServerRequest) => Promise<ServerResponse>;
 
@@ -36,7 +36,7 @@ export function compose(stages: Stage[], handler: Handler): Handler {
   };
 }
 
-export async function startHarness(runtime: StagesRuntime, options: HarnessOptions): Promise<Harness> {
+export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const operations: OperationMeta[] = options.operations.map((operation) => ({
     id: `${operation.method.toLowerCase()} ${operation.path}`,
     security: [],
@@ -76,7 +76,7 @@ export async function startHarness(runtime: StagesRuntime, options: HarnessOptio
     try {
       response = await pipeline(request);
     } catch (error) {
-      response = problemResponse(runtime, error, request.traceId);
+      response = problemResponse(error, request.traceId);
     }
     res.writeHead(response.status, { ...response.headers, 'trace-id': request.traceId });
     res.end(method === 'HEAD' || response.status === 304 ? undefined : response.body);
@@ -90,9 +90,9 @@ export async function startHarness(runtime: StagesRuntime, options: HarnessOptio
   };
 }
 
-function problemResponse(runtime: StagesRuntime, error: unknown, traceId: string): ServerResponse {
+function problemResponse(error: unknown, traceId: string): ServerResponse {
   // Like the real core: an unknown error is a 500 whose body says nothing about it.
-  const problem = error instanceof runtime.HttpProblem ? error : new runtime.HttpProblem(500, 'Internal Server Error');
+  const problem = error instanceof HttpProblem ? error : new HttpProblem(500, 'Internal Server Error');
   const body = { type: 'about:blank', title: problem.message, status: problem.status, ...problem.extensions, traceId };
   return {
     status: problem.status,
