@@ -1,7 +1,7 @@
 /**
  * What a user gets with `options.redis: true`, through the real pipeline (config → generator →
  * files), written to a folder under .vitest-tmp (so `redis` and `ws` resolve from node_modules),
- * and the runtime templates rendered on their own into a folder outside the repository (where
+ * and the runtime modules copied on their own into a folder outside the repository (where
  * `redis` does not resolve, proving the runtime does not import it). Plus a small SSE reader
  * that sends `Last-Event-ID` and records ids exactly.
  */
@@ -11,15 +11,15 @@ import type { EmitKind } from '../../generators/core/config/config.js';
 import type { InputStyle } from '../../generators/core/config/input-style.js';
 import { generate } from '../../generators/core/pipeline/generate.js';
 import type { GeneratedFile } from '../../generators/core/pipeline/output.js';
-import { TemplateRenderer } from '../../generators/core/pipeline/templates.js';
 import { ROOT } from './cli.js';
 import { writeFiles } from './client-generate.js';
+import { copyRuntime } from './runtime.js';
 import { tempDir } from './tmp.js';
 
 /** The Redis runtime files and the files they import. */
 export const REDIS_RUNTIME_FILES = ['server-types', 'redis-store', 'sse-store', 'ws-fanout', 'redis-pubsub', 'sse-redis', 'ws-redis'] as const;
-/** The new templates (the others are imported dependencies). */
-export const REDIS_TEMPLATES = ['redis-store', 'redis-pubsub', 'sse-redis', 'ws-redis'] as const;
+/** The Redis modules themselves (the others are what they import). */
+export const REDIS_MODULES = ['redis-store', 'redis-pubsub', 'sse-redis', 'ws-redis'] as const;
 
 export async function generateWith(style: InputStyle, input: string, emit: EmitKind[], options: Record<string, unknown>): Promise<GeneratedFile[]> {
   const [{ files }] = await generate([
@@ -37,16 +37,9 @@ export function writeGenerated(prefix: string, files: GeneratedFile[], extra: Re
   return folder;
 }
 
-/** Renders the Redis runtime (and what it imports) into `<folder>/runtime/`; returns the sources. */
-export function renderRedisRuntime(folder: string = tempDir('codegen-redis-runtime-')): { folder: string; sources: Record<string, string> } {
-  const templates = new TemplateRenderer();
-  mkdirSync(join(folder, 'runtime'), { recursive: true });
-  const sources: Record<string, string> = {};
-  for (const name of REDIS_RUNTIME_FILES) {
-    sources[name] = templates.render(`runtime/${name}.ts.hbs`, { source: 'test' });
-    writeFileSync(join(folder, 'runtime', `${name}.ts`), sources[name]);
-  }
-  return { folder, sources };
+/** Copies the Redis runtime (and what it imports) into `<folder>/runtime/`; returns the sources. */
+export function copyRedisRuntime(folder: string = tempDir('codegen-redis-runtime-')): { folder: string; sources: Record<string, string> } {
+  return { folder, sources: copyRuntime(folder, REDIS_RUNTIME_FILES) };
 }
 
 /**
