@@ -19,7 +19,10 @@ export type SchemeSpec =
   | { type: "oauth2"; flows?: unknown; description?: string }
   | { type: "openIdConnect"; openIdConnectUrl?: string; description?: string };
 
-/** Credentials found on a request for the security scheme named `scheme`. */
+/**
+ * Credentials found on a request for the security scheme named `scheme`.
+ * @public
+ */
 export type Credentials =
   | { scheme: string; type: "bearer"; token: string }
   | { scheme: string; type: "basic"; username: string; password: string }

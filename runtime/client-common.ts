@@ -10,24 +10,35 @@
 /**
  * Sends one request. The global `fetch` fits, and so does any wrapper that logs, signs, mocks or
  * proxies requests: it gets one `Request` that carries the method, URL, headers and body.
+ * @public
  */
 export type Fetch = (request: Request) => Promise<Response>;
 
-/** Header values; entries whose value is `undefined` are left out. */
+/**
+ * Header values; entries whose value is `undefined` are left out.
+ * @public
+ */
 export type HeaderValues =
   | Headers
   | Record<string, string | undefined>
   | ReadonlyArray<readonly [string, string]>;
 
-/** Headers sent with every call, or a function returning them, called once per call (it may be async). */
+/**
+ * Headers sent with every call, or a function returning them, called once per call (it may be async).
+ * @public
+ */
 export type HeadersOption = HeaderValues | (() => HeaderValues | Promise<HeaderValues>);
 
-/** A credential, or a function returning one per call (sync or async; `undefined` = none), e.g. to refresh a token. */
+/**
+ * A credential, or a function returning one per call (sync or async; `undefined` = none), e.g. to refresh a token.
+ * @public
+ */
 export type Credential<T = string> = T | (() => T | undefined | Promise<T | undefined>);
 
 /**
  * Retrying of calls that may safely be sent again (network errors, timeouts, and answers that say
  * "try later"); which calls qualify depends on the protocol and is documented by each client.
+ * @public
  */
 export interface RetryOptions {
   /** Retries after the first attempt; 0 disables retrying. Default 2. */
@@ -46,7 +57,10 @@ export function backoffDelay(attempt: number, baseDelay: number, maxDelay: numbe
   return random() * Math.min(maxDelay, baseDelay * 2 ** attempt);
 }
 
-/** The options every generated client takes, named and typed alike in every style. */
+/**
+ * The options every generated client takes, named and typed alike in every style.
+ * @public
+ */
 export interface CommonClientOptions {
   /** The `fetch` to send requests with (default: the global `fetch`, looked up on each call). */
   fetch?: Fetch;
@@ -68,6 +82,7 @@ export interface CommonClientOptions {
  * - `invalid-response`: the answer is not what the protocol or the schema says;
  * - `invalid-request`: the client refused to send what it was given;
  * - `closed`: the server closed a connection the call needed.
+ * @public
  */
 export type ClientErrorKind =
   | 'response'
@@ -86,6 +101,7 @@ const CLIENT_ERROR = Symbol.for('codegen-ts.ClientError');
  * The base class of every error a generated client throws. Each output folder has its own copy
  * of this file (one per API unless `runtime: shared`), so `error instanceof ClientError` asks for
  * the mark all copies set rather than for one copy's prototype: one `catch` serves every client.
+ * @public
  */
 export abstract class ClientError extends Error {
   /** Why the call failed. */
@@ -106,7 +122,10 @@ export abstract class ClientError extends Error {
   }
 }
 
-/** Whether `error` came from a generated client, optionally of one kind. */
+/**
+ * Whether `error` came from a generated client, optionally of one kind.
+ * @public
+ */
 export function isClientError(error: unknown, kind?: ClientErrorKind): error is ClientError {
   return error instanceof ClientError && (kind === undefined || error.kind === kind);
 }

@@ -43,6 +43,7 @@ export interface ConditionalOptions {
 /**
  * The ETag of a body: a base64url SHA-256 of its bytes, quoted, `W/`-prefixed when weak. Handlers
  * use it to compute the current ETag of a resource the same way a GET computes it.
+ * @public
  */
 export function computeEtag(body: Uint8Array | string, kind: EtagKind = "strong"): string {
   const tag = `"${createHash("sha256").update(body).digest("base64url")}"`;

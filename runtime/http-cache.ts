@@ -7,7 +7,10 @@
 import type { Fetch } from './client-common.js';
 import type { HttpCache } from './http.js';
 
-/** What the cache stores for one URL. */
+/**
+ * What the cache stores for one URL.
+ * @public
+ */
 export interface CachedResponse {
   etag: string;
   status: number;
@@ -16,13 +19,19 @@ export interface CachedResponse {
   body: string;
 }
 
-/** Storage of remembered answers. `MemoryCache` is the default; any async store fits. */
+/**
+ * Storage of remembered answers. `MemoryCache` is the default; any async store fits.
+ * @public
+ */
 export interface ResponseCache {
   get(key: string): CachedResponse | undefined | Promise<CachedResponse | undefined>;
   set(key: string, value: CachedResponse): void | Promise<void>;
 }
 
-/** An in-memory `ResponseCache` that forgets the least recently used entry beyond `maxEntries`. */
+/**
+ * An in-memory `ResponseCache` that forgets the least recently used entry beyond `maxEntries`.
+ * @public
+ */
 export class MemoryCache implements ResponseCache {
   readonly #entries = new Map<string, CachedResponse>();
 
@@ -53,7 +62,10 @@ function entries(headers: Headers): Array<[string, string]> {
   return list;
 }
 
-/** The `cache` option: conditional GETs against `store` (default: a `MemoryCache` of 500 URLs). */
+/**
+ * The `cache` option: conditional GETs against `store` (default: a `MemoryCache` of 500 URLs).
+ * @public
+ */
 export function etagCache(store: ResponseCache = new MemoryCache()): HttpCache {
   return {
     async fetch(request: Request, next: Fetch): Promise<Response> {

@@ -5,7 +5,10 @@
  */
 import { ApiInvalidResponseError, type ApiResponse, type ResponseValidators } from './http.js';
 
-/** One way a response body differs from its schema. */
+/**
+ * One way a response body differs from its schema.
+ * @public
+ */
 export interface ValidationIssue {
   /** JSON pointer into the body. */
   path: string;
@@ -13,12 +16,18 @@ export interface ValidationIssue {
   message: string;
 }
 
-/** A validator generated from a schema (see `validators.ts`). */
+/**
+ * A validator generated from a schema (see `validators.ts`).
+ * @public
+ */
 export type ResponseValidator = (
   value: unknown,
 ) => { ok: true } | { ok: false; errors: readonly ValidationIssue[] };
 
-/** A 2xx body does not match its schema (only with `validateResponses`). */
+/**
+ * A 2xx body does not match its schema (only with `validateResponses`).
+ * @public
+ */
 export class ResponseValidationError extends ApiInvalidResponseError {
   override readonly name: string = 'ResponseValidationError';
   readonly errors: readonly ValidationIssue[];

@@ -27,7 +27,10 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Options
 
-/** Credentials of an HTTP Basic security scheme. */
+/**
+ * Credentials of an HTTP Basic security scheme.
+ * @public
+ */
 export interface BasicCredentials {
   username: string;
   password: string;
@@ -43,10 +46,14 @@ export interface BasicCredentials {
  *   console.log(request.method, request.url, response.status);
  *   return response;
  * };
+ * @public
  */
 export type Middleware = (request: Request, next: Fetch) => Promise<Response>;
 
-/** Every client's `RetryOptions`, and which response statuses are retried. */
+/**
+ * Every client's `RetryOptions`, and which response statuses are retried.
+ * @public
+ */
 export interface HttpRetryOptions extends RetryOptions {
   /** Response statuses that are retried. Default 408, 429, 502, 503, 504. */
   statuses?: readonly number[];
@@ -55,11 +62,13 @@ export interface HttpRetryOptions extends RetryOptions {
 /**
  * Conditional GETs: what the `cache` option takes (`etagCache()` from `runtime/http-cache.js`).
  * It sends a GET through `next`, and may add `If-None-Match` and answer a `304` from what it kept.
+ * @public
  */
 export interface HttpCache {
   fetch(request: Request, next: Fetch): Promise<Response>;
 }
 
+/** @public */
 export interface ClientOptions<Auth extends object = Record<string, Credential>> extends CommonClientOptions {
   /** Prefix of every request URL, e.g. `https://api.example.com/v1`. */
   baseUrl?: string;
@@ -99,7 +108,10 @@ export interface ClientOptions<Auth extends object = Record<string, Credential>>
   maxResponseBytes?: number;
 }
 
-/** Options of one call; they override the client's. */
+/**
+ * Options of one call; they override the client's.
+ * @public
+ */
 export interface RequestOptions {
   /** Aborts the call (retries and backoff included); the call then rejects with `signal.reason`. */
   signal?: AbortSignal;
@@ -119,7 +131,10 @@ export interface RequestOptions {
 // ---------------------------------------------------------------------------------------------
 // Results and errors
 
-/** One response: its status, headers and parsed body. */
+/**
+ * One response: its status, headers and parsed body.
+ * @public
+ */
 export interface ApiResponse<Status extends number = number, Data = unknown> {
   status: Status;
   headers: Headers;
@@ -129,6 +144,7 @@ export interface ApiResponse<Status extends number = number, Data = unknown> {
 /**
  * The promise an operation returns. Awaited, it gives the response body; `withResponse()` gives
  * `{ status, headers, data }`, typed per status. The request starts when the method is called.
+ * @public
  */
 export class ApiPromise<T, R extends ApiResponse = ApiResponse> extends Promise<T> {
   // Derived promises (then/catch/finally) are plain Promises.
@@ -164,7 +180,10 @@ export interface ErrorResponse {
   data: unknown;
 }
 
-/** What the errors of a sent request share: the operation, the method and the URL. */
+/**
+ * What the errors of a sent request share: the operation, the method and the URL.
+ * @public
+ */
 export abstract class ApiRequestError extends ClientError {
   readonly method: string;
   readonly url: string;
@@ -176,7 +195,10 @@ export abstract class ApiRequestError extends ClientError {
   }
 }
 
-/** What the errors of an answered request share: its status, headers and parsed body. */
+/**
+ * What the errors of an answered request share: its status, headers and parsed body.
+ * @public
+ */
 export abstract class ApiResponseError extends ApiRequestError {
   readonly status: number;
   readonly headers: Headers;
@@ -193,6 +215,7 @@ export abstract class ApiResponseError extends ApiRequestError {
 /**
  * The server answered with a status that is not 2xx (after any retries). `data` is the parsed body,
  * typically Problem Details; narrow `status` to get the body type of that response.
+ * @public
  */
 export class ApiError<R extends ErrorResponse = ErrorResponse> extends ApiResponseError {
   override readonly name = 'ApiError';
@@ -210,7 +233,10 @@ export class ApiError<R extends ErrorResponse = ErrorResponse> extends ApiRespon
 /** `ApiError<A> | ApiError<B>` for responses `A | B`, so that checking `status` narrows `data`. */
 export type ApiErrorFor<R extends ErrorResponse> = R extends ErrorResponse ? ApiError<R> : never;
 
-/** The request never got a response: DNS, connection refused or reset, CORS, ... */
+/**
+ * The request never got a response: DNS, connection refused or reset, CORS, ...
+ * @public
+ */
 export class ApiNetworkError extends ApiRequestError {
   override readonly name = 'ApiNetworkError';
   readonly kind = 'network';
@@ -220,7 +246,10 @@ export class ApiNetworkError extends ApiRequestError {
   }
 }
 
-/** An attempt took longer than the `timeout` option (after any retries). */
+/**
+ * An attempt took longer than the `timeout` option (after any retries).
+ * @public
+ */
 export class ApiTimeoutError extends ApiRequestError {
   override readonly name = 'ApiTimeoutError';
   readonly kind = 'timeout';
@@ -238,6 +267,7 @@ export class ApiTimeoutError extends ApiRequestError {
  * or one that would fill a path segment with nothing, `.` or `..` (which URL parsers, the WHATWG
  * one in `fetch` included, resolve as dot segments even when percent-encoded: `{ taskId: ".." }`
  * would reach the parent collection).
+ * @public
  */
 export class ApiParameterError extends ClientError {
   override readonly name = 'ApiParameterError';
@@ -255,6 +285,7 @@ export class ApiParameterError extends ClientError {
  * The server answered with a redirect the client does not follow: to another origin (credentials
  * and headers go only to the configured origin), more than 20 in a row, or any redirect in a
  * browser, where `fetch` hides the target of a redirect it does not follow itself.
+ * @public
  */
 export class ApiRedirectError extends ApiRequestError {
   override readonly name = 'ApiRedirectError';
@@ -271,7 +302,10 @@ export class ApiRedirectError extends ApiRequestError {
   }
 }
 
-/** The response body is larger than `maxResponseBytes`; reading stopped there. */
+/**
+ * The response body is larger than `maxResponseBytes`; reading stopped there.
+ * @public
+ */
 export class ApiResponseTooLargeError extends ApiRequestError {
   override readonly name = 'ApiResponseTooLargeError';
   readonly kind = 'too-large';
@@ -289,12 +323,14 @@ export class ApiResponseTooLargeError extends ApiRequestError {
 /**
  * Checks a 2xx response before the call resolves with it, and throws to refuse it: what the
  * `validateResponses` option takes (`responseValidators` of the generated `response-validators.ts`).
+ * @public
  */
 export type ResponseValidators = (operation: string, method: string, url: string, response: ApiResponse) => void;
 
 /**
  * A 2xx body is not what its media type says (JSON that does not parse), or, with
  * `validateResponses`, not what its schema says (then it is a `ResponseValidationError`).
+ * @public
  */
 export class ApiInvalidResponseError extends ApiResponseError {
   override readonly name: string = 'ApiInvalidResponseError';
@@ -370,6 +406,7 @@ export interface OperationSpec {
  * An operation's description carrying its params, result and response types: what
  * `HttpClient.call` takes. The generated `<method>Operation` constants are these, one per
  * operation, so an app that calls operations this way bundles only the descriptions it uses.
+ * @public
  */
 export interface TypedOperationSpec<Params, Result, Response extends ApiResponse> extends OperationSpec {
   /** Never set: carries the types to `call`. */
@@ -381,7 +418,10 @@ export interface ClientDefaults {
   securitySchemes?: Readonly<Record<string, SecuritySchemeSpec>>;
 }
 
-/** Sends the operations of a generated client. */
+/**
+ * Sends the operations of a generated client.
+ * @public
+ */
 export interface HttpClient {
   /** Sends one typed operation (a generated `<method>Operation` constant), as the client's methods do. */
   call<P, T, R extends ApiResponse>(

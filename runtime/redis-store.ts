@@ -28,6 +28,7 @@ import type { Store } from "./server-types.js";
 /**
  * The node-redis v5 client methods `RedisStore` calls. Replies are checked at run time, so they
  * are `unknown` here.
+ * @public
  */
 export interface RedisStoreClient {
   get(key: string): Promise<unknown>;
@@ -38,6 +39,7 @@ export interface RedisStoreClient {
   readonly isReady?: boolean;
 }
 
+/** @public */
 export interface RedisStoreOptions {
   /** Prefix of every key, to share a database with other applications. Default `""`. */
   prefix?: string;
@@ -53,6 +55,7 @@ export interface RedisStoreOptions {
 /**
  * Redis could not be reached: answered as 503 Service Unavailable with `Retry-After: 1`. Its
  * message stays the problem's title (clients see it); what failed is in `operation` and `cause`.
+ * @public
  */
 export class RedisStoreUnavailableError extends HttpProblem {
   readonly operation: string;
@@ -90,6 +93,7 @@ return { count, ttl }`;
  * A `Store` over a connected node-redis client: `setIfAbsent` is `SET NX PX` (atomic in Redis),
  * `increment` a Lua script (`INCR` + `PEXPIRE` on creation, atomic), TTLs are milliseconds (a
  * fraction rounds up; `Infinity` sets none). The client stays yours: `close()` does not close it.
+ * @public
  */
 export class RedisStore implements Store {
   private readonly prefix: string;

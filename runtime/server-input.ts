@@ -9,7 +9,10 @@ import type { IncomingMessage } from "node:http";
 import { HttpProblem } from "./server-types.js";
 import type { BodySpec, FieldSpec, OperationSpec, ParameterSpec, ParameterType, RouteNode } from "./server.js";
 
-/** A validation failure, as listed in a problem's `errors`: where (a JSON pointer), which rule, why. */
+/**
+ * A validation failure, as listed in a problem's `errors`: where (a JSON pointer), which rule, why.
+ * @public
+ */
 export interface FieldError {
   pointer: string;
   keyword: string;

@@ -34,12 +34,19 @@ export type { FieldError } from "./server-input.js";
 
 // ---- what server.ts declares ------------------------------------------------------------------
 
+/** @public */
 export type MaybePromise<T> = T | Promise<T>;
 
-/** A response header value; numbers are written in decimal. */
+/**
+ * A response header value; numbers are written in decimal.
+ * @public
+ */
 export type HeaderValue = string | number | readonly string[];
 
-/** Extra response headers a handler may set beside the declared ones. */
+/**
+ * Extra response headers a handler may set beside the declared ones.
+ * @public
+ */
 export interface ResponseHeaders {
   [name: string]: HeaderValue | undefined;
 }
@@ -51,13 +58,19 @@ export interface HandlerResult {
   headers?: ResponseHeaders;
 }
 
-/** One `sort` key: `-createdAt` is `{ field: "createdAt", direction: "desc" }`. */
+/**
+ * One `sort` key: `-createdAt` is `{ field: "createdAt", direction: "desc" }`.
+ * @public
+ */
 export interface SortField<Field extends string = string> {
   field: Field;
   direction: "asc" | "desc";
 }
 
-/** What a handler knows of its request beside its parameters and body. */
+/**
+ * What a handler knows of its request beside its parameters and body.
+ * @public
+ */
 export interface RequestContext<Principal = unknown> {
   /** Also the `Trace-Id` response header and the `traceId` of every problem. */
   readonly traceId: string;
@@ -181,6 +194,7 @@ export interface ApiSpec {
 
 // ---- options ----------------------------------------------------------------------------------
 
+/** @public */
 export interface Limits {
   /** Largest request body in bytes (413 above). Default 1 MiB. */
   maxBodySize: number;
@@ -192,9 +206,13 @@ export interface Limits {
   maxJsonDepth: number;
 }
 
+/** @public */
 export const DEFAULT_LIMITS: Readonly<Limits> = { maxBodySize: 1024 * 1024, maxUrlLength: 8192, bodyTimeout: 30_000, maxJsonDepth: 64 };
 
-/** Settings of one operation that the document does not say. */
+/**
+ * Settings of one operation that the document does not say.
+ * @public
+ */
 export interface OperationOptions {
   /** `Cache-Control` of its successful GET/HEAD responses, e.g. `public, max-age=60` or `no-store`. */
   cacheControl?: string;
@@ -202,7 +220,10 @@ export interface OperationOptions {
   ifMatch?: "optional" | "required";
 }
 
-/** What `onError` is told besides the error. */
+/**
+ * What `onError` is told besides the error.
+ * @public
+ */
 export interface ErrorContext {
   traceId: string;
   /** The operation id, when routing got that far. */
@@ -210,6 +231,7 @@ export interface ErrorContext {
   request: IncomingMessage;
 }
 
+/** @public */
 export interface ServerOptions<Principal = unknown> {
   /**
    * Path prefixes the routes live under. Default: the paths of the document's `servers`
@@ -263,7 +285,10 @@ export interface ServerOptions<Principal = unknown> {
   store?: Store;
 }
 
-/** The request listener: for `http.createServer`, or as middleware (`app.use(listener)`). */
+/**
+ * The request listener: for `http.createServer`, or as middleware (`app.use(listener)`).
+ * @public
+ */
 export type Listener = (request: IncomingMessage, response: NodeResponse, next?: (error?: unknown) => void) => void;
 
 // ---- the listener -----------------------------------------------------------------------------
@@ -811,6 +836,7 @@ function send(req: IncomingMessage, res: NodeResponse, response: ServerResponse,
  *
  * @example
  * http.createServer(combine(createServerV1(handlersV1), createServerV2(handlersV2))).listen(8080);
+ * @public
  */
 export function combine(...listeners: Listener[]): Listener {
   return (req, res, next) => {
