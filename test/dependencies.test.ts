@@ -78,11 +78,11 @@ describe('import specifiers', () => {
   });
 
   it('agrees with TypeScript’s own pre-processor on every file of out/ and of codegen itself', () => {
-    const folders = ['out', 'generators', 'bin', 'templates/runtime'].map((folder) => join(ROOT, folder));
+    const folders = ['out', 'generators', 'bin', 'runtime'].map((folder) => join(ROOT, folder));
     let compared = 0;
     for (const folder of folders) {
       for (const file of filesIn(folder)) {
-        if (!/\.ts(\.hbs)?$/.test(file.path)) continue;
+        if (!file.path.endsWith('.ts')) continue;
         const ours = [...new Set(importSpecifiers(file.content).map(({ specifier }) => specifier))].sort();
         const theirs = [...new Set(ts.preProcessFile(file.content, true, true).importedFiles.map(({ fileName }) => fileName))].sort();
         expect(ours, `${folder}/${file.path}`).toEqual(theirs);

@@ -103,7 +103,7 @@ describe('validator code: one error per fault, typed results (item 6)', () => {
     for (const file of ['out/rest/validators.ts', 'out/rest/server-validators.ts', 'out/realtime/validators.ts']) {
       expect(declared(file).filter((name) => HELPER_NAMES.includes(name))).toEqual([]);
     }
-    const runtime = declared('templates/runtime/validation.ts.hbs');
+    const runtime = declared('runtime/validation.ts');
     expect(HELPER_NAMES.filter((name) => !runtime.includes(name))).toEqual([]);
   });
 
