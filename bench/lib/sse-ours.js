@@ -1,5 +1,5 @@
 // Our side of the `sse-server` benchmark: createSseEndpoint from the SSE runtime
-// (templates/runtime/sse-*.ts.hbs, rendered and transpiled by bench/lib/sse-server.js into
+// (runtime/sse-*.ts, copied and transpiled by bench/lib/sse-server.js into
 // BENCH_SSE_OUT) with its defaults: the in-memory event log (MemoryEventLog, 1000 events kept per
 // channel for resume), `retry: 3000` on open, a keep-alive comment every 15 s, 1 MiB per slow
 // reader. Every reader of GET /events is a stream of the channel "/events" (the default: the

@@ -1,5 +1,5 @@
 // Section `sse-server`: events per second delivered by our SSE server (createSseEndpoint from
-// templates/runtime/sse-*.ts.hbs with its in-memory event log, publish fan-out: bench/lib/sse-ours.js)
+// runtime/sse-*.ts with its in-memory event log, publish fan-out: bench/lib/sse-ours.js)
 // against a hand-written `res.write` loop (bench/lib/sse-raw.js), to the same READERS plain
 // node:http readers in this process (bench/lib/sse-readers.js). The publisher runs inside each
 // server process with the same pacing (bench/lib/sse-publisher.js); each server is its own child

@@ -1,5 +1,5 @@
 // Our side of the `ws-server` benchmark: createWebSocketEndpoint from the WebSocket runtime
-// (templates/runtime/ws-*.ts.hbs rendered and transpiled by bench/lib/ws-server.js into
+// (runtime/ws-*.ts copied and transpiled by bench/lib/ws-server.js into
 // BENCH_WS_OUT), on a node:http server, with the validator and handler a generated channel would
 // have: one message kind, `echo` ({ type, seq: integer ≥ 0, text: 1–2000 characters, nothing
 // else }), checked by a plain check function on runtime/validation.js (the shape the generator

@@ -1,7 +1,7 @@
 // Section `ws-server`: messages per second through our WebSocket server (validate + dispatch + echo:
-// createWebSocketEndpoint from templates/runtime/ws-*.ts.hbs, bench/lib/ws-ours.js) against a raw
+// createWebSocketEndpoint from runtime/ws-*.ts, bench/lib/ws-ours.js) against a raw
 // `ws` echo server (bench/lib/ws-raw.js); an information row adds to the raw server the JSON and
-// check work a validating echo cannot avoid (bench/lib/ws-json.js). The runtime is rendered and
+// check work a validating echo cannot avoid (bench/lib/ws-json.js). The runtime is copied and
 // transpiled here (bench/lib/realtime-runtime.js); each server runs in its own child process,
 // measured for CPU from /proc (bench/lib/servers.js). The load is CONNECTIONS plain `ws` clients in this process,
 // WINDOW messages in flight on each (bench/lib/ws-load.js). Before measuring, each server must echo
