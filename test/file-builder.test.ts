@@ -60,6 +60,12 @@ describe('FileBuilder', () => {
     );
   });
 
+  it('tells the names the file binds: its own and its imports\' local names', () => {
+    const file = new FileBuilder('server-validators.ts', ['TaskQuery']);
+    file.use(typeSymbol('TaskQuery', './types'));
+    expect([...file.names()]).toEqual(['TaskQuery', 'TaskQueryType']);
+  });
+
   it('imports as a value a symbol used as a type first and as a value later', () => {
     const file = new FileBuilder('a.ts');
     file.use(typeSymbol('Code', './runtime/grpc-call'));

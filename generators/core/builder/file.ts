@@ -99,6 +99,11 @@ export class FileBuilder {
     for (const name of names) this.taken.add(name);
   }
 
+  /** Every name the file binds so far: its own (reserved) and the local names of its imports. */
+  names(): ReadonlySet<string> {
+    return this.taken;
+  }
+
   /**
    * The local name of `symbol` in this file, importing it; aliased (`TaskType`, `Task2`) when taken.
    * `as` imports it under a name the caller already chose (a user's alias, or a name decided with
