@@ -12,56 +12,68 @@
  * client.close();
  * ```
  */
-import { importStatement } from '../core/builder/imports.js';
+import { FileBuilder, runtimeSymbol, typeSymbol } from '../core/builder/file.js';
 import { jsDoc, propertyKey } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { MethodInfo, MethodKind, ServiceInfo, ServicesModel } from './server-model.js';
 import { modeName } from './server.js';
+import { importNamed, reexportPublic, streamsRequests, streamsResponses } from './service-files.js';
+import type { ClientContext, ClientMemberContext, ClientServiceContext, WebClientContext } from './template-context.js';
 
 /** Call modes a browser can make. */
 const WEB_KINDS: MethodKind[] = ['unary', 'server_streaming'];
 
 export function emitClients(model: ServicesModel, templates: TemplateRenderer, source: string): GeneratedFile[] {
+  return [
+    { path: 'client.ts', content: templates.render('proto/client.ts.hbs', nodeClient(model, source)) },
+    { path: 'client-web.ts', content: templates.render('proto/client-web.ts.hbs', webClient(model, source)) },
+  ];
+}
+
+function nodeClient(model: ServicesModel, source: string): ClientContext {
+  const file = new FileBuilder('client.ts', [...model.services.flatMap((service) => [service.clientType, service.createClient]), 'Clients', 'createClient']);
+  importNamed(file, [
+    typeSymbol('MessageInitShape', '@bufbuild/protobuf'),
+    ...['serviceClient', 'CallOptions'].map((name) => runtimeSymbol(name, 'grpc-client')),
+    ...['createNodeTransport', 'GrpcNodeClientOptions'].map((name) => runtimeSymbol(name, 'grpc-node-client')),
+  ]);
+  for (const module of ['grpc-client', 'grpc-node-client', 'client-common']) reexportPublic(file, module);
   // The header's example calls a unary method, when there is one.
   const unary = model.services.flatMap((service) => service.methods.filter((method) => method.kind === 'unary').map((method) => ({ service, method })))[0];
   const example = unary ? { firstKey: clientProperty(unary.service), firstMethod: unary.method.name } : { firstKey: clientProperty(model.services[0]!), firstMethod: 'someMethod' };
-  const node = templates.render('proto/client.ts.hbs', {
-    source,
-    ...example,
-    imports: imports(model, undefined),
-    services: model.services.map((service) => ({
-      doc: jsDoc([service.comment, `Client of \`${service.desc.typeName}\`.`]),
-      clientType: service.clientType,
-      createClient: service.createClient,
-      descriptor: service.descriptor,
-      property: propertyKey(clientProperty(service)),
-      propertyDoc: jsDoc([`\`${service.desc.typeName}\``], '  ').trimStart(),
-      members: service.methods.map(clientMember),
-    })),
+  const services = model.services.map((service) => clientService(file, service, service.clientType, `Client of \`${service.desc.typeName}\`.`, service.methods));
+  return { source, ...example, imports: file.imports(), exports: file.exports(), services };
+}
+
+function webClient(model: ServicesModel, source: string): WebClientContext {
+  const reserved = [...model.services.flatMap((service) => [service.webClientType, service.createClient]), 'WebClients', 'createClient', 'createConnectClient', 'webClients'];
+  const file = new FileBuilder('client-web.ts', reserved);
+  importNamed(file, [
+    typeSymbol('MessageInitShape', '@bufbuild/protobuf'),
+    typeSymbol('Transport', '@connectrpc/connect'),
+    ...['serviceClient', 'CallOptions'].map((name) => runtimeSymbol(name, 'grpc-client')),
+    ...['createConnectWebTransport', 'createGrpcWebTransport', 'GrpcWebClientOptions'].map((name) => runtimeSymbol(name, 'grpc-web-client')),
+  ]);
+  for (const module of ['grpc-client', 'grpc-web-client', 'client-common']) reexportPublic(file, module);
+  const services = model.services.flatMap((service) => {
+    const methods = service.methods.filter((method) => WEB_KINDS.includes(method.kind));
+    const doc = `Browser client of \`${service.desc.typeName}\`: unary and server-streaming methods.`;
+    return methods.length === 0 ? [] : [clientService(file, service, service.webClientType, doc, methods)];
   });
-  const webServices = model.services.filter((service) => service.methods.some((method) => WEB_KINDS.includes(method.kind)));
-  const web = templates.render('proto/client-web.ts.hbs', {
-    source,
-    imports: imports(model, WEB_KINDS),
-    services: webServices.map((service) => ({
-      doc: jsDoc([service.comment, `Browser client of \`${service.desc.typeName}\`: unary and server-streaming methods.`]),
-      clientType: service.webClientType,
-      createClient: service.createClient,
-      descriptor: service.descriptor,
-      property: propertyKey(clientProperty(service)),
-      propertyDoc: jsDoc([`\`${service.desc.typeName}\``], '  ').trimStart(),
-      members: service.methods.filter((method) => WEB_KINDS.includes(method.kind)).map(clientMember),
-    })),
-  });
-  return [
-    { path: 'client.ts', content: node },
-    { path: 'client-web.ts', content: web },
-    { path: 'runtime/client-common.ts', content: templates.runtime('client-common') },
-    { path: 'runtime/grpc-client.ts', content: templates.runtime('grpc-client') },
-    { path: 'runtime/grpc-node-client.ts', content: templates.runtime('grpc-node-client') },
-    { path: 'runtime/grpc-web-client.ts', content: templates.runtime('grpc-web-client') },
-  ];
+  return { source, imports: file.imports(), exports: file.exports(), services };
+}
+
+function clientService(file: FileBuilder, service: ServiceInfo, clientType: string, summary: string, methods: MethodInfo[]): ClientServiceContext {
+  return {
+    doc: jsDoc([service.comment, summary]),
+    clientType,
+    createClient: service.createClient,
+    descriptor: file.use(service.descriptor),
+    property: propertyKey(clientProperty(service)),
+    propertyDoc: jsDoc([`\`${service.desc.typeName}\``], '  ').trimStart(),
+    members: methods.map((method) => clientMember(file, method)),
+  };
 }
 
 /**
@@ -73,25 +85,14 @@ function clientProperty(service: ServiceInfo): string {
   return property === 'close' ? 'closeService' : property;
 }
 
-function imports(model: ServicesModel, kinds: MethodKind[] | undefined): string[] {
-  const served = (service: ServiceInfo) => !kinds || service.methods.some((method) => kinds.includes(method.kind));
-  return model.imports({ descriptors: served, inputs: 'schema', outputs: 'type', kinds }).map((group) => importStatement(group.names, group.from, group.typeOnly));
-}
-
-/** One method of a client interface, by call mode. */
-function clientMember(method: MethodInfo): string {
-  const input = `MessageInitShape<typeof ${method.input.schema}>`;
-  const output = method.output.type;
-  const doc = jsDoc([method.comment ?? `\`${method.desc.name}\` (${modeName(method.kind)}).`], '  ');
-  const key = propertyKey(method.name);
-  switch (method.kind) {
-    case 'unary':
-      return `${doc}  ${key}(request: ${input}, options?: CallOptions): Promise<${output}>;`;
-    case 'server_streaming':
-      return `${doc}  ${key}(request: ${input}, options?: CallOptions): AsyncIterable<${output}>;`;
-    case 'client_streaming':
-      return `${doc}  ${key}(requests: AsyncIterable<${input}>, options?: CallOptions): Promise<${output}>;`;
-    case 'bidi_streaming':
-      return `${doc}  ${key}(requests: AsyncIterable<${input}>, options?: CallOptions): AsyncIterable<${output}>;`;
-  }
+/** One method of a client interface. */
+function clientMember(file: FileBuilder, method: MethodInfo): ClientMemberContext {
+  return {
+    doc: jsDoc([method.comment ?? `\`${method.desc.name}\` (${modeName(method.kind)}).`], '  '),
+    name: propertyKey(method.name),
+    inputSchema: file.use(method.input.schema),
+    output: file.use(method.output.type),
+    streamsRequests: streamsRequests(method),
+    streamsResponses: streamsResponses(method),
+  };
 }

@@ -5,22 +5,30 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { FileBuilder, symbol } from '../core/builder/file.js';
 import { jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
 import { displayPath, importSpecifier } from '../core/pipeline/paths.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { StubMember } from '../core/pipeline/user-files.js';
 import type { MethodInfo, ServiceInfo, ServicesModel } from './server-model.js';
 import { modeName } from './server.js';
+import { importNamed } from './service-files.js';
+import type { HandlersContext } from './template-context.js';
 
 export async function handlerScaffold(model: ServicesModel, templates: TemplateRenderer, file: string, output: string): Promise<{ file: string; content: string }> {
   const members = model.services.map(serviceMember);
   const existing = await readFile(file, 'utf8').catch(() => undefined);
   if (existing === undefined) {
-    const content = templates.render('proto/handlers.ts.hbs', {
-      serverImport: importSpecifier(dirname(file), `${output}/server.js`),
-      services: members.map((member) => indent(member.code, '  ')),
-    });
-    return { file, content };
+    const serverImport = importSpecifier(dirname(file), `${output}/server.js`);
+    const builder = new FileBuilder(file, ['handlers']);
+    // The user's file imports the server by the path from its own folder, as written.
+    importNamed(builder, [
+      symbol('Code', serverImport, { verbatim: true }),
+      symbol('ConnectError', serverImport, { verbatim: true }),
+      symbol('GrpcServices', serverImport, { type: true, verbatim: true }),
+    ]);
+    const context: HandlersContext = { serverImport, imports: builder.imports(), services: members.map((member) => indent(member.code, '  ')) };
+    return { file, content: templates.render('proto/handlers.ts.hbs', context) };
   }
   // ts-morph is heavy: load it only when there is a user file to add to.
   const { addMissingMembers } = await import('../core/pipeline/user-files.js');

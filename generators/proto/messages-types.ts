@@ -6,23 +6,24 @@
 import { ScalarType } from '@bufbuild/protobuf';
 import type { DescEnum, DescExtension, DescField, DescFile, DescMessage } from '@bufbuild/protobuf';
 import { isWrapperDesc } from '@bufbuild/protobuf/wkt';
-import type { ImportTable } from './messages-imports.js';
-import { jsonTypeName, messageTypeName, moduleSpecifier, schemaName } from './names.js';
+import { symbol, typeSymbol, type FileBuilder } from '../core/builder/file.js';
+import { jsonTypeName, messageTypeName, pbModule, schemaName } from './names.js';
 
-/** Resolves references from one generated module to shapes, schemas and JSON types anywhere. */
+/**
+ * Resolves references from one generated module to shapes, schemas and JSON types anywhere: a name
+ * of another module is imported through the file's builder, which answers with its local name.
+ */
 export class References {
   constructor(
     readonly file: DescFile,
-    readonly path: string,
-    readonly imports: ImportTable,
+    private readonly builder: FileBuilder,
     private readonly generated: ReadonlySet<string>,
   ) {}
 
   private ref(desc: DescMessage | DescEnum | DescFile, name: string, value: boolean): string {
     const file = desc.kind === 'file' ? desc : desc.file;
     if (file === this.file) return name;
-    const from = moduleSpecifier(this.path, file, this.generated);
-    return value ? this.imports.value(name, from) : this.imports.type(name, from);
+    return this.builder.use(symbol(name, pbModule(file, this.generated), { type: !value }));
   }
 
   shape(desc: DescMessage | DescEnum): string {
@@ -45,11 +46,11 @@ export class References {
 
   /** Something from @bufbuild/protobuf (`Message`, `JsonValue`) or its codegenv2 subpath. */
   runtimeType(name: string, from = '@bufbuild/protobuf'): string {
-    return this.imports.type(name, from);
+    return this.builder.use(typeSymbol(name, from));
   }
 
   runtimeValue(name: string, from = '@bufbuild/protobuf/codegenv2'): string {
-    return this.imports.value(name, from);
+    return this.builder.use(symbol(name, from));
   }
 }
 

@@ -5,28 +5,30 @@
  */
 import type { DescFile } from '@bufbuild/protobuf';
 import { wktPublicImportPaths } from '@bufbuild/protobuf/codegenv2';
+import { FileBuilder } from '../core/builder/file.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { LoadedProto } from './load.js';
 import { fileComments } from './messages-docs.js';
 import { fileDeclarations, type MessageOptions } from './messages-file.js';
-import { ImportTable } from './messages-imports.js';
 import { References } from './messages-types.js';
-import { declaredNames, pbFilePath } from './names.js';
+import { declaredNames, pbFilePath, protobufEsAlias } from './names.js';
+import type { MessagesContext } from './template-context.js';
 
 export function emitMessages(proto: LoadedProto, templates: TemplateRenderer, options: MessageOptions = { jsonTypes: false }): GeneratedFile[] {
   const files = generatedFiles(proto);
   const names = new Set(files.map((file) => file.proto.name));
   return files.map((file) => {
     const path = pbFilePath(file.proto.name);
-    const refs = new References(file, path, new ImportTable(declaredNames(file)), names);
-    const declarations = fileDeclarations(refs, options);
-    return { path, content: templates.render('proto/messages.ts.hbs', {
+    const builder = new FileBuilder(path, declaredNames(file), { alias: protobufEsAlias });
+    const declarations = fileDeclarations(new References(file, builder, names), options);
+    const context: MessagesContext = {
       source: proto.displayNames.get(file.proto.name) ?? file.proto.name,
       fileComments: fileComments(file),
-      imports: refs.imports.print(),
+      imports: builder.imports(),
       declarations,
-    }) };
+    };
+    return { path, content: templates.render('proto/messages.ts.hbs', context) };
   });
 }
 

@@ -6,7 +6,6 @@
  * enum value and method names are the runtime's `localName` (`projectId`, `TaskStatus.TODO`,
  * `getTask`), which the runtime itself uses as property names.
  */
-import { posix } from 'node:path';
 import type { DescEnum, DescExtension, DescFile, DescMessage, DescService } from '@bufbuild/protobuf';
 import { wktPublicImportPaths } from '@bufbuild/protobuf/codegenv2';
 import { nestedTypes } from '@bufbuild/protobuf/reflect';
@@ -131,13 +130,19 @@ export function pbFilePath(fileName: string): string {
 }
 
 /**
- * The import specifier a generated file at `fromPath` (relative to the output folder, e.g.
- * `server.ts`) uses for the module of `target`: `@bufbuild/protobuf/wkt` for a well-known type
- * that is not generated locally, else a relative path such as `./acme/tasks/v1/tasks_pb.js`.
+ * The module that exports the declarations of `target`, as a file builder's symbol names it: the
+ * package `@bufbuild/protobuf/wkt` for a well-known type that is not generated locally, else the
+ * generated module by its path in the output folder (`./acme/tasks/v1/tasks_pb`).
  */
-export function moduleSpecifier(fromPath: string, target: DescFile, generated: ReadonlySet<string>): string {
+export function pbModule(target: DescFile, generated: ReadonlySet<string>): string {
   const wkt = (wktPublicImportPaths as Record<string, string | undefined>)[target.proto.name];
   if (wkt !== undefined && !generated.has(target.proto.name)) return wkt;
-  const relative = posix.relative(posix.dirname(fromPath), pbModulePath(target.proto.name));
-  return relative.startsWith('.') ? relative : `./${relative}`;
+  return `./${pbModulePath(target.proto.name).replace(/\.js$/, '')}`;
+}
+
+/** protobuf-es's alias of an import whose name the file declares itself: `Message$1`, `Message$2`, ... */
+export function protobufEsAlias(symbol: { name: string }, taken: ReadonlySet<string>): string {
+  let local = `${symbol.name}$1`;
+  for (let i = 2; taken.has(local); i++) local = `${symbol.name}$${i}`;
+  return local;
 }

@@ -8,13 +8,15 @@
  * const task = await client.taskService.getTask({ id: "t1" }); // GET /v1/tasks/t1
  * ```
  */
-import { importStatement } from '../core/builder/imports.js';
+import { FileBuilder, runtimeSymbol, symbol, typeSymbol } from '../core/builder/file.js';
 import { jsDoc, propertyAccess, propertyKey, stringLiteral } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { httpRulesOf, type HttpBinding } from './http-rules.js';
 import type { LoadedProto } from './load.js';
 import type { MethodInfo, ServiceInfo, ServicesModel } from './server-model.js';
+import { importNamed, reexportPublic, streamsResponses } from './service-files.js';
+import type { HttpRulesContext, RestClientContext, RestMethodContext } from './template-context.js';
 
 /** The services with routes: each one's rules const (`TaskServiceHttpRules`) and rules by method. */
 export interface RestModel {
@@ -31,53 +33,57 @@ export function describeRest(proto: LoadedProto, model: ServicesModel): RestMode
   return { services, rulesOf: (service) => services.find((entry) => entry.service === service)?.constName };
 }
 
-/** `http-rules.ts` (for the server or the client) and, for the client, `client-rest.ts` and its runtime. */
-export function emitRest(rest: RestModel, model: ServicesModel, templates: TemplateRenderer, source: string, emit: { server: boolean; client: boolean }): GeneratedFile[] {
+/** `http-rules.ts` (for the server or the client) and, for the client, `client-rest.ts`. */
+export function emitRest(rest: RestModel, templates: TemplateRenderer, source: string, emit: { server: boolean; client: boolean }): GeneratedFile[] {
   if (rest.services.length === 0 || (!emit.server && !emit.client)) return [];
-  const files: GeneratedFile[] = [{ path: 'http-rules.ts', content: httpRulesFile(rest, templates, source) }];
-  if (!emit.client) return files;
-  const routed = (method: MethodInfo) => rest.services.some((entry) => entry.service.methods.includes(method) && entry.rules.has(method.desc.localName));
-  const first = rest.services[0]!;
-  const clientKey = (service: ServiceInfo) => `${service.key.charAt(0).toLowerCase()}${service.key.slice(1)}`;
-  const content = templates.render('proto/client-rest.ts.hbs', {
-    source,
-    firstClient: clientKey(first.service),
-    firstMethod: first.service.methods.find((method) => first.rules.has(method.desc.localName))!.name,
-    rulesImports: rest.services.map((entry) => entry.constName).join(', '),
-    imports: model
-      .imports({ descriptors: (service) => rest.rulesOf(service) !== undefined, inputs: 'schema', outputs: 'type', methods: routed })
-      .map((group) => importStatement(group.names, group.from, group.typeOnly)),
-    services: rest.services.map(({ service, constName, rules }) => {
-      const methods = service.methods.filter((method) => rules.has(method.desc.localName));
-      return {
-        doc: jsDoc([service.comment, `REST client of \`${service.desc.typeName}\`: its methods with \`google.api.http\` routes.`]),
-        typeName: service.desc.typeName,
-        clientType: `${service.key}RestClient`,
-        createClient: `create${service.key}RestClient`,
-        restService: `${clientKey(service)}RestService`,
-        key: propertyKey(clientKey(service)),
-        members: methods.map((method) => clientMember(method, rules.get(method.desc.localName)![0]!)),
-        calls: methods.map((method) => clientCall(service, constName, method)),
-      };
-    }),
-  });
-  files.push({ path: 'client-rest.ts', content }, { path: 'runtime/grpc-rest-client.ts', content: templates.runtime('grpc-rest-client') });
-  // The server writes these too; a client alone needs its own copy.
-  if (!emit.server) {
-    for (const name of ['grpc-transcoding-path', 'grpc-transcoding-fields']) files.push({ path: `runtime/${name}.ts`, content: templates.runtime(name) });
-  }
+  const files: GeneratedFile[] = [{ path: 'http-rules.ts', content: templates.render('proto/http-rules.ts.hbs', httpRules(rest, source)) }];
+  if (emit.client) files.push({ path: 'client-rest.ts', content: templates.render('proto/client-rest.ts.hbs', restClient(rest, source)) });
   return files;
 }
 
-function httpRulesFile(rest: RestModel, templates: TemplateRenderer, source: string): string {
-  return templates.render('proto/http-rules.ts.hbs', {
-    source,
-    services: rest.services.map(({ service, constName, rules }) => ({
+function httpRules(rest: RestModel, source: string): HttpRulesContext {
+  const file = new FileBuilder('http-rules.ts', rest.services.map((entry) => entry.constName));
+  importNamed(file, [runtimeSymbol('HttpRules', 'grpc-transcoding-path')]);
+  const services = rest.services.map(({ service, constName, rules }) => ({
+    typeName: service.desc.typeName,
+    constName,
+    methods: [...rules].map(([localName, bindings]) => ({ key: propertyKey(localName), bindings: bindings.map(bindingLiteral) })),
+  }));
+  return { source, imports: file.imports(), services };
+}
+
+function restClient(rest: RestModel, source: string): RestClientContext {
+  const clientKey = (service: ServiceInfo) => `${service.key.charAt(0).toLowerCase()}${service.key.slice(1)}`;
+  const reserved = rest.services.flatMap(({ service }) => [`${service.key}RestClient`, `create${service.key}RestClient`, `${clientKey(service)}RestService`]);
+  const file = new FileBuilder('client-rest.ts', [...reserved, 'RestClients', 'createRestClient']);
+  importNamed(file, [
+    typeSymbol('MessageInitShape', '@bufbuild/protobuf'),
+    ...['createRestConnection', 'RestCallOptions', 'RestClientOptions', 'RestConnection'].map((name) => runtimeSymbol(name, 'grpc-rest-client')),
+  ]);
+  reexportPublic(file, 'grpc-rest-client');
+  reexportPublic(file, 'client-common', ['CommonClientOptions', 'RetryOptions']);
+  const first = rest.services[0]!;
+  const services = rest.services.map(({ service, constName, rules }) => {
+    const descriptor = file.use(service.descriptor);
+    const rulesConst = file.use(symbol(constName, './http-rules'));
+    return {
+      doc: jsDoc([service.comment, `REST client of \`${service.desc.typeName}\`: its methods with \`google.api.http\` routes.`]),
       typeName: service.desc.typeName,
-      constName,
-      methods: [...rules].map(([localName, bindings]) => ({ key: propertyKey(localName), bindings: bindings.map(bindingLiteral) })),
-    })),
+      clientType: `${service.key}RestClient`,
+      createClient: `create${service.key}RestClient`,
+      restService: `${clientKey(service)}RestService`,
+      key: propertyKey(clientKey(service)),
+      methods: service.methods.filter((method) => rules.has(method.desc.localName)).map((method) => restMethod(file, method, descriptor, rulesConst, rules.get(method.desc.localName)![0]!)),
+    };
   });
+  return {
+    source,
+    firstClient: clientKey(first.service),
+    firstMethod: first.service.methods.find((method) => first.rules.has(method.desc.localName))!.name,
+    imports: file.imports(),
+    exports: file.exports(),
+    services,
+  };
 }
 
 function bindingLiteral(binding: HttpBinding): string {
@@ -87,17 +93,15 @@ function bindingLiteral(binding: HttpBinding): string {
   return `{ ${parts.join(', ')} }`;
 }
 
-function clientMember(method: MethodInfo, binding: HttpBinding): string {
-  const input = `MessageInitShape<typeof ${method.input.schema}>`;
-  const route = `\`${binding.method} ${binding.path}\``;
-  const doc = jsDoc([method.comment, route], '  ');
-  const result = method.kind === 'server_streaming' ? `AsyncIterable<${method.output.type}>` : `Promise<${method.output.type}>`;
-  return `${doc}  ${propertyKey(method.name)}(request: ${input}, options?: RestCallOptions): ${result};`;
-}
-
-function clientCall(service: ServiceInfo, constName: string, method: MethodInfo): string {
-  const call = method.kind === 'server_streaming' ? 'serverStream' : 'unary';
-  const descriptor = propertyAccess(`${service.descriptor}.method`, method.desc.localName);
-  const rule = `${propertyAccess(constName, method.desc.localName)}[0]`;
-  return `${propertyKey(method.name)}: (request, options) => connection.${call}(${descriptor}, ${rule}, request, options),`;
+/** One method of a REST client: its member of the client interface, and its call (the method's descriptor and its first route). */
+function restMethod(file: FileBuilder, method: MethodInfo, descriptor: string, rules: string, binding: HttpBinding): RestMethodContext {
+  return {
+    doc: jsDoc([method.comment, `\`${binding.method} ${binding.path}\``], '  '),
+    name: propertyKey(method.name),
+    inputSchema: file.use(method.input.schema),
+    output: file.use(method.output.type),
+    streamsResponses: streamsResponses(method),
+    method: propertyAccess(`${descriptor}.method`, method.desc.localName),
+    rule: `${propertyAccess(rules, method.desc.localName)}[0]`,
+  };
 }

@@ -9,74 +9,51 @@
  * await server.listen(8080, "127.0.0.1");
  * ```
  */
-import { importStatement } from '../core/builder/imports.js';
+import { FileBuilder, runtimeSymbol, symbol, typeSymbol } from '../core/builder/file.js';
 import { jsDoc, propertyKey } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { RestModel } from './rest.js';
-import type { MethodInfo, ServiceInfo, ServicesModel } from './server-model.js';
-
-/** Runtime files the server imports, by output path → template. */
-export const SERVER_RUNTIME = {
-  'runtime/grpc-server.ts': 'runtime/grpc-server.ts.hbs',
-  'runtime/grpc-call.ts': 'runtime/grpc-call.ts.hbs',
-  'runtime/grpc-http2.ts': 'runtime/grpc-http2.ts.hbs',
-  'runtime/grpc-admission.ts': 'runtime/grpc-admission.ts.hbs',
-  'runtime/grpc-limits.ts': 'runtime/grpc-limits.ts.hbs',
-  'runtime/grpc-health.ts': 'runtime/grpc-health.ts.hbs',
-  // REST routes of `google.api.http` rules; the path and field helpers are shared with client-rest.ts.
-  'runtime/grpc-transcoding.ts': 'runtime/grpc-transcoding.ts.hbs',
-  'runtime/grpc-transcoding-path.ts': 'runtime/grpc-transcoding-path.ts.hbs',
-  'runtime/grpc-transcoding-fields.ts': 'runtime/grpc-transcoding-fields.ts.hbs',
-  'runtime/grpc-reflection.ts': 'runtime/grpc-reflection.ts.hbs',
-  // CORS for gRPC-Web and Connect, shared with every style's server.
-  'runtime/cors-policy.ts': 'runtime/cors-policy.ts.hbs',
-  'runtime/http-listener.ts': 'runtime/http-listener.ts.hbs',
-} as const;
+import type { MethodInfo, ServicesModel } from './server-model.js';
+import { asType, importNamed, reexportPublic, streamsRequests, streamsResponses } from './service-files.js';
+import type { HandlerMemberContext, ServerContext } from './template-context.js';
 
 export function emitServer(model: ServicesModel, templates: TemplateRenderer, source: string, rest?: RestModel): GeneratedFile[] {
-  const rules = rest?.services.map((entry) => entry.constName) ?? [];
-  const content = templates.render('proto/server.ts.hbs', {
-    source,
-    imports: [
-      ...model.imports({ descriptors: () => true, inputs: 'type', outputs: 'schema' }).map((group) => importStatement(group.names, group.from, group.typeOnly)),
-      ...(rules.length > 0 ? [importStatement(rules, './http-rules.js')] : []),
-    ],
-    services: model.services.map((service) => ({
+  const file = new FileBuilder('server.ts', [...model.services.map((service) => service.handlersType), 'GrpcServices', 'createGrpcServer']);
+  const server = (name: string) => runtimeSymbol(name, 'grpc-server');
+  importNamed(file, [
+    typeSymbol('MessageInitShape', '@bufbuild/protobuf'),
+    server('serveGrpc'),
+    asType(server('GrpcCallContext')),
+    ...['GrpcServer', 'GrpcServerOptions', 'MaybePromise', 'ServiceBinding'].map(server),
+  ]);
+  reexportPublic(file, 'grpc-server');
+  const services = model.services.map((service) => {
+    const rules = rest?.rulesOf(service);
+    return {
       doc: jsDoc([service.comment, `Handlers of \`${service.desc.typeName}\`.`]),
+      keyDoc: jsDoc([`\`${service.desc.typeName}\``], '  '),
+      key: propertyKey(service.key),
       handlersType: service.handlersType,
-      members: service.methods.map(handlerMember),
-    })),
-    registrations: model.services.map((service) => registration(service, rest?.rulesOf(service))),
-    servicesMembers: model.services.map((service) => `${jsDoc([`\`${service.desc.typeName}\``], '  ')}  ${propertyKey(service.key)}?: ${service.handlersType}<Principal>;`),
+      descriptor: file.use(service.descriptor),
+      rules: rules === undefined ? undefined : file.use(symbol(rules, './http-rules')),
+      members: service.methods.map((method) => handlerMember(file, method)),
+    };
   });
-  const files = [{ path: 'server.ts', content }];
-  for (const [path, template] of Object.entries(SERVER_RUNTIME)) files.push({ path, content: templates.render(template, { source }) });
-  return files;
+  const context: ServerContext = { source, imports: file.imports(), exports: file.exports(), services };
+  return [{ path: 'server.ts', content: templates.render('proto/server.ts.hbs', context) }];
 }
 
-/** One method of a handler interface, by call mode: a single answer may be returned plain or as a promise. */
-function handlerMember(method: MethodInfo): string {
-  const output = `MessageInitShape<typeof ${method.output.schema}>`;
-  const doc = jsDoc([method.comment ?? `\`${method.desc.name}\` (${modeName(method.kind)}).`], '  ');
-  const key = propertyKey(method.name);
-  const context = 'context: GrpcCallContext<Principal>';
-  switch (method.kind) {
-    case 'unary':
-      return `${doc}  ${key}(request: ${method.input.type}, ${context}): MaybePromise<${output}>;`;
-    case 'server_streaming':
-      return `${doc}  ${key}(request: ${method.input.type}, ${context}): AsyncIterable<${output}>;`;
-    case 'client_streaming':
-      return `${doc}  ${key}(requests: AsyncIterable<${method.input.type}>, ${context}): MaybePromise<${output}>;`;
-    case 'bidi_streaming':
-      return `${doc}  ${key}(requests: AsyncIterable<${method.input.type}>, ${context}): AsyncIterable<${output}>;`;
-  }
-}
-
-/** `bindings.push(...)` of a service; `rules`: its REST routes' const, when it has routes. */
-function registration(service: ServiceInfo, rules: string | undefined): string {
-  const http = rules === undefined ? '' : `, http: ${rules}`;
-  return `  if (services.${service.key}) bindings.push({ service: ${service.descriptor}, handlers: services.${service.key}${http} });`;
+/** One method of a handler interface. */
+function handlerMember(file: FileBuilder, method: MethodInfo): HandlerMemberContext {
+  return {
+    doc: jsDoc([method.comment ?? `\`${method.desc.name}\` (${modeName(method.kind)}).`], '  '),
+    name: propertyKey(method.name),
+    input: file.use(method.input.type),
+    outputSchema: file.use(method.output.schema),
+    streamsRequests: streamsRequests(method),
+    streamsResponses: streamsResponses(method),
+  };
 }
 
 export function modeName(kind: MethodInfo['kind']): string {

@@ -26,7 +26,7 @@ export async function emitServices(proto: LoadedProto, templates: TemplateRender
   const files = [
     ...(server ? emitServer(model, templates, source, rest) : []),
     ...(client ? emitClients(model, templates, source) : []),
-    ...emitRest(rest, model, templates, source, { server, client }),
+    ...emitRest(rest, templates, source, { server, client }),
   ];
   const userFiles = emit.includes('server') && api.handlers ? [await handlerScaffold(model, templates, api.handlers, api.output)] : [];
   return { files, userFiles };

@@ -1,0 +1,225 @@
+/**
+ * What each template of the proto style receives. A user's `templates/proto/<file>.hbs` overrides
+ * the built-in one and gets the same context. Blocks of code (imports, declarations, members) come
+ * printed by the generator's file builder, which has imported every name they use; the fixed code
+ * and prose around them are the template's.
+ */
+
+/** Shared by every template that starts with `{{> header}}`. */
+interface HeaderContext {
+  /** The input file(s) the output was generated from, relative to the config's folder (the header line names them). */
+  source: string;
+}
+
+/**
+ * A `<file>_pb.ts` module: the message types, enums, schemas, extensions and service descriptors
+ * of one `.proto` file, in protoc-gen-es v2's shape.
+ * @template proto/messages.ts.hbs
+ */
+export interface MessagesContext extends HeaderContext {
+  /** The `.proto` file's own comments (syntax, editions features, package) as `//` lines, each block followed by a blank line; empty when it has none. */
+  fileComments: string;
+  /** The import statements, derived from the declarations. */
+  imports: string;
+  /** The declarations: the file descriptor, then each message, enum, extension and service, separated by blank lines. */
+  declarations: string;
+}
+
+/** The fields of a template whose file re-exports part of the runtime's public API. */
+interface EntryContext extends HeaderContext {
+  /** The import statements; they import, by their own names, the runtime and package names the template's fixed code uses. */
+  imports: string;
+  /** The re-exports of the runtime's public API (`export { Code, ConnectError, ... } from "./runtime/..."`). */
+  exports: string;
+}
+
+/** One rpc of a handler interface in `server.ts`. */
+export interface HandlerMemberContext {
+  /** The rpc's JSDoc (its proto comment, else its name and call mode), indented for an interface member. */
+  doc: string;
+  /** The handler's name (`getTask`), as a property key. */
+  name: string;
+  /** The request message's type (`GetTaskRequest`), as imported. */
+  input: string;
+  /** The response message's schema (`TaskSchema`), as imported; a handler answers `MessageInitShape<typeof TaskSchema>`. */
+  outputSchema: string;
+  /** The client streams requests: the handler takes `requests: AsyncIterable<...>`. */
+  streamsRequests: boolean;
+  /** The server streams responses: the handler returns an `AsyncIterable`, else one answer, plain or as a promise. */
+  streamsResponses: boolean;
+}
+
+/**
+ * `server.ts`: a handler interface per service, `GrpcServices` and `createGrpcServer`, which serves
+ * them (gRPC, gRPC-Web, Connect, REST routes of `google.api.http` rules) on one port. The imports
+ * include `serveGrpc`, `GrpcCallContext`, `GrpcServer`, `GrpcServerOptions`, `MaybePromise`,
+ * `ServiceBinding` and `MessageInitShape`.
+ * @template proto/server.ts.hbs
+ */
+export interface ServerContext extends EntryContext {
+  /** Every service of the requested files. */
+  services: {
+    /** The service's JSDoc (its proto comment and what the interface is). */
+    doc: string;
+    /** The service's JSDoc as a member of `GrpcServices`, indented. */
+    keyDoc: string;
+    /** The service's key in `GrpcServices` (`TaskService`). */
+    key: string;
+    /** The handler interface's name (`TaskServiceHandlers`). */
+    handlersType: string;
+    /** The service's descriptor (`TaskService` of its `_pb.ts`), as imported. */
+    descriptor: string;
+    /** The service's REST routes const (`TaskServiceHttpRules` of `http-rules.ts`), as imported; undefined without routes. */
+    rules: string | undefined;
+    /** The service's rpcs. */
+    members: HandlerMemberContext[];
+  }[];
+}
+
+/** One rpc of a client interface in `client.ts` or `client-web.ts`. */
+export interface ClientMemberContext {
+  /** The rpc's JSDoc (its proto comment, else its name and call mode), indented for an interface member. */
+  doc: string;
+  /** The method's name (`getTask`), as a property key. */
+  name: string;
+  /** The request message's schema (`GetTaskRequestSchema`), as imported; a call takes `MessageInitShape<typeof ...>`. */
+  inputSchema: string;
+  /** The response message's type (`Task`), as imported. */
+  output: string;
+  /** The client streams requests: the method takes `requests: AsyncIterable<...>`. */
+  streamsRequests: boolean;
+  /** The server streams responses: the method returns an `AsyncIterable`, else a `Promise`. */
+  streamsResponses: boolean;
+}
+
+/** One service of `client.ts` or `client-web.ts`. */
+export interface ClientServiceContext {
+  /** The client interface's JSDoc (the service's proto comment and what the client is). */
+  doc: string;
+  /** The client interface's name (`TaskServiceClient`, `TaskServiceWebClient`). */
+  clientType: string;
+  /** The function that makes one service's client (`createTaskServiceClient`). */
+  createClient: string;
+  /** The service's descriptor (`TaskService` of its `_pb.ts`), as imported. */
+  descriptor: string;
+  /** The service's member of `createClient(options)`'s result (`taskService`), as a property key. */
+  property: string;
+  /** That member's JSDoc, without its leading indentation. */
+  propertyDoc: string;
+  /** The methods: all of them in `client.ts`, the unary and server-streaming ones in `client-web.ts`. */
+  members: ClientMemberContext[];
+}
+
+/**
+ * `client.ts`: Node clients of the services (gRPC over HTTP/2, every call mode), one per service
+ * and `createClient` for all over one session. The imports include `serviceClient`, `CallOptions`,
+ * `createNodeTransport`, `GrpcNodeClientOptions` and `MessageInitShape`.
+ * @template proto/client.ts.hbs
+ */
+export interface ClientContext extends EntryContext {
+  /** The client property of the service the header's example calls (`taskService`). */
+  firstKey: string;
+  /** The method the header's example calls: the first unary one, else `someMethod`. */
+  firstMethod: string;
+  /** Every service. */
+  services: ClientServiceContext[];
+}
+
+/**
+ * `client-web.ts`: browser clients of the services (gRPC-Web or Connect's JSON protocol through
+ * `fetch`; unary and server-streaming methods). The imports include `serviceClient`,
+ * `CallOptions`, `createGrpcWebTransport`, `createConnectWebTransport`, `GrpcWebClientOptions`,
+ * `Transport` and `MessageInitShape`.
+ * @template proto/client-web.ts.hbs
+ */
+export interface WebClientContext extends EntryContext {
+  /** The services with a method a browser can call. */
+  services: ClientServiceContext[];
+}
+
+/**
+ * `http-rules.ts`: the REST routes of each service's methods, from their `google.api.http` rules,
+ * which `server.ts` serves and `client-rest.ts` calls. The imports include `HttpRules`.
+ * @template proto/http-rules.ts.hbs
+ */
+export interface HttpRulesContext extends HeaderContext {
+  /** The import statements. */
+  imports: string;
+  /** The services with routes. */
+  services: {
+    /** The service's full proto name (`acme.tasks.v1.TaskService`). */
+    typeName: string;
+    /** The routes const's name (`TaskServiceHttpRules`). */
+    constName: string;
+    /** The methods with routes, in declaration order. */
+    methods: {
+      /** The method's `localName` (`getTask`), as a property key. */
+      key: string;
+      /** Its routes as object literals (`{ method: "GET", path: "/v1/tasks/{id}" }`): the main rule, then its `additional_bindings`. */
+      bindings: string[];
+    }[];
+  }[];
+}
+
+/** One method of a REST client in `client-rest.ts`. */
+export interface RestMethodContext {
+  /** The method's JSDoc: its proto comment and its route (`GET /v1/tasks/{id}`), indented for an interface member. */
+  doc: string;
+  /** The method's name (`getTask`), as a property key. */
+  name: string;
+  /** The request message's schema, as imported; a call takes `MessageInitShape<typeof ...>`. */
+  inputSchema: string;
+  /** The response message's type, as imported. */
+  output: string;
+  /** The server streams responses: the method returns an `AsyncIterable` (`connection.serverStream`), else a `Promise` (`connection.unary`). */
+  streamsResponses: boolean;
+  /** The method's descriptor (`TaskService.method.getTask`). */
+  method: string;
+  /** The route it calls: its first rule (`TaskServiceHttpRules.getTask[0]`). */
+  rule: string;
+}
+
+/**
+ * `client-rest.ts`: REST clients of the services' `google.api.http` routes, plain HTTP and JSON
+ * through `fetch`. The imports include `createRestConnection`, `RestCallOptions`,
+ * `RestClientOptions`, `RestConnection` and `MessageInitShape`.
+ * @template proto/client-rest.ts.hbs
+ */
+export interface RestClientContext extends EntryContext {
+  /** The client property of the first service with routes (`taskService`), for the header's example. */
+  firstClient: string;
+  /** Its first method with a route, for the header's example. */
+  firstMethod: string;
+  /** The services with routes. */
+  services: {
+    /** The client interface's JSDoc. */
+    doc: string;
+    /** The service's full proto name. */
+    typeName: string;
+    /** The client interface's name (`TaskServiceRestClient`). */
+    clientType: string;
+    /** The function that makes one service's client (`createTaskServiceRestClient`). */
+    createClient: string;
+    /** The module-private function that makes it over a connection (`taskServiceRestService`). */
+    restService: string;
+    /** The service's member of `createRestClient(options)`'s result (`taskService`), as a property key. */
+    key: string;
+    /** The methods with routes. */
+    methods: RestMethodContext[];
+  }[];
+}
+
+/**
+ * The user's handler file, written once (then only added to): a stub per rpc, grouped by service,
+ * in `export const handlers = { ... } satisfies GrpcServices`. The imports include `Code`,
+ * `ConnectError` and `GrpcServices` from the generated server.
+ * @template proto/handlers.ts.hbs
+ */
+export interface HandlersContext {
+  /** How the handler file imports the generated `server.ts` (`../../out/grpc/server.js`). */
+  serverImport: string;
+  /** The import statements. */
+  imports: string;
+  /** Each service's member of `handlers` (`TaskService: { async getTask() { ... } }`), indented. */
+  services: string[];
+}
