@@ -3,16 +3,14 @@
  * run against it (`usage.js`, see server-usage.ts), and small HTTP helpers: start a listener on
  * 127.0.0.1:0, and send raw bytes for what `fetch` refuses to send (dot segments, huge headers).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import type { Listener } from '../../runtime/server.js';
 
-export type Listener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
+export type { Listener };
 
-export interface ServerModule {
-  BASE_PATHS: readonly string[];
-  combine(...listeners: Listener[]): Listener;
-  createHttpServer(listener: Listener, options?: { maxHeaderSize?: number; requestTimeout?: number; headersTimeout?: number }): Server;
-}
+/** The generated server of schemas/openapi/tasks.yaml, typed as out/rest/server.ts (its committed output). */
+export type ServerModule = Pick<typeof import('../../out/rest/server.js'), 'BASE_PATHS' | 'combine' | 'createHttpServer'>;
 
 export interface UsageModule {
   FAILING_TASK: string;
