@@ -58,7 +58,7 @@ export const OPERATIONS_MODULE_NAMES = ['TypedOperation', 'persistedOperations',
 const CLIENT_METHODS = ['close'];
 
 /** Operations and fragments of `documents`, in document order, with unique TypeScript names. */
-export function describeOperations(schema: GraphQLSchema, documents: readonly Types.DocumentFile[]): OperationSet {
+export function operationSet(schema: GraphQLSchema, documents: readonly Types.DocumentFile[]): OperationSet {
   const definitions = documents.flatMap((file) => file.document?.definitions ?? []);
   const fragmentNodes = new Map<string, FragmentDefinitionNode>();
   for (const definition of definitions) {

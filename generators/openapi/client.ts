@@ -34,7 +34,7 @@ import { apiBaseName, jsDoc, objectKey, propertyKey, stringLiteral } from '../co
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import { refName } from '../core/schema/read-write.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
-import { describeOperations, isJsonMediaType, type OperationInfo, type ResponseCase } from './operation-types.js';
+import { isJsonMediaType, type OperationInfo, type OperationsInfo, type ResponseCase } from './operation-types.js';
 
 export interface ClientEmitOptions {
   /** Input file, for the generated header. */
@@ -70,10 +70,11 @@ const MAX_LINE = 100;
 export function emitClient(
   model: ApiModel,
   types: TypeEmitter,
+  described: OperationsInfo,
   templates: TemplateRenderer,
   options: ClientEmitOptions,
 ): GeneratedFile[] {
-  const context = clientContext(model, types, options);
+  const context = clientContext(model, types, described, options);
   const runtime = ['client-common', 'http', 'http-cache', 'http-validation', ...context.features];
   const files = [
     { path: 'client.ts', content: templates.render('openapi/client.ts.hbs', context) },
@@ -88,9 +89,10 @@ export function emitClient(
 function clientContext(
   model: ApiModel,
   types: TypeEmitter,
+  described: OperationsInfo,
   options: ClientEmitOptions,
 ): { features: string[]; responseValidators: { validators: string[]; entries: string[] } } & Record<string, unknown> {
-  const infos = describeOperations(model, types).operations;
+  const infos = described.operations;
   const base = apiBaseName(model.title);
   /** The interface of `createClient`'s object, named after the API (`TasksApiClient`). */
   const clientName = `${base}Client`;

@@ -4,16 +4,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { TypeEmitter } from '../core/emit/types/emit.js';
 import type { ApiModel } from './model.js';
 import { jsDoc, stringLiteral } from '../core/builder/names.js';
 import { displayPath, importSpecifier } from '../core/pipeline/paths.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
-import { describeOperations } from './operation-types.js';
+import type { OperationsInfo } from './operation-types.js';
 import { serverTypeNames } from './server.js';
 
-export async function handlerScaffold(model: ApiModel, types: TypeEmitter, templates: TemplateRenderer, file: string, output: string): Promise<{ file: string; content: string }> {
-  const members = describeOperations(model, types).operations.map((info) => {
+export async function handlerScaffold(model: ApiModel, described: OperationsInfo, templates: TemplateRenderer, file: string, output: string): Promise<{ file: string; content: string }> {
+  const members = described.operations.map((info) => {
     const { operation } = info;
     const doc = jsDoc([`\`${operation.method.toUpperCase()} ${operation.path}\`${operation.summary ? `: ${operation.summary}` : ''}`], '  ');
     const detail = stringLiteral(`${info.method} is not implemented yet`);

@@ -11,7 +11,7 @@ import { commentText } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import { emitClient } from './client.js';
 import { loadOpenApi } from './load.js';
-import { emitOperationTypes } from './operation-types.js';
+import { describeOperations, emitOperationTypes } from './operation-types.js';
 import { handlerScaffold } from './handlers.js';
 import { requestSchemas } from './requests.js';
 import { emitServer } from './server.js';
@@ -27,6 +27,8 @@ export async function generateOpenApi({ api, templates }: GeneratorContext<'open
   });
   const source = model.source;
   const types = createTypeEmitter(model.schemas, { requestSchemas: requestSchemas(model) });
+  // Each operation's names and types, decided once for types.ts, client, server and handlers.
+  const described = describeOperations(model, types);
   const withServer = api.emit.includes('server') && model.operations.length > 0;
   // No schemas, nothing to validate: skip the file rather than write an empty module.
   const withValidators = (api.emit.includes('validators') || withServer) && model.schemas.length > 0;
@@ -39,7 +41,7 @@ export async function generateOpenApi({ api, templates }: GeneratorContext<'open
         title: commentText(model.title),
         version: commentText(model.version),
         schemas: types.declarations(),
-        operations: emitOperationTypes(model, types),
+        operations: emitOperationTypes(described),
       }),
     },
   ];
@@ -52,11 +54,11 @@ export async function generateOpenApi({ api, templates }: GeneratorContext<'open
   }
   // A document with no operations (webhooks only) has nothing for a client to call.
   if (api.emit.includes('client') && model.operations.length > 0) {
-    files.push(...emitClient(model, types, templates, { source, validators: withValidators }));
+    files.push(...emitClient(model, types, described, templates, { source, validators: withValidators }));
   }
   if (!withServer) return { files, warnings };
 
-  files.push(...emitServer(model, types, templates, { source, validators: withValidators, redis: api.options.redis === true }));
-  const userFiles = api.handlers ? [await handlerScaffold(model, types, templates, api.handlers, api.output)] : [];
+  files.push(...emitServer(model, types, described, templates, { source, validators: withValidators, redis: api.options.redis === true }));
+  const userFiles = api.handlers ? [await handlerScaffold(model, described, templates, api.handlers, api.output)] : [];
   return { files, userFiles, warnings };
 }

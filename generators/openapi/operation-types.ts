@@ -3,8 +3,8 @@
  * operation, the params object its client method takes (`GetTaskParams`), its successful responses
  * (`GetTaskResponse`) and its error responses (`GetTaskError`), each typed per status.
  *
- * `describeOperations` decides every name and type once; the client emitter reads the same
- * description, so the two files always agree.
+ * `describeOperations` decides every name and type once per generation (openapi/index.ts);
+ * types.ts, the client, the server and the handler file read that one description, so they agree.
  */
 import type { ApiModel, MediaContent, Operation, Parameter, Response } from './model.js';
 import type { JsonSchema } from '../core/schema/json-schema.js';
@@ -271,8 +271,7 @@ function iteratorOf(
 // types.ts section
 
 /** The operation types, as TypeScript to append to `types.ts` (which declares the component types). */
-export function emitOperationTypes(model: ApiModel, types: TypeEmitter): string {
-  const { operations, statusType, usesStatusType } = describeOperations(model, types);
+export function emitOperationTypes({ operations, statusType, usesStatusType }: OperationsInfo): string {
   if (operations.length === 0) return '';
   const blocks = operations.map((info) => [paramsDeclaration(info), responseDeclaration(info), errorDeclaration(info)].filter(Boolean).join('\n'));
   if (usesStatusType) blocks.unshift(statusDeclaration(statusType));

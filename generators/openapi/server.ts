@@ -38,7 +38,7 @@ import { apiBaseName, jsDoc, objectKey, propertyKey, stringLiteral, uniqueName }
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import { refName } from '../core/schema/read-write.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
-import { describeOperations } from './operation-types.js';
+import type { OperationInfo, OperationsInfo } from './operation-types.js';
 import { ServerOperations, type ServerNames } from './server-operations.js';
 import { routeLiteral, routeTree } from './server-routes.js';
 
@@ -89,10 +89,10 @@ const REEXPORT_TYPES = {
 };
 const RUNTIME_TYPES = ['Listener', 'MaybePromise', 'OperationOptions', 'OperationSpec', 'RequestContext', 'ResponseHeaders', 'RouteNode', 'ServerOptions', 'SortField'];
 
-export function emitServer(model: ApiModel, types: TypeEmitter, templates: TemplateRenderer, options: ServerEmitOptions): GeneratedFile[] {
+export function emitServer(model: ApiModel, types: TypeEmitter, described: OperationsInfo, templates: TemplateRenderer, options: ServerEmitOptions): GeneratedFile[] {
   // A document without operations (webhooks only) has nothing to serve.
   if (model.operations.length === 0) return [];
-  const { server, validators } = serverContext(model, types, options);
+  const { server, validators } = serverContext(model, types, described, options);
   const files: GeneratedFile[] = [{ path: 'server.ts', content: templates.render('openapi/server.ts.hbs', server) }];
   if (validators) {
     // Same shape as validators.ts: the same template renders it.
@@ -148,8 +148,8 @@ function typedValidators(
   return { ...result, code: `${declarations.join('\n\n')}\n\n${result.code}`, typeImports };
 }
 
-function serverContext(model: ApiModel, types: TypeEmitter, options: ServerEmitOptions): { server: object; validators?: ValidatorCode } {
-  const { operations: infos, statusType } = describeOperations(model, types);
+function serverContext(model: ApiModel, types: TypeEmitter, described: OperationsInfo, options: ServerEmitOptions): { server: object; validators?: ValidatorCode } {
+  const { operations: infos, statusType } = described;
   const base = apiBaseName(model.title);
   const { handlers: handlersType, options: optionsType } = serverTypeNames(model);
 
@@ -271,7 +271,7 @@ function schemeLiteral(scheme: SecurityScheme): string {
   }
 }
 
-function exampleOf(infos: ReturnType<typeof describeOperations>['operations']) {
+function exampleOf(infos: OperationInfo[]) {
   return infos.find((info) => info.operation.method === 'get' && info.parameters.some(({ parameter }) => parameter.in === 'path')) ?? infos[0];
 }
 

@@ -17,7 +17,7 @@ import { Imports } from '../../core/builder/imports.js';
 import { jsDoc } from '../../core/builder/names.js';
 import type { GraphQLPluginConfig } from '../config.js';
 import { DEFAULT_SOURCE } from '../config.js';
-import { describeOperations, type OperationInfo } from '../operation-types.js';
+import { operationSet, type OperationInfo } from '../operation-types.js';
 import { renderer } from '../plugin-support.js';
 
 const HTTP_RUNTIME = 'graphql-client.ts';
@@ -48,7 +48,7 @@ function hasSubscriptions(documents: readonly Types.DocumentFile[]): boolean {
 }
 
 export const plugin: PluginFunction<GraphQLPluginConfig, string> = (schema, documents, config) => {
-  const { operations } = describeOperations(schema, documents);
+  const { operations } = operationSet(schema, documents);
   const subscriptions = hasSubscriptions(documents);
   const values = new Imports(CLIENT_MODULE_NAMES);
   const types = new Imports(CLIENT_MODULE_NAMES);

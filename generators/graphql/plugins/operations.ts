@@ -17,7 +17,7 @@ import type { GraphQLPluginConfig } from '../config.js';
 import { DEFAULT_SOURCE } from '../config.js';
 import { typeName } from '../names.js';
 import { shapesOf, variableMembers, type ShapeContext } from '../operation-shapes.js';
-import { OPERATIONS_MODULE_NAMES, describeOperations, type OperationInfo } from '../operation-types.js';
+import { OPERATIONS_MODULE_NAMES, operationSet, type OperationInfo } from '../operation-types.js';
 import { renderer } from '../plugin-support.js';
 
 /** Global types the printed shapes use: an imported schema type must not hide them. */
@@ -28,7 +28,7 @@ export const plugin: PluginFunction<GraphQLPluginConfig, string> = (schema, docu
 };
 
 function operationsContext(schema: GraphQLSchema, documents: Types.DocumentFile[], config: GraphQLPluginConfig): object {
-  const { operations, fragments, fragmentNodes } = describeOperations(schema, documents);
+  const { operations, fragments, fragmentNodes } = operationSet(schema, documents);
   const imports = new Imports([
     ...OPERATIONS_MODULE_NAMES, ...GLOBALS,
     ...fragments.map((fragment) => fragment.typeName),
