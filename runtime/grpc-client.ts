@@ -17,9 +17,12 @@ import {
   type RetryOptions,
 } from "./client-common.js";
 
+/** @public */
 export type { CallOptions, Interceptor } from "@connectrpc/connect";
+/** @public */
 export { Code, ConnectError } from "@connectrpc/connect";
 
+/** @public */
 export interface GrpcClientOptions extends CommonClientOptions {
   /** The server, e.g. `http://127.0.0.1:8080` or `https://api.example.com`. */
   baseUrl: string;
@@ -44,6 +47,7 @@ export interface GrpcClientOptions extends CommonClientOptions {
  * Connect); `kind` says why in the words of every generated client: `timeout` (the deadline
  * passed), `network` (no answer: connection refused or lost, the call canceled), `too-large` (a
  * response message over `readMaxBytes`), `response` (a status the server sent).
+ * @public
  */
 export class GrpcError extends ClientError {
   override name = "GrpcError";

@@ -15,6 +15,7 @@ import { toGrpcError } from "./grpc-client.js";
 import { isUrlMap, isUrlValue, jsonRegistry, resolveFieldPath, takeJsonField } from "./grpc-transcoding-fields.js";
 import { expandPathTemplate, parsePathTemplate, type HttpRule, type PathTemplate } from "./grpc-transcoding-path.js";
 
+/** @public */
 export { Code, ConnectError } from "@connectrpc/connect";
 export { GrpcError } from "./grpc-client.js";
 export type { HttpRule, HttpRules } from "./grpc-transcoding-path.js";
@@ -22,13 +23,17 @@ export type { HttpRule, HttpRules } from "./grpc-transcoding-path.js";
 /**
  * A request its route cannot carry, refused before anything is sent: a path field that is empty or
  * does not fit its template, or a value the query cannot hold. `cause` is the reason.
+ * @public
  */
 export class RestRequestError extends ClientError {
   override name = "RestRequestError";
   readonly kind = "invalid-request" as const;
 }
 
-/** The options of a REST client: every client's (`fetch`, `headers`, `timeout`, `signal`), and where and who. */
+/**
+ * The options of a REST client: every client's (`fetch`, `headers`, `timeout`, `signal`), and where and who.
+ * @public
+ */
 export interface RestClientOptions extends CommonClientOptions {
   /** The server, e.g. `http://127.0.0.1:8080` or `https://api.example.com`. */
   baseUrl: string;
@@ -39,6 +44,7 @@ export interface RestClientOptions extends CommonClientOptions {
   token?: Credential;
 }
 
+/** @public */
 export interface RestCallOptions {
   /** Aborts the call (CANCELED). */
   signal?: AbortSignal;

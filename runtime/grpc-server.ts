@@ -32,13 +32,20 @@ import { ReflectionIndex, reflectionService, ServerReflectionV1, ServerReflectio
 import { Http2Grpc, type Http2Route } from "./grpc-http2.js";
 import { Transcoder, type HttpRules } from "./grpc-transcoding.js";
 
+/** @public */
 export { Code, ConnectError } from "@connectrpc/connect";
+/** @public */
 export { GrpcCallContext, type MaybePromise } from "./grpc-call.js";
+/** @public */
 export { HealthStatus, ServingStatus } from "./grpc-health.js";
 
-/** CORS for browser clients (gRPC-Web, Connect): the options every generated server takes. */
+/**
+ * CORS for browser clients (gRPC-Web, Connect): the options every generated server takes.
+ * @public
+ */
 export type GrpcCorsOptions = CorsOptions;
 
+/** @public */
 export interface GrpcServerOptions<Principal = unknown> {
   /**
    * Limits of the HTTP/1.1 side (gRPC-Web and Connect): request head size and how long the head
@@ -88,9 +95,13 @@ export interface GrpcServerOptions<Principal = unknown> {
   onError?: (error: unknown, method: DescMethod) => void;
 }
 
-/** A request listener for `http.createServer` or `http2.createServer` (CORS included). */
+/**
+ * A request listener for `http.createServer` or `http2.createServer` (CORS included).
+ * @public
+ */
 export type GrpcRequestHandler = (request: IncomingMessage | Http2ServerRequest, response: ServerResponse | Http2ServerResponse) => void;
 
+/** @public */
 export interface GrpcServer {
   /** Accepts HTTP/2 (gRPC) and HTTP/1.1 (gRPC-Web, Connect) on one port. */
   readonly server: Server;

@@ -60,8 +60,7 @@ function restClient(rest: RestModel, source: string): RestClientContext {
     typeSymbol('MessageInitShape', '@bufbuild/protobuf'),
     ...['createRestConnection', 'RestCallOptions', 'RestClientOptions', 'RestConnection'].map((name) => runtimeSymbol(name, 'grpc-rest-client')),
   ]);
-  reexportPublic(file, 'grpc-rest-client');
-  reexportPublic(file, 'client-common', ['CommonClientOptions', 'RetryOptions']);
+  reexportPublic(file, 'grpc-rest-client', 'client-common');
   const first = rest.services[0]!;
   const services = rest.services.map(({ service, constName, rules }) => {
     const descriptor = file.use(service.descriptor);

@@ -1,9 +1,9 @@
 /**
  * What the service files of a proto API (`server.ts`, `client.ts`, `client-web.ts`,
  * `client-rest.ts`) share in how they are built: the names their templates' own code uses, the
- * runtime exports they re-export, and the call modes of a method.
+ * runtime's public API they re-export, and the call modes of a method.
  */
-import { runtimeSymbol, typeSymbol, type FileBuilder, type ImportSymbol } from '../core/builder/file.js';
+import { publicRuntimeSymbols, typeSymbol, type FileBuilder, type ImportSymbol } from '../core/builder/file.js';
 import type { MethodInfo } from './server-model.js';
 
 /**
@@ -23,19 +23,9 @@ export function asType(symbol: ImportSymbol): ImportSymbol {
   return typeSymbol(symbol.name, symbol.from);
 }
 
-/** TEMPORARY: the runtime exports the entry files re-export, until the runtime's `@public` tags say so. */
-const PUBLIC: Record<string, string[]> = {
-  'grpc-server': ['Code', 'ConnectError', 'GrpcCallContext', 'HealthStatus', 'ServingStatus', 'GrpcCorsOptions', 'GrpcRequestHandler', 'GrpcServer', 'GrpcServerOptions', 'MaybePromise'],
-  'grpc-client': ['Code', 'ConnectError', 'GrpcError', 'CallOptions', 'GrpcClientOptions', 'Interceptor'],
-  'grpc-node-client': ['createNodeTransport', 'GrpcNodeClientOptions', 'GrpcNodeTransport'],
-  'grpc-web-client': ['createConnectWebTransport', 'createGrpcWebTransport', 'GrpcWebClientOptions'],
-  'grpc-rest-client': ['Code', 'ConnectError', 'GrpcError', 'RestRequestError', 'RestCallOptions', 'RestClientOptions'],
-  'client-common': ['ClientError', 'isClientError', 'ClientErrorKind', 'CommonClientOptions', 'Credential', 'Fetch', 'HeaderValues', 'HeadersOption', 'RetryOptions'],
-};
-
-/** Re-exports the public API of runtime module `module` from `file`. */
-export function reexportPublic(file: FileBuilder, module: string, except: readonly string[] = []): void {
-  file.reexport(...PUBLIC[module]!.filter((name) => !except.includes(name)).map((name) => runtimeSymbol(name, module)));
+/** Re-exports from `file` the public API (the `@public` exports) of the runtime modules it uses. */
+export function reexportPublic(file: FileBuilder, ...modules: string[]): void {
+  for (const module of modules) file.reexport(...publicRuntimeSymbols(module));
 }
 
 export function streamsRequests(method: MethodInfo): boolean {

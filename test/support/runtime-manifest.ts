@@ -63,9 +63,15 @@ function describeExport(symbol: ts.Symbol, source: ts.SourceFile, checker: ts.Ty
   if (declaredIn && declaredIn !== source) described.from = declaredIn.isDeclarationFile || !declaredIn.fileName.startsWith(dirOf(source.fileName)) ? packageOf(symbol) : moduleName(declaredIn.fileName);
   const doc = firstParagraph(ts.displayPartsToString(target.getDocumentationComment(checker)));
   if (doc) described.doc = doc;
-  // `@public`: part of the API a generated entry file re-exports (publicRuntimeExports).
-  if (target.getJsDocTags(checker).some((tag) => tag.name === 'public')) described.public = true;
+  // `@public`: part of the API a generated entry file re-exports (publicRuntimeExports). A re-export
+  // of a package's names carries the tag on its `export { ... } from` statement.
+  if (target.getJsDocTags(checker).some((tag) => tag.name === 'public') || (alias && reexportedAsPublic(symbol))) described.public = true;
   return described;
+}
+
+/** `/** @public *\/ export { X } from "..."`: the re-export statement is tagged. */
+function reexportedAsPublic(symbol: ts.Symbol): boolean {
+  return (symbol.declarations ?? []).some((declaration) => ts.isExportSpecifier(declaration) && ts.getJSDocTags(declaration.parent.parent).some((tag) => tag.tagName.text === 'public'));
 }
 
 /** `export type { X }`, `export { type X }` (from a module or not). */
