@@ -45,9 +45,6 @@ export class TemplateRenderer {
 
   /** Renders `name` (e.g. `openapi/types.ts.hbs`) with `context`; output ends with one newline. */
   render(name: string, context: object): string {
-    // Transitional: callers that still name a runtime module as a template get the module.
-    const runtime = /^runtime\/(.+)\.ts\.hbs$/.exec(name);
-    if (runtime) return this.runtime(runtime[1]!);
     let template = this.cache.get(name);
     if (!template) {
       // Generated code, not HTML: escaping is done by generators/core/builder/names.ts, not by Handlebars.
