@@ -3,13 +3,15 @@
  * then only added to (see generators/core/pipeline/user-files.ts).
  */
 import { readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
+import { FileBuilder, symbol } from '../core/builder/file.js';
 import type { ApiModel } from './model.js';
 import { jsDoc, stringLiteral } from '../core/builder/names.js';
 import { displayPath, importSpecifier } from '../core/pipeline/paths.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { OperationsInfo } from './operation-types.js';
 import { serverTypeNames } from './server.js';
+import type { HandlersContext } from './template-context.js';
 
 export async function handlerScaffold(model: ApiModel, described: OperationsInfo, templates: TemplateRenderer, file: string, output: string): Promise<{ file: string; content: string }> {
   const members = described.operations.map((info) => {
@@ -21,13 +23,14 @@ export async function handlerScaffold(model: ApiModel, described: OperationsInfo
 
   const existing = await readFile(file, 'utf8').catch(() => undefined);
   if (existing === undefined) {
-    const content = templates.render('openapi/handlers.ts.hbs', {
-      title: model.title,
-      handlersType: serverTypeNames(model).handlers,
-      serverImport: importSpecifier(dirname(file), `${output}/server.js`),
-      stubs: members.map((member) => member.code),
-    });
-    return { file, content };
+    // The user's file lives outside the output folder: it names the generated server as written.
+    const server = importSpecifier(dirname(file), `${output}/server.js`);
+    const handlersType = serverTypeNames(model).handlers;
+    const builder = new FileBuilder(basename(file), ['handlers']);
+    builder.use(symbol('HttpProblem', server, { verbatim: true }));
+    builder.use(symbol(handlersType, server, { type: true, verbatim: true }));
+    const context: HandlersContext = { title: model.title, imports: builder.imports(), handlersType, stubs: members.map((member) => member.code) };
+    return { file, content: templates.render('openapi/handlers.ts.hbs', context) };
   }
   // ts-morph is heavy: load it only when there is a user file to add to.
   const { addMissingMembers } = await import('../core/pipeline/user-files.js');

@@ -7,6 +7,7 @@ import { createTypeEmitter } from '../core/emit/types/emit.js';
 import { emitValidators } from '../core/emit/validators/emit.js';
 import type { Generated, GeneratorContext } from '../core/pipeline/generator.js';
 import type { Diagnostic } from '../core/diagnostics.js';
+import { FileBuilder } from '../core/builder/file.js';
 import { commentText } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import { emitClient } from './client.js';
@@ -15,6 +16,7 @@ import { describeOperations, emitOperationTypes } from './operation-types.js';
 import { handlerScaffold } from './handlers.js';
 import { requestSchemas } from './requests.js';
 import { emitServer } from './server.js';
+import type { TypesContext, ValidatorsContext } from './template-context.js';
 
 export async function generateOpenApi({ api, templates }: GeneratorContext<'openapi'>): Promise<Generated> {
   let warnings: Diagnostic[] = [];
@@ -33,24 +35,19 @@ export async function generateOpenApi({ api, templates }: GeneratorContext<'open
   // No schemas, nothing to validate: skip the file rather than write an empty module.
   const withValidators = (api.emit.includes('validators') || withServer) && model.schemas.length > 0;
 
-  const files: GeneratedFile[] = [
-    {
-      path: 'types.ts',
-      content: templates.render('openapi/types.ts.hbs', {
-        source,
-        title: commentText(model.title),
-        version: commentText(model.version),
-        schemas: types.declarations(),
-        operations: emitOperationTypes(described),
-      }),
-    },
-  ];
+  const typesContext: TypesContext = {
+    source,
+    title: commentText(model.title),
+    version: commentText(model.version),
+    schemas: types.declarations(),
+    operations: emitOperationTypes(described),
+  };
+  const files: GeneratedFile[] = [{ path: 'types.ts', content: templates.render('openapi/types.ts.hbs', typesContext) }];
   if (withValidators) {
-    const validators = emitValidators(model.schemas, { typeName: types.typeName });
-    files.push(
-      { path: 'validators.ts', content: templates.render('openapi/validators.ts.hbs', { source, ...validators }) },
-      { path: 'runtime/validation.ts', content: templates.runtime('validation') },
-    );
+    const file = new FileBuilder('validators.ts');
+    const { code } = emitValidators(model.schemas, { typeName: types.typeName, file });
+    const context: ValidatorsContext = { source, imports: file.imports(), code };
+    files.push({ path: 'validators.ts', content: templates.render('openapi/validators.ts.hbs', context) });
   }
   // A document with no operations (webhooks only) has nothing for a client to call.
   if (api.emit.includes('client') && model.operations.length > 0) {

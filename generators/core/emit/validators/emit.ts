@@ -19,6 +19,7 @@
  */
 import type { JsonSchema, NamedSchema, SchemaObject } from '../../schema/json-schema.js';
 import { uniqueName } from '../../builder/names.js';
+import { runtimeSymbol, symbol, typeSymbol, type FileBuilder } from '../../builder/file.js';
 import { VALUE, type Direction, type Scope } from './code.js';
 import { CycleCheck } from './refs.js';
 import { RUNTIME_VALUES, ValidatorModule, type CompileOptions, type ExternalValidator } from './module.js';
@@ -29,7 +30,17 @@ export { ValidatorSchemaError } from './refs.js';
 export type { CompileOptions } from './module.js';
 export { FORMAT_CHECKS } from './scalars.js';
 
-export interface ValidatorEmitterOptions extends CompileOptions {
+/** Where a generated validator module's imports go. */
+export interface ValidatorFileOptions {
+  /**
+   * The generated file the validators are printed into: the types (from `./types`), runtime
+   * helpers (`./runtime/validation`) and other validators (`./validators`) they use are imported
+   * through it. Its names (the types declared beside the validators) must be reserved already.
+   */
+  file?: FileBuilder;
+}
+
+export interface ValidatorEmitterOptions extends CompileOptions, ValidatorFileOptions {
   /** TS type name for a named schema in a direction, for the `ValidationResult<T>` return types. */
   typeName(name: string, direction: 'read' | 'write'): string;
 }
@@ -49,7 +60,7 @@ export interface ValidatorCode {
   validatorImports?: string[];
 }
 
-export interface SchemaValidatorOptions extends CompileOptions {
+export interface SchemaValidatorOptions extends CompileOptions, ValidatorFileOptions {
   /** Schemas validators.ts already checks: called through its exported validators, not compiled again. */
   external?: (schema: SchemaObject) => ExternalValidator | undefined;
 }
@@ -77,9 +88,15 @@ function build(entries: Entry[], options: SchemaValidatorOptions, typeNames: Set
   const m = new ValidatorModule(options, typeNames);
   m.external = options.external;
   const taken = new Set([...typeNames]);
-  const alias = (name: string) => (typeNames.has(name) ? uniqueName(`Runtime${name}`, taken) : name);
-  const resultType = alias('ValidationResult');
-  m.collectorType = alias('ErrorCollector');
+  // The runtime's two types (ErrorCollector is a class, used here only as a type), under
+  // `Runtime<Name>` when a schema type has their name.
+  const runtimeType = (name: string) => {
+    const local = typeNames.has(name) ? uniqueName(`Runtime${name}`, taken) : name;
+    options.file?.use({ ...runtimeSymbol(name, 'validation'), type: true }, local);
+    return local;
+  };
+  const resultType = runtimeType('ValidationResult');
+  m.collectorType = runtimeType('ErrorCollector');
   m.reserve(resultType);
   m.reserve(m.collectorType);
   const cycles = new CycleCheck();
@@ -117,6 +134,9 @@ function build(entries: Entry[], options: SchemaValidatorOptions, typeNames: Set
     ...RUNTIME_VALUES.filter((name) => new RegExp(`\\b${name}[(<]`).test(code)),
   ];
   const validatorImports = [...m.externalUsed].filter((name) => new RegExp(`\\b${name}\\(`).test(code)).sort();
+  // The helpers keep their names: the module reserves them all, so nothing it declares takes one.
+  for (const name of runtimeImports.filter((specifier) => !specifier.startsWith('type '))) options.file?.use(runtimeSymbol(name, 'validation'), name);
+  for (const name of validatorImports) options.file?.use(symbol(name, './validators'), name);
   return { code, runtimeImports, ...(validatorImports.length ? { validatorImports } : {}) };
 }
 
@@ -146,6 +166,7 @@ export function emitValidators(schemas: NamedSchema[], options: ValidatorEmitter
     }
   }
   const unique = [...new Set(typeImports)];
+  for (const name of unique) options.file?.use(typeSymbol(name, './types'), name);
   return { ...build(entries, options, new Set(unique)), typeImports: unique };
 }
 

@@ -1,0 +1,155 @@
+/**
+ * What each template of the OpenAPI style receives. A user's `templates/openapi/<file>.hbs`
+ * overrides the built-in one and gets the same context. Blocks of code (imports, re-exports,
+ * declarations, members) come printed by the generator's file builder, which has imported every
+ * name they use and, by their own names, the runtime names the template's fixed code prints; the
+ * fixed code and prose around them are the template's.
+ */
+
+/** Shared by every template that starts with `{{> header}}`. */
+interface HeaderContext {
+  /** The input file the output was generated from, relative to the config's folder (the header line names it). */
+  source: string;
+}
+
+/**
+ * `types.ts`: a type per schema (and its `Input` shape when reads and writes differ), then the
+ * params, responses and errors of each operation.
+ * @template openapi/types.ts.hbs
+ */
+export interface TypesContext extends HeaderContext {
+  /** The document's `info.title`, escaped for a comment. */
+  title: string;
+  /** The document's `info.version`, escaped for a comment. */
+  version: string;
+  /** The schemas' declarations, printed by the type emitter every style shares. */
+  schemas: string;
+  /** Per operation `<Operation>Params`, `<Operation>Response` and `<Operation>Error`, and the `HttpStatus` helper; empty without operations. */
+  operations: string;
+}
+
+/**
+ * `validators.ts` (`isX`/`validateX` per schema) and `server-validators.ts` (the server's checks
+ * of each operation's parameters by location, and of inline bodies, with the types they narrow to).
+ * @template openapi/validators.ts.hbs
+ */
+export interface ValidatorsContext extends HeaderContext {
+  /** The import statements: the types, the runtime's validation helpers and, for `server-validators.ts`, the validators of `validators.ts` it calls. */
+  imports: string;
+  /** The declarations: for `server-validators.ts` the narrowed types first, then constants and functions, printed by the validator emitter every style shares. */
+  code: string;
+}
+
+/**
+ * `response-validators.ts`: the validators of each operation's 2xx JSON bodies, the map the client's
+ * `validateResponses` option takes, in a module of its own so that only apps that use it bundle it.
+ * @template openapi/response-validators.ts.hbs
+ */
+export interface ResponseValidatorsContext extends HeaderContext {
+  /** The import statements: `ResponseValidators` and `checkResponses` of the runtime, and the validators the map names. */
+  imports: string;
+  /** One `<method>: { <status>: validate<Type>, … },` line per operation with a validated body. */
+  entries: string[];
+}
+
+/**
+ * `client.ts`: `createClient(options)`, an object with one method per operation, the
+ * `<method>Operation` constants it sends, and `createHttpClient` to send them alone.
+ * @template openapi/client.ts.hbs
+ */
+export interface ClientContext extends HeaderContext {
+  /** The import statements; the template's own code prints `httpClient`, `ClientOptions` and `HttpClient`, and with operations `ApiError` and `ApiErrorFor`, with security schemes `SecuritySchemeSpec`. */
+  imports: string;
+  /** The re-exports of the runtime's public API (errors, options, cache, response validation). */
+  exports: string;
+  /** The first server's URL as a string literal; absent when the document has no servers (the options then require `baseUrl`). */
+  defaultBaseUrl?: string;
+  /** The JSDoc of `DEFAULT_BASE_URL` (the server's description, escaped); absent without servers. */
+  serverDoc?: string;
+  /** The credentials interface, when the document has security schemes a request can carry. */
+  credentials?: {
+    /** Its name, `<Api>Credentials`. */
+    name: string;
+    /** One optional member per security scheme, with its JSDoc. */
+    members: string[];
+  };
+  /** `securitySchemes` entries, one per scheme: how the runtime applies its credential. */
+  securitySchemes: string[];
+  /** The options type's name, `<Api>ClientOptions`. */
+  optionsType: string;
+  /** The client interface's name, `<Api>Client`. */
+  clientName: string;
+  /** The `export const <method>Operation: TypedOperationSpec<…> = { … };` constants, with their JSDoc. */
+  specs: string[];
+  /** The client interface's members: each operation's method (and item iterator when paginated), with JSDoc. */
+  methods: string[];
+  /** `createClient`'s JSDoc: the API's title, version, description and an example call. */
+  createDoc: string;
+  /** `createClient`'s object members, one or two per operation. */
+  implementations: string[];
+  /** `createHttpClient`'s example as JSDoc lines (` * …`); absent without operations. */
+  httpClientExample?: string;
+  /** The defaults `createHttpClient` passes to the runtime: `{ baseUrl: DEFAULT_BASE_URL, securitySchemes }`, or what of it exists. */
+  httpDefaults: string;
+  /** Whether the document has operations: then the errors interface and `isApiError` are written. */
+  hasOperations: boolean;
+  /** The errors interface's name, `<Api>Errors`. */
+  errorsType: string;
+  /** Its members: each method's error responses. */
+  errors: string[];
+  /** `isApiError`'s example as JSDoc lines (` * …`); absent without operations. */
+  isApiErrorExample?: string;
+}
+
+/**
+ * `server.ts`: per operation a request type, a result type and a spec; the typed handlers
+ * interface; the route tree; `createServer(handlers, options)`, a listener for `node:http`.
+ * @template openapi/server.ts.hbs
+ */
+export interface ServerContext extends HeaderContext {
+  /** The file's JSDoc, naming the API (title and version, escaped). */
+  doc: string;
+  /** The import statements; the template's own code prints `createListener`, `Listener`, `MaybePromise`, `OperationOptions`, `OperationSpec`, `RequestContext`, `RouteNode` and `ServerOptions`. */
+  imports: string;
+  /** The re-exports of the runtime's public API (problems, options, stores, `createHttpServer`; `RedisStore` with `options.redis`). */
+  exports: string;
+  /** The path prefixes of the document's servers, as an array literal. */
+  basePaths: string;
+  /** Per operation, `<Operation>Request`: what its handler receives. */
+  requests: string[];
+  /** Per operation, `<Operation>Result`: what its handler may return. */
+  results: string[];
+  /** The handlers interface's JSDoc (it names the API's title, escaped). */
+  handlersDoc: string;
+  /** The handlers interface's name, `<Api>Handlers`. */
+  handlersType: string;
+  /** Its members: one handler per operation, with JSDoc. */
+  members: string[];
+  /** The options type's name, `<Api>ServerOptions`. */
+  optionsType: string;
+  /** `securitySchemes` entries, one per scheme the authentication stage knows. */
+  securitySchemes: string[];
+  /** `operations` entries: what the runtime needs of each operation to serve it. */
+  specs: string[];
+  /** The route tree as an object literal. */
+  routes: string;
+  /** The name of the API, `<Api>`, for `createServer`'s JSDoc. */
+  apiName: string;
+  /** `createServer`'s example as JSDoc lines (` * …`); absent when there is no operation to show. */
+  createExample?: string;
+}
+
+/**
+ * The user's handlers file, written once with a stub per operation (then only added to).
+ * @template openapi/handlers.ts.hbs
+ */
+export interface HandlersContext {
+  /** The document's `info.title` (the template prints it on one line). */
+  title: string;
+  /** The import statements: `HttpProblem` and the handlers type, from the generated `server.ts`. */
+  imports: string;
+  /** The handlers interface's name, `<Api>Handlers`. */
+  handlersType: string;
+  /** One stub per operation: its JSDoc and a method that throws a 501 problem. */
+  stubs: string[];
+}
