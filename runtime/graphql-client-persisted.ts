@@ -8,6 +8,7 @@ import type { GraphQLResult, PersistedQueries } from './graphql-client.js';
 /**
  * `{ queryId, variables, operationName }` and no text: for servers that run only the operations
  * they know (an allow-list, such as the generated server's `persistedOperations`).
+ * @public
  */
 export function persistedQueryIds(): PersistedQueries {
   return { send: (operation, payload, get, send) => send({ ...payload, queryId: operation.id }, get) };
@@ -28,6 +29,7 @@ function persistedQueryMiss(result: GraphQLResult<unknown>): 'missing' | 'unsupp
  * Automatic Persisted Queries (Apollo's protocol): the SHA-256 hash in `extensions.persistedQuery`
  * first, and the text too only when the server answers `PersistedQueryNotFound`. A server that
  * answers `PersistedQueryNotSupported` gets the text at once from then on.
+ * @public
  */
 export function automaticPersistedQueries(): PersistedQueries {
   let supported = true;

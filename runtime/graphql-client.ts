@@ -25,7 +25,10 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Results and errors
 
-/** One entry of a response's `errors`. */
+/**
+ * One entry of a response's `errors`.
+ * @public
+ */
 export interface GraphQLResultError {
   message: string;
   locations?: ReadonlyArray<{ line: number; column: number }>;
@@ -34,7 +37,10 @@ export interface GraphQLResultError {
   extensions?: Record<string, unknown>;
 }
 
-/** What the server answered: check both `data` and `errors` (partial success is normal). */
+/**
+ * What the server answered: check both `data` and `errors` (partial success is normal).
+ * @public
+ */
 export interface GraphQLResult<Data> {
   /** The selected fields; a field that failed is null. `null` when nothing could be executed. */
   data: Data | null;
@@ -53,10 +59,14 @@ export interface GraphQLResult<Data> {
  *   in a browser, which hides its target): headers go only to the configured origin;
  * - `too-large`: a response body larger than `maxResponseBytes`;
  * - `closed`: the WebSocket of subscriptions closed, or failed.
+ * @public
  */
 export type GraphQLRequestErrorKind = Extract<ClientErrorKind, 'network' | 'timeout' | 'response' | 'invalid-response' | 'redirect' | 'too-large' | 'closed'>;
 
-/** A request that got no GraphQL response (GraphQL errors are in `GraphQLResult.errors` instead). */
+/**
+ * A request that got no GraphQL response (GraphQL errors are in `GraphQLResult.errors` instead).
+ * @public
+ */
 export class GraphQLRequestError extends ClientError {
   override readonly name = 'GraphQLRequestError';
   readonly kind: GraphQLRequestErrorKind;
@@ -73,7 +83,10 @@ export class GraphQLRequestError extends ClientError {
   }
 }
 
-/** Whether `error` is a `GraphQLRequestError`, optionally of one kind. */
+/**
+ * Whether `error` is a `GraphQLRequestError`, optionally of one kind.
+ * @public
+ */
 export function isGraphQLRequestError(error: unknown, kind?: GraphQLRequestErrorKind): error is GraphQLRequestError {
   return error instanceof GraphQLRequestError && (kind === undefined || error.kind === kind);
 }
@@ -81,6 +94,7 @@ export function isGraphQLRequestError(error: unknown, kind?: GraphQLRequestError
 // ---------------------------------------------------------------------------------------------
 // Options
 
+/** @public */
 export interface HttpOptions extends CommonClientOptions {
   /** The GraphQL endpoint, e.g. `https://api.example.com/graphql` or `/graphql`. */
   url: string;
@@ -115,7 +129,10 @@ export interface HttpOptions extends CommonClientOptions {
   maxResponseBytes?: number;
 }
 
-/** Options of one call; they add to the client's. */
+/**
+ * Options of one call; they add to the client's.
+ * @public
+ */
 export interface RequestOptions {
   /** Aborts the call (retries included); it then rejects with `signal.reason`. */
   signal?: AbortSignal;
@@ -163,12 +180,18 @@ export interface Payload {
 /** Sends one payload (`get`: as a GET, which only queries may be) and resolves with the answer. */
 export type SendPayload<Result> = (payload: Payload, get: boolean) => Promise<GraphQLResult<Result>>;
 
-/** How an operation is sent by id: what the `persisted` option takes. */
+/**
+ * How an operation is sent by id: what the `persisted` option takes.
+ * @public
+ */
 export interface PersistedQueries {
   send<Result>(operation: Operation<Result, never>, payload: Payload, get: boolean, send: SendPayload<Result>): Promise<GraphQLResult<Result>>;
 }
 
-/** Runs queries and mutations over HTTP. */
+/**
+ * Runs queries and mutations over HTTP.
+ * @public
+ */
 export class GraphQLHttp {
   readonly #options: HttpOptions;
 

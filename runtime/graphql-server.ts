@@ -35,17 +35,25 @@ import type { RateLimitVerdict } from "./graphql-rate-limit.js";
 import type { ExecutionState, Viewer } from "./graphql-schema.js";
 import { createWebSocketEndpoint, pathOf } from "./graphql-websocket.js";
 
+/** @public */
 export { ErrorCode } from "./graphql-errors.js";
+/** @public */
 export { DEFAULT_LIMITS, type Limits } from "./graphql-limits.js";
+/** @public */
 export type { GraphQLRequest, GraphQLServerOptions, MaybePromise, WebSocketOptions } from "./graphql-execution.js";
+/** @public */
 export type { RateLimitOptions } from "./graphql-rate-limit.js";
 export type { CorsOptions } from "./cors-policy.js";
 export type { Store } from "./server-types.js";
+/** @public */
 export { MemoryStore, type MemoryStoreOptions } from "./store.js";
+/** @public */
 export type { Viewer } from "./graphql-schema.js";
 
+/** @public */
 export type Listener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
 
+/** @public */
 export interface GraphQLServer {
   /** The executable schema, resolvers attached. */
   readonly schema: GraphQLSchema;

@@ -12,6 +12,7 @@ import { createClient, type Client } from 'graphql-ws';
 import { resolveCredential, type Credential } from './client-common.js';
 import { GraphQLRequestError, toResult, type GraphQLResult, type Operation } from './graphql-client.js';
 
+/** @public */
 export interface SubscriptionOptions {
   /** The WebSocket endpoint; default: the client's `url` with `ws:`/`wss:` instead of `http:`/`https:`. */
   url?: string;
@@ -30,10 +31,14 @@ export interface SubscriptionOptions {
 /**
  * What `createClient`'s `subscriptions` option takes: opens the subscriptions of a client whose
  * HTTP endpoint is `httpUrl` (and whose `token` is `token`), on its first subscription.
+ * @public
  */
 export type SubscriptionTransport = (httpUrl: string, token?: Credential) => GraphQLSubscriptions;
 
-/** Subscriptions over `graphql-ws`, for `createClient({ subscriptions: webSocketSubscriptions(options) })`. */
+/**
+ * Subscriptions over `graphql-ws`, for `createClient({ subscriptions: webSocketSubscriptions(options) })`.
+ * @public
+ */
 export function webSocketSubscriptions(options: SubscriptionOptions = {}): SubscriptionTransport {
   return (httpUrl, token) => {
     if (options.connectionParams !== undefined || token === undefined) return new GraphQLSubscriptions(options, httpUrl);
@@ -46,7 +51,10 @@ export function webSocketSubscriptions(options: SubscriptionOptions = {}): Subsc
   };
 }
 
-/** Options of one subscription. */
+/**
+ * Options of one subscription.
+ * @public
+ */
 export interface SubscribeOptions {
   /** Ends the subscription, like leaving the `for await` loop. */
   signal?: AbortSignal;
