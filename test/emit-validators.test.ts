@@ -13,7 +13,7 @@ import {
   ValidatorSchemaError, emitSchemaValidators, emitValidators, validatorImports, type ValidatorCode,
 } from '../generators/core/emit/validators/emit.js';
 import type { JsonSchema, NamedSchema } from '../generators/core/schema/json-schema.js';
-import { shapeNames } from '../generators/core/schema/read-write.js';
+import { readWriteNames } from '../generators/core/schema/read-write.js';
 import { runtimeSpecifier } from './support/runtime.js';
 import { tempDir } from './support/tmp.js';
 import { COMPILERS, typecheck } from './support/typecheck.js';
@@ -125,8 +125,8 @@ function namedSchemas(schemas: Record<string, JsonSchema>): NamedSchema[] {
 
 /** Type names as the type emitter gives them: `<Name>Input` only where the request shape differs. */
 function typeNames(schemas: NamedSchema[]) {
-  const shapes = shapeNames(schemas);
-  return { typeName: (name: string, direction: 'read' | 'write') => shapes.get(name)![direction] };
+  const readWrite = readWriteNames(schemas);
+  return { typeName: (name: string, direction: 'read' | 'write') => readWrite.get(name)![direction] };
 }
 
 type Result = { ok: true; value: unknown } | { ok: false; errors: Array<{ path: string; keyword: string; message: string }> };

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { CodegenError } from '../generators/core/diagnostics.js';
 import type { ApiModel, Operation } from '../generators/openapi/model.js';
 import type { JsonSchema, SchemaObject } from '../generators/core/schema/json-schema.js';
-import { forEachSubschema, refName } from '../generators/core/schema/read-write.js';
+import { forEachSubschema, refName } from '../generators/core/schema/json-schema.js';
 import { Documents } from '../generators/core/schema/json-documents.js';
 import { loadOpenApi } from '../generators/openapi/load.js';
 

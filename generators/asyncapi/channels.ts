@@ -12,7 +12,7 @@ import type { Problems } from '../core/schema/json-documents.js';
 import { child, locate } from '../core/schema/json-documents.js';
 import type { JsonSchema, NamedSchema, SchemaObject } from '../core/schema/json-schema.js';
 import { pascalCase, uniqueName } from '../core/builder/names.js';
-import { refName } from '../core/schema/read-write.js';
+import { refName } from '../core/schema/json-schema.js';
 import type { PendingChannel, PendingMessage } from './document.js';
 import type { Action, Channel, Message } from './model.js';
 

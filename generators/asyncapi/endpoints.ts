@@ -8,7 +8,7 @@ import { error } from '../core/diagnostics.js';
 import type { TypeEmitter } from '../core/emit/types/emit.js';
 import { camelCase, stringLiteral } from '../core/builder/names.js';
 import type { JsonSchema, SchemaObject } from '../core/schema/json-schema.js';
-import { refName } from '../core/schema/read-write.js';
+import { refName } from '../core/schema/json-schema.js';
 import type { Action, Channel, Message, RealtimeModel } from './model.js';
 
 /** One message of a direction, as generated code names it. */

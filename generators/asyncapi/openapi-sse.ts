@@ -18,7 +18,7 @@ import { child, deref, describe, isObject, locate, own, Problems } from '../core
 import { error } from '../core/diagnostics.js';
 import type { SchemaObject } from '../core/schema/json-schema.js';
 import { pascalCase } from '../core/builder/names.js';
-import { refName } from '../core/schema/read-write.js';
+import { refName } from '../core/schema/json-schema.js';
 import { SchemaRegistry } from '../core/schema/registry.js';
 import { finishChannels } from './channels.js';
 import type { PendingChannel, PendingMessage } from './document.js';

@@ -15,7 +15,7 @@ import type { Documents, Where } from '../core/schema/json-documents.js';
 import { child, describe, isObject, locate, own, Problems, resolveRef } from '../core/schema/json-documents.js';
 import type { NamedSchema } from '../core/schema/json-schema.js';
 import { pascalCase } from '../core/builder/names.js';
-import { refName } from '../core/schema/read-write.js';
+import { refName } from '../core/schema/json-schema.js';
 import { SchemaRegistry } from '../core/schema/registry.js';
 
 const SCHEMA = ['items', 'additionalItems', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'];

@@ -32,7 +32,7 @@ import type { JsonSchema } from '../core/schema/json-schema.js';
 import { Imports } from '../core/builder/imports.js';
 import { apiBaseName, jsDoc, objectKey, propertyKey, stringLiteral } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
-import { refName } from '../core/schema/read-write.js';
+import { refName } from '../core/schema/json-schema.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { isJsonMediaType, type OperationInfo, type OperationsInfo, type ResponseCase } from './operation-types.js';
 

@@ -11,7 +11,7 @@ import type { JsonSchema } from '../core/schema/json-schema.js';
 import { camelCase, jsDoc, pascalCase, propertyKey, stringLiteral, uniqueName } from '../core/builder/names.js';
 import { docParts } from '../core/emit/types/doc.js';
 import type { TypeEmitter } from '../core/emit/types/emit.js';
-import { refName } from '../core/schema/read-write.js';
+import { refName } from '../core/schema/json-schema.js';
 
 /** One response of an operation, as a member of its response or error union. */
 export interface ResponseCase {

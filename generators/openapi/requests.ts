@@ -1,5 +1,5 @@
 import type { ApiModel } from './model.js';
-import { forEachSubschema, refName } from '../core/schema/read-write.js';
+import { forEachSubschema, refName } from '../core/schema/json-schema.js';
 
 /** Names of the schemas a client sends: those its request bodies and parameters refer to. */
 export function requestSchemas(model: ApiModel): Set<string> {

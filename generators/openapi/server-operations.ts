@@ -13,7 +13,7 @@ import type { JsonSchema, SchemaObject } from '../core/schema/json-schema.js';
 import { isBinarySchema } from '../core/schema/binary.js';
 import { docParts } from '../core/emit/types/doc.js';
 import { jsDoc, jsonLiteral, objectKey, pascalCase, propertyKey, stringLiteral, uniqueName } from '../core/builder/names.js';
-import { refName } from '../core/schema/read-write.js';
+import { refName } from '../core/schema/json-schema.js';
 import { isJsonMediaType, preferredContent, type OperationInfo, type ResponseCase } from './operation-types.js';
 
 /** Resolves local type names (from types.ts) and validators to what server.ts imports. */

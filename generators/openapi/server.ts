@@ -36,7 +36,7 @@ import type { JsonSchema, SchemaObject } from '../core/schema/json-schema.js';
 import { Imports } from '../core/builder/imports.js';
 import { apiBaseName, jsDoc, objectKey, propertyKey, stringLiteral, uniqueName } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
-import { refName } from '../core/schema/read-write.js';
+import { refName } from '../core/schema/json-schema.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { OperationInfo, OperationsInfo } from './operation-types.js';
 import { ServerOperations, type ServerNames } from './server-operations.js';

@@ -77,3 +77,21 @@ export interface NamedSchema {
   /** `component` for schemas the user named; `operation` for shapes hoisted from an operation. */
   origin: 'component' | 'operation';
 }
+
+/** Name of the schema a `#/$defs/<name>` reference points at, or undefined for other refs. */
+export function refName(ref: string): string | undefined {
+  const match = /^#\/\$defs\/([^/]+)$/.exec(ref);
+  return match ? decodeURIComponent(match[1].replace(/~1/g, '/').replace(/~0/g, '~')) : undefined;
+}
+
+/** Visits every subschema of `schema` (not following `$ref`). */
+export function forEachSubschema(schema: JsonSchema, visit: (schema: JsonSchema) => void): void {
+  if (typeof schema !== 'object') return;
+  visit(schema);
+  const single = [schema.items, schema.additionalProperties, schema.not, schema.if, schema.then, schema.else, schema.contains, schema.propertyNames];
+  for (const child of single) if (child !== undefined) forEachSubschema(child, visit);
+  for (const list of [schema.allOf, schema.anyOf, schema.oneOf, schema.prefixItems]) list?.forEach((child) => forEachSubschema(child, visit));
+  for (const map of [schema.properties, schema.patternProperties, schema.$defs]) {
+    if (map) for (const child of Object.values(map)) forEachSubschema(child, visit);
+  }
+}

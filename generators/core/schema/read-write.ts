@@ -1,45 +1,27 @@
 /**
- * Request and response shapes of a schema. A property marked `readOnly` is sent by the server
+ * The read and write variants of named schemas. A property marked `readOnly` is sent by the server
  * only; one marked `writeOnly` is sent by the client only. A named schema that has either (itself
  * or through the schemas it references) gets two TypeScript types and two validators: `Task` for
- * what the server sends, `TaskInput` for what a client sends.
+ * what the server sends (read), `TaskInput` for what a client sends (write).
  */
-import type { JsonSchema, NamedSchema } from './json-schema.js';
+import { forEachSubschema, refName, type NamedSchema } from './json-schema.js';
 import { uniqueName } from '../builder/names.js';
 
 export type Direction = 'read' | 'write';
 
-export interface ShapeNames {
+export interface ReadWriteNames {
   /** Type (and validator suffix) for what the server sends. Always the schema's own name. */
   read: string;
-  /** Type for what a client sends; equals `read` when the two shapes are the same. */
+  /** Type for what a client sends; equals `read` when the two variants are the same. */
   write: string;
 }
 
-/** Name of the schema a `#/$defs/<name>` reference points at, or undefined for other refs. */
-export function refName(ref: string): string | undefined {
-  const match = /^#\/\$defs\/([^/]+)$/.exec(ref);
-  return match ? decodeURIComponent(match[1].replace(/~1/g, '/').replace(/~0/g, '~')) : undefined;
-}
-
-/** Visits every subschema of `schema` (not following `$ref`). */
-export function forEachSubschema(schema: JsonSchema, visit: (schema: JsonSchema) => void): void {
-  if (typeof schema !== 'object') return;
-  visit(schema);
-  const single = [schema.items, schema.additionalProperties, schema.not, schema.if, schema.then, schema.else, schema.contains, schema.propertyNames];
-  for (const child of single) if (child !== undefined) forEachSubschema(child, visit);
-  for (const list of [schema.allOf, schema.anyOf, schema.oneOf, schema.prefixItems]) list?.forEach((child) => forEachSubschema(child, visit));
-  for (const map of [schema.properties, schema.patternProperties, schema.$defs]) {
-    if (map) for (const child of Object.values(map)) forEachSubschema(child, visit);
-  }
-}
-
 /**
- * Decides, for every named schema, whether its request and response shapes differ, and names
- * both. `requestSchemas` names the schemas requests use directly (bodies, parameters). Names are unique among all schemas (a `TaskInput` component makes the write shape of
- * `Task` be `TaskInput2`).
+ * Decides, for every named schema, whether its read and write variants differ, and names both.
+ * `requestSchemas` names the schemas requests use directly (bodies, parameters). Names are unique
+ * among all schemas (a `TaskInput` component makes the write variant of `Task` be `TaskInput2`).
  */
-export function shapeNames(schemas: NamedSchema[], requestSchemas?: Iterable<string>): Map<string, ShapeNames> {
+export function readWriteNames(schemas: NamedSchema[], requestSchemas?: Iterable<string>): Map<string, ReadWriteNames> {
   const direct = new Map<string, boolean>();
   const references = new Map<string, Set<string>>();
   for (const { name, schema } of schemas) {
@@ -67,7 +49,7 @@ export function shapeNames(schemas: NamedSchema[], requestSchemas?: Iterable<str
     }
   }
 
-  // Only what a client can send needs a request shape: with the request roots known, a schema
+  // Only what a client can send needs a write variant: with the request roots known, a schema
   // never reachable from them (a page of results, say) keeps one type.
   if (requestSchemas) {
     const reachable = new Set<string>();
@@ -81,7 +63,7 @@ export function shapeNames(schemas: NamedSchema[], requestSchemas?: Iterable<str
   }
 
   const taken = new Set(schemas.map((schema) => schema.name));
-  const result = new Map<string, ShapeNames>();
+  const result = new Map<string, ReadWriteNames>();
   for (const { name } of schemas) {
     const write = differs.has(name) ? uniqueName(`${name}Input`, taken) : name;
     result.set(name, { read: name, write });

@@ -36,7 +36,8 @@ import {
 } from './text.js';
 import type { JsonSchema, JsonType, NamedSchema, SchemaObject } from '../../schema/json-schema.js';
 import { jsDoc, jsonLiteral, objectKey, propertyKey } from '../../builder/names.js';
-import { refName, shapeNames, type Direction, type ShapeNames } from '../../schema/read-write.js';
+import { refName } from '../../schema/json-schema.js';
+import { readWriteNames, type Direction, type ReadWriteNames } from '../../schema/read-write.js';
 
 export type { Direction } from '../../schema/read-write.js';
 
@@ -45,7 +46,7 @@ export interface TypeEmitter {
   declarations(): string;
   /** A TS type expression for a schema used inline (e.g. a parameter), in a direction. */
   typeOf(schema: JsonSchema, direction: Direction, indent?: string): string;
-  /** TS type name for a named schema in a direction (from shapeNames). */
+  /** TS type name for a named schema in a direction (from readWriteNames). */
   typeName(name: string, direction: Direction): string;
 }
 
@@ -189,7 +190,7 @@ export function createTypeEmitter(schemas: NamedSchema[], options: TypeEmitterOp
 
 class Emitter implements TypeEmitter {
   private readonly byName = new Map<string, JsonSchema>();
-  private readonly shapes: Map<string, ShapeNames>;
+  private readonly readWrite: Map<string, ReadWriteNames>;
   private readonly kinds = new Map<string, Kind>();
   private readonly plans = new Map<string, AllOfPlan>();
   private readonly properties = new Map<string, Map<string, JsonSchema>>();
@@ -199,7 +200,7 @@ class Emitter implements TypeEmitter {
 
   constructor(private readonly schemas: NamedSchema[], options: TypeEmitterOptions) {
     for (const { name, schema } of schemas) this.byName.set(name, schema);
-    this.shapes = shapeNames(schemas, options.requestSchemas);
+    this.readWrite = readWriteNames(schemas, options.requestSchemas);
     this.docs = options.docs !== false;
     this.enumObjects = options.enumObjects !== false;
     const edges = new Map<string, string[]>();
@@ -208,7 +209,7 @@ class Emitter implements TypeEmitter {
   }
 
   typeName(name: string, direction: Direction): string {
-    const names = this.shapes.get(name);
+    const names = this.readWrite.get(name);
     if (!names) throw new Error(`codegen: no schema named ${name}`);
     return names[direction];
   }
@@ -585,7 +586,7 @@ class Emitter implements TypeEmitter {
 
   private reference(ref: string, context: Context): TypeText {
     const target = refName(ref);
-    if (target === undefined || !this.shapes.has(target)) return UNKNOWN;
+    if (target === undefined || !this.readWrite.has(target)) return UNKNOWN;
     return this.named(target, context);
   }
 
@@ -621,7 +622,7 @@ class Emitter implements TypeEmitter {
     return union(members.map((member) => {
       const type = this.render(member, context);
       const target = refOnly(member) ? refName(member.$ref) : undefined;
-      if (target === undefined || !this.shapes.has(target) || type === UNKNOWN) return type;
+      if (target === undefined || !this.readWrite.has(target) || type === UNKNOWN) return type;
       const pinned = this.memberLiterals(target, property);
       let tags = mapped.get(target);
       if (!tags) {

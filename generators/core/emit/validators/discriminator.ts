@@ -5,7 +5,7 @@
  */
 import type { JsonSchema, SchemaObject } from '../../schema/json-schema.js';
 import { stringLiteral } from '../../builder/names.js';
-import { refName } from '../../schema/read-write.js';
+import { refName } from '../../schema/json-schema.js';
 import { Body, at, escapeToken, fail, gate, type Scope } from './code.js';
 import { resolveRef } from './refs.js';
 import { readProperty } from './objects.js';
