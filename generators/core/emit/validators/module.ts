@@ -8,9 +8,9 @@ import { stringLiteral, uniqueName, words } from '../../builder/names.js';
 import { Body, ERRORS, EXIT, OK, VALUE, negate, references, render, type Direction, type Stmt } from './code.js';
 import { DirectionAnalysis, ValidatorSchemaError } from './refs.js';
 import { structuralKey } from './hoist.js';
-import { FORMAT_CHECKS } from './scalars.js';
 import { patternFlags } from '../../schema/pattern-rules.js';
-import { HELPER_NAMES, type PropertyHelper } from './helpers.js';
+import type { PropertyHelper } from './helpers.js';
+import { runtimeModules } from '../../pipeline/runtime-modules.js';
 import { mergeEquivalent } from './merge.js';
 
 export interface CompileOptions {
@@ -27,13 +27,14 @@ export interface CompileOptions {
 }
 
 /**
- * Every value the runtime file exports (reserved, so no generated name can shadow one): the
- * checks, `fail`/`failType` and the property helpers (emit-validators-helpers.ts).
+ * Every value `runtime/validation.ts` exports (reserved, so no generated name can shadow one): the
+ * checks, `fail`/`failType` and the property helpers (helpers.ts), as its manifest lists them.
+ * `ErrorCollector` is a class the validators name only as a type, under `collectorType`.
  */
-export const RUNTIME_VALUES = [
-  'validate', 'pointerToken', 'hasOwn', 'propertyCount', 'codePointLength', 'deepEqual', 'deepIncludes',
-  'duplicateIndex', 'divisibleBy', 'collected', ...Object.values(FORMAT_CHECKS), ...HELPER_NAMES,
-];
+export const RUNTIME_VALUES = runtimeModules()
+  .get('validation')!
+  .exports.filter((exported) => !exported.type && exported.name !== 'ErrorCollector')
+  .map((exported) => exported.name);
 
 /** The exported validators of a schema another module already checks (`isTask`, `validateTask`). */
 export interface ExternalValidator {
