@@ -21,6 +21,13 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { loadConfig } from '../generators/core/config/config.js';
+import type { RedisUnavailableError } from '../runtime/redis-pubsub.js';
+import type { RedisStore, RedisStoreUnavailableError } from '../runtime/redis-store.js';
+import type { LoggedEvent } from '../runtime/sse-store.js';
+import type { Store as RuntimeStore } from '../runtime/server-types.js';
+import type { RedisEventLog, RedisEventLogOptions } from '../runtime/sse-redis.js';
+import type { MemoryStore } from '../runtime/store.js';
+import type { RedisFanOut } from '../runtime/ws-redis.js';
 import { ROOT } from './support/cli.js';
 import { anyTypes, transpileFolder } from './support/client-generate.js';
 import { copyRedisRuntime, generateWith, openSse, REALTIME_REDIS_USAGE, REDIS_MODULES, REST_REDIS_USAGE, writeGenerated } from './support/redis-generate.js';
@@ -32,42 +39,12 @@ import { COMPILERS, typecheck } from './support/typecheck.js';
 
 type RedisClient = ReturnType<typeof createClient>;
 
-interface Store {
-  get(key: string): Promise<string | undefined>;
-  set(key: string, value: string, ttlMs: number): Promise<void>;
-  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
-  delete(key: string): Promise<void>;
-  increment(key: string, ttlMs: number): Promise<{ count: number; ttlMs: number }>;
-  close?(): void;
-}
-interface LoggedEvent {
-  id: string;
-  event: string;
-  data: string;
-}
-interface EventLog {
-  append(channel: string, event: { event: string; data: string }): Promise<string>;
-  since(channel: string, lastEventId: string): Promise<LoggedEvent[]>;
-  subscribe(channel: string, listener: (event: LoggedEvent) => void): Promise<() => void>;
-  close(): Promise<void>;
-}
-interface FanOut {
-  publish(topic: string, message: string): Promise<void>;
-  subscribe(topic: string, listener: (message: string) => void): Promise<() => Promise<void>>;
-  close(): Promise<void>;
-}
-interface RedisOptions {
-  prefix?: string;
-  timeoutMs?: number;
-  onError?: (error: unknown) => void;
-  subscriber?: unknown;
-  maxEvents?: number;
-  maxAgeMs?: number;
-}
+/** A store under the contract; MemoryStore's sweep timer is stopped with `close`. */
+type Store = RuntimeStore & { close?(): void };
 interface RestModule {
-  RedisStore: new (client: unknown, options?: RedisOptions) => Store;
-  RedisStoreUnavailableError: new (...args: never[]) => Error;
-  MemoryStore: new (options?: { now?: () => number }) => Store;
+  RedisStore: typeof RedisStore;
+  RedisStoreUnavailableError: typeof RedisStoreUnavailableError;
+  MemoryStore: typeof MemoryStore;
 }
 interface RestUsage {
   listener(options?: Record<string, unknown>, handlers?: unknown): Listener;
@@ -81,9 +58,9 @@ interface RealtimeServer {
 }
 interface RealtimeModule {
   createRealtimeServer(handlers: unknown, options: unknown): RealtimeServer;
-  RedisEventLog: new (client: unknown, options?: RedisOptions) => EventLog;
-  RedisFanOut: new (client: unknown, options?: RedisOptions) => FanOut;
-  RedisUnavailableError: new (...args: never[]) => Error;
+  RedisEventLog: typeof RedisEventLog;
+  RedisFanOut: typeof RedisFanOut;
+  RedisUnavailableError: typeof RedisUnavailableError;
 }
 
 /** For stores of tests other than the Redis-down one: errors while Redis is stopped are expected. */
@@ -399,7 +376,7 @@ describe('two generated REST servers sharing a RedisStore', () => {
 // ---- RedisEventLog ------------------------------------------------------------------------------
 
 describe('RedisEventLog', () => {
-  async function logs(options: RedisOptions = {}): Promise<[EventLog, EventLog]> {
+  async function logs(options: Partial<RedisEventLogOptions> = {}): Promise<[RedisEventLog, RedisEventLog]> {
     const prefix = `${randomUUID()}:`;
     const one = new realtime.RedisEventLog(await connect(), { prefix, onError: quiet, ...options });
     const two = new realtime.RedisEventLog(await connect(), { prefix, onError: quiet, ...options });
@@ -576,10 +553,10 @@ const realtimeHandlers = {
   taskSummary: async () => {},
 };
 
-async function realtimePair(): Promise<{ a: RealtimeInstance; b: RealtimeInstance; prefix: string; client: RedisClient; logs: EventLog[] }> {
+async function realtimePair(): Promise<{ a: RealtimeInstance; b: RealtimeInstance; prefix: string; client: RedisClient; logs: RedisEventLog[] }> {
   const prefix = `${randomUUID()}:`;
   const instances: RealtimeInstance[] = [];
-  const logs: EventLog[] = [];
+  const logs: RedisEventLog[] = [];
   for (let i = 0; i < 2; i++) {
     const client = await connect();
     const subscriber = await connect();
