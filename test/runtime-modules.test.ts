@@ -1,13 +1,15 @@
 /**
  * runtime/manifest.json, what generation knows of the runtime modules' exports and imports, is
  * written from the modules by the TypeScript compiler (test/support/runtime-manifest.ts): here it is
- * written again in memory and must equal the committed one.
+ * written again in memory and must equal the committed one. The runtime files an output gets are
+ * derived from it (core/pipeline/runtime-files.ts).
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RUNTIME_MANIFEST, runtimeClosure, runtimeExport, runtimeModules } from '../generators/core/pipeline/runtime-modules.js';
-import { BUILTIN_RUNTIME } from '../generators/core/pipeline/templates.js';
+import { runtimeFilesOf, withRuntimeFiles } from '../generators/core/pipeline/runtime-files.js';
+import { BUILTIN_RUNTIME, TemplateRenderer } from '../generators/core/pipeline/templates.js';
 import { runtimeManifest, runtimeManifestText } from './support/runtime-manifest.js';
 import { tempDir } from './support/tmp.js';
 
@@ -72,5 +74,39 @@ describe('runtime modules', () => {
     expect(runtimeClosure(['http-auth'])).toEqual(['client-common', 'http', 'http-auth']);
     expect(runtimeClosure(['graphql-server'])).toContain('graphql-errors');
     expect(() => runtimeClosure(['nope'])).toThrow(/no runtime module named runtime\/nope.ts/);
+  });
+});
+
+describe('the runtime files of an output', () => {
+  const paths = (files: { path: string }[]) => files.map((file) => file.path).sort();
+
+  it('are the modules its files import, from any folder, and the modules those import', () => {
+    const files = [
+      { path: 'client.ts', content: 'import { httpClient } from "./runtime/http.js";\nimport type { Fetch } from "./runtime/client-common.js";\n' },
+      { path: 'nested/rules.ts', content: 'export type { HttpRule } from "../runtime/grpc-transcoding-path.js";\n' },
+      { path: 'types.ts', content: 'export type Id = string;\n' },
+    ];
+    const output = withRuntimeFiles(files, new TemplateRenderer());
+    expect(paths(output)).toEqual(['client.ts', 'nested/rules.ts', 'runtime/client-common.ts', 'runtime/grpc-transcoding-path.ts', 'runtime/http.ts', 'types.ts']);
+    const http = output.find((file) => file.path === 'runtime/http.ts')!;
+    expect(http.content).toBe(new TemplateRenderer().runtime('http'));
+    expect(withRuntimeFiles([files[2]!], new TemplateRenderer())).toEqual([files[2]]);
+  });
+
+  it("follow a user's override of a module, which may import modules the built-in one does not", () => {
+    const templates = tempDir('codegen-runtime-override-');
+    mkdirSync(join(templates, 'runtime'));
+    writeFileSync(join(templates, 'runtime/http-auth.ts'), `${readFileSync(join(BUILTIN_RUNTIME, 'http-auth.ts'), 'utf8')}\nexport { computeEtag } from "./conditional.js";\n`);
+    const output = withRuntimeFiles([{ path: 'client.ts', content: 'import { bearer } from "./runtime/http-auth.js";\n' }], new TemplateRenderer(templates));
+    expect(paths(output)).toEqual(['client.ts', 'runtime/client-common.ts', 'runtime/conditional.ts', 'runtime/http-auth.ts', 'runtime/http.ts', 'runtime/server-types.ts']);
+    expect(output.find((file) => file.path === 'runtime/http-auth.ts')!.content).toContain('./conditional.js');
+  });
+
+  it('say which file is missing when a file imports a runtime module that does not exist', () => {
+    expect(() => withRuntimeFiles([{ path: 'a.ts', content: 'import "./runtime/nope.js";\n' }], new TemplateRenderer())).toThrow(/no runtime module named runtime\/nope\.ts/);
+  });
+
+  it('are listed for a graphql-codegen setup as file names', () => {
+    expect(runtimeFilesOf({ path: 'client.ts', content: 'import { webSocketSubscriptions } from "./runtime/graphql-subscriptions.js";\n' })).toEqual(['client-common.ts', 'graphql-client.ts', 'graphql-subscriptions.ts']);
   });
 });

@@ -67,7 +67,7 @@ describe('runtime: shared', async () => {
   it('refuses APIs whose runtime files differ (different template overrides)', async () => {
     const templates = tempDir('codegen-shared-templates-');
     mkdirSync(join(templates, 'runtime'));
-    writeFileSync(join(templates, 'runtime/http-listener.ts.hbs'), `${readFileSync(join(ROOT, 'templates/runtime/http-listener.ts.hbs'), 'utf8')}\n// ours\n`);
+    writeFileSync(join(templates, 'runtime/http-listener.ts'), `${readFileSync(join(ROOT, 'runtime/http-listener.ts'), 'utf8')}\n// ours\n`);
     const apis = (await exampleApis(tempDir(), 'shared')).map((api) => (api.name === 'graphql' ? { ...api, templates } : api));
     await expect(generate(apis)).rejects.toThrow(/APIs "rest" and "graphql" would write different runtime\/http-listener\.ts .*give them the same `templates`/s);
   });

@@ -229,11 +229,7 @@ ${fixed.map((line) => `        ${line},`).join('\n')}
     declarations: declarations.join('\n\n'),
     factory,
   });
-  const runtime = ['client-common', ...(sse.length ? ['sse-client'] : []), ...(streams.length ? ['http-stream-client'] : []), ...(ws.length ? ['ws-client', 'ws-protocol'] : [])];
-  return [
-    { path: 'client.ts', content },
-    ...runtime.map((name) => ({ path: `runtime/${name}.ts`, content: templates.runtime(name) })),
-  ];
+  return [{ path: 'client.ts', content }];
 }
 
 /** The type of what clients send on a channel: the write shape of the union the server receives. */

@@ -36,14 +36,10 @@ export async function generateAsyncApi({ api, templates }: GeneratorContext<'asy
   ];
   if (model.schemas.length > 0) {
     const validators = emitValidators(model.schemas, { typeName: types.typeName });
-    files.push(
-      { path: 'validators.ts', content: templates.render('asyncapi/validators.ts.hbs', { source, ...validators }) },
-      { path: 'runtime/validation.ts', content: templates.runtime('validation') },
-    );
+    files.push({ path: 'validators.ts', content: templates.render('asyncapi/validators.ts.hbs', { source, ...validators }) });
   }
   if (api.emit.includes('server')) files.push(...emitServer(model, types, templates, source, { redis: api.options.redis === true }));
-  // Server and client share runtime/ws-protocol.ts: write it once.
-  if (api.emit.includes('client')) files.push(...emitClient(model, types, templates, source).filter((file) => !files.some((written) => written.path === file.path)));
+  if (api.emit.includes('client')) files.push(...emitClient(model, types, templates, source));
   const wantsHandlers = api.emit.includes('server') && api.handlers !== undefined;
   const userFiles = wantsHandlers ? await handlerScaffold(model, types, templates, api.handlers!, api.output) : [];
   return { files, userFiles };

@@ -3,7 +3,8 @@
  * (runtime/sse-server.ts) per SSE channel and one WebSocket endpoint (runtime/ws-server.ts) per
  * WebSocket channel, each parameterised by the channel's message types and set up with what the
  * manifest says (retry, keep-alive, `[DONE]`, resume; subprotocols, heartbeat, size limit,
- * first-message auth, discriminator, correlation id). Only the runtime files it uses are written.
+ * first-message auth, discriminator, correlation id). The runtime modules it imports come with it
+ * (core/pipeline/runtime-files.ts).
  */
 import type { TypeEmitter } from '../core/emit/types/emit.js';
 import { exportStatement, importStatement } from '../core/builder/imports.js';
@@ -13,17 +14,10 @@ import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { APP_PING, assertSupported, describeChannels, handledMessages, pathNames, pathPattern, runtimePing, type ChannelInfo, type MessageInfo } from './endpoints.js';
 import type { RealtimeModel } from './model.js';
 
-const SSE_RUNTIME = ['sse-server', 'sse-format', 'sse-http', 'sse-store'];
-const WS_RUNTIME = ['ws-server', 'ws-protocol', 'ws-connection', 'ws-fanout', 'ws-handshake'];
-/** With `options.redis`: the Redis `EventLog` and `FanOut`, over a shared pub/sub helper. */
-const SSE_REDIS_RUNTIME = ['sse-redis'];
-const WS_REDIS_RUNTIME = ['ws-redis'];
-const REDIS_RUNTIME = ['redis-pubsub'];
-
 export interface RealtimeServerEmitOptions {
   /**
-   * The API's `options.redis`: also write `runtime/sse-redis.ts` (`RedisEventLog`) and
-   * `runtime/ws-redis.ts` (`RedisFanOut`) for the transports the API uses, re-exported from server.ts.
+   * The API's `options.redis`: server.ts also re-exports `runtime/sse-redis.ts` (`RedisEventLog`) and
+   * `runtime/ws-redis.ts` (`RedisFanOut`) for the transports the API uses, over a shared pub/sub helper.
    */
   redis?: boolean;
 }
@@ -55,7 +49,7 @@ interface ServerChannel extends ChannelInfo {
   handled: MessageInfo[];
 }
 
-/** server.ts and the runtime files it imports. Nothing when the manifest has no channels. */
+/** server.ts; nothing when the manifest has no channels. */
 export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: TemplateRenderer, source: string, options: RealtimeServerEmitOptions = {}): GeneratedFile[] {
   if (model.channels.length === 0) return [];
   const taken = takenTypeNames(model, types);
@@ -318,21 +312,7 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
     factory,
     helpers: helpers.join('\n\n'),
   });
-  const runtime = [
-    // CORS and the upgrade's Origin check, shared with every style's server.
-    'cors-policy',
-    // The hardened http.Server and the per-client limits of streams and sockets, shared likewise.
-    'http-listener',
-    'client-limits',
-    ...(sse.length > 0 ? SSE_RUNTIME : []),
-    ...(streams.length > 0 ? ['http-stream-server'] : []),
-    ...(ws.length > 0 ? WS_RUNTIME : []),
-    ...(options.redis ? [...REDIS_RUNTIME, ...(sse.length > 0 ? SSE_REDIS_RUNTIME : []), ...(ws.length > 0 ? WS_REDIS_RUNTIME : [])] : []),
-  ];
-  return [
-    { path: 'server.ts', content },
-    ...runtime.map((name) => ({ path: `runtime/${name}.ts`, content: templates.runtime(name) })),
-  ];
+  return [{ path: 'server.ts', content }];
 }
 
 function serverChannel(info: ChannelInfo, types: TypeEmitter, reserve: (name: string) => string): ServerChannel {

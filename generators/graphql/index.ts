@@ -1,6 +1,7 @@
 /**
- * GraphQL SDL (+ operation documents) → `types.ts`, `operations.ts`, `client.ts`, `server.ts` and
- * the runtime files they import. Each file is written by one of our graphql-codegen plugins
+ * GraphQL SDL (+ operation documents) → `types.ts`, `operations.ts`, `client.ts`, `server.ts`; the
+ * runtime files they import come with them (core/pipeline/runtime-files.ts; a graphql-codegen setup
+ * writes them with the `runtime` plugin). Each file is written by one of our graphql-codegen plugins
  * (`plugins/`), called here directly with the schema and documents the loader checked: the same
  * plugins run unchanged inside a user's own graphql-codegen setup.
  */
@@ -13,7 +14,6 @@ import { loadGraphQL } from './load.js';
 import { resolversScaffold } from './resolvers-scaffold.js';
 import * as client from './plugins/client.js';
 import * as operations from './plugins/operations.js';
-import * as runtime from './plugins/runtime.js';
 import * as server from './plugins/server.js';
 import * as types from './plugins/types.js';
 
@@ -28,21 +28,15 @@ export async function generateGraphQL({ api, templates }: GeneratorContext<'grap
     templates: api.templates,
   };
   const files: GeneratedFile[] = [];
-  const emit = async (plugin: Plugin, path: string, extra: Partial<GraphQLPluginConfig> = {}) => {
-    files.push({ path, content: await call(plugin, input.schema, input.documents, { ...config, ...extra }, path) });
+  const emit = async (plugin: Plugin, path: string) => {
+    files.push({ path, content: await call(plugin, input.schema, input.documents, config, path) });
   };
   const withOperations = input.documents.length > 0;
 
   await emit(types.plugin, 'types.ts');
   if (withOperations) await emit(operations.plugin, 'operations.ts');
-  if (api.emit.includes('client') && withOperations) {
-    await emit(client.plugin, 'client.ts');
-    for (const file of client.runtimeFiles(input.schema, input.documents)) await emit(runtime.plugin, `runtime/${file}`, { file });
-  }
-  if (api.emit.includes('server')) {
-    await emit(server.plugin, 'server.ts');
-    for (const file of server.runtimeFiles(input.schema, input.documents)) await emit(runtime.plugin, `runtime/${file}`, { file });
-  }
+  if (api.emit.includes('client') && withOperations) await emit(client.plugin, 'client.ts');
+  if (api.emit.includes('server')) await emit(server.plugin, 'server.ts');
   const userFiles = api.emit.includes('server') && api.handlers ? [await resolversScaffold(input.schema, templates, api.handlers, api.output)] : [];
   return { files, userFiles, warnings: input.warnings };
 }

@@ -75,11 +75,7 @@ export function emitClient(
   options: ClientEmitOptions,
 ): GeneratedFile[] {
   const context = clientContext(model, types, described, options);
-  const runtime = ['client-common', 'http', 'http-cache', 'http-validation', ...context.features];
-  const files = [
-    { path: 'client.ts', content: templates.render('openapi/client.ts.hbs', context) },
-    ...runtime.map((name) => ({ path: `runtime/${name}.ts`, content: templates.runtime(name) })),
-  ];
+  const files = [{ path: 'client.ts', content: templates.render('openapi/client.ts.hbs', context) }];
   if (context.responseValidators.entries.length) {
     files.push({ path: 'response-validators.ts', content: templates.render('openapi/response-validators.ts.hbs', { source: options.source, ...context.responseValidators }) });
   }
@@ -91,7 +87,7 @@ function clientContext(
   types: TypeEmitter,
   described: OperationsInfo,
   options: ClientEmitOptions,
-): { features: string[]; responseValidators: { validators: string[]; entries: string[] } } & Record<string, unknown> {
+): { responseValidators: { validators: string[]; entries: string[] } } & Record<string, unknown> {
   const infos = described.operations;
   const base = apiBaseName(model.title);
   /** The interface of `createClient`'s object, named after the API (`TasksApiClient`). */
@@ -135,12 +131,6 @@ function clientContext(
   const encoders = new Set<string>();
   const specs = infos.map((info) => operationSpec(info, model, local, styles, encoders));
   const paginated = infos.some((info) => info.iterator);
-  const features = [
-    ...(schemes.length ? ['http-auth'] : []),
-    ...(styles.size ? ['http-styles'] : []),
-    ...(encoders.size ? ['http-forms'] : []),
-    ...(paginated ? ['http-paginate'] : []),
-  ];
   const validatorEntries = infos.flatMap((info) => {
     const byStatus = responseValidatorsOf(info, validatorOf);
     return byStatus.length ? [`${objectKey(info.method)}: { ${byStatus.map(([code, name]) => `${code}: ${name}`).join(', ')} },`] : [];
@@ -162,7 +152,6 @@ function clientContext(
       paginate: paginated,
       types: imports.specifiers(),
     },
-    features,
     commonValues: COMMON_VALUES,
     commonTypes: COMMON_TYPES,
     cacheValues: CACHE_VALUES,

@@ -7,9 +7,9 @@
  *   bodies), emitted by the shared validator emitter; named schemas stay in `validators.ts`.
  * - `runtime/server.ts`, `server-input.ts`, `server-output.ts`: the core (routing, parsing,
  *   limits, problems), and `runtime/server-types.ts`, its contract with the convention stages
- *   (`runtime/{cors,rate-limit,auth,idempotency,conditional,store}.ts`, see STAGE_RUNTIME; `cors.ts`
+ *   (`runtime/{cors,rate-limit,auth,idempotency,conditional,store}.ts`; `cors.ts`
  *   over `cors-policy.ts`, the CORS every style shares), all
- *   copied as they are. `runtime/validation.ts` too when the API writes no `validators.ts`.
+ *   copied as they are, like every runtime module the output imports (core/pipeline/runtime-files.ts).
  *
  * Needs `types.ts` (and `validators.ts` when the API has schemas) beside it. A document without
  * operations gets no server.
@@ -45,40 +45,17 @@ import { routeLiteral, routeTree } from './server-routes.js';
 export interface ServerEmitOptions {
   /** Input file, for the generated header. */
   source: string;
-  /** Whether `validators.ts` (and `runtime/validation.ts`) is generated beside the server. */
+  /** Whether `validators.ts` is generated beside the server. */
   validators: boolean;
   /**
-   * The API's `options.redis`: also write `runtime/redis-store.ts` (`RedisStore`, the `Store`
-   * that instances share through Redis), re-exported from server.ts.
+   * The API's `options.redis`: server.ts also re-exports `runtime/redis-store.ts` (`RedisStore`,
+   * the `Store` that instances share through Redis), which brings that module into the output.
    */
   redis?: boolean;
 }
 
-/** Written beside the stages when `options.redis` is true. */
-const REDIS_RUNTIME = { 'runtime/redis-store.ts': 'runtime/redis-store.ts.hbs' } as const;
 const REDIS_REEXPORT_VALUES = { './runtime/redis-store.js': ['RedisStore', 'RedisStoreUnavailableError'] };
 const REDIS_REEXPORT_TYPES = { './runtime/redis-store.js': ['RedisStoreClient', 'RedisStoreOptions'] };
-
-/** The runtime files a generated server imports, by output path → template. */
-export const SERVER_RUNTIME = {
-  'runtime/server.ts': 'runtime/server.ts.hbs',
-  'runtime/server-input.ts': 'runtime/server-input.ts.hbs',
-  'runtime/server-output.ts': 'runtime/server-output.ts.hbs',
-  'runtime/server-types.ts': 'runtime/server-types.ts.hbs',
-  // The hardened http.Server, shared with the GraphQL and realtime outputs.
-  'runtime/http-listener.ts': 'runtime/http-listener.ts.hbs',
-} as const;
-
-/** The convention stages `runtime/server.ts` imports and composes, written beside the core. */
-const STAGE_RUNTIME = {
-  'runtime/auth.ts': 'runtime/auth.ts.hbs',
-  'runtime/conditional.ts': 'runtime/conditional.ts.hbs',
-  'runtime/cors.ts': 'runtime/cors.ts.hbs',
-  'runtime/cors-policy.ts': 'runtime/cors-policy.ts.hbs',
-  'runtime/idempotency.ts': 'runtime/idempotency.ts.hbs',
-  'runtime/rate-limit.ts': 'runtime/rate-limit.ts.hbs',
-  'runtime/store.ts': 'runtime/store.ts.hbs',
-} as const;
 
 /** What server.ts re-exports, so users import everything from it. */
 const REEXPORT_VALUES = { './runtime/server.js': ['combine', 'createHttpServer', 'DEFAULT_LIMITS', 'HttpProblem'], './runtime/store.js': ['MemoryStore'], './runtime/conditional.js': ['computeEtag'] };
@@ -98,9 +75,6 @@ export function emitServer(model: ApiModel, types: TypeEmitter, described: Opera
     // Same shape as validators.ts: the same template renders it.
     files.push({ path: 'server-validators.ts', content: templates.render('openapi/validators.ts.hbs', { source: options.source, ...validators }) });
   }
-  for (const [path, template] of Object.entries({ ...SERVER_RUNTIME, ...STAGE_RUNTIME, ...(options.redis ? REDIS_RUNTIME : {}) })) files.push({ path, content: templates.render(template, { source: options.source }) });
-  // The core and the parameter validators need the validation runtime even when the API has no schemas.
-  if (!options.validators) files.push({ path: 'runtime/validation.ts', content: templates.runtime('validation') });
   return files;
 }
 

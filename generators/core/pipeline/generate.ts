@@ -6,6 +6,7 @@ import type { ApiConfig } from '../config/config.js';
 import { error } from '../diagnostics.js';
 import { GENERATORS } from '../../styles.js';
 import type { StyleGenerator } from './generator.js';
+import { withRuntimeFiles } from './runtime-files.js';
 import { shareRuntime } from './shared-runtime.js';
 import { TemplateRenderer } from './templates.js';
 import type { OutputSet } from './writer.js';
@@ -18,8 +19,11 @@ export async function generate(apis: ApiConfig[]): Promise<OutputSet[]> {
       if (!load) throw error(`${api.name}: ${api.style} input is not supported yet`, undefined, 'supported today: openapi, graphql, proto, asyncapi');
       // The generator is the one of `api.style`, so it gets that style's options.
       const generator = (await load()) as StyleGenerator;
-      const { files, userFiles, warnings } = await generator({ api, templates: new TemplateRenderer(api.templates) });
-      return { folder: api.output, files: [...files].sort((a, b) => (a.path < b.path ? -1 : 1)), userFiles, warnings, root: api.root };
+      const templates = new TemplateRenderer(api.templates);
+      const { files, userFiles, warnings } = await generator({ api, templates });
+      // The runtime modules the generated files import, and theirs, are written here, not by styles.
+      const output = withRuntimeFiles(files, templates);
+      return { folder: api.output, files: [...output].sort((a, b) => (a.path < b.path ? -1 : 1)), userFiles, warnings, root: api.root };
     }),
   );
   // `runtime: shared` APIs: one copy of the runtime files, as an output set of its own at the end.

@@ -60,10 +60,15 @@ export class TemplateRenderer {
    */
   runtime(name: string): string {
     const file = `${name}.ts`;
-    const overridden = this.overrides ? resolve(this.overrides, 'runtime', file) : undefined;
-    const path = overridden && existsSync(overridden) ? overridden : join(BUILTIN_RUNTIME, file);
+    const path = this.runtimeOverride(name) ?? join(BUILTIN_RUNTIME, file);
     if (!existsSync(path)) throw error(`no runtime module named runtime/${file}`);
     return `${this.render('partials/runtime-header.hbs', {}).trimEnd()}\n${readFileSync(path, 'utf8')}`;
+  }
+
+  /** The user's `runtime/<name>.ts` that replaces the built-in module, if there is one. */
+  runtimeOverride(name: string): string | undefined {
+    const overridden = this.overrides ? resolve(this.overrides, 'runtime', `${name}.ts`) : undefined;
+    return overridden && existsSync(overridden) ? overridden : undefined;
   }
 
   private read(name: string): string {

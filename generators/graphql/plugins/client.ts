@@ -18,14 +18,8 @@ import { jsDoc } from '../../core/builder/names.js';
 import type { GraphQLPluginConfig } from '../config.js';
 import { DEFAULT_SOURCE } from '../config.js';
 import { operationSet, type OperationInfo } from '../operation-types.js';
+import { runtimeFilesOf } from '../../core/pipeline/runtime-files.js';
 import { renderer } from '../plugin-support.js';
-
-const HTTP_RUNTIME = 'graphql-client.ts';
-/** The options and error base class every style's client shares. */
-const COMMON_RUNTIME = 'client-common.ts';
-/** Sending operations by id (the `persisted` option), which only apps that pass it bundle. */
-const PERSISTED_RUNTIME = 'graphql-client-persisted.ts';
-const SUBSCRIPTIONS_RUNTIME = 'graphql-subscriptions.ts';
 
 /** Names client.ts declares or imports from the runtime: imports from operations.ts avoid them. */
 const CLIENT_MODULE_NAMES = [
@@ -35,10 +29,12 @@ const CLIENT_MODULE_NAMES = [
   'opened', 'subscriptions', 'Promise', 'AsyncIterableIterator',
 ];
 
-/** The files under `runtime/` that this plugin's output imports. */
-export function runtimeFiles(_schema: GraphQLSchema, documents: Types.DocumentFile[]): string[] {
-  const http = [COMMON_RUNTIME, HTTP_RUNTIME, PERSISTED_RUNTIME];
-  return hasSubscriptions(documents) ? [...http, SUBSCRIPTIONS_RUNTIME] : http;
+/**
+ * The files under `runtime/` this plugin's output needs, read from its imports and the runtime
+ * manifest: a graphql-codegen setup writes each with the `runtime` plugin (`npx codegen` adds them itself).
+ */
+export async function runtimeFiles(schema: GraphQLSchema, documents: Types.DocumentFile[], config: GraphQLPluginConfig = {}): Promise<string[]> {
+  return runtimeFilesOf({ path: 'client.ts', content: await plugin(schema, documents, config) });
 }
 
 function hasSubscriptions(documents: readonly Types.DocumentFile[]): boolean {
