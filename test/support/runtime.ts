@@ -9,7 +9,7 @@ import { join, relative, sep } from 'node:path';
 import ts from 'typescript';
 import { ROOT } from './cli.js';
 
-export const RUNTIME = join(ROOT, 'runtime');
+const RUNTIME = join(ROOT, 'runtime');
 
 /** The specifier by which a `.ts` file in `folder` imports runtime/<name>.ts itself (vitest maps `.js` to `.ts`). */
 export function runtimeSpecifier(folder: string, name: string): string {
@@ -18,7 +18,7 @@ export function runtimeSpecifier(folder: string, name: string): string {
 }
 
 /** The source of runtime/<name>.ts. */
-export function runtimeSource(name: string): string {
+function runtimeSource(name: string): string {
   return readFileSync(join(RUNTIME, `${name}.ts`), 'utf8');
 }
 
