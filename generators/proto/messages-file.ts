@@ -1,9 +1,10 @@
 /**
- * The declarations of one `<file>_pb.ts` in protoc-gen-es v2's shape: the embedded file
- * descriptor, then for every message, enum, extension and service (in `nestedTypes` order) its
- * type(s) and its `GenMessage` / `GenEnum` / `GenExtension` / `GenService` constant. All runtime
- * behaviour (binary, JSON, equality) lives in @bufbuild/protobuf and is driven by the descriptor,
- * so generated code holds no per-message functions.
+ * The declarations of one `<file>_pb.ts` in protoc-gen-es v2's shape, as its template's context
+ * (templates/proto/messages.ts.hbs writes the statements): the embedded file descriptor, then for
+ * every message, enum, extension and service (in `nestedTypes` order) its type(s) and its
+ * `GenMessage` / `GenEnum` / `GenExtension` / `GenService` constant, with names and types printed
+ * here through the file's builder. All runtime behaviour (binary, JSON, equality) lives in
+ * @bufbuild/protobuf and is driven by the descriptor, so generated code holds no per-message functions.
  */
 import type { DescEnum, DescExtension, DescField, DescFile, DescMessage, DescOneof, DescService } from '@bufbuild/protobuf';
 import { embedFileDesc, pathInFileDesc } from '@bufbuild/protobuf/codegenv2';
@@ -13,8 +14,7 @@ import { propertyKey, stringLiteral } from '../core/builder/names.js';
 import { elementDoc, schemaDoc } from './messages-docs.js';
 import { fieldJsonType, fieldType, type References } from './messages-types.js';
 import { extensionName, fileConstName, jsonTypeName, messageTypeName, schemaName, serviceConstName } from './names.js';
-
-const PURE = '/*@__PURE__*/';
+import type { DeclarationContext, MemberContext } from './template-context.js';
 
 export interface MessageOptions {
   /**
@@ -25,28 +25,38 @@ export interface MessageOptions {
   jsonTypes: boolean;
 }
 
-/** Everything after the imports of the module for `refs.file`. */
-export function fileDeclarations(refs: References, options: MessageOptions): string {
+/** The declarations of the module for `refs.file`, in protoc-gen-es's order; the template prints them. */
+export function fileDeclarations(refs: References, options: MessageOptions): DeclarationContext[] {
   const file = refs.file;
   const { jsonTypes } = options;
-  const blocks = [fileConstant(file, refs)];
+  const declarations = [fileConstant(file, refs)];
   for (const desc of nestedTypes(file)) {
     switch (desc.kind) {
       case 'message':
-        blocks.push(messageShape(desc, refs), ...(jsonTypes ? [messageJsonShape(desc, refs)] : []), messageSchema(desc, refs, jsonTypes));
+        declarations.push(messageShape(desc, refs), ...(jsonTypes ? [messageJsonShape(desc, refs)] : []), messageSchema(desc, refs, jsonTypes));
         break;
       case 'enum':
-        blocks.push(enumShape(desc), ...(jsonTypes ? [enumJsonShape(desc)] : []), enumSchema(desc, refs, jsonTypes));
+        declarations.push(enumShape(desc), ...(jsonTypes ? [enumJsonShape(desc)] : []), enumSchema(desc, refs, jsonTypes));
         break;
       case 'extension':
-        blocks.push(extension(desc, refs));
+        declarations.push(extension(desc, refs));
         break;
       case 'service':
-        blocks.push(service(desc, refs));
+        declarations.push(service(desc, refs));
         break;
     }
   }
-  return blocks.join('\n\n');
+  return declarations;
+}
+
+const none = { constant: undefined, alias: undefined, object: undefined, enum: undefined };
+
+function constant(doc: string, name: string, type: string, init: string): DeclarationContext {
+  return { ...none, constant: { doc, name, type, init } };
+}
+
+function alias(doc: string, name: string, type: string): DeclarationContext {
+  return { ...none, alias: { doc, name, type } };
 }
 
 /** `messageDesc(file_x, 0, 1)`: the runtime looks the element up by its path in the file. */
@@ -58,81 +68,83 @@ function descCall(fn: string, desc: DescMessage | DescEnum | DescExtension | Des
  * The file descriptor as protoc-gen-es embeds it (`embedFileDesc`: no source info, no dependency
  * names, default JSON names cleared); `fileDesc` restores the dependencies from the imports.
  */
-function fileConstant(file: DescFile, refs: References): string {
+function fileConstant(file: DescFile, refs: References): DeclarationContext {
   const base64 = stringLiteral(embedFileDesc(file.proto).base64());
   const deps = file.dependencies.map((dep) => refs.fileValue(dep, fileConstName(dep)));
   const args = deps.length ? `${base64}, [${deps.join(', ')}]` : base64;
-  return `${schemaDoc(file)}export const ${fileConstName(file)}: ${refs.runtimeType('GenFile', '@bufbuild/protobuf/codegenv2')} = ${PURE}\n  ${refs.runtimeValue('fileDesc')}(${args});`;
+  return constant(schemaDoc(file), fileConstName(file), refs.runtimeType('GenFile', '@bufbuild/protobuf/codegenv2'), `${refs.runtimeValue('fileDesc')}(${args})`);
 }
 
-function messageShape(message: DescMessage, refs: References): string {
-  const head = `${elementDoc(message)}export type ${messageTypeName(message)} = ${refs.runtimeType('Message')}<${stringLiteral(message.typeName)}>`;
-  if (message.members.length === 0) return `${head};`;
-  return `${head} & {\n${message.members.map((member) => memberShape(member, refs)).join('\n\n')}\n};`;
+function messageShape(message: DescMessage, refs: References): DeclarationContext {
+  const base = `${refs.runtimeType('Message')}<${stringLiteral(message.typeName)}>`;
+  if (message.members.length === 0) return alias(elementDoc(message), messageTypeName(message), base);
+  const members = message.members.map((member) => memberShape(member, refs));
+  return { ...none, object: { doc: elementDoc(message), name: messageTypeName(message), base: `${base} & `, members } };
 }
 
-function memberShape(member: DescField | DescOneof, refs: References): string {
+function memberShape(member: DescField | DescOneof, refs: References): MemberContext {
   if (member.kind === 'field') {
     const { type, optional } = fieldType(member, refs);
-    return `${elementDoc(member, '  ')}  ${propertyKey(member.localName)}${optional ? '?' : ''}: ${type}${optional ? ' | undefined' : ''};`;
+    return { doc: elementDoc(member, '  '), key: propertyKey(member.localName), optional, type: optional ? `${type} | undefined` : type };
   }
   const cases = member.fields.map((field) => `{\n${elementDoc(field, '    ')}    value: ${fieldType(field, refs).type};\n    case: ${stringLiteral(field.localName)};\n  }`);
-  return `${elementDoc(member, '  ')}  ${propertyKey(member.localName)}: ${cases.join(' | ')} | { case: undefined; value?: undefined };`;
+  return { doc: elementDoc(member, '  '), key: propertyKey(member.localName), optional: false, type: `${cases.join(' | ')} | { case: undefined; value?: undefined }` };
 }
 
 /** The message's proto3 JSON form; well-known types have their own (RFC 3339 strings, etc.). */
-function messageJsonShape(message: DescMessage, refs: References): string {
-  const head = `${elementDoc(message)}export type ${jsonTypeName(message)} = `;
+function messageJsonShape(message: DescMessage, refs: References): DeclarationContext {
+  const doc = elementDoc(message);
+  const name = jsonTypeName(message);
   switch (message.typeName) {
     case 'google.protobuf.Any':
-      return `${head}{\n  "@type"?: string;\n};`;
+      return { ...none, object: { doc, name, base: '', members: [{ doc: '', key: propertyKey('@type'), optional: true, type: 'string' }] } };
     case 'google.protobuf.Timestamp':
     case 'google.protobuf.Duration':
     case 'google.protobuf.FieldMask':
-      return `${head}string;`;
+      return alias(doc, name, 'string');
     case 'google.protobuf.Struct':
-      return `${head}${refs.runtimeType('JsonObject')};`;
+      return alias(doc, name, refs.runtimeType('JsonObject'));
     case 'google.protobuf.Value':
-      return `${head}${refs.runtimeType('JsonValue')};`;
+      return alias(doc, name, refs.runtimeType('JsonValue'));
     case 'google.protobuf.ListValue':
-      return `${head}${refs.runtimeType('JsonValue')}[];`;
+      return alias(doc, name, `${refs.runtimeType('JsonValue')}[]`);
     case 'google.protobuf.Empty':
-      return `${head}Record<string, never>;`;
+      return alias(doc, name, 'Record<string, never>');
   }
-  if (isWrapperDesc(message)) return `${head}${fieldJsonType(message.fields[0], refs)};`;
-  if (message.fields.length === 0) return `${head}{};`;
-  const members = message.fields.map((field) => `${elementDoc(field, '  ')}  ${propertyKey(field.jsonName)}?: ${fieldJsonType(field, refs)};`);
-  return `${head}{\n${members.join('\n\n')}\n};`;
+  if (isWrapperDesc(message)) return alias(doc, name, fieldJsonType(message.fields[0], refs));
+  if (message.fields.length === 0) return alias(doc, name, '{}');
+  const members = message.fields.map((field) => ({ doc: elementDoc(field, '  '), key: propertyKey(field.jsonName), optional: true, type: fieldJsonType(field, refs) }));
+  return { ...none, object: { doc, name, base: '', members } };
 }
 
-function messageSchema(message: DescMessage, refs: References, jsonTypes: boolean): string {
+function messageSchema(message: DescMessage, refs: References, jsonTypes: boolean): DeclarationContext {
   const json = jsonTypes ? `, { jsonType: ${jsonTypeName(message)} }` : '';
   const type = `${refs.runtimeType('GenMessage', '@bufbuild/protobuf/codegenv2')}<${messageTypeName(message)}${json}>`;
-  return `${schemaDoc(message, schemaName(message))}export const ${schemaName(message)}: ${type} = ${PURE}\n  ${descCall('messageDesc', message, refs)};`;
+  return constant(schemaDoc(message, schemaName(message)), schemaName(message), type, descCall('messageDesc', message, refs));
 }
 
-function enumShape(desc: DescEnum): string {
-  const values = desc.values.map((value) => `${elementDoc(value, '  ')}  ${propertyKey(value.localName)} = ${value.number},`);
-  return `${elementDoc(desc)}export enum ${messageTypeName(desc)} {\n${values.join('\n\n')}\n}`;
+function enumShape(desc: DescEnum): DeclarationContext {
+  const values = desc.values.map((value) => ({ doc: elementDoc(value, '  '), key: propertyKey(value.localName), number: value.number }));
+  return { ...none, enum: { doc: elementDoc(desc), name: messageTypeName(desc), values } };
 }
 
-function enumJsonShape(desc: DescEnum): string {
+function enumJsonShape(desc: DescEnum): DeclarationContext {
   const values = desc.typeName === 'google.protobuf.NullValue' ? 'null' : desc.values.map((value) => stringLiteral(value.name)).join(' | ');
-  return `${elementDoc(desc)}export type ${jsonTypeName(desc)} = ${values};`;
+  return alias(elementDoc(desc), jsonTypeName(desc), values);
 }
 
-function enumSchema(desc: DescEnum, refs: References, jsonTypes: boolean): string {
+function enumSchema(desc: DescEnum, refs: References, jsonTypes: boolean): DeclarationContext {
   const json = jsonTypes ? `, ${jsonTypeName(desc)}` : '';
   const type = `${refs.runtimeType('GenEnum', '@bufbuild/protobuf/codegenv2')}<${messageTypeName(desc)}${json}>`;
-  return `${schemaDoc(desc)}export const ${schemaName(desc)}: ${type} = ${PURE}\n  ${descCall('enumDesc', desc, refs)};`;
+  return constant(schemaDoc(desc), schemaName(desc), type, descCall('enumDesc', desc, refs));
 }
 
-function extension(desc: DescExtension, refs: References): string {
+function extension(desc: DescExtension, refs: References): DeclarationContext {
   const type = `${refs.runtimeType('GenExtension', '@bufbuild/protobuf/codegenv2')}<${refs.shape(desc.extendee)}, ${fieldType(desc, refs).type}>`;
-  return `${elementDoc(desc)}export const ${extensionName(desc)}: ${type} = ${PURE}\n  ${descCall('extDesc', desc, refs)};`;
+  return constant(elementDoc(desc), extensionName(desc), type, descCall('extDesc', desc, refs));
 }
 
-function service(desc: DescService, refs: References): string {
+function service(desc: DescService, refs: References): DeclarationContext {
   const methods = desc.methods.map((method) => [
     `${elementDoc(method, '  ')}  ${propertyKey(method.localName)}: {`,
     `    methodKind: ${stringLiteral(method.methodKind)};`,
@@ -141,5 +153,5 @@ function service(desc: DescService, refs: References): string {
     '  };',
   ].join('\n'));
   const type = `${refs.runtimeType('GenService', '@bufbuild/protobuf/codegenv2')}<{\n${methods.join('\n\n')}\n}>`;
-  return `${elementDoc(desc)}export const ${serviceConstName(desc)}: ${type} = ${PURE}\n  ${descCall('serviceDesc', desc, refs)};`;
+  return constant(elementDoc(desc), serviceConstName(desc), type, descCall('serviceDesc', desc, refs));
 }

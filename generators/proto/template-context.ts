@@ -21,8 +21,32 @@ export interface MessagesContext extends HeaderContext {
   fileComments: string;
   /** The import statements, derived from the declarations. */
   imports: string;
-  /** The declarations: the file descriptor, then each message, enum, extension and service, separated by blank lines. */
-  declarations: string;
+  /** The declarations in protoc-gen-es's order: the file descriptor, then for each message, enum, extension and service its types and its constant. */
+  declarations: DeclarationContext[];
+}
+
+/** One declaration of a `_pb.ts` module: exactly one of its fields is set. */
+export interface DeclarationContext {
+  /** `export const`: the file descriptor (`file_acme_tasks_v1_tasks`), a message's or enum's schema, an extension, a service. */
+  constant: { doc: string; name: string; type: string; init: string } | undefined;
+  /** `export type Name = ...;` for a type written in one piece (a message without fields, a JSON form). */
+  alias: { doc: string; name: string; type: string } | undefined;
+  /** `export type Name = ...{ members };`: a message's type (`base` is `Message<"acme.tasks.v1.Task"> & `) or its JSON form (`base` empty). */
+  object: { doc: string; name: string; base: string; members: MemberContext[] } | undefined;
+  /** `export enum Name { ... }`: an enum with its values (`localName` and number). */
+  enum: { doc: string; name: string; values: { doc: string; key: string; number: number }[] } | undefined;
+}
+
+/** A member of a message type or JSON type: a field, or a oneof as the union of its cases. */
+export interface MemberContext {
+  /** The member's JSDoc, indented; may be empty. */
+  doc: string;
+  /** Its property key (`projectId`, `"@type"`). */
+  key: string;
+  /** Printed with `?`. */
+  optional: boolean;
+  /** Its type (an optional message field's ends with `| undefined`, as protoc-gen-es writes it). */
+  type: string;
 }
 
 /** The fields of a template whose file re-exports part of the runtime's public API. */
