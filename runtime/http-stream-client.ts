@@ -10,6 +10,7 @@ import { ClientError, resolveCredential, resolveHeaders, type ClientErrorKind, t
 /** A validator's answer (validators.ts returns these). */
 type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: readonly { path: string; message: string }[] };
 
+/** @public */
 export interface HttpStreamClientOptions {
   /** Extra request headers; a function is called when the stream opens. They win over `clientHeaders`. */
   headers?: HeadersOption;
@@ -33,6 +34,7 @@ export interface HttpStreamSettings<Message> extends HttpStreamClientOptions {
   validate?: ((value: unknown) => ValidationResult<Message>) | undefined;
 }
 
+/** @public */
 export class HttpStreamError extends ClientError {
   readonly kind: ClientErrorKind;
   /** The HTTP status, for `response`. */

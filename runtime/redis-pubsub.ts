@@ -13,7 +13,10 @@
 /** Called with each message of a subscribed pub/sub channel. */
 export type RedisMessageListener = (message: string, channel: string) => void;
 
-/** A connection that subscribes (node-redis: a client, used for nothing else). */
+/**
+ * A connection that subscribes (node-redis: a client, used for nothing else).
+ * @public
+ */
 export interface RedisSubscriber {
   /** Resolves once Redis confirmed the subscription. */
   subscribe(channel: string, listener: RedisMessageListener): Promise<unknown>;
@@ -48,7 +51,10 @@ export interface RedisPubSubOptions {
   onError?: (error: unknown) => void;
 }
 
-/** Redis could not be reached (not connected, no reply in time, or the connection failed). */
+/**
+ * Redis could not be reached (not connected, no reply in time, or the connection failed).
+ * @public
+ */
 export class RedisUnavailableError extends Error {
   constructor(what: string, cause: unknown) {
     super(`${what} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });

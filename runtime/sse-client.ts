@@ -25,9 +25,14 @@ import {
   type RetryOptions,
 } from "./client-common.js";
 
-/** `readyState` values, as EventSource has them (WHATWG HTML standard, server-sent events). */
+/**
+ * `readyState` values, as EventSource has them (WHATWG HTML standard, server-sent events).
+ * @public
+ */
 export const CONNECTING = 0;
+/** @public */
 export const OPEN = 1;
+/** @public */
 export const CLOSED = 2;
 export type ReadyState = typeof CONNECTING | typeof OPEN | typeof CLOSED;
 
@@ -37,7 +42,10 @@ export type Validator<T> = (value: unknown) => { ok: true; value: T } | { ok: fa
 /** Names of the events of `Events` (an event map: event name → payload type). */
 export type EventName<Events extends object> = keyof Events & string;
 
-/** One received event; `data`'s type follows from `event`. */
+/**
+ * One received event; `data`'s type follows from `event`.
+ * @public
+ */
 export type SseEvent<Events extends object> = {
   [K in EventName<Events>]: {
     event: K;
@@ -111,6 +119,7 @@ export interface SseClientOptions<Events extends object> {
 /**
  * The server answered with a status other than 200 (kind `response`), or a body that is not an
  * event stream (kind `invalid-response`).
+ * @public
  */
 export class SseResponseError extends ClientError {
   override name = "SseResponseError";
@@ -133,6 +142,7 @@ export class SseResponseError extends ClientError {
  * The connection failed and will not be retried: kind `network` (a POST stream dropped,
  * `maxRetries` reached), `timeout` (no answer within `timeout`), `too-large` (an oversized event)
  * or `redirect` (one the client does not follow: to another origin, more than 20, or any in a browser).
+ * @public
  */
 export class SseConnectionError extends ClientError {
   override name = "SseConnectionError";
@@ -144,7 +154,10 @@ export class SseConnectionError extends ClientError {
   }
 }
 
-/** An event that was skipped: undeclared, not JSON, or rejected by its validator. */
+/**
+ * An event that was skipped: undeclared, not JSON, or rejected by its validator.
+ * @public
+ */
 export class SseInvalidEventError extends ClientError {
   override name = "SseInvalidEventError";
   readonly kind = "invalid-response";

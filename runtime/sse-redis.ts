@@ -38,11 +38,15 @@ import type { EventLog, LoggedEvent, Unsubscribe } from "./sse-store.js";
 
 export { RedisUnavailableError } from "./redis-pubsub.js";
 
-/** The node-redis v5 client methods `RedisEventLog` calls (a `createClient()` client has them). */
+/**
+ * The node-redis v5 client methods `RedisEventLog` calls (a `createClient()` client has them).
+ * @public
+ */
 export interface RedisEventLogClient extends RedisConnection {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
 }
 
+/** @public */
 export interface RedisEventLogOptions extends RedisPubSubOptions {
   /** Prefix of the stream keys and pub/sub channels. Default `"sse:"`. */
   prefix?: string;
@@ -99,6 +103,7 @@ interface ChannelState {
 /**
  * An `EventLog` over a connected node-redis client (`RedisEventLogClient`). The client stays
  * yours; `close()` ends this log's subscriptions (and the subscriber connection it made itself).
+ * @public
  */
 export class RedisEventLog implements EventLog {
   private readonly prefix: string;

@@ -26,6 +26,7 @@ import { bearerToken, readBody, SseHttpError, writeProblem } from "./sse-http.js
 import { MemoryEventLog, idIsAfter } from "./sse-store.js";
 import type { EventLog, LoggedEvent, Unsubscribe } from "./sse-store.js";
 
+/** @public */
 export { SseHttpError } from "./sse-http.js";
 
 /** A generated validator: the value, typed, or the failing paths. */

@@ -20,6 +20,7 @@ export interface LoggedEvent {
 /** Stops a subscription. */
 export type Unsubscribe = () => void;
 
+/** @public */
 export interface EventLog {
   /**
    * Appends an event to `channel` and delivers it to the channel's subscribers, in append order.
@@ -86,6 +87,7 @@ export function idIsAfter(id: string, than: string): boolean | undefined {
  * even when the clock stands still or steps back, and increasing across restarts as long as the
  * clock does: a client resuming with an id from before a restart gets every retained event.
  * Listeners run synchronously inside `append`; a listener that throws does not stop the others.
+ * @public
  */
 export class MemoryEventLog implements EventLog {
   private readonly channels = new Map<string, Channel>();

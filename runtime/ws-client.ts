@@ -117,6 +117,7 @@ export interface WebSocketClientOptions<Receive, C extends string = "id"> {
  * (no reply within `timeout`), `invalid-response` (a message that is not JSON, not an object or
  * not valid), `invalid-request` (the queue is full, no WebSocket implementation), `closed` (the
  * client is closed, or the server closed it for good: `WebSocketClosedError`).
+ * @public
  */
 export class WebSocketClientError extends ClientError {
   override name = "WebSocketClientError";
@@ -132,6 +133,7 @@ export class WebSocketClientError extends ClientError {
  * The server closed the connection with a final code other than 1000 (RFC 6455 section 7.4.1:
  * 1008 policy violation, e.g. missing or refused first-message auth; 1003, 1007, 1009, ...): it
  * would refuse a reconnect the same way, so the client is CLOSED.
+ * @public
  */
 export class WebSocketClosedError extends WebSocketClientError {
   override name = "WebSocketClosedError";
@@ -145,7 +147,10 @@ export class WebSocketClosedError extends WebSocketClientError {
   }
 }
 
-/** The server answered a request with its error message (`errorType`). */
+/**
+ * The server answered a request with its error message (`errorType`).
+ * @public
+ */
 export class WebSocketReplyError<M> extends ClientError {
   override name = "WebSocketReplyError";
   readonly kind = "response";

@@ -27,11 +27,15 @@ import type { FanOut, FanOutListener } from "./ws-fanout.js";
 
 export { RedisUnavailableError } from "./redis-pubsub.js";
 
-/** The node-redis v5 client methods `RedisFanOut` calls (a `createClient()` client has them). */
+/**
+ * The node-redis v5 client methods `RedisFanOut` calls (a `createClient()` client has them).
+ * @public
+ */
 export interface RedisFanOutClient extends RedisConnection {
   publish(channel: string, message: string): Promise<unknown>;
 }
 
+/** @public */
 export interface RedisFanOutOptions extends RedisPubSubOptions {
   /** Prefix of the pub/sub channels, so several applications can share a Redis. Default `"ws:"`. */
   prefix?: string;
@@ -40,6 +44,7 @@ export interface RedisFanOutOptions extends RedisPubSubOptions {
 /**
  * A `FanOut` over a connected node-redis client. The client stays yours; `close()` ends this
  * fan-out's subscriptions (and closes the subscriber connection it made itself).
+ * @public
  */
 export class RedisFanOut implements FanOut {
   private readonly prefix: string;
