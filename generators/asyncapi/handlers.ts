@@ -7,12 +7,14 @@
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { TypeEmitter } from '../core/emit/types/emit.js';
+import { FileBuilder, symbol } from '../core/builder/file.js';
 import { commentText, jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
 import { displayPath, importSpecifier } from '../core/pipeline/paths.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { StubMember } from '../core/pipeline/user-files.js';
 import { describeChannels, handledMessages } from './endpoints.js';
 import type { RealtimeModel } from './model.js';
+import type { HandlersContext } from './template-context.js';
 
 /** The scaffold, or additions to the user's file; nothing when the server needs no handlers. */
 export async function handlerScaffold(model: RealtimeModel, types: TypeEmitter, templates: TemplateRenderer, file: string, output: string): Promise<{ file: string; content: string }[]> {
@@ -40,12 +42,16 @@ export async function handlerScaffold(model: RealtimeModel, types: TypeEmitter, 
 
   const existing = await readFile(file, 'utf8').catch(() => undefined);
   if (existing === undefined) {
-    const content = templates.render('asyncapi/handlers.ts.hbs', {
+    const builder = new FileBuilder(file, ['handlers']);
+    // The user's file imports the server by the path from its own folder, as written.
+    const handlersType = builder.use(symbol('RealtimeHandlers', importSpecifier(dirname(file), `${output}/server.js`), { type: true, verbatim: true }));
+    const context: HandlersContext = {
       title: commentText(model.title),
-      serverImport: importSpecifier(dirname(file), `${output}/server.js`),
+      imports: builder.imports(),
+      handlersType,
       stubs: members.map((member) => `${indent(member.code, '  ')},`),
-    });
-    return [{ file, content }];
+    };
+    return [{ file, content: templates.render('asyncapi/handlers.ts.hbs', context) }];
   }
   // ts-morph is heavy: load it only when there is a user file to add to.
   const { addMissingMembers } = await import('../core/pipeline/user-files.js');

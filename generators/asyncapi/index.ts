@@ -9,6 +9,7 @@
 import { createTypeEmitter, type TypeEmitter } from '../core/emit/types/emit.js';
 import { emitValidators } from '../core/emit/validators/emit.js';
 import type { Generated, GeneratorContext } from '../core/pipeline/generator.js';
+import { FileBuilder } from '../core/builder/file.js';
 import { commentText, jsDoc, propertyKey } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import { describeChannels, shapeOf } from './endpoints.js';
@@ -17,26 +18,25 @@ import { handlerScaffold } from './handlers.js';
 import { loadAsyncApi } from './load.js';
 import { emitServer } from './server.js';
 import type { Action, Channel, RealtimeModel } from './model.js';
+import type { TypesContext, ValidatorsContext } from './template-context.js';
 
 export async function generateAsyncApi({ api, templates }: GeneratorContext<'asyncapi'>): Promise<Generated> {
   const model = await loadAsyncApi(api.inputs[0], { displayRoot: api.root, readRoots: api.readRoots ?? [api.root], maxInputBytes: api.maxInputBytes });
   const source = model.source;
   const types = createTypeEmitter(model.schemas, { requestSchemas: receivedSchemas(model) });
-  const files: GeneratedFile[] = [
-    {
-      path: 'types.ts',
-      content: templates.render('asyncapi/types.ts.hbs', {
-        source,
-        title: commentText(model.title),
-        version: commentText(model.version),
-        schemas: types.declarations(),
-        channels: channelTypes(model, types),
-      }),
-    },
-  ];
+  const typesContext: TypesContext = {
+    source,
+    title: commentText(model.title),
+    version: commentText(model.version),
+    schemas: types.declarations(),
+    channels: channelTypes(model, types),
+  };
+  const files: GeneratedFile[] = [{ path: 'types.ts', content: templates.render('asyncapi/types.ts.hbs', typesContext) }];
   if (model.schemas.length > 0) {
-    const validators = emitValidators(model.schemas, { typeName: types.typeName });
-    files.push({ path: 'validators.ts', content: templates.render('asyncapi/validators.ts.hbs', { source, ...validators }) });
+    const file = new FileBuilder('validators.ts');
+    const { code } = emitValidators(model.schemas, { typeName: types.typeName, file });
+    const validatorsContext: ValidatorsContext = { source, title: commentText(model.title), version: commentText(model.version), imports: file.imports(), code };
+    files.push({ path: 'validators.ts', content: templates.render('asyncapi/validators.ts.hbs', validatorsContext) });
   }
   if (api.emit.includes('server')) files.push(...emitServer(model, types, templates, source, { redis: api.options.redis === true }));
   if (api.emit.includes('client')) files.push(...emitClient(model, types, templates, source));
