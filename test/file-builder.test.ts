@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FileBuilder, literal, symbol, typeSymbol } from '../generators/core/builder/file.js';
+import { jsDoc, jsDocLines } from '../generators/core/builder/names.js';
 
 describe('FileBuilder', () => {
   it('imports what it prints, packages first, types with `import type`', () => {
@@ -102,5 +103,12 @@ describe('FileBuilder', () => {
     expect(file.code`const a = ${literal('*/"\u2028')};`).toBe('const a = "*/\\"\\u2028";');
     const hostile: unknown = JSON.parse('{"__proto__": 1, "ok": [true, null]}');
     expect(file.code`const b = ${literal(hostile)};`).toBe('const b = { ["__proto__"]: 1, ok: [true, null] };');
+  });
+
+  it('gives a JSDoc block, or its inner lines for a template that writes the prose around them, escaped alike', () => {
+    const text = 'A schema.\n\nIt ends a comment */ here.  ';
+    expect(jsDoc([text])).toBe('/**\n * A schema.\n *\n * It ends a comment *\\/ here.\n */\n');
+    expect(jsDocLines([text], '  ')).toBe('   * A schema.\n   *\n   * It ends a comment *\\/ here.\n');
+    expect(jsDocLines([undefined, ' '])).toBe('');
   });
 });

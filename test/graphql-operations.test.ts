@@ -499,7 +499,7 @@ describe('operations.ts for tricky documents', () => {
   });
 
   it('imports a schema type that clashes with its own names under another name', () => {
-    expect(text).toContain('  TypedOperation as TypedOperationType,\n');
+    expect(text).toContain('import type { Filter, JSON, TypedOperation as TypedOperationType } from "./types.js";\n');
     expect(text).toContain('kind: TypedOperationType;');
   });
 

@@ -840,7 +840,7 @@ describe('mapper syntax', () => {
       },
     });
     expect(types).toContain([
-      'import type { default as AMapper, Row as BRow, Db, A as A2 } from "./db.js";',
+      'import type { A as A2, Db, default as AMapper, Row as BRow } from "./db.js";',
       'import type { Row } from "./other.js";',
     ].join('\n'));
     expect(types).toContain('  a: Resolver<AMapper | null, unknown, Context>;');
@@ -862,7 +862,7 @@ describe('mapper syntax', () => {
 
   it('reads graphql-codegen\'s escaped `\\#` and splits at the last #', async () => {
     const types = await typesWith(SDL, { mappers: { A: '\\#internal/db#Row', B: '#internal/db#Other' } });
-    expect(types).toContain('import type { Row, Other } from "#internal/db";');
+    expect(types).toContain('import type { Other, Row } from "#internal/db";');
   });
 
   it('says which mapper is wrong and how to fix it', async () => {

@@ -17,14 +17,15 @@
 import {
   isInputObjectType, isInterfaceType, isObjectType, isScalarType, isUnionType, type GraphQLSchema,
 } from 'graphql';
-import { isIdentifier, pascalCase, safeIdentifier, stringLiteral, uniqueName } from '../core/builder/names.js';
+import { symbol, type ImportSymbol } from '../core/builder/file.js';
+import { isIdentifier, pascalCase, safeIdentifier, uniqueName } from '../core/builder/names.js';
 import { typesNames } from './names.js';
 
 export interface ResolvedMappers {
   /** The TS type resolvers use for a mapped GraphQL type, else undefined. */
   typeOf(graphqlName: string): string | undefined;
-  /** `import type { ... } from "<module>";` lines, by module. */
-  imports: string[];
+  /** The types the mappers import (from their modules as written) and the local name of each in `types.ts`. */
+  imports: Array<{ symbol: ImportSymbol; local: string }>;
 }
 
 const NAME = '[A-Za-z_$][A-Za-z0-9_$]*';
@@ -155,9 +156,8 @@ export function resolveMappers(schema: GraphQLSchema, mappers: Record<string, st
     types.set(graphqlName, importAs(module, exported, local));
   }
 
-  const lines = [...imports.keys()].sort().map((module) => {
-    const names = [...imports.get(module)!].map(([exported, local]) => (exported === local ? local : `${exported} as ${local}`));
-    return `import type { ${names.join(', ')} } from ${stringLiteral(module)};`;
-  });
-  return { typeOf: (graphqlName) => types.get(graphqlName), imports: lines };
+  const imported = [...imports].flatMap(([module, names]) =>
+    [...names].map(([exported, local]) => ({ symbol: symbol(exported, module, { type: true, verbatim: true }), local })),
+  );
+  return { typeOf: (graphqlName) => types.get(graphqlName), imports: imported };
 }

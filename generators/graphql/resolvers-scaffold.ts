@@ -6,11 +6,13 @@
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
+import { FileBuilder, symbol } from '../core/builder/file.js';
 import { jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
 import { displayPath, importSpecifier } from '../core/pipeline/paths.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { StubMember } from '../core/pipeline/user-files.js';
 import { typesNames } from './names.js';
+import type { ResolversContext } from './template-context.js';
 
 export async function resolversScaffold(
   schema: GraphQLSchema,
@@ -26,13 +28,16 @@ export async function resolversScaffold(
 
   const existing = await readFile(file, 'utf8').catch(() => undefined);
   if (existing === undefined) {
-    const content = templates.render('graphql/resolvers.ts.hbs', {
-      resolversType: typesNames(schema).resolvers,
-      typesImport: importSpecifier(dirname(file), `${output}/types.js`),
+    // The user's file is outside the output folder: it names the generated modules by their specifiers.
+    const builder = new FileBuilder(file, ['Context', 'resolvers']);
+    const resolversType = builder.use(symbol(typesNames(schema).resolvers, importSpecifier(dirname(file), `${output}/types.js`), { type: true, verbatim: true }));
+    const context: ResolversContext = {
+      imports: builder.imports(),
+      resolversType,
       serverImport: importSpecifier(dirname(file), `${output}/server.js`),
       roots: members.map((member) => indent(member.code, '  ')),
-    });
-    return { file, content };
+    };
+    return { file, content: templates.render('graphql/resolvers.ts.hbs', context) };
   }
   // ts-morph is heavy: load it only when there is a user file to add to.
   const { addMissingMembers } = await import('../core/pipeline/user-files.js');

@@ -22,18 +22,14 @@ import {
   isInterfaceType, isObjectType, isScalarType, isUnionType,
   type GraphQLField, type GraphQLInterfaceType, type GraphQLObjectType, type GraphQLSchema, type GraphQLUnionType,
 } from 'graphql';
+import { typeSymbol, type FileBuilder } from '../core/builder/file.js';
 import { jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
 import type { ResolvedMappers } from './mappers.js';
 import { declaredTypes, typesNames, type TypesNames } from './names.js';
 import { ResolverShapes } from './resolver-shapes.js';
+import type { ResolverHelpersContext } from './template-context.js';
 import type { TypeOf } from './type-of.js';
 
-export interface ResolverTypes {
-  /** The `import type { ... } from "graphql"` line and the mappers' imports, or `''`. */
-  imports: string;
-  /** Helper types, `ResolversTypes` (with mappers), `Resolvers` and the per-type maps. */
-  declarations: string;
-}
 
 /** A generic type's arguments, on one line when short, else one per line. */
 function generic(name: string, args: string[], indent: string): string {
@@ -60,7 +56,7 @@ class ResolverEmitter {
 
   private readonly shapes: ResolverShapes;
 
-  constructor(private readonly schema: GraphQLSchema, typeOf: TypeOf, private readonly mappers: ResolvedMappers) {
+  constructor(private readonly schema: GraphQLSchema, typeOf: TypeOf, mappers: ResolvedMappers, private readonly file: FileBuilder) {
     this.names = typesNames(schema);
     this.shapes = new ResolverShapes(schema, mappers, typeOf);
     const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
@@ -70,6 +66,7 @@ class ResolverEmitter {
     }
   }
 
+  /** `ResolversTypes` (with mappers), `Resolvers` and the per-type maps; imports the `graphql` types they name. */
   emit(): ResolverTypes {
     const { names } = this;
     const context = names.context;
@@ -98,7 +95,8 @@ class ResolverEmitter {
     ]);
     const map = `${doc}export interface ${names.resolvers}<${context} = unknown>${body(members)}`;
     const shapes = this.shapes.declaration();
-    return { imports: this.imports(), declarations: [...this.helpers(), ...(shapes ? [shapes] : []), map, ...maps].join('\n\n') };
+    this.imports();
+    return { helpers: this.helpers(), declarations: [...(shapes ? [shapes] : []), map, ...maps].join('\n\n') };
   }
 
   private objectResolvers(type: GraphQLObjectType, root: boolean): string {
@@ -149,66 +147,38 @@ class ResolverEmitter {
     return used.resolver || used.subscription || used.typeResolver || used.isTypeOf;
   }
 
-  private imports(): string {
-    const { names, used } = this;
-    const imported: string[] = [];
-    if (this.async()) imported.push(importName('GraphQLResolveInfo', names.resolveInfo));
-    if (used.scalar) imported.push(importName('GraphQLScalarType', names.scalarType));
-    const lines = imported.length ? [`import type { ${imported.join(', ')} } from "graphql";`] : [];
-    return [...lines, ...this.mappers.imports].join('\n');
+  /** Imports the `graphql` types the declarations name, under the names `typesNames` chose. */
+  private imports(): void {
+    const { names, used, file } = this;
+    if (this.async()) file.use(typeSymbol('GraphQLResolveInfo', 'graphql'), names.resolveInfo);
+    if (used.scalar) file.use(typeSymbol('GraphQLScalarType', 'graphql'), names.scalarType);
   }
 
-  private helpers(): string[] {
+  /** The helper types the declarations use, by their names in `types.ts`. */
+  helpers(): ResolverHelpersContext {
     const { names, used } = this;
-    const info = names.resolveInfo;
-    const helpers: string[] = [];
-    if (this.async()) {
-      helpers.push(`/** A value now or later: every resolver may be async. */\nexport type ${names.maybePromise}<T> = T | Promise<T>;`);
-    }
-    if (used.resolver) {
-      helpers.push([
-        '/**',
-        ' * A field resolver: gets the parent object, the field\'s arguments, the context and the query\'s',
-        ' * info; returns the field\'s value or a promise of it.',
-        ' */',
-        `export type ${names.resolver}<Result, Parent, Context, Args = Record<string, never>> = (`,
-        '  parent: Parent,',
-        '  args: Args,',
-        '  context: Context,',
-        `  info: ${info},`,
-        `) => ${names.maybePromise}<Result>;`,
-      ].join('\n'));
-    }
-    if (used.subscription) {
-      helpers.push([
-        '/**',
-        ' * A subscription field: `subscribe` returns the stream of events, `resolve` turns each event into',
-        ' * the field\'s value. Without `resolve`, each event must be `{ [field]: value }`.',
-        ' */',
-        `export interface ${names.subscriptionResolver}<Result, Payload, Context, Args = Record<string, never>> {`,
-        `  subscribe: (parent: unknown, args: Args, context: Context, info: ${info}) => AsyncIterable<Payload> | Promise<AsyncIterable<Payload>>;`,
-        `  resolve?: (payload: Payload, args: Args, context: Context, info: ${info}) => ${names.maybePromise}<Result>;`,
-        '}',
-      ].join('\n'));
-    }
-    if (used.typeResolver) {
-      helpers.push([
-        '/** Names the object type of a value of an interface or union type. */',
-        `export type ${names.typeResolver}<Value, Name, Context> = (value: Value, context: Context, info: ${info}) => ${names.maybePromise}<Name>;`,
-      ].join('\n'));
-    }
-    return helpers;
+    return {
+      maybePromise: this.async() ? names.maybePromise : undefined,
+      resolver: used.resolver ? names.resolver : undefined,
+      subscriptionResolver: used.subscription ? names.subscriptionResolver : undefined,
+      typeResolver: used.typeResolver ? names.typeResolver : undefined,
+      resolveInfo: names.resolveInfo,
+    };
   }
-}
-
-function importName(exported: string, local: string): string {
-  return exported === local ? exported : `${exported} as ${local}`;
 }
 
 function body(lines: string[]): string {
   return lines.length ? ` {\n${lines.join('\n')}\n}` : ' {}';
 }
 
-export function resolverTypes(schema: GraphQLSchema, typeOf: TypeOf, mappers: ResolvedMappers): ResolverTypes {
-  return new ResolverEmitter(schema, typeOf, mappers).emit();
+export interface ResolverTypes {
+  /** The helper types (`Resolver`, `MaybePromise`, …) the declarations use; the template declares them. */
+  helpers: ResolverHelpersContext;
+  /** `ResolversTypes` (with mappers), `Resolvers` and the per-type maps, separated by blank lines. */
+  declarations: string;
+}
+
+/** The resolver declarations of `types.ts`, importing into `file` the `graphql` types they name. */
+export function resolverTypes(schema: GraphQLSchema, typeOf: TypeOf, mappers: ResolvedMappers, file: FileBuilder): ResolverTypes {
+  return new ResolverEmitter(schema, typeOf, mappers, file).emit();
 }

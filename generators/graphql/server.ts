@@ -1,29 +1,39 @@
 /**
- * What templates/graphql/server.ts.hbs prints: the schema's SDL (built into an executable schema
- * once, at start-up), the `@auth` roles and field rules, and whether registered operations exist.
+ * What templates/graphql/server.ts.hbs prints: the imports and re-exports, the schema's SDL (built
+ * into an executable schema once, at start-up), the `@auth` roles and field rules, and whether
+ * registered operations exist.
  */
 import type { Types } from '@graphql-codegen/plugin-helpers';
 import { Kind, printSchema, type GraphQLSchema } from 'graphql';
+import { FileBuilder, publicRuntimeSymbols, runtimeSymbol, symbol, typeSymbol } from '../core/builder/file.js';
 import { stringLiteral } from '../core/builder/names.js';
+import { typesNames } from './names.js';
 import { authModel } from './server-auth.js';
+import type { ServerContext } from './template-context.js';
 
-export interface ServerTemplateContext {
-  /** `"line",` per line of the SDL. */
-  sdlLines: string[];
-  /** The role names as literals, lowest first; empty without `@auth`. */
-  roles: string[];
-  /** `"Type.field": "ROLE"` entries. */
-  fieldRoles: Array<{ key: string; role: string }>;
-  /** Whether operations.ts exists (it does when there are operation documents). */
-  persisted: boolean;
-}
+/** Names server.ts declares. */
+const SERVER_MODULE_NAMES = ['SDL', 'ROLES', 'ViewerRole', 'FIELD_ROLES', 'createGraphQLServer', 'Context', 'V'];
 
-export function serverContext(schema: GraphQLSchema, documents: Types.DocumentFile[]): ServerTemplateContext {
+/** The runtime names the template's code prints as they are, from the server runtime's entry module. */
+const TEMPLATE_NAMES = ['createServer', 'GraphQLServer', 'GraphQLServerOptions', 'Viewer'];
+
+export function serverContext(schema: GraphQLSchema, documents: Types.DocumentFile[]): Omit<ServerContext, 'source'> {
   const auth = authModel(schema);
+  const persisted = documents.some((file) => file.document?.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION));
+  const file = new FileBuilder('server.ts', SERVER_MODULE_NAMES);
+  for (const name of TEMPLATE_NAMES) file.use(runtimeSymbol(name, 'graphql-server'), name);
+  if (persisted) file.use(symbol('persistedOperations', './operations'), 'persistedOperations');
+  const resolvers = file.use(typeSymbol(typesNames(schema).resolvers, './types'));
+  // The server runtime's public API (`@public`): its entry module's, and the hardened http.Server's.
+  file.reexport(...publicRuntimeSymbols('graphql-server'), ...publicRuntimeSymbols('http-listener'));
   return {
+    imports: file.imports(),
+    exports: file.exports(),
+    resolvers,
     sdlLines: printSchema(schema).split('\n').map(stringLiteral),
     roles: (auth?.roles ?? []).map(stringLiteral),
     fieldRoles: (auth?.fields ?? []).map(({ path, role }) => ({ key: stringLiteral(path), role: stringLiteral(role) })),
-    persisted: documents.some((file) => file.document?.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION)),
+    persisted,
   };
 }
+

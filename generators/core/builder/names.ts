@@ -114,13 +114,28 @@ export function commentText(text: string): string {
  * Empty input gives an empty string, so templates can always print it.
  */
 export function jsDoc(parts: Array<string | undefined | false>, indent = ''): string {
+  const lines = commentLines(parts);
+  if (lines.length === 0) return '';
+  if (lines.length === 1) return `${indent}/** ${lines[0].trim()} */\n`;
+  return `${indent}/**\n${jsDocLines(parts, indent)}${indent} */\n`;
+}
+
+/**
+ * The inner lines of a JSDoc block (` * text`, each ending with a newline), for a template that
+ * writes the block's fixed prose around them; empty input gives an empty string.
+ */
+export function jsDocLines(parts: Array<string | undefined | false>, indent = ''): string {
+  return commentLines(parts)
+    .map((line) => `${indent} *${line.trim() ? ` ${line.trimEnd()}` : ''}\n`)
+    .join('');
+}
+
+function commentLines(parts: Array<string | undefined | false>): string[] {
   const lines = parts
     .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
     .flatMap((part) => commentText(part).split('\n'));
   while (lines.length && lines[lines.length - 1].trim() === '') lines.pop();
-  if (lines.length === 0) return '';
-  if (lines.length === 1) return `${indent}/** ${lines[0].trim()} */\n`;
-  return `${indent}/**\n${lines.map((line) => `${indent} *${line.trim() ? ` ${line.trimEnd()}` : ''}`).join('\n')}\n${indent} */\n`;
+  return lines;
 }
 
 /** Picks `base`, or `base2`, `base3`, ... so that it is not in `taken`; records the choice. */

@@ -13,21 +13,27 @@
  */
 import type { PluginFunction, Types } from '@graphql-codegen/plugin-helpers';
 import { Kind, type GraphQLSchema } from 'graphql';
-import { Imports } from '../../core/builder/imports.js';
+import { FileBuilder, publicRuntimeSymbols, runtimeSymbol, symbol, typeSymbol, type ImportSymbol } from '../../core/builder/file.js';
 import { jsDoc } from '../../core/builder/names.js';
 import type { GraphQLPluginConfig } from '../config.js';
 import { DEFAULT_SOURCE } from '../config.js';
 import { operationSet, type OperationInfo } from '../operation-types.js';
 import { runtimeFilesOf } from '../../core/pipeline/runtime-files.js';
 import { renderer } from '../plugin-support.js';
+import type { ClientContext, ClientMethodContext } from '../template-context.js';
 
-/** Names client.ts declares or imports from the runtime: imports from operations.ts avoid them. */
-const CLIENT_MODULE_NAMES = [
-  'Client', 'ClientOptions', 'createClient', 'GraphQLHttp', 'GraphQLResult', 'HttpOptions', 'RequestOptions',
-  'ClientError', 'isClientError', 'persistedQueryIds', 'automaticPersistedQueries', 'PersistedQueries', 'ClientErrorKind', 'CommonClientOptions', 'Credential', 'Fetch', 'HeaderValues', 'HeadersOption', 'RetryOptions',
-  'GraphQLSubscriptions', 'SubscribeOptions', 'SubscriptionOptions', 'SubscriptionTransport', 'webSocketSubscriptions',
-  'opened', 'subscriptions', 'Promise', 'AsyncIterableIterator',
-];
+/** Names client.ts declares, its code's locals and the globals it names: imports from operations.ts avoid them. */
+const CLIENT_MODULE_NAMES = ['Client', 'ClientOptions', 'createClient', 'http', 'opened', 'subscriptions', 'Promise', 'AsyncIterableIterator'];
+
+/**
+ * The runtime names the template's code prints as they are, by runtime module. Only `GraphQLHttp`
+ * is used as a value: the WebSocket code comes with `webSocketSubscriptions`, which only apps that
+ * subscribe import, so client.ts takes nothing but types from graphql-subscriptions.
+ */
+const TEMPLATE_NAMES = {
+  'graphql-client': { values: ['GraphQLHttp'], types: ['GraphQLResult', 'HttpOptions', 'RequestOptions'] },
+  'graphql-subscriptions': { values: [], types: ['GraphQLSubscriptions', 'SubscribeOptions', 'SubscriptionTransport'] },
+};
 
 /**
  * The files under `runtime/` this plugin's output needs, read from its imports and the runtime
@@ -44,61 +50,49 @@ function hasSubscriptions(documents: readonly Types.DocumentFile[]): boolean {
 }
 
 export const plugin: PluginFunction<GraphQLPluginConfig, string> = (schema, documents, config) => {
+  return renderer(config).render('graphql/client.ts.hbs', clientContext(schema, documents, config));
+};
+
+function clientContext(schema: GraphQLSchema, documents: Types.DocumentFile[], config: GraphQLPluginConfig): ClientContext {
   const { operations } = operationSet(schema, documents);
   const subscriptions = hasSubscriptions(documents);
-  const values = new Imports(CLIENT_MODULE_NAMES);
-  const types = new Imports(CLIENT_MODULE_NAMES);
-  const methods: string[] = [];
-  const implementations: string[] = [];
-  for (const operation of operations) {
-    const constant = values.use(operation.constant);
-    types.reserve(constant);
-    const result = types.use(operation.resultType);
-    const variables = types.use(operation.variablesType);
-    values.reserve(result);
-    values.reserve(variables);
-    const optional = variablesOptional(operation);
-    const parameter = `variables${optional ? '?' : ''}: ${variables}`;
-    const doc = jsDoc([`Sends the ${operation.kind} \`${operation.name}\`.`, operation.description && `\n${operation.description}`], '  ');
-    if (operation.kind === 'subscription') {
-      methods.push(`${doc}  ${operation.method}(${parameter}, init?: SubscribeOptions): AsyncIterableIterator<GraphQLResult<${result}>>;`);
-      implementations.push(`    ${operation.method}: (variables${optional ? ' = {}' : ''}, init) => subscriptions().subscribe(${constant}, variables, init),`);
-    } else {
-      methods.push(`${doc}  ${operation.method}(${parameter}, init?: RequestOptions): Promise<GraphQLResult<${result}>>;`);
-      implementations.push(`    ${operation.method}: (variables${optional ? ' = {}' : ''}, init) => http.execute(${constant}, variables, init),`);
-    }
+  const file = new FileBuilder('client.ts', CLIENT_MODULE_NAMES);
+  const modules = subscriptions ? (['graphql-client', 'graphql-subscriptions'] as const) : (['graphql-client'] as const);
+  for (const module of modules) {
+    for (const name of TEMPLATE_NAMES[module].values) file.use(runtimeSymbol(name, module), name);
+    for (const name of TEMPLATE_NAMES[module].types) file.use({ ...runtimeSymbol(name, module), type: true }, name);
   }
+  const reexported = clientReexports(subscriptions);
+  file.reexport(...reexported);
+  // A re-exported name is not bound in client.ts, but an import of the same name would read as the same thing.
+  file.reserve(...reexported.map((exported) => exported.name));
+  const methods = operations.map((operation): ClientMethodContext => ({
+    doc: jsDoc([`Sends the ${operation.kind} \`${operation.name}\`.`, operation.description && `\n${operation.description}`], '  '),
+    method: operation.method,
+    constant: file.use(symbol(operation.constant, './operations')),
+    result: file.use(typeSymbol(operation.resultType, './operations')),
+    variables: file.use(typeSymbol(operation.variablesType, './operations')),
+    optional: variablesOptional(operation),
+    subscription: operation.kind === 'subscription',
+  }));
   const example = operations.find((operation) => operation.kind === 'query') ?? operations[0];
-  return renderer(config).render('graphql/client.ts.hbs', {
+  return {
     source: config.source ?? DEFAULT_SOURCE,
     subscriptions,
-    imports: { values: values.specifiers(), types: types.specifiers() },
+    imports: file.imports(),
+    exports: file.exports(),
     methods,
-    implementations,
-    createDoc: createDoc(example, subscriptions),
-  });
-};
+    example: example && { method: example.method, optional: variablesOptional(example) },
+  };
+}
+
+/** The public API (`@public`) of the client runtime's modules, which client.ts re-exports. */
+function clientReexports(subscriptions: boolean): ImportSymbol[] {
+  const modules = ['client-common', 'graphql-client', 'graphql-client-persisted', ...(subscriptions ? ['graphql-subscriptions'] : [])];
+  return modules.flatMap(publicRuntimeSymbols);
+}
 
 /** Every variable is nullable or has a default (or there are none): the argument may be left out. */
 function variablesOptional(operation: OperationInfo): boolean {
   return (operation.node.variableDefinitions ?? []).every((variable) => variable.type.kind !== Kind.NON_NULL_TYPE || variable.defaultValue !== undefined);
-}
-
-function createDoc(example: OperationInfo | undefined, subscriptions: boolean): string {
-  const lines = ['A client of the operations in the documents.'];
-  if (example) {
-    const args = variablesOptional(example) ? '' : '{ /* variables */ }';
-    lines.push(
-      '',
-      '@example',
-      'const client = createClient({',
-      '  url: "https://api.example.com/graphql",',
-      '  token: () => session.token(),',
-      // The token goes in connection_init too, as { authorization: "Bearer <token>" }.
-      ...(subscriptions ? ['  subscriptions: webSocketSubscriptions(),'] : []),
-      '});',
-      `const { data, errors } = await client.${example.method}(${args});`,
-    );
-  }
-  return jsDoc([lines.join('\n')]).trimEnd();
 }

@@ -11,7 +11,7 @@
  */
 import type { PluginFunction, Types } from '@graphql-codegen/plugin-helpers';
 import { isCompositeType, parse, print, type GraphQLCompositeType, type GraphQLSchema, type OperationTypeNode } from 'graphql';
-import { Imports } from '../../core/builder/imports.js';
+import { FileBuilder, typeSymbol } from '../../core/builder/file.js';
 import { jsDoc, stringLiteral } from '../../core/builder/names.js';
 import type { GraphQLPluginConfig } from '../config.js';
 import { DEFAULT_SOURCE } from '../config.js';
@@ -19,6 +19,7 @@ import { typeName } from '../names.js';
 import { shapesOf, variableMembers, type ShapeContext } from '../operation-shapes.js';
 import { OPERATIONS_MODULE_NAMES, operationSet, type OperationInfo } from '../operation-types.js';
 import { renderer } from '../plugin-support.js';
+import type { OperationContext, OperationsContext } from '../template-context.js';
 
 /** Global types the printed shapes use: an imported schema type must not hide them. */
 const GLOBALS = ['Array', 'Record', 'Readonly', 'Promise'];
@@ -27,14 +28,14 @@ export const plugin: PluginFunction<GraphQLPluginConfig, string> = (schema, docu
   return renderer(config).render('graphql/operations.ts.hbs', operationsContext(schema, documents, config));
 };
 
-function operationsContext(schema: GraphQLSchema, documents: Types.DocumentFile[], config: GraphQLPluginConfig): object {
+function operationsContext(schema: GraphQLSchema, documents: Types.DocumentFile[], config: GraphQLPluginConfig): OperationsContext {
   const { operations, fragments, fragmentNodes } = operationSet(schema, documents);
-  const imports = new Imports([
+  const file = new FileBuilder('operations.ts', [
     ...OPERATIONS_MODULE_NAMES, ...GLOBALS,
     ...fragments.map((fragment) => fragment.typeName),
     ...operations.flatMap((operation) => [operation.constant, operation.resultType, operation.variablesType]),
   ]);
-  const context: ShapeContext = { schema, fragments: fragmentNodes, named: (name) => imports.use(typeName(name)) };
+  const context: ShapeContext = { schema, fragments: fragmentNodes, named: (name) => file.use(typeSymbol(typeName(name), './types')) };
 
   const fragmentContexts = fragments.map((fragment) => {
     const on = fragment.node.typeCondition.name.value;
@@ -50,14 +51,14 @@ function operationsContext(schema: GraphQLSchema, documents: Types.DocumentFile[
 
   return {
     source: config.source ?? DEFAULT_SOURCE,
-    imports: imports.specifiers(),
+    imports: file.imports(),
     fragments: fragmentContexts,
     operations: operationContexts,
     persisted,
   };
 }
 
-function operationContext(schema: GraphQLSchema, context: ShapeContext, operation: OperationInfo): object {
+function operationContext(schema: GraphQLSchema, context: ShapeContext, operation: OperationInfo): OperationContext {
   const root = schema.getRootType(operation.kind as OperationTypeNode);
   if (!root) throw new Error(`codegen operations: the schema has no ${operation.kind} type, needed by ${operation.name}`);
   const variables = variableMembers(context, operation.node.variableDefinitions ?? []);

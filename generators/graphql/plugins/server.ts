@@ -20,6 +20,7 @@ import { DEFAULT_SOURCE } from '../config.js';
 import { runtimeFilesOf } from '../../core/pipeline/runtime-files.js';
 import { renderer } from '../plugin-support.js';
 import { serverContext } from '../server.js';
+import type { ServerContext } from '../template-context.js';
 
 /**
  * The files under `runtime/` this plugin's output needs, read from its imports and the runtime
@@ -30,5 +31,6 @@ export async function runtimeFiles(schema: GraphQLSchema, documents: Types.Docum
 }
 
 export const plugin: PluginFunction<GraphQLPluginConfig, string> = (schema, documents, config) => {
-  return renderer(config).render('graphql/server.ts.hbs', { source: config.source ?? DEFAULT_SOURCE, ...serverContext(schema, documents) });
+  const context: ServerContext = { source: config.source ?? DEFAULT_SOURCE, ...serverContext(schema, documents) };
+  return renderer(config).render('graphql/server.ts.hbs', context);
 };

@@ -6,34 +6,34 @@
 import type { PluginFunction } from '@graphql-codegen/plugin-helpers';
 import type { GraphQLSchema } from 'graphql';
 import { isInterfaceType, isObjectType } from 'graphql';
+import { FileBuilder } from '../../core/builder/file.js';
 import { createTypeEmitter, type TypeEmitter } from '../../core/emit/types/emit.js';
-import { jsDoc } from '../../core/builder/names.js';
+import { jsDoc, jsDocLines } from '../../core/builder/names.js';
 import { DEFAULT_SOURCE, type GraphQLPluginConfig } from '../config.js';
 import { resolveMappers } from '../mappers.js';
 import { declaredTypes, typesNames } from '../names.js';
 import { renderer } from '../plugin-support.js';
 import { resolverTypes } from '../resolvers.js';
 import { argsSchema, schemaTypes } from '../schema-types.js';
+import type { TypesContext } from '../template-context.js';
 
 export const plugin: PluginFunction<GraphQLPluginConfig, string> = (schema, _documents, config) => {
   const mappers = resolveMappers(schema, config.mappers);
+  const file = new FileBuilder('types.ts', typesNames(schema).taken);
+  for (const mapper of mappers.imports) file.use(mapper.symbol, mapper.local);
   const types = createTypeEmitter(schemaTypes(schema, config.scalars));
-  const resolvers = resolverTypes(schema, (node, indent) => types.typeOf(node, 'read', indent), mappers);
-  return renderer(config).render('graphql/types.ts.hbs', {
+  const resolvers = resolverTypes(schema, (node, indent) => types.typeOf(node, 'read', indent), mappers, file);
+  const context: TypesContext = {
     source: config.source ?? DEFAULT_SOURCE,
-    intro: intro(schema),
-    imports: resolvers.imports,
+    description: schema.description?.trim() ? `${jsDocLines([schema.description.trim()])} *\n` : '',
+    imports: file.imports(),
     schemas: types.declarations().trimEnd(),
     args: argsDeclarations(schema, types),
+    helpers: resolvers.helpers,
     resolvers: resolvers.declarations,
-  });
+  };
+  return renderer(config).render('graphql/types.ts.hbs', context);
 };
-
-function intro(schema: GraphQLSchema): string {
-  const about = 'The schema\'s types under their GraphQL names, the arguments of each field\n'
-    + '(`<Type><Field>Args`), and `Resolvers<Context>`: the map a server implements.';
-  return jsDoc([schema.description?.trim() ? `${schema.description.trim()}\n\n${about}` : about]);
-}
 
 /** `export interface QueryTaskArgs { ... }` for every field with arguments, by type name and field order. */
 function argsDeclarations(schema: GraphQLSchema, types: TypeEmitter): string {

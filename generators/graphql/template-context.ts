@@ -1,0 +1,192 @@
+/**
+ * What each template of the GraphQL style receives. A user's `templates/graphql/<file>.hbs` (or a
+ * graphql-codegen plugin's `config.templates` folder) overrides the built-in one and gets the same
+ * context. Blocks of code (imports, re-exports, declarations) come printed by the plugin's file
+ * builder, which has imported every name they use and the names the template's own code prints;
+ * the fixed code and prose around them are the template's.
+ */
+
+/** Shared by every template that starts with `{{> header}}`. */
+interface HeaderContext {
+  /** Where the schema came from, printed in the header line (config `source`; default `GraphQL schema`). */
+  source: string;
+}
+
+/**
+ * `types.ts`: every schema type under its GraphQL name, the arguments of each field and
+ * `Resolvers<Context>`, the typed map a server implements.
+ * @template graphql/types.ts.hbs
+ */
+export interface TypesContext extends HeaderContext {
+  /** The schema's description as JSDoc lines (` * …`, escaped), then a ` *` line; empty when it has none. */
+  description: string;
+  /** The import statements: the `graphql` types the resolver types use, and the modules of config `mappers`. */
+  imports: string;
+  /** The schema's types, printed by the type emitter every style shares. */
+  schemas: string;
+  /** `export interface <Type><Field>Args` for every field with arguments, separated by blank lines; empty when none. */
+  args: string;
+  /** The resolver helper types the resolver maps use, which the template declares. */
+  helpers: ResolverHelpersContext;
+  /** The resolver maps: `ResolversTypes` (with mappers), `Resolvers` and one map per type, separated by blank lines. */
+  resolvers: string;
+}
+
+/**
+ * The helper types of `types.ts`'s resolver maps, by their names there (numbered when a schema type
+ * has the name): each is set only when a resolver uses it.
+ */
+export interface ResolverHelpersContext {
+  /** `MaybePromise<T>`: what every resolver may return (set when any resolver exists). */
+  maybePromise: string | undefined;
+  /** `Resolver<Result, Parent, Context, Args>`: a field resolver. */
+  resolver: string | undefined;
+  /** `SubscriptionResolver<Result, Payload, Context, Args>`: `{ subscribe, resolve? }` of a subscription field. */
+  subscriptionResolver: string | undefined;
+  /** `TypeResolver<Value, Name, Context>`: `__resolveType` of an interface or union. */
+  typeResolver: string | undefined;
+  /** graphql-js's `GraphQLResolveInfo` as imported, the last argument of every resolver. */
+  resolveInfo: string;
+}
+
+/** A named fragment of the documents, in `operations.ts`. */
+export interface FragmentContext {
+  /** The fragment type's JSDoc. */
+  doc: string;
+  /** `export interface TaskFieldsFragment { … }` (or a type alias for a union of shapes). */
+  declaration: string;
+}
+
+/** An operation of the documents, in `operations.ts`. */
+export interface OperationContext {
+  /** The result type's JSDoc. */
+  resultDoc: string;
+  /** `export interface GetTaskQuery { … }` (or a type alias for a union of shapes). */
+  resultDeclaration: string;
+  /** The variables type's JSDoc. */
+  variablesDoc: string;
+  /** `export interface GetTaskQueryVariables { … }`, or a `Record<string, never>` alias without variables. */
+  variablesDeclaration: string;
+  /** The constant's JSDoc: what it is, the root field's description and the operation as written. */
+  constantDoc: string;
+  /** The typed operation constant, e.g. `GetTask`. */
+  constant: string;
+  /** The result type's name, e.g. `GetTaskQuery`. */
+  resultType: string;
+  /** The variables type's name, e.g. `GetTaskQueryVariables`. */
+  variablesType: string;
+  /** `"query"`, `"mutation"` or `"subscription"`, as a string literal. */
+  kind: string;
+  /** The operation's name as a string literal. */
+  name: string;
+  /** The SHA-256 of the document as a string literal. */
+  id: string;
+  /** The document sent: string literals of at most 80 characters, one per line, joined with `+`. */
+  document: string;
+}
+
+/**
+ * `operations.ts`: the typed operations of the documents (result and variables types, and a
+ * constant with the exact text sent and its id), the fragments' types and `persistedOperations`.
+ * @template graphql/operations.ts.hbs
+ */
+export interface OperationsContext extends HeaderContext {
+  /** The import statements: the schema types the shapes name, from `types.ts`; empty when none. */
+  imports: string;
+  /** The named fragments, in document order. */
+  fragments: FragmentContext[];
+  /** The operations, in document order. */
+  operations: OperationContext[];
+  /** Every operation constant, by operation name: the entries of `persistedOperations`. */
+  persisted: string[];
+}
+
+/** One operation's method of the client, in `client.ts`. */
+export interface ClientMethodContext {
+  /** The method's JSDoc, indented for an interface member. */
+  doc: string;
+  /** The method's name, e.g. `getTask`. */
+  method: string;
+  /** The operation constant's local name, from `operations.ts`. */
+  constant: string;
+  /** The result type's local name, from `operations.ts`. */
+  result: string;
+  /** The variables type's local name, from `operations.ts`. */
+  variables: string;
+  /** Whether every variable may be left out (nullable or defaulted, or none): the argument is optional. */
+  optional: boolean;
+  /** A subscription (an async iterator over WebSocket), not a query or mutation (a promise over HTTP). */
+  subscription: boolean;
+}
+
+/**
+ * `client.ts`: `createClient(options)`, a typed client with one method per operation of the
+ * documents, and the client runtime's public API.
+ * @template graphql/client.ts.hbs
+ */
+export interface ClientContext extends HeaderContext {
+  /** Whether a document has a subscription: then the client has a WebSocket transport option and `close()`. */
+  subscriptions: boolean;
+  /**
+   * The import statements: the operations from `operations.ts`, and the runtime names the template's
+   * code prints (`GraphQLHttp`, `GraphQLResult`, `HttpOptions`, `RequestOptions`; with subscriptions
+   * `GraphQLSubscriptions`, `SubscribeOptions`, `SubscriptionTransport`).
+   */
+  imports: string;
+  /** The re-export statements of the client runtime's public API. */
+  exports: string;
+  /** One per operation, in document order. */
+  methods: ClientMethodContext[];
+  /** The operation `createClient`'s example calls (the first query, else the first operation). */
+  example: { method: string; optional: boolean } | undefined;
+}
+
+/** A field's role under `@auth`, in `server.ts`. */
+export interface FieldRoleContext {
+  /** `"Type.field"` as a string literal. */
+  key: string;
+  /** The role's name as a string literal. */
+  role: string;
+}
+
+/**
+ * `server.ts`: `createGraphQLServer(resolvers, options)`, the schema's SDL, its `@auth` rules and
+ * the server runtime's public API.
+ * @template graphql/server.ts.hbs
+ */
+export interface ServerContext extends HeaderContext {
+  /**
+   * The import statements: the runtime names the template's code prints (`createServer`,
+   * `GraphQLServer`, `GraphQLServerOptions`, `Viewer`), the resolvers map from `types.ts` and,
+   * with operation documents, `persistedOperations`.
+   */
+  imports: string;
+  /** The re-export statements of the server runtime's public API. */
+  exports: string;
+  /** The local name of `types.ts`'s resolvers map (`Resolvers`, numbered when a schema type has that name). */
+  resolvers: string;
+  /** The SDL's lines as string literals. */
+  sdlLines: string[];
+  /** The role names as string literals, lowest first; empty without `@auth`. */
+  roles: string[];
+  /** The role each protected field needs. */
+  fieldRoles: FieldRoleContext[];
+  /** Whether operations.ts exists (it does when there are operation documents), so registered operations are served. */
+  persisted: boolean;
+}
+
+/**
+ * The resolvers of a generated GraphQL server: the user's file (config `handlers`), written once
+ * with a stub for every root field, then only added to.
+ * @template graphql/resolvers.ts.hbs
+ */
+export interface ResolversContext {
+  /** The import statements: the resolvers map from `types.ts`, relative to the user's file. */
+  imports: string;
+  /** The resolvers map's local name. */
+  resolversType: string;
+  /** `server.ts` as the user's file imports it (the comment points there). */
+  serverImport: string;
+  /** `Query: { … }` and the other root types' stubs, indented. */
+  roots: string[];
+}
