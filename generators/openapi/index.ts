@@ -40,7 +40,7 @@ export async function generateOpenApi({ api, templates }: GeneratorContext<'open
     title: commentText(model.title),
     version: commentText(model.version),
     schemas: types.declarations(),
-    operations: emitOperationTypes(described),
+    ...emitOperationTypes(described),
   };
   const files: GeneratedFile[] = [{ path: 'types.ts', content: templates.render('openapi/types.ts.hbs', typesContext) }];
   if (withValidators) {

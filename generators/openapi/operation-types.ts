@@ -11,6 +11,7 @@ import type { JsonSchema } from '../core/schema/json-schema.js';
 import { camelCase, jsDoc, pascalCase, propertyKey, stringLiteral, uniqueName } from '../core/builder/names.js';
 import { docParts } from '../core/emit/types/doc.js';
 import type { TypeEmitter } from '../core/emit/types/emit.js';
+import type { TypesContext } from './template-context.js';
 import { refName } from '../core/schema/json-schema.js';
 
 /** One response of an operation, as a member of its response or error union. */
@@ -271,23 +272,15 @@ function iteratorOf(
 // types.ts section
 
 /** The operation types, as TypeScript to append to `types.ts` (which declares the component types). */
-export function emitOperationTypes({ operations, statusType, usesStatusType }: OperationsInfo): string {
-  if (operations.length === 0) return '';
-  const blocks = operations.map((info) => [paramsDeclaration(info), responseDeclaration(info), errorDeclaration(info)].filter(Boolean).join('\n'));
-  if (usesStatusType) blocks.unshift(statusDeclaration(statusType));
-  return `// Operations: parameters, responses and errors of each client method.\n\n${blocks.join('\n')}`;
+export function emitOperationTypes({ operations, statusType, usesStatusType }: OperationsInfo): Pick<TypesContext, 'statusType' | 'operations'> {
+  return {
+    // Declared by the template, under the name describeOperations chose.
+    statusType: usesStatusType ? statusType : undefined,
+    operations: operations.map((info) => [paramsDeclaration(info), responseDeclaration(info), errorDeclaration(info)].filter(Boolean).join('\n')),
+  };
 }
 
 /** `HttpStatus` is 100 | 101 | ... | 599; `HttpStatus<4>` is 400 | ... | 499. */
-function statusDeclaration(name: string): string {
-  const digit = '0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9';
-  return `/** An HTTP status code of the given classes: \`${name}<4>\` is 400 | 401 | ... | 499. */
-export type ${name}<Class extends 1 | 2 | 3 | 4 | 5 = 1 | 2 | 3 | 4 | 5> =
-  \`\${Class}\${${digit}}\${${digit}}\` extends infer Code
-    ? Code extends \`\${infer Status extends number}\` ? Status : never
-    : never;
-`;
-}
 
 function endpoint(operation: Operation): string {
   return `\`${operation.method.toUpperCase()} ${operation.path}\``;

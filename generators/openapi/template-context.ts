@@ -24,8 +24,10 @@ export interface TypesContext extends HeaderContext {
   version: string;
   /** The schemas' declarations, printed by the type emitter every style shares. */
   schemas: string;
-  /** Per operation `<Operation>Params`, `<Operation>Response` and `<Operation>Error`, and the `HttpStatus` helper; empty without operations. */
-  operations: string;
+  /** The name of the status helper type the template declares (`HttpStatus`, unless a schema took it); absent when no response needs it. */
+  statusType?: string;
+  /** Per operation, its `<Operation>Params`, `<Operation>Response` and `<Operation>Error` declarations. */
+  operations: string[];
 }
 
 /**
