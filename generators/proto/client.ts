@@ -47,8 +47,8 @@ function nodeClient(model: ServicesModel, source: string): ClientContext {
 }
 
 function webClient(model: ServicesModel, source: string): WebClientContext {
-  const reserved = [...model.services.flatMap((service) => [service.webClientType, service.createClient]), 'WebClients', 'createClient', 'createConnectClient', 'webClients'];
-  const file = new FileBuilder('client-web.ts', reserved);
+  const own = model.services.flatMap((service) => [service.webClientType, service.createClient]);
+  const file = new FileBuilder('client-web.ts', [...own, 'WebClients', 'createClient', 'createConnectClient', 'webClients']);
   importNamed(file, [
     typeSymbol('MessageInitShape', '@bufbuild/protobuf'),
     typeSymbol('Transport', '@connectrpc/connect'),

@@ -88,7 +88,8 @@ function memberShape(member: DescField | DescOneof, refs: References): MemberCon
     return { doc: elementDoc(member, '  '), key: propertyKey(member.localName), optional, type: optional ? `${type} | undefined` : type };
   }
   const cases = member.fields.map((field) => `{\n${elementDoc(field, '    ')}    value: ${fieldType(field, refs).type};\n    case: ${stringLiteral(field.localName)};\n  }`);
-  return { doc: elementDoc(member, '  '), key: propertyKey(member.localName), optional: false, type: `${cases.join(' | ')} | { case: undefined; value?: undefined }` };
+  const type = `${cases.join(' | ')} | { case: undefined; value?: undefined }`;
+  return { doc: elementDoc(member, '  '), key: propertyKey(member.localName), optional: false, type };
 }
 
 /** The message's proto3 JSON form; well-known types have their own (RFC 3339 strings, etc.). */
@@ -113,7 +114,9 @@ function messageJsonShape(message: DescMessage, refs: References): DeclarationCo
   }
   if (isWrapperDesc(message)) return alias(doc, name, fieldJsonType(message.fields[0], refs));
   if (message.fields.length === 0) return alias(doc, name, '{}');
-  const members = message.fields.map((field) => ({ doc: elementDoc(field, '  '), key: propertyKey(field.jsonName), optional: true, type: fieldJsonType(field, refs) }));
+  const members = message.fields.map((field) => {
+    return { doc: elementDoc(field, '  '), key: propertyKey(field.jsonName), optional: true, type: fieldJsonType(field, refs) };
+  });
   return { ...none, object: { doc, name, base: '', members } };
 }
 

@@ -72,7 +72,10 @@ function restClient(rest: RestModel, source: string): RestClientContext {
       createClient: `create${service.key}RestClient`,
       restService: `${clientKey(service)}RestService`,
       key: propertyKey(clientKey(service)),
-      methods: service.methods.filter((method) => rules.has(method.desc.localName)).map((method) => restMethod(file, method, descriptor, rulesConst, rules.get(method.desc.localName)![0]!)),
+      methods: service.methods.flatMap((method) => {
+        const route = rules.get(method.desc.localName)?.[0];
+        return route ? [restMethod(file, method, descriptor, rulesConst, route)] : [];
+      }),
     };
   });
   return {
