@@ -63,6 +63,15 @@ describe('runtime modules', () => {
     expect(runtimeExport('Store', 'graphql-server').export).toMatchObject({ type: true, from: 'server-types' });
   });
 
+  it('know the public API: `@public` on a declaration, or on the statement that re-exports a package', () => {
+    const isPublic = (module: string, name: string) => runtimeExport(name, module).export.public === true;
+    expect(isPublic('grpc-client', 'GrpcError')).toBe(true);
+    expect(isPublic('grpc-client', 'Code')).toBe(true); // `/** @public */ export { Code, ConnectError } from "@connectrpc/connect";`
+    expect(isPublic('grpc-rest-client', 'GrpcError')).toBe(true); // re-exported from its tagged declaration
+    expect(isPublic('grpc-rest-client', 'HttpRules')).toBe(false);
+    expect(isPublic('grpc-client', 'serviceClient')).toBe(false);
+  });
+
   it('find the module declaring an export, or say why they cannot', () => {
     expect(runtimeExport('ErrorCode').module).toBe('graphql-errors');
     expect(() => runtimeExport('MaybePromise')).toThrow(/graphql-execution, grpc-call, server all declare MaybePromise: name the module/);
