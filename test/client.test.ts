@@ -491,7 +491,9 @@ describe('parameter styles (runtime/http-styles.ts, named by the operations that
     writeFiles(join(folder, 'out'), files);
     transpileFolder(join(folder, 'out'));
     const client = files.find((file) => file.path === 'client.ts')?.content ?? '';
-    expect(client).toContain('import { deepObject, form, label, matrix, pipeDelimited, simple, spaceDelimited } from "./runtime/http-styles.js";');
+    expect(client).toContain(
+      ['import {', ...['deepObject', 'form', 'label', 'matrix', 'pipeDelimited', 'simple', 'spaceDelimited'].map((name) => `  ${name},`), '} from "./runtime/http-styles.js";'].join('\n'),
+    );
     // Scalars and arrays of the default style need no serialiser.
     expect(client).toContain('{ key: "plain", name: "plain", in: "query" }');
     const module = (await import(pathToFileURL(join(folder, 'out', 'client.js')).href)) as {

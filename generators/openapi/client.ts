@@ -29,12 +29,13 @@
 import type { TypeEmitter } from '../core/emit/types/emit.js';
 import type { ApiModel, Operation, SecurityScheme } from './model.js';
 import type { JsonSchema } from '../core/schema/json-schema.js';
-import { Imports } from '../core/builder/imports.js';
-import { apiBaseName, jsDoc, objectKey, propertyKey, stringLiteral } from '../core/builder/names.js';
+import { FileBuilder, publicRuntimeSymbols, runtimeSymbol, symbol, typeSymbol, type ImportSymbol, type Printable } from '../core/builder/file.js';
+import { apiBaseName, jsDoc, jsDocLines, objectKey, propertyKey, stringLiteral } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import { refName } from '../core/schema/json-schema.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { isJsonMediaType, type OperationInfo, type OperationsInfo, type ResponseCase } from './operation-types.js';
+import type { ClientContext, ResponseValidatorsContext } from './template-context.js';
 
 export interface ClientEmitOptions {
   /** Input file, for the generated header. */
@@ -43,27 +44,10 @@ export interface ClientEmitOptions {
   validators: boolean;
 }
 
-/** What `client.ts` re-exports from the runtime, so users need only import the client. */
-const REEXPORT_VALUES = [
-  'ApiError', 'ApiInvalidResponseError', 'ApiNetworkError', 'ApiParameterError', 'ApiRedirectError', 'ApiRequestError', 'ApiResponseError',
-  'ApiResponseTooLargeError', 'ApiTimeoutError',
-];
-const REEXPORT_TYPES = [
-  'ApiPromise', 'ApiResponse', 'BasicCredentials', 'ClientOptions', 'HttpCache', 'HttpClient', 'HttpRetryOptions', 'Middleware',
-  'RequestOptions', 'ResponseValidators', 'TypedOperationSpec',
-];
-/** What every client re-exports from `runtime/client-common.ts`, the same names in every style. */
-const COMMON_VALUES = ['ClientError', 'isClientError'];
-const COMMON_TYPES = ['ClientErrorKind', 'CommonClientOptions', 'Credential', 'Fetch', 'HeaderValues', 'HeadersOption', 'RetryOptions'];
-const CACHE_VALUES = ['MemoryCache', 'etagCache'];
-const CACHE_TYPES = ['CachedResponse', 'ResponseCache'];
-const VALIDATION_VALUES = ['ResponseValidationError'];
-const VALIDATION_TYPES = ['ResponseValidator', 'ValidationIssue'];
-/** The serialisers of `runtime/http-styles.ts`, by OpenAPI style. */
-const STYLES = ['deepObject', 'form', 'label', 'matrix', 'pipeDelimited', 'simple', 'spaceDelimited'];
-const BODY_ENCODERS = ['formBody', 'multipartBody'];
-/** How `runtime/http-auth.ts` applies credentials, by kind of security scheme. */
-const AUTH = ['apiKey', 'basic', 'bearer', 'httpScheme'];
+/** The runtime modules whose public API (`@public` exports) `client.ts` re-exports, so users need only import the client. */
+const REEXPORTED_MODULES = ['http', 'client-common', 'http-cache', 'http-validation'];
+/** Global names the type emitter's expressions may print, which imports must not shadow. */
+const GLOBALS = ['Headers', 'Blob', 'Promise', 'AsyncIterableIterator', 'NonNullable'];
 
 const MAX_LINE = 100;
 
@@ -74,11 +58,9 @@ export function emitClient(
   templates: TemplateRenderer,
   options: ClientEmitOptions,
 ): GeneratedFile[] {
-  const context = clientContext(model, types, described, options);
-  const files = [{ path: 'client.ts', content: templates.render('openapi/client.ts.hbs', context) }];
-  if (context.responseValidators.entries.length) {
-    files.push({ path: 'response-validators.ts', content: templates.render('openapi/response-validators.ts.hbs', { source: options.source, ...context.responseValidators }) });
-  }
+  const { client, responseValidators } = clientContext(model, types, described, options);
+  const files = [{ path: 'client.ts', content: templates.render('openapi/client.ts.hbs', client) }];
+  if (responseValidators) files.push({ path: 'response-validators.ts', content: templates.render('openapi/response-validators.ts.hbs', responseValidators) });
   return files;
 }
 
@@ -87,7 +69,7 @@ function clientContext(
   types: TypeEmitter,
   described: OperationsInfo,
   options: ClientEmitOptions,
-): { responseValidators: { validators: string[]; entries: string[] } } & Record<string, unknown> {
+): { client: ClientContext; responseValidators?: ResponseValidatorsContext } {
   const infos = described.operations;
   const base = apiBaseName(model.title);
   /** The interface of `createClient`'s object, named after the API (`TasksApiClient`). */
@@ -96,104 +78,91 @@ function clientContext(
   const credentialsType = `${base}Credentials`;
   const errorsType = `${base}Errors`;
   const schemes = Object.entries(model.securitySchemes).filter(([, scheme]) => scheme.type !== 'mutualTLS');
-
-  const validatorNames = new Set<string>();
-  const validatorOf = (schema: JsonSchema | undefined): string | undefined => {
-    const name = typeof schema === 'object' && schema.$ref ? refName(schema.$ref) : undefined;
-    if (!options.validators || name === undefined || !model.schemas.some((item) => item.name === name)) return undefined;
-    const validator = `validate${types.typeName(name, 'read')}`;
-    validatorNames.add(validator);
-    return validator;
-  };
-
-  const known = new Set(model.schemas.flatMap(({ name }) => [types.typeName(name, 'read'), types.typeName(name, 'write')]));
-  for (const info of infos) for (const name of [info.paramsType, info.responseType, info.errorType]) known.add(name);
   const hasOperations = infos.length > 0;
-  const hasBasic = schemes.some(([, scheme]) => isBasic(scheme));
-  const runtimeValues = hasOperations ? ['ApiError', 'httpClient'] : ['httpClient'];
-  const runtimeTypes = [
-    'ClientOptions', 'HttpClient',
-    ...(hasOperations ? ['ApiErrorFor', 'ApiPromise', 'RequestOptions', 'TypedOperationSpec'] : []),
-    ...(schemes.length ? ['SecuritySchemeSpec'] : []),
-    ...(hasBasic ? ['BasicCredentials'] : []),
-  ].sort();
-  const imports = new Imports([
-    ...runtimeValues, ...runtimeTypes, ...REEXPORT_VALUES, ...REEXPORT_TYPES, ...COMMON_VALUES, ...COMMON_TYPES, ...CACHE_VALUES,
-    ...CACHE_TYPES, ...VALIDATION_VALUES, ...VALIDATION_TYPES, ...STYLES, ...AUTH, ...BODY_ENCODERS, 'paginate', clientName, optionsType, credentialsType, errorsType,
-    'DEFAULT_BASE_URL', 'isApiError', 'createClient', 'createHttpClient', 'securitySchemes', 'Headers', 'Blob', 'Promise',
-    'AsyncIterableIterator', 'NonNullable', 'http', ...infos.map(operationConstant),
-  ]);
-  const local = (type: string): string => imports.rewrite(type, known);
 
-  const auth = new Set<string>();
-  const securitySchemes = schemes.map(([name, scheme]) => `  ${objectKey(name)}: ${schemeLiteral(scheme, auth)},`);
-  const styles = new Set<string>();
-  const encoders = new Set<string>();
-  const specs = infos.map((info) => operationSpec(info, model, local, styles, encoders));
-  const paginated = infos.some((info) => info.iterator);
-  const validatorEntries = infos.flatMap((info) => {
-    const byStatus = responseValidatorsOf(info, validatorOf);
-    return byStatus.length ? [`${objectKey(info.method)}: { ${byStatus.map(([code, name]) => `${code}: ${name}`).join(', ')} },`] : [];
-  });
-  const methods = infos.flatMap((info) => operationMethods(info, local));
-  const implementations = infos.flatMap((info) => operationImplementations(info, local));
+  const file = new FileBuilder('client.ts', [
+    clientName, optionsType, credentialsType, errorsType, 'DEFAULT_BASE_URL', 'isApiError', 'createClient', 'createHttpClient',
+    'securitySchemes', 'http', ...infos.map(operationConstant), ...GLOBALS,
+  ]);
+  for (const module of REEXPORTED_MODULES) file.reexport(...publicRuntimeSymbols(module));
+  // The runtime names the template's own code prints, imported first so that they keep their names.
+  for (const name of ['httpClient', 'ClientOptions', 'HttpClient', ...(hasOperations ? ['ApiError', 'ApiErrorFor'] : []), ...(schemes.length ? ['SecuritySchemeSpec'] : [])]) {
+    file.use(runtimeSymbol(name, 'http'));
+  }
+  const known = new Map<string, ImportSymbol>();
+  for (const { name } of model.schemas) for (const type of [types.typeName(name, 'read'), types.typeName(name, 'write')]) known.set(type, typeSymbol(type, './types'));
+  for (const info of infos) for (const name of [info.paramsType, info.responseType, info.errorType]) known.set(name, typeSymbol(name, './types'));
+  const local = (type: string): string => file.rewrite(type, known);
+
+  const securitySchemes = schemes.map(([name, scheme]) => file.code`  ${objectKey(name)}: ${schemeLiteral(scheme)},`);
+  const specs = infos.map((info) => operationSpec(info, model, file, local));
+  const methods = infos.flatMap((info) => operationMethods(info, file, local));
+  const implementations = infos.flatMap((info) => operationImplementations(info, file, local));
   const errors = infos.map((info) => `  ${propertyKey(info.method)}: ${local(info.errorType)};`);
   const server = model.servers[0]?.url;
+  const example = docExample(model, infos);
+  const credentials = schemes.length ? { name: credentialsType, members: schemes.map(([name, scheme]) => credentialMember(name, scheme, file)) } : undefined;
 
-  return {
+  const client: ClientContext = {
     source: options.source,
-    imports: {
-      runtimeValues,
-      runtimeTypes,
-      commonTypes: schemes.length ? ['Credential'] : [],
-      styles: [...styles].sort(),
-      auth: [...auth].sort(),
-      encoders: [...encoders].sort(),
-      paginate: paginated,
-      types: imports.specifiers(),
-    },
-    commonValues: COMMON_VALUES,
-    commonTypes: COMMON_TYPES,
-    cacheValues: CACHE_VALUES,
-    cacheTypes: CACHE_TYPES,
-    validationValues: VALIDATION_VALUES,
-    validationTypes: VALIDATION_TYPES,
-    responseValidators: { validators: [...validatorNames].sort(), entries: validatorEntries },
-    reexportValues: REEXPORT_VALUES,
-    reexportTypes: REEXPORT_TYPES,
+    imports: file.imports(),
+    exports: file.exports(),
     defaultBaseUrl: server === undefined ? undefined : stringLiteral(server),
     serverDoc: server === undefined ? undefined : jsDoc([`Base URL of the API's first server${model.servers[0].description ? ` (${model.servers[0].description})` : ''}.`]).trimEnd(),
-    credentials: schemes.length
-      ? { name: credentialsType, members: schemes.map(([name, scheme]) => credentialMember(name, scheme)) }
-      : undefined,
+    credentials,
     securitySchemes,
     optionsType,
-    optionsDoc: jsDoc([`Options of {@link createClient}.`]).trimEnd(),
     clientName,
-    createDoc: createDoc(model, infos),
-    httpClientDoc: httpClientDoc(model, infos),
+    createDoc: createDoc(model, example),
+    httpClientExample: example && exampleLines([
+      `const http = createHttpClient(${example.options});`,
+      `const result = await http.call(${[operationConstant(example.info), example.params].filter(Boolean).join(', ')});`,
+    ]),
     specs,
     methods,
     implementations,
     httpDefaults: `{ ${[server === undefined ? '' : 'baseUrl: DEFAULT_BASE_URL', schemes.length ? 'securitySchemes' : ''].filter(Boolean).join(', ')} }`.replace('{  }', '{}'),
     errorsType,
     errors,
-    isApiErrorDoc: isApiErrorDoc(infos),
+    isApiErrorExample: isApiErrorExample(infos),
     hasOperations,
   };
+  return { client, responseValidators: responseValidatorsContext(model, types, infos, options) };
+}
+
+/**
+ * `response-validators.ts`: the validator of each 2xx JSON body whose schema is a named one, by
+ * operation and status; none without validators.ts or without such a body.
+ */
+function responseValidatorsContext(model: ApiModel, types: TypeEmitter, infos: OperationInfo[], options: ClientEmitOptions): ResponseValidatorsContext | undefined {
+  if (!options.validators) return undefined;
+  const file = new FileBuilder('response-validators.ts', ['responseValidators']);
+  file.use(runtimeSymbol('ResponseValidators', 'http'));
+  file.use(runtimeSymbol('checkResponses', 'http-validation'));
+  const schemaNames = new Set(model.schemas.map(({ name }) => name));
+  const validatorOf = (schema: JsonSchema | undefined): ImportSymbol | undefined => {
+    const name = typeof schema === 'object' && schema.$ref ? refName(schema.$ref) : undefined;
+    return name !== undefined && schemaNames.has(name) ? symbol(`validate${types.typeName(name, 'read')}`, './validators') : undefined;
+  };
+  const entries = infos.flatMap((info) => {
+    const byStatus = responseValidatorsOf(info, validatorOf);
+    return byStatus.length ? [file.code`${objectKey(info.method)}: { ${byStatus.map(([code, validator]) => file.code`${code}: ${validator}`).join(', ')} },`] : [];
+  });
+  return entries.length ? { source: options.source, imports: file.imports(), entries } : undefined;
 }
 
 function isBasic(scheme: SecurityScheme): boolean {
   return scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'basic';
 }
 
-function credentialMember(name: string, scheme: SecurityScheme): string {
-  let type = 'Credential';
+function credentialMember(name: string, scheme: SecurityScheme, file: FileBuilder): string {
+  const credential = runtimeSymbol('Credential', 'client-common');
+  let type: Printable = credential;
   let what: string;
   switch (scheme.type) {
     case 'http':
       if (isBasic(scheme)) {
-        type = 'Credential<BasicCredentials>';
+        type = [credential, '<', runtimeSymbol('BasicCredentials', 'http'), '>'];
         what = 'User name and password for HTTP Basic authentication.';
       } else if (scheme.scheme?.toLowerCase() === 'bearer') {
         what = `Bearer token${scheme.bearerFormat ? ` (${scheme.bearerFormat})` : ''}, sent as \`Authorization: Bearer <token>\`.`;
@@ -208,23 +177,28 @@ function credentialMember(name: string, scheme: SecurityScheme): string {
       what = 'Access token, sent as `Authorization: Bearer <token>`.';
   }
   const doc = jsDoc([scheme.description, what, 'A value, or a function called before each request (it may be async, e.g. to refresh a token).'], '  ');
-  return `${doc}  ${propertyKey(name)}?: ${type};`;
+  return file.code`${doc}  ${propertyKey(name)}?: ${type};`;
 }
 
-/** The expression that applies `scheme`'s credential: a function of `runtime/http-auth.ts` (whose name it adds to `used`). */
-function schemeLiteral(scheme: SecurityScheme, used: Set<string>): string {
+/** The expression that applies `scheme`'s credential: a function of `runtime/http-auth.ts`. */
+function schemeLiteral(scheme: SecurityScheme): Printable {
+  const auth = (name: string) => runtimeSymbol(name, 'http-auth');
   const kind = scheme.type === 'http' ? scheme.scheme?.toLowerCase() : undefined;
-  const [name, call] = scheme.type === 'apiKey'
-    ? ['apiKey', `apiKey(${stringLiteral(scheme.in ?? 'header')}, ${stringLiteral(scheme.name ?? '')})`]
-    : scheme.type === 'http' && kind !== 'bearer'
-      ? kind === 'basic' ? ['basic', 'basic'] : ['httpScheme', `httpScheme(${stringLiteral(scheme.scheme ?? '')})`]
-      : ['bearer', 'bearer'];
-  used.add(name);
-  return call;
+  if (scheme.type === 'apiKey') return [auth('apiKey'), `(${stringLiteral(scheme.in ?? 'header')}, ${stringLiteral(scheme.name ?? '')})`];
+  if (scheme.type === 'http' && kind !== 'bearer') return kind === 'basic' ? auth('basic') : [auth('httpScheme'), `(${stringLiteral(scheme.scheme ?? '')})`];
+  return auth('bearer');
 }
 
 /** The operation the examples call, the options and the params object they pass. */
-function docExample(model: ApiModel, infos: OperationInfo[]): { info: OperationInfo; options: string; params: string } | undefined {
+interface DocExample {
+  info: OperationInfo;
+  /** `createClient`'s argument, or nothing. */
+  options: string;
+  /** The method's argument, or nothing. */
+  params: string;
+}
+
+function docExample(model: ApiModel, infos: OperationInfo[]): DocExample | undefined {
   const gets = infos.filter((info) => info.operation.method === 'get');
   const info = gets.find((item) => item.paramsRequired) ?? gets[0] ?? infos[0];
   if (!info) return undefined;
@@ -237,8 +211,7 @@ function docExample(model: ApiModel, infos: OperationInfo[]): { info: OperationI
   return { info, options: settings.length ? `{ ${settings.join(', ')} }` : '', params: args.length ? `{ ${args.map(propertyKey).join(', ')} }` : '' };
 }
 
-function createDoc(model: ApiModel, infos: OperationInfo[]): string {
-  const example = docExample(model, infos);
+function createDoc(model: ApiModel, example: DocExample | undefined): string {
   const lines = [`Client of ${model.title}${model.version ? ` ${model.version}` : ''}.`];
   if (model.description?.trim()) lines.push('', model.description.trim());
   if (example) {
@@ -247,42 +220,26 @@ function createDoc(model: ApiModel, infos: OperationInfo[]): string {
   return jsDoc([lines.join('\n')]).trimEnd();
 }
 
-function httpClientDoc(model: ApiModel, infos: OperationInfo[]): string {
-  const example = docExample(model, infos);
-  const lines = [
-    "The runtime client alone, with this API's base URL and security schemes: `call` sends one",
-    "`<method>Operation` constant as `createClient`'s method does, so an app that sends operations",
-    "this way bundles only the descriptions it names (`createClient`'s object names them all).",
-  ];
-  if (example) {
-    const args = [operationConstant(example.info), example.params].filter(Boolean).join(', ');
-    lines.push('', '@example', `const http = createHttpClient(${example.options});`, `const result = await http.call(${args});`);
-  }
-  return jsDoc([lines.join('\n')]).trimEnd();
+/** Example code as the inner lines of a JSDoc block whose prose is the template's. */
+function exampleLines(lines: string[]): string {
+  return jsDocLines([lines.join('\n')]).trimEnd();
 }
 
-function isApiErrorDoc(infos: OperationInfo[]): string {
+/** `isApiError`'s example: a call that may fail with a client error, and the narrowing catch. */
+function isApiErrorExample(infos: OperationInfo[]): string | undefined {
   const clientError = (item: ResponseCase): boolean => item.code !== undefined && item.code >= 400;
   const example = infos.find((info) => info.errors.some((item) => item.code === 404)) ?? infos.find((info) => info.errors.some(clientError)) ?? infos[0];
-  const lines = [
-    'Whether `error` is an `ApiError` from this client, of the method `operation` if given. Narrowing',
-    'its `status` then types its body.',
-  ];
-  if (example) {
-    const status = example.errors.find((item) => item.code === 404)?.code ?? example.errors.find(clientError)?.code ?? 500;
-    const call = example.hasParams ? `${example.method}(params)` : `${example.method}()`;
-    lines.push(
-      '',
-      '@example',
-      'try {',
-      `  await client.${call};`,
-      '} catch (error) {',
-      `  if (isApiError(error, ${stringLiteral(example.method)}) && error.status === ${status}) console.error(error.data);`,
-      '  else throw error;',
-      '}',
-    );
-  }
-  return jsDoc([lines.join('\n')]).trimEnd();
+  if (!example) return undefined;
+  const status = example.errors.find((item) => item.code === 404)?.code ?? example.errors.find(clientError)?.code ?? 500;
+  const call = example.hasParams ? `${example.method}(params)` : `${example.method}()`;
+  return exampleLines([
+    'try {',
+    `  await client.${call};`,
+    '} catch (error) {',
+    `  if (isApiError(error, ${stringLiteral(example.method)}) && error.status === ${status}) console.error(error.data);`,
+    '  else throw error;',
+    '}',
+  ]);
 }
 
 /** Name of the exported constant describing `info` to the runtime. */
@@ -291,7 +248,7 @@ function operationConstant(info: OperationInfo): string {
 }
 
 /** The exported constant describing `info` to the runtime, typed with its params and responses. */
-function operationSpec(info: OperationInfo, model: ApiModel, local: (type: string) => string, styles: Set<string>, encoders: Set<string>): string {
+function operationSpec(info: OperationInfo, model: ApiModel, file: FileBuilder, local: (type: string) => string): string {
   const { operation } = info;
   const lines = [
     `id: ${stringLiteral(info.method)}`,
@@ -304,8 +261,7 @@ function operationSpec(info: OperationInfo, model: ApiModel, local: (type: strin
       const defaultStyle = parameter.in === 'query' || parameter.in === 'cookie' ? 'form' : 'simple';
       // The core serialises scalars and arrays of the default style; anything else names its serialiser.
       if (parameter.style !== defaultStyle || mayBeObject(parameter.schema, model)) {
-        styles.add(parameter.style);
-        fields.push(`style: ${parameter.style}`, `explode: ${parameter.explode}`);
+        fields.push(file.code`style: ${runtimeSymbol(parameter.style, 'http-styles')}`, `explode: ${parameter.explode}`);
       } else if (parameter.in === 'query' && !parameter.explode) {
         fields.push('explode: false');
       }
@@ -317,10 +273,7 @@ function operationSpec(info: OperationInfo, model: ApiModel, local: (type: strin
     const mediaType = info.body.content.mediaType;
     lines.push(`body: ${stringLiteral(mediaType)}`);
     const encoder = /^multipart\//i.test(mediaType) ? 'multipartBody' : /^application\/x-www-form-urlencoded/i.test(mediaType) ? 'formBody' : undefined;
-    if (encoder) {
-      encoders.add(encoder);
-      lines.push(`encodeBody: ${encoder}`);
-    }
+    if (encoder) lines.push(file.code`encodeBody: ${runtimeSymbol(encoder, 'http-forms')}`);
   }
   const accept = [...new Set(operation.responses.flatMap((response) => response.contents.map((content) => content.mediaType)))];
   if (accept.length) lines.push(`accept: ${stringLiteral(accept.join(', '))}`);
@@ -335,8 +288,9 @@ function operationSpec(info: OperationInfo, model: ApiModel, local: (type: strin
   const params = info.hasParams ? `${local(info.paramsType)}${info.paramsRequired ? '' : ' | undefined'}` : 'undefined';
   const doc = jsDoc([`\`${operation.method.toUpperCase()} ${operation.path}\`: what \`${info.method}\` sends; \`call(${operationConstant(info)}, …)\` sends it too.`]);
   const typeArgs = [params, local(info.resultType), local(info.responseType)];
-  const head = `export const ${operationConstant(info)}: TypedOperationSpec<${typeArgs.join(', ')}> = {`;
-  const wrapped = head.length <= MAX_LINE ? head : `export const ${operationConstant(info)}: TypedOperationSpec<\n${typeArgs.map((arg) => `  ${arg}`).join(',\n')}\n> = {`;
+  const specType = file.use(runtimeSymbol('TypedOperationSpec', 'http'));
+  const head = `export const ${operationConstant(info)}: ${specType}<${typeArgs.join(', ')}> = {`;
+  const wrapped = head.length <= MAX_LINE ? head : `export const ${operationConstant(info)}: ${specType}<\n${typeArgs.map((arg) => `  ${arg}`).join(',\n')}\n> = {`;
   return `${doc}${wrapped}\n${lines.map((line) => `  ${line},`).join('\n')}\n};`;
 }
 
@@ -362,11 +316,14 @@ function mayBeObject(schema: JsonSchema, model: ApiModel, seen = new Set<string>
 }
 
 /** The validator of each 2xx JSON body of `info` whose schema is a named one, by status. */
-function responseValidatorsOf(info: OperationInfo, validatorOf: (schema: JsonSchema | undefined) => string | undefined): Array<readonly [number, string]> {
+function responseValidatorsOf(
+  info: OperationInfo,
+  validatorOf: (schema: JsonSchema | undefined) => ImportSymbol | undefined,
+): Array<readonly [number, ImportSymbol]> {
   return info.success
     .filter((item): item is ResponseCase & { code: number } => item.code !== undefined && item.content !== undefined && isJsonMediaType(item.content.mediaType))
     .map((item) => [item.code, validatorOf(item.content?.schema)] as const)
-    .filter((entry): entry is readonly [number, string] => entry[1] !== undefined);
+    .filter((entry): entry is readonly [number, ImportSymbol] => entry[1] !== undefined);
 }
 
 /** The operation's security alternatives, each the names of schemes the client can apply. */
@@ -395,11 +352,12 @@ function methodDoc(info: OperationInfo, lead?: string): string {
 }
 
 /** The client interface's method of an operation, and of its item iterator when it is paginated. */
-function operationMethods(info: OperationInfo, local: (type: string) => string): string[] {
+function operationMethods(info: OperationInfo, file: FileBuilder, local: (type: string) => string): string[] {
   const params: string[] = [];
   if (info.hasParams) params.push(`params${info.paramsRequired ? '' : '?'}: ${local(info.paramsType)}`);
-  params.push('options?: RequestOptions');
-  const returns = `ApiPromise<${local(info.resultType)}, ${local(info.responseType)}>`;
+  params.push(file.code`options?: ${runtimeSymbol('RequestOptions', 'http')}`);
+  // ApiPromise is a class, named here only as a type.
+  const returns = file.code`${{ ...runtimeSymbol('ApiPromise', 'http'), type: true }}<${local(info.resultType)}, ${local(info.responseType)}>`;
   const methods = [`${methodDoc(info)}${signature(info.method, params, returns)}`];
   if (info.iterator) {
     const { spec: pagination } = info.iterator;
@@ -413,10 +371,13 @@ function operationMethods(info: OperationInfo, local: (type: string) => string):
 }
 
 /** `createClient`'s implementation of the methods of an operation. */
-function operationImplementations(info: OperationInfo, local: (type: string) => string): string[] {
+function operationImplementations(info: OperationInfo, file: FileBuilder, local: (type: string) => string): string[] {
   const spec = operationConstant(info);
   const [params, args] = info.hasParams ? ['params, init', 'params, init'] : ['init', 'undefined, init'];
   const lines = [`    ${propertyKey(info.method)}: (${params}) => http.call(${spec}, ${args}),`];
-  if (info.iterator) lines.push(`    ${propertyKey(info.iterator.method)}: (${params}) => paginate<${local(info.iterator.itemType)}>(http, ${spec}, ${args}),`);
+  if (info.iterator) {
+    const paginate = runtimeSymbol('paginate', 'http-paginate');
+    lines.push(file.code`    ${propertyKey(info.iterator.method)}: (${params}) => ${paginate}<${local(info.iterator.itemType)}>(http, ${spec}, ${args}),`);
+  }
   return lines;
 }

@@ -29,18 +29,19 @@
  * ```
  */
 import type { TypeEmitter } from '../core/emit/types/emit.js';
-import { emitSchemaValidators, type ValidatorCode } from '../core/emit/validators/emit.js';
+import { emitSchemaValidators } from '../core/emit/validators/emit.js';
 import type { ExternalValidator } from '../core/emit/validators/module.js';
 import type { ApiModel, SecurityScheme } from './model.js';
 import type { JsonSchema, SchemaObject } from '../core/schema/json-schema.js';
-import { Imports } from '../core/builder/imports.js';
-import { apiBaseName, jsDoc, objectKey, propertyKey, stringLiteral, uniqueName } from '../core/builder/names.js';
+import { FileBuilder, publicRuntimeSymbols, runtimeSymbol, symbol, typeSymbol, type ImportSymbol } from '../core/builder/file.js';
+import { apiBaseName, jsDoc, jsDocLines, objectKey, propertyKey, stringLiteral, uniqueName } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import { refName } from '../core/schema/json-schema.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { OperationInfo, OperationsInfo } from './operation-types.js';
 import { ServerOperations, type ServerNames } from './server-operations.js';
 import { routeLiteral, routeTree } from './server-routes.js';
+import type { ServerContext, ValidatorsContext } from './template-context.js';
 
 export interface ServerEmitOptions {
   /** Input file, for the generated header. */
@@ -54,27 +55,23 @@ export interface ServerEmitOptions {
   redis?: boolean;
 }
 
-const REDIS_REEXPORT_VALUES = { './runtime/redis-store.js': ['RedisStore', 'RedisStoreUnavailableError'] };
-const REDIS_REEXPORT_TYPES = { './runtime/redis-store.js': ['RedisStoreClient', 'RedisStoreOptions'] };
-
-/** What server.ts re-exports, so users import everything from it. */
-const REEXPORT_VALUES = { './runtime/server.js': ['combine', 'createHttpServer', 'DEFAULT_LIMITS', 'HttpProblem'], './runtime/store.js': ['MemoryStore'], './runtime/conditional.js': ['computeEtag'] };
-const REEXPORT_TYPES = {
-  './runtime/server.js': ['ErrorContext', 'FieldError', 'HeaderValue', 'HttpServerOptions', 'Limits', 'Listener', 'MaybePromise', 'OperationOptions', 'RequestContext', 'ResponseHeaders', 'ServerOptions', 'SortField'],
-  './runtime/auth.js': ['Credentials'],
-  './runtime/server-types.js': ['OperationMeta', 'ProblemBody', 'Store'],
-};
-const RUNTIME_TYPES = ['Listener', 'MaybePromise', 'OperationOptions', 'OperationSpec', 'RequestContext', 'ResponseHeaders', 'RouteNode', 'ServerOptions', 'SortField'];
+/**
+ * The runtime modules whose public API (`@public` exports) server.ts re-exports, so users import
+ * everything from it; `redis-store` too with `options.redis`.
+ */
+const REEXPORTED_MODULES = ['server', 'store', 'conditional', 'auth', 'server-types'];
+/** The runtime names templates/openapi/server.ts.hbs prints in its own code. */
+const TEMPLATE_RUNTIME = ['createListener', 'Listener', 'MaybePromise', 'OperationOptions', 'OperationSpec', 'RequestContext', 'RouteNode', 'ServerOptions'];
+/** Global names the type emitter's expressions may print, which imports must not shadow. */
+const GLOBALS = ['Record', 'Promise', 'Uint8Array', 'File', 'Blob'];
 
 export function emitServer(model: ApiModel, types: TypeEmitter, described: OperationsInfo, templates: TemplateRenderer, options: ServerEmitOptions): GeneratedFile[] {
   // A document without operations (webhooks only) has nothing to serve.
   if (model.operations.length === 0) return [];
   const { server, validators } = serverContext(model, types, described, options);
   const files: GeneratedFile[] = [{ path: 'server.ts', content: templates.render('openapi/server.ts.hbs', server) }];
-  if (validators) {
-    // Same shape as validators.ts: the same template renders it.
-    files.push({ path: 'server-validators.ts', content: templates.render('openapi/validators.ts.hbs', { source: options.source, ...validators }) });
-  }
+  // Same shape as validators.ts: the same template renders it.
+  if (validators) files.push({ path: 'server-validators.ts', content: templates.render('openapi/validators.ts.hbs', validators) });
   return files;
 }
 
@@ -105,76 +102,80 @@ export function basePaths(servers: ApiModel['servers']): string[] {
 function typedValidators(
   roots: Array<{ name: string; schema: JsonSchema }>,
   types: TypeEmitter,
-  known: ReadonlySet<string>,
+  known: ReadonlyMap<string, ImportSymbol>,
   shared: ReadonlyMap<object, ExternalValidator> | undefined,
-): ValidatorCode {
-  const imports = new Imports(roots.map(({ name }) => name));
+  source: string,
+): ValidatorsContext {
+  const file = new FileBuilder('server-validators.ts', roots.map(({ name }) => name));
   const declarations = roots.map(({ name, schema }) => {
     const { $defs: _defs, ...own } = schema as SchemaObject;
-    return `export type ${name} = ${imports.rewrite(types.typeOf(own, 'write'), known)};`;
+    return `export type ${name} = ${file.rewrite(types.typeOf(own, 'write'), known)};`;
   });
-  const typeImports = imports.specifiers();
-  const locals = typeImports.map((specifier) => specifier.split(' as ').pop()!);
   // The API's named schemas are checked by validators.ts (when it is generated): called, not copied.
   const external = shared ? (schema: object) => shared.get(schema) : undefined;
   const calls = shared ? [...shared.values()].flatMap(({ is, validate }) => [is, validate]) : [];
-  const result = emitSchemaValidators(roots.map((root) => ({ ...root, type: root.name })), external ? { external } : {}, [...roots.map(({ name }) => name), ...locals, ...calls]);
-  return { ...result, code: `${declarations.join('\n\n')}\n\n${result.code}`, typeImports };
+  const typeNames = [...file.names(), ...calls];
+  const result = emitSchemaValidators(roots.map((root) => ({ ...root, type: root.name })), { ...(external ? { external } : {}), file }, typeNames);
+  return { source, imports: file.imports(), code: `${declarations.join('\n\n')}\n\n${result.code}` };
 }
 
-function serverContext(model: ApiModel, types: TypeEmitter, described: OperationsInfo, options: ServerEmitOptions): { server: object; validators?: ValidatorCode } {
+/** Re-exports the public API of `modules`, each name once: from the first module that has it (`server` re-exports `HttpProblem` of `server-types`). */
+function reexportPublic(file: FileBuilder, modules: string[]): Set<string> {
+  const names = new Set<string>();
+  for (const module of modules) {
+    const fresh = publicRuntimeSymbols(module).filter((exported) => !names.has(exported.name));
+    for (const exported of fresh) names.add(exported.name);
+    file.reexport(...fresh);
+  }
+  return names;
+}
+
+function serverContext(
+  model: ApiModel,
+  types: TypeEmitter,
+  described: OperationsInfo,
+  options: ServerEmitOptions,
+): { server: ServerContext; validators?: ValidatorsContext } {
   const { operations: infos, statusType } = described;
   const base = apiBaseName(model.title);
   const { handlers: handlersType, options: optionsType } = serverTypeNames(model);
 
-  const known = new Set(model.schemas.flatMap(({ name }) => [types.typeName(name, 'read'), types.typeName(name, 'write')]));
-  known.add(statusType);
+  const known = new Map<string, ImportSymbol>();
+  for (const { name } of model.schemas) for (const type of [types.typeName(name, 'read'), types.typeName(name, 'write')]) known.set(type, typeSymbol(type, './types'));
+  known.set(statusType, typeSymbol(statusType, './types'));
   const ownNames = [handlersType, optionsType, 'BASE_PATHS', 'createServer', 'operations', 'routes', 'securitySchemes'];
-  const reexportValues: Record<string, string[]> = { ...REEXPORT_VALUES, ...(options.redis ? REDIS_REEXPORT_VALUES : {}) };
-  const reexportTypes: Record<string, string[]> = { ...REEXPORT_TYPES, ...(options.redis ? REDIS_REEXPORT_TYPES : {}) };
-  const runtimeNames = [...RUNTIME_TYPES, 'createListener', ...Object.values(reexportValues).flat(), ...Object.values(reexportTypes).flat()];
-  const typeImports = new Imports([...ownNames, ...runtimeNames, 'Record', 'Promise', 'Uint8Array', 'File', 'Blob']);
+  const file = new FileBuilder('server.ts', [...ownNames, ...GLOBALS]);
+  const reexported = reexportPublic(file, [...REEXPORTED_MODULES, ...(options.redis ? ['redis-store'] : [])]);
+  // Imported first, so that they keep their names.
+  for (const name of TEMPLATE_RUNTIME) file.use(runtimeSymbol(name, 'server'));
 
-  // Validators from validators.ts, by the name the validator emitter gives them.
-  const validatorNames = new Set<string>();
   const schemaNames = new Set(model.schemas.map(({ name }) => name));
   // `isX`/`validateX` suffixes validators.ts already uses.
   const takenSuffixes = new Set(model.schemas.flatMap(({ name }) => [types.typeName(name, 'read'), types.typeName(name, 'write')]));
   const roots: Array<{ name: string; schema: JsonSchema }> = [];
-  const ownValidators: string[] = [];
   // Parameter schemas are validated in their own documents, whose `$defs` are the API's schemas.
   const defs = Object.fromEntries(model.schemas.map(({ name, schema }) => [name, schema]));
 
-  const runtimeUsed = new Set<string>();
   const names: ServerNames = {
-    type: (expression) => typeImports.rewrite(expression, known),
+    type: (expression) => file.rewrite(expression, known),
     schemaValidator(schema, direction) {
       const name = typeof schema === 'object' && schema.$ref ? refName(schema.$ref) : undefined;
       if (!options.validators || name === undefined || !schemaNames.has(name)) return undefined;
-      const validator = `validate${types.typeName(name, direction)}`;
-      validatorNames.add(validator);
-      return validator;
+      return file.use(symbol(`validate${types.typeName(name, direction)}`, './validators'));
     },
     ownValidator(suffix, schema) {
       const name = uniqueName(suffix, takenSuffixes);
       const root: SchemaObject = typeof schema === 'object' ? { ...schema, $defs: defs } : schema ? { $defs: defs } : { not: {}, $defs: defs };
       roots.push({ name, schema: root });
-      ownValidators.push(`validate${name}`);
-      return `validate${name}`;
+      return file.use(symbol(`validate${name}`, './server-validators'));
     },
-    runtime(name) {
-      runtimeUsed.add(name);
-      return name;
-    },
+    runtime: (name) => file.use(runtimeSymbol(name, 'server')),
   };
 
-  const reserved = [...ownNames, ...runtimeNames, ...known, ...infos.flatMap((info) => [info.paramsType, info.responseType, info.errorType])];
+  const reserved = [...file.names(), ...reexported, ...known.keys(), ...infos.flatMap((info) => [info.paramsType, info.responseType, info.errorType])];
   const emitter = new ServerOperations(model, types, names, reserved);
   const operations = infos.map((info) => emitter.describe(info));
-  for (const operation of operations) {
-    typeImports.reserve(operation.requestType);
-    typeImports.reserve(operation.resultType);
-  }
+  for (const operation of operations) file.reserve(operation.requestType, operation.resultType);
 
   const tree = routeTree(operations.map(({ info }) => ({ method: info.operation.method, path: info.operation.path, spec: propertyAccessOf('operations', info.method) })));
   const schemes = Object.entries(model.securitySchemes).filter(([, scheme]) => scheme.type !== 'mutualTLS');
@@ -185,14 +186,14 @@ function serverContext(model: ApiModel, types: TypeEmitter, described: Operation
       return [schema as object, { is: `is${type}`, validate: `validate${type}` }];
     }))
     : undefined;
-  const validators = roots.length ? typedValidators(roots, types, known, shared) : undefined;
+  const validators = roots.length ? typedValidators(roots, types, known, shared, options.source) : undefined;
 
   const example = exampleOf(operations.map((operation) => operation.info));
+  const securitySchemes = schemes.map(([name, scheme]) => `  ${objectKey(name)}: ${schemeLiteral(scheme)},`);
   return {
     validators,
     server: {
       source: options.source,
-      title: model.title,
       doc: jsDoc([
         [
           `The REST server of ${model.title}${model.version ? ` ${model.version}` : ''}, on node:http. Routing, parameter parsing, validation and`,
@@ -200,14 +201,8 @@ function serverContext(model: ApiModel, types: TypeEmitter, described: Operation
           'requests run around the handlers you write (`' + handlersType + '`).',
         ].join('\n'),
       ]).trimEnd(),
-      imports: {
-        runtimeTypes: [...new Set([...RUNTIME_TYPES.filter((name) => name !== 'SortField'), ...runtimeUsed])].sort(),
-        types: typeImports.specifiers(),
-        validators: [...validatorNames].sort(),
-        ownValidators: [...new Set(ownValidators)].sort(),
-      },
-      reexports: Object.entries(reexportValues).map(([from, list]) => ({ from, names: list })),
-      typeReexports: Object.entries(reexportTypes).map(([from, list]) => ({ from, names: list })),
+      imports: file.imports(),
+      exports: file.exports(),
       basePaths: `[${basePaths(model.servers).map(stringLiteral).join(', ')}]`,
       requests: operations.map((operation) => operation.requestDeclaration),
       results: operations.map((operation) => operation.resultDeclaration),
@@ -222,10 +217,11 @@ function serverContext(model: ApiModel, types: TypeEmitter, described: Operation
       ]).trimEnd(),
       members: operations.map((operation) => operation.member),
       optionsType,
-      securitySchemes: schemes.map(([name, scheme]) => `  ${objectKey(name)}: ${schemeLiteral(scheme)},`),
+      securitySchemes,
       specs: operations.map((operation) => operation.spec),
       routes: routeLiteral(tree),
-      createDoc: createDoc(base, handlersType, example, schemes.length > 0),
+      apiName: base,
+      createExample: example && createExample(handlersType, example, schemes.length > 0),
     },
   };
 }
@@ -245,33 +241,25 @@ function schemeLiteral(scheme: SecurityScheme): string {
   }
 }
 
-function exampleOf(infos: OperationInfo[]) {
+function exampleOf(infos: OperationInfo[]): OperationInfo | undefined {
   return infos.find((info) => info.operation.method === 'get' && info.parameters.some(({ parameter }) => parameter.in === 'path')) ?? infos[0];
 }
 
-function createDoc(base: string, handlersType: string, example: ReturnType<typeof exampleOf> | undefined, secured: boolean): string {
+/** `createServer`'s example as JSDoc lines: a handler of `example`, then the listener served. */
+function createExample(handlersType: string, example: OperationInfo, secured: boolean): string {
+  const ok = example.success.find((item) => item.code !== undefined && item.code < 300);
+  const args = example.parameters.filter(({ parameter }) => parameter.in === 'path').map(({ key }) => propertyKey(key));
   const lines = [
-    `The request listener of ${base}: for \`http.createServer\` (or \`createHttpServer\`, which also sets`,
-    'request limits), or as middleware with `app.use(listener)`. Routes live under `BASE_PATHS` unless',
-    '`options.basePath` says otherwise.',
+    `const handlers: ${handlersType} = {`,
+    `  async ${example.method}(${args.length ? `{ ${args.join(', ')} }` : 'request'}, context) {`,
+    `    return { status: ${ok?.code ?? 200}${ok && ok.type !== 'undefined' ? ', body: await load(...)' : ''} };`,
+    '  },',
+    '  // ...one method per operation',
+    '};',
+    secured
+      ? 'const listener = createServer(handlers, { auth: { verify: async (credentials) => findUser(credentials) } });'
+      : 'const listener = createServer(handlers);',
+    'http.createServer(listener).listen(8080);',
   ];
-  if (example) {
-    const ok = example.success.find((item) => item.code !== undefined && item.code < 300);
-    const args = example.parameters.filter(({ parameter }) => parameter.in === 'path').map(({ key }) => propertyKey(key));
-    lines.push(
-      '',
-      '@example',
-      `const handlers: ${handlersType} = {`,
-      `  async ${example.method}(${args.length ? `{ ${args.join(', ')} }` : 'request'}, context) {`,
-      `    return { status: ${ok?.code ?? 200}${ok && ok.type !== 'undefined' ? ', body: await load(...)' : ''} };`,
-      '  },',
-      '  // ...one method per operation',
-      '};',
-      ...(secured
-        ? ['const listener = createServer(handlers, { auth: { verify: async (credentials) => findUser(credentials) } });']
-        : ['const listener = createServer(handlers);']),
-      'http.createServer(listener).listen(8080);',
-    );
-  }
-  return jsDoc([lines.join('\n')]).trimEnd();
+  return jsDocLines([lines.join('\n')]).trimEnd();
 }
