@@ -10,6 +10,11 @@ import { describe, expect, it } from 'vitest';
 import { RUNTIME_MANIFEST, runtimeClosure, runtimeExport, runtimeModules } from '../generators/core/pipeline/runtime-modules.js';
 import { runtimeFilesOf, withRuntimeFiles } from '../generators/core/pipeline/runtime-files.js';
 import { BUILTIN_RUNTIME, TemplateRenderer } from '../generators/core/pipeline/templates.js';
+import { loadGraphQL } from '../generators/graphql/load.js';
+import * as graphqlClient from '../generators/graphql/plugins/client.js';
+import * as graphqlServer from '../generators/graphql/plugins/server.js';
+import { ROOT } from './support/cli.js';
+import { generateGraphQLFiles } from './support/generate.js';
 import { runtimeManifest, runtimeManifestText } from './support/runtime-manifest.js';
 import { tempDir } from './support/tmp.js';
 
@@ -113,6 +118,16 @@ describe('the runtime files of an output', () => {
 
   it('say which file is missing when a file imports a runtime module that does not exist', () => {
     expect(() => withRuntimeFiles([{ path: 'a.ts', content: 'import "./runtime/nope.js";\n' }], new TemplateRenderer())).toThrow(/no runtime module named runtime\/nope\.ts/);
+  });
+
+  it('are, for a graphql-codegen setup, what the GraphQL plugins list: the files npx codegen writes', async () => {
+    const [schema, operations] = ['schemas/graphql/tasks.graphql', 'schemas/graphql/operations'];
+    const config = { scalars: { DateTime: 'string' } } as const;
+    const written = (await generateGraphQLFiles(schema, [operations], ['types', 'client', 'server'], config)).map((file) => file.path).filter((path) => path.startsWith('runtime/'));
+    const input = loadGraphQL([join(ROOT, schema)], [join(ROOT, operations)], { displayRoot: ROOT });
+    const listed = [...(await graphqlClient.runtimeFiles(input.schema, input.documents, config)), ...(await graphqlServer.runtimeFiles(input.schema, input.documents, config))];
+    expect([...new Set(listed)].map((file) => `runtime/${file}`).sort()).toEqual(written.sort());
+    expect(listed).toContain('graphql-subscriptions.ts');
   });
 
   it('are listed for a graphql-codegen setup as file names', () => {
