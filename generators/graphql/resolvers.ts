@@ -27,7 +27,7 @@ import { jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
 import type { ResolvedMappers } from './mappers.js';
 import { declaredTypes, typesNames, type TypesNames } from './names.js';
 import { ResolverShapes } from './resolver-shapes.js';
-import type { ResolverHelpersContext } from './template-context.js';
+import type { ResolverHelpersContext, TypesContext } from './template-context.js';
 import type { TypeOf } from './type-of.js';
 
 
@@ -66,7 +66,7 @@ class ResolverEmitter {
     }
   }
 
-  /** `ResolversTypes` (with mappers), `Resolvers` and the per-type maps; imports the `graphql` types they name. */
+  /** The resolver types' parts; imports the `graphql` types they name. */
   emit(): ResolverTypes {
     const { names } = this;
     const context = names.context;
@@ -89,14 +89,14 @@ class ResolverEmitter {
       else continue; // enums and input types have no resolvers
       members.push(`  ${propertyKey(type.name)}?: ${names.typeResolvers(type.name)}<${context}>;`);
     }
-    const doc = jsDoc([
-      'Everything a server implements: a resolver for every field of the root types, and optionally\n'
-      + 'for fields of other types, type resolvers of interfaces and unions, and custom scalars.',
-    ]);
-    const map = `${doc}export interface ${names.resolvers}<${context} = unknown>${body(members)}`;
-    const shapes = this.shapes.declaration();
+    const resolversTypes = this.shapes.declaration();
     this.imports();
-    return { helpers: this.helpers(), declarations: [...(shapes ? [shapes] : []), map, ...maps].join('\n\n') };
+    return {
+      helpers: this.helpers(),
+      resolversTypes,
+      resolvers: { name: names.resolvers, context, members },
+      typeResolvers: maps.join('\n\n'),
+    };
   }
 
   private objectResolvers(type: GraphQLObjectType, root: boolean): string {
@@ -171,12 +171,8 @@ function body(lines: string[]): string {
   return lines.length ? ` {\n${lines.join('\n')}\n}` : ' {}';
 }
 
-export interface ResolverTypes {
-  /** The helper types (`Resolver`, `MaybePromise`, …) the declarations use; the template declares them. */
-  helpers: ResolverHelpersContext;
-  /** `ResolversTypes` (with mappers), `Resolvers` and the per-type maps, separated by blank lines. */
-  declarations: string;
-}
+/** What `types.ts`'s template declares the resolver types with (see `TypesContext`). */
+export type ResolverTypes = Pick<TypesContext, 'helpers' | 'resolversTypes' | 'resolvers' | 'typeResolvers'>;
 
 /** The resolver declarations of `types.ts`, importing into `file` the `graphql` types they name. */
 export function resolverTypes(schema: GraphQLSchema, typeOf: TypeOf, mappers: ResolvedMappers, file: FileBuilder): ResolverTypes {

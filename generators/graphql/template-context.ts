@@ -28,8 +28,19 @@ export interface TypesContext extends HeaderContext {
   args: string;
   /** The resolver helper types the resolver maps use, which the template declares. */
   helpers: ResolverHelpersContext;
-  /** The resolver maps: `ResolversTypes` (with mappers), `Resolvers` and one map per type, separated by blank lines. */
-  resolvers: string;
+  /** `ResolversTypes`, the resolver-side shapes of mapped types and of types that reach them (config `mappers`); empty without. */
+  resolversTypes: string;
+  /** The `Resolvers` map a server implements. */
+  resolvers: {
+    /** Its name (numbered when a schema type has it). */
+    name: string;
+    /** The name of its context type parameter (numbered when a schema type has it). */
+    context: string;
+    /** One member line per root type, custom scalar and type with resolvers, indented. */
+    members: string[];
+  };
+  /** One resolver map per root, object, interface and union type (`TaskResolvers<Context>`), separated by blank lines. */
+  typeResolvers: string;
 }
 
 /**

@@ -29,8 +29,7 @@ export const plugin: PluginFunction<GraphQLPluginConfig, string> = (schema, _doc
     imports: file.imports(),
     schemas: types.declarations().trimEnd(),
     args: argsDeclarations(schema, types),
-    helpers: resolvers.helpers,
-    resolvers: resolvers.declarations,
+    ...resolvers,
   };
   return renderer(config).render('graphql/types.ts.hbs', context);
 };
