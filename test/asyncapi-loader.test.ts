@@ -15,6 +15,7 @@ import type { Channel, RealtimeModel } from '../generators/asyncapi/model.js';
 import { CodegenError } from '../generators/core/diagnostics.js';
 import type { SchemaObject } from '../generators/core/schema/json-schema.js';
 import type { GeneratedFile } from '../generators/core/pipeline/output.js';
+import { withRuntimeFiles } from '../generators/core/pipeline/runtime-files.js';
 import { TemplateRenderer } from '../generators/core/pipeline/templates.js';
 import { ROOT } from './support/cli.js';
 import { writeFiles } from './support/client-generate.js';
@@ -49,12 +50,14 @@ function schema(model: RealtimeModel, name: string): SchemaObject {
   return found.schema as SchemaObject;
 }
 
+/** What the pipeline writes for `input`: the style's files and the runtime modules they import. */
 async function generateFor(input: string): Promise<GeneratedFile[]> {
+  const templates = new TemplateRenderer();
   const { files } = await generateAsyncApi({
     api: { name: 'test', inputs: [input], documents: [], style: 'asyncapi', output: join(TMP, 'unused'), emit: ['types', 'validators'], options: {}, root: ROOT },
-    templates: new TemplateRenderer(),
+    templates,
   });
-  return files;
+  return withRuntimeFiles(files, templates);
 }
 
 /** Writes the files, transpiles them beside themselves and imports `validators.js` and `types.js`. */
