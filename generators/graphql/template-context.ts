@@ -148,8 +148,16 @@ export interface ClientContext extends HeaderContext {
   exports: string;
   /** One per operation, in document order. */
   methods: ClientMethodContext[];
-  /** The operation `createClient`'s example calls (the first query, else the first operation). */
-  example: { method: string; optional: boolean } | undefined;
+  /** The call in `createClient`'s example: the first query, else the first operation; none without operations. */
+  example: ClientExampleContext | undefined;
+}
+
+/** The operation `createClient`'s JSDoc example calls. */
+export interface ClientExampleContext {
+  /** The client method, e.g. `getTask`. */
+  method: string;
+  /** Whether the call may leave the variables out (else the example passes a placeholder). */
+  optional: boolean;
 }
 
 /** A field's role under `@auth`, in `server.ts`. */
