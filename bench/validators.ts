@@ -18,8 +18,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import ts from 'typescript';
 import { parse } from 'yaml';
-import { emitValidators, validatorImports } from '../generators/core/emit/validators/emit.js';
+import { emitValidators } from '../generators/core/emit/validators/emit.js';
 import type { JsonSchema, NamedSchema } from '../generators/core/schema/json-schema.js';
+import { validatorImports } from '../test/support/validator-imports.js';
 
 type Check = (value: unknown) => unknown;
 

@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
-import { emitSchemaValidators, validatorImports } from '../generators/core/emit/validators/emit.js';
+import { emitSchemaValidators } from '../generators/core/emit/validators/emit.js';
+import { validatorImports } from '../test/support/validator-imports.js';
 import type { JsonSchema } from '../generators/core/schema/json-schema.js';
 
 const BODY_LIMIT = 1024 * 1024;

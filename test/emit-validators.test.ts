@@ -10,13 +10,14 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
-  ValidatorSchemaError, emitSchemaValidators, emitValidators, validatorImports, type ValidatorCode,
+  ValidatorSchemaError, emitSchemaValidators, emitValidators, type ValidatorCode,
 } from '../generators/core/emit/validators/emit.js';
 import type { JsonSchema, NamedSchema } from '../generators/core/schema/json-schema.js';
 import { readWriteNames } from '../generators/core/schema/read-write.js';
 import { runtimeSpecifier } from './support/runtime.js';
 import { tempDir } from './support/tmp.js';
 import { COMPILERS, typecheck } from './support/typecheck.js';
+import { validatorImports } from './support/validator-imports.js';
 
 const TASKS = `
 Project:

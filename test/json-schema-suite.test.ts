@@ -13,9 +13,10 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emitSchemaValidators, validatorImports, type CompileOptions } from '../generators/core/emit/validators/emit.js';
+import { emitSchemaValidators, type CompileOptions } from '../generators/core/emit/validators/emit.js';
 import type { JsonSchema } from '../generators/core/schema/json-schema.js';
 import { runtimeSpecifier } from './support/runtime.js';
+import { validatorImports } from './support/validator-imports.js';
 
 const SUITE = fileURLToPath(new URL('../../shared/corpus/json-schema-test-suite/tests/', import.meta.url));
 

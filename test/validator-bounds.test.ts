@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emitSchemaValidators, validatorImports } from '../generators/core/emit/validators/emit.js';
+import { emitSchemaValidators } from '../generators/core/emit/validators/emit.js';
 import type { JsonSchema } from '../generators/core/schema/json-schema.js';
 import { ROOT, codegen } from './support/cli.js';
 import { transpileFolder, writeFiles } from './support/client-generate.js';
@@ -18,6 +18,7 @@ import { runtimeSpecifier } from './support/runtime.js';
 import { generateServerFiles } from './support/server-generate.js';
 import { SERVER_USAGE_SOURCE } from './support/server-usage.js';
 import { tempDir } from './support/tmp.js';
+import { validatorImports } from './support/validator-imports.js';
 import { WatchProcess } from './support/watch-process.js';
 
 type Result = { ok: true } | { ok: false; errors: Array<{ path: string; keyword: string; message: string }> };

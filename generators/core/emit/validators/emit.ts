@@ -188,11 +188,3 @@ export function emitSchemaValidators(
   return { ...build(entries, options, new Set(typeNames)), typeImports: [] };
 }
 
-/** The import lines for a generated validator module. */
-export function validatorImports(result: ValidatorCode, from: { types: string; runtime: string }): string {
-  const lines: string[] = [];
-  if (result.typeImports.length) lines.push(`import type { ${result.typeImports.join(', ')} } from ${JSON.stringify(from.types)};`);
-  lines.push(`import { ${result.runtimeImports.join(', ')} } from ${JSON.stringify(from.runtime)};`);
-  return `${lines.join('\n')}\n`;
-}
-
