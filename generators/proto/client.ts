@@ -71,7 +71,7 @@ function clientService(file: FileBuilder, service: ServiceInfo, clientType: stri
     createClient: service.createClient,
     descriptor: file.use(service.descriptor),
     property: propertyKey(clientProperty(service)),
-    propertyDoc: jsDoc([`\`${service.desc.typeName}\``], '  ').trimStart(),
+    typeName: service.desc.typeName,
     members: methods.map((method) => clientMember(file, method)),
   };
 }

@@ -32,7 +32,7 @@ export function emitServer(model: ServicesModel, templates: TemplateRenderer, so
     const rules = rest?.rulesOf(service);
     return {
       doc: jsDoc([service.comment, `Handlers of \`${service.desc.typeName}\`.`]),
-      keyDoc: jsDoc([`\`${service.desc.typeName}\``], '  '),
+      typeName: service.desc.typeName,
       key: propertyKey(service.key),
       handlersType: service.handlersType,
       descriptor: file.use(service.descriptor),

@@ -85,8 +85,8 @@ export interface ServerContext extends EntryContext {
   services: {
     /** The service's JSDoc (its proto comment and what the interface is). */
     doc: string;
-    /** The service's JSDoc as a member of `GrpcServices`, indented. */
-    keyDoc: string;
+    /** The service's full proto name (`acme.tasks.v1.TaskService`). */
+    typeName: string;
     /** The service's key in `GrpcServices` (`TaskService`). */
     key: string;
     /** The handler interface's name (`TaskServiceHandlers`). */
@@ -128,8 +128,8 @@ export interface ClientServiceContext {
   descriptor: string;
   /** The service's member of `createClient(options)`'s result (`taskService`), as a property key. */
   property: string;
-  /** That member's JSDoc, without its leading indentation. */
-  propertyDoc: string;
+  /** The service's full proto name (`acme.tasks.v1.TaskService`). */
+  typeName: string;
   /** The methods: all of them in `client.ts`, the unary and server-streaming ones in `client-web.ts`. */
   members: ClientMemberContext[];
 }
