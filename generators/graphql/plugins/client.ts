@@ -86,10 +86,14 @@ function clientContext(schema: GraphQLSchema, documents: Types.DocumentFile[], c
   };
 }
 
-/** The public API (`@public`) of the client runtime's modules, which client.ts re-exports. */
+/**
+ * The public API (`@public`) of the client runtime's modules, which client.ts re-exports: the
+ * HTTP client and what every style's client shares, the persisted-query modes (which only apps that
+ * pass `persisted` bundle) and, with subscriptions, the WebSocket transport.
+ */
 function clientReexports(subscriptions: boolean): ImportSymbol[] {
   const modules = ['client-common', 'graphql-client', 'graphql-client-persisted', ...(subscriptions ? ['graphql-subscriptions'] : [])];
-  return modules.flatMap(publicRuntimeSymbols);
+  return modules.flatMap((module) => publicRuntimeSymbols(module));
 }
 
 /** Every variable is nullable or has a default (or there are none): the argument may be left out. */
