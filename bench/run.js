@@ -75,11 +75,11 @@ gRPC sections:
                         --quick shortens it; prints "ours: not generated yet" while codegen writes
                         no server.ts for the example
 
-Realtime sections (the runtimes rendered from templates/runtime/ with dist/'s TemplateRenderer):
-  ws-server             createWebSocketEndpoint (ws-*.ts.hbs) with a validator and an echo handler vs a
+Realtime sections (the runtime modules of runtime/, copied and transpiled):
+  ws-server             createWebSocketEndpoint (runtime/ws-*.ts) with a validator and an echo handler vs a
                         raw ws echo server; 50 ws clients in the harness, 32 messages in flight each,
                         3 s warm-up + 10 s; msg/s and server CPU per message; --quick shortens it
-  sse-server            createSseEndpoint (sse-*.ts.hbs, in-memory event log) publishing to 100 readers
+  sse-server            createSseEndpoint (runtime/sse-*.ts, in-memory event log) publishing to 100 readers
                         vs a hand-written res.write loop to the same readers (node:http clients in the
                         harness); delivered events/s and server CPU per delivered event; --quick shortens it
 

@@ -49,10 +49,10 @@ describe('the packed package in a new project', () => {
     packedBytes = packed!.size;
   });
 
-  it('holds the CLI, the compiled generators with types, templates, README and LICENSE, and nothing else', () => {
+  it('holds the CLI, the compiled generators with types, the runtime modules and their manifest, templates, README and LICENSE, and nothing else', () => {
     const paths = files.map((file) => file.path);
-    for (const path of paths) expect(path).toMatch(/^(package\.json|README\.md|LICENSE|bin\/codegen\.js|dist\/(bin|generators)\/.+\.(js|d\.ts)|templates\/.+\.hbs)$/);
-    expect(paths).toEqual(expect.arrayContaining(['bin/codegen.js', 'dist/bin/cli.js', 'dist/generators/api.js', 'dist/generators/api.d.ts', 'dist/generators/graphql/plugins/types.js', 'templates/partials/header.hbs', 'README.md', 'LICENSE']));
+    for (const path of paths) expect(path).toMatch(/^(package\.json|README\.md|LICENSE|bin\/codegen\.js|dist\/(bin|generators)\/.+\.(js|d\.ts)|runtime\/[\w-]+\.ts|runtime\/manifest\.json|templates\/.+\.hbs)$/);
+    expect(paths).toEqual(expect.arrayContaining(['bin/codegen.js', 'dist/bin/cli.js', 'dist/generators/api.js', 'dist/generators/api.d.ts', 'dist/generators/graphql/plugins/types.js', 'templates/partials/header.hbs', 'runtime/http.ts', 'runtime/manifest.json', 'README.md', 'LICENSE']));
     for (const folder of ['test/', 'bench/', 'out/', 'examples/', 'schemas/', 'dist/examples/', 'dist/out/', 'dist/test/']) expect(paths.some((path) => path.startsWith(folder))).toBe(false);
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string>; name: string };
     expect(manifest.scripts.prepack).toBe('npm run build');
