@@ -2,7 +2,7 @@
  * proto3 → one `<file>_pb.ts` per `.proto` file (message types, enums, schemas and service
  * descriptors for @bufbuild/protobuf, comments as JSDoc), and, for services, a server (Connect's
  * node adapter: gRPC, gRPC-Web and Connect's JSON protocol on one port), a Node client and a
- * browser client, plus the runtime files they import.
+ * browser client (the pipeline adds the runtime modules they import).
  */
 import type { Generated, GeneratorContext } from '../core/pipeline/generator.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';

@@ -1,8 +1,8 @@
 /**
  * The service side of a proto API, for the requested files that declare services: `server.ts`,
- * `client.ts`, `client-web.ts`, the `runtime/grpc-*.ts` files they import, the user's handler
- * file (config `handlers`), and for methods with `google.api.http` rules `http-rules.ts` and
- * `client-rest.ts`. Files without services get none of these.
+ * `client.ts`, `client-web.ts`, the user's handler file (config `handlers`), and for methods with
+ * `google.api.http` rules `http-rules.ts` and `client-rest.ts`. Files without services get none of
+ * these. The `runtime/grpc-*.ts` modules they import are added by the pipeline, from their imports.
  */
 import type { ApiConfig } from '../core/config/config.js';
 import type { Generated } from '../core/pipeline/generator.js';
