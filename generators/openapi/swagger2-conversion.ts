@@ -11,7 +11,7 @@
  */
 import type { SourceLocation } from '../core/diagnostics.js';
 import type { Documents, Path, Problems, SourceDoc, Where } from '../core/schema/json-documents.js';
-import { child, closest, describe, encodePointer, isObject, locate, own, resolveRef, segments, setOwn } from '../core/schema/json-documents.js';
+import { at, closest, describe, encodePointer, isObject, locate, own, resolveRef, segments, setOwn } from '../core/schema/json-documents.js';
 
 /** Where referenced things that have no 3.x section of their own are placed in the converted document. */
 export const HOISTED = 'x-codegen-swagger2';
@@ -56,12 +56,6 @@ class ConvertedDoc implements SourceDoc {
 /** A `#/...` reference to `parts`; `%` is escaped because references are percent-decoded when read. */
 function pointerTo(parts: string[]): string {
   return `#${encodePointer(parts.map((part) => part.replace(/%/g, '%25')))}`;
-}
-
-export function at(where: Where, ...keys: (string | number)[]): Where {
-  let path = where.path;
-  for (const key of keys) path = child(path, key);
-  return { doc: where.doc, path };
 }
 
 /** What the converters of schemas, operations and responses share: the source map and the references. */

@@ -10,9 +10,8 @@
  * become content examples.
  */
 import type { Problems, Where } from '../core/schema/json-documents.js';
-import { closest, deref, describe, isObject, locate, own, setOwn } from '../core/schema/json-documents.js';
+import { at, closest, deref, describe, isObject, locate, own, setOwn } from '../core/schema/json-documents.js';
 import type { Conversion } from './swagger2-conversion.js';
-import { at } from './swagger2-conversion.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 const LOCATIONS = ['query', 'header', 'path', 'formData', 'body'];

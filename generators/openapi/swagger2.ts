@@ -15,8 +15,8 @@
  * without `produces` is JSON (see swagger2-operations.ts).
  */
 import type { Documents, Problems, SourceDoc, Where } from '../core/schema/json-documents.js';
-import { child, describe, isObject, locate, own, setOwn } from '../core/schema/json-documents.js';
-import { at, Conversion } from './swagger2-conversion.js';
+import { at, child, describe, isObject, locate, own, setOwn } from '../core/schema/json-documents.js';
+import { Conversion } from './swagger2-conversion.js';
 import { convertOperations } from './swagger2-operations.js';
 
 /** Whether a parsed document is Swagger 2.0 (has a `swagger` key). */
