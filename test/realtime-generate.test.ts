@@ -170,6 +170,22 @@ function manifestCopy(edit: (document: Record<string, any>) => void): string {
   return file;
 }
 
+describe('names the generated files share with the runtime', () => {
+  it('schemas named CloseCode, EventLog and WebSocketConnection are imported aliased where the runtime\'s are printed; server and client type-check', async () => {
+    const { files } = await generateRealtime('test/fixtures/asyncapi/runtime-names.yaml');
+    const server = files.find((file) => file.path === 'server.ts')!.content;
+    expect(server).toContain('import { CloseCode as CloseCodeValue } from "./runtime/ws-protocol.js";');
+    expect(server).toContain('connection.close(CloseCodeValue.PolicyViolation, "Already authenticated")');
+    expect(server).toMatch(/import type \{[^}]*\bCloseCode\b[^}]*\} from "\.\/types\.js";/);
+    const folder = join(TMP, 'runtime-names');
+    writeFiles(folder, files);
+    expectTypechecks(folder, [
+      ['node', ['server.ts']],
+      ['browser', ['client.ts']],
+    ]);
+  }, 120_000);
+});
+
 describe('the handler scaffold', () => {
   it('is written once with typed stubs, then only gets a stub for a newly added message', async () => {
     const folder = join(TMP, 'scaffold');
