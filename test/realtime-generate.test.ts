@@ -2,8 +2,9 @@
  * The generated realtime server and client: the committed out/realtime type-checks strict under
  * both compilers (server for Node, client for browsers and Node) with no `any`; the ws documents
  * of the AsyncAPI corpus generate a server and a client that type-check too; only the runtime
- * files an API needs are written; what the runtimes cannot serve is refused with a location; the
- * handler scaffold is written once and afterwards only gets stubs for new messages.
+ * files an API needs are written; schemas named like the runtime's exports are imported aliased;
+ * what the runtimes cannot serve is refused with a location; the handler scaffold is written once
+ * and afterwards only gets stubs for new messages.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
