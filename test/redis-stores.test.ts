@@ -127,7 +127,9 @@ describe('generated Redis files', () => {
     expect(plain.map((file) => file.path).filter((path) => path.includes('redis'))).toEqual([]);
     const restFiles = await generateWith('openapi', 'schemas/openapi/tasks.yaml', ['types', 'server'], { redis: true });
     expect(restFiles.map((file) => file.path).filter((path) => path.includes('redis'))).toEqual(['runtime/redis-store.ts']);
-    expect(restFiles.find((file) => file.path === 'server.ts')!.content).toContain('export { RedisStore, RedisStoreUnavailableError } from "./runtime/redis-store.js";');
+    expect(restFiles.find((file) => file.path === 'server.ts')!.content).toContain(
+      ['export {', '  RedisStore,', '  type RedisStoreClient,', '  type RedisStoreOptions,', '  RedisStoreUnavailableError,', '} from "./runtime/redis-store.js";'].join('\n'),
+    );
 
     const realtimePlain = await generateWith('asyncapi', 'schemas/asyncapi/tasks.asyncapi.yaml', ['types', 'server'], {});
     expect(realtimePlain.map((file) => file.path).filter((path) => path.includes('redis'))).toEqual([]);
