@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../generators/core/config/config.js';
 import { README_RULES_BEGIN, README_RULES_END, rulesMarkdown } from '../generators/lint/docs.js';
 import { RULES } from '../generators/lint/registry.js';
-import { lintTarget } from '../generators/lint/run.js';
+import { lintTarget, type LintTarget } from '../generators/lint/run.js';
 import { styleOfInput } from '../generators/core/config/detect.js';
 import { codegen, ROOT } from './support/cli.js';
 import { tempDir } from './support/tmp.js';
@@ -227,5 +227,48 @@ describe('codegen lint (CLI)', () => {
       locations: [{ physicalLocation: { artifactLocation: { uri: 'test/fixtures/lint/rest-no-secrets-in-query.yaml' }, region: { startLine: 10, startColumn: 11 } } }],
     });
     expect(log.runs[0].tool.driver.rules.map((rule: { id: string }) => rule.id)).toEqual(RULES.map((rule) => rule.id));
+  });
+});
+
+/** `line:col rule-id` of the findings of `rules` over an inline document (written to a temporary folder). */
+async function lintInline(name: string, lines: string[], rules: string[], lint?: LintTarget['lint']): Promise<string[]> {
+  const dir = tempDir('codegen-lint-');
+  const file = join(dir, name);
+  writeFileSync(file, [...lines, ''].join('\n'));
+  const result = await lintTarget({ name, style: styleOfInput(file)!, inputs: [file], root: dir, readRoots: [dir], lint });
+  return result.findings.filter((finding) => rules.includes(finding.ruleId)).map((finding) => `${finding.location.line}:${finding.location.column} ${finding.ruleId}`);
+}
+
+describe('rule fixes from the corpus run (bench/lint-corpus.md)', () => {
+  it('one notion of an action segment: no-verbs-in-paths reports it, max-nesting does not count it, idempotency-key asks a key only of one that creates or repeats', async () => {
+    const post = (path: string, method = 'post') => [
+      `  ${path}:`,
+      `    ${method}:`,
+      `      parameters: [${[...path.matchAll(/\{(\w+)\}/g)].map((match) => `{ name: ${match[1]}, in: path, required: true, schema: { type: string } }`).join(', ')}]`,
+      `      requestBody: { content: { application/json: { schema: { type: object } } } }`,
+      "      responses: { '204': { description: Done. } }",
+    ];
+    const findings = await lintInline('api.yaml', [
+      'openapi: 3.1.0',
+      'info: { title: Actions, version: 1.0.0 }',
+      'paths:',
+      ...post('/tasks/{taskId}:archive'), // 4
+      ...post('/tasks/{taskId}/archive'), // 9
+      ...post('/user/validate_password'), // 14
+      ...post('/trash/purge'), // 19
+      ...post('/projects/{projectId}/tasks/{taskId}/merge'), // 24
+      ...post('/images/{imageId}/copy'), // 29: an action that creates
+      ...post('/messages/{messageId}/send'), // 34: an action that repeats
+      ...post('/repos/{owner}/{repo}/check-runs'), // 39: a collection named by a compound noun
+      ...post('/projects/{projectId}/tasks/{taskId}/comments'), // 44: three collections deep
+      ...post('/images/{imageId}/clone_format_version', 'put'), // 49: a thing (no POST), not an action
+      ...post('/auth/check'), // 54: "auth" is a namespace here, "check" the action
+    ], ['rest/no-verbs-in-paths', 'rest/max-nesting', 'rest/idempotency-key']);
+    expect(findings).toEqual([
+      '4:3 rest/no-verbs-in-paths', '9:3 rest/no-verbs-in-paths', '14:3 rest/no-verbs-in-paths', '19:3 rest/no-verbs-in-paths',
+      '24:3 rest/no-verbs-in-paths', '29:3 rest/no-verbs-in-paths', '30:5 rest/idempotency-key', '34:3 rest/no-verbs-in-paths',
+      '35:5 rest/idempotency-key', '40:5 rest/idempotency-key', '44:3 rest/max-nesting', '45:5 rest/idempotency-key',
+      '54:3 rest/no-verbs-in-paths',
+    ]);
   });
 });

@@ -4,23 +4,20 @@ import type { JsonSchema } from '../core/schema/json-schema.js';
 import { words } from '../core/builder/names.js';
 import type { RestContext, RestOperation } from './rest-context.js';
 import type { Where } from '../core/schema/json-documents.js';
-
-/** Path segments that are neither `{parameters}` nor a version (`v1`, `v2beta`). */
-export function literalSegments(path: string): string[] {
-  return path.split('/').filter((segment) => segment !== '' && !segment.includes('{') && !/^v\d+([a-z]+\d*)?$/i.test(segment));
-}
+import { finalAction, type PathMethods } from './rest-actions.js';
 
 /**
  * The collections a path walks through: literal segments followed by a `{parameter}` (a member of
- * them is addressed), and the last segment when it is literal. Namespaces between them
- * (`/repos/{owner}/{repo}/actions/runs`: `actions`) are not collections.
+ * them is addressed), and the last segment when it is literal and not an action (`…/{id}/merge`).
+ * Namespaces between them (`/repos/{owner}/{repo}/actions/runs`: `actions`) are not collections.
  */
-export function collectionSegments(path: string): string[] {
+export function collectionSegments(path: string, methods: PathMethods): string[] {
   const parts = path.split('/').filter((segment) => segment !== '');
+  const action = finalAction(path, methods);
   return parts.filter((segment, i) => {
     if (segment.includes('{') || /^v\d+([a-z]+\d*)?$/i.test(segment)) return false;
     const next = parts[i + 1];
-    return next === undefined || next.startsWith('{');
+    return next === undefined ? action === undefined : next.startsWith('{');
   });
 }
 
@@ -28,12 +25,31 @@ export function firstWord(text: string): string {
   return (words(text)[0] ?? '').toLowerCase();
 }
 
-/** A POST on a collection (`/tasks`, `/projects/{id}/tasks`) with a body: a create. */
-export function isCreate(operation: RestOperation): boolean {
+/**
+ * A POST with a body on a collection (`/tasks`, `/projects/{id}/tasks`), or on an action that makes
+ * a new resource (`/images/{id}/copy`, `/tasks/{id}:clone`): a create. Other actions
+ * (`/trash/purge`, `/osd/{id}/reweight`) are not.
+ */
+export function isCreate(context: RestContext, operation: RestOperation): boolean {
   const { method, path, requestBody } = operation.model;
+  if (method !== 'post' || requestBody === undefined) return false;
+  const action = finalAction(path, pathMethods(context, path));
+  if (action) return action.effect === 'creates';
   const last = path.split('/').pop() ?? '';
-  return method === 'post' && requestBody !== undefined && last !== '' && !last.includes('{') && !last.includes(':')
-    && !/^(search|query|batch|bulk)/i.test(last);
+  return last !== '' && !last.includes('{') && !/^(search|query|batch|bulk)/i.test(last);
+}
+
+const methodsByPath = new WeakMap<RestContext, Map<string, Set<string>>>();
+
+/** The methods declared on a path key. */
+export function pathMethods(context: RestContext, path: string): PathMethods {
+  let byPath = methodsByPath.get(context);
+  if (!byPath) {
+    byPath = new Map();
+    for (const { model } of context.operations) byPath.set(model.path, (byPath.get(model.path) ?? new Set()).add(model.method));
+    methodsByPath.set(context, byPath);
+  }
+  return byPath.get(path) ?? new Set();
 }
 
 /** Each path key once, with one of its operations (to locate it). */

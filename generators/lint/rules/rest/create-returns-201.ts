@@ -10,7 +10,7 @@ export const createReturns201 = defineRule({
   docs: 'A POST that creates answers 201 with a Location header.',
   check(context) {
     for (const operation of context.operations) {
-      if (!isCreate(operation)) continue;
+      if (!isCreate(context, operation)) continue;
       const { path, responses } = operation.model;
       if (responses.some((response) => response.status === '202')) continue; // accepted for later: no resource yet
       const created = responses.find((response) => response.status === '201');
