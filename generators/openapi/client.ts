@@ -5,7 +5,9 @@
  * uses (`http-styles.ts`, `http-forms.ts`, `http-paginate.ts` when an operation needs them;
  * `http-cache.ts`), and, with validators, `response-validators.ts`: the map the user passes as
  * `validateResponses`. The client never imports validators itself, so they are bundled only when
- * response validation is used.
+ * response validation is used. Both are printed through a FileBuilder: every type, validator and
+ * runtime name imports itself where printed, and client.ts re-exports the `@public` API of its
+ * runtime modules (REEXPORTED_MODULES).
  *
  * Shape of the generated API (see templates/openapi/client.ts.hbs):
  * - `createClient(options?)` — an object typed by the interface named after the API title

@@ -12,7 +12,9 @@
  *   copied as they are, like every runtime module the output imports (core/pipeline/runtime-files.ts).
  *
  * Needs `types.ts` (and `validators.ts` when the API has schemas) beside it. A document without
- * operations gets no server.
+ * operations gets no server. Each file is printed through a FileBuilder: every type, validator
+ * and runtime name imports itself where printed, and server.ts re-exports the `@public` API of
+ * its runtime modules (REEXPORTED_MODULES), so users import everything from it.
  *
  * Shape of the generated API (see templates/openapi/server.ts.hbs):
  *
