@@ -33,13 +33,17 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
   const authenticated = ws.some((info) => info.auth);
   const file = new FileBuilder('client.ts', CLIENT_DECLARATIONS);
   const { type, validator, runtime } = importedNames(file);
+  // Each WebSocket channel's client type, reserved before any import can take its name.
+  const clientTypes = new Map(ws.map((info) => [info, uniqueName(`${info.channel.name}Client`, taken)]));
+  file.reserve(...clientTypes.values());
   const pathFunctions: string[] = [];
   const channelTypes: string[] = [];
   const members: string[] = [];
   const implementations: string[] = [];
 
-  for (const info of channels.filter((candidate) => candidate.paramsType)) {
-    file.reserve(`${info.member}Path`);
+  const withParams = channels.filter((candidate) => candidate.paramsType);
+  file.reserve(...withParams.map((info) => `${info.member}Path`));
+  for (const info of withParams) {
     const template = info.path.replace(/\{([^}]+)\}/g, (_match, name: string) => `\${encodeURIComponent(${propertyAccess('params', name)})}`).replace(/`/g, '\\`');
     pathFunctions.push(`function ${info.member}Path(params: ${type(info.paramsType!)}): string {\n  return \`${template}\`;\n}`);
   }
@@ -113,8 +117,7 @@ ${fixed.map((line) => `        ${line},`).join('\n')}
     const send = channel.types.receive ? type(sentByClients(info, types)) : 'never';
     const received = channel.types.send ? types.typeName(channel.types.send.union, 'read') : 'never';
     const receive = received === 'never' ? received : type(received);
-    const clientType = uniqueName(`${channel.name}Client`, taken);
-    file.reserve(clientType);
+    const clientType = clientTypes.get(info)!;
     const discriminator = channel.discriminator;
     const generics = [send, receive, info.repliesType ? type(info.repliesType) : 'Record<never, never>', discriminator === undefined ? 'never' : stringLiteral(discriminator)];
     if (info.correlationKey !== undefined) generics.push(stringLiteral(info.correlationKey));

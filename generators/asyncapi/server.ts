@@ -80,10 +80,9 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
   const declarations: string[] = [];
 
   // Paths and their parameters.
-  for (const info of channels.filter((candidate) => candidate.paramsType)) {
-    file.reserve(pathFunctionName(info), paramsFunctionName(info));
-    declarations.push(pathFunctions(info, names));
-  }
+  const withParams = channels.filter((candidate) => candidate.paramsType);
+  file.reserve(...withParams.flatMap((info) => [pathFunctionName(info), paramsFunctionName(info)]));
+  for (const info of withParams) declarations.push(pathFunctions(info, names));
 
   // Per-channel types for handlers.
   for (const info of ws) {
