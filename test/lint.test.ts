@@ -271,4 +271,24 @@ describe('rule fixes from the corpus run (bench/lint-corpus.md)', () => {
       '54:3 rest/no-verbs-in-paths',
     ]);
   });
+
+  it('rest/conditional-get: only a GET of one resource, a member of a declared collection or one object (not ceph\'s /grafana/validation/{params})', async () => {
+    const get = (path: string, schema: string) => [
+      `  ${path}:`,
+      '    get:',
+      `      parameters: [${[...path.matchAll(/\{(\w+)\}/g)].map((match) => `{ name: ${match[1]}, in: path, required: true, schema: { type: string } }`).join(', ')}]`,
+      `      responses: { '200': { description: OK., content: { application/json: ${schema} } } }`,
+    ];
+    const findings = await lintInline('api.yaml', [
+      'openapi: 3.1.0',
+      'info: { title: Caching, version: 1.0.0 }',
+      'paths:',
+      ...get('/grafana/validation/{params}', '{}'), // 4: a check's input, no schema
+      ...get('/tasks', '{ schema: { type: array } }'), // 8
+      ...get('/tasks/{taskId}', '{}'), // 12: a member of /tasks
+      ...get('/reports/{reportId}', '{ schema: { type: object } }'), // 16: one object
+      ...get('/images/{imageId}', '{ schema: { type: array } }'), // 20: a list
+    ], ['rest/conditional-get']);
+    expect(findings).toEqual(['15:20 rest/conditional-get', '19:20 rest/conditional-get']);
+  });
 });

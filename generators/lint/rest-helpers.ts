@@ -87,3 +87,16 @@ export function resolveSchema(context: RestContext, schema: JsonSchema | undefin
 export function jsonContent(contents: MediaContent[]): MediaContent | undefined {
   return contents.find((content) => /[/+]json$/.test(content.mediaType.split(';')[0]?.trim() ?? ''));
 }
+
+const ITEM_PROPERTIES = ['items', 'data', 'results'];
+
+/** A top-level array, or an object whose items/data/results is one. */
+export function isList(context: RestContext, schema: JsonSchema | undefined): boolean {
+  const resolved = resolveSchema(context, schema);
+  if (typeof resolved !== 'object') return false;
+  if (resolved.type === 'array' || resolved.items !== undefined && resolved.type === undefined) return true;
+  return ITEM_PROPERTIES.some((name) => {
+    const property = resolveSchema(context, resolved.properties?.[name]);
+    return typeof property === 'object' && property.type === 'array';
+  });
+}

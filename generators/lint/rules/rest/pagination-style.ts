@@ -1,11 +1,8 @@
-import type { JsonSchema } from '../../../core/schema/json-schema.js';
 import { defineRule } from '../../rule.js';
-import { jsonContent, parameterWhere, resolveSchema } from '../../rest-helpers.js';
-import type { RestContext } from '../../rest-context.js';
+import { isList, jsonContent, parameterWhere } from '../../rest-helpers.js';
 
 const OFFSET = ['page', 'pageSize'];
 const CURSOR = ['cursor', 'limit'];
-const ITEM_PROPERTIES = ['items', 'data', 'results'];
 
 /** A list takes one §4.2 style: page + pageSize, or cursor + limit — not neither, not both. */
 export const paginationStyle = defineRule({
@@ -34,14 +31,3 @@ export const paginationStyle = defineRule({
     }
   },
 });
-
-/** A top-level array, or an object whose items/data/results is one. */
-function isList(context: RestContext, schema: JsonSchema | undefined): boolean {
-  const resolved = resolveSchema(context, schema);
-  if (typeof resolved !== 'object') return false;
-  if (resolved.type === 'array' || resolved.items !== undefined && resolved.type === undefined) return true;
-  return ITEM_PROPERTIES.some((name) => {
-    const property = resolveSchema(context, resolved.properties?.[name]);
-    return typeof property === 'object' && property.type === 'array';
-  });
-}
