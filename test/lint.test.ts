@@ -291,4 +291,24 @@ describe('rule fixes from the corpus run (bench/lint-corpus.md)', () => {
     ], ['rest/conditional-get']);
     expect(findings).toEqual(['15:20 rest/conditional-get', '19:20 rest/conditional-get']);
   });
+
+  it('rest/pagination-style: a list is what returns an array or wraps one; a list the caller names (ceph\'s ?names=) needs no paging', async () => {
+    const get = (path: string, query: string, schema: string) => [
+      `  ${path}:`,
+      '    get:',
+      `      parameters: [${query}]`,
+      `      responses: { '200': { description: OK., content: { application/json: { schema: ${schema} } } } }`,
+    ];
+    const findings = await lintInline('api.yaml', [
+      'openapi: 3.1.0',
+      'info: { title: Lists, version: 1.0.0 }',
+      'paths:',
+      ...get('/settings', '{ name: names, in: query, schema: { type: string } }', '{ type: array }'), // 4: named by the caller
+      ...get('/tasks', '', '{ type: object, properties: { tasks: { type: array } } }'), // 8: wraps its collection
+      ...get('/pets', '', '{ type: object, properties: { all: { type: array } } }'), // 12: wraps one array
+      ...get('/health', '', '{ type: object, properties: { status: { type: string }, checks: { type: array } } }'), // 16: one resource
+      ...get('/notes', '{ name: noteIds, in: query, schema: { type: array } }', '{ type: array }'), // 20: named by the caller
+    ], ['rest/pagination-style']);
+    expect(findings).toEqual(['9:5 rest/pagination-style', '13:5 rest/pagination-style']);
+  });
 });

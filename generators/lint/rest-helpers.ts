@@ -90,12 +90,18 @@ export function jsonContent(contents: MediaContent[]): MediaContent | undefined 
 
 const ITEM_PROPERTIES = ['items', 'data', 'results'];
 
-/** A top-level array, or an object whose items/data/results is one. */
-export function isList(context: RestContext, schema: JsonSchema | undefined): boolean {
+/**
+ * What a list returns: an array, or an object wrapping one array — as items/data/results, under
+ * the collection's own name (`{ tasks: [...] }` from `/tasks`), or as its only property. An object
+ * with an array among other facts (`{ status, checks: [...] }`) is one resource.
+ */
+export function isList(context: RestContext, schema: JsonSchema | undefined, collection?: string): boolean {
   const resolved = resolveSchema(context, schema);
   if (typeof resolved !== 'object') return false;
   if (resolved.type === 'array' || resolved.items !== undefined && resolved.type === undefined) return true;
-  return ITEM_PROPERTIES.some((name) => {
+  const properties = Object.keys(resolved.properties ?? {});
+  const wrappers = properties.length === 1 ? properties : [...ITEM_PROPERTIES, ...(collection ? [collection] : [])];
+  return wrappers.some((name) => {
     const property = resolveSchema(context, resolved.properties?.[name]);
     return typeof property === 'object' && property.type === 'array';
   });
