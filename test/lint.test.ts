@@ -17,12 +17,12 @@ import { tempDir } from './support/tmp.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'lint');
 
-/** The findings of every rule over one fixture, as `line:col rule-id`. */
-async function lintFixture(name: string): Promise<string[]> {
+/** The findings of every rule (those off by default turned on by `lint`) over one fixture, as `line:col rule-id`. */
+async function lintFixture(name: string, lint?: LintTarget['lint']): Promise<string[]> {
   const file = join(FIXTURES, name);
   const style = styleOfInput(file);
   if (!style) throw new Error(`no style for ${name}`);
-  const result = await lintTarget({ name, style, inputs: [file], root: FIXTURES, readRoots: [FIXTURES] });
+  const result = await lintTarget({ name, style, inputs: [file], root: FIXTURES, readRoots: [FIXTURES], lint });
   return result.findings.map((finding) => `${finding.location.file}:${finding.location.line}:${finding.location.column} ${finding.ruleId}`);
 }
 
@@ -66,13 +66,16 @@ describe('lint rules', () => {
   for (const rule of RULES) {
     it(`${rule.id}: reported at its exact location, citing the seed`, async () => {
       const { fixture, at } = CASES[rule.id] ?? { fixture: '', at: [] };
-      const findings = await lintFixture(fixture);
+      // A rule off by default is checked turned on (warn); by default it reports nothing.
+      const lint = rule.severity === 'off' ? { rules: { [rule.id]: 'warn' as const } } : undefined;
+      if (lint) expect((await lintFixture(fixture)).filter((finding) => finding.endsWith(` ${rule.id}`))).toEqual([]);
+      const findings = await lintFixture(fixture, lint);
       expect(findings.filter((finding) => finding.endsWith(` ${rule.id}`))).toEqual(at.map((where) => `${fixture}:${where} ${rule.id}`));
       const file = join(FIXTURES, fixture);
       const style = styleOfInput(file);
-      const result = await lintTarget({ name: fixture, style: style!, inputs: [file], root: FIXTURES, readRoots: [FIXTURES] });
+      const result = await lintTarget({ name: fixture, style: style!, inputs: [file], root: FIXTURES, readRoots: [FIXTURES], lint });
       for (const finding of result.findings.filter((f) => f.ruleId === rule.id)) {
-        expect(finding.severity).toBe(rule.severity);
+        expect(finding.severity).toBe(rule.severity === 'off' ? 'warning' : rule.severity);
         expect(finding.message).toMatch(/§\d/);
       }
     });

@@ -110,7 +110,7 @@ export function toSarif(results: LintResult[], cwd: string): Record<string, unkn
             id: rule.id,
             shortDescription: { text: rule.docs },
             fullDescription: { text: `${rule.docs} (api-conventions ${rule.section})` },
-            defaultConfiguration: { level: rule.severity === 'error' ? 'error' : 'warning' },
+            defaultConfiguration: { enabled: rule.severity !== 'off', level: rule.severity === 'error' ? 'error' : 'warning' },
             properties: { style: rule.style, section: rule.section },
           })),
         },

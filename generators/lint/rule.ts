@@ -26,7 +26,8 @@ export interface LintRule<S extends LintStyle = LintStyle> {
   /** `<area>/<name>`, e.g. `rest/no-verbs-in-paths`. */
   id: string;
   style: S;
-  severity: Severity;
+  /** Its severity when the config does not set one; `off`: it runs only when the config turns it on. */
+  severity: Severity | 'off';
   /** The seed section the rule enforces, e.g. `§2.1`. */
   section: string;
   /** One sentence for the README table and SARIF: what the rule asks for. */

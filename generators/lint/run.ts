@@ -46,7 +46,8 @@ function severityOf(rule: LintRule, config: LintConfig | undefined): Severity | 
   const setting = config?.rules[rule.id];
   if (setting === 'off') return undefined;
   if (setting === 'warn') return 'warning';
-  return setting ?? rule.severity;
+  if (setting === 'error') return 'error';
+  return rule.severity === 'off' ? undefined : rule.severity;
 }
 
 async function loadContext(style: LintStyle, target: LintTarget): Promise<LintContextBase> {

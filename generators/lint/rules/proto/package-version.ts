@@ -1,13 +1,16 @@
 import { defineRule } from '../../rule.js';
 import { PROTO_PATH } from '../../proto-context.js';
 
-/** `acme.tasks.v1`: a version segment lets a breaking change live beside the old package (seed §9.4). */
+/**
+ * `acme.tasks.v1`: a version segment lets a breaking change live beside the old package. Seed §9.4
+ * says the package "may" carry one, so the rule is off unless the config turns it on (a house policy).
+ */
 export const packageVersion = defineRule({
   id: 'grpc/package-version',
   style: 'proto',
-  severity: 'warning',
+  severity: 'off',
   section: '§9',
-  docs: 'The package name ends in a version segment (acme.tasks.v1).',
+  docs: 'The package name ends in a version segment (acme.tasks.v1). Off by default: §9 says it may.',
   check(context) {
     for (const file of context.files) {
       if (!file.package) {
