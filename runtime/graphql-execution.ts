@@ -4,7 +4,7 @@
  * time limit, and the error formatter. Both transports hand these to their library (graphql-http,
  * graphql-ws), which then skips its own parsing and validation.
  */
-import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import type { IncomingMessage } from "node:http";
 import { GraphQLError, createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
 import type { CorsOptions } from "./cors-policy.js";
 import { DocumentCache, type PreparedOperation } from "./graphql-documents.js";
@@ -12,21 +12,11 @@ import { ErrorCode, codedError, errorFormatter, withCode } from "./graphql-error
 import { DEFAULT_LIMITS, DEFAULT_PAGINATION_ARGUMENTS, type Limits } from "./graphql-limits.js";
 import { PersistedQueries } from "./graphql-persisted.js";
 import { RateLimiter, type RateLimitOptions } from "./graphql-rate-limit.js";
+import type { GraphQLRequest } from "./graphql-request.js";
 import { ExecutionState, buildExecutableSchema, eventState, stopReason, timeoutError, type AuthRules, type Viewer } from "./graphql-schema.js";
 
 export type MaybePromise<T> = T | Promise<T>;
-
-/** What `authenticate` and `context` know of a request. */
-export interface GraphQLRequest {
-  readonly transport: "http" | "websocket";
-  /** The HTTP request, or the WebSocket upgrade request. */
-  readonly raw: IncomingMessage;
-  readonly headers: IncomingHttpHeaders;
-  /** The `connection_init` payload (WebSocket only). */
-  readonly connectionParams: Readonly<Record<string, unknown>> | undefined;
-  /** Aborted when the operation times out or (over HTTP) the client disconnects: pass it on to slow I/O. */
-  readonly signal: AbortSignal;
-}
+export type { GraphQLRequest } from "./graphql-request.js";
 
 export interface WebSocketOptions {
   /** Milliseconds a client has to send `connection_init`. Default 3000. */

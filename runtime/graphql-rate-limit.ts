@@ -12,7 +12,7 @@
  * concurrent requests of one client may each pass on the same remaining budget (overshoot bounded
  * by that client's concurrency). An atomic add-N in the `Store` (Redis `INCRBY`) would make it exact.
  */
-import type { GraphQLRequest } from "./graphql-execution.js";
+import type { GraphQLRequest } from "./graphql-request.js";
 import type { Store } from "./server-types.js";
 import { MemoryStore } from "./store.js";
 

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import { HttpProblem } from "./server-types.js";
-import type { BodySpec, FieldSpec, OperationSpec, ParameterSpec, ParameterType, RouteNode } from "./server.js";
+import type { BodySpec, FieldSpec, OperationSpec, ParameterSpec, ParameterType, RouteNode } from "./server-spec.js";
 
 /**
  * A validation failure, as listed in a problem's `errors`: where (a JSON pointer), which rule, why.

@@ -7,7 +7,7 @@ import { STATUS_CODES, validateHeaderName, validateHeaderValue } from "node:http
 import { HttpProblem } from "./server-types.js";
 import type { ProblemBody, ServerResponse } from "./server-types.js";
 import type { FieldError } from "./server-input.js";
-import type { HandlerResult, OperationSpec, PaginationSpec, ResponseSpec } from "./server.js";
+import type { HandlerResult, OperationSpec, PaginationSpec, ResponseSpec } from "./server-spec.js";
 
 const PROBLEM_JSON = "application/problem+json";
 
