@@ -11,8 +11,9 @@
  *
  *   npx tsc -p tsconfig.build.json && node bench/lint-peers.js [corpus-dir] [--findings <file.json>] [--sample <n>]
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
@@ -239,10 +240,19 @@ function run(tool, file) {
 const pad = (text, width) => String(text).padEnd(width);
 const short = (text, length = 150) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
 const seconds = (ms) => (ms / 1000).toFixed(2);
+const load = (values) => values.map((n) => n.toFixed(2)).join(' / ');
+
+/** The commit, and how many files of the lint's sources differ from it (other work in progress shows here). */
+function revision() {
+  const git = (...argv) => spawnSync('git', argv, { cwd: repo, encoding: 'utf8' }).stdout?.trim() ?? '';
+  const dirty = git('status', '--porcelain', '--', 'bin', 'generators').split('\n').filter(Boolean).length;
+  return `${git('rev-parse', '--short', 'HEAD') || 'unknown commit'}${dirty ? ` + ${dirty} uncommitted file(s) under bin/ generators/` : ''}`;
+}
 
 try {
   const files = documents();
   const started = new Date();
+  const loadAtStart = loadavg();
   const all = [];
   const perTool = new Map(TOOLS.map((tool) => [tool.id, { ms: 0, cpuMs: 0, failed: [], net: [], perDocument: new Map() }]));
   for (const file of files) {
@@ -280,7 +290,9 @@ try {
   for (const finding of all) toolsAt.set(finding.site, (toolsAt.get(finding.site) ?? new Set()).add(finding.tool));
 
   console.log(`# codegen lint, Spectral and Redocly over the OpenAPI documents of ${corpus}\n`);
-  console.log(`${started.toISOString()}, ${files.length} documents, one process per tool and document, Node ${process.version}\n`);
+  console.log(`${started.toISOString()}, ${files.length} documents, one process per tool and document, Node ${process.version}`);
+  console.log(`load average at start: ${load(loadAtStart)}`);
+  console.log(`codegen at ${revision()} (the CLI runs dist/: build first)\n`);
 
   console.log(
     '| tool | findings | errors | warnings | other | documents with findings | wall (sum) | CPU (sum) | failed |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -348,6 +360,8 @@ try {
     for (const f of sample) console.log(`  ${pad(`${f.document}:${f.line}`, 44)} ${pad(f.ruleId, 36)} ${f.anchor} — ${short(f.message)}`);
   }
 
+  const elapsed = ((Date.now() - started.getTime()) / 1000).toFixed(0);
+  console.log(`\nload average at end: ${load(loadavg())}; ${elapsed} s in all`);
   if (findingsOut)
     writeFileSync(
       findingsOut,
