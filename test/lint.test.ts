@@ -314,4 +314,23 @@ describe('rule fixes from the corpus run (bench/lint-corpus.md)', () => {
     ], ['rest/pagination-style']);
     expect(findings).toEqual(['9:5 rest/pagination-style', '13:5 rest/pagination-style']);
   });
+
+  it('grpc/enum-zero-unspecified: a zero value ending in _UNSPECIFIED passes (datastore\'s nested STRATEGY_UNSPECIFIED); UNKNOWN = 0 still warns', async () => {
+    const findings = await lintInline('api.proto', [
+      'syntax = "proto3";',
+      'package acme.tasks.v1;',
+      'message Mutation {',
+      '  enum ConflictResolutionStrategy {',
+      '    STRATEGY_UNSPECIFIED = 0;',
+      '    SERVER_VALUE = 1;',
+      '  }',
+      '  ConflictResolutionStrategy strategy = 1;',
+      '}',
+      'enum Health {',
+      '  UNKNOWN = 0;',
+      '  SERVING = 1;',
+      '}',
+    ], ['grpc/enum-zero-unspecified']);
+    expect(findings).toEqual(['11:3 grpc/enum-zero-unspecified']);
+  });
 });
