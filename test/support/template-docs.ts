@@ -20,7 +20,7 @@ export interface TemplateDoc {
   /** Where it is declared, relative to the repository. */
   declaredIn: string;
   description: string;
-  /** Interfaces whose fields it includes (`extends`). */
+  /** Interfaces it extends that are declared elsewhere (those of the same file have their fields listed). */
   extends: string[];
   fields: { name: string; optional: boolean; type: string; description: string }[];
 }
@@ -52,26 +52,37 @@ export function templateDocs(): TemplateDoc[] {
     const path = join(ROOT, declaredIn);
     if (!existsSync(path)) continue;
     const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
-    for (const statement of source.statements) {
-      if (!ts.isInterfaceDeclaration(statement)) continue;
-      const template = ts.getJSDocTags(statement).find((tag) => tag.tagName.text === 'template');
+    const interfaces = new Map(source.statements.filter(ts.isInterfaceDeclaration).map((declaration) => [declaration.name.text, declaration]));
+    // A context's fields, those of the interfaces it extends in the same file first.
+    const fieldsOf = (declaration: ts.InterfaceDeclaration): TemplateDoc['fields'] => [
+      ...baseNames(declaration, source).flatMap((name) => (interfaces.has(name) ? fieldsOf(interfaces.get(name)!) : [])),
+      ...declaration.members.filter(ts.isPropertySignature).map((member) => ({
+        name: member.name.getText(source),
+        optional: member.questionToken !== undefined,
+        type: member.type?.getText(source).replace(/\s+/g, ' ') ?? 'unknown',
+        description: jsDocText(member),
+      })),
+    ];
+    for (const statement of interfaces.values()) {
+      // `@template` is also TypeScript's tag for type parameters, which would split `openapi/x.hbs`: read the raw text.
+      const jsDocs = (statement as { jsDoc?: ts.JSDoc[] }).jsDoc ?? [];
+      const template = jsDocs.map((doc) => /@template\s+(\S+)/.exec(doc.getText(source))?.[1]).find((found) => found !== undefined);
       if (!template) continue;
       docs.push({
-        template: commentOf(template.comment).trim(),
+        template,
         context: statement.name.text,
         declaredIn,
         description: jsDocText(statement),
-        extends: (statement.heritageClauses ?? []).flatMap((clause) => clause.types.map((type) => type.getText(source))),
-        fields: statement.members.filter(ts.isPropertySignature).map((member) => ({
-          name: member.name.getText(source),
-          optional: member.questionToken !== undefined,
-          type: member.type?.getText(source).replace(/\s+/g, ' ') ?? 'unknown',
-          description: jsDocText(member),
-        })),
+        extends: baseNames(statement, source).filter((name) => !interfaces.has(name)),
+        fields: fieldsOf(statement),
       });
     }
   }
   return docs.sort((a, b) => (a.template < b.template ? -1 : 1));
+}
+
+function baseNames(declaration: ts.InterfaceDeclaration, source: ts.SourceFile): string[] {
+  return (declaration.heritageClauses ?? []).flatMap((clause) => clause.types.map((type) => type.expression.getText(source)));
 }
 
 /** The README section: per template, what it renders and the context it gets. */
