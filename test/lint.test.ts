@@ -333,4 +333,27 @@ describe('rule fixes from the corpus run (bench/lint-corpus.md)', () => {
     ], ['grpc/enum-zero-unspecified']);
     expect(findings).toEqual(['11:3 grpc/enum-zero-unspecified']);
   });
+
+  it('realtime/websocket-auth: a token field in a message clients send is auth (Kraken\'s subscribe.subscription.token); a page token is not', async () => {
+    const channel = (name: string, property: string) => [
+      `  ${name}:`,
+      `    address: /${name}`,
+      "    servers: [{ $ref: '#/servers/ws' }]",
+      `    messages: { ${name}Message: { payload: { type: object, properties: { subscription: { type: object, properties: { ${property}: { type: string, maxLength: 100 } } } } } } }`,
+    ];
+    const operation = (name: string) => [`  receive${name}:`, '    action: receive', `    channel: { $ref: '#/channels/${name}' }`];
+    const findings = await lintInline('api.asyncapi.yaml', [
+      'asyncapi: 3.0.0',
+      'info: { title: Auth, version: 1.0.0 }',
+      'servers:',
+      '  ws: { host: localhost:8080, protocol: ws }',
+      'channels:',
+      ...channel('private', 'token'), // 6
+      ...channel('paged', 'pageToken'), // 10
+      'operations:',
+      ...operation('private'),
+      ...operation('paged'),
+    ], ['realtime/websocket-auth']);
+    expect(findings).toEqual(['10:3 realtime/websocket-auth']);
+  });
 });
