@@ -91,6 +91,14 @@ describe('FileBuilder', () => {
     expect(file.exports()).toBe('export { ClientError, type ClientErrorKind } from "./runtime/client-common.js";');
   });
 
+  it('re-exports the public API of runtime modules, each name once, from the first module that has it', () => {
+    const file = new FileBuilder('server.ts');
+    const added = file.reexportRuntime('server', 'server-types');
+    expect(added.filter((exported) => exported.name === 'HttpProblem').map((exported) => exported.from)).toEqual(['./runtime/server']);
+    expect(added.map((exported) => exported.name)).toContain('ProblemBody');
+    expect(file.exports()).not.toMatch(/HttpProblem[^]*HttpProblem/);
+  });
+
   it('aliases an import named like a re-export of another module, not the re-exported symbol itself', () => {
     const file = new FileBuilder('client.ts');
     file.reexport(symbol('ApiError', './runtime/http'));

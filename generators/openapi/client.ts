@@ -31,7 +31,7 @@
 import type { TypeEmitter } from '../core/emit/types/emit.js';
 import type { ApiModel, Operation, SecurityScheme } from './model.js';
 import type { JsonSchema } from '../core/schema/json-schema.js';
-import { FileBuilder, publicRuntimeSymbols, runtimeSymbol, symbol, typeSymbol, type ImportSymbol, type Printable } from '../core/builder/file.js';
+import { FileBuilder, runtimeSymbol, symbol, typeSymbol, type ImportSymbol, type Printable } from '../core/builder/file.js';
 import { apiBaseName, jsDoc, jsDocLines, objectKey, propertyKey, stringLiteral } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import { refName } from '../core/schema/json-schema.js';
@@ -86,7 +86,7 @@ function clientContext(
     clientName, optionsType, credentialsType, errorsType, 'DEFAULT_BASE_URL', 'isApiError', 'createClient', 'createHttpClient',
     'securitySchemes', 'http', ...infos.map(operationConstant), ...GLOBALS,
   ]);
-  for (const module of REEXPORTED_MODULES) file.reexport(...publicRuntimeSymbols(module));
+  file.reexportRuntime(...REEXPORTED_MODULES);
   // The runtime names the template's own code prints, imported first so that they keep their names.
   for (const name of ['httpClient', 'ClientOptions', 'HttpClient', ...(hasOperations ? ['ApiError', 'ApiErrorFor'] : []), ...(schemes.length ? ['SecuritySchemeSpec'] : [])]) {
     file.use(runtimeSymbol(name, 'http'));

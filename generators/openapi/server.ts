@@ -35,7 +35,7 @@ import { emitSchemaValidators } from '../core/emit/validators/emit.js';
 import type { ExternalValidator } from '../core/emit/validators/module.js';
 import type { ApiModel, SecurityScheme } from './model.js';
 import type { JsonSchema, SchemaObject } from '../core/schema/json-schema.js';
-import { FileBuilder, publicRuntimeSymbols, runtimeSymbol, symbol, typeSymbol, type ImportSymbol } from '../core/builder/file.js';
+import { FileBuilder, runtimeSymbol, symbol, typeSymbol, type ImportSymbol } from '../core/builder/file.js';
 import { apiBaseName, jsDoc, jsDocLines, objectKey, propertyKey, stringLiteral, uniqueName } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import { refName } from '../core/schema/json-schema.js';
@@ -121,17 +121,6 @@ function typedValidators(
   return { source, imports: file.imports(), code: `${declarations.join('\n\n')}\n\n${result.code}` };
 }
 
-/** Re-exports the public API of `modules`, each name once: from the first module that has it (`server` re-exports `HttpProblem` of `server-types`). */
-function reexportPublic(file: FileBuilder, modules: string[]): Set<string> {
-  const names = new Set<string>();
-  for (const module of modules) {
-    const fresh = publicRuntimeSymbols(module).filter((exported) => !names.has(exported.name));
-    for (const exported of fresh) names.add(exported.name);
-    file.reexport(...fresh);
-  }
-  return names;
-}
-
 function serverContext(
   model: ApiModel,
   types: TypeEmitter,
@@ -147,7 +136,7 @@ function serverContext(
   known.set(statusType, typeSymbol(statusType, './types'));
   const ownNames = [handlersType, optionsType, 'BASE_PATHS', 'createServer', 'operations', 'routes', 'securitySchemes'];
   const file = new FileBuilder('server.ts', [...ownNames, ...GLOBALS]);
-  const reexported = reexportPublic(file, [...REEXPORTED_MODULES, ...(options.redis ? ['redis-store'] : [])]);
+  const reexported = file.reexportRuntime(...REEXPORTED_MODULES, ...(options.redis ? ['redis-store'] : [])).map((exported) => exported.name);
   // Imported first, so that they keep their names.
   for (const name of TEMPLATE_RUNTIME) file.use(runtimeSymbol(name, 'server'));
 

@@ -157,6 +157,25 @@ export class FileBuilder {
     }
   }
 
+  /**
+   * Re-exports the public API (the `@public` exports) of the runtime `modules`, each name once: from
+   * the first module that has it (`server` before `server-types`, whose `HttpProblem` it
+   * re-exports). Returns the symbols re-exported.
+   */
+  reexportRuntime(...modules: string[]): ImportSymbol[] {
+    const names = new Set([...this.exported.values()].map((exported) => exported.name));
+    const added: ImportSymbol[] = [];
+    for (const module of modules) {
+      for (const exported of publicRuntimeSymbols(module)) {
+        if (names.has(exported.name)) continue;
+        names.add(exported.name);
+        added.push(exported);
+      }
+    }
+    this.reexport(...added);
+    return added;
+  }
+
   /** Prints code: symbols become their local names, literals are escaped, lists are joined. */
   code(strings: TemplateStringsArray, ...values: Printable[]): string {
     let text = strings[0]!;
