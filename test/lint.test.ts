@@ -356,4 +356,21 @@ describe('rule fixes from the corpus run (bench/lint-corpus.md)', () => {
     ], ['realtime/websocket-auth']);
     expect(findings).toEqual(['10:3 realtime/websocket-auth']);
   });
+
+  it('rest/query-conventions: "query" is a filter only where a list is returned (not ceph\'s GET /api/rgw/site?query=)', async () => {
+    const findings = await lintInline('api.yaml', [
+      'openapi: 3.1.0',
+      'info: { title: Queries, version: 1.0.0 }',
+      'paths:',
+      '  /site:',
+      '    get:',
+      '      parameters: [{ name: query, in: query, schema: { type: string } }]',
+      "      responses: { '200': { description: OK., content: { application/json: { schema: { type: object } } } } }",
+      '  /tasks:',
+      '    get:',
+      '      parameters: [{ name: query, in: query, schema: { type: string } }]',
+      "      responses: { '200': { description: OK., content: { application/json: { schema: { type: array } } } } }",
+    ], ['rest/query-conventions']);
+    expect(findings).toEqual(['10:20 rest/query-conventions']);
+  });
 });

@@ -1,5 +1,5 @@
 import { defineRule } from '../../rule.js';
-import { parameterWhere } from '../../rest-helpers.js';
+import { isList, jsonContent, parameterWhere } from '../../rest-helpers.js';
 
 /** The §4.2 forms: `sort` (`-` for descending), `filter[<field>]`, `fields` (comma-separated). */
 const INSTEAD: Record<string, string> = {
@@ -7,6 +7,8 @@ const INSTEAD: Record<string, string> = {
   select: 'fields', include_fields: 'fields', fieldset: 'fields',
   q: 'filter[<field>]', query: 'filter[<field>]', where: 'filter[<field>]',
 };
+/** Names that filter only where there is a list to filter (ceph's GET /api/rgw/site?query= picks which facts of one object). */
+const FILTERS = new Set(['q', 'query', 'where']);
 
 export const queryConventions = defineRule({
   id: 'rest/query-conventions',
@@ -16,8 +18,10 @@ export const queryConventions = defineRule({
   docs: 'Sorting, filtering and field selection take the §4.2 forms: sort (prefix - for descending), filter[<field>], fields (comma-separated).',
   check(context) {
     for (const operation of context.operations) {
+      const ok = operation.model.responses.find((response) => response.status === '200');
+      const lists = ok !== undefined && isList(context, jsonContent(ok.contents)?.schema);
       for (const parameter of operation.model.parameters) {
-        if (parameter.in !== 'query') continue;
+        if (parameter.in !== 'query' || (FILTERS.has(parameter.name) && !lists)) continue;
         const where = () => parameterWhere(context, operation, parameter);
         const route = `${operation.model.method.toUpperCase()} ${operation.model.path}`;
         const instead = Object.hasOwn(INSTEAD, parameter.name) ? INSTEAD[parameter.name] : undefined;
