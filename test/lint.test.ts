@@ -373,4 +373,33 @@ describe('rule fixes from the corpus run (bench/lint-corpus.md)', () => {
     ], ['rest/query-conventions']);
     expect(findings).toEqual(['10:20 rest/query-conventions']);
   });
+
+  it('realtime/message-discriminator names the messages that pin the same value (Slack\'s botAdded and botChanged)', async () => {
+    const dir = tempDir('codegen-lint-');
+    const file = join(dir, 'api.asyncapi.yaml');
+    writeFileSync(file, [
+      'asyncapi: 3.0.0',
+      'info: { title: Kinds, version: 1.0.0 }',
+      'servers:',
+      '  ws: { host: localhost:8080, protocol: ws, security: [{ $ref: \'#/components/securitySchemes/token\' }] }',
+      'channels:',
+      '  feed:',
+      '    address: /feed',
+      "    servers: [{ $ref: '#/servers/ws' }]",
+      '    messages:',
+      '      botAdded: { payload: { type: object, properties: { type: { const: bot_added }, id: { type: integer } } } }',
+      '      botChanged: { payload: { type: object, properties: { type: { const: bot_added }, name: { type: string } } } }',
+      'operations:',
+      '  sendFeed:',
+      '    action: send',
+      "    channel: { $ref: '#/channels/feed' }",
+      'components:',
+      '  securitySchemes:',
+      '    token: { type: httpApiKey, name: token, in: query }',
+      '',
+    ].join('\n'));
+    const result = await lintTarget({ name: 'api', style: 'asyncapi', inputs: [file], root: dir, readRoots: [dir] });
+    const messages = result.findings.filter((finding) => finding.ruleId === 'realtime/message-discriminator').map((finding) => finding.message);
+    expect(messages).toEqual([expect.stringContaining('feed carries several messages: botAdded and botChanged both pin type to "bot_added"')]);
+  });
 });
