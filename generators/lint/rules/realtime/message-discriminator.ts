@@ -16,25 +16,31 @@ export const messageDiscriminator = defineRule({
       if (channel.transport !== 'websocket' || channel.discriminator !== undefined) continue;
       const directions = (['send', 'receive'] as const).map((action) => channel.messages.filter((message) => message.actions.includes(action)));
       if (!directions.some((messages) => messages.length > 1)) continue;
-      const clash = directions.map((messages) => sharedValue(context, messages)).find((found) => found !== undefined);
-      const why = clash ? `: ${clash.names.join(' and ')} ${clash.names.length === 2 ? 'both' : 'all'} pin ${clash.property} to "${clash.value}"` : ' with nothing that tells them apart';
+      const clashes = directions.map((messages) => sameValues(context, messages)).find((found) => found.length > 0) ?? [];
+      const why = clashes.length > 0
+        ? `: ${clashes.map((clash) => `${clash.names.join(' and ')} ${clash.names.length === 2 ? 'both' : 'all'} pin ${clash.property} to "${clash.value}"`).join(', ')}`
+        : ' with nothing that tells them apart';
       context.report(channel.location, `WebSocket channel ${channel.key} carries several messages${why}; give every payload a property such as type with a distinct const and name it in x-discriminator: type, so both sides can dispatch text frames (§6.2)`, ['channels', channel.key]);
     }
   },
 });
 
-/** A property every message pins, and the messages that pin it to the same value (why it cannot discriminate). */
-function sharedValue(context: AsyncApiContext, messages: Message[]): { property: string; value: string; names: string[] } | undefined {
-  if (messages.length < 2) return undefined;
+/**
+ * The property most messages pin (Slack's `type`), and the messages that pin it to one value: why it
+ * cannot discriminate. Messages that do not pin it are left out.
+ */
+function sameValues(context: AsyncApiContext, messages: Message[]): { property: string; value: string; names: string[] }[] {
+  if (messages.length < 2) return [];
   const byName = new Map<string, JsonSchema>(context.model.schemas.map((named) => [named.name, named.schema]));
-  const first = context.schema({ $ref: `#/$defs/${messages[0]?.payload}` });
-  for (const property of Object.keys((typeof first === 'object' && first.properties) || {})) {
-    const values = messages.map((message) => pinnedValue({ $ref: `#/$defs/${message.payload}` }, property, byName));
-    if (values.some((value) => value === undefined)) continue;
-    for (const value of new Set(values)) {
-      const names = messages.filter((_, i) => values[i] === value).map((message) => message.name);
-      if (names.length > 1) return { property, value: value as string, names };
-    }
-  }
-  return undefined;
+  const payloads = messages.map((message) => context.schema({ $ref: `#/$defs/${message.payload}` }));
+  const properties = new Set(payloads.flatMap((payload) => Object.keys((typeof payload === 'object' && payload.properties) || {})));
+  const pinned = [...properties]
+    .map((property) => ({ property, values: messages.map((message) => pinnedValue({ $ref: `#/$defs/${message.payload}` }, property, byName)) }))
+    .sort((a, b) => b.values.filter(Boolean).length - a.values.filter(Boolean).length);
+  const best = pinned[0];
+  if (!best) return [];
+  return [...new Set(best.values)].flatMap((value) => {
+    const names = messages.filter((_, i) => value !== undefined && best.values[i] === value).map((message) => message.name);
+    return value !== undefined && names.length > 1 ? [{ property: best.property, value, names }] : [];
+  });
 }
