@@ -17,7 +17,7 @@ import { commentText, jsDoc, objectKey, propertyAccess, propertyKey, stringLiter
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { APP_PING, assertSupported, describeChannels, type ChannelInfo } from './endpoints.js';
-import { importedNames, reexportPublic } from './imported-names.js';
+import { importedNames } from './imported-names.js';
 import type { RealtimeModel } from './model.js';
 import type { ClientContext } from './template-context.js';
 import { takenTypeNames } from './server.js';
@@ -170,7 +170,7 @@ ${fixed.map((line) => `        ${line},`).join('\n')}
     ...(ws.length > 0 ? { WebSocketClientOptions: runtime('WebSocketClientOptions'), WebSocketConstructor: runtime('WebSocketConstructor') } : {}),
   };
   // The runtime's client API, for the transports used.
-  reexportPublic(file, [
+  file.reexportRuntime(...[
     'client-common',
     ...(sse.length > 0 ? ['sse-client'] : []),
     ...(streams.length > 0 ? ['http-stream-client'] : []),

@@ -16,7 +16,7 @@ import { commentText, jsDoc, jsonLiteral, objectKey, propertyAccess, propertyKey
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { APP_PING, assertSupported, describeChannels, handledMessages, pathNames, pathPattern, runtimePing, type ChannelInfo, type MessageInfo } from './endpoints.js';
-import { importedNames, reexportPublic, type ImportedNames } from './imported-names.js';
+import { importedNames, type ImportedNames } from './imported-names.js';
 import type { RealtimeModel } from './model.js';
 import type { ServerContext } from './template-context.js';
 
@@ -184,7 +184,7 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
   file.reexport(runtimeSymbol('CorsOptions'));
   // The runtime's server API for the transports used; with options.redis the Redis EventLog and FanOut.
   const redis = options.redis ? ['redis-pubsub', ...(sse.length > 0 ? ['sse-redis'] : []), ...(ws.length > 0 ? ['ws-redis'] : [])] : [];
-  reexportPublic(file, ['http-listener', ...(sse.length > 0 ? ['sse-server', 'sse-store'] : []), ...(ws.length > 0 ? ['ws-fanout', 'ws-protocol'] : []), ...redis]);
+  file.reexportRuntime(...['http-listener', ...(sse.length > 0 ? ['sse-server', 'sse-store'] : []), ...(ws.length > 0 ? ['ws-fanout', 'ws-protocol'] : []), ...redis]);
 
   const context: ServerContext = {
     source,

@@ -5,7 +5,7 @@
  */
 import type { Types } from '@graphql-codegen/plugin-helpers';
 import { Kind, printSchema, type GraphQLSchema } from 'graphql';
-import { FileBuilder, publicRuntimeSymbols, runtimeSymbol, symbol, typeSymbol } from '../core/builder/file.js';
+import { FileBuilder, runtimeSymbol, symbol, typeSymbol } from '../core/builder/file.js';
 import { stringLiteral } from '../core/builder/names.js';
 import { typesNames } from './names.js';
 import { authModel } from './server-auth.js';
@@ -25,7 +25,7 @@ export function serverContext(schema: GraphQLSchema, documents: Types.DocumentFi
   if (persisted) file.use(symbol('persistedOperations', './operations'), 'persistedOperations');
   const resolvers = file.use(typeSymbol(typesNames(schema).resolvers, './types'));
   // The server runtime's public API (`@public`): its entry module's, and the hardened http.Server's.
-  file.reexport(...publicRuntimeSymbols('graphql-server'), ...publicRuntimeSymbols('http-listener'));
+  file.reexportRuntime('graphql-server', 'http-listener');
   return {
     imports: file.imports(),
     exports: file.exports(),

@@ -18,7 +18,7 @@ import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { MethodInfo, MethodKind, ServiceInfo, ServicesModel } from './server-model.js';
 import { modeName } from './server.js';
-import { importNamed, reexportPublic, streamsRequests, streamsResponses } from './service-files.js';
+import { importNamed, streamsRequests, streamsResponses } from './service-files.js';
 import type { ClientContext, ClientMemberContext, ClientServiceContext, WebClientContext } from './template-context.js';
 
 /** Call modes a browser can make. */
@@ -38,7 +38,7 @@ function nodeClient(model: ServicesModel, source: string): ClientContext {
     ...['serviceClient', 'CallOptions'].map((name) => runtimeSymbol(name, 'grpc-client')),
     ...['createNodeTransport', 'GrpcNodeClientOptions'].map((name) => runtimeSymbol(name, 'grpc-node-client')),
   ]);
-  reexportPublic(file, 'grpc-client', 'grpc-node-client', 'client-common');
+  file.reexportRuntime('grpc-client', 'grpc-node-client', 'client-common');
   // The header's example calls a unary method, when there is one.
   const unary = model.services.flatMap((service) => service.methods.filter((method) => method.kind === 'unary').map((method) => ({ service, method })))[0];
   const example = unary ? { firstKey: clientProperty(unary.service), firstMethod: unary.method.name } : { firstKey: clientProperty(model.services[0]!), firstMethod: 'someMethod' };
@@ -55,7 +55,7 @@ function webClient(model: ServicesModel, source: string): WebClientContext {
     ...['serviceClient', 'CallOptions'].map((name) => runtimeSymbol(name, 'grpc-client')),
     ...['createConnectWebTransport', 'createGrpcWebTransport', 'GrpcWebClientOptions'].map((name) => runtimeSymbol(name, 'grpc-web-client')),
   ]);
-  reexportPublic(file, 'grpc-client', 'grpc-web-client', 'client-common');
+  file.reexportRuntime('grpc-client', 'grpc-web-client', 'client-common');
   const services = model.services.flatMap((service) => {
     const methods = service.methods.filter((method) => WEB_KINDS.includes(method.kind));
     const doc = `Browser client of \`${service.desc.typeName}\`: unary and server-streaming methods.`;

@@ -15,7 +15,7 @@ import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { httpRulesOf, type HttpBinding } from './http-rules.js';
 import type { LoadedProto } from './load.js';
 import type { MethodInfo, ServiceInfo, ServicesModel } from './server-model.js';
-import { importNamed, reexportPublic, streamsResponses } from './service-files.js';
+import { importNamed, streamsResponses } from './service-files.js';
 import type { HttpRulesContext, RestClientContext, RestMethodContext } from './template-context.js';
 
 /** The services with routes: each one's rules const (`TaskServiceHttpRules`) and rules by method. */
@@ -60,7 +60,7 @@ function restClient(rest: RestModel, source: string): RestClientContext {
     typeSymbol('MessageInitShape', '@bufbuild/protobuf'),
     ...['createRestConnection', 'RestCallOptions', 'RestClientOptions', 'RestConnection'].map((name) => runtimeSymbol(name, 'grpc-rest-client')),
   ]);
-  reexportPublic(file, 'grpc-rest-client', 'client-common');
+  file.reexportRuntime('grpc-rest-client', 'client-common');
   const first = rest.services[0]!;
   const services = rest.services.map(({ service, constName, rules }) => {
     const descriptor = file.use(service.descriptor);

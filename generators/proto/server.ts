@@ -15,7 +15,7 @@ import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { RestModel } from './rest.js';
 import type { MethodInfo, ServicesModel } from './server-model.js';
-import { asType, importNamed, reexportPublic, streamsRequests, streamsResponses } from './service-files.js';
+import { asType, importNamed, streamsRequests, streamsResponses } from './service-files.js';
 import type { HandlerMemberContext, ServerContext } from './template-context.js';
 
 export function emitServer(model: ServicesModel, templates: TemplateRenderer, source: string, rest?: RestModel): GeneratedFile[] {
@@ -27,7 +27,7 @@ export function emitServer(model: ServicesModel, templates: TemplateRenderer, so
     asType(server('GrpcCallContext')),
     ...['GrpcServer', 'GrpcServerOptions', 'MaybePromise', 'ServiceBinding'].map(server),
   ]);
-  reexportPublic(file, 'grpc-server');
+  file.reexportRuntime('grpc-server');
   const services = model.services.map((service) => {
     const rules = rest?.rulesOf(service);
     return {

@@ -3,7 +3,7 @@
  * `client-rest.ts`) share in how they are built: the names their templates' own code uses, the
  * runtime's public API they re-export, and the call modes of a method.
  */
-import { publicRuntimeSymbols, typeSymbol, type FileBuilder, type ImportSymbol } from '../core/builder/file.js';
+import { typeSymbol, type FileBuilder, type ImportSymbol } from '../core/builder/file.js';
 import type { MethodInfo } from './server-model.js';
 
 /**
@@ -21,11 +21,6 @@ export function importNamed(file: FileBuilder, symbols: readonly ImportSymbol[])
 /** `symbol` used only in type positions: imported with `import type` even if it is also a value. */
 export function asType(symbol: ImportSymbol): ImportSymbol {
   return typeSymbol(symbol.name, symbol.from);
-}
-
-/** Re-exports from `file` the public API (the `@public` exports) of the runtime modules it uses. */
-export function reexportPublic(file: FileBuilder, ...modules: string[]): void {
-  for (const module of modules) file.reexport(...publicRuntimeSymbols(module));
 }
 
 export function streamsRequests(method: MethodInfo): boolean {
