@@ -41,7 +41,9 @@ export async function main(argv: string[]): Promise<number> {
   const log = { out: (text: string) => process.stdout.write(`${text}\n`), err: (text: string) => process.stderr.write(`${text}\n`) };
   let exitCode = 0;
   const program = new Command('codegen')
-    .description('Schema-first TypeScript code generator: OpenAPI, GraphQL, Protocol Buffers and AsyncAPI → types, validators, clients and servers.')
+    .description(
+      'Schema-first TypeScript code generator: OpenAPI, GraphQL, Protocol Buffers and AsyncAPI → types, validators, clients and servers.',
+    )
     .option('-c, --config <file>', 'config file (default: ./codegen.config.{yaml,yml,json,mjs,js})')
     .option('--check', 'do not write; exit 1 and list files that are stale, missing or extra')
     .option('-w, --watch', 'regenerate when an input changes')
@@ -54,7 +56,10 @@ export async function main(argv: string[]): Promise<number> {
     .configureOutput({ writeOut: (text) => process.stdout.write(text), writeErr: (text) => process.stderr.write(text) })
     .action(async (options: RunOptions & { config?: string }) => {
       const file = options.config ?? findConfig(process.cwd());
-      if (!file) throw new UsageError('no codegen.config.* in this folder; run `codegen init` to create one, or use `codegen generate <input> -o <dir>`');
+      if (!file)
+        throw new UsageError(
+          'no codegen.config.* in this folder; run `codegen init` to create one, or use `codegen generate <input> -o <dir>`',
+        );
       exitCode = await run(() => loadConfig(file), options, log, [resolve(file)]);
     });
 
@@ -72,12 +77,25 @@ export async function main(argv: string[]): Promise<number> {
     .option('-q, --quiet', 'print only errors')
     .option('--strict', 'spec mistakes codegen otherwise reads one obvious way, with a warning, are errors')
     .exitOverride()
-    .action(async (input: string, options: RunOptions & { output: string; emit: string; templates?: string; documents?: string[]; allowRead?: string[] }) => {
-      const emit = options.emit.split(',').map((kind) => kind.trim()).filter(Boolean) as EmitKind[];
-      const unknown = emit.filter((kind) => !EMIT_KINDS.includes(kind));
-      if (unknown.length) throw new UsageError(`--emit: unknown output ${unknown.join(', ')}; expected ${EMIT_KINDS.join(', ')}`);
-      exitCode = await run(async () => inlineConfig(input, options.output, emit, options.templates, options.documents, options.allowRead), options, log, []);
-    });
+    .action(
+      async (
+        input: string,
+        options: RunOptions & { output: string; emit: string; templates?: string; documents?: string[]; allowRead?: string[] },
+      ) => {
+        const emit = options.emit
+          .split(',')
+          .map((kind) => kind.trim())
+          .filter(Boolean) as EmitKind[];
+        const unknown = emit.filter((kind) => !EMIT_KINDS.includes(kind));
+        if (unknown.length) throw new UsageError(`--emit: unknown output ${unknown.join(', ')}; expected ${EMIT_KINDS.join(', ')}`);
+        exitCode = await run(
+          async () => inlineConfig(input, options.output, emit, options.templates, options.documents, options.allowRead),
+          options,
+          log,
+          [],
+        );
+      },
+    );
 
   program
     .command('init')
@@ -92,8 +110,10 @@ export async function main(argv: string[]): Promise<number> {
       const apis = planApis(schemas.length > 0 ? detectNamed(schemas, cwd) : findSchemas(cwd), cwd);
       const file = 'codegen.config.yaml';
       await writeFile(resolve(cwd, file), starterConfig(apis));
-      if (apis.length === 0) log.out(`wrote ${file} with a commented example of every style (no schema found here); uncomment one and run \`npx codegen\``);
-      else log.out(`wrote ${file}: ${apis.map((api) => `${api.name} (${api.style})`).join(', ')}\nnext: review it, then run \`npx codegen\``);
+      if (apis.length === 0)
+        log.out(`wrote ${file} with a commented example of every style (no schema found here); uncomment one and run \`npx codegen\``);
+      else
+        log.out(`wrote ${file}: ${apis.map((api) => `${api.name} (${api.style})`).join(', ')}\nnext: review it, then run \`npx codegen\``);
     });
 
   program.addCommand(lintCommand(log, (code) => (exitCode = code)));
@@ -141,7 +161,9 @@ async function run(configure: () => Promise<ApiConfig[]>, options: RunOptions, l
       for (const file of summary.written) log.out(`  wrote    ${displayPath(file)}`);
       for (const file of summary.deleted) log.out(`  removed  ${displayPath(file)}`);
       const ms = Math.round(performance.now() - started);
-      log.out(`codegen: ${summary.written.length} written, ${summary.unchanged.length} unchanged, ${summary.deleted.length} removed in ${ms} ms`);
+      log.out(
+        `codegen: ${summary.written.length} written, ${summary.unchanged.length} unchanged, ${summary.deleted.length} removed in ${ms} ms`,
+      );
     }
     if (needs.lines.join('\n') !== lastNeeds) needs.lines.forEach((line) => log.err(line));
     lastNeeds = options.watch ? needs.lines.join('\n') : '';

@@ -25,8 +25,13 @@ export const FORMATS = ['human', 'json', 'sarif'] as const;
 
 export function diffCommand(log: Log, setExitCode: (code: number) => void): Command {
   return new Command('diff')
-    .description('changes between two versions of an API, classified breaking / dangerous / safe (exit 1 on breaking changes without a new version)')
-    .argument('<old>', 'old version: a schema file, a folder of .proto/.graphql files, or git:<ref> for the config\'s inputs at that revision')
+    .description(
+      'changes between two versions of an API, classified breaking / dangerous / safe (exit 1 on breaking changes without a new version)',
+    )
+    .argument(
+      '<old>',
+      "old version: a schema file, a folder of .proto/.graphql files, or git:<ref> for the config's inputs at that revision",
+    )
     .argument('[new]', 'new version: a file or folder; with git:<ref>, the working tree (default) or another git:<ref>')
     .option('-c, --config <file>', 'config file for git:<ref> (default: ./codegen.config.*)')
     .addOption(new Option('-f, --format <format>', 'output format').choices([...FORMATS]).default('human'))
@@ -37,19 +42,24 @@ export function diffCommand(log: Log, setExitCode: (code: number) => void): Comm
 }
 
 export async function runDiff(oldArg: string, newArg: string | undefined, options: DiffOptions, log: Log): Promise<number> {
-  if (!(FORMATS as readonly string[]).includes(options.format)) throw new UsageError(`--format: unknown format ${options.format}; expected ${FORMATS.join(', ')}`);
+  if (!(FORMATS as readonly string[]).includes(options.format))
+    throw new UsageError(`--format: unknown format ${options.format}; expected ${FORMATS.join(', ')}`);
   const results: { api?: string; result: DiffResult }[] = [];
   if (oldArg.startsWith('git:') || newArg?.startsWith('git:')) {
     if (!oldArg.startsWith('git:')) throw new UsageError('with git:REF, the old side is the revision: codegen diff git:<ref> [git:<ref>]');
     results.push(...(await diffRevisions(oldArg.slice(4), newArg?.startsWith('git:') ? newArg.slice(4) : undefined, newArg, options)));
   } else {
-    if (newArg === undefined) throw new UsageError('codegen diff needs two versions: codegen diff <old> <new>, or codegen diff git:<ref> for the config\'s inputs');
+    if (newArg === undefined)
+      throw new UsageError("codegen diff needs two versions: codegen diff <old> <new>, or codegen diff git:<ref> for the config's inputs");
     results.push({ result: await diffSides(sideOf(oldArg), sideOf(newArg)) });
   }
   if (options.format === 'sarif') {
     log.out(JSON.stringify(toSarif(results), null, 2));
   } else if (options.format === 'json') {
-    const items = results.map(({ api, result }) => ({ ...(api === undefined ? {} : { api }), ...JSON.parse(formatJson(result)) as object }));
+    const items = results.map(({ api, result }) => ({
+      ...(api === undefined ? {} : { api }),
+      ...(JSON.parse(formatJson(result)) as object),
+    }));
     log.out(JSON.stringify(items.length === 1 && results[0]?.api === undefined ? items[0] : items, null, 2));
   } else {
     for (const { api, result } of results) {
@@ -60,10 +70,19 @@ export async function runDiff(oldArg: string, newArg: string | undefined, option
   return results.some(({ result }) => result.changes.some(isError)) ? 1 : 0;
 }
 
-async function diffRevisions(oldRef: string, newRef: string | undefined, newArg: string | undefined, options: DiffOptions): Promise<{ api: string; result: DiffResult }[]> {
-  if (newArg !== undefined && newRef === undefined) throw new UsageError('with git:REF, the new side is the working tree or another git:REF, not a file');
+async function diffRevisions(
+  oldRef: string,
+  newRef: string | undefined,
+  newArg: string | undefined,
+  options: DiffOptions,
+): Promise<{ api: string; result: DiffResult }[]> {
+  if (newArg !== undefined && newRef === undefined)
+    throw new UsageError('with git:REF, the new side is the working tree or another git:REF, not a file');
   const file = options.config ?? findConfig(process.cwd());
-  if (!file) throw new UsageError('git:REF compares the inputs of codegen.config.*, and there is none in this folder; give two files instead: codegen diff <old> <new>');
+  if (!file)
+    throw new UsageError(
+      'git:REF compares the inputs of codegen.config.*, and there is none in this folder; give two files instead: codegen diff <old> <new>',
+    );
   const apis = await loadConfig(resolve(file));
   const revisions: GitRevision[] = [];
   try {
@@ -79,7 +98,21 @@ async function diffRevisions(oldRef: string, newRef: string | undefined, newArg:
       if (missing !== undefined) {
         // An API added (or removed) between the two versions: nothing to compare it with.
         const side = oldSide.files.includes(missing) ? before : after;
-        out.push({ api: api.name, result: { style: api.style, changes: [{ kind: oldSide.files.includes(missing) ? 'api-added' : 'api-removed', class: oldSide.files.includes(missing) ? 'safe' : 'breaking', message: `${api.name}: ${displayPath(missing, side ? join(side.displayRoot, `git:${side.ref}`) : api.root)} does not exist at ${side ? `git:${side.ref}` : 'the working tree'}`, wire: 'the whole API', code: 'the whole generated output' }] } });
+        out.push({
+          api: api.name,
+          result: {
+            style: api.style,
+            changes: [
+              {
+                kind: oldSide.files.includes(missing) ? 'api-added' : 'api-removed',
+                class: oldSide.files.includes(missing) ? 'safe' : 'breaking',
+                message: `${api.name}: ${displayPath(missing, side ? join(side.displayRoot, `git:${side.ref}`) : api.root)} does not exist at ${side ? `git:${side.ref}` : 'the working tree'}`,
+                wire: 'the whole API',
+                code: 'the whole generated output',
+              },
+            ],
+          },
+        });
         continue;
       }
       const result = await diffSides(oldSide, newSide, api.style);
@@ -97,5 +130,10 @@ async function diffRevisions(oldRef: string, newRef: string | undefined, newArg:
 
 function workingTree(api: ApiConfig): DiffSide {
   const includePaths = api.style === 'proto' ? (api.options as { includePaths?: string[] }).includePaths : undefined;
-  return { files: api.inputs, ...(includePaths && includePaths.length > 0 ? { includePaths } : {}), displayRoot: api.root, readRoots: api.readRoots ?? [api.root] };
+  return {
+    files: api.inputs,
+    ...(includePaths && includePaths.length > 0 ? { includePaths } : {}),
+    displayRoot: api.root,
+    readRoots: api.readRoots ?? [api.root],
+  };
 }

@@ -51,7 +51,9 @@ export function detectNamed(files: string[], cwd: string): DetectedFile[] {
     const file = resolve(cwd, name);
     const detected = detectFile(file);
     if (!detected) {
-      throw new UsageError(`${name}: not a schema codegen reads; expected an OpenAPI 3.x or AsyncAPI 3 document (.yaml/.yml/.json with an \`openapi:\` or \`asyncapi:\` key), GraphQL SDL or operations (.graphql), or a .proto file`);
+      throw new UsageError(
+        `${name}: not a schema codegen reads; expected an OpenAPI 3.x or AsyncAPI 3 document (.yaml/.yml/.json with an \`openapi:\` or \`asyncapi:\` key), GraphQL SDL or operations (.graphql), or a .proto file`,
+      );
     }
     return detected;
   });
@@ -72,11 +74,19 @@ export function planApis(detected: DetectedFile[], cwd: string): StarterApi[] {
   const graphqlApis: StarterApi[] = [];
   for (const [folder, files] of sdlByFolder) {
     const name = files.length === 1 ? nameOf((files[0] as DetectedFile).file) : basename(folder);
-    graphqlApis.push({ ...base, name, style: 'graphql', inputs: files.map((file) => file.file), scalars: [...new Set(files.flatMap((file) => file.scalars ?? []))].sort() });
+    graphqlApis.push({
+      ...base,
+      name,
+      style: 'graphql',
+      inputs: files.map((file) => file.file),
+      scalars: [...new Set(files.flatMap((file) => file.scalars ?? []))].sort(),
+    });
   }
   // Operation documents go to the schema whose folder shares the longest prefix with theirs.
   for (const document of detected.filter((item) => item.role === 'documents')) {
-    const owner = [...graphqlApis].sort((a, b) => commonPrefix(b.inputs[0] as string, document.file) - commonPrefix(a.inputs[0] as string, document.file))[0];
+    const owner = [...graphqlApis].sort(
+      (a, b) => commonPrefix(b.inputs[0] as string, document.file) - commonPrefix(a.inputs[0] as string, document.file),
+    )[0];
     owner?.documents.push(document.file);
   }
   apis.push(...graphqlApis);
@@ -85,12 +95,24 @@ export function planApis(detected: DetectedFile[], cwd: string): StarterApi[] {
   const protos = detected.filter((item) => item.style === 'proto');
   const withServices = protos.filter((file) => file.hasService);
   for (const file of withServices.length > 0 ? withServices : protos) {
-    apis.push({ ...base, name: nameOf(file.file), style: 'proto', inputs: [file.file], includePaths: [includeRoot(file)], messagesOnly: !file.hasService });
+    apis.push({
+      ...base,
+      name: nameOf(file.file),
+      style: 'proto',
+      inputs: [file.file],
+      includePaths: [includeRoot(file)],
+      messagesOnly: !file.hasService,
+    });
   }
   const order: InputStyle[] = ['openapi', 'graphql', 'proto', 'asyncapi'];
   apis.sort((a, b) => order.indexOf(a.style) - order.indexOf(b.style) || ((a.inputs[0] as string) < (b.inputs[0] as string) ? -1 : 1));
   const relativeTo = (path: string) => relative(cwd, path) || '.';
-  return uniqueNames(apis).map((api) => ({ ...api, inputs: api.inputs.map(relativeTo), documents: api.documents.map(relativeTo), includePaths: api.includePaths.map(relativeTo) }));
+  return uniqueNames(apis).map((api) => ({
+    ...api,
+    inputs: api.inputs.map(relativeTo),
+    documents: api.documents.map(relativeTo),
+    includePaths: api.includePaths.map(relativeTo),
+  }));
 }
 
 /** The include path protoc would be given: the folder above the package's folders (`acme/tasks/v1/x.proto` in package `acme.tasks.v1`). */
@@ -151,7 +173,11 @@ export function starterConfig(apis: StarterApi[]): string {
 
 function entry(api: StarterApi, first: boolean): string {
   const lines = [`  # ${STYLE_TITLES[api.style]}.`, `  - name: ${yamlString(api.name)}`];
-  lines.push(api.inputs.length === 1 ? `    input: ${yamlString(slash(api.inputs[0] as string))}` : `    input:\n${api.inputs.map((file) => `      - ${yamlString(slash(file))}`).join('\n')}`);
+  lines.push(
+    api.inputs.length === 1
+      ? `    input: ${yamlString(slash(api.inputs[0] as string))}`
+      : `    input:\n${api.inputs.map((file) => `      - ${yamlString(slash(file))}`).join('\n')}`,
+  );
   if (api.style === 'graphql') {
     if (api.documents.length > 0) {
       lines.push('    # Operations (queries, mutations, subscriptions) the typed client is generated for.');
@@ -177,14 +203,23 @@ function entry(api: StarterApi, first: boolean): string {
   }
   const options: string[] = [];
   if (api.style === 'proto') {
-    options.push("      # Folders imports are resolved against, like protoc's -I.", `      includePaths: [${api.includePaths.map((path) => yamlString(slash(path))).join(', ')}]`);
+    options.push(
+      "      # Folders imports are resolved against, like protoc's -I.",
+      `      includePaths: [${api.includePaths.map((path) => yamlString(slash(path))).join(', ')}]`,
+    );
   }
   if (api.style === 'graphql' && api.scalars.length > 0) {
     options.push('      # The TypeScript type of each custom scalar: string, number, boolean, unknown or a JSON Schema.', '      scalars:');
-    options.push(...api.scalars.map((scalar) => `        ${scalar}: ${/date|time|uuid|url|uri|email|id/i.test(scalar) ? 'string' : 'unknown'}`));
+    options.push(
+      ...api.scalars.map((scalar) => `        ${scalar}: ${/date|time|uuid|url|uri|email|id/i.test(scalar) ? 'string' : 'unknown'}`),
+    );
   }
   if (options.length > 0) lines.push('    options:', ...options);
-  if (first) lines.push('    # A folder of .hbs files replacing built-in templates of the same path (e.g. partials/header.hbs).', '    # templates: codegen-templates');
+  if (first)
+    lines.push(
+      '    # A folder of .hbs files replacing built-in templates of the same path (e.g. partials/header.hbs).',
+      '    # templates: codegen-templates',
+    );
   return `${lines.join('\n')}\n`;
 }
 

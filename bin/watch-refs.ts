@@ -22,7 +22,10 @@ export function referencedFiles(apis: ApiConfig[]): string[] {
 
 /** Read as the loader reads: the inputs wherever they are, what they reach only inside the API's folders, within its size cap. */
 function referencedBy(api: ApiConfig): string[] {
-  const files = new InputFiles({ roots: api.readRoots ?? [api.root], ...(api.maxInputBytes !== undefined ? { maxBytes: api.maxInputBytes } : {}) });
+  const files = new InputFiles({
+    roots: api.readRoots ?? [api.root],
+    ...(api.maxInputBytes !== undefined ? { maxBytes: api.maxInputBytes } : {}),
+  });
   const inputs = api.inputs;
   const seen = new Set<string>();
   const refused = new Set<string>(); // outside the API's folders, not a file, too big: not watched either

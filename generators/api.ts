@@ -82,7 +82,13 @@ export async function check(source: ConfigSource = {}): Promise<CheckResult> {
   const sets = await generateSets(apis);
   const plan = await planWrites(sets);
   const changed = differences(plan);
-  return { upToDate: changed.length === 0, differences: changed, files: plan.length, warnings: sets.flatMap((set) => set.warnings ?? []), missingPackages: missingPackagesReport(sets) };
+  return {
+    upToDate: changed.length === 0,
+    differences: changed,
+    files: plan.length,
+    warnings: sets.flatMap((set) => set.warnings ?? []),
+    missingPackages: missingPackagesReport(sets),
+  };
 }
 
 /** Types a `codegen.config.mjs`/`.js` (`export default defineConfig({ apis: [...] })`); returns it unchanged. */

@@ -18,10 +18,7 @@ export type Fetch = (request: Request) => Promise<Response>;
  * Header values; entries whose value is `undefined` are left out.
  * @public
  */
-export type HeaderValues =
-  | Headers
-  | Record<string, string | undefined>
-  | ReadonlyArray<readonly [string, string]>;
+export type HeaderValues = Headers | Record<string, string | undefined> | ReadonlyArray<readonly [string, string]>;
 
 /**
  * Headers sent with every call, or a function returning them, called once per call (it may be async).
@@ -85,17 +82,17 @@ export interface CommonClientOptions {
  * @public
  */
 export type ClientErrorKind =
-  | 'response'
-  | 'network'
-  | 'timeout'
-  | 'redirect'
-  | 'too-large'
-  | 'invalid-response'
-  | 'invalid-request'
-  | 'closed';
+  | "response"
+  | "network"
+  | "timeout"
+  | "redirect"
+  | "too-large"
+  | "invalid-response"
+  | "invalid-request"
+  | "closed";
 
 /** Marks every `ClientError`, whichever copy of this file made it (see `Symbol.hasInstance`). */
-const CLIENT_ERROR = Symbol.for('codegen-ts.ClientError');
+const CLIENT_ERROR = Symbol.for("codegen-ts.ClientError");
 
 /**
  * The base class of every error a generated client throws. Each output folder has its own copy
@@ -118,7 +115,7 @@ export abstract class ClientError extends Error {
   static override [Symbol.hasInstance](value: unknown): boolean {
     // Subclasses (`ApiError`...) keep the ordinary prototype check.
     if (this !== ClientError) return Function.prototype[Symbol.hasInstance].call(this, value);
-    return typeof value === 'object' && value !== null && CLIENT_ERROR in value;
+    return typeof value === "object" && value !== null && CLIENT_ERROR in value;
   }
 }
 
@@ -132,7 +129,7 @@ export function isClientError(error: unknown, kind?: ClientErrorKind): error is 
 
 /** The headers `option` stands for (a function is called now), without the `undefined` entries. */
 export async function resolveHeaders(option: HeadersOption | undefined): Promise<Headers> {
-  const values = typeof option === 'function' ? await option() : option;
+  const values = typeof option === "function" ? await option() : option;
   const headers = new Headers();
   if (values === undefined) return headers;
   const entries = values instanceof Headers || Array.isArray(values) ? values : Object.entries(values);
@@ -144,5 +141,5 @@ export async function resolveHeaders(option: HeadersOption | undefined): Promise
 
 /** The value of `credential` for this call (a function is asked now). */
 export async function resolveCredential<T>(credential: Credential<T> | undefined): Promise<T | undefined> {
-  return typeof credential === 'function' ? await (credential as () => T | undefined | Promise<T | undefined>)() : credential;
+  return typeof credential === "function" ? await (credential as () => T | undefined | Promise<T | undefined>)() : credential;
 }

@@ -122,7 +122,11 @@ export function conditional(options: ConditionalOptions = {}): Stage {
     return writeWithIfMatch(request, next, mode);
   };
 
-  async function writeWithIfMatch(request: ServerRequest, next: () => Promise<ServerResponse>, mode: "optional" | "required"): Promise<ServerResponse> {
+  async function writeWithIfMatch(
+    request: ServerRequest,
+    next: () => Promise<ServerResponse>,
+    mode: "optional" | "required",
+  ): Promise<ServerResponse> {
     const sent = request.headers["if-match"] !== undefined;
     if (!sent && mode === "required") assertIfMatch(request, undefined);
     if (sent && currentEtag) assertIfMatch(request, await currentEtag(request));

@@ -3,7 +3,7 @@
  * (the SHA-256 of its text, as generated in `operations.ts`) instead of its text. Only apps that
  * pass one of these bundle this module.
  */
-import type { GraphQLResult, PersistedQueries } from './graphql-client.js';
+import type { GraphQLResult, PersistedQueries } from "./graphql-client.js";
 
 /**
  * `{ queryId, variables, operationName }` and no text: for servers that run only the operations
@@ -15,12 +15,12 @@ export function persistedQueryIds(): PersistedQueries {
 }
 
 /** `missing` when the server does not know the hash yet; `unsupported` when it has no APQ. */
-function persistedQueryMiss(result: GraphQLResult<unknown>): 'missing' | 'unsupported' | undefined {
+function persistedQueryMiss(result: GraphQLResult<unknown>): "missing" | "unsupported" | undefined {
   if (result.data !== null) return undefined;
   for (const error of result.errors) {
-    const code = error.extensions?.['code'];
-    if (error.message === 'PersistedQueryNotFound' || code === 'PERSISTED_QUERY_NOT_FOUND') return 'missing';
-    if (error.message === 'PersistedQueryNotSupported' || code === 'PERSISTED_QUERY_NOT_SUPPORTED') return 'unsupported';
+    const code = error.extensions?.["code"];
+    if (error.message === "PersistedQueryNotFound" || code === "PERSISTED_QUERY_NOT_FOUND") return "missing";
+    if (error.message === "PersistedQueryNotSupported" || code === "PERSISTED_QUERY_NOT_SUPPORTED") return "unsupported";
   }
   return undefined;
 }
@@ -40,7 +40,7 @@ export function automaticPersistedQueries(): PersistedQueries {
         const hashed = await send({ ...payload, extensions }, get);
         const miss = persistedQueryMiss(hashed);
         if (miss === undefined) return hashed;
-        if (miss === 'unsupported') supported = false;
+        if (miss === "unsupported") supported = false;
       }
       // The text goes by POST: a query in the URL may be too long, and only the hashed GET is cacheable.
       return send({ ...payload, query: operation.document, ...(supported ? { extensions } : {}) }, false);

@@ -13,7 +13,15 @@ import { DEFAULT_LIMITS, DEFAULT_PAGINATION_ARGUMENTS, type Limits } from "./gra
 import { PersistedQueries } from "./graphql-persisted.js";
 import { RateLimiter, type RateLimitOptions } from "./graphql-rate-limit.js";
 import type { GraphQLRequest } from "./graphql-request.js";
-import { ExecutionState, buildExecutableSchema, eventState, stopReason, timeoutError, type AuthRules, type Viewer } from "./graphql-schema.js";
+import {
+  ExecutionState,
+  buildExecutableSchema,
+  eventState,
+  stopReason,
+  timeoutError,
+  type AuthRules,
+  type Viewer,
+} from "./graphql-schema.js";
 
 export type MaybePromise<T> = T | Promise<T>;
 export type { GraphQLRequest } from "./graphql-request.js";
@@ -152,9 +160,12 @@ export class Executor<Context, V extends Viewer> {
     this.formatError = errorFormatter({ production: this.production, onError: this.onError });
     const rate = options.rateLimit;
     if (rate?.cost === "complexity" && !(rate.limit >= limits.complexity)) {
-      throw new RangeError(`rateLimit: with cost "complexity", limit (${rate.limit}) must be at least limits.complexity (${limits.complexity})`);
+      throw new RangeError(
+        `rateLimit: with cost "complexity", limit (${rate.limit}) must be at least limits.complexity (${limits.complexity})`,
+      );
     }
-    this.rateLimiter = rate && new RateLimiter(rate.limit, rate.windowMs, { weighted: rate.cost === "complexity", store: rate.store, prefix: rate.prefix });
+    this.rateLimiter =
+      rate && new RateLimiter(rate.limit, rate.windowMs, { weighted: rate.cost === "complexity", store: rate.store, prefix: rate.prefix });
   }
 
   /** The client `raw` comes from, for per-client limits. */
@@ -191,7 +202,13 @@ export class Executor<Context, V extends Viewer> {
   }
 
   /** The arguments to run a checked operation with for `viewer`, or the error of `context`. */
-  async start(prepared: PreparedOperation, params: OperationParams, request: GraphQLRequest, state: ExecutionState, viewer: V | null): Promise<ExecutionArgs | readonly GraphQLError[]> {
+  async start(
+    prepared: PreparedOperation,
+    params: OperationParams,
+    request: GraphQLRequest,
+    state: ExecutionState,
+    viewer: V | null,
+  ): Promise<ExecutionArgs | readonly GraphQLError[]> {
     state.viewer = viewer;
     try {
       const contextValue = await this.options.context({ ...request, viewer });
@@ -211,7 +228,11 @@ export class Executor<Context, V extends Viewer> {
   }
 
   /** `check` and `start` in one, for a WebSocket operation: its viewer is known from `connection_init`. */
-  async prepare(params: OperationParams, request: Omit<GraphQLRequest, "signal">, viewer: V | null): Promise<ExecutionArgs | readonly GraphQLError[]> {
+  async prepare(
+    params: OperationParams,
+    request: Omit<GraphQLRequest, "signal">,
+    viewer: V | null,
+  ): Promise<ExecutionArgs | readonly GraphQLError[]> {
     const prepared = this.check(params);
     if (!("document" in prepared)) return prepared;
     const state = this.newState();
@@ -287,9 +308,12 @@ export class Executor<Context, V extends Viewer> {
       const timer = setTimeout(() => {
         state?.abort(timeoutError());
         resolve({ errors: [timeoutError()] });
-        void started.then((late) => {
-          if (Symbol.asyncIterator in late) void late[Symbol.asyncIterator]().return?.();
-        }, () => {});
+        void started.then(
+          (late) => {
+            if (Symbol.asyncIterator in late) void late[Symbol.asyncIterator]().return?.();
+          },
+          () => {},
+        );
       }, this.timeout);
       started.then(
         (value) => {

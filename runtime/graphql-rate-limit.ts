@@ -59,7 +59,8 @@ export class RateLimiter {
     options: { weighted: boolean; store?: Store | undefined; prefix?: string | undefined },
   ) {
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`rateLimit: limit must be a positive integer, not ${limit}`);
-    if (!(windowMs > 0) || !Number.isFinite(windowMs)) throw new RangeError(`rateLimit: windowMs must be a positive number, not ${windowMs}`);
+    if (!(windowMs > 0) || !Number.isFinite(windowMs))
+      throw new RangeError(`rateLimit: windowMs must be a positive number, not ${windowMs}`);
     this.weighted = options.weighted;
     this.store = options.store ?? new MemoryStore();
     this.prefix = options.prefix ?? "graphql-ratelimit:";

@@ -8,9 +8,9 @@
  * A client gets subscriptions only from `createClient({ subscriptions: webSocketSubscriptions(...) })`:
  * this module (and graphql-ws) is then in the app's bundle, and never in a query-only app's.
  */
-import { createClient, type Client } from 'graphql-ws';
-import { resolveCredential, type Credential } from './client-common.js';
-import { GraphQLRequestError, toResult, type GraphQLResult, type Operation } from './graphql-client.js';
+import { createClient, type Client } from "graphql-ws";
+import { resolveCredential, type Credential } from "./client-common.js";
+import { GraphQLRequestError, toResult, type GraphQLResult, type Operation } from "./graphql-client.js";
 
 /** @public */
 export interface SubscriptionOptions {
@@ -91,9 +91,9 @@ export class GraphQLSubscriptions {
       },
     );
     const onAbort = (): void => void queue.return();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
+    options.signal?.addEventListener("abort", onAbort, { once: true });
     queue.onReturn = () => {
-      options.signal?.removeEventListener('abort', onAbort);
+      options.signal?.removeEventListener("abort", onAbort);
       unsubscribe();
     };
     return queue;
@@ -122,7 +122,7 @@ export class GraphQLSubscriptions {
 function webSocketUrl(httpUrl: string): string {
   const base = (globalThis as { location?: { href: string } }).location?.href;
   const url = new URL(httpUrl, base);
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   return url.href;
 }
 
@@ -205,11 +205,11 @@ class ResultQueue<Result> implements AsyncIterableIterator<GraphQLResult<Result>
  * closed the WebSocket, `network` when it could not be opened or failed.
  */
 function socketError(operation: string, error: unknown): GraphQLRequestError {
-  if (error instanceof Error) return new GraphQLRequestError('network', operation, error.message, { cause: error });
+  if (error instanceof Error) return new GraphQLRequestError("network", operation, error.message, { cause: error });
   const event = error as { code?: unknown; reason?: unknown } | null;
-  if (typeof event?.code === 'number') {
-    const reason = typeof event.reason === 'string' && event.reason ? ` ${event.reason}` : '';
-    return new GraphQLRequestError('closed', operation, `the WebSocket closed: ${event.code}${reason}`, { cause: error });
+  if (typeof event?.code === "number") {
+    const reason = typeof event.reason === "string" && event.reason ? ` ${event.reason}` : "";
+    return new GraphQLRequestError("closed", operation, `the WebSocket closed: ${event.code}${reason}`, { cause: error });
   }
-  return new GraphQLRequestError('network', operation, 'the WebSocket failed', { cause: error });
+  return new GraphQLRequestError("network", operation, "the WebSocket failed", { cause: error });
 }

@@ -100,7 +100,8 @@ export function serviceClient<S extends DescService>(service: S, transport: Tran
     const operation = `${service.typeName}/${method.name}`;
     client[method.localName] = streamsResponse(method)
       ? (...args: unknown[]) => rethrowing(call(...args) as AsyncIterable<unknown>, operation)
-      : (...args: unknown[]) => (call(...args) as Promise<unknown>).catch((error: unknown) => Promise.reject(toGrpcError(error, operation)));
+      : (...args: unknown[]) =>
+          (call(...args) as Promise<unknown>).catch((error: unknown) => Promise.reject(toGrpcError(error, operation)));
   }
   return client as Client<S>;
 }

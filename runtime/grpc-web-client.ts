@@ -36,14 +36,15 @@ export function createConnectWebTransport(options: GrpcWebClientOptions): Transp
 
 function transportSettings(options: GrpcWebClientOptions) {
   const { credentials, fetch: send } = options;
-  const custom = send === undefined && credentials === undefined
-    ? {}
-    : {
-        // Connect calls fetch(input, init); the generated clients' `Fetch` takes one Request.
-        fetch: (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-          const request = new Request(input, credentials === undefined ? init : { ...init, credentials });
-          return send === undefined ? globalThis.fetch(request) : send(request);
-        },
-      };
+  const custom =
+    send === undefined && credentials === undefined
+      ? {}
+      : {
+          // Connect calls fetch(input, init); the generated clients' `Fetch` takes one Request.
+          fetch: (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+            const request = new Request(input, credentials === undefined ? init : { ...init, credentials });
+            return send === undefined ? globalThis.fetch(request) : send(request);
+          },
+        };
   return { baseUrl: options.baseUrl, interceptors: clientInterceptors(options), ...timeoutSettings(options), ...custom };
 }

@@ -4,8 +4,8 @@
  * GET of that URL, and answers a `304` with the remembered body (status and headers of the
  * remembered answer, updated by the 304's). Only apps that pass it bundle it.
  */
-import type { Fetch } from './client-common.js';
-import type { HttpCache } from './http.js';
+import type { Fetch } from "./client-common.js";
+import type { HttpCache } from "./http.js";
 
 /**
  * What the cache stores for one URL.
@@ -69,9 +69,9 @@ function entries(headers: Headers): Array<[string, string]> {
 export function etagCache(store: ResponseCache = new MemoryCache()): HttpCache {
   return {
     async fetch(request: Request, next: Fetch): Promise<Response> {
-      const key = `${request.url} ${request.headers.get('Authorization') ?? ''}`;
-      const cached = request.headers.has('If-None-Match') ? undefined : await store.get(key);
-      if (cached) request.headers.set('If-None-Match', cached.etag);
+      const key = `${request.url} ${request.headers.get("Authorization") ?? ""}`;
+      const cached = request.headers.has("If-None-Match") ? undefined : await store.get(key);
+      if (cached) request.headers.set("If-None-Match", cached.etag);
       const response = await next(request);
       if (response.status === 304 && cached) {
         const headers = new Headers(cached.headers);
@@ -79,12 +79,13 @@ export function etagCache(store: ResponseCache = new MemoryCache()): HttpCache {
         await store.set(key, { ...cached, headers: entries(headers) });
         return new Response(cached.body, { status: cached.status, headers });
       }
-      const etag = response.headers.get('ETag');
-      const textual = /json|^text\/|xml/i.test(response.headers.get('Content-Type') ?? '');
-      if (!response.ok || !etag || !textual || !response.body || /\bno-store\b/i.test(response.headers.get('Cache-Control') ?? '')) return response;
+      const etag = response.headers.get("ETag");
+      const textual = /json|^text\/|xml/i.test(response.headers.get("Content-Type") ?? "");
+      if (!response.ok || !etag || !textual || !response.body || /\bno-store\b/i.test(response.headers.get("Cache-Control") ?? ""))
+        return response;
       // Kept as it is read: a body read in part only (too large, aborted) is never stored.
       const decoder = new TextDecoder();
-      let body = '';
+      let body = "";
       const keep = new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
           body += decoder.decode(chunk, { stream: true });
@@ -94,7 +95,11 @@ export function etagCache(store: ResponseCache = new MemoryCache()): HttpCache {
           await store.set(key, { etag, status: response.status, headers: entries(response.headers), body: body + decoder.decode() });
         },
       });
-      return new Response(response.body.pipeThrough(keep), { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(response.body.pipeThrough(keep), {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     },
   };
 }

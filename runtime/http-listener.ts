@@ -88,7 +88,12 @@ export function createHttpServer(listener: RequestListener, options: HttpServerO
 /** A problem answered before any listener runs; the connection closes, as node's own answer does. */
 function refuse(response: ServerResponse, status: number, detail: string): void {
   const { body, traceId } = problem(status, detail);
-  response.writeHead(status, { "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(body)), "trace-id": traceId, connection: "close" });
+  response.writeHead(status, {
+    "content-type": "application/problem+json",
+    "content-length": String(Buffer.byteLength(body)),
+    "trace-id": traceId,
+    connection: "close",
+  });
   response.end(body);
 }
 

@@ -5,7 +5,15 @@
  * messages; `close()` (or the signal) ends it. A failed request, a line that is not JSON or not a
  * valid message end the iteration with an `HttpStreamError`.
  */
-import { ClientError, resolveCredential, resolveHeaders, type ClientErrorKind, type Credential, type Fetch, type HeadersOption } from "./client-common.js";
+import {
+  ClientError,
+  resolveCredential,
+  resolveHeaders,
+  type ClientErrorKind,
+  type Credential,
+  type Fetch,
+  type HeadersOption,
+} from "./client-common.js";
 
 /** A validator's answer (validators.ts returns these). */
 type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: readonly { path: string; message: string }[] };
@@ -115,7 +123,10 @@ export class HttpStreamClient<Message> implements AsyncIterable<Message> {
     const result = this.settings.validate(value);
     if (!result.ok) {
       const first = result.errors[0];
-      throw this.error("invalid-response", `The server sent an invalid message: ${first ? `${first.path || "/"} ${first.message}` : "invalid"}`);
+      throw this.error(
+        "invalid-response",
+        `The server sent an invalid message: ${first ? `${first.path || "/"} ${first.message}` : "invalid"}`,
+      );
     }
     return { value: result.value };
   }
@@ -127,7 +138,10 @@ export class HttpStreamClient<Message> implements AsyncIterable<Message> {
     if (token !== undefined && !headers.has("authorization")) headers.set("authorization", `Bearer ${token}`);
     headers.set("accept", "application/x-ndjson, application/json");
     const timeout = this.settings.timeout;
-    const timer = timeout === undefined ? undefined : setTimeout(() => this.controller.abort(this.error("timeout", `No response within ${timeout} ms`)), timeout);
+    const timer =
+      timeout === undefined
+        ? undefined
+        : setTimeout(() => this.controller.abort(this.error("timeout", `No response within ${timeout} ms`)), timeout);
     let response: Response;
     try {
       response = await (this.settings.fetch ?? fetch)(new Request(this.settings.url, { headers, signal: this.controller.signal }));

@@ -75,7 +75,12 @@ export function createHttpStreamEndpoint<Message>(options: HttpStreamEndpointOpt
         response.writeHead(503, { "retry-after": "1", ...cors }).end();
         return;
       }
-      response.writeHead(200, { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no", ...cors });
+      response.writeHead(200, {
+        "content-type": "application/x-ndjson; charset=utf-8",
+        "cache-control": "no-store",
+        "x-accel-buffering": "no",
+        ...cors,
+      });
       if (request.method === "HEAD") {
         response.end();
         return;
@@ -104,15 +109,18 @@ export function createHttpStreamEndpoint<Message>(options: HttpStreamEndpointOpt
     },
     async close() {
       closing = true;
-      const ended = [...streams.values()].flatMap((open) => [...open]).map(
-        (response) => new Promise<void>((resolve) => {
-          if (response.destroyed) resolve();
-          else {
-            response.once("close", () => resolve());
-            response.end();
-          }
-        }),
-      );
+      const ended = [...streams.values()]
+        .flatMap((open) => [...open])
+        .map(
+          (response) =>
+            new Promise<void>((resolve) => {
+              if (response.destroyed) resolve();
+              else {
+                response.once("close", () => resolve());
+                response.end();
+              }
+            }),
+        );
       await Promise.all(ended);
     },
   };

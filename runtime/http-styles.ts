@@ -5,12 +5,12 @@
  * names the style its parameter needs (`style: deepObject`), so only the styles an app's
  * operations use are in its bundle.
  */
-import type { ParameterStyle } from './http.js';
-import { scalar } from './http.js';
+import type { ParameterStyle } from "./http.js";
+import { scalar } from "./http.js";
 
 /** Plain objects, whose properties are serialised one by one (not arrays, dates or files). */
 function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof Blob);
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof Blob);
 }
 
 /** The defined properties of an object as `[name, value]`, each through `code`. */
@@ -21,38 +21,38 @@ function pairs(value: Record<string, unknown>, code: (text: string) => string): 
 }
 
 /** RFC 6570 expansions `{x}`, `{.x}` and `{;x}` (lists and maps per explode). */
-function expansion(prefix: '' | '.' | ';'): ParameterStyle {
+function expansion(prefix: "" | "." | ";"): ParameterStyle {
   return (name, value, explode, code) => {
-    const named = (text: string): string => (prefix === ';' ? `${code(name)}=${text}` : text);
-    const separator = explode && prefix ? prefix : ',';
+    const named = (text: string): string => (prefix === ";" ? `${code(name)}=${text}` : text);
+    const separator = explode && prefix ? prefix : ",";
     if (Array.isArray(value)) {
       const items = value.map((item) => code(scalar(item)));
-      return prefix + (explode ? items.map(named).join(separator) : named(items.join(',')));
+      return prefix + (explode ? items.map(named).join(separator) : named(items.join(",")));
     }
     if (isObject(value)) {
       const entries = pairs(value, code);
-      return prefix + (explode ? entries.map(([key, item]) => `${key}=${item}`).join(separator) : named(entries.flat().join(',')));
+      return prefix + (explode ? entries.map(([key, item]) => `${key}=${item}`).join(separator) : named(entries.flat().join(",")));
     }
     return prefix + named(code(scalar(value)));
   };
 }
 
 /** `simple`, the default in the path and headers: `a,b`; objects `k,v,k2,v2` (exploded: `k=v,k2=v2`). */
-export const simple = expansion('');
+export const simple = expansion("");
 /** `label` (path): `.a.b` exploded, `.a,b` not. */
-export const label = expansion('.');
+export const label = expansion(".");
 /** `matrix` (path): `;x=a;x=b` exploded, `;x=a,b` not. */
-export const matrix = expansion(';');
+export const matrix = expansion(";");
 
 /** `form`, the default in the query and cookies: objects as `k=v&k2=v2` exploded, `x=k,v,k2,v2` not. */
 export const form: ParameterStyle = (name, value, explode, code) => {
   if (isObject(value)) {
     const entries = pairs(value, code);
-    return explode ? entries.map(([key, item]) => `${key}=${item}`).join('&') : `${code(name)}=${entries.flat().join(',')}`;
+    return explode ? entries.map(([key, item]) => `${key}=${item}`).join("&") : `${code(name)}=${entries.flat().join(",")}`;
   }
   const items = (Array.isArray(value) ? value : [value]).map((item) => code(scalar(item)));
-  if (explode) return items.map((item) => `${code(name)}=${item}`).join('&');
-  return items.length ? `${code(name)}=${items.join(',')}` : '';
+  if (explode) return items.map((item) => `${code(name)}=${item}`).join("&");
+  return items.length ? `${code(name)}=${items.join(",")}` : "";
 };
 
 function delimited(separator: string): ParameterStyle {
@@ -63,9 +63,9 @@ function delimited(separator: string): ParameterStyle {
 }
 
 /** `spaceDelimited` (query arrays): `x=a%20b`. */
-export const spaceDelimited = delimited('%20');
+export const spaceDelimited = delimited("%20");
 /** `pipeDelimited` (query arrays): `x=a%7Cb`. */
-export const pipeDelimited = delimited('%7C');
+export const pipeDelimited = delimited("%7C");
 
 /** `deepObject` (query objects): `x[k]=v`, nested objects as `x[k][k2]=v`, arrays as repeated pairs. */
 export const deepObject: ParameterStyle = (name, value, _explode, code) => {
@@ -78,5 +78,5 @@ export const deepObject: ParameterStyle = (name, value, _explode, code) => {
     }
   };
   walk(name, value);
-  return result.join('&');
+  return result.join("&");
 };

@@ -66,7 +66,12 @@ export class RedisUnavailableError extends Error {
  * Runs one Redis call for `what`: fails at once while `connection` is disconnected, and after
  * `timeoutMs` without a reply; every failure becomes a `RedisUnavailableError`.
  */
-export async function redisCall<T>(connection: { readonly isReady?: boolean }, what: string, timeoutMs: number, run: () => Promise<T>): Promise<T> {
+export async function redisCall<T>(
+  connection: { readonly isReady?: boolean },
+  what: string,
+  timeoutMs: number,
+  run: () => Promise<T>,
+): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     if (connection.isReady === false) throw new Error("not connected to Redis");
@@ -124,7 +129,8 @@ export class RedisSubscriptions {
   ) {
     this.given = options.subscriber;
     this.timeoutMs = options.timeoutMs ?? 2000;
-    if (!(this.timeoutMs > 0)) throw new RangeError(`${logPrefix}: timeoutMs must be a positive number of milliseconds, not ${this.timeoutMs}`);
+    if (!(this.timeoutMs > 0))
+      throw new RangeError(`${logPrefix}: timeoutMs must be a positive number of milliseconds, not ${this.timeoutMs}`);
     this.onError = options.onError ?? throttledLog(logPrefix);
     this.given?.on?.("ready", () => this.reconnected());
   }
@@ -181,7 +187,10 @@ export class RedisSubscriptions {
     this.owned = undefined;
     if (owned) {
       const connection = (await owned.catch(() => undefined)) as RedisOwnedSubscriber | undefined;
-      if (connection) await Promise.resolve().then(() => connection.close()).catch(() => {});
+      if (connection)
+        await Promise.resolve()
+          .then(() => connection.close())
+          .catch(() => {});
     }
   }
 
@@ -202,7 +211,9 @@ export class RedisSubscriptions {
       } else if (!wanted && entry.subscribed) {
         entry.subscribed = false;
         const subscriber = await this.subscriber();
-        await redisCall(subscriber, `UNSUBSCRIBE ${channel}`, this.timeoutMs, () => subscriber.unsubscribe(channel, entry.dispatch)).catch((error: unknown) => this.report(error));
+        await redisCall(subscriber, `UNSUBSCRIBE ${channel}`, this.timeoutMs, () => subscriber.unsubscribe(channel, entry.dispatch)).catch(
+          (error: unknown) => this.report(error),
+        );
       }
       if (entry.listeners.size === 0 && !entry.subscribed && this.channels.get(channel) === entry) this.channels.delete(channel);
     });

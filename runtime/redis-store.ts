@@ -106,7 +106,8 @@ export class RedisStore implements Store {
   ) {
     this.prefix = options.prefix ?? "";
     this.timeoutMs = options.timeoutMs ?? 2000;
-    if (!(this.timeoutMs > 0)) throw new RangeError(`RedisStore: timeoutMs must be a positive number of milliseconds, not ${this.timeoutMs}`);
+    if (!(this.timeoutMs > 0))
+      throw new RangeError(`RedisStore: timeoutMs must be a positive number of milliseconds, not ${this.timeoutMs}`);
     this.onError = options.onError ?? throttledLog(10_000);
   }
 
@@ -122,7 +123,9 @@ export class RedisStore implements Store {
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
     const expiration = expirationOf(ttlMs);
-    const reply = await this.call("SET NX", () => this.client.set(this.prefix + key, value, expiration ? { condition: "NX", expiration } : { condition: "NX" }));
+    const reply = await this.call("SET NX", () =>
+      this.client.set(this.prefix + key, value, expiration ? { condition: "NX", expiration } : { condition: "NX" }),
+    );
     // "OK" when set; null when the key exists.
     return reply !== null && reply !== undefined;
   }
@@ -133,7 +136,9 @@ export class RedisStore implements Store {
 
   async increment(key: string, ttlMs: number): Promise<{ count: number; ttlMs: number }> {
     const expiration = expirationOf(ttlMs);
-    const reply = await this.call("INCR", () => this.client.eval(INCREMENT, { keys: [this.prefix + key], arguments: [expiration ? String(expiration.value) : ""] }));
+    const reply = await this.call("INCR", () =>
+      this.client.eval(INCREMENT, { keys: [this.prefix + key], arguments: [expiration ? String(expiration.value) : ""] }),
+    );
     if (!Array.isArray(reply) || reply.length !== 2) throw new TypeError(`RedisStore: unexpected reply to INCR: ${JSON.stringify(reply)}`);
     const count = Number(reply[0]);
     const left = Number(reply[1]);

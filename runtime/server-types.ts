@@ -103,7 +103,16 @@ export class HttpProblem extends Error {
   readonly headers: Record<string, string>;
   readonly extensions: Record<string, unknown>;
 
-  constructor(status: number, title: string, init: { detail?: string | undefined; type?: string | undefined; headers?: Record<string, string>; extensions?: Record<string, unknown> } = {}) {
+  constructor(
+    status: number,
+    title: string,
+    init: {
+      detail?: string | undefined;
+      type?: string | undefined;
+      headers?: Record<string, string>;
+      extensions?: Record<string, unknown>;
+    } = {},
+  ) {
     super(title);
     this.name = "HttpProblem";
     this.status = status;

@@ -21,20 +21,25 @@ import { assertIfMatch, conditional, type ConditionalOptions } from "./condition
 import { cors, type CorsOptions } from "./cors.js";
 import { idempotency, type IdempotencyOptions } from "./idempotency.js";
 import { rateLimit, type RateLimitOptions } from "./rate-limit.js";
-import { acceptsMediaType, ClientGoneError, decodeBody, describeErrors, hasBody, isJsonType, matchRoute, mediaTypeOf, parseQuery, parseTarget, readBody, readParameters } from "./server-input.js";
+import {
+  acceptsMediaType,
+  ClientGoneError,
+  decodeBody,
+  describeErrors,
+  hasBody,
+  isJsonType,
+  matchRoute,
+  mediaTypeOf,
+  parseQuery,
+  parseTarget,
+  readBody,
+  readParameters,
+} from "./server-input.js";
 import type { FieldError, ParameterValues, RouteMatch, Target } from "./server-input.js";
 import { errorResponse, problemResponse, publicBase, requestPath, resultResponse, statusTitle } from "./server-output.js";
 import { HttpProblem } from "./server-types.js";
 import type { OperationMeta, ServerRequest, ServerResponse, Stage, Store } from "./server-types.js";
-import type {
-  MaybePromise,
-  HandlerResult,
-  SortField,
-  RequestContext,
-  OperationSpec,
-  RouteNode,
-  ApiSpec,
-} from "./server-spec.js";
+import type { MaybePromise, HandlerResult, SortField, RequestContext, OperationSpec, RouteNode, ApiSpec } from "./server-spec.js";
 import { MemoryStore } from "./store.js";
 import type { ValidationResult } from "./validation.js";
 
@@ -270,12 +275,16 @@ export function createListener<Principal>(
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const production = options.production ?? process.env["NODE_ENV"] === "production";
   const publicPrefix = publicBase(options.publicUrl);
-  const basePaths = (options.basePath === undefined ? api.basePaths : typeof options.basePath === "string" ? [options.basePath] : options.basePath)
+  const basePaths = (
+    options.basePath === undefined ? api.basePaths : typeof options.basePath === "string" ? [options.basePath] : options.basePath
+  )
     .map((path) => path.split("/").filter(Boolean))
     // Longest first, so `/api/v2` wins over `/api`.
     .sort((a, b) => b.length - a.length);
   const maxPageSize = options.maxPageSize ?? 100;
-  const onError = options.onError ?? ((error: unknown, where: ErrorContext) => console.error(`[${where.traceId}]${where.operation ? ` ${where.operation}:` : ""}`, error));
+  const onError =
+    options.onError ??
+    ((error: unknown, where: ErrorContext) => console.error(`[${where.traceId}]${where.operation ? ` ${where.operation}:` : ""}`, error));
   const fallthrough = options.fallthrough ?? true;
   const validateResponses = options.validateResponses ?? false;
   const customTraceId = options.traceId;
@@ -296,7 +305,10 @@ export function createListener<Principal>(
     const { resolved: operation, node, raw: req } = exchange;
     if (operation === node.options) return { status: 204, headers: { allow: node.allowText } };
     if (operation === node.notAllowed) {
-      throw new HttpProblem(405, "Method Not Allowed", { detail: `${exchange.method} is not one of ${node.allow.join(", ")}.`, headers: { allow: node.allowText } });
+      throw new HttpProblem(405, "Method Not Allowed", {
+        detail: `${exchange.method} is not one of ${node.allow.join(", ")}.`,
+        headers: { allow: node.allowText },
+      });
     }
     const handler = table[operation.id];
     if (typeof handler !== "function") throw new HttpProblem(501, "Not Implemented", { detail: `No handler for ${operation.id}.` });
@@ -332,7 +344,17 @@ export function createListener<Principal>(
       const url = exchange.target;
       const path = requestPath(originalUrl(req) ?? url);
       // Written out rather than `{ ...where, path }`: V8 makes a spread copy that gains properties slowly.
-      const resultContext = { traceId, instance: instanceOf(url), production, base: publicPrefix, path, query: exchange.query, request: input, fields, validateResponses };
+      const resultContext = {
+        traceId,
+        instance: instanceOf(url),
+        production,
+        base: publicPrefix,
+        path,
+        query: exchange.query,
+        request: input,
+        fields,
+        validateResponses,
+      };
       return resultResponse(operation, result, resultContext);
     } catch (error) {
       if (error instanceof HttpProblem) throw error;
@@ -382,7 +404,8 @@ export function createListener<Principal>(
     let match: RouteMatch | undefined;
     let target: Target;
     try {
-      if (url.length > limits.maxUrlLength) throw new HttpProblem(414, "URI Too Long", { detail: `The request target is longer than ${limits.maxUrlLength} characters.` });
+      if (url.length > limits.maxUrlLength)
+        throw new HttpProblem(414, "URI Too Long", { detail: `The request target is longer than ${limits.maxUrlLength} characters.` });
       target = parseTarget(url);
       match = matchRoute(api.routes, basePaths, target.segments);
     } catch (error) {
@@ -390,11 +413,37 @@ export function createListener<Principal>(
     }
     if (!match) {
       if (next && fallthrough) return next();
-      return send(req, res, problemResponse(404, "Not Found", { detail: "No resource lives at this path." }, { traceId, instance: instanceOf(url), production }), traceId);
+      return send(
+        req,
+        res,
+        problemResponse(
+          404,
+          "Not Found",
+          { detail: "No resource lives at this path." },
+          { traceId, instance: instanceOf(url), production },
+        ),
+        traceId,
+      );
     }
     const node = nodes.get(match.node)!;
-    const operation = node.operations.get(method) ?? (method === "HEAD" ? node.operations.get("GET") : undefined) ?? (method === "OPTIONS" ? node.options : node.notAllowed);
-    const exchange = new Exchange(method, req, res, url, operation, traceId, operation, node, match, target.query, chains.get(operation)!, clientKeyOf);
+    const operation =
+      node.operations.get(method) ??
+      (method === "HEAD" ? node.operations.get("GET") : undefined) ??
+      (method === "OPTIONS" ? node.options : node.notAllowed);
+    const exchange = new Exchange(
+      method,
+      req,
+      res,
+      url,
+      operation,
+      traceId,
+      operation,
+      node,
+      match,
+      target.query,
+      chains.get(operation)!,
+      clientKeyOf,
+    );
 
     let response: ServerResponse;
     try {
@@ -460,19 +509,29 @@ function conventionStages<Principal>(api: ApiSpec, options: ServerOptions<Princi
   if (options.auth) {
     before.push([authenticate({ ...options.auth, schemes: api.securitySchemes }), (operation) => operation.security.length > 0]);
   } else if (options.auth === undefined && Object.keys(api.securitySchemes).length > 0 && usesSecurity(api.routes)) {
-    throw new TypeError("createServer: the API's operations require authentication: pass auth: { verify }, or auth: false to turn the checks off.");
+    throw new TypeError(
+      "createServer: the API's operations require authentication: pass auth: { verify }, or auth: false to turn the checks off.",
+    );
   }
-  if (options.idempotency !== false) after.push([idempotency({ ...options.idempotency, store }), (operation) => operation.idempotencyKey === true]);
+  if (options.idempotency !== false)
+    after.push([idempotency({ ...options.idempotency, store }), (operation) => operation.idempotencyKey === true]);
   if (options.conditional !== false) {
     // GET (and HEAD, which runs the GET operation) get ETags and 304s; writes with `ifMatch` get 428/412.
-    after.push([conditional(options.conditional || {}), (operation) => operation.method === "GET" || operation.method === "HEAD" || operation.ifMatch !== undefined]);
+    after.push([
+      conditional(options.conditional || {}),
+      (operation) => operation.method === "GET" || operation.method === "HEAD" || operation.ifMatch !== undefined,
+    ]);
   }
   return { before, after };
 }
 
 function usesSecurity(node: RouteNode): boolean {
   if (node.methods && Object.values(node.methods).some((operation) => operation.security.length > 0)) return true;
-  const children = [...Object.values(node.children ?? {}), ...(node.patterns ?? []).map((pattern) => pattern.node), ...(node.param ? [node.param] : [])];
+  const children = [
+    ...Object.values(node.children ?? {}),
+    ...(node.patterns ?? []).map((pattern) => pattern.node),
+    ...(node.param ? [node.param] : []),
+  ];
   return children.some(usesSecurity);
 }
 
@@ -488,8 +547,7 @@ function resolveRoutes(
   const visit = (node: RouteNode): void => {
     if (node.methods) {
       const declared = Object.keys(node.methods);
-      const allow = [...new Set([...declared, ...(declared.includes("GET") ? ["HEAD"] : []), "OPTIONS"])]
-        .sort((a, b) => rank(a) - rank(b));
+      const allow = [...new Set([...declared, ...(declared.includes("GET") ? ["HEAD"] : []), "OPTIONS"])].sort((a, b) => rank(a) - rank(b));
       const operations = new Map<string, Resolved>();
       for (const [method, operation] of Object.entries(node.methods)) {
         const extra = Object.hasOwn(overrides, operation.id) ? overrides[operation.id] : undefined;
@@ -498,7 +556,13 @@ function resolveRoutes(
         chains.set(resolved, chainOf(resolved));
       }
       const pseudo = (id: string, method: string): Resolved => ({ id, method, path: node.path ?? "", security: [], responses: {}, allow });
-      const info: NodeInfo = { allow, allowText: allow.join(", "), operations, options: pseudo("options", "OPTIONS"), notAllowed: pseudo("methodNotAllowed", "") };
+      const info: NodeInfo = {
+        allow,
+        allowText: allow.join(", "),
+        operations,
+        options: pseudo("options", "OPTIONS"),
+        notAllowed: pseudo("methodNotAllowed", ""),
+      };
       chains.set(info.options, chainOf(info.options));
       chains.set(info.notAllowed, chainOf(info.notAllowed));
       nodes.set(node, info);
@@ -549,7 +613,14 @@ function readInput(
   return withBody(operation, values, errors, decoded, contentType, maxPageSize);
 }
 
-function withBody(operation: OperationSpec, values: ParameterValues, errors: FieldError[], body: unknown, contentType: string | undefined, maxPageSize: number): Record<string, unknown> {
+function withBody(
+  operation: OperationSpec,
+  values: ParameterValues,
+  errors: FieldError[],
+  body: unknown,
+  contentType: string | undefined,
+  maxPageSize: number,
+): Record<string, unknown> {
   const spec = operation.body!;
   if (body === undefined) {
     if (spec.required) errors.push({ pointer: "/body", keyword: "required", message: "is required" });
@@ -566,7 +637,13 @@ function withBody(operation: OperationSpec, values: ParameterValues, errors: Fie
   return shapeInput(operation, values, errors, body, maxPageSize);
 }
 
-function shapeInput(operation: OperationSpec, values: ParameterValues, errors: FieldError[], body: unknown, maxPageSize: number): Record<string, unknown> {
+function shapeInput(
+  operation: OperationSpec,
+  values: ParameterValues,
+  errors: FieldError[],
+  body: unknown,
+  maxPageSize: number,
+): Record<string, unknown> {
   const request: Record<string, unknown> = {};
   for (const parameter of operation.parameters ?? []) {
     if (parameter.group !== undefined && request[parameter.group] === undefined) request[parameter.group] = {};
@@ -577,7 +654,8 @@ function shapeInput(operation: OperationSpec, values: ParameterValues, errors: F
     }
     if (value === undefined) continue;
     const target = parameter.group === undefined ? request : (request[parameter.group] as Record<string, unknown>);
-    if (parameter.key === "__proto__") Object.defineProperty(target, parameter.key, { value, enumerable: true, writable: true, configurable: true });
+    if (parameter.key === "__proto__")
+      Object.defineProperty(target, parameter.key, { value, enumerable: true, writable: true, configurable: true });
     else target[parameter.key] = value;
   }
   if (operation.sort) {
@@ -600,7 +678,8 @@ function shapeInput(operation: OperationSpec, values: ParameterValues, errors: F
 }
 
 function collect(result: ValidationResult<unknown>, prefix: string, errors: FieldError[]): void {
-  if (!result.ok) for (const error of result.errors) errors.push({ pointer: prefix + error.path, keyword: error.keyword, message: error.message });
+  if (!result.ok)
+    for (const error of result.errors) errors.push({ pointer: prefix + error.path, keyword: error.keyword, message: error.message });
 }
 
 /** `-createdAt,title` → sort fields; a message when a field is not sortable. */
@@ -620,7 +699,14 @@ function parseSort(value: unknown, fields: readonly string[] | undefined): SortF
 
 /** The fields of a sparse fieldset; none listed (`fields=`) means all of them. */
 function fieldList(value: unknown): string[] | undefined {
-  const fields = Array.isArray(value) ? value.map(String) : typeof value === "string" ? value.split(",").map((field) => field.trim()).filter(Boolean) : [];
+  const fields = Array.isArray(value)
+    ? value.map(String)
+    : typeof value === "string"
+      ? value
+          .split(",")
+          .map((field) => field.trim())
+          .filter(Boolean)
+      : [];
   return fields.length ? fields : undefined;
 }
 
@@ -672,7 +758,13 @@ function requestUrl(req: IncomingMessage, url: string): URL {
 }
 
 /** Writes a response: `Trace-Id` always; HEAD, 204 and 304 without a body. */
-function send(req: IncomingMessage, res: NodeResponse, response: ServerResponse, traceId: string, onError?: (error: unknown, context: ErrorContext) => void): void {
+function send(
+  req: IncomingMessage,
+  res: NodeResponse,
+  response: ServerResponse,
+  traceId: string,
+  onError?: (error: unknown, context: ErrorContext) => void,
+): void {
   if (res.headersSent || res.destroyed) return;
   // The response was made for this request alone (stage contract): its headers are completed in
   // place rather than copied once more.
@@ -712,7 +804,17 @@ export function combine(...listeners: Listener[]): Listener {
       if (listener === undefined) {
         if (next) return next();
         const traceId = traceIdOf(req, undefined);
-        return send(req, res, problemResponse(404, "Not Found", { detail: "No resource lives at this path." }, { traceId, instance: requestPath(req.url ?? "/"), production: true }), traceId);
+        return send(
+          req,
+          res,
+          problemResponse(
+            404,
+            "Not Found",
+            { detail: "No resource lives at this path." },
+            { traceId, instance: requestPath(req.url ?? "/"), production: true },
+          ),
+          traceId,
+        );
       }
       listener(req, res, (error) => {
         if (error !== undefined) {

@@ -130,7 +130,10 @@ export class SseResponseError extends ClientError {
   readonly body: string;
 
   constructor(operation: string, status: number, contentType: string | null, body: string) {
-    super(operation, status === 200 ? `SSE: expected text/event-stream, got ${contentType ?? "no content type"}` : `SSE: the server answered ${status}`);
+    super(
+      operation,
+      status === 200 ? `SSE: expected text/event-stream, got ${contentType ?? "no content type"}` : `SSE: the server answered ${status}`,
+    );
     this.kind = status === 200 ? "invalid-response" : "response";
     this.status = status;
     this.contentType = contentType;
@@ -166,7 +169,14 @@ export class SseInvalidEventError extends ClientError {
   readonly id: string;
   readonly errors: readonly { path: string; message: string }[];
 
-  constructor(operation: string, message: string, event: string, data: string, id: string, errors: readonly { path: string; message: string }[] = []) {
+  constructor(
+    operation: string,
+    message: string,
+    event: string,
+    data: string,
+    id: string,
+    errors: readonly { path: string; message: string }[] = [],
+  ) {
     super(operation, message);
     this.event = event;
     this.data = data;
@@ -308,7 +318,9 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
     const attempt = new AbortController();
     const abort = (): void => attempt.abort(this.controller.signal.reason);
     this.controller.signal.addEventListener("abort", abort, { once: true });
-    const timer = options.timeout ? setTimeout(() => attempt.abort(new DOMException(`no answer within ${options.timeout} ms`, "TimeoutError")), options.timeout) : undefined;
+    const timer = options.timeout
+      ? setTimeout(() => attempt.abort(new DOMException(`no answer within ${options.timeout} ms`, "TimeoutError")), options.timeout)
+      : undefined;
     let response: Response;
     try {
       response = await this.follow({
@@ -357,7 +369,11 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
       const refuse = async (location: string | undefined, reason: string): Promise<never> => {
         await response.body?.cancel().catch(() => {});
         this.setState(CLOSED);
-        throw new SseConnectionError(this.operation, "redirect", `SSE: redirected${location === undefined ? "" : ` to ${location}`}, which the client does not follow: ${reason}`);
+        throw new SseConnectionError(
+          this.operation,
+          "redirect",
+          `SSE: redirected${location === undefined ? "" : ` to ${location}`}, which the client does not follow: ${reason}`,
+        );
       };
       if (response.type === "opaqueredirect") return refuse(undefined, "browsers hide where a redirect leads; use the final URL");
       const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get("location") : null;
@@ -407,7 +423,11 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
         parser.feed(decoder.decode(value, { stream: true }));
         if (tooLarge) {
           this.setState(CLOSED);
-          throw new SseConnectionError(this.operation, "too-large", `SSE: an event is larger than maxEventSize (${this.options.maxEventSize ?? 1_048_576} characters)`);
+          throw new SseConnectionError(
+            this.operation,
+            "too-large",
+            `SSE: an event is larger than maxEventSize (${this.options.maxEventSize ?? 1_048_576} characters)`,
+          );
         }
         for (let index = 0; index < messages.length; index++) {
           const message = messages[index]!;
@@ -432,7 +452,16 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
   private decode(message: EventSourceMessage): SseEvent<Events> | undefined {
     const name = message.event ?? "message";
     const invalid = (reason: string, errors?: readonly { path: string; message: string }[]): undefined => {
-      this.options.onInvalid?.(new SseInvalidEventError(this.operation, `SSE: skipped event ${JSON.stringify(name)}: ${reason}`, name, message.data, this.lastEventId, errors));
+      this.options.onInvalid?.(
+        new SseInvalidEventError(
+          this.operation,
+          `SSE: skipped event ${JSON.stringify(name)}: ${reason}`,
+          name,
+          message.data,
+          this.lastEventId,
+          errors,
+        ),
+      );
       return undefined;
     };
     let data: unknown = message.data;

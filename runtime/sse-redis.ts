@@ -120,8 +120,10 @@ export class RedisEventLog implements EventLog {
     this.prefix = options.prefix ?? "sse:";
     this.maxEvents = options.maxEvents ?? 1000;
     this.maxAgeMs = options.maxAgeMs ?? 300_000;
-    if (!Number.isSafeInteger(this.maxEvents) || this.maxEvents < 1) throw new RangeError(`RedisEventLog: maxEvents must be a positive integer, not ${this.maxEvents}`);
-    if (!(this.maxAgeMs > 0) || !Number.isFinite(this.maxAgeMs)) throw new RangeError(`RedisEventLog: maxAgeMs must be a positive number of milliseconds, not ${this.maxAgeMs}`);
+    if (!Number.isSafeInteger(this.maxEvents) || this.maxEvents < 1)
+      throw new RangeError(`RedisEventLog: maxEvents must be a positive integer, not ${this.maxEvents}`);
+    if (!(this.maxAgeMs > 0) || !Number.isFinite(this.maxAgeMs))
+      throw new RangeError(`RedisEventLog: maxAgeMs must be a positive number of milliseconds, not ${this.maxAgeMs}`);
     this.subscriptions = new RedisSubscriptions(client, options, "RedisEventLog");
     this.timeoutMs = this.subscriptions.timeoutMs;
     this.subscriptions.onReconnect(() => {
@@ -136,7 +138,8 @@ export class RedisEventLog implements EventLog {
     const key = this.prefix + channel;
     const args = [key, String(this.maxEvents), String(Math.ceil(this.maxAgeMs)), event.event, event.data];
     const reply = await this.eval(`append to ${key}`, APPEND, key, args);
-    if (typeof reply !== "string" || parseId(reply) === undefined) throw new TypeError(`RedisEventLog: unexpected reply to XADD: ${JSON.stringify(reply)}`);
+    if (typeof reply !== "string" || parseId(reply) === undefined)
+      throw new TypeError(`RedisEventLog: unexpected reply to XADD: ${JSON.stringify(reply)}`);
     return reply;
   }
 
@@ -258,21 +261,24 @@ export class RedisEventLog implements EventLog {
     state.busy = true;
     state.stale = false;
     const after = parseId(state.last ?? "");
-    this.range(state.key, after ? `${after[0]}-${after[1] + 1}` : "-").then(
-      ({ entries }) => {
-        for (const event of entries) if (compareIds(event.id, state.last ?? "") > 0) this.deliver(state, event);
-      },
-      (error: unknown) => this.subscriptions.onError(new RedisUnavailableError(`RedisEventLog: reading missed events of ${state.key}`, error)),
-    ).finally(() => {
-      state.busy = false;
-      // What the stream no longer holds (trimmed, expired, unreadable) is lost: go on after it.
-      const head = state.queue[0];
-      if (gap && head !== undefined && state.last !== undefined && compareIds(head.id, state.last) > 0 && head.prev !== state.last) {
-        state.queue.shift();
-        this.deliver(state, head);
-      }
-      this.drain(state);
-    });
+    this.range(state.key, after ? `${after[0]}-${after[1] + 1}` : "-")
+      .then(
+        ({ entries }) => {
+          for (const event of entries) if (compareIds(event.id, state.last ?? "") > 0) this.deliver(state, event);
+        },
+        (error: unknown) =>
+          this.subscriptions.onError(new RedisUnavailableError(`RedisEventLog: reading missed events of ${state.key}`, error)),
+      )
+      .finally(() => {
+        state.busy = false;
+        // What the stream no longer holds (trimmed, expired, unreadable) is lost: go on after it.
+        const head = state.queue[0];
+        if (gap && head !== undefined && state.last !== undefined && compareIds(head.id, state.last) > 0 && head.prev !== state.last) {
+          state.queue.shift();
+          this.deliver(state, head);
+        }
+        this.drain(state);
+      });
   }
 
   private deliver(state: ChannelState, event: LoggedEvent): void {
@@ -313,7 +319,8 @@ export class RedisEventLog implements EventLog {
 
   private async range(key: string, from: string): Promise<{ entries: LoggedEvent[]; lastId: string; now: number }> {
     const reply = await this.eval(`read ${key}`, RANGE, key, [from]);
-    if (!Array.isArray(reply) || reply.length !== 4 || !Array.isArray(reply[0])) throw new TypeError(`RedisEventLog: unexpected reply to XRANGE: ${JSON.stringify(reply)}`);
+    if (!Array.isArray(reply) || reply.length !== 4 || !Array.isArray(reply[0]))
+      throw new TypeError(`RedisEventLog: unexpected reply to XRANGE: ${JSON.stringify(reply)}`);
     const entries: LoggedEvent[] = [];
     for (const entry of reply[0] as unknown[]) {
       if (!Array.isArray(entry) || typeof entry[0] !== "string" || !Array.isArray(entry[1])) continue;
@@ -331,7 +338,9 @@ export class RedisEventLog implements EventLog {
   }
 
   private eval(what: string, script: string, key: string, args: string[]): Promise<unknown> {
-    return redisCall(this.client, `RedisEventLog: ${what}`, this.timeoutMs, () => this.client.eval(script, { keys: [key], arguments: args }));
+    return redisCall(this.client, `RedisEventLog: ${what}`, this.timeoutMs, () =>
+      this.client.eval(script, { keys: [key], arguments: args }),
+    );
   }
 }
 

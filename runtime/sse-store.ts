@@ -102,10 +102,15 @@ export class MemoryEventLog implements EventLog {
     this.maxAgeMs = options.maxAgeMs ?? 300_000;
     this.maxChannels = options.maxChannels ?? 10_000;
     this.now = options.now ?? Date.now;
-    for (const [name, value] of [["maxEvents", this.maxEvents], ["maxChannels", this.maxChannels]] as const) {
-      if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`MemoryEventLog: ${name} must be a positive integer, not ${value}`);
+    for (const [name, value] of [
+      ["maxEvents", this.maxEvents],
+      ["maxChannels", this.maxChannels],
+    ] as const) {
+      if (!Number.isSafeInteger(value) || value < 1)
+        throw new RangeError(`MemoryEventLog: ${name} must be a positive integer, not ${value}`);
     }
-    if (!(this.maxAgeMs > 0)) throw new RangeError(`MemoryEventLog: maxAgeMs must be a positive number of milliseconds, not ${this.maxAgeMs}`);
+    if (!(this.maxAgeMs > 0))
+      throw new RangeError(`MemoryEventLog: maxAgeMs must be a positive number of milliseconds, not ${this.maxAgeMs}`);
   }
 
   async append(channel: string, event: { event: string; data: string }): Promise<string> {

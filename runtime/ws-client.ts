@@ -232,7 +232,8 @@ export class WebSocketClient<
   constructor(private readonly options: WebSocketClientOptions<Receive, C>) {
     this.operation = options.operation ?? (typeof options.url === "string" ? options.url : "websocket");
     const implementation = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-    if (!implementation) throw this.error("invalid-request", "No WebSocket implementation: pass `WebSocket` (e.g. the `ws` package's) in Node");
+    if (!implementation)
+      throw this.error("invalid-request", "No WebSocket implementation: pass `WebSocket` (e.g. the `ws` package's) in Node");
     this.WebSocket = implementation;
     this.discriminator = options.discriminator ?? MESSAGE_DEFAULTS.discriminator;
     this.correlationKey = options.correlationKey ?? MESSAGE_DEFAULTS.correlationKey;
@@ -264,7 +265,10 @@ export class WebSocketClient<
    * Sends a request (without a correlation id: the client adds its own) and resolves with its
    * reply; `timeout` (default the client's) bounds the wait, `signal` abandons it.
    */
-  request<M extends RequestMessage<Send, Replies, K, C>>(message: M, options: { timeout?: number; signal?: AbortSignal } = {}): Promise<ReplyOf<Replies, M[K]>> {
+  request<M extends RequestMessage<Send, Replies, K, C>>(
+    message: M,
+    options: { timeout?: number; signal?: AbortSignal } = {},
+  ): Promise<ReplyOf<Replies, M[K]>> {
     const sequence = ++this.nextId;
     const id = this.options.numericIds ? String(sequence) : `${this.idPrefix}${sequence}`;
     const queued: Queued = { text: JSON.stringify({ ...message, [this.correlationKey]: this.options.numericIds ? sequence : id }), id };
@@ -343,8 +347,7 @@ export class WebSocketClient<
         else if (ended) {
           if (this.failure) throw this.failure;
           return;
-        }
-        else
+        } else
           await new Promise<void>((resolve) => {
             wake = resolve;
           });
@@ -389,7 +392,8 @@ export class WebSocketClient<
       this.socket.send(message.text);
       return true;
     } else if (this.state === ReadyState.CONNECTING) {
-      if (this.queue.length >= this.maxQueued) throw this.error("invalid-request", `Not connected, and ${this.maxQueued} messages are already queued`);
+      if (this.queue.length >= this.maxQueued)
+        throw this.error("invalid-request", `Not connected, and ${this.maxQueued} messages are already queued`);
       this.queue.push(message);
       return false;
     } else {
@@ -476,7 +480,8 @@ export class WebSocketClient<
     // valid. Only an object carries a correlation id or a discriminator.
     const record = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
     const id = record?.[this.correlationKey];
-    const pending = typeof id === "string" || (typeof id === "number" && this.options.numericIds) ? this.pending.get(String(id)) : undefined;
+    const pending =
+      typeof id === "string" || (typeof id === "number" && this.options.numericIds) ? this.pending.get(String(id)) : undefined;
     // A pong that answers no request answers the client's own ping: it only showed the server alive.
     const appPing = this.options.appPing ?? MESSAGE_DEFAULTS;
     if (!pending && appPing && record?.[this.discriminator] === appPing.pong) return;
@@ -485,7 +490,12 @@ export class WebSocketClient<
       const result = this.options.validate(value);
       if (!result.ok) {
         const first = result.errors[0];
-        this.report(this.error("invalid-response", `The server sent an invalid message: ${first ? `${first.path || "/"} ${first.message}` : "invalid"}`));
+        this.report(
+          this.error(
+            "invalid-response",
+            `The server sent an invalid message: ${first ? `${first.path || "/"} ${first.message}` : "invalid"}`,
+          ),
+        );
         return;
       }
       message = result.value;
@@ -493,7 +503,8 @@ export class WebSocketClient<
     if (pending) {
       this.pending.delete(String(id));
       clearTimeout(pending.timer);
-      if (this.options.errorType !== undefined && record?.[this.discriminator] === this.options.errorType) pending.reject(new WebSocketReplyError(this.operation, message));
+      if (this.options.errorType !== undefined && record?.[this.discriminator] === this.options.errorType)
+        pending.reject(new WebSocketReplyError(this.operation, message));
       else pending.resolve(message);
       return;
     }
@@ -518,8 +529,11 @@ export class WebSocketClient<
     const wanted = this.options.shouldReconnect ? this.options.shouldReconnect(code, reason) : !FINAL_CODES.has(code);
     const ends = this.stopped || !reconnect || !wanted || this.attempt >= (reconnect.maxRetries ?? Infinity);
     // A final code the client did not ask for is the server's refusal: the caller hears of it.
-    if (ends && !this.stopped && code !== 1000 && FINAL_CODES.has(code)) this.failure = new WebSocketClosedError(this.operation, code, reason);
-    const lost = this.stopped ? this.error("closed", "The client is closed") : this.error("network", `The connection closed (${code}) before the reply came`);
+    if (ends && !this.stopped && code !== 1000 && FINAL_CODES.has(code))
+      this.failure = new WebSocketClosedError(this.operation, code, reason);
+    const lost = this.stopped
+      ? this.error("closed", "The client is closed")
+      : this.error("network", `The connection closed (${code}) before the reply came`);
     this.failPending(this.failure ?? lost, true);
     try {
       this.options.onClose?.(code, reason);

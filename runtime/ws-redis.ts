@@ -60,7 +60,9 @@ export class RedisFanOut implements FanOut {
 
   async publish(topic: string, message: string): Promise<void> {
     const channel = this.prefix + topic;
-    await redisCall(this.client, `RedisFanOut: PUBLISH ${channel}`, this.subscriptions.timeoutMs, () => this.client.publish(channel, message));
+    await redisCall(this.client, `RedisFanOut: PUBLISH ${channel}`, this.subscriptions.timeoutMs, () =>
+      this.client.publish(channel, message),
+    );
   }
 
   subscribe(topic: string, listener: FanOutListener): Promise<() => Promise<void>> {

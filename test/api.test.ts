@@ -39,7 +39,10 @@ describe('programmatic API (import from "codegen-ts")', () => {
   it('reports what the output imports and the project lacks, instead of printing it', async () => {
     const dir = project();
     writeFileSync(join(dir, 'package.json'), '{"name":"p","private":true}');
-    writeFileSync(join(dir, 'codegen.config.yaml'), 'apis:\n  - input: schemas/tasks.yaml\n    output: src/generated\n    emit: [types, server]\n    handlers: src/handlers.ts\n');
+    writeFileSync(
+      join(dir, 'codegen.config.yaml'),
+      'apis:\n  - input: schemas/tasks.yaml\n    output: src/generated\n    emit: [types, server]\n    handlers: src/handlers.ts\n',
+    );
     const { missingPackages } = await check({ cwd: dir });
     expect(missingPackages.missing).toBe(true);
     expect(missingPackages.lines.join('\n')).toMatch(/npm install -D @types\/node@\^\d+/);

@@ -27,7 +27,9 @@ interface ServerModule {
   };
 }
 interface ClientModule {
-  createClient(options: { baseUrl: string }): { rooms(params: { roomId: string; resource: 'chatMessages' | 'events' }): AsyncIterable<RoomsMessage> };
+  createClient(options: { baseUrl: string }): {
+    rooms(params: { roomId: string; resource: 'chatMessages' | 'events' }): AsyncIterable<RoomsMessage>;
+  };
   HttpStreamError: new (...args: never[]) => Error & { kind: string };
   isClientError(error: unknown): boolean;
 }
@@ -39,7 +41,9 @@ describe('an HTTP streaming channel (http-stream.yaml)', async () => {
   const model = await loadAsyncApi(FIXTURE, { displayRoot: ROOT });
 
   it('is an http-stream channel whose messages keep their own types', () => {
-    expect(model.channels.map((channel) => `${channel.key} ${channel.transport} ${channel.address}`)).toEqual(['rooms http-stream /rooms/{roomId}/{resource}']);
+    expect(model.channels.map((channel) => `${channel.key} ${channel.transport} ${channel.address}`)).toEqual([
+      'rooms http-stream /rooms/{roomId}/{resource}',
+    ]);
   });
 });
 
@@ -51,7 +55,9 @@ describe('the generated server and client of http-stream.yaml', async () => {
   it('types the messages as one union of what they are, not of objects', () => {
     const types = files.find((file) => file.path === 'types.ts')!.content;
     expect(types).toContain('/** Messages the server sends on `rooms` (HTTP stream /rooms/{roomId}/{resource}), by message name. */');
-    expect(types).toContain('export type RoomsServerMessage =\n  | ChatMessagePayload\n  | HeartbeatPayload\n  | MentionsPayload\n  | UnreadPayload;');
+    expect(types).toContain(
+      'export type RoomsServerMessage =\n  | ChatMessagePayload\n  | HeartbeatPayload\n  | MentionsPayload\n  | UnreadPayload;',
+    );
     expect(types).toContain('export type MentionsPayload = string[];');
     expect(types).toContain('export type UnreadPayload = number;');
     expect(types).toMatch(/export type HeartbeatPayload = "\\r\\n";/);
@@ -121,12 +127,19 @@ describe('the generated HTTP stream server and client on a real socket', async (
     const read = lines(response, 4);
     await keepPublishing(read);
     const got = await read;
-    expect(got.slice(0, 4).map((line) => JSON.parse(line) as unknown)).toEqual([{ id: '1', text: 'hello', readBy: 2 }, '\r\n', ['ann', 'bob'], 3]);
+    expect(got.slice(0, 4).map((line) => JSON.parse(line) as unknown)).toEqual([
+      { id: '1', text: 'hello', readBy: 2 },
+      '\r\n',
+      ['ann', 'bob'],
+      3,
+    ]);
   });
 
   it('refuses an invalid message with a TypeError, and answers other paths 404 and other methods 405', async () => {
     await expect(realtime.publish.rooms(room, -1)).rejects.toThrow(TypeError);
-    await expect(realtime.publish.rooms(room, { text: 'no id' } as never)).rejects.toThrow(/Invalid message for \/v1\/rooms\/r1\/chatMessages/);
+    await expect(realtime.publish.rooms(room, { text: 'no id' } as never)).rejects.toThrow(
+      /Invalid message for \/v1\/rooms\/r1\/chatMessages/,
+    );
     expect((await fetch(`${base}/v1/rooms/r1/other`)).status).toBe(404);
     expect((await fetch(`${base}/v1/rooms/r1/events`, { method: 'POST' })).status).toBe(405);
   });
@@ -169,7 +182,10 @@ describe('the generated HTTP stream server and client on a real socket', async (
       const received: unknown[] = [];
       const error = await (async () => {
         for await (const message of stream) received.push(message);
-      })().then(() => undefined, (cause: unknown) => cause);
+      })().then(
+        () => undefined,
+        (cause: unknown) => cause,
+      );
       expect(received).toEqual([{ id: '7', text: 'a' }, 5, ['x']]);
       expect(error).toBeInstanceOf(clientModule.HttpStreamError);
       expect((error as InstanceType<ClientModule['HttpStreamError']>).kind).toBe('invalid-response');

@@ -54,17 +54,31 @@ function schema(model: RealtimeModel, name: string): SchemaObject {
 async function generateFor(input: string): Promise<GeneratedFile[]> {
   const templates = new TemplateRenderer();
   const { files } = await generateAsyncApi({
-    api: { name: 'test', inputs: [input], documents: [], style: 'asyncapi', output: join(TMP, 'unused'), emit: ['types', 'validators'], options: {}, root: ROOT },
+    api: {
+      name: 'test',
+      inputs: [input],
+      documents: [],
+      style: 'asyncapi',
+      output: join(TMP, 'unused'),
+      emit: ['types', 'validators'],
+      options: {},
+      root: ROOT,
+    },
     templates,
   });
   return withRuntimeFiles(files, templates);
 }
 
 /** Writes the files, transpiles them beside themselves and imports `validators.js` and `types.js`. */
-async function importGenerated(folder: string, files: GeneratedFile[]): Promise<{ validators: Record<string, (value: unknown) => unknown>; types: Record<string, unknown> }> {
+async function importGenerated(
+  folder: string,
+  files: GeneratedFile[],
+): Promise<{ validators: Record<string, (value: unknown) => unknown>; types: Record<string, unknown> }> {
   writeFiles(folder, files);
   for (const file of files) {
-    const output = ts.transpileModule(file.content, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText;
+    const output = ts.transpileModule(file.content, {
+      compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
     const target = join(folder, file.path.replace(/\.ts$/, '.js'));
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, output);
@@ -82,7 +96,10 @@ describe('the example manifest (schemas/asyncapi/tasks.asyncapi.yaml)', async ()
     expect(model.title).toBe('Tasks Realtime API');
     expect(model.version).toBe('1.0.0');
     expect(model.source).toBe('schemas/asyncapi/tasks.asyncapi.yaml');
-    expect(model.servers.map((server) => `${server.name} ${server.protocol} ${server.host}`)).toEqual(['http http localhost:8080', 'ws ws localhost:8080']);
+    expect(model.servers.map((server) => `${server.name} ${server.protocol} ${server.host}`)).toEqual([
+      'http http localhost:8080',
+      'ws ws localhost:8080',
+    ]);
     expect(model.channels.map((c) => `${c.key} ${c.transport} ${c.address}`)).toEqual([
       'chat websocket /v1/chat',
       'taskSummary sse /v1/tasks/{taskId}/summary',
@@ -109,23 +126,48 @@ describe('the example manifest (schemas/asyncapi/tasks.asyncapi.yaml)', async ()
     const summary = channel(model, 'taskSummary');
     expect(summary.sse).toEqual({ method: 'POST', keepAlive: 15000, resume: false, done: '[DONE]' });
     expect(summary.parameters).toEqual([{ name: 'taskId', description: 'The task to summarise.', schema: { type: 'string' } }]);
-    expect(summary.messages.map((m) => [m.key, m.tag, m.actions])).toEqual([['summaryRequest', 'summaryRequest', ['receive']], ['summaryChunk', 'chunk', ['send']]]);
-    expect(summary.types).toEqual({ send: { union: 'TaskSummaryEvent', map: 'TaskSummaryEvents' }, receive: { union: 'TaskSummaryRequest', map: 'TaskSummaryRequests' } });
+    expect(summary.messages.map((m) => [m.key, m.tag, m.actions])).toEqual([
+      ['summaryRequest', 'summaryRequest', ['receive']],
+      ['summaryChunk', 'chunk', ['send']],
+    ]);
+    expect(summary.types).toEqual({
+      send: { union: 'TaskSummaryEvent', map: 'TaskSummaryEvents' },
+      receive: { union: 'TaskSummaryRequest', map: 'TaskSummaryRequests' },
+    });
   });
 
   it('makes the chat a WebSocket channel with its extensions, a discriminator and replies', () => {
     const chat = channel(model, 'chat');
-    expect(chat.websocket).toEqual({ subprotocols: ['chat.v1'], heartbeat: 30000, maxMessageSize: 65536, firstMessageAuth: { message: 'auth', token: ['token'], timeout: 5000 } });
+    expect(chat.websocket).toEqual({
+      subprotocols: ['chat.v1'],
+      heartbeat: 30000,
+      maxMessageSize: 65536,
+      firstMessageAuth: { message: 'auth', token: ['token'], timeout: 5000 },
+    });
     expect(chat.discriminator).toBe('type');
     const by = (action: 'send' | 'receive') => chat.messages.filter((m) => m.actions.includes(action)).map((m) => m.tag);
     expect(by('receive')).toEqual(['auth', 'join', 'say', 'ping']);
     expect(by('send')).toEqual(['joined', 'said', 'ack', 'pong', 'error']);
     expect(chat.operations.find((op) => op.name === 'receiveSay')?.reply).toEqual({ messages: ['ack'] });
     expect(chat.operations.find((op) => op.name === 'receivePing')?.reply).toEqual({ messages: ['pong'] });
-    expect(chat.messages.filter((m) => m.correlationId).map((m) => `${m.key}:/${m.correlationId!.join('/')}`)).toEqual(['say:/id', 'ping:/id', 'ack:/id', 'pong:/id']);
+    expect(chat.messages.filter((m) => m.correlationId).map((m) => `${m.key}:/${m.correlationId!.join('/')}`)).toEqual([
+      'say:/id',
+      'ping:/id',
+      'ack:/id',
+      'pong:/id',
+    ]);
     // The union dispatches on "type"; `said` is the component schema ChatLine, named by the user.
     const server = schema(model, 'ChatServerMessage');
-    expect(server.discriminator).toEqual({ propertyName: 'type', mapping: { joined: '#/$defs/JoinedPayload', said: '#/$defs/ChatLine', ack: '#/$defs/AckPayload', pong: '#/$defs/PongPayload', error: '#/$defs/ErrorPayload' } });
+    expect(server.discriminator).toEqual({
+      propertyName: 'type',
+      mapping: {
+        joined: '#/$defs/JoinedPayload',
+        said: '#/$defs/ChatLine',
+        ack: '#/$defs/AckPayload',
+        pong: '#/$defs/PongPayload',
+        error: '#/$defs/ErrorPayload',
+      },
+    });
   });
 
   it('generates types and validators that type-check under both compilers and dispatch on the discriminator', async () => {
@@ -139,13 +181,16 @@ describe('the example manifest (schemas/asyncapi/tasks.asyncapi.yaml)', async ()
     expect(types).toContain('  say: SayPayload;');
     const folder = join(TMP, 'example');
     const { validators } = await importGenerated(folder, files);
-    expect(types).toContain("export type ChatServerMessage = JoinedPayload | ChatLine | AckPayload | PongPayload | ErrorPayload;");
+    expect(types).toContain('export type ChatServerMessage = JoinedPayload | ChatLine | AckPayload | PongPayload | ErrorPayload;');
     for (const [name, compiler] of Object.entries(COMPILERS)) {
       expect(typecheck(folder, compiler, 'browser', ['**/*.ts']).output, name).toBe('');
     }
     expect(validators.isChatClientMessage({ type: 'say', id: '1', room: '6f1c1f7e-1111-4c1b-9d1a-1f1f1f1f1f1f', text: 'hi' })).toBe(true);
     expect(validators.isChatClientMessage({ type: 'say', id: '1', room: '6f1c1f7e-1111-4c1b-9d1a-1f1f1f1f1f1f' })).toBe(false);
-    expect(validators.validateChatClientMessage({ type: 'shout' })).toMatchObject({ ok: false, errors: [{ path: '/type', keyword: 'discriminator' }] });
+    expect(validators.validateChatClientMessage({ type: 'shout' })).toMatchObject({
+      ok: false,
+      errors: [{ path: '/type', keyword: 'discriminator' }],
+    });
     expect(validators.isTaskSummaryRequest({ style: 'brief', extra: 1 })).toBe(false);
   });
 });
@@ -157,7 +202,7 @@ describe('located errors', () => {
     expect(await failure('broken.yaml')).toMatch(new RegExp(`^${at('broken.yaml')}:9:1: error: invalid YAML: `));
   });
 
-  it('a violation of the AsyncAPI schema: one readable error at the value, not ajv\'s avalanche', async () => {
+  it("a violation of the AsyncAPI schema: one readable error at the value, not ajv's avalanche", async () => {
     expect(await failure('schema-violation.yaml')).toBe(
       `${at('schema-violation.yaml')}:14:13: error: "operations.greet.action" must be one of send, receive, not the string "sned"\n  hint: did you mean "send"?`,
     );
@@ -178,17 +223,23 @@ describe('located errors', () => {
     );
   });
 
-  it('operation and reply messages that are not the channel\'s', async () => {
+  it("operation and reply messages that are not the channel's", async () => {
     const message = await failure('foreign-message.yaml');
-    expect(message).toContain(`${at('foreign-message.yaml')}:24:15: error: operation message "#/channels/news/messages/headline" is not one of channel "chat"'s messages`);
-    expect(message).toContain(`${at('foreign-message.yaml')}:27:17: error: reply message "#/channels/chat/messages/hallo" is not one of channel "chat"'s messages\n  hint: did you mean "#/channels/chat/messages/hello"?`);
+    expect(message).toContain(
+      `${at('foreign-message.yaml')}:24:15: error: operation message "#/channels/news/messages/headline" is not one of channel "chat"'s messages`,
+    );
+    expect(message).toContain(
+      `${at('foreign-message.yaml')}:27:17: error: reply message "#/channels/chat/messages/hallo" is not one of channel "chat"'s messages\n  hint: did you mean "#/channels/chat/messages/hello"?`,
+    );
   });
 
   it('an undeclared address parameter, and a declared one the address does not use', async () => {
-    expect(await failure('undeclared-parameter.yaml')).toBe([
-      `${at('undeclared-parameter.yaml')}:7:14: error: address parameter "{roomId}" of channel "room" is not declared under "parameters"\n  hint: did you mean "room"?`,
-      `${at('undeclared-parameter.yaml')}:9:7: error: parameter "room" is declared but the address "/rooms/{roomId}" has no {room}\n  hint: use it in the address, e.g. /rooms/{roomId}/{room}, or remove it`,
-    ].join('\n'));
+    expect(await failure('undeclared-parameter.yaml')).toBe(
+      [
+        `${at('undeclared-parameter.yaml')}:7:14: error: address parameter "{roomId}" of channel "room" is not declared under "parameters"\n  hint: did you mean "room"?`,
+        `${at('undeclared-parameter.yaml')}:9:7: error: parameter "room" is declared but the address "/rooms/{roomId}" has no {room}\n  hint: use it in the address, e.g. /rooms/{roomId}/{room}, or remove it`,
+      ].join('\n'),
+    );
   });
 
   it('bad extension values', async () => {
@@ -211,7 +262,7 @@ describe('located errors', () => {
     );
   });
 
-  it('an unsupported protocol, at the server\'s protocol', async () => {
+  it("an unsupported protocol, at the server's protocol", async () => {
     expect(await failure('unsupported-protocol.yaml')).toBe(
       `${at('unsupported-protocol.yaml')}:8:15: error: not supported: kafka (codegen generates WebSocket and SSE)\n  hint: server "broker" carries channels; use protocol ws or wss for WebSocket, or sse (or http with x-sse on the channel) for Server-Sent Events`,
     );
@@ -231,13 +282,15 @@ describe('SSE channels', () => {
       ['presence', 'sse', { method: 'GET', keepAlive: 15000, resume: false }],
       ['ticks', 'sse', { method: 'GET', keepAlive: 15000, resume: true }],
     ]);
-    expect(channel(model, 'presence').messages.map((m) => [m.name, m.tag, m.payload])).toEqual([['Online', 'user.online', 'OnlinePayload']]);
+    expect(channel(model, 'presence').messages.map((m) => [m.name, m.tag, m.payload])).toEqual([
+      ['Online', 'user.online', 'OnlinePayload'],
+    ]);
   });
 
   it('a GET feed receives nothing', async () => {
     expect(await failure('sse-receive.yaml')).toBe(
-      'test/fixtures/asyncapi/sse-receive.yaml:14:3: error: operation "takeItems" receives on SSE channel "feed", which is a GET feed\n'
-      + '  hint: set x-sse: { method: POST } to take the message as the JSON body of a POST stream',
+      'test/fixtures/asyncapi/sse-receive.yaml:14:3: error: operation "takeItems" receives on SSE channel "feed", which is a GET feed\n' +
+        '  hint: set x-sse: { method: POST } to take the message as the JSON body of a POST stream',
     );
   });
 });
@@ -280,14 +333,16 @@ describe('the corpus (../shared/corpus/asyncapi)', () => {
     const exchange = channel(model, 'currencyExchange');
     expect(exchange.discriminator).toBe('event');
     expect(exchange.messages.find((m) => m.key === 'dummyCurrencyInfo')?.tag).toBe('currencyInfo');
-    expect(exchange.operations.find((op) => op.name === 'receiveSubscribeRequest')?.reply).toEqual({ messages: ['subscriptionStatus', 'dummyCurrencyInfo'] });
+    expect(exchange.operations.find((op) => op.name === 'receiveSubscribeRequest')?.reply).toEqual({
+      messages: ['subscriptionStatus', 'dummyCurrencyInfo'],
+    });
     expect(exchange.messages.find((m) => m.key === 'ping')?.correlationId).toEqual(['reqid']);
   });
 
   it('streetlights (mqtt): a clear "not supported" error at the server\'s protocol', async () => {
     expect(await failure(join(CORPUS, 'streetlights-mqtt-asyncapi.yml'))).toBe(
-      '../shared/corpus/asyncapi/streetlights-mqtt-asyncapi.yml:13:15: error: not supported: mqtt (codegen generates WebSocket and SSE)\n'
-      + '  hint: server "production" carries channels; use protocol ws or wss for WebSocket, or sse (or http with x-sse on the channel) for Server-Sent Events',
+      '../shared/corpus/asyncapi/streetlights-mqtt-asyncapi.yml:13:15: error: not supported: mqtt (codegen generates WebSocket and SSE)\n' +
+        '  hint: server "production" carries channels; use protocol ws or wss for WebSocket, or sse (or http with x-sse on the channel) for Server-Sent Events',
     );
   });
 });
@@ -301,7 +356,10 @@ describe('OpenAPI 3.2 itemSchema as an SSE source', async () => {
     expect(events.address).toBe('/v1/projects/{projectId}/events');
     expect(events.sse).toEqual({ method: 'GET', retry: 5000, keepAlive: 15000, resume: true });
     expect(events.parameters).toEqual([{ name: 'projectId', schema: { type: 'string', format: 'uuid' } }]);
-    expect(events.messages.map((m) => [m.tag, m.payload])).toEqual([['task.created', 'Task'], ['task.deleted', 'TaskDeletedPayload']]);
+    expect(events.messages.map((m) => [m.tag, m.payload])).toEqual([
+      ['task.created', 'Task'],
+      ['task.deleted', 'TaskDeletedPayload'],
+    ]);
     const summary = channel(model, 'summarise');
     expect(summary.sse?.method).toBe('POST');
     expect(summary.messages.map((m) => [m.key, m.tag, m.payload, m.actions])).toEqual([
@@ -319,7 +377,9 @@ describe('OpenAPI 3.2 itemSchema as an SSE source', async () => {
   });
 
   it('refuses OpenAPI 3.1 for realtime input, with the reason', async () => {
-    expect(await failure(join(ROOT, 'schemas/openapi/tasks.yaml'))).toMatch(/^schemas\/openapi\/tasks\.yaml:1:10: error: OpenAPI 3\.1\.0 has no SSE event schemas/);
+    expect(await failure(join(ROOT, 'schemas/openapi/tasks.yaml'))).toMatch(
+      /^schemas\/openapi\/tasks\.yaml:1:10: error: OpenAPI 3\.1\.0 has no SSE event schemas/,
+    );
   });
 });
 
@@ -333,7 +393,8 @@ describe('hostile names and descriptions', () => {
       expect(typecheck(folder, compiler, 'browser').output, name).toBe('');
     }
     for (const file of files) {
-      for (const block of readFileSync(join(folder, file.path), 'utf8').match(/\/\*\*[\s\S]*?\*\//g) ?? []) expect(block.slice(3, -2)).not.toContain('*/');
+      for (const block of readFileSync(join(folder, file.path), 'utf8').match(/\/\*\*[\s\S]*?\*\//g) ?? [])
+        expect(block.slice(3, -2)).not.toContain('*/');
     }
     const union = Object.keys(validators).find((name) => /^isBadChannelXServerMessage$/.test(name));
     expect(union).toBeDefined();

@@ -85,7 +85,9 @@ describe('scalar payloads on real sockets', async () => {
     const socket = new WebSocket(`${base.replace('http', 'ws')}/ticks`);
     await once(socket, 'open');
     const received: unknown[] = [];
-    const three = new Promise<void>((resolve) => socket.on('message', (data) => received.push(JSON.parse(String(data))) === 3 && resolve()));
+    const three = new Promise<void>((resolve) =>
+      socket.on('message', (data) => received.push(JSON.parse(String(data))) === 3 && resolve()),
+    );
     await realtime.publish.ticks(3.5);
     await realtime.publish.ticks('market open');
     await realtime.publish.ticks([1, 2]);
@@ -106,12 +108,14 @@ describe('scalar payloads on real sockets', async () => {
       const received: Tick[] = [];
       let first: () => void = () => {};
       const opened = new Promise<void>((resolve) => (first = resolve));
-      const last = new Promise<void>((resolve) => ticks.onMessage((message) => {
-        first();
-        received.push(message);
-        // [4] is published last.
-        if (Array.isArray(message)) resolve();
-      }));
+      const last = new Promise<void>((resolve) =>
+        ticks.onMessage((message) => {
+          first();
+          received.push(message);
+          // [4] is published last.
+          if (Array.isArray(message)) resolve();
+        }),
+      );
       // The socket opens asynchronously: 7 until it hears one.
       await repeat(opened, () => realtime.publish.ticks(7));
       await realtime.publish.ticks('hi');
@@ -140,7 +144,11 @@ describe('scalar payloads on real sockets', async () => {
       await realtime.publish.prices('status', 'open');
       await realtime.publish.prices('symbols', ['XBT']);
     });
-    expect(events.slice(0, 3)).toEqual([{ event: 'price', data: 12.5 }, { event: 'status', data: 'open' }, { event: 'symbols', data: ['XBT'] }]);
+    expect(events.slice(0, 3)).toEqual([
+      { event: 'price', data: 12.5 },
+      { event: 'status', data: 'open' },
+      { event: 'symbols', data: ['XBT'] },
+    ]);
     await expect(realtime.publish.prices('price', -1)).rejects.toThrow();
   });
 });

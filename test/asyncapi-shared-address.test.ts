@@ -30,7 +30,11 @@ interface ServerModule {
 }
 interface ClientModule {
   createClient(options: { baseUrl: string; WebSocket: unknown }): {
-    socket(): { request(message: Message): Promise<Message>; on(type: string, handler: (message: Message) => void): () => void; close(): void };
+    socket(): {
+      request(message: Message): Promise<Message>;
+      on(type: string, handler: (message: Message) => void): () => void;
+      close(): void;
+    };
   };
 }
 
@@ -44,7 +48,8 @@ describe('channels at one address (kraken-channels.yaml)', async () => {
     expect(model.channels.map((channel) => `${channel.key} ${channel.address} ${channel.transport}`)).toEqual(['socket / websocket']);
     const [connection] = model.channels;
     expect(connection?.discriminator).toBe('event');
-    const tags = (action: 'send' | 'receive') => connection?.messages.filter((message) => message.actions.includes(action)).map((message) => message.tag);
+    const tags = (action: 'send' | 'receive') =>
+      connection?.messages.filter((message) => message.actions.includes(action)).map((message) => message.tag);
     expect(tags('receive')).toEqual(['ping', 'subscribe', 'unsubscribe']);
     expect(tags('send')).toEqual(['pong', 'heartbeat', 'systemStatus', 'subscriptionStatus', 'currencyInfo']);
     expect(connection?.operations.map((operation) => [operation.name, operation.messages, operation.reply?.messages])).toEqual([
@@ -55,7 +60,10 @@ describe('channels at one address (kraken-channels.yaml)', async () => {
       ['receiveUnsubscribeRequest', ['unsubscribe'], ['subscriptionStatus']],
       ['sendCurrencyInfo', ['currencyInfo'], undefined],
     ]);
-    expect(connection?.types).toEqual({ send: { union: 'SocketServerMessage', map: 'SocketServerMessages' }, receive: { union: 'SocketClientMessage', map: 'SocketClientMessages' } });
+    expect(connection?.types).toEqual({
+      send: { union: 'SocketServerMessage', map: 'SocketServerMessages' },
+      receive: { union: 'SocketClientMessage', map: 'SocketClientMessages' },
+    });
   });
 });
 
@@ -85,9 +93,19 @@ describe('the generated server of kraken-channels.yaml on a real socket', async 
     socket: {
       subscribe: (message) => {
         subscriptions.push(message);
-        return { event: 'subscriptionStatus', status: 'online', channelID: 7, channelName: `${message.subscription?.name}-5`, pair: message.pair ?? [] };
+        return {
+          event: 'subscriptionStatus',
+          status: 'online',
+          channelID: 7,
+          channelName: `${message.subscription?.name}-5`,
+          pair: message.pair ?? [],
+        };
       },
-      unsubscribe: (message) => ({ event: 'subscriptionStatus', status: 'online', errorMessage: `not subscribed to ${message.subscription?.name}` }),
+      unsubscribe: (message) => ({
+        event: 'subscriptionStatus',
+        status: 'online',
+        errorMessage: `not subscribed to ${message.subscription?.name}`,
+      }),
     },
   });
   const http = createServer((_request, response) => response.writeHead(404).end());
@@ -119,7 +137,14 @@ describe('the generated server of kraken-channels.yaml on a real socket', async 
     socket.send(JSON.stringify({ event: 'ping', reqid: 1 }));
     expect(await next()).toEqual({ event: 'pong', reqid: 1 });
     socket.send(JSON.stringify({ event: 'subscribe', reqid: 2, pair: ['XBT/EUR'], subscription: { name: 'ohlc', interval: 5 } }));
-    expect(await next()).toEqual({ event: 'subscriptionStatus', status: 'online', channelID: 7, channelName: 'ohlc-5', pair: ['XBT/EUR'], reqid: 2 });
+    expect(await next()).toEqual({
+      event: 'subscriptionStatus',
+      status: 'online',
+      channelID: 7,
+      channelName: 'ohlc-5',
+      pair: ['XBT/EUR'],
+      reqid: 2,
+    });
     socket.send(JSON.stringify({ event: 'unsubscribe', reqid: 3, subscription: { name: 'book' } }));
     expect(await next()).toEqual({ event: 'subscriptionStatus', status: 'online', errorMessage: 'not subscribed to book', reqid: 3 });
     await realtime.publish.socket({ event: 'heartbeat' });
@@ -167,7 +192,7 @@ describe('a reply on a channel of another address', () => {
 });
 
 describe('channels at one address with different WebSocket settings (connection-settings.yaml)', () => {
-  it('are refused at the second one: the connection has the first channel\'s settings', async () => {
+  it("are refused at the second one: the connection has the first channel's settings", async () => {
     const error = await loadAsyncApi(join(ROOT, 'test', 'fixtures', 'asyncapi', 'connection-settings.yaml'), { displayRoot: ROOT }).then(
       () => undefined,
       (cause: unknown) => cause,

@@ -95,7 +95,10 @@ describe('codegen CLI', () => {
     const dir = project();
     mkdirSync(join(dir, 'overrides/openapi'), { recursive: true });
     writeFileSync(join(dir, 'overrides/openapi/types.ts.hbs'), '{{> header}}\n// Custom types template for {{title}}\n{{schemas}}\n');
-    writeFileSync(join(dir, 'codegen.config.yaml'), 'apis:\n  - { name: rest, input: schemas/openapi/tasks.yaml, output: out/rest, emit: [types], templates: overrides }\n');
+    writeFileSync(
+      join(dir, 'codegen.config.yaml'),
+      'apis:\n  - { name: rest, input: schemas/openapi/tasks.yaml, output: out/rest, emit: [types], templates: overrides }\n',
+    );
     expect(codegen([], dir).code).toBe(0);
     const types = readFileSync(join(dir, 'out/rest/types.ts'), 'utf8');
     expect(types.split('\n')[1]).toBe('// Custom types template for Tasks API');
@@ -106,7 +109,10 @@ describe('codegen CLI', () => {
     const dir = project();
     codegen([], dir);
     writeFileSync(join(dir, 'out/rest/notes.ts'), 'export const mine = 1;\n');
-    writeFileSync(join(dir, 'codegen.config.yaml'), 'apis:\n  - { name: rest, input: schemas/openapi/tasks.yaml, output: out/rest, emit: [types] }\n');
+    writeFileSync(
+      join(dir, 'codegen.config.yaml'),
+      'apis:\n  - { name: rest, input: schemas/openapi/tasks.yaml, output: out/rest, emit: [types] }\n',
+    );
     const result = codegen([], dir);
     expect(result.stdout).toContain('removed  out/rest/client.ts');
     expect(Object.keys(snapshotFolder(join(dir, 'out/rest'))).sort()).toEqual(['.codegen-manifest', 'notes.ts', 'types.ts']);
@@ -114,7 +120,10 @@ describe('codegen CLI', () => {
 
   it('writes the handler file once, then only adds a stub for a new operation', () => {
     const dir = project();
-    writeFileSync(join(dir, 'codegen.config.yaml'), 'apis:\n  - { name: rest, input: schemas/openapi/tasks.yaml, output: out/rest, emit: [types, validators, server], handlers: src/handlers.ts }\n');
+    writeFileSync(
+      join(dir, 'codegen.config.yaml'),
+      'apis:\n  - { name: rest, input: schemas/openapi/tasks.yaml, output: out/rest, emit: [types, validators, server], handlers: src/handlers.ts }\n',
+    );
     expect(codegen([], dir).code).toBe(0);
     const file = join(dir, 'src/handlers.ts');
     const scaffold = readFileSync(file, 'utf8');
@@ -124,7 +133,10 @@ describe('codegen CLI', () => {
     // The user implements one handler and adds code of their own around the object.
     const mine = scaffold
       .replace('export const handlers', '// my notes\nconst cache = new Map<string, string>();\n\nexport const handlers')
-      .replace(/async getTask\(\) \{\n.*\n  \},/, 'async getTask(request) {\n    // mine\n    throw new HttpProblem(404, "Not Found", { detail: cache.get(request.taskId) });\n  },');
+      .replace(
+        /async getTask\(\) \{\n.*\n  \},/,
+        'async getTask(request) {\n    // mine\n    throw new HttpProblem(404, "Not Found", { detail: cache.get(request.taskId) });\n  },',
+      );
     expect(mine).toContain('// mine');
     writeFileSync(file, mine);
     expect(codegen([], dir).stdout).toMatch(/0 written/);
@@ -157,21 +169,31 @@ describe('codegen CLI', () => {
       },
       'dangling $ref': {
         files: {
-          'api.yaml': 'openapi: 3.1.0\ninfo: { title: T, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n    A:\n      $ref: "#/components/schemas/Missing"\n',
+          'api.yaml':
+            'openapi: 3.1.0\ninfo: { title: T, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n    A:\n      $ref: "#/components/schemas/Missing"\n',
         },
         expected: /api\.yaml:7:\d+: error: .*Missing/,
       },
       'dangling file $ref': {
-        files: { 'api.yaml': 'openapi: 3.1.0\ninfo: { title: T, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n    A:\n      $ref: "./nope.yaml#/A"\n' },
+        files: {
+          'api.yaml':
+            'openapi: 3.1.0\ninfo: { title: T, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n    A:\n      $ref: "./nope.yaml#/A"\n',
+        },
         expected: /api\.yaml:7:\d+: error: .*nope\.yaml/,
       },
       // (An unknown `type` is forgiven with a warning: test/forgiving.test.ts.)
       'wrong type in a schema': {
-        files: { 'api.yaml': 'openapi: 3.1.0\ninfo: { title: T, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n    A:\n      required: name\n' },
+        files: {
+          'api.yaml':
+            'openapi: 3.1.0\ninfo: { title: T, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n    A:\n      required: name\n',
+        },
         expected: /api\.yaml:7:\d+: error: "required" must be a list of property names/,
       },
       'Swagger 2.0 with a dangling $ref (located in the 2.0 file)': {
-        files: { 'api.yaml': 'swagger: "2.0"\ninfo: { title: T, version: "1" }\npaths: {}\ndefinitions:\n  A:\n    $ref: "#/definitions/Missing"\n' },
+        files: {
+          'api.yaml':
+            'swagger: "2.0"\ninfo: { title: T, version: "1" }\npaths: {}\ndefinitions:\n  A:\n    $ref: "#/definitions/Missing"\n',
+        },
         expected: /api\.yaml:6:11: error: \$ref "#\/definitions\/Missing" points to nothing/,
       },
     };
@@ -208,7 +230,10 @@ describe('codegen CLI', () => {
     try {
       await waitFor(/watching/);
       const schema = join(dir, 'schemas/openapi/tasks.yaml');
-      writeFileSync(schema, readFileSync(schema, 'utf8').replace('description: Where a task is in its life.', 'description: The state of a task.'));
+      writeFileSync(
+        schema,
+        readFileSync(schema, 'utf8').replace('description: Where a task is in its life.', 'description: The state of a task.'),
+      );
       await waitFor(/wrote {4}out\/rest\/types\.ts/);
       expect(readFileSync(join(dir, 'out/rest/types.ts'), 'utf8')).toContain('The state of a task.');
       expect(statSync(join(dir, 'out/rest/client.ts')).mtimeMs).toBe(clientBefore);

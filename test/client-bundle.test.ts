@@ -23,16 +23,30 @@ async function bundle(name: string, source: string): Promise<{ modules: string[]
   const entry = join(OUT, `${name}.ts`);
   writeFileSync(entry, source);
   const result = await esbuild.build({
-    entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, metafile: true, logLevel: 'silent',
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
   });
   const output = Object.values(result.metafile.outputs)[0]!;
-  const modules = Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => relative(OUT, join(ROOT, path)));
+  const modules = Object.entries(output.inputs)
+    .filter(([, input]) => input.bytesInOutput > 0)
+    .map(([path]) => relative(OUT, join(ROOT, path)));
   return { modules, bytes: result.outputFiles[0]!.contents.byteLength, code: result.outputFiles[0]!.text };
 }
 
 beforeAll(async () => {
   writeFiles(REST, await generateClientFiles('schemas/openapi/tasks.yaml'));
-  writeFiles(GRAPHQL, await generateGraphQLFiles('schemas/graphql/tasks.graphql', ['schemas/graphql/operations'], ['types', 'client'], { scalars: { DateTime: 'string' } }));
+  writeFiles(
+    GRAPHQL,
+    await generateGraphQLFiles('schemas/graphql/tasks.graphql', ['schemas/graphql/operations'], ['types', 'client'], {
+      scalars: { DateTime: 'string' },
+    }),
+  );
   const grpc = await generateGrpc(`${relative(join(ROOT, '.vitest-tmp'), OUT)}/grpc`, { usage: false });
   grpcClient = JSON.stringify(`./${relative(OUT, join(grpc.folder, 'out', 'client-web.ts'))}`);
 });
@@ -41,21 +55,27 @@ afterAll(() => rmSync(OUT, { recursive: true, force: true }));
 
 describe('REST client bundle', () => {
   it('one operation without response validation bundles no validator code', async () => {
-    const { modules } = await bundle('rest-plain', [
-      'import { createClient } from "./rest/client.js";',
-      'export const task = createClient({ auth: { bearerAuth: "t" } }).getTask({ taskId: "1" });',
-    ].join('\n'));
+    const { modules } = await bundle(
+      'rest-plain',
+      [
+        'import { createClient } from "./rest/client.js";',
+        'export const task = createClient({ auth: { bearerAuth: "t" } }).getTask({ taskId: "1" });',
+      ].join('\n'),
+    );
     expect(modules).toContain('rest/runtime/http.ts');
     expect(modules).not.toContain('rest/validators.ts');
     expect(modules).not.toContain('rest/runtime/validation.ts');
     expect(modules).not.toContain('rest/response-validators.ts');
   });
 
-  it('createHttpClient(...).call(getTaskOperation) bundles that operation\'s description only, and no optional feature', async () => {
-    const { modules, code, bytes } = await bundle('rest-call', [
-      'import { createHttpClient, getTaskOperation } from "./rest/client.js";',
-      'export const task = createHttpClient({ auth: { bearerAuth: "t" } }).call(getTaskOperation, { taskId: "1" });',
-    ].join('\n'));
+  it("createHttpClient(...).call(getTaskOperation) bundles that operation's description only, and no optional feature", async () => {
+    const { modules, code, bytes } = await bundle(
+      'rest-call',
+      [
+        'import { createHttpClient, getTaskOperation } from "./rest/client.js";',
+        'export const task = createHttpClient({ auth: { bearerAuth: "t" } }).call(getTaskOperation, { taskId: "1" });',
+      ].join('\n'),
+    );
     expect(modules).not.toContain('rest/validators.ts');
     expect(code).toContain('"/tasks/{taskId}"');
     expect(code).not.toContain('"/projects/{projectId}/tasks"');
@@ -69,22 +89,28 @@ describe('REST client bundle', () => {
   });
 
   it('the optional features come with the operations and options that use them', async () => {
-    const { modules } = await bundle('rest-features', [
-      'import { createClient, etagCache } from "./rest/client.js";',
-      'const client = createClient({ cache: etagCache() });',
-      'export const items = client.listProjectTasksAll({ projectId: "1" });',
-      'export const upload = client.uploadAttachment({ taskId: "1", body: { file: new Blob([]) } });',
-    ].join('\n'));
+    const { modules } = await bundle(
+      'rest-features',
+      [
+        'import { createClient, etagCache } from "./rest/client.js";',
+        'const client = createClient({ cache: etagCache() });',
+        'export const items = client.listProjectTasksAll({ projectId: "1" });',
+        'export const upload = client.uploadAttachment({ taskId: "1", body: { file: new Blob([]) } });',
+      ].join('\n'),
+    );
     for (const feature of ['http-forms', 'http-paginate', 'http-cache']) expect(modules).toContain(`rest/runtime/${feature}.ts`);
     expect(modules).not.toContain('rest/runtime/http-validation.ts');
   });
 
   it('with validateResponses: responseValidators, the validators are bundled', async () => {
-    const { modules } = await bundle('rest-validated', [
-      'import { createClient } from "./rest/client.js";',
-      'import { responseValidators } from "./rest/response-validators.js";',
-      'export const task = createClient({ validateResponses: responseValidators }).getTask({ taskId: "1" });',
-    ].join('\n'));
+    const { modules } = await bundle(
+      'rest-validated',
+      [
+        'import { createClient } from "./rest/client.js";',
+        'import { responseValidators } from "./rest/response-validators.js";',
+        'export const task = createClient({ validateResponses: responseValidators }).getTask({ taskId: "1" });',
+      ].join('\n'),
+    );
     expect(modules).toContain('rest/validators.ts');
     expect(modules).toContain('rest/runtime/http-validation.ts');
     expect(modules).toContain('rest/response-validators.ts');
@@ -93,10 +119,13 @@ describe('REST client bundle', () => {
 
 describe('GraphQL client bundle', () => {
   it('a query-only app bundles no graphql-ws, no subscriptions runtime and no persisted queries, within 8 KB minified', async () => {
-    const { modules, bytes } = await bundle('graphql-query', [
-      'import { createClient } from "./graphql/client.js";',
-      'export const task = createClient({ url: "/graphql" }).getTask({ id: "1" });',
-    ].join('\n'));
+    const { modules, bytes } = await bundle(
+      'graphql-query',
+      [
+        'import { createClient } from "./graphql/client.js";',
+        'export const task = createClient({ url: "/graphql" }).getTask({ id: "1" });',
+      ].join('\n'),
+    );
     expect(modules).toContain('graphql/runtime/graphql-client.ts');
     expect(modules.filter((path) => /graphql-ws|graphql-subscriptions|graphql-client-persisted/.test(path))).toEqual([]);
     // Issue 12's target, with the texts of all 8 operations (createClient names them all).
@@ -104,19 +133,25 @@ describe('GraphQL client bundle', () => {
   });
 
   it('persisted queries come with the option that uses them', async () => {
-    const { modules } = await bundle('graphql-apq', [
-      'import { automaticPersistedQueries, createClient } from "./graphql/client.js";',
-      'export const task = createClient({ url: "/graphql", persisted: automaticPersistedQueries() }).getTask({ id: "1" });',
-    ].join('\n'));
+    const { modules } = await bundle(
+      'graphql-apq',
+      [
+        'import { automaticPersistedQueries, createClient } from "./graphql/client.js";',
+        'export const task = createClient({ url: "/graphql", persisted: automaticPersistedQueries() }).getTask({ id: "1" });',
+      ].join('\n'),
+    );
     expect(modules).toContain('graphql/runtime/graphql-client-persisted.ts');
   });
 
   it('GraphQLHttp.execute bundles only the document it sends, within 8 KB minified', async () => {
-    const { modules, bytes, code } = await bundle('graphql-execute', [
-      'import { GraphQLHttp } from "./graphql/client.js";',
-      'import { GetTask } from "./graphql/operations.js";',
-      'export const task = new GraphQLHttp({ url: "/graphql" }).execute(GetTask, { id: "1" });',
-    ].join('\n'));
+    const { modules, bytes, code } = await bundle(
+      'graphql-execute',
+      [
+        'import { GraphQLHttp } from "./graphql/client.js";',
+        'import { GetTask } from "./graphql/operations.js";',
+        'export const task = new GraphQLHttp({ url: "/graphql" }).execute(GetTask, { id: "1" });',
+      ].join('\n'),
+    );
     expect(modules.filter((path) => path.includes('graphql-ws') || path.includes('graphql-subscriptions'))).toEqual([]);
     expect(code).toContain('query GetTask');
     expect(code).not.toContain('mutation CreateTask');
@@ -124,11 +159,14 @@ describe('GraphQL client bundle', () => {
   });
 
   it('an app that subscribes bundles graphql-ws', async () => {
-    const { modules } = await bundle('graphql-subscription', [
-      'import { createClient, webSocketSubscriptions } from "./graphql/client.js";',
-      'const client = createClient({ url: "/graphql", subscriptions: webSocketSubscriptions({ connectionParams: { token: "t" } }) });',
-      'export const changes = client.taskChanged({ projectId: "1" });',
-    ].join('\n'));
+    const { modules } = await bundle(
+      'graphql-subscription',
+      [
+        'import { createClient, webSocketSubscriptions } from "./graphql/client.js";',
+        'const client = createClient({ url: "/graphql", subscriptions: webSocketSubscriptions({ connectionParams: { token: "t" } }) });',
+        'export const changes = client.taskChanged({ projectId: "1" });',
+      ].join('\n'),
+    );
     expect(modules).toContain('graphql/runtime/graphql-subscriptions.ts');
     expect(modules.some((path) => path.includes('node_modules/graphql-ws/'))).toBe(true);
   });
@@ -136,16 +174,23 @@ describe('GraphQL client bundle', () => {
 
 describe('gRPC-Web client bundle', () => {
   it('createClient bundles the gRPC-Web transport only, createConnectClient the Connect one only', async () => {
-    const grpcWeb = await bundle('grpc-web', [
-      `import { createClient } from ${grpcClient};`,
-      'export const task = createClient({ baseUrl: "https://api.example.com", token: "t" }).taskService.getTask({ id: "1" });',
-    ].join('\n'));
-    const transports = (modules: string[]) => modules.filter((path) => /connect-web\/dist\/esm\/(grpc-web|connect)-transport/.test(path)).map((path) => path.split('/').pop());
+    const grpcWeb = await bundle(
+      'grpc-web',
+      [
+        `import { createClient } from ${grpcClient};`,
+        'export const task = createClient({ baseUrl: "https://api.example.com", token: "t" }).taskService.getTask({ id: "1" });',
+      ].join('\n'),
+    );
+    const transports = (modules: string[]) =>
+      modules.filter((path) => /connect-web\/dist\/esm\/(grpc-web|connect)-transport/.test(path)).map((path) => path.split('/').pop());
     expect(transports(grpcWeb.modules)).toEqual(['grpc-web-transport.js']);
-    const connect = await bundle('grpc-connect', [
-      `import { createConnectClient } from ${grpcClient};`,
-      'export const task = createConnectClient({ baseUrl: "https://api.example.com", token: "t" }).taskService.getTask({ id: "1" });',
-    ].join('\n'));
+    const connect = await bundle(
+      'grpc-connect',
+      [
+        `import { createConnectClient } from ${grpcClient};`,
+        'export const task = createConnectClient({ baseUrl: "https://api.example.com", token: "t" }).taskService.getTask({ id: "1" });',
+      ].join('\n'),
+    );
     expect(transports(connect.modules)).toEqual(['connect-transport.js']);
   });
 });

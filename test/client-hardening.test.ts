@@ -223,7 +223,10 @@ describe('REST client', () => {
 
   it('refuses ".", ".." and empty path parameters before sending anything', async () => {
     for (const itemId of ['..', '.', '', ['..']]) {
-      for (const call of [(params: Record<string, unknown>) => client().getItem(params), (params: Record<string, unknown>) => client().deleteItem(params)]) {
+      for (const call of [
+        (params: Record<string, unknown>) => client().getItem(params),
+        (params: Record<string, unknown>) => client().deleteItem(params),
+      ]) {
         const error = await rejection(call({ itemId }));
         expect(error, JSON.stringify(itemId)).toBeInstanceOf(rest.ApiParameterError);
         expect(error).toMatchObject({ parameter: 'itemId', kind: 'invalid-request' });
@@ -283,7 +286,9 @@ describe('GraphQL client', () => {
       const error = await rejection(new GraphQLHttp({ url: `${api.url}/v1/${path}`, headers }).execute(viewer, {}));
       expect(error, path).toMatchObject({ kind: 'too-large', status: 200 });
     }
-    expect(await rejection(new GraphQLHttp({ url: `${api.url}/graphql`, maxResponseBytes: 10 }).execute(viewer, {}))).toMatchObject({ kind: 'too-large' });
+    expect(await rejection(new GraphQLHttp({ url: `${api.url}/graphql`, maxResponseBytes: 10 }).execute(viewer, {}))).toMatchObject({
+      kind: 'too-large',
+    });
     expect((await new GraphQLHttp({ url: `${api.url}/graphql` }).execute(viewer, {})).data).toEqual({ viewer: { id: '1' } });
   });
 });
@@ -319,7 +324,11 @@ describe('SSE client', () => {
   async function collect(url: string): Promise<{ received: unknown[]; error: unknown }> {
     const received: unknown[] = [];
     try {
-      for await (const event of new SseClient<AnyEvents>(url, { headers: { authorization: 'Bearer sse-secret', ...SECRET_HEADERS }, reconnect: false })) received.push(event.data);
+      for await (const event of new SseClient<AnyEvents>(url, {
+        headers: { authorization: 'Bearer sse-secret', ...SECRET_HEADERS },
+        reconnect: false,
+      }))
+        received.push(event.data);
     } catch (error) {
       return { received, error };
     }

@@ -120,9 +120,15 @@ handle(new Error("x"));
     const bases = [rest.ClientError, graphql.ClientError, grpcNode.ClientError, grpcWeb.ClientError, realtime.ClientError];
 
     const calls: Record<string, (fetch: (request: Request) => Promise<Response>) => Promise<unknown>> = {
-      rest: (fetch) => failure(() => rest.createClient({ baseUrl: base, fetch, headers, retry: false, auth: { bearerAuth: token } }).getTask({ taskId: '00000000-0000-4000-8000-000000000000' })),
+      rest: (fetch) =>
+        failure(() =>
+          rest
+            .createClient({ baseUrl: base, fetch, headers, retry: false, auth: { bearerAuth: token } })
+            .getTask({ taskId: '00000000-0000-4000-8000-000000000000' }),
+        ),
       graphql: (fetch) => failure(() => graphql.createClient({ url: `${base}/graphql`, fetch, headers, token }).viewer()),
-      grpcWeb: (fetch) => failure(() => grpcWeb.createClient({ baseUrl: base, fetch, headers, token, retry: false }).taskService.getTask({ id: 'x' })),
+      grpcWeb: (fetch) =>
+        failure(() => grpcWeb.createClient({ baseUrl: base, fetch, headers, token, retry: false }).taskService.getTask({ id: 'x' })),
       realtime: (fetch) => failure(() => realtime.createClient({ baseUrl: base, fetch, headers, token }).tasks({ reconnect: false })),
     };
     for (const [style, call] of Object.entries(calls)) {

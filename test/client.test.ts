@@ -82,7 +82,19 @@ describe('generated client code', () => {
     expect(runtime).not.toMatch(/from ['"]node:/);
     // Dependency-free: it imports only the runtime every client shares.
     expect(runtime.match(/from ['"][^'"]+['"]/g)).toEqual(["from './client-common.js'"]);
-    for (const name of ['listProjects', 'createProject', 'getProject', 'deleteProject', 'listProjectTasks', 'createTask', 'getTask', 'replaceTask', 'updateTask', 'deleteTask', 'uploadAttachment']) {
+    for (const name of [
+      'listProjects',
+      'createProject',
+      'getProject',
+      'deleteProject',
+      'listProjectTasks',
+      'createTask',
+      'getTask',
+      'replaceTask',
+      'updateTask',
+      'deleteTask',
+      'uploadAttachment',
+    ]) {
       expect(client).toContain(`\n  ${name}(`);
     }
     expect(client).toContain('listProjectTasksAll(');
@@ -127,7 +139,10 @@ describe('the client against a real server', () => {
     expect(call).toBeInstanceOf(Promise);
     await expect(call.finally(() => (settled = true))).resolves.toEqual(TASK);
     expect(settled).toBe(true);
-    await expect(Promise.all([tasks.getTask({ taskId: '2' }), tasks.getTask({ taskId: '3' }).catch(() => null)])).resolves.toEqual([TASK, TASK]);
+    await expect(Promise.all([tasks.getTask({ taskId: '2' }), tasks.getTask({ taskId: '3' }).catch(() => null)])).resolves.toEqual([
+      TASK,
+      TASK,
+    ]);
     const [request] = server.requests;
     expect(request.method).toBe('GET');
     expect(request.target).toBe(`/tasks/${TASK.id}`);
@@ -148,7 +163,13 @@ describe('the client against a real server', () => {
   });
 
   it('throws ApiError with the typed Problem Details body on an error status', async () => {
-    const problem = { type: 'https://example.com/problems/not-found', title: 'Not found', status: 404, detail: 'No task 42', traceId: 't-1' };
+    const problem = {
+      type: 'https://example.com/problems/not-found',
+      title: 'Not found',
+      status: 404,
+      detail: 'No task 42',
+      traceId: 't-1',
+    };
     server.handle((_request, response) => json(response, 404, problem, { 'Trace-Id': 't-1' }));
     const error = await rejection(client().getTask({ taskId: '42' }));
     expect(error).toBeInstanceOf(api.ApiError);
@@ -301,7 +322,8 @@ describe('the client against a real server', () => {
 
     it('honours Retry-After in seconds', async () => {
       server.handle((_request, response) => {
-        if (server.requests.length === 1) json(response, 429, { type: 'about:blank', title: 'Slow down', status: 429 }, { 'Retry-After': '1' });
+        if (server.requests.length === 1)
+          json(response, 429, { type: 'about:blank', title: 'Slow down', status: 429 }, { 'Retry-After': '1' });
         else json(response, 200, TASK);
       });
       await expect(client({ retry: { baseDelay: 1, maxDelay: 5_000 } }).getTask({ taskId: '1' })).resolves.toEqual(TASK);
@@ -316,7 +338,12 @@ describe('the client against a real server', () => {
       let retriedAt = 0;
       server.handle((_request, response) => {
         if (server.requests.length === 1) {
-          json(response, 503, { type: 'about:blank', title: 'Maintenance', status: 503 }, { 'Retry-After': new Date(target).toUTCString() });
+          json(
+            response,
+            503,
+            { type: 'about:blank', title: 'Maintenance', status: 503 },
+            { 'Retry-After': new Date(target).toUTCString() },
+          );
         } else {
           retriedAt = Date.now();
           json(response, 200, TASK);
@@ -351,9 +378,21 @@ describe('the client against a real server', () => {
 
   it('iterates a cursor-paginated list across pages', async () => {
     const pages: Record<string, { items: Array<typeof TASK>; nextCursor?: string | null }> = {
-      '': { items: [{ ...TASK, id: '1' }, { ...TASK, id: '2' }], nextCursor: 'c2' },
+      '': {
+        items: [
+          { ...TASK, id: '1' },
+          { ...TASK, id: '2' },
+        ],
+        nextCursor: 'c2',
+      },
       c2: { items: [{ ...TASK, id: '3' }], nextCursor: 'c3' },
-      c3: { items: [{ ...TASK, id: '4' }, { ...TASK, id: '5' }], nextCursor: null },
+      c3: {
+        items: [
+          { ...TASK, id: '4' },
+          { ...TASK, id: '5' },
+        ],
+        nextCursor: null,
+      },
     };
     server.handle((request, response) => json(response, 200, pages[request.url.searchParams.get('cursor') ?? '']));
     const ids: string[] = [];
@@ -367,7 +406,12 @@ describe('the client against a real server', () => {
   });
 
   it('fetches the next page only when the loop needs it', async () => {
-    server.handle((request, response) => json(response, 200, { items: [{ ...TASK, id: request.url.searchParams.get('cursor') ?? '0' }], nextCursor: 'again' + server.requests.length }));
+    server.handle((request, response) =>
+      json(response, 200, {
+        items: [{ ...TASK, id: request.url.searchParams.get('cursor') ?? '0' }],
+        nextCursor: 'again' + server.requests.length,
+      }),
+    );
     for await (const task of client().listProjectTasksAll({ projectId: 'p1' })) {
       if (task.id === 'again2') break;
     }
@@ -377,7 +421,13 @@ describe('the client against a real server', () => {
   it('iterates a page-numbered list until a short page', async () => {
     server.handle((request, response) => {
       const page = Number(request.url.searchParams.get('page'));
-      const items = page < 3 ? [{ id: `${page}a`, name: 'a' }, { id: `${page}b`, name: 'b' }] : [{ id: `${page}a`, name: 'a' }];
+      const items =
+        page < 3
+          ? [
+              { id: `${page}a`, name: 'a' },
+              { id: `${page}b`, name: 'b' },
+            ]
+          : [{ id: `${page}a`, name: 'a' }];
       json(response, 200, { items, page, pageSize: 2, total: 5 });
     });
     const ids: string[] = [];
@@ -399,7 +449,9 @@ describe('the client against a real server', () => {
     });
 
     it('rejects with the signal reason when it aborts during a retry backoff', async () => {
-      server.handle((_request, response) => json(response, 503, { type: 'about:blank', title: 'Unavailable', status: 503 }, { 'Retry-After': '30' }));
+      server.handle((_request, response) =>
+        json(response, 503, { type: 'about:blank', title: 'Unavailable', status: 503 }, { 'Retry-After': '30' }),
+      );
       const controller = new AbortController();
       const reason = new Error('user navigated away');
       const call = client({ retry: { maxDelay: 60_000 } }).getTask({ taskId: '1' }, { signal: controller.signal });
@@ -414,7 +466,7 @@ describe('the client against a real server', () => {
       expect(server.requests).toHaveLength(0);
     });
 
-    it('the client\'s own signal aborts its calls, during the request too', async () => {
+    it("the client's own signal aborts its calls, during the request too", async () => {
       const shutdown = new AbortController();
       const tasks = client({ signal: shutdown.signal });
       server.handle(() => undefined);
@@ -466,7 +518,9 @@ describe('the client against a real server', () => {
 
   it('checks 2xx bodies against the schema with validateResponses: responseValidators', async () => {
     expect(validators).toBe(true);
-    const { responseValidators } = (await import(pathToFileURL(join(OUT, 'response-validators.js')).href)) as { responseValidators: () => void };
+    const { responseValidators } = (await import(pathToFileURL(join(OUT, 'response-validators.js')).href)) as {
+      responseValidators: () => void;
+    };
     server.handle((_request, response) => json(response, 200, { id: TASK.id, status: 'todo' }));
     const error = await rejection(client({ validateResponses: responseValidators }).getTask({ taskId: '1' }));
     expect(error).toBeInstanceOf(api.ResponseValidationError);
@@ -492,7 +546,11 @@ describe('parameter styles (runtime/http-styles.ts, named by the operations that
     transpileFolder(join(folder, 'out'));
     const client = files.find((file) => file.path === 'client.ts')?.content ?? '';
     expect(client).toContain(
-      ['import {', ...['deepObject', 'form', 'label', 'matrix', 'pipeDelimited', 'simple', 'spaceDelimited'].map((name) => `  ${name},`), '} from "./runtime/http-styles.js";'].join('\n'),
+      [
+        'import {',
+        ...['deepObject', 'form', 'label', 'matrix', 'pipeDelimited', 'simple', 'spaceDelimited'].map((name) => `  ${name},`),
+        '} from "./runtime/http-styles.js";',
+      ].join('\n'),
     );
     // Scalars and arrays of the default style need no serialiser.
     expect(client).toContain('{ key: "plain", name: "plain", in: "query" }');
@@ -501,8 +559,15 @@ describe('parameter styles (runtime/http-styles.ts, named by the operations that
     };
     server.handle((_request, response) => json(response, 200, {}));
     await module.createClient({ baseUrl: server.url }).styled({
-      a: ['x', 'y'], b: { k: 'v', n: 1 }, c: ['p', 'q'],
-      plain: ['1', '2'], spaced: ['s t', 'u'], piped: ['v', 'w'], deep: { f: { g: 'h' }, l: ['m', 'n'] }, exploded: { e1: 'x', e2: 'y' }, packed: { p1: 'a', p2: 'b' },
+      a: ['x', 'y'],
+      b: { k: 'v', n: 1 },
+      c: ['p', 'q'],
+      plain: ['1', '2'],
+      spaced: ['s t', 'u'],
+      piped: ['v', 'w'],
+      deep: { f: { g: 'h' }, l: ['m', 'n'] },
+      exploded: { e1: 'x', e2: 'y' },
+      packed: { p1: 'a', p2: 'b' },
       xObject: { r: '1', s: '2' },
     });
     const [request] = server.requests;
@@ -547,7 +612,8 @@ describe('hostile and unusual schemas', () => {
     };
     const weird = module.createClient({ baseUrl: server.url, auth: { key: 'k&1', basic: { username: 'ü', password: 'p:w' } } });
     server.handle((request, response) => {
-      if (request.url.pathname === '/then') response.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(Buffer.from([1, 2, 3]));
+      if (request.url.pathname === '/then')
+        response.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(Buffer.from([1, 2, 3]));
       else response.writeHead(200, { 'Content-Type': 'text/plain' }).end('done');
     });
     const text = await weird.constructor_({ thingId: 'a b', body2: 5, proto: 'x', filter: { a: 'y', b: 'z' }, body: { a: 'v w' } });

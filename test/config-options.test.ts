@@ -31,14 +31,44 @@ const INPUTS = {
  * with a wrong value, each with the message expected at its line:col in the YAML below.
  */
 const CASES = [
-  { style: 'openapi', typo: 'rediss', near: 'redis', mistyped: 'redis: "yes"', column: 14, expected: 'expected true or false, not the string "yes"' },
-  { style: 'graphql', typo: 'scalarz', near: 'scalars', mistyped: 'assumeValidSDL: "yes"', column: 23, expected: 'expected true or false, not the string "yes"' },
-  { style: 'proto', typo: 'includePath', near: 'includePaths', mistyped: 'includePaths: [schemas/proto, 3]', column: 37, expected: 'expected a path, not the number 3' },
-  { style: 'asyncapi', typo: 'redsi', near: 'redis', mistyped: 'redis: 1', column: 14, expected: 'expected true or false, not the number 1' },
+  {
+    style: 'openapi',
+    typo: 'rediss',
+    near: 'redis',
+    mistyped: 'redis: "yes"',
+    column: 14,
+    expected: 'expected true or false, not the string "yes"',
+  },
+  {
+    style: 'graphql',
+    typo: 'scalarz',
+    near: 'scalars',
+    mistyped: 'assumeValidSDL: "yes"',
+    column: 23,
+    expected: 'expected true or false, not the string "yes"',
+  },
+  {
+    style: 'proto',
+    typo: 'includePath',
+    near: 'includePaths',
+    mistyped: 'includePaths: [schemas/proto, 3]',
+    column: 37,
+    expected: 'expected a path, not the number 3',
+  },
+  {
+    style: 'asyncapi',
+    typo: 'redsi',
+    near: 'redis',
+    mistyped: 'redis: 1',
+    column: 14,
+    expected: 'expected true or false, not the number 1',
+  },
 ] as const;
 
 function configWith(style: keyof typeof INPUTS, lines: string[]): string {
-  return ['apis:', `  - input: ${INPUTS[style]}`, '    output: out/api', '    options:', ...lines.map((line) => `      ${line}`), ''].join('\n');
+  return ['apis:', `  - input: ${INPUTS[style]}`, '    output: out/api', '    options:', ...lines.map((line) => `      ${line}`), ''].join(
+    '\n',
+  );
 }
 
 describe('options checked per style', () => {
@@ -59,14 +89,24 @@ describe('options checked per style', () => {
   it('names the style an option belongs to when it is given to another style', async () => {
     const dir = project(configWith('openapi', ['includePaths: [schemas/proto]']));
     const problem = await loadConfig(join(dir, 'codegen.config.yaml')).catch((error: Error) => error.message);
-    expect(problem).toContain('codegen.config.yaml:5:7: error: apis[0].options.includePaths: "includePaths" is an option of proto APIs; this API\'s style is openapi');
+    expect(problem).toContain(
+      'codegen.config.yaml:5:7: error: apis[0].options.includePaths: "includePaths" is an option of proto APIs; this API\'s style is openapi',
+    );
     expect(problem).toContain('openapi options: redis');
   });
 
   it('checks map values: GraphQL scalars and mappers', async () => {
-    const dir = project(configWith('graphql', ['scalars: { DateTime: strng, Money: { type: number }, Flag: true, Id: string }', 'mappers: { Task: 3 }', 'mapers: {}']));
+    const dir = project(
+      configWith('graphql', [
+        'scalars: { DateTime: strng, Money: { type: number }, Flag: true, Id: string }',
+        'mappers: { Task: 3 }',
+        'mapers: {}',
+      ]),
+    );
     const problem = await loadConfig(join(dir, 'codegen.config.yaml')).catch((error: Error) => error.message);
-    expect(problem).toContain('codegen.config.yaml:5:28: error: apis[0].options.scalars.DateTime: expected string, number, boolean, unknown or a JSON Schema object, not the string "strng"');
+    expect(problem).toContain(
+      'codegen.config.yaml:5:28: error: apis[0].options.scalars.DateTime: expected string, number, boolean, unknown or a JSON Schema object, not the string "strng"',
+    );
     expect(problem).toContain('did you mean "string"?');
     expect(problem).toContain('codegen.config.yaml:6:24: error: apis[0].options.mappers.Task: expected a string, not the number 3');
     expect(problem).toContain('codegen.config.yaml:7:7: error: apis[0].options.mapers: unknown graphql option "mapers"');
@@ -77,14 +117,26 @@ describe('options checked per style', () => {
 
   it('rejects options that are not an object', async () => {
     const dir = project(['apis:', `  - input: ${INPUTS.proto}`, '    output: out/api', '    options: [includePaths]', ''].join('\n'));
-    await expect(loadConfig(join(dir, 'codegen.config.yaml'))).rejects.toThrow(/codegen\.config\.yaml:4:14: error: apis\[0\]\.options: expected an object of options, not a list/);
+    await expect(loadConfig(join(dir, 'codegen.config.yaml'))).rejects.toThrow(
+      /codegen\.config\.yaml:4:14: error: apis\[0\]\.options: expected an object of options, not a list/,
+    );
   });
 
   it('locates option errors in JSON configs, and reports them (without positions) from .mjs configs', async () => {
-    const json = project(`{\n  "apis": [\n    { "input": "${INPUTS.graphql}", "output": "out/api",\n      "options": { "assumeValidSDL": "yes" } }\n  ]\n}\n`, 'codegen.config.json');
-    await expect(loadConfig(join(json, 'codegen.config.json'))).rejects.toThrow(/codegen\.config\.json:4:38: error: apis\[0\]\.options\.assumeValidSDL: expected true or false/);
-    const mjs = project(`export default { apis: [{ input: '${INPUTS.graphql}', output: 'out/api', options: { scalarz: {} } }] };\n`, 'codegen.config.mjs');
-    await expect(loadConfig(join(mjs, 'codegen.config.mjs'))).rejects.toThrow(/codegen\.config\.mjs:1:1: error: apis\[0\]\.options\.scalarz: unknown graphql option "scalarz"/);
+    const json = project(
+      `{\n  "apis": [\n    { "input": "${INPUTS.graphql}", "output": "out/api",\n      "options": { "assumeValidSDL": "yes" } }\n  ]\n}\n`,
+      'codegen.config.json',
+    );
+    await expect(loadConfig(join(json, 'codegen.config.json'))).rejects.toThrow(
+      /codegen\.config\.json:4:38: error: apis\[0\]\.options\.assumeValidSDL: expected true or false/,
+    );
+    const mjs = project(
+      `export default { apis: [{ input: '${INPUTS.graphql}', output: 'out/api', options: { scalarz: {} } }] };\n`,
+      'codegen.config.mjs',
+    );
+    await expect(loadConfig(join(mjs, 'codegen.config.mjs'))).rejects.toThrow(
+      /codegen\.config\.mjs:1:1: error: apis\[0\]\.options\.scalarz: unknown graphql option "scalarz"/,
+    );
   });
 
   it('hands generators typed options with paths resolved against the config folder', async () => {
@@ -127,8 +179,21 @@ describe('absolute paths', () => {
     // Imports a file by its include-path name, so it only loads if includePaths is honoured.
     mkdirSync(join(protos, 'acme/boards/v1'), { recursive: true });
     const board = join(protos, 'acme/boards/v1/boards.proto');
-    writeFileSync(board, 'syntax = "proto3";\npackage acme.boards.v1;\nimport "acme/tasks/v1/tasks.proto";\nmessage Board { repeated acme.tasks.v1.Task tasks = 1; }\n');
-    const dir = project(['apis:', '  - name: boards', `    input: ${board}`, '    output: out/boards', '    options:', `      includePaths: [${protos}]`, ''].join('\n'));
+    writeFileSync(
+      board,
+      'syntax = "proto3";\npackage acme.boards.v1;\nimport "acme/tasks/v1/tasks.proto";\nmessage Board { repeated acme.tasks.v1.Task tasks = 1; }\n',
+    );
+    const dir = project(
+      [
+        'apis:',
+        '  - name: boards',
+        `    input: ${board}`,
+        '    output: out/boards',
+        '    options:',
+        `      includePaths: [${protos}]`,
+        '',
+      ].join('\n'),
+    );
 
     const result = codegen([], dir);
     expect(result.stderr).not.toContain('error');
@@ -152,7 +217,14 @@ describe('the options listing', () => {
   it('--help lists each style with its options', () => {
     const help = codegen(['--help']).stdout;
     expect(help).toContain("Options per style (an API's `options:` in the config):");
-    for (const [style, option] of [['openapi', 'redis'], ['graphql', 'scalars'], ['graphql', 'mappers'], ['graphql', 'assumeValidSDL'], ['proto', 'includePaths'], ['asyncapi', 'redis']]) {
+    for (const [style, option] of [
+      ['openapi', 'redis'],
+      ['graphql', 'scalars'],
+      ['graphql', 'mappers'],
+      ['graphql', 'assumeValidSDL'],
+      ['proto', 'includePaths'],
+      ['asyncapi', 'redis'],
+    ]) {
       expect(help).toMatch(new RegExp(`\\n  ${style}\\n(    .*\\n)*    ${option}: `));
     }
   });

@@ -25,7 +25,14 @@ describe('config', () => {
   it('reports unknown keys and wrong types with their path and line:col', async () => {
     const file = configFile(
       'codegen.config.yaml',
-      ['apis:', '  - input: schemas/api.yaml', '    output: out/api', '    emitt: [types]', '    emit: [types, server2]', '    templates: 3'].join('\n'),
+      [
+        'apis:',
+        '  - input: schemas/api.yaml',
+        '    output: out/api',
+        '    emitt: [types]',
+        '    emit: [types, server2]',
+        '    templates: 3',
+      ].join('\n'),
     );
     const problem = await loadConfig(file).catch((error: Error) => error.message);
     expect(problem).toContain('codegen.config.yaml:4:5: error: apis[0].emitt: unknown key "emitt"');
@@ -44,7 +51,10 @@ describe('config', () => {
   });
 
   it('refuses two APIs writing to one folder', async () => {
-    const file = configFile('codegen.config.yaml', 'apis:\n  - { name: a, input: schemas/api.yaml, output: out }\n  - { name: b, input: schemas/api.yaml, output: out }\n');
+    const file = configFile(
+      'codegen.config.yaml',
+      'apis:\n  - { name: a, input: schemas/api.yaml, output: out }\n  - { name: b, input: schemas/api.yaml, output: out }\n',
+    );
     await expect(loadConfig(file)).rejects.toThrow(/also used by API "a"/);
   });
 });

@@ -28,7 +28,8 @@ interface SuiteSummary {
 
 /** The runner's closing line of each suite: `CONFORMANCE SUITE PASSED: 2852 successes, ...`. */
 function summaries(output: string): SuiteSummary[] {
-  const pattern = /^CONFORMANCE SUITE (PASSED|FAILED): (\d+) successes, (\d+) skipped, (\d+) expected failures, (\d+) unexpected failures\.$/gm;
+  const pattern =
+    /^CONFORMANCE SUITE (PASSED|FAILED): (\d+) successes, (\d+) skipped, (\d+) expected failures, (\d+) unexpected failures\.$/gm;
   return [...output.matchAll(pattern)].map((match) => ({
     line: match[0],
     passed: match[1] === 'PASSED',
@@ -63,7 +64,10 @@ beforeAll(async () => {
   transpileFolder(generated);
   const source = readFileSync(join(ROOT, 'test/support/conformance-testee.ts'), 'utf8');
   const program = join(folder, 'testee.js');
-  writeFileSync(program, ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText);
+  writeFileSync(
+    program,
+    ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText,
+  );
   // The runner starts the testee without arguments: a script passes it the folder.
   testee = join(folder, 'testee.sh');
   const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
@@ -79,8 +83,10 @@ describe('official protobuf conformance suite over the generated messages', () =
     const { code, output } = await runRunner([
       // Recommended behaviour is required too, as protobuf-es's own run requires it.
       '--enforce_recommended',
-      '--maximum_edition', '2023',
-      '--output_dir', folder,
+      '--maximum_edition',
+      '2023',
+      '--output_dir',
+      folder,
       testee,
     ]);
     const suites = summaries(output);

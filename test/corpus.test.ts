@@ -25,7 +25,16 @@ const all = specs(CORPUS).sort();
 const openapi3 = all.filter((file) => !file.includes('/v2.0/'));
 
 function api(input: string, output: string): ApiConfig {
-  return { name: relative(CORPUS, input), inputs: [input], style: 'openapi', documents: [], output, emit: ['types', 'validators', 'client', 'server'], options: {}, root: CORPUS };
+  return {
+    name: relative(CORPUS, input),
+    inputs: [input],
+    style: 'openapi',
+    documents: [],
+    output,
+    emit: ['types', 'validators', 'client', 'server'],
+    options: {},
+    root: CORPUS,
+  };
 }
 
 describe('corpus: ../shared/corpus/openapi', () => {
@@ -46,8 +55,14 @@ describe('corpus: ../shared/corpus/openapi', () => {
       it(`${name}: types, plus validators when it has schemas, a client and a server when it has operations`, async () => {
         const model = await loadOpenApi(openapi3[index], { displayRoot: CORPUS });
         const operations = model.operations.length > 0;
-        const expected = ['types.ts', ...(operations ? ['client.ts', 'server.ts'] : []), ...(model.schemas.length ? ['validators.ts'] : [])];
-        const main = files.map((file) => file.path).filter((path) => !path.startsWith('runtime/') && path !== 'server-validators.ts' && path !== 'response-validators.ts');
+        const expected = [
+          'types.ts',
+          ...(operations ? ['client.ts', 'server.ts'] : []),
+          ...(model.schemas.length ? ['validators.ts'] : []),
+        ];
+        const main = files
+          .map((file) => file.path)
+          .filter((path) => !path.startsWith('runtime/') && path !== 'server-validators.ts' && path !== 'response-validators.ts');
         expect(main.sort()).toEqual(expected.sort());
         // Real, valid documents need nothing forgiven (the forgiving loader: test/forgiving.test.ts).
         expect(outputs[index]?.warnings ?? []).toEqual([]);

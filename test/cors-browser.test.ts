@@ -128,7 +128,16 @@ describe('a page of another origin calls every style, with credentials', () => {
     query = new URLSearchParams({ rest: rest.url, graphql: graphql.url, grpc: grpc.url, sse: sse.url }).toString();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 60_000);
 
@@ -144,13 +153,16 @@ describe('a page of another origin calls every style, with credentials', () => {
     tab.on('pageerror', (error) => problems.push(String(error)));
     tab.on('console', (message) => {
       // The browser's own favicon request is no call of the page's.
-      if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) problems.push(`${message.text()} (${message.location().url})`);
+      if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico'))
+        problems.push(`${message.text()} (${message.location().url})`);
     });
     await tab.goto(`${site.url}/?${query}`);
-    const finished = await tab.waitForFunction(() => (window as unknown as { done?: boolean }).done === true, undefined, { timeout: 45_000 }).then(
-      () => true,
-      () => false,
-    );
+    const finished = await tab
+      .waitForFunction(() => (window as unknown as { done?: boolean }).done === true, undefined, { timeout: 45_000 })
+      .then(
+        () => true,
+        () => false,
+      );
     const results = (await tab.evaluate(() => (window as unknown as { results?: unknown }).results ?? {})) as Record<string, unknown>;
     // Which step hung, and what the others did, when the page did not finish.
     if (!finished) throw new Error(`the page did not finish: ${JSON.stringify({ problems, results })}`);

@@ -39,7 +39,10 @@ afterAll(async () => {
 const base = (name: keyof typeof examples): string => `http://127.0.0.1:${examples[name].port}`;
 
 function preflight(url: string, origin: string, method: string, headers: string): Promise<Response> {
-  return fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': headers } });
+  return fetch(url, {
+    method: 'OPTIONS',
+    headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': headers },
+  });
 }
 
 const corsHeaders = (response: Response): string[] => [...response.headers.keys()].filter((name) => name.startsWith('access-control-'));
@@ -75,7 +78,11 @@ const SURFACES: Surface[] = [
     requested: 'authorization, content-type',
     methods: ['GET', 'POST'],
     actual: (url, origin) =>
-      fetch(url, { method: 'POST', headers: { origin, 'content-type': 'application/json', authorization: 'Bearer member-token' }, body: JSON.stringify({ query: '{ task(id: "t1") { id } }' }) }),
+      fetch(url, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json', authorization: 'Bearer member-token' },
+        body: JSON.stringify({ query: '{ task(id: "t1") { id } }' }),
+      }),
     exposed: ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
   },
   {
@@ -98,7 +105,12 @@ const SURFACES: Surface[] = [
     method: 'POST',
     requested: 'authorization, content-type, last-event-id',
     methods: ['GET', 'HEAD', 'POST'],
-    actual: (url, origin) => fetch(url, { method: 'POST', headers: { origin, 'content-type': 'application/json', authorization: 'Bearer demo-token' }, body: '{}' }),
+    actual: (url, origin) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json', authorization: 'Bearer demo-token' },
+        body: '{}',
+      }),
     exposed: ['Retry-After', 'WWW-Authenticate'],
   },
 ];
@@ -153,7 +165,11 @@ describe('F14: GraphQL over HTTP answers CORS', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe(APP);
     expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST');
     expect(response.headers.get('access-control-allow-headers')).toBe('content-type, authorization');
-    const post = await fetch(`${base('graphql')}/graphql`, { method: 'POST', headers: { origin: APP, 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+    const post = await fetch(`${base('graphql')}/graphql`, {
+      method: 'POST',
+      headers: { origin: APP, 'content-type': 'application/json' },
+      body: '{"query":"{ __typename }"}',
+    });
     expect(post.status).toBe(200);
     expect(post.headers.get('access-control-allow-origin')).toBe(APP);
     expect(await post.json()).toEqual({ data: { __typename: 'Query' } });

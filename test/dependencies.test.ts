@@ -8,7 +8,14 @@ import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, type ApiConfig, type EmitKind } from '../generators/core/config/config.js';
-import { codegenPackageJson, installCommands, missingPackages, packageName, requiredPackages, type Requirement } from '../generators/core/pipeline/dependencies.js';
+import {
+  codegenPackageJson,
+  installCommands,
+  missingPackages,
+  packageName,
+  requiredPackages,
+  type Requirement,
+} from '../generators/core/pipeline/dependencies.js';
 import { generate } from '../generators/core/pipeline/generate.js';
 import { importSpecifiers } from '../generators/core/pipeline/import-specifiers.js';
 import type { GeneratedFile } from '../generators/core/pipeline/output.js';
@@ -33,7 +40,9 @@ const serverSide = (kinds: EmitKind[]) => kinds.filter((kind) => kind !== 'clien
 /** Every file under `folder` as a generated file, as requiredPackages reads them. */
 function filesIn(folder: string, base = folder): GeneratedFile[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? filesIn(join(folder, entry.name), base) : [{ path: join(folder, entry.name).slice(base.length + 1), content: readFileSync(join(folder, entry.name), 'utf8') }],
+    entry.isDirectory()
+      ? filesIn(join(folder, entry.name), base)
+      : [{ path: join(folder, entry.name).slice(base.length + 1), content: readFileSync(join(folder, entry.name), 'utf8') }],
   );
 }
 
@@ -99,7 +108,8 @@ describe('import specifiers', () => {
     expect(packageName('@bufbuild/protobuf/wkt')).toBe('@bufbuild/protobuf');
     expect(packageName('node:http2')).toBe('node');
     expect(packageName('fs/promises')).toBe('node');
-    for (const local of ['./runtime/http.js', '../x.js', '/abs/x.js', '#internal', 'https://example.com/x.js', 'data:text/javascript,']) expect(packageName(local)).toBeUndefined();
+    for (const local of ['./runtime/http.js', '../x.js', '/abs/x.js', '#internal', 'https://example.com/x.js', 'data:text/javascript,'])
+      expect(packageName(local)).toBeUndefined();
   });
 });
 
@@ -113,7 +123,10 @@ describe('requiredPackages: derived from real generated output', () => {
       `graphql-ws@${range('graphql-ws')}`,
       `ws@${range('ws')}`,
     ]);
-    expect(specs(requiredPackages(await generated('graphql', clientSide)))).toEqual([`-D graphql@${range('graphql')}`, `graphql-ws@${range('graphql-ws')}`]);
+    expect(specs(requiredPackages(await generated('graphql', clientSide)))).toEqual([
+      `-D graphql@${range('graphql')}`,
+      `graphql-ws@${range('graphql-ws')}`,
+    ]);
   });
 
   it('proto: protobuf-es and Connect (connect-web for the browser client), at the ranges codegen pins', async () => {
@@ -129,7 +142,11 @@ describe('requiredPackages: derived from real generated output', () => {
   });
 
   it('AsyncAPI: ws for the server, eventsource-parser for the client', async () => {
-    expect(specs(requiredPackages(await generated('asyncapi', serverSide)))).toEqual([`-D @types/node@${range('@types/node')}`, `-D @types/ws@${range('@types/ws')}`, `ws@${range('ws')}`]);
+    expect(specs(requiredPackages(await generated('asyncapi', serverSide)))).toEqual([
+      `-D @types/node@${range('@types/node')}`,
+      `-D @types/ws@${range('@types/ws')}`,
+      `ws@${range('ws')}`,
+    ]);
     expect(specs(requiredPackages(await generated('asyncapi', clientSide)))).toEqual([`eventsource-parser@${range('eventsource-parser')}`]);
   });
 
@@ -141,14 +158,19 @@ describe('requiredPackages: derived from real generated output', () => {
   it('options.redis adds no package: the Redis stores are typed structurally', async () => {
     for (const style of ['openapi', 'asyncapi'] as const) {
       const [withRedis, without] = [await generated(style, undefined, { redis: true }), await generated(style)];
-      expect(withRedis[0].files.some((file) => /redis/.test(file.path)), style).toBe(true);
+      expect(
+        withRedis[0].files.some((file) => /redis/.test(file.path)),
+        style,
+      ).toBe(true);
       expect(requiredPackages(withRedis), style).toEqual(requiredPackages(without));
     }
   });
 
   it('every package any output imports has a tested range in codegen’s package.json (a missing one is a bug in codegen)', async () => {
     const sets = [
-      ...(await generate((await loadConfig(join(ROOT, 'codegen.config.yaml'))).map((api) => ({ ...api, handlers: undefined }) as ApiConfig))),
+      ...(await generate(
+        (await loadConfig(join(ROOT, 'codegen.config.yaml'))).map((api) => ({ ...api, handlers: undefined }) as ApiConfig),
+      )),
       ...(await generated('openapi', undefined, { redis: true })),
       ...(await generated('asyncapi', undefined, { redis: true })),
     ];
@@ -176,7 +198,11 @@ describe('missingPackages: compared with the project’s package.json', () => {
 
   it('lists what the nearest package.json lacks; every declaration field counts', () => {
     const project = tempDir('codegen-deps-');
-    writeJson(join(project, 'package.json'), { dependencies: { graphql: '^16.0.0' }, devDependencies: { ws: '^8.0.0' }, peerDependencies: { 'graphql-http': '*' } });
+    writeJson(join(project, 'package.json'), {
+      dependencies: { graphql: '^16.0.0' },
+      devDependencies: { ws: '^8.0.0' },
+      peerDependencies: { 'graphql-http': '*' },
+    });
     const missing = missingPackages(graphqlServer, join(project, 'src/generated/api'));
     expect(missing.packageJson).toBe(join(project, 'package.json'));
     expect(names(missing.dependencies)).toEqual([]);
@@ -185,16 +211,26 @@ describe('missingPackages: compared with the project’s package.json', () => {
     writeJson(join(project, 'package.json'), { name: 'empty' });
     const all = missingPackages(graphqlServer, join(project, 'src/generated/api'));
     expect(names(all.dependencies)).toEqual(['graphql', 'graphql-http', 'ws']);
-    expect(installCommands(all)).toEqual(['npm install graphql@^16.15.0 graphql-http@^1.23.1 ws@^8.23.0', 'npm install -D @types/ws@^8.18.2']);
+    expect(installCommands(all)).toEqual([
+      'npm install graphql@^16.15.0 graphql-http@^1.23.1 ws@^8.23.0',
+      'npm install -D @types/ws@^8.18.2',
+    ]);
 
-    writeJson(join(project, 'package.json'), { optionalDependencies: { graphql: '16' }, devDependencies: { 'graphql-http': '1', ws: '8', '@types/ws': '8' } });
+    writeJson(join(project, 'package.json'), {
+      optionalDependencies: { graphql: '16' },
+      devDependencies: { 'graphql-http': '1', ws: '8', '@types/ws': '8' },
+    });
     const none = missingPackages(graphqlServer, join(project, 'src/generated/api'));
     expect(installCommands(none)).toEqual([]);
   });
 
   it('counts the package.json files up to a workspace root, and only in a workspace', () => {
     const root = tempDir('codegen-deps-');
-    writeJson(join(root, 'package.json'), { private: true, workspaces: ['packages/*'], devDependencies: { '@types/ws': '^8.0.0', ws: '^8.0.0' } });
+    writeJson(join(root, 'package.json'), {
+      private: true,
+      workspaces: ['packages/*'],
+      devDependencies: { '@types/ws': '^8.0.0', ws: '^8.0.0' },
+    });
     writeJson(join(root, 'packages/api/package.json'), { name: 'api', dependencies: { graphql: '^16.0.0' } });
     const member = missingPackages(graphqlServer, join(root, 'packages/api/src/generated'));
     expect(member.packageJson).toBe(join(root, 'packages/api/package.json'));
@@ -259,7 +295,8 @@ describe('the CLI', () => {
     writeJson(join(dir, 'package.json'), { name: 'app', private: true, type: 'module', ...fields });
     return dir;
   }
-  const generateServer = (dir: string, ...flags: string[]) => codegen(['generate', 'tasks.graphql', '-o', 'src/generated', '--emit', 'types,server', ...flags], dir);
+  const generateServer = (dir: string, ...flags: string[]) =>
+    codegen(['generate', 'tasks.graphql', '-o', 'src/generated', '--emit', 'types,server', ...flags], dir);
 
   it('prints one install line for what the project lacks, after the summary, and still exits 0', () => {
     const dir = project({ dependencies: {} });
@@ -304,7 +341,10 @@ describe('the CLI', () => {
 
   it('names the package.json and its folder when the project is not the working directory', () => {
     const dir = project({});
-    writeJson(join(dir, 'packages/api/package.json'), { name: 'api', dependencies: { graphql: '^16.15.0', 'graphql-http': '^1.23.1', 'graphql-ws': '^6.4.2', ws: '^8.23.0' } });
+    writeJson(join(dir, 'packages/api/package.json'), {
+      name: 'api',
+      dependencies: { graphql: '^16.15.0', 'graphql-http': '^1.23.1', 'graphql-ws': '^6.4.2', ws: '^8.23.0' },
+    });
     const result = codegen(['generate', 'tasks.graphql', '-o', 'packages/api/src/generated', '--emit', 'types,server'], dir);
     expect(result.stderr.trim()).toBe(
       [
@@ -317,33 +357,53 @@ describe('the CLI', () => {
   it('without any package.json says so once, prints the line, and --check does not fail for it', () => {
     const dir = tempDir('codegen-deps-cli-');
     cpSync(join(ROOT, 'schemas/openapi'), join(dir, 'schemas'), { recursive: true });
-    writeFileSync(join(dir, 'codegen.config.yaml'), 'apis:\n  - { name: a, input: schemas/tasks.yaml, output: out/a, emit: [server] }\n  - { name: b, input: schemas/tasks.yaml, output: out/b, emit: [server] }\n');
+    writeFileSync(
+      join(dir, 'codegen.config.yaml'),
+      'apis:\n  - { name: a, input: schemas/tasks.yaml, output: out/a, emit: [server] }\n  - { name: b, input: schemas/tasks.yaml, output: out/b, emit: [server] }\n',
+    );
     const result = codegen([], dir);
     expect(result.code).toBe(0);
     expect(result.stderr.trim()).toBe(
-      ['codegen: no package.json above out/a, out/b; the generated code imports these packages, install them with:', `  npm install -D @types/node@${range('@types/node')}`].join('\n'),
+      [
+        'codegen: no package.json above out/a, out/b; the generated code imports these packages, install them with:',
+        `  npm install -D @types/node@${range('@types/node')}`,
+      ].join('\n'),
     );
     expect(codegen(['--check'], dir).code).toBe(0);
   });
 });
 
 describe('README: what the generated code needs', () => {
-  const STYLE_NAMES: Record<ApiConfig['style'], string> = { openapi: 'OpenAPI (REST)', graphql: 'GraphQL', proto: 'proto3 (gRPC)', asyncapi: 'AsyncAPI (SSE, WebSocket)' };
-  const cell = (requirements: Requirement[]) => (requirements.length ? `\`${requirements.map(({ name, range: tested }) => `${name}@${tested}`).join(' ')}\`` : '—');
+  const STYLE_NAMES: Record<ApiConfig['style'], string> = {
+    openapi: 'OpenAPI (REST)',
+    graphql: 'GraphQL',
+    proto: 'proto3 (gRPC)',
+    asyncapi: 'AsyncAPI (SSE, WebSocket)',
+  };
+  const cell = (requirements: Requirement[]) =>
+    requirements.length ? `\`${requirements.map(({ name, range: tested }) => `${name}@${tested}`).join(' ')}\`` : '—';
 
   it('lists per style and side the packages derived from the output, and out/ needs exactly their union', async () => {
     const rows = ['| style | output | dependencies | devDependencies |', '|---|---|---|---|'];
     for (const api of await loadConfig(join(ROOT, 'codegen.config.yaml'))) {
       const sides: Requirement[][] = [];
-      for (const [side, emit] of [['client', clientSide], ['server', serverSide]] as const) {
+      for (const [side, emit] of [
+        ['client', clientSide],
+        ['server', serverSide],
+      ] as const) {
         const requirements = requiredPackages(await generated(api.style, emit));
         sides.push(requirements);
-        rows.push(`| ${STYLE_NAMES[api.style]} | ${side} | ${cell(requirements.filter((r) => !r.dev))} | ${cell(requirements.filter((r) => r.dev))} |`);
+        rows.push(
+          `| ${STYLE_NAMES[api.style]} | ${side} | ${cell(requirements.filter((r) => !r.dev))} | ${cell(requirements.filter((r) => r.dev))} |`,
+        );
       }
       // The committed out/ folder (client and server together) needs the union of both rows.
       const union = new Map(sides.flat().map((requirement) => [requirement.name, requirement]));
       const committed = requiredPackages([{ files: filesIn(api.output) }]);
-      expect(committed.map(({ name }) => name), api.name).toEqual([...union.keys()].sort());
+      expect(
+        committed.map(({ name }) => name),
+        api.name,
+      ).toEqual([...union.keys()].sort());
     }
     const table = rows.join('\n');
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');

@@ -61,26 +61,40 @@ const BUF_RULES: Record<string, string[]> = {
   PACKAGE_NO_DELETE: ['package-changed'],
 };
 
-interface BufFinding { type: string; path?: string; start_line?: number }
+interface BufFinding {
+  type: string;
+  path?: string;
+  start_line?: number;
+}
 
 function bufBreaking(oldFolder: string, newFolder: string, category: string): BufFinding[] {
   const work = tempDir('codegen-buf-');
-  for (const [name, from] of [['old', oldFolder], ['new', newFolder]] as const) {
+  for (const [name, from] of [
+    ['old', oldFolder],
+    ['new', newFolder],
+  ] as const) {
     cpSync(from, join(work, name), { recursive: true });
     writeFileSync(join(work, name, 'buf.yaml'), `version: v2\nbreaking:\n  use: [${category}]\n`);
   }
   const run = spawnSync(bufBinary(), ['breaking', 'new', '--against', 'old', '--error-format', 'json'], { cwd: work, encoding: 'utf8' });
   // 0: nothing breaking; 100: findings. Anything else is buf failing to read the input.
   expect([0, 100], run.stderr).toContain(run.status);
-  return run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as BufFinding);
+  return run.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as BufFinding);
 }
 
 describe('codegen diff reports at least what buf breaking reports (FILE, PACKAGE, WIRE_JSON, WIRE)', () => {
   const folder = join(FIXTURES, 'proto');
-  const cases = readdirSync(folder).filter((name) => name !== 'base').sort();
+  const cases = readdirSync(folder)
+    .filter((name) => name !== 'base')
+    .sort();
   for (const name of cases) {
     it(name, async () => {
-      const changes = (await diffSides({ ...sideOf(join(folder, 'base')), displayRoot: folder }, { ...sideOf(join(folder, name)), displayRoot: folder })).changes;
+      const changes = (
+        await diffSides({ ...sideOf(join(folder, 'base')), displayRoot: folder }, { ...sideOf(join(folder, name)), displayRoot: folder })
+      ).changes;
       let found = 0;
       for (const category of ['FILE', 'PACKAGE', 'WIRE_JSON', 'WIRE']) {
         for (const finding of bufBreaking(join(folder, 'base'), join(folder, name), category)) {
@@ -88,7 +102,10 @@ describe('codegen diff reports at least what buf breaking reports (FILE, PACKAGE
           const kinds = BUF_RULES[finding.type];
           expect(kinds, `buf rule ${finding.type} has no codegen counterpart listed`).toBeDefined();
           const match = changes.find((c) => kinds!.includes(c.kind) && c.class === 'breaking' && (c.categories ?? []).includes(category));
-          expect(match, `${category} ${finding.type} at ${finding.path}:${finding.start_line}: codegen has ${changes.map((c) => `${c.kind} ${c.class} ${(c.categories ?? []).join(',')}`).join('; ')}`).toBeDefined();
+          expect(
+            match,
+            `${category} ${finding.type} at ${finding.path}:${finding.start_line}: codegen has ${changes.map((c) => `${c.kind} ${c.class} ${(c.categories ?? []).join(',')}`).join('; ')}`,
+          ).toBeDefined();
         }
       }
       // The additive cases are the ones buf finds nothing in; codegen calls them safe or dangerous.
@@ -100,14 +117,26 @@ describe('codegen diff reports at least what buf breaking reports (FILE, PACKAGE
 describe('codegen diff reports at least what graphql-inspector reports', () => {
   const folder = join(FIXTURES, 'graphql');
   const base = readFileSync(join(folder, 'base.graphql'), 'utf8');
-  const cases = readdirSync(folder).filter((name) => name !== 'base.graphql').sort();
+  const cases = readdirSync(folder)
+    .filter((name) => name !== 'base.graphql')
+    .sort();
   const rank = { breaking: 0, dangerous: 1, safe: 2 } as const;
   for (const name of cases) {
     it(name, async () => {
-      const changes: Change[] = (await diffSides({ files: [join(folder, 'base.graphql')], displayRoot: folder }, { files: [join(folder, name)], displayRoot: folder })).changes;
+      const changes: Change[] = (
+        await diffSides(
+          { files: [join(folder, 'base.graphql')], displayRoot: folder },
+          { files: [join(folder, name)], displayRoot: folder },
+        )
+      ).changes;
       const theirs = await inspectorDiff(buildSchema(base), buildSchema(readFileSync(join(folder, name), 'utf8')));
       for (const change of theirs) {
-        const level = change.criticality.level === CriticalityLevel.Breaking ? 'breaking' : change.criticality.level === CriticalityLevel.Dangerous ? 'dangerous' : 'safe';
+        const level =
+          change.criticality.level === CriticalityLevel.Breaking
+            ? 'breaking'
+            : change.criticality.level === CriticalityLevel.Dangerous
+              ? 'dangerous'
+              : 'safe';
         // Directive usages (`@deprecated` added) are reported by codegen as the deprecation itself.
         const parts = (change.path ?? '').split('.');
         const at = parts.findIndex((part) => part.startsWith('@'));

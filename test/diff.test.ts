@@ -21,7 +21,8 @@ async function changesOf(style: string, oldName: string, newName: string): Promi
   return (await diffSides(side(oldName), side(newName))).changes;
 }
 
-const summary = (c: Change) => `${c.kind} ${c.class}${c.versioned ? ' versioned' : ''} ${c.location ? `${c.location.file}:${c.location.line}:${c.location.column}` : '-'}`;
+const summary = (c: Change) =>
+  `${c.kind} ${c.class}${c.versioned ? ' versioned' : ''} ${c.location ? `${c.location.file}:${c.location.line}:${c.location.column}` : '-'}`;
 
 describe('codegen diff: OpenAPI, one case per change kind', () => {
   const cases: [string, string[], string?][] = [
@@ -35,15 +36,40 @@ describe('codegen diff: OpenAPI, one case per change kind', () => {
     ['response-property-removed', ['response-property-removed breaking base.yaml:70:9']],
     ['response-type-changed', ['response-type-changed breaking response-type-changed.yaml:65:11']],
     ['response-removed', ['response-removed breaking base.yaml:37:9', 'response-added dangerous response-removed.yaml:37:9']],
-    ['safe-additions', ['optional-parameter-added safe safe-additions.yaml:14:11', 'operation-added safe safe-additions.yaml:48:5', 'response-property-added safe safe-additions.yaml:87:9']],
-    ['response-one-of-variant-added', ['response-oneof-variant-added dangerous response-one-of-variant-added.yaml:73:11'], 'one-of-base.yaml'],
+    [
+      'safe-additions',
+      [
+        'optional-parameter-added safe safe-additions.yaml:14:11',
+        'operation-added safe safe-additions.yaml:48:5',
+        'response-property-added safe safe-additions.yaml:87:9',
+      ],
+    ],
+    [
+      'response-one-of-variant-added',
+      ['response-oneof-variant-added dangerous response-one-of-variant-added.yaml:73:11'],
+      'one-of-base.yaml',
+    ],
     // Wire-identical rewrites: a path parameter renamed, an object split into allOf parts.
     ['path-parameter-renamed', []],
     // §9.1's header switch: an operation that now names its version in a header may break.
-    ['version-header', ['required-parameter-added breaking versioned version-header.yaml:10:11', 'parameter-became-required breaking versioned version-header.yaml:15:11']],
+    [
+      'version-header',
+      [
+        'required-parameter-added breaking versioned version-header.yaml:10:11',
+        'parameter-became-required breaking versioned version-header.yaml:15:11',
+      ],
+    ],
     ['all-of-same-shape', []],
     // §9.1: the same breaking change under a new version segment is allowed.
-    ['versioned-path', ['path-changed breaking versioned versioned-path.yaml:7:5', 'path-changed breaking versioned versioned-path.yaml:28:5', 'path-changed breaking versioned versioned-path.yaml:44:5', 'request-enum-value-removed breaking versioned versioned-path.yaml:59:7']],
+    [
+      'versioned-path',
+      [
+        'path-changed breaking versioned versioned-path.yaml:7:5',
+        'path-changed breaking versioned versioned-path.yaml:28:5',
+        'path-changed breaking versioned versioned-path.yaml:44:5',
+        'request-enum-value-removed breaking versioned versioned-path.yaml:59:7',
+      ],
+    ],
   ];
   for (const [name, expected, from = 'base.yaml'] of cases) {
     it(name, async () => {
@@ -67,7 +93,13 @@ describe('codegen diff: proto, one case per change kind (with buf breaking categ
   const cases: [string, string[]][] = [
     ['field-removed', [`field-removed breaking ${file('base')}:16:3 ${ALL}`]],
     ['field-removed-reserved', [`field-removed-reserved breaking ${file('base')}:16:3 FILE,PACKAGE,WIRE_JSON`]],
-    ['field-number-reused', [`field-number-reused breaking ${file('field-number-reused')}:16:3 FILE,PACKAGE,WIRE_JSON`, `field-type-changed breaking ${file('field-number-reused')}:16:3 ${ALL}`]],
+    [
+      'field-number-reused',
+      [
+        `field-number-reused breaking ${file('field-number-reused')}:16:3 FILE,PACKAGE,WIRE_JSON`,
+        `field-type-changed breaking ${file('field-number-reused')}:16:3 ${ALL}`,
+      ],
+    ],
     ['field-renamed-json', [`field-renamed breaking ${file('field-renamed-json')}:13:3 FILE,PACKAGE,WIRE_JSON`]],
     ['field-number-changed', [`field-number-changed breaking ${file('field-number-changed')}:16:3 ${ALL}`]],
     // string ↔ bytes share a wire type: breaking for JSON and source, not for the binary wire.
@@ -79,7 +111,10 @@ describe('codegen diff: proto, one case per change kind (with buf breaking categ
     ['enum-value-removed', [`enum-value-removed breaking ${file('base')}:8:3 ${ALL}`]],
     ['enum-value-renamed', [`enum-value-renamed breaking ${file('enum-value-renamed')}:8:3 FILE,PACKAGE,WIRE_JSON`]],
     ['enum-value-added', [`enum-value-added dangerous ${file('enum-value-added')}:9:3 `]],
-    ['message-removed', [`message-removed breaking ${file('base')}:28:1 FILE,PACKAGE`, `rpc-removed breaking ${file('base')}:34:3 FILE,PACKAGE`]],
+    [
+      'message-removed',
+      [`message-removed breaking ${file('base')}:28:1 FILE,PACKAGE`, `rpc-removed breaking ${file('base')}:34:3 FILE,PACKAGE`],
+    ],
     ['rpc-removed', [`rpc-removed breaking ${file('base')}:34:3 FILE,PACKAGE`]],
     ['rpc-request-type-changed', [`rpc-request-type-changed breaking ${file('rpc-request-type-changed')}:33:3 ${ALL}`]],
     ['rpc-streaming-changed', [`rpc-streaming-changed breaking ${file('rpc-streaming-changed')}:34:3 ${ALL}`]],
@@ -88,7 +123,13 @@ describe('codegen diff: proto, one case per change kind (with buf breaking categ
     ['field-json-name-changed', [`field-json-name-changed breaking ${file('field-json-name-changed')}:13:3 FILE,PACKAGE,WIRE_JSON`]],
     ['field-added', [`field-added safe ${file('field-added')}:17:3 `]],
     // §9.4: breaking changes in a new package version are allowed.
-    ['package-v2', [`field-removed breaking versioned ${file('base')}:16:3 ${ALL}`, 'package-changed breaking versioned package-v2/acme/tasks/v2/tasks.proto:3:1 FILE,PACKAGE']],
+    [
+      'package-v2',
+      [
+        `field-removed breaking versioned ${file('base')}:16:3 ${ALL}`,
+        'package-changed breaking versioned package-v2/acme/tasks/v2/tasks.proto:3:1 FILE,PACKAGE',
+      ],
+    ],
   ];
   for (const [name, expected] of cases) {
     it(name, async () => {
@@ -98,7 +139,7 @@ describe('codegen diff: proto, one case per change kind (with buf breaking categ
   }
 });
 
-describe('codegen diff: GraphQL, graphql-js\'s change types located, plus safe additions', () => {
+describe("codegen diff: GraphQL, graphql-js's change types located, plus safe additions", () => {
   const cases: [string, string[]][] = [
     ['field-removed', ['field-removed breaking base.graphql:22:3']],
     ['field-type-changed', ['field-changed-kind breaking field-type-changed.graphql:21:3']],
@@ -109,7 +150,10 @@ describe('codegen diff: GraphQL, graphql-js\'s change types located, plus safe a
     ['enum-value-added', ['value-added-to-enum dangerous enum-value-added.graphql:13:3']],
     ['required-input-field-added', ['required-input-field-added breaking required-input-field-added.graphql:36:3']],
     ['type-removed-from-union', ['type-removed-from-union breaking base.graphql:31:1']],
-    ['type-added-to-union', ['type-added-to-union dangerous type-added-to-union.graphql:35:1', 'type-added safe type-added-to-union.graphql:31:1']],
+    [
+      'type-added-to-union',
+      ['type-added-to-union dangerous type-added-to-union.graphql:35:1', 'type-added safe type-added-to-union.graphql:31:1'],
+    ],
     ['interface-removed', ['implemented-interface-removed breaking base.graphql:26:1']],
     ['type-removed', ['type-removed breaking base.graphql:31:1']],
     ['field-deprecated', ['field-deprecated safe field-deprecated.graphql:22:3']],
@@ -136,7 +180,13 @@ describe('codegen diff: AsyncAPI (SSE events by their event name, WebSocket mess
     ['ws-client-text-narrowed', ['request-max-length-narrowed breaking ws-client-text-narrowed.yaml:24:15'], 'ws-base.yaml'],
     ['ws-max-message-size-narrowed', ['ws-max-message-size-narrowed breaking ws-max-message-size-narrowed.yaml:10:3'], 'ws-base.yaml'],
     // A new version segment in the address makes the rename allowed.
-    ['versioned-channel', ['channel-address-changed breaking versioned versioned-channel.yaml:10:3', 'event-renamed breaking versioned versioned-channel.yaml:27:7']],
+    [
+      'versioned-channel',
+      [
+        'channel-address-changed breaking versioned versioned-channel.yaml:10:3',
+        'event-renamed breaking versioned versioned-channel.yaml:27:7',
+      ],
+    ],
   ];
   for (const [name, expected, from = 'base.yaml'] of cases) {
     it(name, async () => {
@@ -171,7 +221,9 @@ describe('codegen diff through the CLI', () => {
     const result = codegen(['diff', 'base.yaml', 'response-removed.yaml', '--format', 'sarif'], openapi);
     expect(result.code).toBe(1);
     const log = JSON.parse(result.stdout);
-    const schema = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@microsoft', 'jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json'), 'utf8'));
+    const schema = JSON.parse(
+      readFileSync(join(ROOT, 'node_modules', '@microsoft', 'jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json'), 'utf8'),
+    );
     // A CommonJS module: its default export is the class under NodeNext resolution too (`.default` in TS's view).
     const Ajv = AjvModule.default;
     const validate = new Ajv({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false }).compile(schema);
@@ -179,8 +231,14 @@ describe('codegen diff through the CLI', () => {
     const broken = structuredClone(log);
     delete broken.runs[0].results[0].message;
     expect(validate(broken)).toBe(false);
-    expect(log.runs[0].results.map((r: { ruleId: string; level: string }) => `${r.ruleId} ${r.level}`)).toEqual(['diff/openapi/response-removed error', 'diff/openapi/response-added warning']);
-    expect(log.runs[0].results[0].locations[0].physicalLocation).toEqual({ artifactLocation: { uri: 'base.yaml' }, region: { startLine: 37, startColumn: 9 } });
+    expect(log.runs[0].results.map((r: { ruleId: string; level: string }) => `${r.ruleId} ${r.level}`)).toEqual([
+      'diff/openapi/response-removed error',
+      'diff/openapi/response-added warning',
+    ]);
+    expect(log.runs[0].results[0].locations[0].physicalLocation).toEqual({
+      artifactLocation: { uri: 'base.yaml' },
+      region: { startLine: 37, startColumn: 9 },
+    });
   });
 
   it('folders of .proto files; usage errors exit 2', () => {
@@ -193,7 +251,7 @@ describe('codegen diff through the CLI', () => {
     expect(codegen(['diff', 'base.yaml', 'base.yaml', '--format', 'xml'], openapi).code).toBe(2);
   });
 
-  it('git:REF: the config\'s inputs at a revision against the working tree, located as git:REF:path', () => {
+  it("git:REF: the config's inputs at a revision against the working tree, located as git:REF:path", () => {
     const repo = tempDir('codegen-diff-git-');
     const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe' });
     git('init', '-q');
@@ -218,7 +276,10 @@ describe('codegen diff through the CLI', () => {
     expect(codegen(['diff', 'git:HEAD'], repo).code).toBe(0);
     // An API added since the revision: reported, nothing to compare it with.
     cpSync(join(FIXTURES, 'graphql', 'base.graphql'), join(repo, 'api', 'schema.graphql'));
-    writeFileSync(join(repo, 'codegen.config.yaml'), 'apis:\n  - name: rest\n    input: api/tasks.yaml\n    output: out/rest\n  - name: gql\n    input: api/schema.graphql\n    output: out/gql\n');
+    writeFileSync(
+      join(repo, 'codegen.config.yaml'),
+      'apis:\n  - name: rest\n    input: api/tasks.yaml\n    output: out/rest\n  - name: gql\n    input: api/schema.graphql\n    output: out/gql\n',
+    );
     const added = codegen(['diff', 'git:HEAD'], repo);
     expect(added.code).toBe(0);
     expect(added.stdout).toContain('safe: gql: api/schema.graphql does not exist at git:HEAD [api-added]');

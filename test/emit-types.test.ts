@@ -44,7 +44,9 @@ function expectCompiles(files: Record<string, string>, environments: Environment
 
 describe('enums', () => {
   it('names an enum as a union of literals plus a same-named const object', () => {
-    expect(emit({ TaskStatus: { type: 'string', description: 'Where a task is in its life.', enum: ['todo', 'in_progress', 'done'] } })).toMatchInlineSnapshot(`
+    expect(
+      emit({ TaskStatus: { type: 'string', description: 'Where a task is in its life.', enum: ['todo', 'in_progress', 'done'] } }),
+    ).toMatchInlineSnapshot(`
       "/** Where a task is in its life. */
       export type TaskStatus = "todo" | "in_progress" | "done";
 
@@ -58,7 +60,9 @@ describe('enums', () => {
   });
 
   it('quotes keys that are not identifiers, writes numbers, booleans and null as literals, keeps keys unique', () => {
-    expect(emit({ Mixed: { enum: ['-name', 'a b', '__proto__', 'constructor', '', '1', 1, 2.5, -3, true, null, 'null_', 'todo', 'todo'] } })).toMatchInlineSnapshot(`
+    expect(
+      emit({ Mixed: { enum: ['-name', 'a b', '__proto__', 'constructor', '', '1', 1, 2.5, -3, true, null, 'null_', 'todo', 'todo'] } }),
+    ).toMatchInlineSnapshot(`
       "export type Mixed =
         | "-name"
         | "a b"
@@ -94,7 +98,12 @@ describe('enums', () => {
   });
 
   it('writes inline enums as unions, and no const object when asked not to', () => {
-    expect(emit({ Sort: { type: 'object', properties: { order: { enum: ['asc', 'desc'] } } }, Level: { type: 'integer', enum: [1, 2, 3] } }, { enumObjects: false })).toMatchInlineSnapshot(`
+    expect(
+      emit(
+        { Sort: { type: 'object', properties: { order: { enum: ['asc', 'desc'] } } }, Level: { type: 'integer', enum: [1, 2, 3] } },
+        { enumObjects: false },
+      ),
+    ).toMatchInlineSnapshot(`
       "export type Level = 1 | 2 | 3;
 
       export interface Sort {
@@ -119,31 +128,33 @@ describe('enums', () => {
 
 describe('primitive types, null and const', () => {
   it('maps JSON types and type arrays, null included', () => {
-    expect(emit({
-      Scalars: {
-        type: 'object',
-        required: ['text', 'count'],
-        properties: {
-          text: { type: 'string' },
-          count: { type: 'integer' },
-          ratio: { type: 'number' },
-          flag: { type: 'boolean' },
-          nothing: { type: 'null' },
-          maybe: { type: ['string', 'null'] },
-          either: { type: ['string', 'integer'] },
-          anyValue: {},
-          never: false,
-          always: true,
-          kind: { const: 'fixed' },
-          version: { const: 2 },
-          nullableRef: { anyOf: [ref('Other'), { type: 'null' }] },
-          untyped: { minLength: 1 },
-          not: { not: { type: 'string' } },
-          conditional: { if: { type: 'string' }, then: { minLength: 1 } },
+    expect(
+      emit({
+        Scalars: {
+          type: 'object',
+          required: ['text', 'count'],
+          properties: {
+            text: { type: 'string' },
+            count: { type: 'integer' },
+            ratio: { type: 'number' },
+            flag: { type: 'boolean' },
+            nothing: { type: 'null' },
+            maybe: { type: ['string', 'null'] },
+            either: { type: ['string', 'integer'] },
+            anyValue: {},
+            never: false,
+            always: true,
+            kind: { const: 'fixed' },
+            version: { const: 2 },
+            nullableRef: { anyOf: [ref('Other'), { type: 'null' }] },
+            untyped: { minLength: 1 },
+            not: { not: { type: 'string' } },
+            conditional: { if: { type: 'string' }, then: { minLength: 1 } },
+          },
         },
-      },
-      Other: { type: 'string' },
-    })).toMatchInlineSnapshot(`
+        Other: { type: 'string' },
+      }),
+    ).toMatchInlineSnapshot(`
       "export type Other = string;
 
       export interface Scalars {
@@ -170,7 +181,9 @@ describe('primitive types, null and const', () => {
   });
 
   it('writes any JSON value as a const literal', () => {
-    expect(emit({ Fixed: { const: { a: [1, 'x', null], 'b-c': true } }, Nothing: { type: 'null' }, Anything: true, Impossible: false })).toMatchInlineSnapshot(`
+    expect(
+      emit({ Fixed: { const: { a: [1, 'x', null], 'b-c': true } }, Nothing: { type: 'null' }, Anything: true, Impossible: false }),
+    ).toMatchInlineSnapshot(`
       "export type Anything = unknown;
 
       export type Fixed = { a: [1, "x", null], "b-c": true };
@@ -185,23 +198,28 @@ describe('primitive types, null and const', () => {
 
 describe('arrays and tuples', () => {
   it('writes item types, parenthesised when needed, and tuples from prefixItems', () => {
-    expect(emit({
-      Lists: {
-        type: 'object',
-        properties: {
-          names: { type: 'array', items: { type: 'string' } },
-          mixed: { type: 'array', items: { type: ['string', 'null'] } },
-          grid: { type: 'array', items: { type: 'array', items: { type: 'number' } } },
-          anything: { type: 'array' },
-          point: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false, minItems: 2 },
-          head: { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'integer' }, minItems: 1 },
-          optional: { type: 'array', prefixItems: [{ type: 'string' }, { type: ['number', 'null'] }], maxItems: 2 },
-          rows: { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } },
-          events: { type: 'array', items: { enum: ['branch_protection_rule', 'check_run', 'check_suite', 'code_scanning_alert', 'commit_comment'] } },
-          event: { enum: ['branch_protection_rule', 'check_run', 'check_suite', 'code_scanning_alert', 'commit_comment'] },
+    expect(
+      emit({
+        Lists: {
+          type: 'object',
+          properties: {
+            names: { type: 'array', items: { type: 'string' } },
+            mixed: { type: 'array', items: { type: ['string', 'null'] } },
+            grid: { type: 'array', items: { type: 'array', items: { type: 'number' } } },
+            anything: { type: 'array' },
+            point: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false, minItems: 2 },
+            head: { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'integer' }, minItems: 1 },
+            optional: { type: 'array', prefixItems: [{ type: 'string' }, { type: ['number', 'null'] }], maxItems: 2 },
+            rows: { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } },
+            events: {
+              type: 'array',
+              items: { enum: ['branch_protection_rule', 'check_run', 'check_suite', 'code_scanning_alert', 'commit_comment'] },
+            },
+            event: { enum: ['branch_protection_rule', 'check_run', 'check_suite', 'code_scanning_alert', 'commit_comment'] },
+          },
         },
-      },
-    })).toMatchInlineSnapshot(`
+      }),
+    ).toMatchInlineSnapshot(`
       "export interface Lists {
         names?: string[];
         mixed?: (string | null)[];
@@ -237,22 +255,24 @@ describe('arrays and tuples', () => {
 
 describe('objects', () => {
   it('writes an interface with optional properties, quoted keys and JSDoc', () => {
-    expect(emit({
-      Label: {
-        type: 'object',
-        title: 'Label',
-        description: 'A tag on a task.\n\nShown as a coloured chip.',
-        required: ['name', 'content-type'],
-        additionalProperties: false,
-        properties: {
-          name: { type: 'string', pattern: '^[a-z][a-z0-9-]*$', examples: ['bug'] },
-          color: { type: 'string', pattern: '^#[0-9a-f]{6}$', default: '#ffffff', deprecated: true },
-          'content-type': { type: 'string', description: 'Quoted, since it is not an identifier.' },
-          when: { type: 'string', format: 'date-time', description: 'When it was made.' },
-          size: { type: 'integer', minimum: 0, maximum: 10, exclusiveMaximum: 11, multipleOf: 1 },
+    expect(
+      emit({
+        Label: {
+          type: 'object',
+          title: 'Label',
+          description: 'A tag on a task.\n\nShown as a coloured chip.',
+          required: ['name', 'content-type'],
+          additionalProperties: false,
+          properties: {
+            name: { type: 'string', pattern: '^[a-z][a-z0-9-]*$', examples: ['bug'] },
+            color: { type: 'string', pattern: '^#[0-9a-f]{6}$', default: '#ffffff', deprecated: true },
+            'content-type': { type: 'string', description: 'Quoted, since it is not an identifier.' },
+            when: { type: 'string', format: 'date-time', description: 'When it was made.' },
+            size: { type: 'integer', minimum: 0, maximum: 10, exclusiveMaximum: 11, multipleOf: 1 },
+          },
         },
-      },
-    })).toMatchInlineSnapshot(`
+      }),
+    ).toMatchInlineSnapshot(`
       "/**
        * Label
        *
@@ -296,7 +316,12 @@ describe('objects', () => {
     const schema: JsonSchema = {
       type: 'object',
       required: ['outer'],
-      properties: { outer: { type: 'object', properties: { inner: { type: 'object', properties: { leaf: { type: 'string', description: 'A leaf.' } } } } } },
+      properties: {
+        outer: {
+          type: 'object',
+          properties: { inner: { type: 'object', properties: { leaf: { type: 'string', description: 'A leaf.' } } } },
+        },
+      },
     };
     expect(emitter.typeOf(schema, 'read')).toMatchInlineSnapshot(`
       "{
@@ -321,18 +346,25 @@ describe('objects', () => {
   });
 
   it('handles additionalProperties: a schema, true, false, absent, with and without declared properties', () => {
-    expect(emit({
-      StringMap: { type: 'object', additionalProperties: { type: 'string' } },
-      TaskMap: { type: 'object', additionalProperties: ref('Task') },
-      Open: { type: 'object', additionalProperties: true },
-      Closed: { type: 'object', additionalProperties: false },
-      Bare: { type: 'object' },
-      Declared: { type: 'object', properties: { id: { type: 'string' } } },
-      DeclaredOpen: { type: 'object', required: ['id'], properties: { id: { type: 'string' } }, additionalProperties: true },
-      Counters: { type: 'object', required: ['total'], properties: { total: { type: 'integer' }, label: { type: 'string' } }, additionalProperties: { type: 'integer' } },
-      Patterned: { type: 'object', patternProperties: { '^x-': { type: 'string' } } },
-      Task: { type: 'object', properties: { title: { type: 'string' } } },
-    })).toMatchInlineSnapshot(`
+    expect(
+      emit({
+        StringMap: { type: 'object', additionalProperties: { type: 'string' } },
+        TaskMap: { type: 'object', additionalProperties: ref('Task') },
+        Open: { type: 'object', additionalProperties: true },
+        Closed: { type: 'object', additionalProperties: false },
+        Bare: { type: 'object' },
+        Declared: { type: 'object', properties: { id: { type: 'string' } } },
+        DeclaredOpen: { type: 'object', required: ['id'], properties: { id: { type: 'string' } }, additionalProperties: true },
+        Counters: {
+          type: 'object',
+          required: ['total'],
+          properties: { total: { type: 'integer' }, label: { type: 'string' } },
+          additionalProperties: { type: 'integer' },
+        },
+        Patterned: { type: 'object', patternProperties: { '^x-': { type: 'string' } } },
+        Task: { type: 'object', properties: { title: { type: 'string' } } },
+      }),
+    ).toMatchInlineSnapshot(`
       "export type Bare = Record<string, unknown>;
 
       export type Closed = Record<string, never>;
@@ -370,20 +402,31 @@ describe('objects', () => {
 
 describe('composition', () => {
   it('writes a discriminated union, pinning members whose property is a plain string', () => {
-    expect(emit({
-      Assignee: {
-        description: 'Who works on the task; a person or a team.',
-        oneOf: [ref('PersonAssignee'), ref('TeamAssignee'), ref('BotAssignee'), ref('GroupAssignee')],
-        discriminator: {
-          propertyName: 'kind',
-          mapping: { person: '#/$defs/PersonAssignee', team: '#/$defs/TeamAssignee', group: '#/$defs/GroupAssignee', crowd: '#/$defs/GroupAssignee' },
+    expect(
+      emit({
+        Assignee: {
+          description: 'Who works on the task; a person or a team.',
+          oneOf: [ref('PersonAssignee'), ref('TeamAssignee'), ref('BotAssignee'), ref('GroupAssignee')],
+          discriminator: {
+            propertyName: 'kind',
+            mapping: {
+              person: '#/$defs/PersonAssignee',
+              team: '#/$defs/TeamAssignee',
+              group: '#/$defs/GroupAssignee',
+              crowd: '#/$defs/GroupAssignee',
+            },
+          },
         },
-      },
-      PersonAssignee: { type: 'object', required: ['kind', 'email'], properties: { kind: { const: 'person' }, email: { type: 'string', format: 'email' } } },
-      TeamAssignee: { type: 'object', required: ['kind', 'team'], properties: { kind: { type: 'string' }, team: { type: 'string' } } },
-      BotAssignee: { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } } },
-      GroupAssignee: { type: 'object', required: ['kind'], properties: { kind: { type: 'string', enum: ['group', 'crowd'] } } },
-    })).toMatchInlineSnapshot(`
+        PersonAssignee: {
+          type: 'object',
+          required: ['kind', 'email'],
+          properties: { kind: { const: 'person' }, email: { type: 'string', format: 'email' } },
+        },
+        TeamAssignee: { type: 'object', required: ['kind', 'team'], properties: { kind: { type: 'string' }, team: { type: 'string' } } },
+        BotAssignee: { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } } },
+        GroupAssignee: { type: 'object', required: ['kind'], properties: { kind: { type: 'string', enum: ['group', 'crowd'] } } },
+      }),
+    ).toMatchInlineSnapshot(`
       "/** Who works on the task; a person or a team. */
       export type Assignee =
         | PersonAssignee
@@ -414,13 +457,17 @@ describe('composition', () => {
   });
 
   it('writes oneOf/anyOf without a discriminator as a union, and long unions one member per line', () => {
-    expect(emit({
-      Id: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
-      Event: { anyOf: [ref('CreatedEventWithALongName'), ref('UpdatedEventWithALongName'), ref('DeletedEventWithALongName'), { type: 'null' }] },
-      CreatedEventWithALongName: { type: 'object', properties: { at: { type: 'string' } } },
-      UpdatedEventWithALongName: { type: 'object', properties: { at: { type: 'string' } } },
-      DeletedEventWithALongName: { type: 'object', properties: { at: { type: 'string' } } },
-    })).toMatchInlineSnapshot(`
+    expect(
+      emit({
+        Id: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+        Event: {
+          anyOf: [ref('CreatedEventWithALongName'), ref('UpdatedEventWithALongName'), ref('DeletedEventWithALongName'), { type: 'null' }],
+        },
+        CreatedEventWithALongName: { type: 'object', properties: { at: { type: 'string' } } },
+        UpdatedEventWithALongName: { type: 'object', properties: { at: { type: 'string' } } },
+        DeletedEventWithALongName: { type: 'object', properties: { at: { type: 'string' } } },
+      }),
+    ).toMatchInlineSnapshot(`
       "export interface CreatedEventWithALongName {
         at?: string;
       }
@@ -445,22 +492,34 @@ describe('composition', () => {
   });
 
   it('writes allOf as an interface that extends, a merged interface, or an intersection', () => {
-    expect(emit({
-      Problem: { type: 'object', required: ['title'], properties: { title: { type: 'string' }, status: { type: 'integer' } } },
-      FieldError: { type: 'object', required: ['pointer'], properties: { pointer: { type: 'string' } } },
-      ValidationProblem: {
-        description: 'A 422 problem.',
-        allOf: [ref('Problem'), { type: 'object', required: ['errors'], properties: { errors: { type: 'array', items: ref('FieldError') } } }],
-      },
-      Merged: { allOf: [{ type: 'object', required: ['a'], properties: { a: { type: 'string' } } }, { type: 'object', properties: { b: { type: 'number' } } }] },
-      Alias: { description: 'Same as a problem.', allOf: [ref('Problem')] },
-      Overlapping: { allOf: [ref('Problem'), { type: 'object', properties: { status: { const: 404 } } }] },
-      WithUnion: { allOf: [ref('Problem'), { oneOf: [ref('FieldError'), { type: 'object', properties: { other: { type: 'boolean' } } }] }] },
-      OwnAndAllOf: { type: 'object', properties: { extra: { type: 'string' } }, allOf: [ref('FieldError')] },
-      Required: { allOf: [ref('Problem'), { required: ['status'] }] },
-      Described: { allOf: [ref('Problem'), { description: 'Only words.' }] },
-      Diamond: { allOf: [ref('ValidationProblem'), ref('Overlapping'), { required: ['title', 'errors'] }] },
-    })).toMatchInlineSnapshot(`
+    expect(
+      emit({
+        Problem: { type: 'object', required: ['title'], properties: { title: { type: 'string' }, status: { type: 'integer' } } },
+        FieldError: { type: 'object', required: ['pointer'], properties: { pointer: { type: 'string' } } },
+        ValidationProblem: {
+          description: 'A 422 problem.',
+          allOf: [
+            ref('Problem'),
+            { type: 'object', required: ['errors'], properties: { errors: { type: 'array', items: ref('FieldError') } } },
+          ],
+        },
+        Merged: {
+          allOf: [
+            { type: 'object', required: ['a'], properties: { a: { type: 'string' } } },
+            { type: 'object', properties: { b: { type: 'number' } } },
+          ],
+        },
+        Alias: { description: 'Same as a problem.', allOf: [ref('Problem')] },
+        Overlapping: { allOf: [ref('Problem'), { type: 'object', properties: { status: { const: 404 } } }] },
+        WithUnion: {
+          allOf: [ref('Problem'), { oneOf: [ref('FieldError'), { type: 'object', properties: { other: { type: 'boolean' } } }] }],
+        },
+        OwnAndAllOf: { type: 'object', properties: { extra: { type: 'string' } }, allOf: [ref('FieldError')] },
+        Required: { allOf: [ref('Problem'), { required: ['status'] }] },
+        Described: { allOf: [ref('Problem'), { description: 'Only words.' }] },
+        Diamond: { allOf: [ref('ValidationProblem'), ref('Overlapping'), { required: ['title', 'errors'] }] },
+      }),
+    ).toMatchInlineSnapshot(`
       "/** Same as a problem. */
       export type Alias = Problem;
 
@@ -510,19 +569,26 @@ describe('composition', () => {
   });
 
   it('narrows children of a discriminator parent, and breaks the Pet = Cat | Dog, Cat = Pet & ... cycle', () => {
-    expect(emit({
-      Pet: {
-        type: 'object',
-        required: ['petType', 'name'],
-        properties: { petType: { type: 'string' }, name: { type: 'string' } },
-        oneOf: [ref('Cat'), ref('Dog')],
-        discriminator: { propertyName: 'petType', mapping: { cat: '#/$defs/Cat' } },
-      },
-      Cat: { allOf: [ref('Pet'), { type: 'object', properties: { purrs: { type: 'boolean' } } }] },
-      Dog: { allOf: [ref('Pet'), { type: 'object', properties: { barks: { type: 'boolean' } } }] },
-      Vehicle: { type: 'object', required: ['type'], properties: { type: { type: 'string' }, wheels: { type: 'integer' } }, discriminator: { propertyName: 'type' } },
-      Car: { allOf: [ref('Vehicle'), { type: 'object', properties: { doors: { type: 'integer' } } }] },
-    })).toMatchInlineSnapshot(`
+    expect(
+      emit({
+        Pet: {
+          type: 'object',
+          required: ['petType', 'name'],
+          properties: { petType: { type: 'string' }, name: { type: 'string' } },
+          oneOf: [ref('Cat'), ref('Dog')],
+          discriminator: { propertyName: 'petType', mapping: { cat: '#/$defs/Cat' } },
+        },
+        Cat: { allOf: [ref('Pet'), { type: 'object', properties: { purrs: { type: 'boolean' } } }] },
+        Dog: { allOf: [ref('Pet'), { type: 'object', properties: { barks: { type: 'boolean' } } }] },
+        Vehicle: {
+          type: 'object',
+          required: ['type'],
+          properties: { type: { type: 'string' }, wheels: { type: 'integer' } },
+          discriminator: { propertyName: 'type' },
+        },
+        Car: { allOf: [ref('Vehicle'), { type: 'object', properties: { doors: { type: 'integer' } } }] },
+      }),
+    ).toMatchInlineSnapshot(`
       "export interface Car extends Vehicle {
         doors?: number;
         type: "Car";
@@ -556,13 +622,25 @@ describe('composition', () => {
 
 describe('references and recursion', () => {
   it('refers to named types in the same direction and lets types refer to themselves', () => {
-    expect(emit({
-      Node: { type: 'object', required: ['children'], properties: { children: { type: 'array', items: ref('Node') }, parent: { anyOf: [ref('Node'), { type: 'null' }] } } },
-      Json: { anyOf: [{ type: ['string', 'number', 'boolean', 'null'] }, { type: 'array', items: ref('Json') }, { type: 'object', additionalProperties: ref('Json') }] },
-      Tree: { type: 'array', items: ref('Tree') },
-      Ping: { type: 'object', properties: { pong: ref('Pong') } },
-      Pong: { oneOf: [ref('Ping'), { type: 'string' }] },
-    })).toMatchInlineSnapshot(`
+    expect(
+      emit({
+        Node: {
+          type: 'object',
+          required: ['children'],
+          properties: { children: { type: 'array', items: ref('Node') }, parent: { anyOf: [ref('Node'), { type: 'null' }] } },
+        },
+        Json: {
+          anyOf: [
+            { type: ['string', 'number', 'boolean', 'null'] },
+            { type: 'array', items: ref('Json') },
+            { type: 'object', additionalProperties: ref('Json') },
+          ],
+        },
+        Tree: { type: 'array', items: ref('Tree') },
+        Ping: { type: 'object', properties: { pong: ref('Pong') } },
+        Pong: { oneOf: [ref('Ping'), { type: 'string' }] },
+      }),
+    ).toMatchInlineSnapshot(`
       "export type Json = string | number | boolean | Json[] | { [key: string]: Json } | null;
 
       export interface Node {
@@ -681,7 +759,11 @@ describe('read and write shapes', () => {
 
   it('names both shapes and uses them in inline types', () => {
     const emitter = createTypeEmitter(named(schemas));
-    expect([emitter.typeName('Task', 'read'), emitter.typeName('Task', 'write'), emitter.typeName('Stamp', 'write')]).toEqual(['Task', 'TaskInput', 'StampInput']);
+    expect([emitter.typeName('Task', 'read'), emitter.typeName('Task', 'write'), emitter.typeName('Stamp', 'write')]).toEqual([
+      'Task',
+      'TaskInput',
+      'StampInput',
+    ]);
     expect(emitter.typeOf({ type: 'array', items: ref('Task') }, 'write')).toBe('TaskInput[]');
     expect(emitter.typeOf({ type: 'array', items: ref('Task') }, 'read')).toBe('Task[]');
     const { typeName, typeOf } = emitter; // usable detached, e.g. handed to the validator emitter
@@ -732,13 +814,30 @@ describe('binary data', () => {
     `);
     expect(emitter.typeOf(upload, 'read')).toBe(emitter.typeOf(upload, 'write'));
     // Blob is a global both in browsers (DOM) and in Node (@types/node).
-    expectCompiles({ 'upload.ts': `export type Upload = ${emitter.typeOf(upload, 'write')};\nexport const upload: Upload = { file: new Blob(['x']) };\n` }, ['browser', 'node']);
+    expectCompiles(
+      {
+        'upload.ts': `export type Upload = ${emitter.typeOf(upload, 'write')};\nexport const upload: Upload = { file: new Blob(['x']) };\n`,
+      },
+      ['browser', 'node'],
+    );
   });
 });
 
 describe('documentation', () => {
   it('escapes comment terminators and keeps the rest of the text', () => {
-    expect(emit({ Doc: { type: 'string', title: 'T */ x', description: 'ends */ here\r\nnext `code` ${x}', default: '*/', examples: ['a*/b'], pattern: '^a*/$', format: 'date' } })).toMatchInlineSnapshot(`
+    expect(
+      emit({
+        Doc: {
+          type: 'string',
+          title: 'T */ x',
+          description: 'ends */ here\r\nnext `code` ${x}',
+          default: '*/',
+          examples: ['a*/b'],
+          pattern: '^a*/$',
+          format: 'date',
+        },
+      }),
+    ).toMatchInlineSnapshot(`
       "/**
        * T *\\/ x
        *
@@ -755,7 +854,12 @@ describe('documentation', () => {
   });
 
   it('leaves JSDoc out when asked', () => {
-    expect(emit({ Doc: { type: 'object', description: 'Gone.', properties: { a: { type: 'string', description: 'Gone too.' } } } }, { docs: false })).toMatchInlineSnapshot(`
+    expect(
+      emit(
+        { Doc: { type: 'object', description: 'Gone.', properties: { a: { type: 'string', description: 'Gone too.' } } } },
+        { docs: false },
+      ),
+    ).toMatchInlineSnapshot(`
       "export interface Doc {
         a?: string;
       }
@@ -766,7 +870,10 @@ describe('documentation', () => {
 
 describe('output', () => {
   it('is sorted by name and byte-identical across runs', () => {
-    const definitions = { Zeta: { type: 'string' }, Alpha: { type: 'integer' }, Mid: { enum: ['b', 'a'] } } satisfies Record<string, JsonSchema>;
+    const definitions = { Zeta: { type: 'string' }, Alpha: { type: 'integer' }, Mid: { enum: ['b', 'a'] } } satisfies Record<
+      string,
+      JsonSchema
+    >;
     const first = emit(definitions);
     expect(first).toBe(emit(Object.fromEntries(Object.entries(definitions).reverse())));
     expect(first.indexOf('Alpha')).toBeLessThan(first.indexOf('Mid'));
@@ -808,8 +915,8 @@ const hostileSchemas: Record<string, JsonSchema> = {
       'back\\slash': { type: 'string', default: '*/ ${x} `y`', examples: ['*/'] },
       '`${x}`': { type: 'string', pattern: '^*/$' },
       '\u2028': { type: 'string' },
-      'kind': { enum: HOSTILE_VALUES },
-      'nested': { type: 'object', additionalProperties: { const: '*/"\'`' } },
+      kind: { enum: HOSTILE_VALUES },
+      nested: { type: 'object', additionalProperties: { const: '*/"\'`' } },
     },
   },
   HostileEnum: { description: 'Values */ that bite', enum: [...HOSTILE_VALUES, 1, true, null] },
@@ -869,7 +976,7 @@ export const wrong: TaskInput = { title: 'x', id: '1' };
     expectCompiles({ 'types.ts': emitter.declarations(), 'usage.ts': usage });
   });
 
-  it('compiles the declarations for every schema of GitHub\'s REST description', async () => {
+  it("compiles the declarations for every schema of GitHub's REST description", async () => {
     const { loadOpenApi } = await import('../generators/openapi/load.js');
     const model = await loadOpenApi(join(ROOT, 'node_modules/@octokit/openapi/generated/api.github.com.json'));
     expect(model.schemas.length).toBeGreaterThan(900);
@@ -915,7 +1022,11 @@ const TASKS: Record<string, JsonSchema> = {
     oneOf: [ref('PersonAssignee'), ref('TeamAssignee')],
     discriminator: { propertyName: 'kind', mapping: { person: '#/$defs/PersonAssignee', team: '#/$defs/TeamAssignee' } },
   },
-  PersonAssignee: { type: 'object', required: ['kind', 'email'], properties: { kind: { const: 'person' }, email: { type: 'string', format: 'email' } } },
+  PersonAssignee: {
+    type: 'object',
+    required: ['kind', 'email'],
+    properties: { kind: { const: 'person' }, email: { type: 'string', format: 'email' } },
+  },
   TeamAssignee: { type: 'object', required: ['kind', 'team'], properties: { kind: { const: 'team' }, team: { type: 'string' } } },
   Task: {
     type: 'object',
@@ -956,14 +1067,24 @@ const TASKS: Record<string, JsonSchema> = {
   Attachment: {
     type: 'object',
     required: ['id', 'fileName', 'size'],
-    properties: { id: { type: 'string', format: 'uuid' }, fileName: { type: 'string' }, size: { type: 'integer', minimum: 0 }, caption: { type: 'string' } },
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      fileName: { type: 'string' },
+      size: { type: 'integer', minimum: 0 },
+      caption: { type: 'string' },
+    },
   },
   Problem: {
     type: 'object',
     description: 'An error, as RFC 9457 (formerly RFC 7807) Problem Details.',
     required: ['type', 'title', 'status'],
     properties: {
-      type: { type: 'string', format: 'uri-reference', description: 'Identifies the kind of problem; `about:blank` when only the status says it.', examples: ['https://example.com/problems/not-found'] },
+      type: {
+        type: 'string',
+        format: 'uri-reference',
+        description: 'Identifies the kind of problem; `about:blank` when only the status says it.',
+        examples: ['https://example.com/problems/not-found'],
+      },
       title: { type: 'string', description: 'Short, human-readable summary of the kind of problem.' },
       status: { type: 'integer', minimum: 100, maximum: 599, description: 'The HTTP status code of this response.' },
       detail: { type: 'string', description: 'Explanation specific to this occurrence.' },

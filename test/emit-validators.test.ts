@@ -9,9 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import {
-  ValidatorSchemaError, emitSchemaValidators, emitValidators, type ValidatorCode,
-} from '../generators/core/emit/validators/emit.js';
+import { ValidatorSchemaError, emitSchemaValidators, emitValidators, type ValidatorCode } from '../generators/core/emit/validators/emit.js';
 import type { JsonSchema, NamedSchema } from '../generators/core/schema/json-schema.js';
 import { readWriteNames } from '../generators/core/schema/read-write.js';
 import { runtimeSpecifier } from './support/runtime.js';
@@ -184,13 +182,38 @@ describe('emitValidators on the tasks API', () => {
   it('exports is/validate pairs, with Input variants for request shapes', () => {
     const exported = [...tasksCode.code.matchAll(/^export function (\w+)/gm)].map((match) => match[1]);
     expect(exported).toEqual([
-      'isProject', 'validateProject', 'isProjectInput', 'validateProjectInput',
-      'isTaskStatus', 'validateTaskStatus', 'isLabel', 'validateLabel', 'isAssignee', 'validateAssignee',
-      'isPersonAssignee', 'validatePersonAssignee', 'isTeamAssignee', 'validateTeamAssignee',
-      'isTask', 'validateTask', 'isTaskInput', 'validateTaskInput', 'isTaskPatch', 'validateTaskPatch',
+      'isProject',
+      'validateProject',
+      'isProjectInput',
+      'validateProjectInput',
+      'isTaskStatus',
+      'validateTaskStatus',
+      'isLabel',
+      'validateLabel',
+      'isAssignee',
+      'validateAssignee',
+      'isPersonAssignee',
+      'validatePersonAssignee',
+      'isTeamAssignee',
+      'validateTeamAssignee',
+      'isTask',
+      'validateTask',
+      'isTaskInput',
+      'validateTaskInput',
+      'isTaskPatch',
+      'validateTaskPatch',
     ]);
     expect(tasksCode.typeImports).toEqual([
-      'Project', 'ProjectInput', 'TaskStatus', 'Label', 'Assignee', 'PersonAssignee', 'TeamAssignee', 'Task', 'TaskInput', 'TaskPatch',
+      'Project',
+      'ProjectInput',
+      'TaskStatus',
+      'Label',
+      'Assignee',
+      'PersonAssignee',
+      'TeamAssignee',
+      'Task',
+      'TaskInput',
+      'TaskPatch',
     ]);
     expect(tasksCode.code).not.toMatch(/\bany\b|\beval\b|new Function/);
   });
@@ -301,7 +324,9 @@ describe('emitValidators on the tasks API', () => {
     for (let depth = 0; depth < 200; depth++) task = { ...validTask(), subtasks: [task] };
     expect(api.isTask(task)).toBe(true);
     (task.subtasks as Array<Record<string, unknown>>)[0].status = 'lost';
-    expect(errorsOf(api.validateTask(task))).toEqual([{ path: '/subtasks/0/status', keyword: 'enum', message: 'must be one of "todo", "in_progress", "done"' }]);
+    expect(errorsOf(api.validateTask(task))).toEqual([
+      { path: '/subtasks/0/status', keyword: 'enum', message: 'must be one of "todo", "in_progress", "done"' },
+    ]);
   });
 
   it('builds paths only when errors are collected', () => {
@@ -317,7 +342,11 @@ describe('emitValidators on the tasks API', () => {
 
   it('stops a yes/no pass at the first failure, before calling further checks', () => {
     let calls = 0;
-    const task = { ...validTask(), title: '', labels: new Proxy([{ name: 'ok' }], { get: (target, key, receiver) => ((calls += 1), Reflect.get(target, key, receiver)) }) };
+    const task = {
+      ...validTask(),
+      title: '',
+      labels: new Proxy([{ name: 'ok' }], { get: (target, key, receiver) => ((calls += 1), Reflect.get(target, key, receiver)) }),
+    };
     expect(api.isTask(task)).toBe(false);
     expect(calls).toBe(0);
     expect(errorsOf(api.validateTask(task))).toEqual([{ path: '/title', keyword: 'minLength', message: 'must have at least 1 character' }]);
@@ -401,7 +430,9 @@ describe('hostile names and values', () => {
 
   it('aliases runtime types that a schema type shadows', () => {
     expect(hostile.isValidationResult([{ path: '/a' }])).toBe(true);
-    expect(errorsOf(hostile.validateValidationResult([{ path: 1 }]))).toEqual([{ path: '/0/path', keyword: 'type', message: 'must be a string' }]);
+    expect(errorsOf(hostile.validateValidationResult([{ path: 1 }]))).toEqual([
+      { path: '/0/path', keyword: 'type', message: 'must be a string' },
+    ]);
     expect(errorsOf(hostile.validateErrorCollector({ errors: [{ path: 1 }] }))).toEqual([
       { path: '/errors/0/path', keyword: 'type', message: 'must be a string' },
     ]);
@@ -485,9 +516,24 @@ describe('standalone schemas and errors', () => {
     const valid = { s: 'a', i: 1, n: 1.5, b: true, uri: 'https://example.com/', when: null, ref: { x: 1 } };
     expect(checks.isProps(valid)).toBe(true);
     expect(checks.isProps({ ...valid, when: '2024-01-02T03:04:05Z', os: 'x', oi: null, oref: { x: 2, y: 3 } })).toBe(true);
-    expect(errorsOf(checks.validateProps({}))).toEqual(['s', 'i', 'n', 'b', 'uri', 'when', 'ref'].map((name) => ({ path: `/${name}`, keyword: 'required', message: 'is required' })));
+    expect(errorsOf(checks.validateProps({}))).toEqual(
+      ['s', 'i', 'n', 'b', 'uri', 'when', 'ref'].map((name) => ({ path: `/${name}`, keyword: 'required', message: 'is required' })),
+    );
     expect(
-      errorsOf(checks.validateProps({ s: 1, i: 1.5, n: 'x', b: 0, uri: 'not a uri', when: 'yesterday', ref: { y: 'a' }, os: null, oi: 'x', oref: [] })),
+      errorsOf(
+        checks.validateProps({
+          s: 1,
+          i: 1.5,
+          n: 'x',
+          b: 0,
+          uri: 'not a uri',
+          when: 'yesterday',
+          ref: { y: 'a' },
+          os: null,
+          oi: 'x',
+          oref: [],
+        }),
+      ),
     ).toEqual([
       { path: '/s', keyword: 'type', message: 'must be a string' },
       { path: '/i', keyword: 'type', message: 'must be an integer' },
@@ -506,7 +552,10 @@ describe('standalone schemas and errors', () => {
 
   it('merges functions that differ only in calling equivalent functions', async () => {
     const point = { type: 'object', required: ['x'], properties: { x: { type: 'number' }, label: { type: 'string', minLength: 2 } } };
-    const holder = (ref: string): JsonSchema => ({ type: 'object', properties: { at: { type: 'array', items: { $ref: ref } }, name: { type: 'string', maxLength: 3 } } });
+    const holder = (ref: string): JsonSchema => ({
+      type: 'object',
+      properties: { at: { type: 'array', items: { $ref: ref } }, name: { type: 'string', maxLength: 3 } },
+    });
     const schemas: NamedSchema[] = [
       { name: 'PointA', schema: point as JsonSchema, origin: 'component' },
       { name: 'PointB', schema: { ...point, description: 'the same shape' } as JsonSchema, origin: 'component' },
@@ -524,16 +573,24 @@ describe('standalone schemas and errors', () => {
   });
 
   it('checks binary strings as Blobs, as the type emitter types them (core/schema/binary.ts)', async () => {
-    const checks = await load('binary', emitSchemaValidators([
-      { name: 'Binary', schema: { type: 'string', format: 'binary', maxLength: 1 } },
-      { name: 'Untyped', schema: { format: 'binary' } },
-      { name: 'NullableImage', schema: { type: ['string', 'null'], contentMediaType: 'image/png' } },
-      { name: 'Base64', schema: { type: 'string', contentMediaType: 'image/png', contentEncoding: 'base64' } },
-      { name: 'Json', schema: { type: 'string', contentMediaType: 'application/json' } },
-    ]));
+    const checks = await load(
+      'binary',
+      emitSchemaValidators([
+        { name: 'Binary', schema: { type: 'string', format: 'binary', maxLength: 1 } },
+        { name: 'Untyped', schema: { format: 'binary' } },
+        { name: 'NullableImage', schema: { type: ['string', 'null'], contentMediaType: 'image/png' } },
+        { name: 'Base64', schema: { type: 'string', contentMediaType: 'image/png', contentEncoding: 'base64' } },
+        { name: 'Json', schema: { type: 'string', contentMediaType: 'application/json' } },
+      ]),
+    );
     const blob = new Blob(['more than one character']);
     // String keywords do not apply to a Blob.
-    expect([checks.isBinary(blob), checks.isBinary('a'), checks.isUntyped(blob), checks.isUntyped('a')]).toEqual([true, false, true, false]);
+    expect([checks.isBinary(blob), checks.isBinary('a'), checks.isUntyped(blob), checks.isUntyped('a')]).toEqual([
+      true,
+      false,
+      true,
+      false,
+    ]);
     expect(errorsOf(checks.validateBinary('a'))).toEqual([{ path: '', keyword: 'type', message: 'must be a file (Blob)' }]);
     expect([checks.isNullableImage(blob), checks.isNullableImage(null), checks.isNullableImage('png')]).toEqual([true, true, false]);
     expect(errorsOf(checks.validateNullableImage(1))).toEqual([{ path: '', keyword: 'type', message: 'must be a file (Blob) or null' }]);
@@ -542,10 +599,13 @@ describe('standalone schemas and errors', () => {
   });
 
   it('reports a wrong-typed value once, as a type error, whatever enum or const say', async () => {
-    const checks = await load('enum-type', emitSchemaValidators([
-      { name: 'Mixed', schema: { type: ['string', 'null'], enum: ['a', null, 1] } },
-      { name: 'Const', schema: { type: 'integer', const: 2 } },
-    ]));
+    const checks = await load(
+      'enum-type',
+      emitSchemaValidators([
+        { name: 'Mixed', schema: { type: ['string', 'null'], enum: ['a', null, 1] } },
+        { name: 'Const', schema: { type: 'integer', const: 2 } },
+      ]),
+    );
     expect(errorsOf(checks.validateMixed(true))).toEqual([{ path: '', keyword: 'type', message: 'must be a string or null' }]);
     expect(errorsOf(checks.validateMixed('b'))).toEqual([{ path: '', keyword: 'enum', message: 'must be one of "a", null, 1' }]);
     expect(checks.isMixed(null)).toBe(true);

@@ -14,7 +14,9 @@ describe('FileBuilder', () => {
     const options = typeSymbol('RequestOptions', './runtime/http');
     const body = file.code`export async function createClient(options: ${options}): Promise<${task}> {\n  return ${request}(${literal('/tasks')}, options) as Promise<${task}>;\n}`;
     file.use(typeSymbol('IncomingMessage', 'node:http'));
-    expect(body).toBe('export async function createClient(options: RequestOptions): Promise<Task> {\n  return request("/tasks", options) as Promise<Task>;\n}');
+    expect(body).toBe(
+      'export async function createClient(options: RequestOptions): Promise<Task> {\n  return request("/tasks", options) as Promise<Task>;\n}',
+    );
     expect(file.imports()).toBe(
       [
         'import type { IncomingMessage } from "node:http";',
@@ -61,7 +63,7 @@ describe('FileBuilder', () => {
     );
   });
 
-  it('tells the names the file binds: its own and its imports\' local names', () => {
+  it("tells the names the file binds: its own and its imports' local names", () => {
     const file = new FileBuilder('server-validators.ts', ['TaskQuery']);
     file.use(typeSymbol('TaskQuery', './types'));
     expect([...file.names()]).toEqual(['TaskQuery', 'TaskQueryType']);
@@ -79,13 +81,18 @@ describe('FileBuilder', () => {
     file.use(symbol('Timestamp', './gen/google/protobuf/timestamp_pb'));
     file.use(symbol('fail', './runtime/validation'));
     expect(file.imports()).toBe(
-      ['import { Timestamp } from "../../google/protobuf/timestamp_pb.js";', 'import { fail } from "../../../runtime/validation.js";'].join('\n'),
+      ['import { Timestamp } from "../../google/protobuf/timestamp_pb.js";', 'import { fail } from "../../../runtime/validation.js";'].join(
+        '\n',
+      ),
     );
   });
 
   it('rewrites type expressions from the type emitter, and re-exports', () => {
     const file = new FileBuilder('client.ts', ['Task']);
-    const known = new Map([['Task', typeSymbol('Task', './types')], ['Problem', typeSymbol('Problem', './types')]]);
+    const known = new Map([
+      ['Task', typeSymbol('Task', './types')],
+      ['Problem', typeSymbol('Problem', './types')],
+    ]);
     expect(file.rewrite('Array<Task> | "Task" | Problem', known)).toBe('Array<TaskType> | "Task" | Problem');
     file.reexport(symbol('ClientError', './runtime/client-common'), typeSymbol('ClientErrorKind', './runtime/client-common'));
     expect(file.exports()).toBe('export { ClientError, type ClientErrorKind } from "./runtime/client-common.js";');

@@ -90,33 +90,58 @@ describe('forgiving loader: each case reads one obvious way, with a located warn
   it('docker-quoted-yaml.yaml: `yaml` alone refuses it; the lenient read equals js-yaml and keeps every position', async () => {
     const file = join(ROOT, DIR, 'docker-quoted-yaml.yaml');
     const strict = new Documents(ROOT).open(file);
-    expect(Array.isArray(strict) && strict[0] ? formatDiagnostic(strict[0]) : strict).toMatch(/^test\/fixtures\/forgiving\/docker-quoted-yaml\.yaml:33:95: error: invalid YAML: Missing closing "quote/);
+    expect(Array.isArray(strict) && strict[0] ? formatDiagnostic(strict[0]) : strict).toMatch(
+      /^test\/fixtures\/forgiving\/docker-quoted-yaml\.yaml:33:95: error: invalid YAML: Missing closing "quote/,
+    );
     const text = readFileSync(file, 'utf8');
     const lenient = new Documents(ROOT, undefined, { lenientYaml: true }).open(file);
     if (Array.isArray(lenient)) throw new Error(lenient.map(formatDiagnostic).join('\n'));
     expect(lenient.data).toEqual(jsYamlLoad(text));
     // Positions after (and on) the repaired lines are those of the original text.
     const lineOf = (needle: string) => text.split('\n').findIndex((line) => line.includes(needle)) + 1;
-    expect(lenient.locate(['paths', '/containers/{id}/ports', 'get', 'operationId'])).toEqual({ file: `${DIR}/docker-quoted-yaml.yaml`, line: lineOf('operationId: ContainerPorts'), column: 20 });
-    expect(lenient.locate(['definitions', 'ContainerState', 'properties', 'Running', 'type'])).toEqual({ file: `${DIR}/docker-quoted-yaml.yaml`, line: lineOf('type: boolean'), column: 15 });
+    expect(lenient.locate(['paths', '/containers/{id}/ports', 'get', 'operationId'])).toEqual({
+      file: `${DIR}/docker-quoted-yaml.yaml`,
+      line: lineOf('operationId: ContainerPorts'),
+      column: 20,
+    });
+    expect(lenient.locate(['definitions', 'ContainerState', 'properties', 'Running', 'type'])).toEqual({
+      file: `${DIR}/docker-quoted-yaml.yaml`,
+      line: lineOf('type: boolean'),
+      column: 15,
+    });
     const docker = join(ROOT, DIR, 'docker/engine-api-v1.38.yaml');
     const engine = new Documents(ROOT, undefined, { lenientYaml: true }).open(docker);
     expect(Array.isArray(engine) ? engine : engine.data).toEqual(jsYamlLoad(readFileSync(docker, 'utf8')));
     const { model } = await read('docker-quoted-yaml.yaml');
     expect(schema(model, 'ContainerState').properties?.Status).toEqual({
       type: 'string',
-      description: 'String representation of the container state. Can be one of "created", "running", "paused", "restarting", "removing", "exited", or "dead".',
+      description:
+        'String representation of the container state. Can be one of "created", "running", "paused", "restarting", "removing", "exited", or "dead".',
     });
-    expect((schema(model, 'ContainerState').properties?.Running as SchemaObject).description).toBe('Whether this container is running.\nNote that a running container can be _paused_.');
+    expect((schema(model, 'ContainerState').properties?.Running as SchemaObject).description).toBe(
+      'Whether this container is running.\nNote that a running container can be _paused_.',
+    );
   });
 
   it('the same repair for single-quoted strings, a closing quote at column 1, quoted keys and list entries', () => {
     const dir = tempDir('codegen-forgiving-');
     const file = join(dir, 'quotes.yaml');
     const text = [
-      'paths:', '  /architectures:', '    get:',
-      "      description: 'Get the architectures known to OBS.", "      It''s not this instance''s list.", '', "'",
-      '      "x-quoted key": "one', '      two"', 'tags:', '  - "first', '  entry"', '  - name: "second', '    entry"', '',
+      'paths:',
+      '  /architectures:',
+      '    get:',
+      "      description: 'Get the architectures known to OBS.",
+      "      It''s not this instance''s list.",
+      '',
+      "'",
+      '      "x-quoted key": "one',
+      '      two"',
+      'tags:',
+      '  - "first',
+      '  entry"',
+      '  - name: "second',
+      '    entry"',
+      '',
     ].join('\n');
     writeFileSync(file, text);
     const docs = new Documents(dir, undefined, { lenientYaml: true });
@@ -124,7 +149,11 @@ describe('forgiving loader: each case reads one obvious way, with a located warn
     if (Array.isArray(opened)) throw new Error(opened.map(formatDiagnostic).join('\n'));
     expect(opened.data).toEqual(jsYamlLoad(text));
     expect(opened.data).toEqual({
-      paths: { '/architectures': { get: { description: "Get the architectures known to OBS. It's not this instance's list.\n", 'x-quoted key': 'one two' } } },
+      paths: {
+        '/architectures': {
+          get: { description: "Get the architectures known to OBS. It's not this instance's list.\n", 'x-quoted key': 'one two' },
+        },
+      },
       tags: ['first entry', { name: 'second entry' }],
     });
     expect(docs.warnings.map((warning) => formatDiagnostic(warning).split('\n')[0])).toEqual([
@@ -133,7 +162,7 @@ describe('forgiving loader: each case reads one obvious way, with a located warn
     expect(opened.locate(['tags', '1', 'name'])).toMatchObject({ line: 13, column: 11 });
   });
 
-  it('YAML that js-yaml refuses too is still refused, with `yaml`\'s located error', () => {
+  it("YAML that js-yaml refuses too is still refused, with `yaml`'s located error", () => {
     const dir = tempDir('codegen-forgiving-');
     const file = join(dir, 'bad.yaml');
     writeFileSync(file, 'a:\n  b: "never closed\n  c: 1\n');
@@ -146,7 +175,9 @@ describe('forgiving loader: each case reads one obvious way, with a located warn
     const upload = operation(model, 'createUpload');
     expect([upload.method, upload.path]).toEqual(['post', '/uploads']);
     // Declared as a path parameter: moved to the query, keeping its schema.
-    expect(upload.parameters).toEqual([{ name: 'convert', in: 'query', required: true, schema: { type: 'boolean' }, style: 'form', explode: true }]);
+    expect(upload.parameters).toEqual([
+      { name: 'convert', in: 'query', required: true, schema: { type: 'boolean' }, style: 'form', explode: true },
+    ]);
     const search = operation(model, 'search');
     expect(search.path).toBe('/search');
     expect(search.parameters).toEqual([
@@ -159,14 +190,24 @@ describe('forgiving loader: each case reads one obvious way, with a located warn
   it('a query string in a path key that also names a path without one, same method: refused (two operations on one route)', async () => {
     const dir = tempDir('codegen-forgiving-');
     const file = join(dir, 'clash.yaml');
-    writeFileSync(file, [
-      'openapi: 3.0.3', 'info: { title: t, version: "1" }', 'paths:',
-      '  /search:', '    get: { responses: { "200": { description: ok } } }',
-      '  /search?q={q}:', '    get: { responses: { "200": { description: ok } } }', '',
-    ].join('\n'));
+    writeFileSync(
+      file,
+      [
+        'openapi: 3.0.3',
+        'info: { title: t, version: "1" }',
+        'paths:',
+        '  /search:',
+        '    get: { responses: { "200": { description: ok } } }',
+        '  /search?q={q}:',
+        '    get: { responses: { "200": { description: ok } } }',
+        '',
+      ].join('\n'),
+    );
     const failure = await loadOpenApi(file, { displayRoot: dir }).catch((cause: unknown) => cause);
     expect(failure).toBeInstanceOf(CodegenError);
-    expect((failure as CodegenError).message).toBe('clash.yaml:7:5: error: GET /search is declared twice: under "/search" and under "/search?q={q}"\n  hint: merge the two operations into one under "/search", with the query parameters under parameters');
+    expect((failure as CodegenError).message).toBe(
+      'clash.yaml:7:5: error: GET /search is declared twice: under "/search" and under "/search?q={q}"\n  hint: merge the two operations into one under "/search", with the query parameters under parameters',
+    );
   });
 
   it('composition-object.yaml: allOf/oneOf/anyOf as a list of the one schema', async () => {
@@ -184,23 +225,35 @@ describe('forgiving loader: each case reads one obvious way, with a located warn
   it('required-true.yaml: required: true makes the property required in its parent; required: false is dropped', async () => {
     const { model } = await read('required-true.yaml');
     expect(schema(model, 'NewUser').required).toEqual(['email', 'name']);
-    expect(schema(model, 'NewUser').properties).toEqual({ email: { type: 'string' }, name: { type: 'string' }, nickname: { type: 'string' } });
+    expect(schema(model, 'NewUser').properties).toEqual({
+      email: { type: 'string' },
+      name: { type: 'string' },
+      nickname: { type: 'string' },
+    });
   });
 
   it('required: true on a schema that is no property says nothing: ignored, with a warning', async () => {
     const dir = tempDir('codegen-forgiving-');
     const file = join(dir, 'api.yaml');
-    writeFileSync(file, 'openapi: 3.0.3\ninfo: { title: t, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n    Id:\n      type: string\n      required: true\n');
+    writeFileSync(
+      file,
+      'openapi: 3.0.3\ninfo: { title: t, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n    Id:\n      type: string\n      required: true\n',
+    );
     let warnings: Diagnostic[] = [];
     const model = await loadOpenApi(file, { displayRoot: dir, onWarnings: (found) => (warnings = found) });
-    expect(warnings.map(formatDiagnostic)).toEqual(['api.yaml:8:17: warning: "required: true" outside "properties" says nothing about this schema; ignored\n  hint: list required properties on their object schema: required: [name]; remove this one']);
+    expect(warnings.map(formatDiagnostic)).toEqual([
+      'api.yaml:8:17: warning: "required: true" outside "properties" says nothing about this schema; ignored\n  hint: list required properties on their object schema: required: [name]; remove this one',
+    ]);
     expect(schema(model, 'Id')).toMatchObject({ type: 'string' });
     expect(schema(model, 'Id').required).toBeUndefined();
   });
 
   it('duplicate-operation-id.yaml: the first written keeps the name, the next is numbered', async () => {
     const { model } = await read('duplicate-operation-id.yaml');
-    expect(model.operations.map((op) => [op.path, op.name])).toEqual([['/archive/tasks/{taskId}', 'getTask2'], ['/tasks/{taskId}', 'getTask']]);
+    expect(model.operations.map((op) => [op.path, op.name])).toEqual([
+      ['/archive/tasks/{taskId}', 'getTask2'],
+      ['/tasks/{taskId}', 'getTask'],
+    ]);
   });
 });
 
@@ -208,8 +261,14 @@ describe('forgiving loader: what it generates type-checks', async () => {
   const out = tempDir('codegen-forgiving-out-');
   writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
   const apis: ApiConfig[] = FIXTURES.map((name) => ({
-    name, inputs: [join(ROOT, DIR, name)], style: 'openapi', documents: [], output: join(out, name.replace(/\.yaml$/, '')),
-    emit: ['types', 'validators', 'client', 'server'], options: {}, root: ROOT,
+    name,
+    inputs: [join(ROOT, DIR, name)],
+    style: 'openapi',
+    documents: [],
+    output: join(out, name.replace(/\.yaml$/, '')),
+    emit: ['types', 'validators', 'client', 'server'],
+    options: {},
+    root: ROOT,
   }));
   const sets = await generate(apis);
   await applyPlan(await planWrites(sets));
@@ -217,7 +276,9 @@ describe('forgiving loader: what it generates type-checks', async () => {
   it('every fixture gives types, a client and a server (validators where it has schemas), and its warnings', () => {
     for (const [index, set] of sets.entries()) {
       const withSchemas = FIXTURES[index] !== 'duplicate-operation-id.yaml';
-      expect(set.files.map((file) => file.path)).toEqual(expect.arrayContaining(['types.ts', 'client.ts', 'server.ts', ...(withSchemas ? ['validators.ts'] : [])]));
+      expect(set.files.map((file) => file.path)).toEqual(
+        expect.arrayContaining(['types.ts', 'client.ts', 'server.ts', ...(withSchemas ? ['validators.ts'] : [])]),
+      );
       expect((set.warnings ?? []).map(formatDiagnostic)).toEqual(WARNINGS[FIXTURES[index] as string]);
     }
   });
@@ -235,16 +296,19 @@ describe('path-query.yaml: the generated server and client agree on the reading,
 
   beforeAll(async () => {
     writeFiles(out, await generateFiles(`${DIR}/path-query.yaml`, ['types', 'validators', 'client', 'server']));
-    writeFileSync(join(out, 'usage.ts'), [
-      'import { createServer } from "./server.js";',
-      'export function listener() {',
-      '  return createServer({',
-      '    search: (request) => ({ status: 200, body: [request.term, request.amount, request.view] }),',
-      '    createUpload: (request) => ({ status: 201, headers: { "x-convert": String(request.convert) } }),',
-      '  });',
-      '}',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      join(out, 'usage.ts'),
+      [
+        'import { createServer } from "./server.js";',
+        'export function listener() {',
+        '  return createServer({',
+        '    search: (request) => ({ status: 200, body: [request.term, request.amount, request.view] }),',
+        '    createUpload: (request) => ({ status: 201, headers: { "x-convert": String(request.convert) } }),',
+        '  });',
+        '}',
+        '',
+      ].join('\n'),
+    );
     writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
     for (const [name, compiler] of Object.entries(COMPILERS)) {
       expect(typecheck(out, compiler, 'node', undefined, STRICTEST).output, name).toBe('');
@@ -268,15 +332,25 @@ describe('path-query.yaml: the generated server and client agree on the reading,
     expect([other.status, JSON.stringify(await other.json())]).toEqual([422, expect.stringContaining('view')]);
     const missing = await fetch(`${server.url}/search?term=a&view=full`);
     expect([missing.status, JSON.stringify(await missing.json())]).toEqual([422, expect.stringContaining('amount')]);
-    const upload = await fetch(`${server.url}/uploads?convert=true`, { method: 'POST', body: new Uint8Array([1, 2]), headers: { 'content-type': 'application/octet-stream' } });
+    const upload = await fetch(`${server.url}/uploads?convert=true`, {
+      method: 'POST',
+      body: new Uint8Array([1, 2]),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     expect([upload.status, upload.headers.get('x-convert')]).toEqual([201, 'true']);
-    const wrong = await fetch(`${server.url}/uploads?convert=maybe`, { method: 'POST', body: new Uint8Array([1]), headers: { 'content-type': 'application/octet-stream' } });
+    const wrong = await fetch(`${server.url}/uploads?convert=maybe`, {
+      method: 'POST',
+      body: new Uint8Array([1]),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     expect([wrong.status, JSON.stringify(await wrong.json())]).toEqual([400, expect.stringContaining('/query/convert')]);
   });
 
   it('the generated client sends them', async () => {
     type Call = (params?: unknown) => Promise<unknown>;
-    const lib = (await import(pathToFileURL(join(out, 'client.js')).href)) as { createClient(options: Record<string, unknown>): Record<string, Call> };
+    const lib = (await import(pathToFileURL(join(out, 'client.js')).href)) as {
+      createClient(options: Record<string, unknown>): Record<string, Call>;
+    };
     const client = lib.createClient({ baseUrl: server.url, retry: false });
     expect(await client.search!({ term: 'x&y', amount: '7', view: 'full' })).toEqual(['x&y', '7', 'full']);
     await expect(client.createUpload!({ convert: false, body: new Uint8Array([1]) })).resolves.toBeUndefined();

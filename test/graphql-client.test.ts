@@ -37,7 +37,10 @@ interface Result<T = Record<string, any>> {
   data: T | null;
   errors: Array<{ message: string; path?: Array<string | number>; extensions?: Record<string, unknown> }>;
 }
-type Call = (variables?: Record<string, unknown>, init?: { signal?: AbortSignal; headers?: Record<string, string>; timeout?: number }) => Promise<Result>;
+type Call = (
+  variables?: Record<string, unknown>,
+  init?: { signal?: AbortSignal; headers?: Record<string, string>; timeout?: number },
+) => Promise<Result>;
 interface GeneratedClient {
   viewer: Call;
   getTask: Call;
@@ -97,7 +100,10 @@ class TasksServer {
   #wss: WebSocketServer | undefined;
   #disposeWs: (() => Promise<void> | void) | undefined;
 
-  constructor(private readonly schema: GraphQLSchema, private readonly allowList: Readonly<Record<string, string>>) {}
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly allowList: Readonly<Record<string, string>>,
+  ) {}
 
   reset(): void {
     this.seen.length = 0;
@@ -105,7 +111,15 @@ class TasksServer {
     this.completed = 0;
     this.apqCache.clear();
     this.#tasks = [
-      { __typename: 'Task', id: 't1', title: 'Write docs', status: 'IN_PROGRESS', projectId: 'p1', createdAt: '2026-02-01T09:30:00Z', assigneeId: 'u1' },
+      {
+        __typename: 'Task',
+        id: 't1',
+        title: 'Write docs',
+        status: 'IN_PROGRESS',
+        projectId: 'p1',
+        createdAt: '2026-02-01T09:30:00Z',
+        assigneeId: 'u1',
+      },
     ];
   }
 
@@ -132,23 +146,38 @@ class TasksServer {
         const record = this.#tasks.find((task) => task.id === id);
         return record ? this.#taskView(record) : null;
       },
-      project: ({ id }: { id: string }) => (id === PROJECT.id ? {
-        ...PROJECT,
-        tasks: ({ first }: { first: number }) => {
-          const page = this.#tasks.slice(0, first);
-          return { totalCount: this.#tasks.length, pageInfo: { hasNextPage: this.#tasks.length > first, endCursor: page.at(-1)?.id ?? null }, edges: page.map((task) => ({ cursor: task.id, node: this.#taskView(task) })) };
-        },
-      } : null),
+      project: ({ id }: { id: string }) =>
+        id === PROJECT.id
+          ? {
+              ...PROJECT,
+              tasks: ({ first }: { first: number }) => {
+                const page = this.#tasks.slice(0, first);
+                return {
+                  totalCount: this.#tasks.length,
+                  pageInfo: { hasNextPage: this.#tasks.length > first, endCursor: page.at(-1)?.id ?? null },
+                  edges: page.map((task) => ({ cursor: task.id, node: this.#taskView(task) })),
+                };
+              },
+            }
+          : null,
       search: ({ text }: { text: string }) => [
         ...this.#tasks.filter((task) => task.title.includes(text)).map((task) => this.#taskView(task)),
         ...(PROJECT.name.includes(text) ? [PROJECT] : []),
         ...USERS.filter((user) => user.name.includes(text)),
       ],
-      createTask: ({ input }: { input: { projectId: string; title: string; status?: string; assigneeId?: string } }, context: { role?: string }) => {
+      createTask: (
+        { input }: { input: { projectId: string; title: string; status?: string; assigneeId?: string } },
+        context: { role?: string },
+      ) => {
         if (!context.role) throw new GraphQLError('sign in to create tasks', { extensions: { code: 'UNAUTHENTICATED' } });
         const record: TaskRecord = {
-          __typename: 'Task', id: `t${this.#tasks.length + 1}`, title: input.title, status: input.status ?? 'TODO',
-          projectId: input.projectId, createdAt: '2026-03-01T00:00:00Z', assigneeId: input.assigneeId ?? null,
+          __typename: 'Task',
+          id: `t${this.#tasks.length + 1}`,
+          title: input.title,
+          status: input.status ?? 'TODO',
+          projectId: input.projectId,
+          createdAt: '2026-03-01T00:00:00Z',
+          assigneeId: input.assigneeId ?? null,
         };
         this.#tasks.push(record);
         for (const listener of this.#listeners) listener(record);
@@ -203,13 +232,18 @@ class TasksServer {
         let params: Record<string, unknown>;
         if (request.method === 'GET') {
           const search = new URLSearchParams(request.url.split('?')[1] ?? '');
-          params = Object.fromEntries([...search].map(([key, value]) => [key, key === 'variables' || key === 'extensions' ? JSON.parse(value) : value]));
+          params = Object.fromEntries(
+            [...search].map(([key, value]) => [key, key === 'variables' || key === 'extensions' ? JSON.parse(value) : value]),
+          );
         } else {
           const body = typeof request.body === 'function' ? await request.body() : request.body;
           params = typeof body === 'string' ? JSON.parse(body) : (body ?? {});
         }
         this.seen.push({ method: request.method, ...params, authorization: raw.headers.authorization, accept: raw.headers.accept });
-        const extensions = { ...(params.extensions as Record<string, unknown> | undefined), ...(params.queryId ? { queryId: params.queryId } : {}) };
+        const extensions = {
+          ...(params.extensions as Record<string, unknown> | undefined),
+          ...(params.queryId ? { queryId: params.queryId } : {}),
+        };
         return {
           query: (params.query as string | undefined) ?? '',
           operationName: params.operationName as string | undefined,
@@ -382,7 +416,9 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 beforeAll(async () => {
-  const files = await generateGraphQLFiles('schemas/graphql/tasks.graphql', ['schemas/graphql/operations'], ['types', 'client'], { scalars: { DateTime: 'string' } });
+  const files = await generateGraphQLFiles('schemas/graphql/tasks.graphql', ['schemas/graphql/operations'], ['types', 'client'], {
+    scalars: { DateTime: 'string' },
+  });
   writeFiles(OUT, files);
   writeFileSync(join(OUT, 'usage.ts'), USAGE);
   transpileFolder(OUT);
@@ -417,7 +453,12 @@ describe('generated GraphQL client files', () => {
     writeFileSync(join(documents, 'viewer.graphql'), 'query Viewer { viewer { id name } }');
     const files = await generateGraphQLFiles('schemas/graphql/tasks.graphql', [documents], ['types', 'client']);
     expect(files.map((file) => file.path).sort()).toEqual([
-      'client.ts', 'operations.ts', 'runtime/client-common.ts', 'runtime/graphql-client-persisted.ts', 'runtime/graphql-client.ts', 'types.ts',
+      'client.ts',
+      'operations.ts',
+      'runtime/client-common.ts',
+      'runtime/graphql-client-persisted.ts',
+      'runtime/graphql-client.ts',
+      'types.ts',
     ]);
     const text = files.find((file) => file.path === 'client.ts')!.content;
     expect(text).not.toContain('subscriptions');
@@ -444,8 +485,13 @@ describe('queries and mutations over HTTP', () => {
     expect(result).toEqual({
       data: {
         task: {
-          id: 't1', title: 'Write docs', status: 'IN_PROGRESS', createdAt: '2026-02-01T09:30:00Z',
-          assignee: { id: 'u1', name: 'Ada' }, internalNotes: 'secret', project: { id: 'p1', name: 'Docs' },
+          id: 't1',
+          title: 'Write docs',
+          status: 'IN_PROGRESS',
+          createdAt: '2026-02-01T09:30:00Z',
+          assignee: { id: 'u1', name: 'Ada' },
+          internalNotes: 'secret',
+          project: { id: 'p1', name: 'Docs' },
         },
       },
       errors: [],
@@ -462,7 +508,11 @@ describe('queries and mutations over HTTP', () => {
     const result = await client().getTask({ id: 't1' }, { headers: { authorization: 'Bearer member-token' } });
     expect(result.data?.task).toMatchObject({ id: 't1', title: 'Write docs', internalNotes: null });
     expect(result.errors).toHaveLength(1);
-    expect(result.errors[0]).toMatchObject({ message: 'internalNotes needs the ADMIN role', path: ['task', 'internalNotes'], extensions: { code: 'FORBIDDEN' } });
+    expect(result.errors[0]).toMatchObject({
+      message: 'internalNotes needs the ADMIN role',
+      path: ['task', 'internalNotes'],
+      extensions: { code: 'FORBIDDEN' },
+    });
   });
 
   it('returns errors of a rejected operation as a result, not an exception', async () => {
@@ -475,7 +525,10 @@ describe('queries and mutations over HTTP', () => {
   it('runs mutations, defaulted variables and optional variables', async () => {
     const admin = client({ headers: { authorization: 'Bearer admin-token' } });
     const created = await admin.createTask({ input: { projectId: 'p1', title: 'Review' } });
-    expect(created).toEqual({ data: { createTask: { id: 't2', title: 'Review', status: 'TODO', createdAt: '2026-03-01T00:00:00Z', assignee: null } }, errors: [] });
+    expect(created).toEqual({
+      data: { createTask: { id: 't2', title: 'Review', status: 'TODO', createdAt: '2026-03-01T00:00:00Z', assignee: null } },
+      errors: [],
+    });
     const page = await admin.projectTasks({ projectId: 'p1', first: 1 });
     expect(page.data?.project).toMatchObject({ tasks: { totalCount: 2, pageInfo: { hasNextPage: true, endCursor: 't1' } } });
     expect((await admin.deleteTask({ id: 't2' })).data).toEqual({ deleted: true });
@@ -504,7 +557,13 @@ describe('queries and mutations over HTTP', () => {
     expect(calls).toBe(3);
     expect(server.seen.map((request) => request.authorization)).toEqual(['Bearer nobody', 'Bearer nobody', 'Bearer admin-token']);
     // A per-call header overrides the client's.
-    expect((await client({ headers: { authorization: 'Bearer nobody' } }).viewer(undefined, { headers: { authorization: 'Bearer member-token' } })).data?.viewer).not.toBeNull();
+    expect(
+      (
+        await client({ headers: { authorization: 'Bearer nobody' } }).viewer(undefined, {
+          headers: { authorization: 'Bearer member-token' },
+        })
+      ).data?.viewer,
+    ).not.toBeNull();
   });
 
   it('sends queries by GET with URL parameters when asked, mutations still by POST', async () => {
@@ -657,14 +716,20 @@ describe('subscriptions over graphql-ws', () => {
     const queriesOnly = api.createClient({ url: `${server.url}/graphql` });
     expect(() => queriesOnly.taskChanged({ projectId: 'p1' })).toThrow(/webSocketSubscriptions/);
     // The options object `subscriptions` took before is refused with the same advice.
-    const oldStyle = api.createClient({ url: `${server.url}/graphql`, subscriptions: { webSocketImpl: WebSocket, connectionParams: { token: 'ws-secret' } } });
+    const oldStyle = api.createClient({
+      url: `${server.url}/graphql`,
+      subscriptions: { webSocketImpl: WebSocket, connectionParams: { token: 'ws-secret' } },
+    });
     expect(() => oldStyle.taskChanged({ projectId: 'p1' })).toThrow(/webSocketSubscriptions/);
     await expect(queriesOnly.close()).resolves.toBeUndefined();
     expect(server.connectionParams).toEqual([]);
   });
 
-  it('sends the client\'s token in connection_init when no connectionParams are given', async () => {
-    const tokened = client({ token: async () => 'sub-token', subscriptions: api.webSocketSubscriptions({ webSocketImpl: WebSocket, retryAttempts: 0 }) });
+  it("sends the client's token in connection_init when no connectionParams are given", async () => {
+    const tokened = client({
+      token: async () => 'sub-token',
+      subscriptions: api.webSocketSubscriptions({ webSocketImpl: WebSocket, retryAttempts: 0 }),
+    });
     // The test server wants { token: "ws-secret" }: it records the payload and refuses this one.
     expect(await rejection(tokened.taskChanged({ projectId: 'p1' }).next())).toMatchObject({ kind: 'closed' });
     expect(server.connectionParams).toEqual([{ authorization: 'Bearer sub-token' }]);
@@ -672,7 +737,9 @@ describe('subscriptions over graphql-ws', () => {
   });
 
   it('rejects with a closed GraphQLRequestError when the server refuses the connection', async () => {
-    const refused = client({ subscriptions: api.webSocketSubscriptions({ webSocketImpl: WebSocket, connectionParams: { token: 'wrong' }, retryAttempts: 0 }) });
+    const refused = client({
+      subscriptions: api.webSocketSubscriptions({ webSocketImpl: WebSocket, connectionParams: { token: 'wrong' }, retryAttempts: 0 }),
+    });
     const error = await rejection(refused.taskChanged({ projectId: 'p1' }).next());
     expect(error).toBeInstanceOf(api.GraphQLRequestError);
     expect(error).toMatchObject({ kind: 'closed', operation: 'TaskChanged' });

@@ -28,7 +28,12 @@ const OPTIONS = { scalars: { DateTime: 'string' } };
 /** Which plugin (and extra config) writes each generated file. */
 function pluginFor(path: string): { name: string; module: CodegenPlugin<GraphQLPluginConfig>; config?: Partial<GraphQLPluginConfig> } {
   if (path.startsWith('runtime/')) return { name: 'runtime', module: runtime, config: { file: path.slice('runtime/'.length) } };
-  const modules: Record<string, CodegenPlugin<GraphQLPluginConfig>> = { 'types.ts': types, 'operations.ts': operations, 'client.ts': client, 'server.ts': server };
+  const modules: Record<string, CodegenPlugin<GraphQLPluginConfig>> = {
+    'types.ts': types,
+    'operations.ts': operations,
+    'client.ts': client,
+    'server.ts': server,
+  };
   const module = modules[path];
   if (!module) throw new Error(`no plugin writes ${path}`);
   return { name: path.replace(/\.ts$/, ''), module };
@@ -62,7 +67,10 @@ describe('the GraphQL plugins inside @graphql-codegen/core', () => {
     const generates = Object.fromEntries(
       ours.map((file) => {
         const { name, config: extra } = pluginFor(file.path);
-        return [join(ROOT, '.vitest-tmp', 'graphql-codegen-cli', file.path), { plugins: [`codegen-ts/graphql/${name}`], config: { ...config, ...extra } }];
+        return [
+          join(ROOT, '.vitest-tmp', 'graphql-codegen-cli', file.path),
+          { plugins: [`codegen-ts/graphql/${name}`], config: { ...config, ...extra } },
+        ];
       }),
     );
     const written = await graphqlCodegenCli(

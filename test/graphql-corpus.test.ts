@@ -33,7 +33,9 @@ const CASES: Case[] = [
   {
     name: 'swapi',
     schema: join(CORPUS, 'swapi', 'schema.graphql'),
-    documents: readdirSync(SWAPI_QUERIES).filter((file) => file !== '07_fragments.graphql').map((file) => join(SWAPI_QUERIES, file)),
+    documents: readdirSync(SWAPI_QUERIES)
+      .filter((file) => file !== '07_fragments.graphql')
+      .map((file) => join(SWAPI_QUERIES, file)),
   },
   { name: 'hackernews', schema: join(CORPUS, 'howtographql-hackernews', 'schema.graphql'), documents: [] },
   { name: 'github', schema: GITHUB, documents: [], options: { assumeValidSDL: true } },
@@ -41,8 +43,14 @@ const CASES: Case[] = [
 
 function api(test: Case, output: string): ApiConfig {
   return {
-    name: test.name, inputs: [test.schema], documents: test.documents, style: 'graphql', output,
-    emit: ['types', 'client', 'server'], options: test.options ?? {}, root: ROOT,
+    name: test.name,
+    inputs: [test.schema],
+    documents: test.documents,
+    style: 'graphql',
+    output,
+    emit: ['types', 'client', 'server'],
+    options: test.options ?? {},
+    root: ROOT,
   };
 }
 
@@ -54,7 +62,9 @@ describe('corpus: GraphQL schemas written by others', () => {
   it('names each anonymous example query after its file, and reports a fragment defined twice where it is', async () => {
     const [swapi] = CASES;
     const files = await generate([api({ ...swapi, documents: [SWAPI_QUERIES] }, tempDir())]).catch((problem: Error) => problem);
-    expect(String(files)).toMatch(/example_queries\/0[67]_fragments\.graphql:\d+:\d+: error: There can be only one fragment named "pilotFragment"/);
+    expect(String(files)).toMatch(
+      /example_queries\/0[67]_fragments\.graphql:\d+:\d+: error: There can be only one fragment named "pilotFragment"/,
+    );
     const [{ files: generated }] = await generate([api(swapi, tempDir())]);
     const operations = generated.find((file) => file.path === 'operations.ts')!.content;
     expect(operations).toContain('export interface Query01BasicQueryQuery {');

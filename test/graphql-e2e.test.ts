@@ -25,14 +25,25 @@ function client(authorization?: string, options: Partial<Parameters<ClientModule
   return lib.createClient({
     url: example.url,
     headers: authorization ? { authorization } : {},
-    subscriptions: lib.webSocketSubscriptions({ webSocketImpl: WebSocket, connectionParams: authorization ? { authorization } : {}, retryAttempts: 0 }),
+    subscriptions: lib.webSocketSubscriptions({
+      webSocketImpl: WebSocket,
+      connectionParams: authorization ? { authorization } : {},
+      retryAttempts: 0,
+    }),
     ...options,
   });
 }
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as { data?: unknown; errors?: { message: string; path?: unknown[]; extensions?: { code?: string } }[] } };
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as { data?: unknown; errors?: { message: string; path?: unknown[]; extensions?: { code?: string } }[] },
+  };
 }
 
 beforeAll(async () => {
@@ -55,19 +66,27 @@ describe('the GraphQL example with the generated client', () => {
     const { data, errors } = await client(ADMIN).getTask({ id: 't1' });
     expect(errors).toEqual([]);
     expect(data?.task).toMatchObject({
-      id: 't1', title: 'Task 1', status: 'TODO', internalNotes: 'Blocked on legal review',
-      assignee: { id: 'u2', name: 'Grace' }, project: { id: 'p1', name: 'Launch' },
+      id: 't1',
+      title: 'Task 1',
+      status: 'TODO',
+      internalNotes: 'Blocked on legal review',
+      assignee: { id: 'u2', name: 'Grace' },
+      project: { id: 'p1', name: 'Launch' },
     });
   });
 
   it('partial success: a field @auth denies is null with an error carrying its path; the rest succeeds', async () => {
     const anonymous = await client().getTask({ id: 't1' });
     expect(anonymous.data?.task).toMatchObject({ id: 't1', title: 'Task 1', internalNotes: null });
-    expect(anonymous.errors).toEqual([expect.objectContaining({ path: ['task', 'internalNotes'], extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) })]);
+    expect(anonymous.errors).toEqual([
+      expect.objectContaining({ path: ['task', 'internalNotes'], extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) }),
+    ]);
 
     const member = await client(MEMBER).getTask({ id: 't1' });
     expect(member.data?.task?.internalNotes).toBeNull();
-    expect(member.errors).toEqual([expect.objectContaining({ path: ['task', 'internalNotes'], extensions: expect.objectContaining({ code: 'FORBIDDEN' }) })]);
+    expect(member.errors).toEqual([
+      expect.objectContaining({ path: ['task', 'internalNotes'], extensions: expect.objectContaining({ code: 'FORBIDDEN' }) }),
+    ]);
   });
 
   it('pages through a connection with cursors, and rejects a page size over the maximum before running it', async () => {
@@ -100,16 +119,26 @@ describe('the GraphQL example with the generated client', () => {
     const denied = await client(MEMBER).deleteTask({ id });
     // `deleted: deleteTask` is Boolean!: the denied field's null reaches the root, the path keeps the alias.
     expect(denied.data).toBeNull();
-    expect(denied.errors).toEqual([expect.objectContaining({ path: ['deleted'], extensions: expect.objectContaining({ code: 'FORBIDDEN' }) })]);
+    expect(denied.errors).toEqual([
+      expect.objectContaining({ path: ['deleted'], extensions: expect.objectContaining({ code: 'FORBIDDEN' }) }),
+    ]);
     const deleted = await client(ADMIN).deleteTask({ id });
     expect(deleted).toMatchObject({ data: { deleted: true }, errors: [] });
   });
 
   it('delivers subscription events to the generated client and to a plain graphql-ws client', async () => {
     const api = client(MEMBER);
-    const plain = createWsClient({ url: example.url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { authorization: MEMBER }, retryAttempts: 0 });
+    const plain = createWsClient({
+      url: example.url.replace(/^http/, 'ws'),
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: MEMBER },
+      retryAttempts: 0,
+    });
     const typed = api.taskChanged({ projectId: 'p2' });
-    const untyped = plain.iterate<{ taskChanged: { kind: string; task: { title: string } } }>({ query: operations.TaskChanged.document, variables: { projectId: 'p2' } });
+    const untyped = plain.iterate<{ taskChanged: { kind: string; task: { title: string } } }>({
+      query: operations.TaskChanged.document,
+      variables: { projectId: 'p2' },
+    });
     const nextTyped = typed.next();
     const nextPlain = untyped.next();
     // Subscriptions start asynchronously: keep changing the project until both have seen an event.
@@ -118,8 +147,13 @@ describe('the GraphQL example with the generated client', () => {
     try {
       const [fromTyped, fromPlain] = await Promise.all([nextTyped, nextPlain]);
       expect(fromTyped.done).toBe(false);
-      expect(fromTyped.value?.data?.taskChanged).toMatchObject({ kind: 'UPDATED', task: { id: 't26', title: expect.stringMatching(/^Renamed \d+$/) } });
-      expect(fromPlain.value).toMatchObject({ data: { taskChanged: { kind: 'UPDATED', task: { title: expect.stringMatching(/^Renamed/) } } } });
+      expect(fromTyped.value?.data?.taskChanged).toMatchObject({
+        kind: 'UPDATED',
+        task: { id: 't26', title: expect.stringMatching(/^Renamed \d+$/) },
+      });
+      expect(fromPlain.value).toMatchObject({
+        data: { taskChanged: { kind: 'UPDATED', task: { title: expect.stringMatching(/^Renamed/) } } },
+      });
     } finally {
       clearInterval(timer);
       await typed.return?.();
@@ -141,7 +175,10 @@ describe('the GraphQL example with the generated client', () => {
 describe('the GraphQL example in production, persisted-only, with a WebSocket origin list', () => {
   let strict: RunningExample;
   beforeAll(async () => {
-    strict = await startExample({ NODE_ENV: 'production', PERSISTED_ONLY: '1', CORS_ORIGINS: 'https://app.example.com' }, GRAPHQL_EXAMPLE_MAIN);
+    strict = await startExample(
+      { NODE_ENV: 'production', PERSISTED_ONLY: '1', CORS_ORIGINS: 'https://app.example.com' },
+      GRAPHQL_EXAMPLE_MAIN,
+    );
   });
   afterAll(async () => {
     await strict.stop();

@@ -27,7 +27,14 @@ const TARGET = 2500;
 const TIME_LIMIT_MS = 30_000;
 const CONCURRENCY = 16;
 const MAX_BODY = 8192;
-const LEAKS = [/\n\s*at\s+\S/, /\bat [\w$.<>[\]]+ \(/, /node:internal|node_modules\//, /\/(?:work|home|usr|tmp)\/[\w./-]+/, /[\w-]+\.(?:js|ts|mjs|cjs):\d+/, /\b(?:TypeError|ReferenceError|RangeError|SyntaxError)\b/];
+const LEAKS = [
+  /\n\s*at\s+\S/,
+  /\bat [\w$.<>[\]]+ \(/,
+  /node:internal|node_modules\//,
+  /\/(?:work|home|usr|tmp)\/[\w./-]+/,
+  /[\w-]+\.(?:js|ts|mjs|cjs):\d+/,
+  /\b(?:TypeError|ReferenceError|RangeError|SyntaxError)\b/,
+];
 
 const require = createRequire(import.meta.url);
 let generated: GeneratedServer;
@@ -37,7 +44,9 @@ let port: number;
 
 beforeAll(async () => {
   generated = await generatedServer('graphql-fuzz', GRAPHQL_USAGE_SOURCE);
-  const { createHttpServer } = require(join(generated.folder, 'server.js')) as { createHttpServer: (listener: unknown, options?: object) => Server };
+  const { createHttpServer } = require(join(generated.folder, 'server.js')) as {
+    createHttpServer: (listener: unknown, options?: object) => Server;
+  };
   graphql = generated.usage.server({ production: false, bodyTimeout: 300, maxBodyBytes: MAX_BODY });
   server = createHttpServer(graphql.listener);
   graphql.attach(server);
@@ -66,29 +75,52 @@ function deep(n: number): string {
 
 function jsonValue(rng: Rng, depth = 0): unknown {
   switch (rng.int(0, depth > 3 ? 4 : 7)) {
-    case 0: return rng.string(rng.int(0, 12));
-    case 1: return rng.int(-1e9, 1e9);
-    case 2: return rng.pick([null, true, false, 1e308, -0.5, 2 ** 53 + 7]);
-    case 3: return rng.pick(['\u0000', '\ud800', '💥', '__proto__', 'constructor', '${x}', '<x>']);
-    case 4: return rng.string(rng.int(0, 4), 'xyz');
-    case 5: return Array.from({ length: rng.int(0, 4) }, () => jsonValue(rng, depth + 1));
-    case 6: return Object.fromEntries(Array.from({ length: rng.int(0, 4) }, () => [rng.pick(['id', 'title', '__proto__', 'constructor', rng.string(3)]), jsonValue(rng, depth + 1)]));
-    default: return { a: jsonValue(rng, depth + 1) };
+    case 0:
+      return rng.string(rng.int(0, 12));
+    case 1:
+      return rng.int(-1e9, 1e9);
+    case 2:
+      return rng.pick([null, true, false, 1e308, -0.5, 2 ** 53 + 7]);
+    case 3:
+      return rng.pick(['\u0000', '\ud800', '💥', '__proto__', 'constructor', '${x}', '<x>']);
+    case 4:
+      return rng.string(rng.int(0, 4), 'xyz');
+    case 5:
+      return Array.from({ length: rng.int(0, 4) }, () => jsonValue(rng, depth + 1));
+    case 6:
+      return Object.fromEntries(
+        Array.from({ length: rng.int(0, 4) }, () => [
+          rng.pick(['id', 'title', '__proto__', 'constructor', rng.string(3)]),
+          jsonValue(rng, depth + 1),
+        ]),
+      );
+    default:
+      return { a: jsonValue(rng, depth + 1) };
   }
 }
 
 function query(rng: Rng): unknown {
   switch (rng.int(0, 9)) {
-    case 0: return rng.pick(GOOD);
-    case 1: return deep(rng.int(2, 40));
-    case 2: return `{ ${Array.from({ length: rng.int(10, 400) }, (_, i) => `a${i}: __typename`).join(' ')} }`;
-    case 3: return rng.pick(GOOD).slice(0, rng.int(0, 20));
-    case 4: return jsonValue(rng);
-    case 5: return `{ ${'task(id: "t1") { title } '.repeat(rng.int(50, 600))} }`;
-    case 6: return `query { projects(first: ${rng.pick(['-1', '0', '1000000', '"x"', 'null', '1e99', '2147483648'])}) { edges { node { id } } } }`;
-    case 7: return `subscription { ${rng.string(6)} }`;
-    case 8: return rng.string(rng.int(1, 200), '{}()[]:!$@."\\ abcdefgh\n#');
-    default: return `fragment F on Task { ...F } { task(id: "t1") { ...F } }`;
+    case 0:
+      return rng.pick(GOOD);
+    case 1:
+      return deep(rng.int(2, 40));
+    case 2:
+      return `{ ${Array.from({ length: rng.int(10, 400) }, (_, i) => `a${i}: __typename`).join(' ')} }`;
+    case 3:
+      return rng.pick(GOOD).slice(0, rng.int(0, 20));
+    case 4:
+      return jsonValue(rng);
+    case 5:
+      return `{ ${'task(id: "t1") { title } '.repeat(rng.int(50, 600))} }`;
+    case 6:
+      return `query { projects(first: ${rng.pick(['-1', '0', '1000000', '"x"', 'null', '1e99', '2147483648'])}) { edges { node { id } } } }`;
+    case 7:
+      return `subscription { ${rng.string(6)} }`;
+    case 8:
+      return rng.string(rng.int(1, 200), '{}()[]:!$@."\\ abcdefgh\n#');
+    default:
+      return `fragment F on Task { ...F } { task(id: "t1") { ...F } }`;
   }
 }
 
@@ -112,8 +144,28 @@ interface Case {
   slow?: boolean;
 }
 
-const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'application/graphql-response+json', 'text/plain', 'application/graphql', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', '', 'application/JSON', '*/*'];
-const ACCEPTS = ['application/json', 'application/graphql-response+json', '*/*', 'text/html', '', 'application/graphql-response+json;q=0, application/json', 'image/png'];
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/graphql-response+json',
+  'text/plain',
+  'application/graphql',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=latin1',
+  '',
+  'application/JSON',
+  '*/*',
+];
+const ACCEPTS = [
+  'application/json',
+  'application/graphql-response+json',
+  '*/*',
+  'text/html',
+  '',
+  'application/graphql-response+json;q=0, application/json',
+  'image/png',
+];
 
 function request(method: string, target: string, headers: Record<string, string>, body?: Buffer | string): string | Buffer {
   const lines = [`${method} ${target} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: close'];
@@ -126,38 +178,88 @@ function request(method: string, target: string, headers: Record<string, string>
 function nextCase(rng: Rng): Case {
   const accept = rng.pick(ACCEPTS);
   // Slow bodies take `bodyTimeout` each: a few of them.
-  const category = rng.chance(0.02) ? 'slow' : rng.pick(['post', 'post', 'post', 'batch', 'bytes', 'truncated', 'get', 'get', 'method', 'oversized', 'huge-head']);
+  const category = rng.chance(0.02)
+    ? 'slow'
+    : rng.pick(['post', 'post', 'post', 'batch', 'bytes', 'truncated', 'get', 'get', 'method', 'oversized', 'huge-head']);
   switch (category) {
     case 'batch': {
       const body = JSON.stringify(Array.from({ length: rng.int(0, 50) }, () => params(rng)));
       return { category, parts: [request('POST', '/graphql', { 'Content-Type': 'application/json', Accept: accept }, body)] };
     }
     case 'bytes':
-      return { category, parts: [request('POST', '/graphql', { 'Content-Type': rng.pick(CONTENT_TYPES), Accept: accept }, rng.bytes(rng.int(0, 512)))] };
+      return {
+        category,
+        parts: [request('POST', '/graphql', { 'Content-Type': rng.pick(CONTENT_TYPES), Accept: accept }, rng.bytes(rng.int(0, 512)))],
+      };
     case 'truncated': {
       const text = JSON.stringify(params(rng));
-      return { category, parts: [request('POST', '/graphql', { 'Content-Type': 'application/json', Accept: accept }, text.slice(0, rng.int(0, text.length)))] };
+      return {
+        category,
+        parts: [
+          request('POST', '/graphql', { 'Content-Type': 'application/json', Accept: accept }, text.slice(0, rng.int(0, text.length))),
+        ],
+      };
     }
     case 'get': {
       const search = new URLSearchParams();
-      for (const [name, value] of Object.entries(params(rng))) search.append(name, typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+      for (const [name, value] of Object.entries(params(rng)))
+        search.append(name, typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
       let target = `/graphql?${search.toString()}`;
-      if (rng.chance(0.2)) target += rng.pick(['&query=%zz', '&variables={', '&query=&query={__typename}', '&extensions=%00', '#frag', '&&&=']);
+      if (rng.chance(0.2))
+        target += rng.pick(['&query=%zz', '&variables={', '&query=&query={__typename}', '&extensions=%00', '#frag', '&&&=']);
       return { category, parts: [request('GET', target, { Accept: accept })] };
     }
     case 'method':
-      return { category, parts: [request(rng.pick(['PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE', 'FOO']), rng.pick(['/graphql', '/graphql/', '/GRAPHQL', '/other', '*']), { Accept: accept, 'Content-Type': 'application/json' }, JSON.stringify(params(rng)))] };
+      return {
+        category,
+        parts: [
+          request(
+            rng.pick(['PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE', 'FOO']),
+            rng.pick(['/graphql', '/graphql/', '/GRAPHQL', '/other', '*']),
+            { Accept: accept, 'Content-Type': 'application/json' },
+            JSON.stringify(params(rng)),
+          ),
+        ],
+      };
     case 'oversized':
-      return { category, parts: [request('POST', '/graphql', { 'Content-Type': 'application/json', Accept: accept }, JSON.stringify({ query: `{ __typename }${' '.repeat(MAX_BODY + rng.int(1, 50_000))}` }))] };
+      return {
+        category,
+        parts: [
+          request(
+            'POST',
+            '/graphql',
+            { 'Content-Type': 'application/json', Accept: accept },
+            JSON.stringify({ query: `{ __typename }${' '.repeat(MAX_BODY + rng.int(1, 50_000))}` }),
+          ),
+        ],
+      };
     case 'huge-head':
-      return { category, parts: [request('GET', `/graphql?query=${'a'.repeat(rng.int(8_000, 40_000))}`, { Accept: accept, 'X-Big': 'b'.repeat(rng.int(0, 20_000)) })] };
+      return {
+        category,
+        parts: [
+          request('GET', `/graphql?query=${'a'.repeat(rng.int(8_000, 40_000))}`, {
+            Accept: accept,
+            'X-Big': 'b'.repeat(rng.int(0, 20_000)),
+          }),
+        ],
+      };
     case 'slow': {
       const body = JSON.stringify({ query: rng.pick(GOOD) });
       const head = `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
       return { category, parts: [head, ...body.slice(0, 12)], slow: true };
     }
     default:
-      return { category, parts: [request('POST', '/graphql', { 'Content-Type': rng.chance(0.85) ? 'application/json' : rng.pick(CONTENT_TYPES), Accept: accept }, JSON.stringify(params(rng)) ?? '')] };
+      return {
+        category,
+        parts: [
+          request(
+            'POST',
+            '/graphql',
+            { 'Content-Type': rng.chance(0.85) ? 'application/json' : rng.pick(CONTENT_TYPES), Accept: accept },
+            JSON.stringify(params(rng)) ?? '',
+          ),
+        ],
+      };
   }
 }
 
@@ -180,16 +282,25 @@ function check(fuzzCase: Case, answer: RawExchange, fail: (reason: string) => vo
     }
     const shape = parsed as { data?: unknown; errors?: unknown; status?: unknown };
     const isProblem = /problem\+json/.test(type) && shape.status === answer.status;
-    if (!isProblem && !('data' in shape) && !Array.isArray(shape.errors)) fail('a JSON answer that is neither a GraphQL response nor a problem');
+    if (!isProblem && !('data' in shape) && !Array.isArray(shape.errors))
+      fail('a JSON answer that is neither a GraphQL response nor a problem');
   }
 }
 
 it(`survives ${TARGET.toLocaleString('en-US')} malformed GraphQL requests: no 5xx, no leaks, 408 for slow bodies, still answering`, async () => {
   const result = await fuzz({
-    seed: SEED, target: TARGET, timeLimitMs: TIME_LIMIT_MS, concurrency: CONCURRENCY, next: nextCase,
+    seed: SEED,
+    target: TARGET,
+    timeLimitMs: TIME_LIMIT_MS,
+    concurrency: CONCURRENCY,
+    next: nextCase,
     run: async (fuzzCase, fail) => {
       const answer = await exchange(port, fuzzCase.parts, { intervalMs: 100, timeoutMs: fuzzCase.slow ? 3000 : 5000 });
-      check(fuzzCase, answer, (reason) => fail(`[${fuzzCase.category}] ${reason}: ${JSON.stringify(fuzzCase.parts.map(String).join('').slice(0, 200))} → ${JSON.stringify(answer.body.slice(0, 200))}`));
+      check(fuzzCase, answer, (reason) =>
+        fail(
+          `[${fuzzCase.category}] ${reason}: ${JSON.stringify(fuzzCase.parts.map(String).join('').slice(0, 200))} → ${JSON.stringify(answer.body.slice(0, 200))}`,
+        ),
+      );
       return String(answer.status);
     },
   });

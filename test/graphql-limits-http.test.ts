@@ -48,7 +48,9 @@ describe('a slow request body (F11)', () => {
     expect(answer.closedByServer).toBe(true);
     expect(answer.elapsedMs).toBeGreaterThanOrEqual(450);
     expect(answer.elapsedMs).toBeLessThan(3000);
-    expect(JSON.parse(answer.body)).toEqual({ errors: [{ message: 'The request body did not arrive within 500 ms.', extensions: { code: 'REQUEST_TIMEOUT' } }] });
+    expect(JSON.parse(answer.body)).toEqual({
+      errors: [{ message: 'The request body did not arrive within 500 ms.', extensions: { code: 'REQUEST_TIMEOUT' } }],
+    });
     // The server goes on serving.
     const after = await post(running.url, JSON.parse(QUERY));
     expect(after.status).toBe(200);
@@ -65,7 +67,9 @@ describe('a slow request body (F11)', () => {
 
 describe('the hardened listener the GraphQL output exports', () => {
   it('closes a client whose request head trickles in, with a 408 problem, after headersTimeout', async () => {
-    const { createHttpServer } = require(join(generated.folder, 'server.js')) as { createHttpServer: (listener: unknown, options?: object) => Server };
+    const { createHttpServer } = require(join(generated.folder, 'server.js')) as {
+      createHttpServer: (listener: unknown, options?: object) => Server;
+    };
     const graphql = generated.usage.server({});
     const server = createHttpServer(graphql.listener, { headersTimeout: 500 });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -30,19 +30,39 @@ async function start(options: Record<string, unknown>): Promise<Running> {
 }
 
 /** POSTs a query from the local address `from` (another loopback address is another client). */
-function postFrom(url: string, from: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: { data?: unknown; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } }> {
+function postFrom(
+  url: string,
+  from: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: { data?: unknown; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+}> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method: 'POST', localAddress: from, headers: { 'content-type': 'application/json', accept: 'application/json', ...headers } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
-    });
+    const request = httpRequest(
+      url,
+      { method: 'POST', localAddress: from, headers: { 'content-type': 'application/json', accept: 'application/json', ...headers } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+          }),
+        );
+      },
+    );
     request.on('error', reject);
     request.end(JSON.stringify(body));
   });
 }
 
-const codes = (answer: { body: { errors?: Array<{ extensions?: Record<string, unknown> }> } }) => (answer.body.errors ?? []).map((error) => error.extensions?.code);
+const codes = (answer: { body: { errors?: Array<{ extensions?: Record<string, unknown> }> } }) =>
+  (answer.body.errors ?? []).map((error) => error.extensions?.code);
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 beforeAll(async () => {
@@ -62,7 +82,11 @@ beforeEach(() => {
 
 describe('GraphQL over HTTP', () => {
   test('POST runs a query with variables and an operation name', async () => {
-    const answer = await post(dev.url, { query: 'query One($id: ID!) { task(id: $id) { id title status } } query Two { viewer { id } }', variables: { id: 't1' }, operationName: 'One' });
+    const answer = await post(dev.url, {
+      query: 'query One($id: ID!) { task(id: $id) { id title status } } query Two { viewer { id } }',
+      variables: { id: 't1' },
+      operationName: 'One',
+    });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ data: { task: { id: 't1', title: 'Write docs', status: 'TODO' } } });
   });
@@ -138,12 +162,19 @@ describe('@auth: partial success', () => {
     expect(codes(member)).toEqual(['FORBIDDEN', 'FORBIDDEN']);
     expect(generated.usage.calls).not.toContain('Task.internalNotes');
     const admin = await post(dev.url, { query }, { authorization: 'Bearer admin' });
-    expect(admin.body).toEqual({ data: { task: { title: 'Write docs', internalNotes: 'needs legal review', assignee: { name: 'Ada', email: 'ada@example.com' } } } });
+    expect(admin.body).toEqual({
+      data: { task: { title: 'Write docs', internalNotes: 'needs legal review', assignee: { name: 'Ada', email: 'ada@example.com' } } },
+    });
     // @auth without an argument is the lowest role: a member may create, an admin too.
     const create = 'mutation { createTask(input: { projectId: "p1", title: "New" }) { title } }';
-    expect((await post(dev.url, { query: create }, { authorization: 'Bearer member' })).body.data).toEqual({ createTask: { title: 'New' } });
+    expect((await post(dev.url, { query: create }, { authorization: 'Bearer member' })).body.data).toEqual({
+      createTask: { title: 'New' },
+    });
     const deleted = await post(dev.url, { query: 'mutation { deleteTask(id: "t9") }' }, { authorization: 'Bearer member' });
-    expect(deleted.body).toEqual({ data: null, errors: [expect.objectContaining({ path: ['deleteTask'], extensions: { code: 'FORBIDDEN' } })] });
+    expect(deleted.body).toEqual({
+      data: null,
+      errors: [expect.objectContaining({ path: ['deleteTask'], extensions: { code: 'FORBIDDEN' } })],
+    });
     expect(generated.usage.calls).not.toContain('Mutation.deleteTask');
   });
 
@@ -156,7 +187,8 @@ describe('@auth: partial success', () => {
 
 describe('limits, checked before any resolver runs', () => {
   test('depth', async () => {
-    const deep = '{ task(id: "t1") { project { tasks(first: 1) { edges { node { project { tasks(first: 1) { edges { node { project { id } } } } } } } } } } }';
+    const deep =
+      '{ task(id: "t1") { project { tasks(first: 1) { edges { node { project { tasks(first: 1) { edges { node { project { id } } } } } } } } } } }';
     const answer = await post(dev.url, { query: deep });
     expect(answer.body.data).toBeUndefined();
     expect(codes(answer)).toEqual(['DEPTH_LIMIT_EXCEEDED']);
@@ -184,10 +216,15 @@ describe('limits, checked before any resolver runs', () => {
   test('page sizes above the maximum, literal or variable', async () => {
     const literal = await post(dev.url, { query: '{ projects(first: 500) { id } }' });
     expect(codes(literal)).toEqual(['PAGE_SIZE_LIMIT_EXCEEDED']);
-    const variable = await post(dev.url, { query: 'query($n: Int) { search(text: "a", first: $n) { __typename } }', variables: { n: 101 } });
+    const variable = await post(dev.url, {
+      query: 'query($n: Int) { search(text: "a", first: $n) { __typename } }',
+      variables: { n: 101 },
+    });
     expect(codes(variable)).toEqual(['PAGE_SIZE_LIMIT_EXCEEDED']);
     expect(generated.usage.calls).toEqual([]);
-    expect((await post(dev.url, { query: 'query($n: Int) { search(text: "a", first: $n) { __typename } }', variables: { n: 100 } })).body.errors).toBeUndefined();
+    expect(
+      (await post(dev.url, { query: 'query($n: Int) { search(text: "a", first: $n) { __typename } }', variables: { n: 100 } })).body.errors,
+    ).toBeUndefined();
   });
 
   test('aliases and tokens', async () => {
@@ -233,7 +270,9 @@ describe('rate limiting per client', () => {
     expect(Number(over.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(over.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(over.headers['ratelimit-remaining']).toBe('0');
-    expect(over.body).toEqual({ errors: [{ message: expect.stringContaining('Too many requests'), extensions: { code: 'RATE_LIMITED' } }] });
+    expect(over.body).toEqual({
+      errors: [{ message: expect.stringContaining('Too many requests'), extensions: { code: 'RATE_LIMITED' } }],
+    });
     expect(generated.usage.calls).toEqual([]);
     const strict = await postFrom(limited.url, '127.0.0.2', query, { accept: 'application/graphql-response+json' });
     expect(strict.status).toBe(429);
@@ -279,7 +318,9 @@ describe('rate limiting per client', () => {
     const small = await postFrom(limited.url, '127.0.0.6', { ...pages, variables: { n: 2 } });
     expect(small.status).toBe(200);
     expect(small.headers['ratelimit-remaining']).toBe('151');
-    expect(() => generated.usage.server({ rateLimit: { limit: 999, windowMs: 1000, cost: 'complexity' } })).toThrow(/at least limits.complexity/);
+    expect(() => generated.usage.server({ rateLimit: { limit: 999, windowMs: 1000, cost: 'complexity' } })).toThrow(
+      /at least limits.complexity/,
+    );
   });
 
   test('servers given one Store share one budget', async () => {
@@ -340,7 +381,9 @@ describe('persisted queries', () => {
     expect((await post(listed.url, { queryId: id, variables: { id: 't1' } })).body.data).toMatchObject({ task: { id: 't1' } });
     expect((await post(listed.url, { query: text, variables: { id: 't1' } })).body.data).toMatchObject({ task: { id: 't1' } });
     // The APQ hash of a registered operation is its id.
-    expect((await post(listed.url, { extensions: { persistedQuery: { version: 1, sha256Hash: id } }, variables: { id: 't1' } })).body.data).toMatchObject({ task: { id: 't1' } });
+    expect(
+      (await post(listed.url, { extensions: { persistedQuery: { version: 1, sha256Hash: id } }, variables: { id: 't1' } })).body.data,
+    ).toMatchObject({ task: { id: 't1' } });
     const query = '{ viewer { id } }';
     const extensions = { persistedQuery: { version: 1, sha256Hash: sha256(query) } };
     expect(codes(await post(listed.url, { query, extensions }))).toEqual(['PERSISTED_QUERY_NOT_IN_LIST']);
@@ -359,26 +402,49 @@ describe('production hardening', () => {
 
   test('"Did you mean" suggestions are stripped in production only', async () => {
     const query = '{ tsk(id: "t1") { id } }';
-    expect((await post(dev.url, { query })).body.errors?.[0].message).toBe('Cannot query field "tsk" on type "Query". Did you mean "task"?');
+    expect((await post(dev.url, { query })).body.errors?.[0].message).toBe(
+      'Cannot query field "tsk" on type "Query". Did you mean "task"?',
+    );
     expect((await post(prod.url, { query })).body.errors?.[0].message).toBe('Cannot query field "tsk" on type "Query".');
-    const enumValue = await post(prod.url, { query: 'query($s: TaskStatus) { project(id: "p1") { tasks(status: $s) { totalCount } } }', variables: { s: 'DONEE' } });
+    const enumValue = await post(prod.url, {
+      query: 'query($s: TaskStatus) { project(id: "p1") { tasks(status: $s) { totalCount } } }',
+      variables: { s: 'DONEE' },
+    });
     expect(enumValue.body.errors?.[0].message).not.toContain('Did you mean');
     expect(codes(enumValue)).toEqual(['BAD_USER_INPUT']);
   });
 
   test('unexpected resolver errors are masked in production and logged; errors thrown on purpose keep their message', async () => {
-    const boom = await fetch(prod.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ task(id: "boom") { id } }' }) });
+    const boom = await fetch(prod.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ task(id: "boom") { id } }' }),
+    });
     const text = await boom.text();
-    expect(JSON.parse(text)).toEqual({ data: { task: null }, errors: [{ message: 'Internal server error', locations: [{ line: 1, column: 3 }], path: ['task'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+    expect(JSON.parse(text)).toEqual({
+      data: { task: null },
+      errors: [
+        {
+          message: 'Internal server error',
+          locations: [{ line: 1, column: 3 }],
+          path: ['task'],
+          extensions: { code: 'INTERNAL_SERVER_ERROR' },
+        },
+      ],
+    });
     expect(text).not.toContain('hunter2');
     expect(generated.usage.errors).toEqual([expect.objectContaining({ message: expect.stringContaining('hunter2') })]);
     const gone = await post(prod.url, { query: '{ task(id: "gone") { id } }' });
-    expect(gone.body.errors).toEqual([expect.objectContaining({ message: 'Task gone was archived.', path: ['task'], extensions: { code: 'ARCHIVED' } })]);
+    expect(gone.body.errors).toEqual([
+      expect.objectContaining({ message: 'Task gone was archived.', path: ['task'], extensions: { code: 'ARCHIVED' } }),
+    ]);
   });
 
   test('development shows the message but never a stack', async () => {
     const answer = await post(dev.url, { query: '{ task(id: "boom") { id } }' });
-    expect(answer.body.errors).toEqual([expect.objectContaining({ message: expect.stringContaining('refused'), extensions: { code: 'INTERNAL_SERVER_ERROR' } })]);
+    expect(answer.body.errors).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('refused'), extensions: { code: 'INTERNAL_SERVER_ERROR' } }),
+    ]);
     expect(JSON.stringify(answer.body)).not.toMatch(/stack|at .*\.js:\d+/);
   });
 });
@@ -393,19 +459,22 @@ describe('the generated code', () => {
     expect(server).toContain('  "Task.internalNotes": "ADMIN",\n  "Mutation.createTask": "MEMBER",');
   });
 
-  test.each(Object.entries(COMPILERS))('a schema without @auth or documents gets a server that type-checks with %s', async (_name, compiler) => {
-    const folder = join(ROOT, '.vitest-tmp', 'graphql-server-plain');
-    mkdirSync(folder, { recursive: true });
-    const schema = join(folder, 'plain.graphql');
-    writeFileSync(schema, 'type Query { "Says hi." hello(name: String = "you"): String! }');
-    const files = await generateGraphQLFiles(schema, [], ['types', 'server']);
-    writeFiles(join(folder, 'out'), files);
-    const server = files.find((file) => file.path === 'server.ts')!.content;
-    expect(server).not.toContain('operations.js');
-    expect(server).toContain('auth: { roles: [], fields: {} }, persistedOperations: {}');
-    const result = typecheck(join(folder, 'out'), compiler, 'node', ['server.ts', 'runtime/*.ts', 'types.ts']);
-    expect(result.output).toBe('');
-  });
+  test.each(Object.entries(COMPILERS))(
+    'a schema without @auth or documents gets a server that type-checks with %s',
+    async (_name, compiler) => {
+      const folder = join(ROOT, '.vitest-tmp', 'graphql-server-plain');
+      mkdirSync(folder, { recursive: true });
+      const schema = join(folder, 'plain.graphql');
+      writeFileSync(schema, 'type Query { "Says hi." hello(name: String = "you"): String! }');
+      const files = await generateGraphQLFiles(schema, [], ['types', 'server']);
+      writeFiles(join(folder, 'out'), files);
+      const server = files.find((file) => file.path === 'server.ts')!.content;
+      expect(server).not.toContain('operations.js');
+      expect(server).toContain('auth: { roles: [], fields: {} }, persistedOperations: {}');
+      const result = typecheck(join(folder, 'out'), compiler, 'node', ['server.ts', 'runtime/*.ts', 'types.ts']);
+      expect(result.output).toBe('');
+    },
+  );
 
   test.each(Object.entries(COMPILERS))('type-checks under strict with %s', (_name, compiler) => {
     // The user code is included only against the real types.ts (the stand-in is deliberately loose).

@@ -37,20 +37,28 @@ function client(server: Running, connectionParams: Record<string, unknown> = {},
 }
 
 /** The first `count` results of a subscription (or the error that ended it). */
-function take(target: Client, query: string, variables: Record<string, unknown>, count: number): Promise<{ results: ExecutionResult[]; error?: unknown }> {
+function take(
+  target: Client,
+  query: string,
+  variables: Record<string, unknown>,
+  count: number,
+): Promise<{ results: ExecutionResult[]; error?: unknown }> {
   return new Promise((resolve) => {
     const results: ExecutionResult[] = [];
-    const dispose = target.subscribe({ query, variables }, {
-      next: (result) => {
-        results.push(result);
-        if (results.length === count) {
-          dispose();
-          resolve({ results });
-        }
+    const dispose = target.subscribe(
+      { query, variables },
+      {
+        next: (result) => {
+          results.push(result);
+          if (results.length === count) {
+            dispose();
+            resolve({ results });
+          }
+        },
+        error: (error) => resolve({ results, error }),
+        complete: () => resolve({ results }),
       },
-      error: (error) => resolve({ results, error }),
-      complete: () => resolve({ results }),
-    });
+    );
   });
 }
 
@@ -59,7 +67,12 @@ async function untilSubscribed(count: number): Promise<void> {
 }
 
 /** What a raw `ws` connection ends with: the HTTP status of a refused upgrade, or the close code. */
-function connectRaw(url: string, protocols: string[], headers: Record<string, string> = {}, localAddress?: string): Promise<{ status?: number; close?: number; reason?: string; protocol?: string }> {
+function connectRaw(
+  url: string,
+  protocols: string[],
+  headers: Record<string, string> = {},
+  localAddress?: string,
+): Promise<{ status?: number; close?: number; reason?: string; protocol?: string }> {
   return new Promise((resolve) => {
     const socket = new WebSocket(url, protocols, { headers, localAddress });
     let protocol: string | undefined;
@@ -114,13 +127,16 @@ describe('subscriptions over graphql-transport-ws', () => {
     generated.usage.publish({ kind: 'CREATED', task: { id: 't9', title: 'x', projectId: 'p1', internalNotes: 'secret' } });
     const { results } = await received;
     expect(results[0].data).toEqual({ taskChanged: { task: { id: 't9', internalNotes: null } } });
-    expect(results[0].errors).toEqual([expect.objectContaining({ path: ['taskChanged', 'task', 'internalNotes'], extensions: { code: 'FORBIDDEN' } })]);
+    expect(results[0].errors).toEqual([
+      expect.objectContaining({ path: ['taskChanged', 'task', 'internalNotes'], extensions: { code: 'FORBIDDEN' } }),
+    ]);
     expect(generated.usage.calls).not.toContain('Task.internalNotes');
     await untilSubscribed(0);
   });
 
   test('limits apply to subscriptions: a too deep one is refused before its resolver runs', async () => {
-    const deep = 'subscription { taskChanged(projectId: "p1") { task { project { tasks(first: 1) { edges { node { project { tasks(first: 1) { edges { node { id } } } } } } } } } } }';
+    const deep =
+      'subscription { taskChanged(projectId: "p1") { task { project { tasks(first: 1) { edges { node { project { tasks(first: 1) { edges { node { id } } } } } } } } } } }';
     const target = client(running, { token: 'member' });
     const { error } = await take(target, deep, {}, 1);
     expect(error).toEqual([expect.objectContaining({ extensions: { code: 'DEPTH_LIMIT_EXCEEDED' } })]);
@@ -156,11 +172,17 @@ describe('the WebSocket handshake', () => {
     const listed = await serve(generated.usage.server({ cors: { origins: ['https://app.example'] } }));
     started.push(listed);
     expect(await connectRawOpen(wsUrl(listed), { origin: 'https://app.example' })).toBe('graphql-transport-ws');
-    expect(await connectRaw(wsUrl(listed), ['graphql-transport-ws'], { origin: `http://127.0.0.1:${listed.port}` })).toEqual({ status: 403 });
+    expect(await connectRaw(wsUrl(listed), ['graphql-transport-ws'], { origin: `http://127.0.0.1:${listed.port}` })).toEqual({
+      status: 403,
+    });
   });
 
   test('the legacy graphql-ws subprotocol (subscriptions-transport-ws) is closed with 4406', async () => {
-    expect(await connectRaw(wsUrl(running), ['graphql-ws'])).toEqual({ close: 4406, reason: 'Subprotocol not acceptable', protocol: 'graphql-ws' });
+    expect(await connectRaw(wsUrl(running), ['graphql-ws'])).toEqual({
+      close: 4406,
+      reason: 'Subprotocol not acceptable',
+      protocol: 'graphql-ws',
+    });
     expect(await connectRaw(wsUrl(running), [])).toMatchObject({ close: 4406 });
   });
 
@@ -180,11 +202,16 @@ describe('connection limits', () => {
     await openSocket(url, '127.0.0.3');
     expect(await connectRaw(url, ['graphql-transport-ws'], {}, '127.0.0.4')).toEqual({ status: 503 });
     a1.close();
-    await expect.poll(async () => {
-      const socket = await openSocket(url, '127.0.0.4').catch(() => undefined);
-      socket?.close();
-      return socket !== undefined;
-    }, { timeout: 3000 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const socket = await openSocket(url, '127.0.0.4').catch(() => undefined);
+          socket?.close();
+          return socket !== undefined;
+        },
+        { timeout: 3000 },
+      )
+      .toBe(true);
   });
 
   test('one operation over maxOperations gets OPERATION_LIMIT_EXCEEDED; the connection and the others go on', async () => {

@@ -67,14 +67,25 @@ describe('browser client in headless Chromium', () => {
     const usage = await load<Usage>(folder, 'usage.js');
     // The page's origin is only known once its server listens; CORS decides by a function.
     let pageOrigin = '';
-    api = usage.createServer({ cors: { origins: (origin: string) => origin === pageOrigin, exposeHeaders: ['x-trace-id'], allowHeaders: ['x-trace-id'] } });
+    api = usage.createServer({
+      cors: { origins: (origin: string) => origin === pageOrigin, exposeHeaders: ['x-trace-id'], allowHeaders: ['x-trace-id'] },
+    });
     apiUrl = `http://127.0.0.1:${await api.listen(0, '127.0.0.1')}`;
     site = await servePage(folder, page(apiUrl));
     pageOrigin = site.url;
     // launch() gives the browser a fresh temporary profile of its own.
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
 

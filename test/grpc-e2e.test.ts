@@ -78,7 +78,9 @@ describe('the gRPC example with the generated Node client', () => {
       expect(lib.isClientError(missing, 'response')).toBe(true);
       expect(missing).toMatchObject({ code: lib.Code.NotFound, operation: 'acme.tasks.v1.TaskService/GetTask' });
       expect((missing as InstanceType<typeof lib.GrpcError>).cause).toBeInstanceOf(lib.ConnectError);
-      await expect(reader.api.createTask({ task: { projectId: 'p', title: 'x' } })).rejects.toMatchObject({ code: lib.Code.PermissionDenied });
+      await expect(reader.api.createTask({ task: { projectId: 'p', title: 'x' } })).rejects.toMatchObject({
+        code: lib.Code.PermissionDenied,
+      });
       await expect(stranger.api.getTask({ id: 'missing' })).rejects.toMatchObject({ code: lib.Code.Unauthenticated });
     } finally {
       reader.close();

@@ -51,10 +51,12 @@ describe('F3: nothing expensive before authentication', () => {
     const total = 4 * MiB;
     let sent = 0;
     let answeredAt: number | undefined;
-    const answer = new Promise<IncomingHttpHeaders>((resolve) => stream.once('response', (h) => {
-      answeredAt = sent;
-      resolve(h);
-    }));
+    const answer = new Promise<IncomingHttpHeaders>((resolve) =>
+      stream.once('response', (h) => {
+        answeredAt = sent;
+        resolve(h);
+      }),
+    );
     stream.on('error', () => {});
     stream.resume();
     const closed = new Promise<void>((resolve) => stream.once('close', resolve));
@@ -80,7 +82,11 @@ describe('F3: nothing expensive before authentication', () => {
   });
 
   it.each([
-    ['gRPC-Web', 'application/grpc-web+proto', (status: number, head: Record<string, unknown>) => status === 200 && head['grpc-status'] === '16'],
+    [
+      'gRPC-Web',
+      'application/grpc-web+proto',
+      (status: number, head: Record<string, unknown>) => status === 200 && head['grpc-status'] === '16',
+    ],
     ['Connect unary', 'application/proto', (status: number) => status === 401],
     ['Connect streaming', 'application/connect+proto', (status: number) => status === 200],
   ])('%s over HTTP/1.1: an unauthenticated 4 MiB request is answered before its body is sent', async (_name, type, refused) => {
@@ -92,7 +98,13 @@ describe('F3: nothing expensive before authentication', () => {
   it('reads a message split into many frames linearly: 4 MiB in 1 KiB frames, authenticated, costs little CPU', async () => {
     const before = await server.usage();
     const session = http2Connect(`http://127.0.0.1:${server.port}`);
-    const stream = session.request({ ':method': 'POST', ':path': UPDATE_TASK, 'content-type': 'application/grpc', te: 'trailers', authorization: 'Bearer editor' });
+    const stream = session.request({
+      ':method': 'POST',
+      ':path': UPDATE_TASK,
+      'content-type': 'application/grpc',
+      te: 'trailers',
+      authorization: 'Bearer editor',
+    });
     const answer = grpcAnswer(stream);
     // UpdateTaskRequest { task: { id: <~4 MiB> } }: the unknown id answers NOT_FOUND (without echoing it).
     const task = lengthDelimited(1, Buffer.alloc(4 * MiB - 64, 0x61));
@@ -142,7 +154,7 @@ describe('F4: concurrent streams and idle streams', () => {
     raw.destroy();
   });
 
-  it('100 unauthenticated streams sending 4 MiB each leave the server\'s memory flat', async () => {
+  it("100 unauthenticated streams sending 4 MiB each leave the server's memory flat", async () => {
     const before = await server.usage();
     const session = http2Connect(`http://127.0.0.1:${server.port}`);
     const calls: Promise<string | undefined>[] = [];
@@ -182,7 +194,13 @@ describe('F5: a connection that says nothing is closed', () => {
 
     const used = http2Connect(`http://127.0.0.1:${server.port}`);
     used.on('error', () => {});
-    const stream = used.request({ ':method': 'POST', ':path': GET_TASK, 'content-type': 'application/grpc', te: 'trailers', authorization: 'Bearer editor' });
+    const stream = used.request({
+      ':method': 'POST',
+      ':path': GET_TASK,
+      'content-type': 'application/grpc',
+      te: 'trailers',
+      authorization: 'Bearer editor',
+    });
     const answer = grpcAnswer(stream);
     stream.end(envelope(GET_T1));
     expect((await answer).trailers['grpc-status']).toBe('0');
@@ -206,7 +224,14 @@ describe('F12: deadlines', () => {
 
   it('grpc-timeout: 99999999H (longer than a timer holds) is no deadline, on the HTTP/2 gRPC path', async () => {
     const session = http2Connect(`http://127.0.0.1:${port}`);
-    const stream = session.request({ ':method': 'POST', ':path': LIST_TASKS, 'content-type': 'application/grpc', te: 'trailers', authorization: 'Bearer editor', 'grpc-timeout': '99999999H' });
+    const stream = session.request({
+      ':method': 'POST',
+      ':path': LIST_TASKS,
+      'content-type': 'application/grpc',
+      te: 'trailers',
+      authorization: 'Bearer editor',
+      'grpc-timeout': '99999999H',
+    });
     stream.end(envelope(LIST_ENDLESS));
     const messages = await countMessages(stream, 5);
     session.destroy();
@@ -217,7 +242,11 @@ describe('F12: deadlines', () => {
     ['gRPC-Web', { 'content-type': 'application/grpc-web+proto', 'grpc-timeout': '99999999H' }, envelope(LIST_ENDLESS)],
     ['Connect', { 'content-type': 'application/connect+proto', 'connect-timeout-ms': '9999999999' }, envelope(LIST_ENDLESS)],
   ])('%s over HTTP/1.1: a deadline longer than a timer holds is no deadline', async (_name, head, body) => {
-    const response = await fetch(`http://127.0.0.1:${port}${LIST_TASKS}`, { method: 'POST', headers: { ...head, authorization: 'Bearer editor' }, body: new Uint8Array(body) });
+    const response = await fetch(`http://127.0.0.1:${port}${LIST_TASKS}`, {
+      method: 'POST',
+      headers: { ...head, authorization: 'Bearer editor' },
+      body: new Uint8Array(body),
+    });
     const reader = response.body!.getReader();
     let bytes = 0;
     while (bytes < 5 * 10) {
@@ -231,11 +260,25 @@ describe('F12: deadlines', () => {
   });
 
   it.each([
-    ['1n', '4'], ['1u', '4'], ['1m', '4'],
-    ['1X', '3'], ['123456789S', '3'], ['-1S', '3'], ['1.5S', '3'], ['S', '3'], ['1 S', '3'],
+    ['1n', '4'],
+    ['1u', '4'],
+    ['1m', '4'],
+    ['1X', '3'],
+    ['123456789S', '3'],
+    ['-1S', '3'],
+    ['1.5S', '3'],
+    ['S', '3'],
+    ['1 S', '3'],
   ])('grpc-timeout %j answers status %s (tiny: DEADLINE_EXCEEDED; malformed: INVALID_ARGUMENT)', async (timeout, status) => {
     const session = http2Connect(`http://127.0.0.1:${port}`);
-    const stream = session.request({ ':method': 'POST', ':path': GET_TASK, 'content-type': 'application/grpc', te: 'trailers', authorization: 'Bearer editor', 'grpc-timeout': timeout });
+    const stream = session.request({
+      ':method': 'POST',
+      ':path': GET_TASK,
+      'content-type': 'application/grpc',
+      te: 'trailers',
+      authorization: 'Bearer editor',
+      'grpc-timeout': timeout,
+    });
     const answer = grpcAnswer(stream);
     stream.end(envelope(Buffer.concat([Buffer.from([0x0a, 0x04]), Buffer.from('slow')])));
     const { trailers } = await answer;
@@ -250,7 +293,14 @@ describe('F12: deadlines', () => {
     const capped = usage.createServer({ maxTimeoutMs: 1000 });
     const cappedPort = await capped.listen(0, '127.0.0.1');
     const session = http2Connect(`http://127.0.0.1:${cappedPort}`);
-    const stream = session.request({ ':method': 'POST', ':path': GET_TASK, 'content-type': 'application/grpc', te: 'trailers', authorization: 'Bearer editor', 'grpc-timeout': '2S' });
+    const stream = session.request({
+      ':method': 'POST',
+      ':path': GET_TASK,
+      'content-type': 'application/grpc',
+      te: 'trailers',
+      authorization: 'Bearer editor',
+      'grpc-timeout': '2S',
+    });
     const answer = grpcAnswer(stream);
     stream.end(envelope(GET_T1));
     const { trailers } = await answer;
@@ -282,7 +332,9 @@ function grpcAnswer(stream: ClientHttp2Stream): Promise<{ headers: IncomingHttpH
     stream.on('trailers', (t) => (trailers = t));
     stream.on('data', () => {});
     stream.on('error', () => {});
-    stream.on('close', () => resolve({ headers: head, trailers: head['grpc-status'] !== undefined ? head : trailers, rstCode: stream.rstCode ?? 0 }));
+    stream.on('close', () =>
+      resolve({ headers: head, trailers: head['grpc-status'] !== undefined ? head : trailers, rstCode: stream.rstCode ?? 0 }),
+    );
   });
 }
 
@@ -319,11 +371,22 @@ function unauthenticatedUpload(session: ClientHttp2Session, size: number): Promi
 }
 
 /** An HTTP/1.1 POST of `size` bytes in 64 KiB writes, stopping when the answer arrives. */
-function http1Upload(port: number, path: string, type: string, size: number): Promise<{ status: number; head: Record<string, unknown>; sentBefore: number }> {
+function http1Upload(
+  port: number,
+  path: string,
+  type: string,
+  size: number,
+): Promise<{ status: number; head: Record<string, unknown>; sentBefore: number }> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
-    const request = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': type, 'content-length': String(size) } });
+    const request = httpRequest({
+      host: '127.0.0.1',
+      port,
+      path,
+      method: 'POST',
+      headers: { 'content-type': type, 'content-length': String(size) },
+    });
     request.on('response', (response) => {
       answered = true;
       const sentBefore = sent;
@@ -362,4 +425,3 @@ function closedWithin(port: number, chunks: Buffer[], ms: number): Promise<boole
     });
   });
 }
-

@@ -12,7 +12,11 @@ import * as net from 'node:net';
 import { generateGrpc, grpcJsPackage, load, metadata, unary } from './support/grpc-setup.js';
 
 interface Usage {
-  createServer(options?: object): { listen(port: number, host?: string): Promise<number>; close(): Promise<void>; health: { set(service: string, status: number): void } };
+  createServer(options?: object): {
+    listen(port: number, host?: string): Promise<number>;
+    close(): Promise<void>;
+    health: { set(service: string, status: number): void };
+  };
   seen: { aborted: string[]; logged: unknown[]; principals: string[] };
 }
 
@@ -50,15 +54,29 @@ afterAll(async () => {
 
 describe('grpc-js client → generated server', () => {
   it('unary with metadata: header and trailer come back, int64 and enums as the .proto says', async () => {
-    const { value, header, trailer } = await unary<Record<string, unknown>>(client, 'getTask', { id: 't2' }, metadata('editor', { 'x-trace-id': 'trace-42' }));
-    expect(value).toMatchObject({ id: 't2', projectId: 'p1', title: 'Ship it', status: 'TASK_STATUS_DONE', estimateMinutes: '9007199254740993' });
+    const { value, header, trailer } = await unary<Record<string, unknown>>(
+      client,
+      'getTask',
+      { id: 't2' },
+      metadata('editor', { 'x-trace-id': 'trace-42' }),
+    );
+    expect(value).toMatchObject({
+      id: 't2',
+      projectId: 'p1',
+      title: 'Ship it',
+      status: 'TASK_STATUS_DONE',
+      estimateMinutes: '9007199254740993',
+    });
     expect(header.get('x-trace-id')).toEqual(['trace-42']);
     expect(trailer.get('x-served-by')).toEqual(['usage']);
     expect(usage.seen.principals).toContain('u1');
   });
 
   it('server streaming', async () => {
-    const call = (client as unknown as { listTasks(request: object, metadata: grpc.Metadata): AsyncIterable<{ id: string }> }).listTasks({ projectId: 'p1' }, metadata('reader'));
+    const call = (client as unknown as { listTasks(request: object, metadata: grpc.Metadata): AsyncIterable<{ id: string }> }).listTasks(
+      { projectId: 'p1' },
+      metadata('reader'),
+    );
     const ids: string[] = [];
     for await (const task of call) ids.push(task.id);
     expect(ids).toEqual(['t1', 't2']);
@@ -66,10 +84,14 @@ describe('grpc-js client → generated server', () => {
 
   it('client streaming', async () => {
     const result = await new Promise<{ created: number; ids: string[] }>((resolve, reject) => {
-      const call = (client as unknown as { importTasks(metadata: grpc.Metadata, callback: (error: Error | null, value: { created: number; ids: string[] }) => void): grpc.ClientWritableStream<object> }).importTasks(
-        metadata('editor'),
-        (error, value) => (error ? reject(error) : resolve(value)),
-      );
+      const call = (
+        client as unknown as {
+          importTasks(
+            metadata: grpc.Metadata,
+            callback: (error: Error | null, value: { created: number; ids: string[] }) => void,
+          ): grpc.ClientWritableStream<object>;
+        }
+      ).importTasks(metadata('editor'), (error, value) => (error ? reject(error) : resolve(value)));
       for (const title of ['a', 'b', 'c']) call.write({ projectId: 'p1', title });
       call.end();
     });
@@ -78,7 +100,11 @@ describe('grpc-js client → generated server', () => {
   });
 
   it('bidirectional streaming: answers arrive while the client is still sending', async () => {
-    const call = (client as unknown as { syncTasks(metadata: grpc.Metadata): grpc.ClientDuplexStream<object, { kind: string; task: { id: string; title: string } }> }).syncTasks(metadata('editor'));
+    const call = (
+      client as unknown as {
+        syncTasks(metadata: grpc.Metadata): grpc.ClientDuplexStream<object, { kind: string; task: { id: string; title: string } }>;
+      }
+    ).syncTasks(metadata('editor'));
     const received: string[] = [];
     const first = new Promise<void>((resolve) => call.once('data', () => resolve()));
     call.on('data', (event) => received.push(`${event.kind} ${event.task.id} ${event.task.title}`));
@@ -93,35 +119,59 @@ describe('grpc-js client → generated server', () => {
   it('no or unknown credentials → UNAUTHENTICATED; a reader writing → PERMISSION_DENIED', async () => {
     await expect(unary(client, 'getTask', { id: 't1' }, metadata(undefined))).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
     await expect(unary(client, 'getTask', { id: 't1' }, metadata('forged'))).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
-    await expect(unary(client, 'deleteTask', { id: 't1' }, metadata('reader'))).rejects.toMatchObject({ code: grpc.status.PERMISSION_DENIED });
-    const stream = (client as unknown as { listTasks(request: object, metadata: grpc.Metadata): AsyncIterable<unknown> }).listTasks({ projectId: 'p1' }, metadata(undefined));
-    await expect((async () => { for await (const _ of stream) void _; })()).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+    await expect(unary(client, 'deleteTask', { id: 't1' }, metadata('reader'))).rejects.toMatchObject({
+      code: grpc.status.PERMISSION_DENIED,
+    });
+    const stream = (client as unknown as { listTasks(request: object, metadata: grpc.Metadata): AsyncIterable<unknown> }).listTasks(
+      { projectId: 'p1' },
+      metadata(undefined),
+    );
+    await expect(
+      (async () => {
+        for await (const _ of stream) void _;
+      })(),
+    ).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
   });
 
   it('a validation failure the handler throws → INVALID_ARGUMENT; a missing task → NOT_FOUND', async () => {
-    await expect(unary(client, 'getTask', { id: '' }, metadata('editor'))).rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: 'id is required' });
-    await expect(unary(client, 'createTask', { task: { title: '' } }, metadata('editor'))).rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
-    await expect(unary(client, 'getTask', { id: 'missing' }, metadata('editor'))).rejects.toMatchObject({ code: grpc.status.NOT_FOUND, details: 'task missing not found' });
+    await expect(unary(client, 'getTask', { id: '' }, metadata('editor'))).rejects.toMatchObject({
+      code: grpc.status.INVALID_ARGUMENT,
+      details: 'id is required',
+    });
+    await expect(unary(client, 'createTask', { task: { title: '' } }, metadata('editor'))).rejects.toMatchObject({
+      code: grpc.status.INVALID_ARGUMENT,
+    });
+    await expect(unary(client, 'getTask', { id: 'missing' }, metadata('editor'))).rejects.toMatchObject({
+      code: grpc.status.NOT_FOUND,
+      details: 'task missing not found',
+    });
   });
 
   it('an uncaught exception → INTERNAL with a generic message, no stack and no secret; logged on the server', async () => {
     const logged = usage.seen.logged.length;
     const error = await unary(client, 'getTask', { id: 'boom' }, metadata('editor')).catch((e: grpc.ServiceError) => e);
     expect(error).toMatchObject({ code: grpc.status.INTERNAL, details: 'internal error' });
-    const everything = JSON.stringify({ details: (error as grpc.ServiceError).details, metadata: (error as grpc.ServiceError).metadata.getMap() });
+    const everything = JSON.stringify({
+      details: (error as grpc.ServiceError).details,
+      metadata: (error as grpc.ServiceError).metadata.getMap(),
+    });
     expect(everything).not.toMatch(/secret|at .*\.js|Error:/);
     expect(usage.seen.logged.length).toBe(logged + 1);
     expect(String(usage.seen.logged.at(-1))).toContain('secret');
   });
 
   it('a deadline that expires → DEADLINE_EXCEEDED, and the handler sees its signal abort', async () => {
-    const error = await unary(client, 'getTask', { id: 'slow' }, metadata('editor'), { deadline: Date.now() + 150 }).catch((e: grpc.ServiceError) => e);
+    const error = await unary(client, 'getTask', { id: 'slow' }, metadata('editor'), { deadline: Date.now() + 150 }).catch(
+      (e: grpc.ServiceError) => e,
+    );
     expect(error).toMatchObject({ code: grpc.status.DEADLINE_EXCEEDED });
     await expect.poll(() => usage.seen.aborted).toContain('getTask');
   });
 
   it('cancelling a server stream reaches the handler', async () => {
-    const call = (client as unknown as { listTasks(request: object, metadata: grpc.Metadata): grpc.ClientReadableStream<{ id: string }> }).listTasks({ projectId: 'endless' }, metadata('editor'));
+    const call = (
+      client as unknown as { listTasks(request: object, metadata: grpc.Metadata): grpc.ClientReadableStream<{ id: string }> }
+    ).listTasks({ projectId: 'endless' }, metadata('editor'));
     await new Promise<void>((resolve) => call.once('data', () => resolve()));
     call.on('error', () => undefined); // CANCELLED, as asked
     call.cancel();
@@ -131,7 +181,14 @@ describe('grpc-js client → generated server', () => {
   it('a message that is not valid protobuf is refused without reaching the handler', async () => {
     const bad = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
     const error = await new Promise<grpc.ServiceError>((resolve) =>
-      bad.makeUnaryRequest('/acme.tasks.v1.TaskService/GetTask', () => Buffer.from([0x0a, 0xff, 0xff]), (x: Buffer) => x, {}, metadata('editor'), (e) => resolve(e as grpc.ServiceError)),
+      bad.makeUnaryRequest(
+        '/acme.tasks.v1.TaskService/GetTask',
+        () => Buffer.from([0x0a, 0xff, 0xff]),
+        (x: Buffer) => x,
+        {},
+        metadata('editor'),
+        (e) => resolve(e as grpc.ServiceError),
+      ),
     );
     bad.close();
     // Connect answers INTERNAL ("parse binary: ..."), as gRPC's status table prescribes for a request
@@ -143,7 +200,14 @@ describe('grpc-js client → generated server', () => {
   it('an unknown method → UNIMPLEMENTED', async () => {
     const raw = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
     const error = await new Promise<grpc.ServiceError>((resolve) =>
-      raw.makeUnaryRequest('/acme.tasks.v1.TaskService/Nope', (x: Buffer) => x, (x: Buffer) => x, Buffer.alloc(0), metadata('editor'), (e) => resolve(e as grpc.ServiceError)),
+      raw.makeUnaryRequest(
+        '/acme.tasks.v1.TaskService/Nope',
+        (x: Buffer) => x,
+        (x: Buffer) => x,
+        Buffer.alloc(0),
+        metadata('editor'),
+        (e) => resolve(e as grpc.ServiceError),
+      ),
     );
     raw.close();
     expect(error.code).toBe(grpc.status.UNIMPLEMENTED);
@@ -161,7 +225,9 @@ describe('health (grpc.health.v1) through grpc-js', () => {
 
   it('Watch streams the current status, then each change', async () => {
     const health = new Health(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-    const call = (health as unknown as { watch(request: object): grpc.ClientReadableStream<{ status: string }> }).watch({ service: 'acme.tasks.v1.TaskService' });
+    const call = (health as unknown as { watch(request: object): grpc.ClientReadableStream<{ status: string }> }).watch({
+      service: 'acme.tasks.v1.TaskService',
+    });
     const statuses: string[] = [];
     const two = new Promise<void>((resolve) => call.on('data', (response) => statuses.push(response.status) === 2 && resolve()));
     await new Promise<void>((resolve) => call.once('data', () => resolve()));
@@ -179,15 +245,28 @@ describe('fetch → Connect JSON protocol (HTTP/1.1, same port)', () => {
   const url = (method: string) => `http://127.0.0.1:${port}/acme.tasks.v1.TaskService/${method}`;
 
   it('unary POST with application/json answers proto3 JSON', async () => {
-    const response = await fetch(url('GetTask'), { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer reader' }, body: '{"id":"t2"}' });
+    const response = await fetch(url('GetTask'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer reader' },
+      body: '{"id":"t2"}',
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json');
-    expect(await response.json()).toMatchObject({ id: 't2', projectId: 'p1', status: 'TASK_STATUS_DONE', estimateMinutes: '9007199254740993' });
+    expect(await response.json()).toMatchObject({
+      id: 't2',
+      projectId: 'p1',
+      status: 'TASK_STATUS_DONE',
+      estimateMinutes: '9007199254740993',
+    });
   });
 
   it('errors are Connect error JSON with HTTP statuses: 401, 403, 404, 400 for bad JSON, 500 without details', async () => {
     const call = (method: string, body: string, token?: string) =>
-      fetch(url(method), { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body });
+      fetch(url(method), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body,
+      });
     let response = await call('GetTask', '{"id":"t1"}');
     expect([response.status, await response.json()]).toEqual([401, { code: 'unauthenticated', message: 'missing or invalid credentials' }]);
     response = await call('DeleteTask', '{"id":"t1"}', 'reader');
@@ -227,7 +306,17 @@ describe('generated Node client → plain grpc-js server', () => {
         call.sendMetadata(new grpc.Metadata());
         const trailer = new grpc.Metadata();
         trailer.set('x-served-by', 'grpc-js');
-        callback(null, { id: call.request.id, title: 'from grpc-js', status: 'TASK_STATUS_IN_PROGRESS', estimateMinutes: '9007199254740993', attributes: { priority: 'high' } }, trailer);
+        callback(
+          null,
+          {
+            id: call.request.id,
+            title: 'from grpc-js',
+            status: 'TASK_STATUS_IN_PROGRESS',
+            estimateMinutes: '9007199254740993',
+            attributes: { priority: 'high' },
+          },
+          trailer,
+        );
       },
       listTasks(call: grpc.ServerWritableStream<{ projectId: string; pageSize: number }, unknown>) {
         for (let i = 0; i < call.request.pageSize; i++) call.write({ id: `${call.request.projectId}-${i}` });
@@ -248,7 +337,11 @@ describe('generated Node client → plain grpc-js server', () => {
     );
     module = await load<NodeClientModule>(folder, 'out/client.js');
     // headers as a function, as CommonClientOptions allow: asked on every call.
-    connection = module.createClient({ baseUrl: `http://127.0.0.1:${plainPort}`, token: () => 'secret-token', headers: async () => ({ 'x-tenant': 'acme' }) });
+    connection = module.createClient({
+      baseUrl: `http://127.0.0.1:${plainPort}`,
+      token: () => 'secret-token',
+      headers: async () => ({ 'x-tenant': 'acme' }),
+    });
     tasks = connection.taskService;
   });
 
@@ -259,26 +352,51 @@ describe('generated Node client → plain grpc-js server', () => {
 
   it('unary: typed message back, credentials and metadata sent, trailers read', async () => {
     let trailer: Headers | undefined;
-    const task = (await tasks.getTask({ id: 't9' }, { onTrailer: (t: Headers) => (trailer = t) })) as { id: string; title: string; status: number; estimateMinutes: bigint; attributes: Record<string, string> };
-    expect(task).toMatchObject({ id: 't9', title: 'from grpc-js', status: 2, estimateMinutes: 9007199254740993n, attributes: { priority: 'high' } });
+    const task = (await tasks.getTask({ id: 't9' }, { onTrailer: (t: Headers) => (trailer = t) })) as {
+      id: string;
+      title: string;
+      status: number;
+      estimateMinutes: bigint;
+      attributes: Record<string, string>;
+    };
+    expect(task).toMatchObject({
+      id: 't9',
+      title: 'from grpc-js',
+      status: 2,
+      estimateMinutes: 9007199254740993n,
+      attributes: { priority: 'high' },
+    });
     expect(received).toEqual({ authorization: 'Bearer secret-token', tenant: 'acme' });
     expect(trailer?.get('x-served-by')).toBe('grpc-js');
   });
 
   it('a status from the server arrives as GrpcError (a ClientError of kind response) with its code, ConnectError as its cause', async () => {
-    const error = (await (tasks.getTask({ id: 'missing' }) as Promise<unknown>).catch((e: unknown) => e)) as InstanceType<NodeClientModule['GrpcError']>;
+    const error = (await (tasks.getTask({ id: 'missing' }) as Promise<unknown>).catch((e: unknown) => e)) as InstanceType<
+      NodeClientModule['GrpcError']
+    >;
     expect(error).toBeInstanceOf(module.GrpcError);
     expect(error).toBeInstanceOf(module.ClientError);
-    expect([error.kind, error.operation, error.code, error.rawMessage]).toEqual(['response', 'acme.tasks.v1.TaskService/GetTask', module.Code.NotFound, 'no such task']);
+    expect([error.kind, error.operation, error.code, error.rawMessage]).toEqual([
+      'response',
+      'acme.tasks.v1.TaskService/GetTask',
+      module.Code.NotFound,
+      'no such task',
+    ]);
     expect(error.cause).toBeInstanceOf(module.ConnectError);
   });
 
   it('a deadline expires → DEADLINE_EXCEEDED of kind timeout, per call (timeoutMs) or per client (timeout)', async () => {
-    const error = (await (tasks.getTask({ id: 'slow' }, { timeoutMs: 100 }) as Promise<unknown>).catch((e: unknown) => e)) as { code: number; kind: string };
+    const error = (await (tasks.getTask({ id: 'slow' }, { timeoutMs: 100 }) as Promise<unknown>).catch((e: unknown) => e)) as {
+      code: number;
+      kind: string;
+    };
     expect([error.code, error.kind]).toEqual([module.Code.DeadlineExceeded, 'timeout']);
     const bounded = module.createClient({ baseUrl: `http://127.0.0.1:${plainPort}`, timeout: 100 });
     try {
-      const late = (await (bounded.taskService.getTask!({ id: 'slow' }) as Promise<unknown>).catch((e: unknown) => e)) as { code: number; kind: string };
+      const late = (await (bounded.taskService.getTask!({ id: 'slow' }) as Promise<unknown>).catch((e: unknown) => e)) as {
+        code: number;
+        kind: string;
+      };
       expect([late.code, late.kind]).toEqual([module.Code.DeadlineExceeded, 'timeout']);
     } finally {
       bounded.close();
@@ -292,7 +410,10 @@ describe('generated Node client → plain grpc-js server', () => {
     flakyCalls = 0;
     const once = module.createClient({ baseUrl: `http://127.0.0.1:${plainPort}`, retry: false });
     try {
-      const error = (await (once.taskService.getTask!({ id: 'flaky' }) as Promise<unknown>).catch((e: unknown) => e)) as { code: number; kind: string };
+      const error = (await (once.taskService.getTask!({ id: 'flaky' }) as Promise<unknown>).catch((e: unknown) => e)) as {
+        code: number;
+        kind: string;
+      };
       expect([error.code, error.kind, flakyCalls]).toEqual([module.Code.Unavailable, 'response', 1]);
     } finally {
       once.close();
@@ -339,7 +460,8 @@ describe('generated Node client → plain grpc-js server', () => {
       yield { kind: 3, task: { id: 'b' } };
     }
     const echoed: string[] = [];
-    for await (const event of tasks.syncTasks(events()) as AsyncIterable<{ kind: number; task: { id: string; title: string } }>) echoed.push(`${event.kind} ${event.task.id} ${event.task.title}`);
+    for await (const event of tasks.syncTasks(events()) as AsyncIterable<{ kind: number; task: { id: string; title: string } }>)
+      echoed.push(`${event.kind} ${event.task.id} ${event.task.title}`);
     expect(echoed).toEqual(['1 a echo', '3 b echo']);
   });
 });
@@ -352,7 +474,11 @@ describe('generated Node client (Connect gRPC transport, HTTP/2) → generated s
     connections.push(connection);
     return connection.taskService;
   };
-  const failure = async (call: unknown) => (await (call as Promise<unknown>).then(() => undefined, (e: unknown) => e)) as { code: number; rawMessage: string } | undefined;
+  const failure = async (call: unknown) =>
+    (await (call as Promise<unknown>).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code: number; rawMessage: string } | undefined;
 
   beforeAll(async () => {
     module = await load<NodeClientModule>(folder, 'out/client.js');
@@ -363,7 +489,10 @@ describe('generated Node client (Connect gRPC transport, HTTP/2) → generated s
     const tasks = clientFor('editor');
     let header: Headers | undefined;
     let trailer: Headers | undefined;
-    const task = await tasks.getTask({ id: 't2' }, { headers: { 'x-trace-id': 'connect-7' }, onHeader: (h: Headers) => (header = h), onTrailer: (t: Headers) => (trailer = t) });
+    const task = await tasks.getTask(
+      { id: 't2' },
+      { headers: { 'x-trace-id': 'connect-7' }, onHeader: (h: Headers) => (header = h), onTrailer: (t: Headers) => (trailer = t) },
+    );
     expect(task).toMatchObject({ id: 't2', title: 'Ship it', estimateMinutes: 9007199254740993n });
     expect([header?.get('x-trace-id'), trailer?.get('x-served-by')]).toEqual(['connect-7', 'usage']);
     // createTask's handler returns a plain value, not a promise.
@@ -384,13 +513,17 @@ describe('generated Node client (Connect gRPC transport, HTTP/2) → generated s
       yield { kind: 0, task: { id: 'c2', title: 'y' } };
     }
     const echoed: string[] = [];
-    for await (const event of tasks.syncTasks(events()) as AsyncIterable<{ kind: number; task: { id: string; title: string } }>) echoed.push(`${event.kind} ${event.task.id} ${event.task.title}`);
+    for await (const event of tasks.syncTasks(events()) as AsyncIterable<{ kind: number; task: { id: string; title: string } }>)
+      echoed.push(`${event.kind} ${event.task.id} ${event.task.title}`);
     expect(echoed).toEqual(['1 c1 x (seen)', '2 c2 y (seen)']);
   });
 
   it('statuses: NOT_FOUND, INVALID_ARGUMENT, PERMISSION_DENIED, UNAUTHENTICATED, INTERNAL without details, DEADLINE_EXCEEDED', async () => {
     const editor = clientFor('editor');
-    expect(await failure(editor.getTask({ id: 'missing' }))).toMatchObject({ code: module.Code.NotFound, rawMessage: 'task missing not found' });
+    expect(await failure(editor.getTask({ id: 'missing' }))).toMatchObject({
+      code: module.Code.NotFound,
+      rawMessage: 'task missing not found',
+    });
     expect(await failure(editor.getTask({ id: '' }))).toMatchObject({ code: module.Code.InvalidArgument, rawMessage: 'id is required' });
     expect(await failure(clientFor('reader').deleteTask({ id: 't1' }))).toMatchObject({ code: module.Code.PermissionDenied });
     expect(await failure(clientFor('forged').getTask({ id: 't1' }))).toMatchObject({ code: module.Code.Unauthenticated });
@@ -413,7 +546,7 @@ describe('gRPC over HTTP/2: limits, compression and shutdown', () => {
     await limited?.close();
   });
 
-  it('a gzip-compressed call is answered (compressed requests are Connect\'s)', async () => {
+  it("a gzip-compressed call is answered (compressed requests are Connect's)", async () => {
     const gzip = new TaskService(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { 'grpc.default_compression_algorithm': 2 });
     const { value } = await unary<{ id: string; title: string }>(gzip, 'getTask', { id: 't1' }, metadata('editor'));
     gzip.close();
@@ -422,9 +555,15 @@ describe('gRPC over HTTP/2: limits, compression and shutdown', () => {
 
   it('a message over readMaxBytes → RESOURCE_EXHAUSTED, unary and mid-stream; the handler never sees it', async () => {
     const big = { task: { projectId: 'p1', title: 'x'.repeat(100) } };
-    await expect(unary(limitedClient, 'createTask', big, metadata('editor'))).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED });
+    await expect(unary(limitedClient, 'createTask', big, metadata('editor'))).rejects.toMatchObject({
+      code: grpc.status.RESOURCE_EXHAUSTED,
+    });
     const result = await new Promise<grpc.ServiceError | null>((resolve) => {
-      const call = (limitedClient as unknown as { importTasks(metadata: grpc.Metadata, callback: (error: grpc.ServiceError | null) => void): grpc.ClientWritableStream<object> }).importTasks(metadata('editor'), resolve);
+      const call = (
+        limitedClient as unknown as {
+          importTasks(metadata: grpc.Metadata, callback: (error: grpc.ServiceError | null) => void): grpc.ClientWritableStream<object>;
+        }
+      ).importTasks(metadata('editor'), resolve);
       call.write({ projectId: 'p1', title: 'small' });
       call.write(big.task);
       call.end();
@@ -433,15 +572,21 @@ describe('gRPC over HTTP/2: limits, compression and shutdown', () => {
   });
 
   it('a deadline beyond maxTimeoutMs → INVALID_ARGUMENT; within it the call goes through', async () => {
-    await expect(unary(limitedClient, 'getTask', { id: 't1' }, metadata('editor'), { deadline: Date.now() + 60_000 })).rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
-    await expect(unary(limitedClient, 'getTask', { id: 't1' }, metadata('editor'), { deadline: Date.now() + 5_000 })).resolves.toMatchObject({ value: { id: 't1' } });
+    await expect(
+      unary(limitedClient, 'getTask', { id: 't1' }, metadata('editor'), { deadline: Date.now() + 60_000 }),
+    ).rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
+    await expect(
+      unary(limitedClient, 'getTask', { id: 't1' }, metadata('editor'), { deadline: Date.now() + 5_000 }),
+    ).resolves.toMatchObject({ value: { id: 't1' } });
   });
 
   it('close() lets a running stream go on for the grace period, then ends it with UNAVAILABLE', async () => {
     const own = usage.createServer();
     const ownPort = await own.listen(0, '127.0.0.1');
     const client = new TaskService(`127.0.0.1:${ownPort}`, grpc.credentials.createInsecure());
-    const call = (client as unknown as { listTasks(request: object, metadata: grpc.Metadata): grpc.ClientReadableStream<{ id: string }> }).listTasks({ projectId: 'endless' }, metadata('editor'));
+    const call = (
+      client as unknown as { listTasks(request: object, metadata: grpc.Metadata): grpc.ClientReadableStream<{ id: string }> }
+    ).listTasks({ projectId: 'endless' }, metadata('editor'));
     let received = 0;
     call.on('data', () => received++);
     const ended = new Promise<grpc.ServiceError>((resolve) => call.on('error', resolve));

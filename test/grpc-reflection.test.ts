@@ -29,7 +29,12 @@ import { generateGrpc, load, PROTO_ROOT, TASKS_PROTO } from './support/grpc-setu
 
 const EXAMPLE_MAIN = join(ROOT, 'dist', 'examples', 'grpc', 'main.js');
 const REFLECTION_ROOT = join(ROOT, 'test', 'fixtures', 'proto', 'good', 'reflection');
-const SERVICES = ['acme.tasks.v1.TaskService', 'grpc.health.v1.Health', 'grpc.reflection.v1.ServerReflection', 'grpc.reflection.v1alpha.ServerReflection'];
+const SERVICES = [
+  'acme.tasks.v1.TaskService',
+  'grpc.health.v1.Health',
+  'grpc.reflection.v1.ServerReflection',
+  'grpc.reflection.v1alpha.ServerReflection',
+];
 
 interface Server {
   listen(port: number, host?: string): Promise<number>;
@@ -55,11 +60,17 @@ function bearer(token: string): grpc.Metadata {
   return metadata;
 }
 
-type UnaryMethod = (request: object, metadata: grpc.Metadata, callback: (error: grpc.ServiceError | null, value: Record<string, unknown>) => void) => void;
+type UnaryMethod = (
+  request: object,
+  metadata: grpc.Metadata,
+  callback: (error: grpc.ServiceError | null, value: Record<string, unknown>) => void,
+) => void;
 
 function call(client: grpc.Client, method: string, request: object, metadata: grpc.Metadata): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    (client as unknown as Record<string, UnaryMethod>)[method]!.call(client, request, metadata, (error, value) => (error ? reject(error) : resolve(value)));
+    (client as unknown as Record<string, UnaryMethod>)[method]!.call(client, request, metadata, (error, value) =>
+      error ? reject(error) : resolve(value),
+    );
   });
 }
 
@@ -68,7 +79,15 @@ describe.each(['v1', 'v1alpha'])('grpc-js-reflection-client (%s) against the gRP
     const reflection = new GrpcReflection(target, grpc.credentials.createInsecure(), {}, version);
     expect(await reflection.listServices()).toEqual(SERVICES);
     const methods = await reflection.listMethods('acme.tasks.v1.TaskService');
-    expect(methods.map((method) => method.name)).toEqual(['GetTask', 'CreateTask', 'UpdateTask', 'DeleteTask', 'ListTasks', 'ImportTasks', 'SyncTasks']);
+    expect(methods.map((method) => method.name)).toEqual([
+      'GetTask',
+      'CreateTask',
+      'UpdateTask',
+      'DeleteTask',
+      'ListTasks',
+      'ImportTasks',
+      'SyncTasks',
+    ]);
   });
 
   it('fetches the descriptors, and a client built from them alone calls TaskService', async () => {
@@ -76,18 +95,31 @@ describe.each(['v1', 'v1alpha'])('grpc-js-reflection-client (%s) against the gRP
     const descriptor = await reflection.getDescriptorBySymbol('acme.tasks.v1.TaskService');
     // The well-known imports came along with tasks.proto.
     const root = descriptor.getProtobufJsRoot();
-    for (const type of ['google.protobuf.Timestamp', 'google.protobuf.Duration', 'google.protobuf.FieldMask', 'google.protobuf.Empty']) expect(root.lookupType(type).fullName).toBe(`.${type}`);
+    for (const type of ['google.protobuf.Timestamp', 'google.protobuf.Duration', 'google.protobuf.FieldMask', 'google.protobuf.Empty'])
+      expect(root.lookupType(type).fullName).toBe(`.${type}`);
     const loaded = descriptor.getPackageObject({ keepCase: true, longs: String, enums: String, defaults: true }) as unknown as {
       acme: { tasks: { v1: { TaskService: grpc.ServiceClientConstructor } } };
     };
     const client = new loaded.acme.tasks.v1.TaskService(target, grpc.credentials.createInsecure());
     try {
-      const created = await call(client, 'CreateTask', { task: { project_id: `p-${version}`, title: `via ${version} reflection`, estimate_minutes: '30' } }, bearer('demo-token'));
-      expect(created).toMatchObject({ project_id: `p-${version}`, title: `via ${version} reflection`, estimate_minutes: '30', status: 'TASK_STATUS_TODO' });
+      const created = await call(
+        client,
+        'CreateTask',
+        { task: { project_id: `p-${version}`, title: `via ${version} reflection`, estimate_minutes: '30' } },
+        bearer('demo-token'),
+      );
+      expect(created).toMatchObject({
+        project_id: `p-${version}`,
+        title: `via ${version} reflection`,
+        estimate_minutes: '30',
+        status: 'TASK_STATUS_TODO',
+      });
       const read = await call(client, 'GetTask', { id: created['id'] }, bearer('reader-token'));
       expect(read).toMatchObject({ id: created['id'], title: `via ${version} reflection` });
       // Reflection needs no credentials, the services still do.
-      await expect(call(client, 'GetTask', { id: created['id'] }, new grpc.Metadata())).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+      await expect(call(client, 'GetTask', { id: created['id'] }, new grpc.Metadata())).rejects.toMatchObject({
+        code: grpc.status.UNAUTHENTICATED,
+      });
     } finally {
       client.close();
     }
@@ -98,14 +130,22 @@ describe.each(['v1', 'v1alpha'])('grpc-js-reflection-client (%s) against the gRP
     const descriptor = await reflection.getDescriptorByFileName('acme/tasks/v1/tasks.proto');
     const root = descriptor.getProtobufJsRoot();
     expect(root.lookupType('acme.tasks.v1.Task').fields['createTime']?.resolve().resolvedType?.fullName).toBe('.google.protobuf.Timestamp');
-    await expect(reflection.getDescriptorByFileName('acme/tasks/v1/missing.proto')).rejects.toThrow('file "acme/tasks/v1/missing.proto" not found');
+    await expect(reflection.getDescriptorByFileName('acme/tasks/v1/missing.proto')).rejects.toThrow(
+      'file "acme/tasks/v1/missing.proto" not found',
+    );
   });
 });
 
 /** A raw `ServerReflectionInfo` stream of grpc-js, from the official reflection.proto. */
 function reflectionStream(address: string, version: 'v1' | 'v1alpha' = 'v1') {
-  const definition = protoLoader.loadSync(`grpc/reflection/${version}/reflection.proto`, { includeDirs: [REFLECTION_ROOT], oneofs: true, arrays: true });
-  const loaded = grpc.loadPackageDefinition(definition) as unknown as { grpc: { reflection: Record<string, { ServerReflection: grpc.ServiceClientConstructor }> } };
+  const definition = protoLoader.loadSync(`grpc/reflection/${version}/reflection.proto`, {
+    includeDirs: [REFLECTION_ROOT],
+    oneofs: true,
+    arrays: true,
+  });
+  const loaded = grpc.loadPackageDefinition(definition) as unknown as {
+    grpc: { reflection: Record<string, { ServerReflection: grpc.ServiceClientConstructor }> };
+  };
   const client = new loaded.grpc.reflection[version]!.ServerReflection(address, grpc.credentials.createInsecure());
   const stream = (client as unknown as { ServerReflectionInfo(): grpc.ClientDuplexStream<object, Response> }).ServerReflectionInfo();
   const answers: Response[] = [];
@@ -154,28 +194,51 @@ describe('the reflection protocol', () => {
     expect(first.originalRequest).toMatchObject({ host: 'example', fileContainingSymbol: 'acme.tasks.v1.TaskService' });
     // The requested file first, then its imports breadth first in import order, as grpc-go sends them.
     expect(names(first)).toEqual([
-      'acme/tasks/v1/tasks.proto', 'google/api/annotations.proto', 'google/protobuf/duration.proto', 'google/protobuf/empty.proto', 'google/protobuf/field_mask.proto', 'google/protobuf/timestamp.proto',
-      'google/api/http.proto', 'google/protobuf/descriptor.proto',
+      'acme/tasks/v1/tasks.proto',
+      'google/api/annotations.proto',
+      'google/protobuf/duration.proto',
+      'google/protobuf/empty.proto',
+      'google/protobuf/field_mask.proto',
+      'google/protobuf/timestamp.proto',
+      'google/api/http.proto',
+      'google/protobuf/descriptor.proto',
     ]);
     // Any symbol a tool may ask for: methods, nested enum values (scoped as protobuf scopes them), fields.
-    for (const symbol of ['acme.tasks.v1.TaskService.GetTask', 'acme.tasks.v1.Task', '.acme.tasks.v1.Task.title', 'acme.tasks.v1.TASK_STATUS_DONE', 'acme.tasks.v1.ImportTasksResponse']) {
+    for (const symbol of [
+      'acme.tasks.v1.TaskService.GetTask',
+      'acme.tasks.v1.Task',
+      '.acme.tasks.v1.Task.title',
+      'acme.tasks.v1.TASK_STATUS_DONE',
+      'acme.tasks.v1.ImportTasksResponse',
+    ]) {
       // Already sent on this stream: only the file itself comes again.
       expect(names(await stream.ask({ fileContainingSymbol: symbol })), symbol).toEqual(['acme/tasks/v1/tasks.proto']);
     }
     expect(names(await stream.ask({ fileContainingSymbol: 'google.protobuf.Timestamp' }))).toEqual(['google/protobuf/timestamp.proto']);
     expect(names(await stream.ask({ fileByFilename: 'grpc/health/v1/health.proto' }))).toEqual(['grpc/health/v1/health.proto']);
-    expect(names(await stream.ask({ fileContainingSymbol: 'grpc.reflection.v1alpha.ServerReflection' }))).toEqual(['grpc/reflection/v1alpha/reflection.proto']);
+    expect(names(await stream.ask({ fileContainingSymbol: 'grpc.reflection.v1alpha.ServerReflection' }))).toEqual([
+      'grpc/reflection/v1alpha/reflection.proto',
+    ]);
     expect((await stream.ask({ listServices: '' })).listServicesResponse?.service.map((service) => service.name)).toEqual(SERVICES);
-    expect((await stream.ask({ allExtensionNumbersOfType: 'acme.tasks.v1.Task' })).allExtensionNumbersResponse).toEqual({ baseTypeName: 'acme.tasks.v1.Task', extensionNumber: [] });
+    expect((await stream.ask({ allExtensionNumbersOfType: 'acme.tasks.v1.Task' })).allExtensionNumbersResponse).toEqual({
+      baseTypeName: 'acme.tasks.v1.Task',
+      extensionNumber: [],
+    });
     for (const [request, message] of [
       [{ fileByFilename: 'tasks.proto' }, 'file "tasks.proto" not found'],
       [{ fileContainingSymbol: 'acme.tasks.v1.Nope' }, 'symbol "acme.tasks.v1.Nope" not found'],
       [{ fileContainingSymbol: 'acme.tasks' }, 'symbol "acme.tasks" not found'],
-      [{ fileContainingExtension: { containingType: 'acme.tasks.v1.Task', extensionNumber: 100 } }, 'extension 100 of "acme.tasks.v1.Task" not found'],
+      [
+        { fileContainingExtension: { containingType: 'acme.tasks.v1.Task', extensionNumber: 100 } },
+        'extension 100 of "acme.tasks.v1.Task" not found',
+      ],
       [{ allExtensionNumbersOfType: 'acme.tasks.v1.Nope' }, 'message type "acme.tasks.v1.Nope" not found'],
     ] as const) {
       // NOT_FOUND in the answer; the stream goes on.
-      expect((await stream.ask(request)).errorResponse, JSON.stringify(request)).toEqual({ errorCode: grpc.status.NOT_FOUND, errorMessage: message });
+      expect((await stream.ask(request)).errorResponse, JSON.stringify(request)).toEqual({
+        errorCode: grpc.status.NOT_FOUND,
+        errorMessage: message,
+      });
     }
     expect(await stream.ask({ listServices: '*' })).toMatchObject({ messageResponse: 'listServicesResponse' });
     expect((await stream.end()).code).toBe(grpc.status.OK);
@@ -193,7 +256,9 @@ describe('the reflection protocol', () => {
     const answer = await stream.ask({ fileByFilename: 'acme/tasks/v1/tasks.proto' });
     await stream.end();
     const served = fromBinary(FileDescriptorProtoSchema, answer.fileDescriptorResponse!.fileDescriptorProto[0]!);
-    const loaded = loadProto([TASKS_PROTO], { includePaths: [PROTO_ROOT], sourceInfo: false }).set.file.find((file) => file.name === 'acme/tasks/v1/tasks.proto')!;
+    const loaded = loadProto([TASKS_PROTO], { includePaths: [PROTO_ROOT], sourceInfo: false }).set.file.find(
+      (file) => file.name === 'acme/tasks/v1/tasks.proto',
+    )!;
     expect(toJson(FileDescriptorProtoSchema, served)).toEqual(toJson(FileDescriptorProtoSchema, loaded));
   });
 });
@@ -202,7 +267,10 @@ describe('the embedded reflection protos', () => {
   it('are grpc-proto reflection.proto (v1 and v1alpha) as our loader and protoc-gen-es embed them', () => {
     const module = readFileSync(join(ROOT, 'runtime', 'grpc-reflection.ts'), 'utf8');
     for (const version of ['v1', 'v1alpha']) {
-      const { set } = loadProto([join(REFLECTION_ROOT, `grpc/reflection/${version}/reflection.proto`)], { includePaths: [REFLECTION_ROOT], sourceInfo: false });
+      const { set } = loadProto([join(REFLECTION_ROOT, `grpc/reflection/${version}/reflection.proto`)], {
+        includePaths: [REFLECTION_ROOT],
+        sourceInfo: false,
+      });
       const file = set.file.at(-1) as FileDescriptorProto;
       expect(file.name).toBe(`grpc/reflection/${version}/reflection.proto`);
       expect(module).toContain(`"${embedFileDesc(file).base64()}"`);
@@ -251,18 +319,26 @@ describe('on and off', () => {
   it('`reflection: "authenticated"` puts it behind authenticate and authorize, as a generated service', async () => {
     expect(await servicesOf({ reflection: 'authenticated' }, 'production')).toMatch(/^Error: 16 UNAUTHENTICATED/);
     // The test server (grpc-usage.ts: tokens `editor`, `reader`) lets readers call GetTask and ListTasks only.
-    expect(await servicesOf({ reflection: 'authenticated' }, 'production', bearer('reader'))).toMatch(/^Error: 7 PERMISSION_DENIED: not allowed to call ServerReflectionInfo/);
+    expect(await servicesOf({ reflection: 'authenticated' }, 'production', bearer('reader'))).toMatch(
+      /^Error: 7 PERMISSION_DENIED: not allowed to call ServerReflectionInfo/,
+    );
     expect(await servicesOf({ reflection: 'authenticated' }, 'development', bearer('editor'))).toEqual(SERVICES);
   });
 
-  it.each(['connect', 'grpc-web'] as const)('answers over the %s protocol on HTTP/2 too (Connect\'s side of the port)', async (protocol) => {
+  it.each(['connect', 'grpc-web'] as const)("answers over the %s protocol on HTTP/2 too (Connect's side of the port)", async (protocol) => {
     const { createClient } = await import('@connectrpc/connect');
     const { createConnectTransport, createGrpcWebTransport } = await import('@connectrpc/connect-node');
-    const { ServerReflectionV1 } = await load<typeof import('../out/grpc/runtime/grpc-reflection.js')>(folder, 'out/runtime/grpc-reflection.js');
+    const { ServerReflectionV1 } = await load<typeof import('../out/grpc/runtime/grpc-reflection.js')>(
+      folder,
+      'out/runtime/grpc-reflection.js',
+    );
     const server = (await load<{ createServer(options: object): Server }>(folder, 'usage.js')).createServer({});
     const port = await server.listen(0, '127.0.0.1');
     try {
-      const transport = (protocol === 'connect' ? createConnectTransport : createGrpcWebTransport)({ baseUrl: `http://127.0.0.1:${port}`, httpVersion: '2' });
+      const transport = (protocol === 'connect' ? createConnectTransport : createGrpcWebTransport)({
+        baseUrl: `http://127.0.0.1:${port}`,
+        httpVersion: '2',
+      });
       const client = createClient(ServerReflectionV1, transport);
       const answers = [];
       async function* requests() {
@@ -270,8 +346,13 @@ describe('on and off', () => {
         yield { messageRequest: { case: 'fileContainingSymbol', value: 'acme.tasks.v1.Task' } } as const;
       }
       for await (const answer of client.serverReflectionInfo(requests())) answers.push(answer);
-      expect(answers[0]?.messageResponse.case === 'listServicesResponse' && answers[0].messageResponse.value.service.map((service) => service.name)).toEqual(SERVICES);
-      expect(answers[1]?.messageResponse.case === 'fileDescriptorResponse' && answers[1].messageResponse.value.fileDescriptorProto.length).toBe(8); // tasks.proto and its imports, google/api's included
+      expect(
+        answers[0]?.messageResponse.case === 'listServicesResponse' &&
+          answers[0].messageResponse.value.service.map((service) => service.name),
+      ).toEqual(SERVICES);
+      expect(
+        answers[1]?.messageResponse.case === 'fileDescriptorResponse' && answers[1].messageResponse.value.fileDescriptorProto.length,
+      ).toBe(8); // tasks.proto and its imports, google/api's included
     } finally {
       await server.close();
     }
@@ -280,7 +361,9 @@ describe('on and off', () => {
   it('the example answers UNIMPLEMENTED when started with NODE_ENV=production', async () => {
     const production = await startExample({ NODE_ENV: 'production' }, EXAMPLE_MAIN);
     try {
-      await expect(new GrpcReflection(`127.0.0.1:${production.port}`, grpc.credentials.createInsecure(), {}, 'v1alpha').listServices()).rejects.toThrow(/^Error: 12 UNIMPLEMENTED/);
+      await expect(
+        new GrpcReflection(`127.0.0.1:${production.port}`, grpc.credentials.createInsecure(), {}, 'v1alpha').listServices(),
+      ).rejects.toThrow(/^Error: 12 UNIMPLEMENTED/);
     } finally {
       expect((await production.stop()).code).toBe(0);
     }
@@ -296,12 +379,21 @@ describe('extensions', () => {
     const folder = join(ROOT, '.vitest-tmp', 'grpc-reflection-extensions');
     const [{ files }] = await generate([
       {
-        name: 'audit', inputs: [join(REFLECTION_ROOT, 'acme/audit/v1/audit.proto')], documents: [], style: 'proto', output: join(folder, 'out'),
-        emit: ['types', 'server'], options: { includePaths: [REFLECTION_ROOT] }, root: REFLECTION_ROOT,
+        name: 'audit',
+        inputs: [join(REFLECTION_ROOT, 'acme/audit/v1/audit.proto')],
+        documents: [],
+        style: 'proto',
+        output: join(folder, 'out'),
+        emit: ['types', 'server'],
+        options: { includePaths: [REFLECTION_ROOT] },
+        root: REFLECTION_ROOT,
       },
     ]);
     writeFiles(join(folder, 'out'), files);
-    writeFileSync(join(folder, 'main.ts'), 'import { createGrpcServer } from "./out/server.js";\nexport const server = createGrpcServer({ AuditService: { check: async () => ({}) } }, { reflection: true });\n');
+    writeFileSync(
+      join(folder, 'main.ts'),
+      'import { createGrpcServer } from "./out/server.js";\nexport const server = createGrpcServer({ AuditService: { check: async () => ({}) } }, { reflection: true });\n',
+    );
     transpileFolder(folder);
     ({ server } = await load<{ server: Server }>(folder, 'main.js'));
     address = `127.0.0.1:${await server.listen(0, '127.0.0.1')}`;
@@ -312,14 +404,26 @@ describe('extensions', () => {
   it('finds the file of an extension by extendee and number, and every number of an extendee', async () => {
     const stream = reflectionStream(address);
     const audit = ['acme/audit/v1/audit.proto', 'google/protobuf/descriptor.proto', 'google/protobuf/empty.proto'];
-    expect(names(await stream.ask({ fileContainingExtension: { containingType: 'google.protobuf.MethodOptions', extensionNumber: 50001 } }))).toEqual(audit);
+    expect(
+      names(await stream.ask({ fileContainingExtension: { containingType: 'google.protobuf.MethodOptions', extensionNumber: 50001 } })),
+    ).toEqual(audit);
     // Nested in a message, and by symbol; imports already sent on this stream stay out.
-    expect(names(await stream.ask({ fileContainingExtension: { containingType: 'google.protobuf.MethodOptions', extensionNumber: 50010 } }))).toEqual(audit.slice(0, 1));
+    expect(
+      names(await stream.ask({ fileContainingExtension: { containingType: 'google.protobuf.MethodOptions', extensionNumber: 50010 } })),
+    ).toEqual(audit.slice(0, 1));
     expect(names(await stream.ask({ fileContainingSymbol: 'acme.audit.v1.Ping.sample_percent' }))).toEqual(audit.slice(0, 1));
     expect(names(await stream.ask({ fileContainingSymbol: 'acme.audit.v1.audit_level' }))).toEqual(audit.slice(0, 1));
-    expect((await stream.ask({ allExtensionNumbersOfType: 'google.protobuf.MethodOptions' })).allExtensionNumbersResponse).toEqual({ baseTypeName: 'google.protobuf.MethodOptions', extensionNumber: [50001, 50003, 50010] });
-    expect((await stream.ask({ allExtensionNumbersOfType: 'google.protobuf.ServiceOptions' })).allExtensionNumbersResponse?.extensionNumber).toEqual([50002]);
-    expect((await stream.ask({ fileContainingExtension: { containingType: 'google.protobuf.MethodOptions', extensionNumber: 50002 } })).errorResponse?.errorCode).toBe(grpc.status.NOT_FOUND);
+    expect((await stream.ask({ allExtensionNumbersOfType: 'google.protobuf.MethodOptions' })).allExtensionNumbersResponse).toEqual({
+      baseTypeName: 'google.protobuf.MethodOptions',
+      extensionNumber: [50001, 50003, 50010],
+    });
+    expect(
+      (await stream.ask({ allExtensionNumbersOfType: 'google.protobuf.ServiceOptions' })).allExtensionNumbersResponse?.extensionNumber,
+    ).toEqual([50002]);
+    expect(
+      (await stream.ask({ fileContainingExtension: { containingType: 'google.protobuf.MethodOptions', extensionNumber: 50002 } }))
+        .errorResponse?.errorCode,
+    ).toBe(grpc.status.NOT_FOUND);
     expect((await stream.end()).code).toBe(grpc.status.OK);
   });
 
@@ -328,7 +432,10 @@ describe('extensions', () => {
     const answer = await stream.ask({ fileContainingSymbol: 'acme.audit.v1.AuditService.Check' });
     await stream.end();
     const served = fromBinary(FileDescriptorProtoSchema, answer.fileDescriptorResponse!.fileDescriptorProto[0]!);
-    const loaded = loadProto([join(REFLECTION_ROOT, 'acme/audit/v1/audit.proto')], { includePaths: [REFLECTION_ROOT], sourceInfo: false }).set.file.at(-1)!;
+    const loaded = loadProto([join(REFLECTION_ROOT, 'acme/audit/v1/audit.proto')], {
+      includePaths: [REFLECTION_ROOT],
+      sourceInfo: false,
+    }).set.file.at(-1)!;
     expect(toJson(FileDescriptorProtoSchema, served)).toEqual(toJson(FileDescriptorProtoSchema, loaded));
     expect(served.service[0]?.method[0]?.options?.$unknown?.length).toBe(1); // (audit_level), as bytes a client decodes with the extension
   });

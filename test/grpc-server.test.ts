@@ -45,8 +45,28 @@ describe('generated code', () => {
 
   it('names every file it needs, and nothing else, for the services', () => {
     expect([...files.keys()].filter((path) => !path.endsWith('_pb.ts')).sort()).toEqual([
-      'client-rest.ts', 'client-web.ts', 'client.ts', 'http-rules.ts', 'runtime/client-common.ts', 'runtime/cors-policy.ts', 'runtime/grpc-admission.ts', 'runtime/grpc-call.ts', 'runtime/grpc-client.ts', 'runtime/grpc-health.ts', 'runtime/grpc-http2.ts', 'runtime/grpc-limits.ts', 'runtime/grpc-node-client.ts', 'runtime/grpc-reflection.ts', 'runtime/grpc-rest-client.ts', 'runtime/grpc-server.ts',
-      'runtime/grpc-transcoding-fields.ts', 'runtime/grpc-transcoding-path.ts', 'runtime/grpc-transcoding.ts', 'runtime/grpc-web-client.ts', 'runtime/http-listener.ts', 'server.ts',
+      'client-rest.ts',
+      'client-web.ts',
+      'client.ts',
+      'http-rules.ts',
+      'runtime/client-common.ts',
+      'runtime/cors-policy.ts',
+      'runtime/grpc-admission.ts',
+      'runtime/grpc-call.ts',
+      'runtime/grpc-client.ts',
+      'runtime/grpc-health.ts',
+      'runtime/grpc-http2.ts',
+      'runtime/grpc-limits.ts',
+      'runtime/grpc-node-client.ts',
+      'runtime/grpc-reflection.ts',
+      'runtime/grpc-rest-client.ts',
+      'runtime/grpc-server.ts',
+      'runtime/grpc-transcoding-fields.ts',
+      'runtime/grpc-transcoding-path.ts',
+      'runtime/grpc-transcoding.ts',
+      'runtime/grpc-web-client.ts',
+      'runtime/http-listener.ts',
+      'server.ts',
     ]);
   });
 
@@ -57,7 +77,7 @@ describe('generated code', () => {
     expect(files.get('client.ts')).toMatch(/syncTasks\(requests: AsyncIterable/);
   });
 
-  it('the health descriptor embedded in the runtime is grpc-proto\'s health.proto', async () => {
+  it("the health descriptor embedded in the runtime is grpc-proto's health.proto", async () => {
     const { loadProto } = await import('../generators/proto/load.js');
     const { toBinary, clone } = await import('@bufbuild/protobuf');
     const { FileDescriptorProtoSchema } = await import('@bufbuild/protobuf/wkt');
@@ -83,19 +103,31 @@ describe('one port for HTTP/2 and HTTP/1.1', () => {
   it('answers HTTP/2 (prior knowledge) and HTTP/1.1 on the same port', async () => {
     const session = http2Connect(`http://127.0.0.1:${port}`);
     const status = await new Promise<number>((resolve, reject) => {
-      const stream = session.request({ [constants.HTTP2_HEADER_METHOD]: 'POST', [constants.HTTP2_HEADER_PATH]: '/acme.tasks.v1.TaskService/GetTask', 'content-type': 'application/json', authorization: 'Bearer editor' });
+      const stream = session.request({
+        [constants.HTTP2_HEADER_METHOD]: 'POST',
+        [constants.HTTP2_HEADER_PATH]: '/acme.tasks.v1.TaskService/GetTask',
+        'content-type': 'application/json',
+        authorization: 'Bearer editor',
+      });
       stream.on('response', (headers) => resolve(Number(headers[constants.HTTP2_HEADER_STATUS])));
       stream.on('error', reject);
       stream.end('{"id":"t1"}');
     });
     session.close();
     expect(status).toBe(200);
-    const response = await fetch(`http://127.0.0.1:${port}/acme.tasks.v1.TaskService/GetTask`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer editor' }, body: '{"id":"t1"}' });
+    const response = await fetch(`http://127.0.0.1:${port}/acme.tasks.v1.TaskService/GetTask`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer editor' },
+      body: '{"id":"t1"}',
+    });
     expect(response.status).toBe(200);
   });
 
   it('waits for enough bytes when the first packet is a prefix of the HTTP/2 preface', async () => {
-    const reply = await rawExchange(port, ['P', 'OST /acme.tasks.v1.TaskService/GetTask HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer editor\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{"id":"t1"}']);
+    const reply = await rawExchange(port, [
+      'P',
+      'OST /acme.tasks.v1.TaskService/GetTask HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer editor\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{"id":"t1"}',
+    ]);
     expect(reply).toMatch(/^HTTP\/1\.1 200/);
     expect(reply).toContain('"title":"Write docs"');
   });
@@ -103,23 +135,36 @@ describe('one port for HTTP/2 and HTTP/1.1', () => {
   it('survives garbage: a bad HTTP/1.1 request gets 400, a broken preface is dropped, the server still answers', async () => {
     expect(await rawExchange(port, ['\x00\x01garbage\r\n\r\n'])).toMatch(/^HTTP\/1\.1 400/);
     await rawExchange(port, ['PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\xff\xff\xff\xff\xff\xff\xff\xff\xff']);
-    const response = await fetch(`http://127.0.0.1:${port}/grpc.health.v1.Health/Check`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const response = await fetch(`http://127.0.0.1:${port}/grpc.health.v1.Health/Check`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(await response.json()).toEqual({ status: 'SERVING' });
   });
 
   it('CORS: an allowed origin gets a preflight answer and readable gRPC-Web/Connect headers', async () => {
     const preflight = await fetch(`http://127.0.0.1:${port}/acme.tasks.v1.TaskService/GetTask`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,x-grpc-web,x-user-agent,connect-protocol-version,grpc-timeout,x-unknown' },
+      headers: {
+        origin: 'http://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers':
+          'authorization,content-type,x-grpc-web,x-user-agent,connect-protocol-version,grpc-timeout,x-unknown',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('http://app.example');
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
     // The requested headers the protocols use, and only those.
-    expect(preflight.headers.get('access-control-allow-headers')).toBe('authorization, content-type, x-grpc-web, x-user-agent, connect-protocol-version, grpc-timeout');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe(
+      'authorization, content-type, x-grpc-web, x-user-agent, connect-protocol-version, grpc-timeout',
+    );
 
     const call = await fetch(`http://127.0.0.1:${port}/acme.tasks.v1.TaskService/GetTask`, {
-      method: 'POST', headers: { origin: 'http://app.example', 'content-type': 'application/json', authorization: 'Bearer editor' }, body: '{"id":"t1"}',
+      method: 'POST',
+      headers: { origin: 'http://app.example', 'content-type': 'application/json', authorization: 'Bearer editor' },
+      body: '{"id":"t1"}',
     });
     expect(call.headers.get('access-control-allow-origin')).toBe('http://app.example');
     const exposed = call.headers.get('access-control-expose-headers')!.toLowerCase();
@@ -128,11 +173,16 @@ describe('one port for HTTP/2 and HTTP/1.1', () => {
   });
 
   it('CORS: another origin gets 403 on preflight and no CORS headers on a request', async () => {
-    const preflight = await fetch(`http://127.0.0.1:${port}/acme.tasks.v1.TaskService/GetTask`, { method: 'OPTIONS', headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' } });
+    const preflight = await fetch(`http://127.0.0.1:${port}/acme.tasks.v1.TaskService/GetTask`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.status).toBe(403);
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
     const call = await fetch(`http://127.0.0.1:${port}/acme.tasks.v1.TaskService/GetTask`, {
-      method: 'POST', headers: { origin: 'http://evil.example', 'content-type': 'application/json', authorization: 'Bearer editor' }, body: '{"id":"t1"}',
+      method: 'POST',
+      headers: { origin: 'http://evil.example', 'content-type': 'application/json', authorization: 'Bearer editor' },
+      body: '{"id":"t1"}',
     });
     expect(call.headers.get('access-control-allow-origin')).toBeNull();
   });
@@ -144,7 +194,9 @@ describe('shutdown', () => {
     const server = usage.createServer();
     const port = await server.listen(0, '127.0.0.1');
     const response = await fetch(`http://127.0.0.1:${port}/acme.tasks.v1.TaskService/ListTasks`, {
-      method: 'POST', headers: { 'content-type': 'application/connect+json', authorization: 'Bearer editor' }, body: new Uint8Array(envelope('{"projectId":"endless"}')),
+      method: 'POST',
+      headers: { 'content-type': 'application/connect+json', authorization: 'Bearer editor' },
+      body: new Uint8Array(envelope('{"projectId":"endless"}')),
     });
     const reader = response.body!.getReader();
     await reader.read(); // the stream is running
@@ -170,7 +222,11 @@ describe('handler scaffold', () => {
     const { createGrpcServer } = await load<{ createGrpcServer(services: object): Server }>(folder, 'out/server.js');
     const server = createGrpcServer(handlers);
     const port = await server.listen(0, '127.0.0.1');
-    const response = await fetch(`http://127.0.0.1:${port}/acme.tasks.v1.TaskService/GetTask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const response = await fetch(`http://127.0.0.1:${port}/acme.tasks.v1.TaskService/GetTask`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     await server.close();
     expect(response.status).toBe(501);
     expect(await response.json()).toEqual({ code: 'unimplemented', message: 'TaskService.GetTask is not implemented yet' });
@@ -190,8 +246,13 @@ describe('handler scaffold', () => {
     writeFileSync(join(first.folder, 'handlers.ts'), userEdit);
 
     const grown = original
-      .replace('  rpc SyncTasks(stream TaskEvent) returns (stream TaskEvent);', '  rpc SyncTasks(stream TaskEvent) returns (stream TaskEvent);\n  // Archive a task */ alert(1); /* (unary).\n  rpc ArchiveTask(GetTaskRequest) returns (Task);')
-      .concat('\n// Labels */ export const pwned = 1; /*\nservice LabelService {\n  rpc WatchLabels(GetTaskRequest) returns (stream Task);\n}\n');
+      .replace(
+        '  rpc SyncTasks(stream TaskEvent) returns (stream TaskEvent);',
+        '  rpc SyncTasks(stream TaskEvent) returns (stream TaskEvent);\n  // Archive a task */ alert(1); /* (unary).\n  rpc ArchiveTask(GetTaskRequest) returns (Task);',
+      )
+      .concat(
+        '\n// Labels */ export const pwned = 1; /*\nservice LabelService {\n  rpc WatchLabels(GetTaskRequest) returns (stream Task);\n}\n',
+      );
     writeFileSync(join(protoRoot, 'acme/tasks/v1/tasks.proto'), grown);
     const second = await generateGrpc('grpc-scaffold', { protoRoot, usage: false, keepHandlers: true });
     const updated = readFileSync(join(second.folder, 'handlers.ts'), 'utf8');
@@ -205,7 +266,8 @@ describe('handler scaffold', () => {
     expect(updated.match(/async getTask/g)).toHaveLength(1);
     expect(second.files.get('server.ts')).not.toMatch(/^export const pwned/m);
     transpileFolder(second.folder);
-    for (const compiler of Object.values(COMPILERS)) expect(typecheck(second.folder, compiler, 'node+dom', ['out/**/*.ts', 'handlers.ts']).output).toBe('');
+    for (const compiler of Object.values(COMPILERS))
+      expect(typecheck(second.folder, compiler, 'node+dom', ['out/**/*.ts', 'handlers.ts']).output).toBe('');
   });
 });
 
@@ -216,7 +278,9 @@ function rawExchange(port: number, chunks: string[]): Promise<string> {
     let text = '';
     socket.on('data', (data) => (text += data.toString('latin1')));
     socket.on('close', () => resolve(text));
-    socket.on('error', (error) => (text ? resolve(text) : (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve(text) : reject(error)));
+    socket.on('error', (error) =>
+      text ? resolve(text) : (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve(text) : reject(error),
+    );
     socket.setTimeout(3000, () => socket.destroy());
     chunks.forEach((chunk, i) => setTimeout(() => socket.write(Buffer.from(chunk, 'latin1')), i * 30));
   });

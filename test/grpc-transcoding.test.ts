@@ -25,7 +25,16 @@ const EXAMPLE_FOLDER = join(ROOT, '.vitest-tmp', 'grpc-transcoding-example');
 /** Generates `input` into `folder/out` with `usage` beside it, transpiled for `import()`. */
 async function generateWithUsage(folder: string, include: string, input: string, usage: string): Promise<void> {
   const [{ files }] = await generate([
-    { name: 'transcoding', inputs: [join(include, input)], documents: [], style: 'proto', output: join(folder, 'out'), emit: ['types', 'client', 'server'], options: { includePaths: [include] }, root: include },
+    {
+      name: 'transcoding',
+      inputs: [join(include, input)],
+      documents: [],
+      style: 'proto',
+      output: join(folder, 'out'),
+      emit: ['types', 'client', 'server'],
+      options: { includePaths: [include] },
+      root: include,
+    },
   ]);
   writeFiles(folder, []);
   writeFiles(join(folder, 'out'), files);
@@ -81,7 +90,11 @@ describe('google.api.http transcoding: Cloud Tasks', () => {
       headers: { authorization: 'Bearer admin', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
       ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     });
-  const json = async (response: Response) => ({ status: response.status, type: response.headers.get('content-type'), body: (await response.json()) as Json });
+  const json = async (response: Response) => ({
+    status: response.status,
+    type: response.headers.get('content-type'),
+    body: (await response.json()) as Json,
+  });
 
   it('writes the route table the rules declare, and a server that serves it', () => {
     expect(server.port).toBeGreaterThan(0);
@@ -89,8 +102,14 @@ describe('google.api.http transcoding: Cloud Tasks', () => {
 
   it('answers every route of the rules over HTTP/1.1 with fetch', async () => {
     // createQueue: POST, body "queue", parent from the path.
-    let answer = await json(await call('POST', QUEUES, { name: `projects/p1/locations/l1/queues/q1`, rateLimits: { maxDispatchesPerSecond: 2 } }));
-    expect(answer).toMatchObject({ status: 200, type: 'application/json', body: { name: 'projects/p1/locations/l1/queues/q1', state: 'RUNNING', rateLimits: { maxDispatchesPerSecond: 2 } } });
+    let answer = await json(
+      await call('POST', QUEUES, { name: `projects/p1/locations/l1/queues/q1`, rateLimits: { maxDispatchesPerSecond: 2 } }),
+    );
+    expect(answer).toMatchObject({
+      status: 200,
+      type: 'application/json',
+      body: { name: 'projects/p1/locations/l1/queues/q1', state: 'RUNNING', rateLimits: { maxDispatchesPerSecond: 2 } },
+    });
     answer = await json(await call('POST', QUEUES, {}));
     expect(answer.body.name).toBe('projects/p1/locations/l1/queues/auto1');
     // getQueue: a multi-segment variable.
@@ -103,18 +122,42 @@ describe('google.api.http transcoding: Cloud Tasks', () => {
     expect(answer.body).toEqual({ queues: [expect.objectContaining({ name: 'projects/p1/locations/l1/queues/auto1' })] });
     // updateQueue: queue.name from the path, the queue from the body, the mask (a FieldMask) from the query.
     answer = await json(await call('PATCH', `${Q1}?updateMask=rateLimits`, { rateLimits: { maxDispatchesPerSecond: 7 } }));
-    expect(answer).toMatchObject({ status: 200, body: { name: 'projects/p1/locations/l1/queues/q1', rateLimits: { maxDispatchesPerSecond: 7 } } });
+    expect(answer).toMatchObject({
+      status: 200,
+      body: { name: 'projects/p1/locations/l1/queues/q1', rateLimits: { maxDispatchesPerSecond: 7 } },
+    });
     // Custom verbs with body "*".
     expect((await json(await call('POST', `${Q1}:pause`, {}))).body).toMatchObject({ state: 'PAUSED' });
     expect((await json(await call('POST', `${Q1}:resume`))).body).toMatchObject({ state: 'RUNNING' });
     expect((await json(await call('POST', `${Q1}:getIamPolicy`, {}))).body).toEqual({ version: 1 });
-    answer = await json(await call('POST', `${Q1}:setIamPolicy`, { policy: { bindings: [{ role: 'roles/cloudtasks.viewer', members: ['user:ann@example.com'] }] } }));
-    expect(answer.body).toMatchObject({ bindings: [{ role: 'roles/cloudtasks.viewer', members: ['user:ann@example.com'] }], etag: expect.any(String) });
-    answer = await json(await call('POST', `${Q1}:testIamPermissions`, { permissions: ['cloudtasks.tasks.create', 'storage.buckets.get'] }));
+    answer = await json(
+      await call('POST', `${Q1}:setIamPolicy`, {
+        policy: { bindings: [{ role: 'roles/cloudtasks.viewer', members: ['user:ann@example.com'] }] },
+      }),
+    );
+    expect(answer.body).toMatchObject({
+      bindings: [{ role: 'roles/cloudtasks.viewer', members: ['user:ann@example.com'] }],
+      etag: expect.any(String),
+    });
+    answer = await json(
+      await call('POST', `${Q1}:testIamPermissions`, { permissions: ['cloudtasks.tasks.create', 'storage.buckets.get'] }),
+    );
     expect(answer.body).toEqual({ permissions: ['cloudtasks.tasks.create'] });
     // Tasks: createTask (body "*": parent from the path, the rest from the body), list, get, run, delete.
-    answer = await json(await call('POST', `${Q1}/tasks`, { task: { httpRequest: { url: 'https://example.com/work', httpMethod: 'POST', body: 'aGk=' } }, responseView: 'FULL' }));
-    expect(answer).toMatchObject({ status: 200, body: { name: expect.stringMatching(/^projects\/p1\/locations\/l1\/queues\/q1\/tasks\/t\d+$/), view: 'FULL', httpRequest: { url: 'https://example.com/work', httpMethod: 'POST', body: 'aGk=' } } });
+    answer = await json(
+      await call('POST', `${Q1}/tasks`, {
+        task: { httpRequest: { url: 'https://example.com/work', httpMethod: 'POST', body: 'aGk=' } },
+        responseView: 'FULL',
+      }),
+    );
+    expect(answer).toMatchObject({
+      status: 200,
+      body: {
+        name: expect.stringMatching(/^projects\/p1\/locations\/l1\/queues\/q1\/tasks\/t\d+$/),
+        view: 'FULL',
+        httpRequest: { url: 'https://example.com/work', httpMethod: 'POST', body: 'aGk=' },
+      },
+    });
     const task = String(answer.body.name);
     answer = await json(await call('GET', `${Q1}/tasks?responseView=FULL`));
     expect(answer.body).toMatchObject({ tasks: [{ name: task }] });
@@ -150,14 +193,26 @@ describe('google.api.http transcoding: Cloud Tasks', () => {
     expect(queue).toMatchObject({ name: `${parent}/queues/a`, state: 1 });
     expect(await client.getQueue!({ name: `${parent}/queues/a` })).toMatchObject({ name: `${parent}/queues/a` });
     expect(await client.listQueues!({ parent, pageSize: 10, filter: 'a' })).toMatchObject({ queues: [{ name: `${parent}/queues/a` }] });
-    const updated = await client.updateQueue!({ queue: { name: `${parent}/queues/a`, rateLimits: { maxDispatchesPerSecond: 9 } }, updateMask: { paths: ['rate_limits'] } });
+    const updated = await client.updateQueue!({
+      queue: { name: `${parent}/queues/a`, rateLimits: { maxDispatchesPerSecond: 9 } },
+      updateMask: { paths: ['rate_limits'] },
+    });
     expect(updated).toMatchObject({ rateLimits: { maxDispatchesPerSecond: 9 } });
     expect(await client.pauseQueue!({ name: `${parent}/queues/a` })).toMatchObject({ state: 2 });
     expect(await client.resumeQueue!({ name: `${parent}/queues/a` })).toMatchObject({ state: 1 });
-    await client.setIamPolicy!({ resource: `${parent}/queues/a`, policy: { bindings: [{ role: 'roles/viewer', members: ['user:bo@example.com'] }] } });
+    await client.setIamPolicy!({
+      resource: `${parent}/queues/a`,
+      policy: { bindings: [{ role: 'roles/viewer', members: ['user:bo@example.com'] }] },
+    });
     expect(await client.getIamPolicy!({ resource: `${parent}/queues/a` })).toMatchObject({ bindings: [{ role: 'roles/viewer' }] });
-    expect(await client.testIamPermissions!({ resource: `${parent}/queues/a`, permissions: ['cloudtasks.queues.get', 'x.y'] })).toMatchObject({ permissions: ['cloudtasks.queues.get'] });
-    const task = await client.createTask!({ parent: `${parent}/queues/a`, task: { httpRequest: { url: 'https://example.com/' } }, responseView: 2 });
+    expect(
+      await client.testIamPermissions!({ resource: `${parent}/queues/a`, permissions: ['cloudtasks.queues.get', 'x.y'] }),
+    ).toMatchObject({ permissions: ['cloudtasks.queues.get'] });
+    const task = await client.createTask!({
+      parent: `${parent}/queues/a`,
+      task: { httpRequest: { url: 'https://example.com/' } },
+      responseView: 2,
+    });
     expect(task['name']).toMatch(new RegExp(`^${parent}/queues/a/tasks/t\\d+$`));
     expect(await client.listTasks!({ parent: `${parent}/queues/a`, responseView: 2 })).toMatchObject({ tasks: [{ name: task['name'] }] });
     expect(await client.getTask!({ name: task['name'] })).toMatchObject({ name: task['name'] });
@@ -188,21 +243,35 @@ describe('google.api.http transcoding: Cloud Tasks', () => {
   it('fails REST client calls with the gRPC code, and refuses requests that do not fit the rule before sending', async () => {
     const client = usage.restClient(server.port, 'reader');
     await expect(client.getQueue!({ name: 'projects/p1/locations/l1/queues/nope' })).rejects.toMatchObject({
-      name: 'GrpcError', kind: 'response', operation: 'google.cloud.tasks.v2.CloudTasks/GetQueue', code: NOT_FOUND, rawMessage: 'queue projects/p1/locations/l1/queues/nope does not exist',
+      name: 'GrpcError',
+      kind: 'response',
+      operation: 'google.cloud.tasks.v2.CloudTasks/GetQueue',
+      code: NOT_FOUND,
+      rawMessage: 'queue projects/p1/locations/l1/queues/nope does not exist',
     } satisfies Partial<GrpcErrorLike>);
     // One client per service from one set of options.
-    expect(await usage.restClients(server.port, 'reader')['cloudTasks']!.getQueue!({ name: Q1.slice(4) })).toMatchObject({ name: Q1.slice(4) });
+    expect(await usage.restClients(server.port, 'reader')['cloudTasks']!.getQueue!({ name: Q1.slice(4) })).toMatchObject({
+      name: Q1.slice(4),
+    });
     await expect(client.deleteQueue!({ name: Q1.slice(4) })).rejects.toMatchObject({ code: PERMISSION_DENIED });
-    await expect(usage.restClient(server.port, undefined).getQueue!({ name: Q1.slice(4) })).rejects.toMatchObject({ code: UNAUTHENTICATED });
+    await expect(usage.restClient(server.port, undefined).getQueue!({ name: Q1.slice(4) })).rejects.toMatchObject({
+      code: UNAUTHENTICATED,
+    });
     const admin = usage.restClient(server.port, 'admin');
     await admin.createQueue!({ parent: 'projects/p3/locations/l1', queue: { name: 'projects/p3/locations/l1/queues/x' } });
-    await expect(admin.createQueue!({ parent: 'projects/p3/locations/l1', queue: { name: 'projects/p3/locations/l1/queues/x' } })).rejects.toMatchObject({ code: ALREADY_EXISTS });
+    await expect(
+      admin.createQueue!({ parent: 'projects/p3/locations/l1', queue: { name: 'projects/p3/locations/l1/queues/x' } }),
+    ).rejects.toMatchObject({ code: ALREADY_EXISTS });
     let sent = 0;
     const counting = usage.restClient(server.port, 'admin', (request) => {
       sent++;
       return fetch(request);
     });
-    await expect(counting.getQueue!({ name: 'queues/q1' })).rejects.toMatchObject({ name: 'RestRequestError', kind: 'invalid-request', cause: expect.any(TypeError) });
+    await expect(counting.getQueue!({ name: 'queues/q1' })).rejects.toMatchObject({
+      name: 'RestRequestError',
+      kind: 'invalid-request',
+      cause: expect.any(TypeError),
+    });
     await expect(counting.getQueue!({ name: '' })).rejects.toThrow(/name is needed/);
     expect(sent).toBe(0);
   });
@@ -211,7 +280,10 @@ describe('google.api.http transcoding: Cloud Tasks', () => {
     const before = server.calls.length;
     await call('POST', QUEUES, { name: 'projects/p1/locations/l1/queues/shared' });
     const grpc = usage.grpcClient(server.port, 'admin');
-    expect(await grpc.getQueue!({ name: 'projects/p1/locations/l1/queues/shared' })).toMatchObject({ name: 'projects/p1/locations/l1/queues/shared', state: 1 });
+    expect(await grpc.getQueue!({ name: 'projects/p1/locations/l1/queues/shared' })).toMatchObject({
+      name: 'projects/p1/locations/l1/queues/shared',
+      state: 1,
+    });
     expect(server.calls.slice(before)).toEqual(['createQueue http admin', 'getQueue grpc']);
     await expect(grpc.getQueue!({ name: 'projects/p1/locations/l1/queues/none' })).rejects.toMatchObject({ code: NOT_FOUND });
   });
@@ -257,10 +329,14 @@ describe('google.api.http transcoding: Cloud Tasks', () => {
       expect(await response.json()).toMatchObject({ status: 413, code: 'RESOURCE_EXHAUSTED' });
     });
 
-    it('a handler\'s error: its gRPC code as the HTTP status', async () => {
+    it("a handler's error: its gRPC code as the HTTP status", async () => {
       const response = await call('GET', `${QUEUES}/missing`);
       expect(response.status).toBe(404);
-      expect(await response.json()).toMatchObject({ status: 404, code: 'NOT_FOUND', detail: 'queue projects/p1/locations/l1/queues/missing does not exist' });
+      expect(await response.json()).toMatchObject({
+        status: 404,
+        code: 'NOT_FOUND',
+        detail: 'queue projects/p1/locations/l1/queues/missing does not exist',
+      });
     });
   });
 
@@ -290,15 +366,40 @@ describe('google.api.http transcoding: the example (schemas/proto tasks.proto)',
   });
 
   const call = (method: string, path: string, body?: unknown) =>
-    fetch(`${base}${path}`, { method, ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}) });
+    fetch(`${base}${path}`, {
+      method,
+      ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
+    });
   /** A server stream's lines, each a JSON object. */
-  const lines = async (response: Response) => (await response.text()).trim().split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Json);
+  const lines = async (response: Response) =>
+    (await response.text())
+      .trim()
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Json);
 
   it('answers every route with fetch: path fields, body field, query, response_body, a server stream', async () => {
-    let response = await call('POST', '/v1/projects/p1/tasks', { title: 'Write', labels: ['docs', 'urgent'], attributes: { priority: 'high' }, dueWithin: '3600s', estimateMinutes: '30', attachment: 'aGk=' });
+    let response = await call('POST', '/v1/projects/p1/tasks', {
+      title: 'Write',
+      labels: ['docs', 'urgent'],
+      attributes: { priority: 'high' },
+      dueWithin: '3600s',
+      estimateMinutes: '30',
+      attachment: 'aGk=',
+    });
     expect(response.status).toBe(200);
     const created = (await response.json()) as Json;
-    expect(created).toMatchObject({ id: 't1', projectId: 'p1', title: 'Write', status: 'TASK_STATUS_TODO', labels: ['docs', 'urgent'], attributes: { priority: 'high' }, dueWithin: '3600s', estimateMinutes: '30', attachment: 'aGk=' });
+    expect(created).toMatchObject({
+      id: 't1',
+      projectId: 'p1',
+      title: 'Write',
+      status: 'TASK_STATUS_TODO',
+      labels: ['docs', 'urgent'],
+      attributes: { priority: 'high' },
+      dueWithin: '3600s',
+      estimateMinutes: '30',
+      attachment: 'aGk=',
+    });
     await call('POST', '/v1/projects/p1/tasks', { title: 'Review' });
     await call('POST', '/v1/projects/p2/tasks', { title: 'Elsewhere' });
     const read = await call('GET', '/v1/tasks/t1');
@@ -343,13 +444,24 @@ describe('google.api.http transcoding: the example (schemas/proto tasks.proto)',
       return fetch(request);
     }) as never) as unknown as Record<string, (request: Json) => unknown>;
     expect(client['importTasks']).toBeUndefined(); // streams requests: no route
-    const task = (await client['createTask']!({ task: { projectId: 'rc', title: 'From REST', due: { case: 'dueTime', value: { seconds: 1700000000n, nanos: 0 } } } })) as Json;
-    expect(task).toMatchObject({ projectId: 'rc', title: 'From REST', status: 1, due: { case: 'dueTime', value: { seconds: 1700000000n } } });
+    const task = (await client['createTask']!({
+      task: { projectId: 'rc', title: 'From REST', due: { case: 'dueTime', value: { seconds: 1700000000n, nanos: 0 } } },
+    })) as Json;
+    expect(task).toMatchObject({
+      projectId: 'rc',
+      title: 'From REST',
+      status: 1,
+      due: { case: 'dueTime', value: { seconds: 1700000000n } },
+    });
     const id = String(task['id']);
     expect(await client['getTask']!({ id })).toMatchObject({ id, title: 'From REST' });
-    expect(await client['updateTask']!({ task: { id, title: 'Renamed' }, updateMask: { paths: ['title'] } })).toMatchObject({ id, title: 'Renamed' });
+    expect(await client['updateTask']!({ task: { id, title: 'Renamed' }, updateMask: { paths: ['title'] } })).toMatchObject({
+      id,
+      title: 'Renamed',
+    });
     const streamed: string[] = [];
-    for await (const item of client['listTasks']!({ projectId: 'rc', status: 1 }) as AsyncIterable<Json>) streamed.push(String(item['title']));
+    for await (const item of client['listTasks']!({ projectId: 'rc', status: 1 }) as AsyncIterable<Json>)
+      streamed.push(String(item['title']));
     expect(streamed).toEqual(['Renamed']);
     await client['deleteTask']!({ id });
     await expect(client['getTask']!({ id })).rejects.toMatchObject({ code: NOT_FOUND });
@@ -402,8 +514,15 @@ describe('google.api.http transcoding: the example (schemas/proto tasks.proto)',
     }
   });
 
-  it('lets allowed browsers call the routes: preflights name the routes\' methods', async () => {
-    const preflight = await fetch(`${base}/v1/tasks/t1`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'content-type' } });
+  it("lets allowed browsers call the routes: preflights name the routes' methods", async () => {
+    const preflight = await fetch(`${base}/v1/tasks/t1`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'PATCH',
+        'access-control-request-headers': 'content-type',
+      },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect(preflight.headers.get('access-control-allow-methods')).toMatch(/PATCH/);
@@ -420,8 +539,12 @@ describe('google.api.http transcoding: the example (schemas/proto tasks.proto)',
     expect(server.calls.slice(-2)).toEqual(['createTask http', 'getTask grpc no deadline']);
   });
 
-  it('keeps gRPC paths gRPC\'s: a Connect call on the same port is not taken for a REST route', async () => {
-    const response = await fetch(`${base}/acme.tasks.v1.TaskService/GetTask`, { method: 'POST', headers: { 'content-type': 'application/json', 'connect-protocol-version': '1' }, body: JSON.stringify({ id: 'nope' }) });
+  it("keeps gRPC paths gRPC's: a Connect call on the same port is not taken for a REST route", async () => {
+    const response = await fetch(`${base}/acme.tasks.v1.TaskService/GetTask`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'connect-protocol-version': '1' },
+      body: JSON.stringify({ id: 'nope' }),
+    });
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(await response.json()).toMatchObject({ code: 'not_found' });
@@ -444,11 +567,12 @@ describe('path templates (runtime/grpc-transcoding-path.ts)', () => {
   }
   let paths: PathModule;
   beforeAll(async () => {
-    if (!existsSync(join(FOLDER, 'out/runtime/grpc-transcoding-path.js'))) await generateWithUsage(FOLDER, GOOGLEAPIS, 'google/cloud/tasks/v2/cloudtasks.proto', CLOUD_TASKS_USAGE);
+    if (!existsSync(join(FOLDER, 'out/runtime/grpc-transcoding-path.js')))
+      await generateWithUsage(FOLDER, GOOGLEAPIS, 'google/cloud/tasks/v2/cloudtasks.proto', CLOUD_TASKS_USAGE);
     paths = await load<PathModule>(FOLDER, 'out/runtime/grpc-transcoding-path.js');
   }, 120_000);
 
-  it('refuses what http.proto\'s grammar does not allow', () => {
+  it("refuses what http.proto's grammar does not allow", () => {
     for (const bad of ['v1/x', '/v1/{name', '/v1/{a={b}}', '/v1/**/x', '/v1/{a}/{a}', '/v1/x:', '/v1//x', '/v1/{a-b}', '/v1/x*y']) {
       expect(() => paths.parsePathTemplate(bad), bad).toThrow(SyntaxError);
     }
@@ -468,12 +592,19 @@ describe('path templates (runtime/grpc-transcoding-path.ts)', () => {
     const deep = paths.parsePathTemplate('/v1/{path=**}');
     expect(paths.matchPathTemplate(deep, '/v1/a%2Fb/c%20d')).toEqual(new Map([['path', 'a%2Fb/c d']])); // many segments: %2F stays
     const nested = paths.parsePathTemplate('/v1/{task.project_id}/tasks/{task.id}');
-    expect(paths.matchPathTemplate(nested, '/v1/p1/tasks/t1')).toEqual(new Map([['task.project_id', 'p1'], ['task.id', 't1']]));
+    expect(paths.matchPathTemplate(nested, '/v1/p1/tasks/t1')).toEqual(
+      new Map([
+        ['task.project_id', 'p1'],
+        ['task.id', 't1'],
+      ]),
+    );
   });
 
   it('expands values percent-encoded, and refuses values that do not fit', () => {
     const queues = paths.parsePathTemplate('/v2/{parent=projects/*/locations/*}/queues');
-    expect(paths.expandPathTemplate(queues, new Map([['parent', 'projects/p 1/locations/é']]))).toBe('/v2/projects/p%201/locations/%C3%A9/queues');
+    expect(paths.expandPathTemplate(queues, new Map([['parent', 'projects/p 1/locations/é']]))).toBe(
+      '/v2/projects/p%201/locations/%C3%A9/queues',
+    );
     expect(() => paths.expandPathTemplate(queues, new Map([['parent', 'projects/p1']]))).toThrow(TypeError);
     expect(() => paths.expandPathTemplate(queues, new Map())).toThrow(/parent is needed/);
     const single = paths.parsePathTemplate('/v1/{id}:cancel');
@@ -484,7 +615,11 @@ describe('path templates (runtime/grpc-transcoding-path.ts)', () => {
 describe('google.api.http rules that cannot work stop generation, located', () => {
   const dir = join(ROOT, '.vitest-tmp', 'grpc-transcoding-bad');
   const cases: [string, string, RegExp][] = [
-    ['an unknown path field', 'get: "/v1/{nam}"', /bad\.proto:11:\d+: error: A: google\.api\.http GET "\/v1\/\{nam\}": bad\.v1\.Req has no field nam/],
+    [
+      'an unknown path field',
+      'get: "/v1/{nam}"',
+      /bad\.proto:11:\d+: error: A: google\.api\.http GET "\/v1\/\{nam\}": bad\.v1\.Req has no field nam/,
+    ],
     ['a list in the path', 'get: "/v1/{tags}"', /the path variable tags is a list/],
     ['a message in the path', 'get: "/v1/{sub}"', /the path variable sub is a message \(bad\.v1\.Sub\)/],
     ['no leading slash', 'get: "v1/x"', /GET "v1\/x" is not a path template/],
@@ -493,8 +628,16 @@ describe('google.api.http rules that cannot work stop generation, located', () =
     ['an unknown body field', 'post: "/v1/x" body: "nope"', /body "nope" is not a field of bad\.v1\.Req/],
     ['an unknown response_body', 'get: "/v1/x" response_body: "nope"', /response_body "nope" is not a field of bad\.v1\.Res/],
     ['no pattern', 'body: "*"', /has no pattern/],
-    ['a custom kind that is no method', 'custom: { kind: "NOT A METHOD" path: "/v1/x" }', /custom kind "NOT A METHOD" is not an HTTP method/],
-    ['a field in an additional binding', 'get: "/v1/{name}" additional_bindings { get: "/v1/{nam=*}/x" }', /GET "\/v1\/\{nam=\*\}\/x": bad\.v1\.Req has no field nam/],
+    [
+      'a custom kind that is no method',
+      'custom: { kind: "NOT A METHOD" path: "/v1/x" }',
+      /custom kind "NOT A METHOD" is not an HTTP method/,
+    ],
+    [
+      'a field in an additional binding',
+      'get: "/v1/{name}" additional_bindings { get: "/v1/{nam=*}/x" }',
+      /GET "\/v1\/\{nam=\*\}\/x": bad\.v1\.Req has no field nam/,
+    ],
   ];
   const proto = (rule: string) => `syntax = "proto3";
 package bad.v1;
@@ -514,7 +657,18 @@ service S {
     writeFiles(dir, []);
     cpSync(join(PROTO_ROOT, 'google'), join(dir, 'google'), { recursive: true });
     writeFileSync(join(dir, 'bad.proto'), proto(rule));
-    return generate([{ name: 'bad', inputs: [join(dir, 'bad.proto')], documents: [], style: 'proto', output: join(dir, 'out'), emit: ['types', 'client', 'server'], options: { includePaths: [dir] }, root: dir }]);
+    return generate([
+      {
+        name: 'bad',
+        inputs: [join(dir, 'bad.proto')],
+        documents: [],
+        style: 'proto',
+        output: join(dir, 'out'),
+        emit: ['types', 'client', 'server'],
+        options: { includePaths: [dir] },
+        root: dir,
+      },
+    ]);
   };
   for (const [what, rule, message] of cases) {
     it(what, async () => {
@@ -527,8 +681,12 @@ service S {
   });
 
   it('a good rule generates', async () => {
-    const [{ files }] = await generateBad('get: "/v1/{name=shelves/*}/x:go" additional_bindings { post: "/v1/x" body: "*" response_body: "text" }');
-    expect(files.find((file) => file.path === 'http-rules.ts')?.content).toContain('{ method: "POST", path: "/v1/x", body: "*", responseBody: "text" }');
+    const [{ files }] = await generateBad(
+      'get: "/v1/{name=shelves/*}/x:go" additional_bindings { post: "/v1/x" body: "*" response_body: "text" }',
+    );
+    expect(files.find((file) => file.path === 'http-rules.ts')?.content).toContain(
+      '{ method: "POST", path: "/v1/x", body: "*", responseBody: "text" }',
+    );
   });
 });
 
@@ -537,9 +695,18 @@ describe('google.api.http of the other googleapis services: Secret Manager, Data
   let files: Map<string, string>;
   beforeAll(async () => {
     const inputs = { secretmanager: 'google/cloud/secretmanager/v1/service.proto', datastore: 'google/datastore/v1/datastore.proto' };
-    const outputs = await generate(Object.entries(inputs).map(([name, input]) => ({
-      name, inputs: [join(GOOGLEAPIS, input)], documents: [], style: 'proto' as const, output: join(folder, name), emit: ['types', 'client', 'server'], options: { includePaths: [GOOGLEAPIS] }, root: GOOGLEAPIS,
-    })));
+    const outputs = await generate(
+      Object.entries(inputs).map(([name, input]) => ({
+        name,
+        inputs: [join(GOOGLEAPIS, input)],
+        documents: [],
+        style: 'proto' as const,
+        output: join(folder, name),
+        emit: ['types', 'client', 'server'],
+        options: { includePaths: [GOOGLEAPIS] },
+        root: GOOGLEAPIS,
+      })),
+    );
     writeFiles(folder, []);
     files = new Map();
     for (const [i, output] of outputs.entries()) {
@@ -552,7 +719,9 @@ describe('google.api.http of the other googleapis services: Secret Manager, Data
 
   it('writes their routes, additional bindings included', () => {
     const secrets = files.get('secretmanager/http-rules.ts')!;
-    expect(secrets).toContain('{ method: "GET", path: "/v1/{parent=projects/*}/secrets" },\n    { method: "GET", path: "/v1/{parent=projects/*/locations/*}/secrets" },');
+    expect(secrets).toContain(
+      '{ method: "GET", path: "/v1/{parent=projects/*}/secrets" },\n    { method: "GET", path: "/v1/{parent=projects/*/locations/*}/secrets" },',
+    );
     expect(secrets).toContain('{ method: "POST", path: "/v1/{resource=projects/*/secrets/*}:setIamPolicy", body: "*" }');
     expect(files.get('datastore/http-rules.ts')).toContain('{ method: "POST", path: "/v1/projects/{project_id}:runQuery", body: "*" }');
   });
@@ -577,7 +746,18 @@ describe('query parameters and bodies of every kind (echo.proto)', () => {
     writeFiles(protos, []);
     cpSync(join(PROTO_ROOT, 'google'), join(protos, 'google'), { recursive: true });
     writeFileSync(join(protos, 'echo.proto'), ECHO_PROTO);
-    const [{ files }] = await generate([{ name: 'echo', inputs: [join(protos, 'echo.proto')], documents: [], style: 'proto', output: join(folder, 'out'), emit: ['types', 'client', 'server'], options: { includePaths: [protos] }, root: protos }]);
+    const [{ files }] = await generate([
+      {
+        name: 'echo',
+        inputs: [join(protos, 'echo.proto')],
+        documents: [],
+        style: 'proto',
+        output: join(folder, 'out'),
+        emit: ['types', 'client', 'server'],
+        options: { includePaths: [protos] },
+        root: protos,
+      },
+    ]);
     writeFiles(join(folder, 'out'), files);
     writeFileSync(join(folder, 'usage.ts'), ECHO_USAGE);
     writeFileSync(join(folder, 'package.json'), '{ "type": "module" }\n');
@@ -593,19 +773,58 @@ describe('query parameters and bodies of every kind (echo.proto)', () => {
 
   it('nested fields (a.b.c), lists repeated, map entries (m[key]), enums by name or number, well-known types and bytes by their JSON form', async () => {
     const query = [
-      'filter.owner=ann', 'filter.tags=a', 'filter.tags=b%20c', 'filter.inner.limit=5', 'filter.inner.strict=true', 'ids=1', 'ids=2',
-      'colours=COLOUR_RED', 'colours=1', 'since=2024-01-02T03:04:05Z', 'limit=7', 'flag=false', 'blob=aGk%3D', 'ratio=0.5', 'note=',
-      'labels[env]=prod', 'labels%5Bteam%5D=core', 'switches[beta]=true',
+      'filter.owner=ann',
+      'filter.tags=a',
+      'filter.tags=b%20c',
+      'filter.inner.limit=5',
+      'filter.inner.strict=true',
+      'ids=1',
+      'ids=2',
+      'colours=COLOUR_RED',
+      'colours=1',
+      'since=2024-01-02T03:04:05Z',
+      'limit=7',
+      'flag=false',
+      'blob=aGk%3D',
+      'ratio=0.5',
+      'note=',
+      'labels[env]=prod',
+      'labels%5Bteam%5D=core',
+      'switches[beta]=true',
     ].join('&');
     const response = await fetch(`${base}/v1/echo/rooms/r1?${query}`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
-      name: 'rooms/r1', filter: { owner: 'ann', tags: ['a', 'b c'], inner: { limit: '5', strict: true } }, ids: [1, 2], colours: ['COLOUR_RED', 'COLOUR_RED'],
-      since: '2024-01-02T03:04:05Z', limit: 7, flag: false, blob: 'aGk=', ratio: 0.5, note: '', labels: { env: 'prod', team: 'core' }, switches: { beta: true },
+      name: 'rooms/r1',
+      filter: { owner: 'ann', tags: ['a', 'b c'], inner: { limit: '5', strict: true } },
+      ids: [1, 2],
+      colours: ['COLOUR_RED', 'COLOUR_RED'],
+      since: '2024-01-02T03:04:05Z',
+      limit: 7,
+      flag: false,
+      blob: 'aGk=',
+      ratio: 0.5,
+      note: '',
+      labels: { env: 'prod', team: 'core' },
+      switches: { beta: true },
     });
     // Proto names work as well as JSON names.
-    expect(await (await fetch(`${base}/v1/echo/rooms/r1?filter.inner.strict=true`)).json()).toEqual({ name: 'rooms/r1', filter: { inner: { strict: true } } });
-    for (const bad of ['filter=x', 'filter.inner.strict=yes', 'ids=one', 'since=yesterday', 'filter.nope=1', 'colours=COLOUR_BLUE', 'labels=x', 'switches[a]=maybe', 'ids[0]=1', 'labels[a]=1&labels[a]=2']) {
+    expect(await (await fetch(`${base}/v1/echo/rooms/r1?filter.inner.strict=true`)).json()).toEqual({
+      name: 'rooms/r1',
+      filter: { inner: { strict: true } },
+    });
+    for (const bad of [
+      'filter=x',
+      'filter.inner.strict=yes',
+      'ids=one',
+      'since=yesterday',
+      'filter.nope=1',
+      'colours=COLOUR_BLUE',
+      'labels=x',
+      'switches[a]=maybe',
+      'ids[0]=1',
+      'labels[a]=1&labels[a]=2',
+    ]) {
       const refused = await fetch(`${base}/v1/echo/rooms/r1?${bad}`);
       expect(refused.status, bad).toBe(400);
       await refused.body?.cancel();
@@ -613,7 +832,11 @@ describe('query parameters and bodies of every kind (echo.proto)', () => {
   });
 
   it('a ** variable, a :verb, a body field and response_body', async () => {
-    const response = await fetch(`${base}/v1/raw/a/b%2Fc/d:echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ owner: 'bo', tags: ['x'] }) });
+    const response = await fetch(`${base}/v1/raw/a/b%2Fc/d:echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ owner: 'bo', tags: ['x'] }),
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ owner: 'bo', tags: ['x'] }); // the filter alone
   });
@@ -624,8 +847,24 @@ describe('query parameters and bodies of every kind (echo.proto)', () => {
       sent.push(`${request.method} ${new URL(request.url).pathname}${new URL(request.url).search}`);
       return fetch(request);
     }) as never) as unknown as Record<string, (request: Json) => Promise<Json>>;
-    const echoed = await client['echo']!({ name: 'rooms/r 2', filter: { owner: 'ann', tags: ['a', 'b'], inner: { limit: 5n, strict: true } }, ids: [1, 2], colours: [1], since: { seconds: 1704164645n, nanos: 0 }, ratio: 0.5, labels: { env: 'prod' } });
-    expect(echoed).toMatchObject({ name: 'rooms/r 2', filter: { owner: 'ann', tags: ['a', 'b'], inner: { limit: 5n, strict: true } }, ids: [1, 2], colours: [1], since: { seconds: 1704164645n }, ratio: 0.5, labels: { env: 'prod' } });
+    const echoed = await client['echo']!({
+      name: 'rooms/r 2',
+      filter: { owner: 'ann', tags: ['a', 'b'], inner: { limit: 5n, strict: true } },
+      ids: [1, 2],
+      colours: [1],
+      since: { seconds: 1704164645n, nanos: 0 },
+      ratio: 0.5,
+      labels: { env: 'prod' },
+    });
+    expect(echoed).toMatchObject({
+      name: 'rooms/r 2',
+      filter: { owner: 'ann', tags: ['a', 'b'], inner: { limit: 5n, strict: true } },
+      ids: [1, 2],
+      colours: [1],
+      since: { seconds: 1704164645n },
+      ratio: 0.5,
+      labels: { env: 'prod' },
+    });
     expect(await client['raw']!({ name: 'x/y', filter: { owner: 'bo' } })).toMatchObject({ filter: { owner: 'bo' } });
     expect(sent).toEqual([
       'GET /v1/echo/rooms/r%202?filter.owner=ann&filter.tags=a&filter.tags=b&filter.inner.limit=5&filter.inner.strict=true&ids=1&ids=2&colours=COLOUR_RED&since=2024-01-02T03%3A04%3A05Z&ratio=0.5&labels%5Benv%5D=prod',

@@ -21,7 +21,18 @@ describe('hostile input', async () => {
   const out = tempDir('codegen-hostile-');
   writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n'); // ESM, as generated code needs (verbatimModuleSyntax)
   const input = join(ROOT, 'test/fixtures/hostile/api.yaml');
-  const outputs = await generate([{ name: 'hostile', inputs: [input], style: 'openapi', documents: [], output: out, emit: ['types', 'validators', 'client', 'server'], options: {}, root: ROOT }]);
+  const outputs = await generate([
+    {
+      name: 'hostile',
+      inputs: [input],
+      style: 'openapi',
+      documents: [],
+      output: out,
+      emit: ['types', 'validators', 'client', 'server'],
+      options: {},
+      root: ROOT,
+    },
+  ]);
   await applyPlan(await planWrites(outputs));
 
   for (const [name, compiler] of Object.entries(COMPILERS)) {
@@ -34,7 +45,9 @@ describe('hostile input', async () => {
     // Transpile each generated module to JavaScript and import it; `pwned` must stay unset.
     const js = tempDir('codegen-hostile-js-');
     for (const file of outputs[0].files) {
-      const output = ts.transpileModule(file.content, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+      const output = ts.transpileModule(file.content, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      }).outputText;
       const target = join(js, file.path.replace(/\.ts$/, '.js'));
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, output);
@@ -45,7 +58,9 @@ describe('hostile input', async () => {
     await import(pathToFileURL(join(js, 'server.js')).href);
     expect((globalThis as { pwned?: number }).pwned).toBeUndefined();
     const values = Object.values(types.Kind as Record<string, string>).sort();
-    expect(values).toEqual(['', '${globalThis.pwned = 10}', '*/', '__proto__', 'a"b', 'back\\slash', 'constructor', 'line\u2028separator'].sort());
+    expect(values).toEqual(
+      ['', '${globalThis.pwned = 10}', '*/', '__proto__', 'a"b', 'back\\slash', 'constructor', 'line\u2028separator'].sort(),
+    );
     expect(Object.getPrototypeOf(types.Kind)).toBe(Object.prototype);
   });
 

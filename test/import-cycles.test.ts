@@ -27,7 +27,10 @@ function importGraph(): Map<string, string[]> {
       .filter(({ specifier }) => specifier.startsWith('.'))
       .map(({ specifier }) => resolve(dirname(file), specifier).replace(/\.js$/, '.ts'))
       .filter((target) => known.has(target));
-    graph.set(relative(ROOT, file), [...new Set(targets)].map((target) => relative(ROOT, target)));
+    graph.set(
+      relative(ROOT, file),
+      [...new Set(targets)].map((target) => relative(ROOT, target)),
+    );
   }
   return graph;
 }

@@ -63,7 +63,11 @@ async function run(project: string): Promise<string> {
 async function refused(ref: string, files: Record<string, string> = {}): Promise<string> {
   const { project } = setup({ 'project/api.yaml': openapi(ref), ...files }, CONFIG);
   const message = await run(project);
-  expect(message).toMatch(new RegExp(`^api\\.yaml:8:13: error: \\$ref ${JSON.stringify(ref).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} points to a file that cannot be read`));
+  expect(message).toMatch(
+    new RegExp(
+      `^api\\.yaml:8:13: error: \\$ref ${JSON.stringify(ref).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} points to a file that cannot be read`,
+    ),
+  );
   return message;
 }
 
@@ -101,7 +105,9 @@ describe('$ref stays inside the project root', () => {
     mkdirSync(join(project, 'schemas'));
     symlinkSync(join(outside, 'secret.json'), join(project, 'schemas', 'shared.json'));
     const message = await run(project);
-    expect(message).toMatch(/^api\.yaml:8:13: error: .*schemas\/shared\.json: it leads \(through a symbolic link\) to .*outside\/secret\.json, outside the folders codegen reads/);
+    expect(message).toMatch(
+      /^api\.yaml:8:13: error: .*schemas\/shared\.json: it leads \(through a symbolic link\) to .*outside\/secret\.json, outside the folders codegen reads/,
+    );
     expect(message).not.toContain('tok_');
     // The same through a linked folder.
     const { project: second, outside: other } = setup({ 'project/api.yaml': openapi('./linked/secret.json#/schema') }, CONFIG);
@@ -133,7 +139,9 @@ describe('$ref stays inside the project root', () => {
     const { project } = setup({ 'project/api/api.yaml': openapi('../../outside/secret.json#/schema') }, CONFIG);
     const refusedRun = codegen(['generate', 'api/api.yaml', '-o', 'out'], project);
     expect(refusedRun.code).toBe(1);
-    expect(refusedRun.stderr).toMatch(/^api\/api\.yaml:8:13: error: \$ref "\.\.\/\.\.\/outside\/secret\.json#\/schema" points to a file that cannot be read \(cannot read .*outside\/secret\.json: it is outside the folders codegen reads\)/m);
+    expect(refusedRun.stderr).toMatch(
+      /^api\/api\.yaml:8:13: error: \$ref "\.\.\/\.\.\/outside\/secret\.json#\/schema" points to a file that cannot be read \(cannot read .*outside\/secret\.json: it is outside the folders codegen reads\)/m,
+    );
     expect(refusedRun.stderr).toContain('--allow-read');
     expect(refusedRun.stderr + refusedRun.stdout).not.toContain('tok_');
     const allowed = codegen(['generate', 'api/api.yaml', '--allow-read', '../outside', '-o', 'out'], project);
@@ -141,12 +149,21 @@ describe('$ref stays inside the project root', () => {
     expect(allowed.code).toBe(0);
   });
 
-  it('without a config (codegen generate <input>), the project root is the input\'s folder', async () => {
+  it("without a config (codegen generate <input>), the project root is the input's folder", async () => {
     const { inlineConfig } = await import('../generators/core/config/config.js');
-    const { project, outside } = setup({ 'project/api/api.yaml': openapi('../shared/pet.yaml#/Pet'), 'project/shared/pet.yaml': 'Pet: { type: string }\n' }, CONFIG);
+    const { project, outside } = setup(
+      { 'project/api/api.yaml': openapi('../shared/pet.yaml#/Pet'), 'project/shared/pet.yaml': 'Pet: { type: string }\n' },
+      CONFIG,
+    );
     const input = join(project, 'api', 'api.yaml');
-    const inline = (allow?: string[]) => generate(inlineConfig(input, join(project, 'out'), undefined, undefined, undefined, allow)).then(() => '', (cause: Error) => cause.message);
-    expect(await inline()).toMatch(/\$ref "\.\.\/shared\/pet\.yaml#\/Pet" points to a file that cannot be read .*outside the folders codegen reads/);
+    const inline = (allow?: string[]) =>
+      generate(inlineConfig(input, join(project, 'out'), undefined, undefined, undefined, allow)).then(
+        () => '',
+        (cause: Error) => cause.message,
+      );
+    expect(await inline()).toMatch(
+      /\$ref "\.\.\/shared\/pet\.yaml#\/Pet" points to a file that cannot be read .*outside the folders codegen reads/,
+    );
     expect(await inline([join(project, 'shared')])).toBe('');
     expect(outside).toBeTruthy();
   });
@@ -186,13 +203,18 @@ describe('only regular files, within a size cap checked before reading', () => {
     const { project } = setup({ 'project/api.yaml': openapi('./huge.json'), 'project/huge.json': '' }, CONFIG);
     truncateSync(join(project, 'huge.json'), 65 * 1024 * 1024); // sparse: costs no disk
     const started = performance.now();
-    expect(await run(project)).toMatch(/api\.yaml:8:13: error: .*cannot read huge\.json: it is 65 MiB, over the limit of 64 MiB per input file/);
+    expect(await run(project)).toMatch(
+      /api\.yaml:8:13: error: .*cannot read huge\.json: it is 65 MiB, over the limit of 64 MiB per input file/,
+    );
     expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('takes the cap from maxInputBytes, for the input itself too', async () => {
     const pet = `Pet: { type: string, description: "${'x'.repeat(2000)}" }\n`;
-    const { project } = setup({ 'project/api.yaml': openapi('./pet.yaml#/Pet'), 'project/pet.yaml': pet }, `${CONFIG}    maxInputBytes: 1000\n`);
+    const { project } = setup(
+      { 'project/api.yaml': openapi('./pet.yaml#/Pet'), 'project/pet.yaml': pet },
+      `${CONFIG}    maxInputBytes: 1000\n`,
+    );
     expect(await run(project)).toMatch(/cannot read pet\.yaml: it is 2\d{3} bytes, over the limit of 1000 bytes/);
     writeFileSync(join(project, 'codegen.config.yaml'), `${CONFIG}    maxInputBytes: 100\n`);
     expect(await run(project)).toMatch(/cannot read api\.yaml: it is \d+ bytes, over the limit of 100 bytes/);
@@ -205,24 +227,41 @@ describe('proto imports stay inside the include paths and the project', () => {
   const leak = 'syntax = "proto3";\npackage leak;\nmessage Leak { string token = 1; }\n';
 
   it('refuses import "../../x.proto", located at the import', async () => {
-    const { project } = setup({ 'project/proto/acme/api.proto': api('../../outside/leak.proto'), 'outside/leak.proto': leak }, PROTO_CONFIG);
+    const { project } = setup(
+      { 'project/proto/acme/api.proto': api('../../outside/leak.proto'), 'outside/leak.proto': leak },
+      PROTO_CONFIG,
+    );
     const message = await run(project);
     expect(message).toMatch(/^proto\/acme\/api\.proto:3:8: error: import "\.\.\/\.\.\/outside\/leak\.proto" is not a plain path/);
     expect(message).toMatch(/hint: add the folder that holds the file to `includePaths`/);
   });
 
   it('refuses an import that a symbolic link leads out of the include paths', async () => {
-    const { project, outside } = setup({ 'project/proto/acme/api.proto': api('acme/leak.proto'), 'outside/leak.proto': leak }, PROTO_CONFIG);
+    const { project, outside } = setup(
+      { 'project/proto/acme/api.proto': api('acme/leak.proto'), 'outside/leak.proto': leak },
+      PROTO_CONFIG,
+    );
     symlinkSync(join(outside, 'leak.proto'), join(project, 'proto', 'acme', 'leak.proto'));
     const message = await run(project);
-    expect(message).toMatch(/^proto\/acme\/api\.proto:3:8: error: import "acme\/leak\.proto": cannot read .*: it leads \(through a symbolic link\) to .*outside\/leak\.proto, outside the folders codegen reads/);
+    expect(message).toMatch(
+      /^proto\/acme\/api\.proto:3:8: error: import "acme\/leak\.proto": cannot read .*: it leads \(through a symbolic link\) to .*outside\/leak\.proto, outside the folders codegen reads/,
+    );
     expect(message).not.toContain('Leak');
   });
 
   it('reads imports inside the include paths, and from an include path outside the project the config names', async () => {
-    const inside = setup({ 'project/proto/acme/api.proto': api('acme/common.proto'), 'project/proto/acme/common.proto': 'syntax = "proto3";\npackage acme;\nmessage C {}\n' }, PROTO_CONFIG);
+    const inside = setup(
+      {
+        'project/proto/acme/api.proto': api('acme/common.proto'),
+        'project/proto/acme/common.proto': 'syntax = "proto3";\npackage acme;\nmessage C {}\n',
+      },
+      PROTO_CONFIG,
+    );
     expect(await run(inside.project)).toBe('');
-    const shared = setup({ 'project/proto/acme/api.proto': api('leak.proto'), 'outside/leak.proto': leak }, PROTO_CONFIG.replace('[proto]', '[proto, ../outside]'));
+    const shared = setup(
+      { 'project/proto/acme/api.proto': api('leak.proto'), 'outside/leak.proto': leak },
+      PROTO_CONFIG.replace('[proto]', '[proto, ../outside]'),
+    );
     expect(await run(shared.project)).toBe('');
   });
 });
@@ -231,25 +270,41 @@ describe('GraphQL documents folders', () => {
   const GRAPHQL_CONFIG = 'apis:\n  - input: schema.graphql\n    documents: operations\n    output: out\n    emit: [types, client]\n';
 
   it('refuses a file in a documents folder that is a link leading out, quoting nothing of it', async () => {
-    const { project, outside } = setup({ 'project/schema.graphql': 'type Query { hello: String }\n', 'project/operations/hello.graphql': 'query Hello { hello }\n' }, GRAPHQL_CONFIG);
+    const { project, outside } = setup(
+      { 'project/schema.graphql': 'type Query { hello: String }\n', 'project/operations/hello.graphql': 'query Hello { hello }\n' },
+      GRAPHQL_CONFIG,
+    );
     writeFileSync(join(outside, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
     symlinkSync(join(outside, 'passwd'), join(project, 'operations', 'leak.graphql'));
     const message = await run(project);
-    expect(message).toMatch(/cannot read operations\/leak\.graphql: it leads \(through a symbolic link\) to .*outside\/passwd, outside the folders codegen reads/);
+    expect(message).toMatch(
+      /cannot read operations\/leak\.graphql: it leads \(through a symbolic link\) to .*outside\/passwd, outside the folders codegen reads/,
+    );
     expect(message).not.toContain('root');
   });
 });
 
 describe('config keys of containment', () => {
   it('reports a wrong allowRead and a wrong maxInputBytes, each at its line', async () => {
-    const { project } = setup({ 'project/api.yaml': openapi('#/components/schemas/Local') }, 'apis:\n  - input: api.yaml\n    output: out\n    allowRead: 3\n    maxInputBytes: -1\n');
+    const { project } = setup(
+      { 'project/api.yaml': openapi('#/components/schemas/Local') },
+      'apis:\n  - input: api.yaml\n    output: out\n    allowRead: 3\n    maxInputBytes: -1\n',
+    );
     const message = await run(project);
     expect(message).toContain('codegen.config.yaml:4:16: error: apis[0].allowRead: expected a folder path or a list of them');
     expect(message).toContain('codegen.config.yaml:5:20: error: apis[0].maxInputBytes: expected a positive whole number of bytes');
   });
 
   it('writes the handler file, inside the project, only where it really is: not through a linked folder leading out', async () => {
-    const { project, outside } = setup({ 'project/api.yaml': openapi('#/components/schemas/Local').replace('paths: {}', 'paths:\n  /a:\n    get:\n      operationId: getA\n      responses: { "204": { description: none } }') }, 'apis:\n  - input: api.yaml\n    output: out\n    emit: [types, server]\n    handlers: src/handlers.ts\n');
+    const { project, outside } = setup(
+      {
+        'project/api.yaml': openapi('#/components/schemas/Local').replace(
+          'paths: {}',
+          'paths:\n  /a:\n    get:\n      operationId: getA\n      responses: { "204": { description: none } }',
+        ),
+      },
+      'apis:\n  - input: api.yaml\n    output: out\n    emit: [types, server]\n    handlers: src/handlers.ts\n',
+    );
     symlinkSync(outside, join(project, 'src'));
     const { planWrites } = await import('../generators/core/pipeline/writer.js');
     const outputs = await generate(await loadConfig(join(project, 'codegen.config.yaml')));

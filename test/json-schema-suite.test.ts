@@ -21,18 +21,72 @@ import { validatorImports } from './support/validator-imports.js';
 const SUITE = fileURLToPath(new URL('../../shared/corpus/json-schema-test-suite/tests/', import.meta.url));
 
 const KEYWORD_FILES = [
-  'additionalProperties', 'allOf', 'anyOf', 'boolean_schema', 'const', 'contains', 'dependentRequired',
-  'dependentSchemas', 'enum',
-  'exclusiveMaximum', 'exclusiveMinimum', 'format', 'if-then-else', 'infinite-loop-detection', 'items', 'maxContains',
-  'maxItems', 'maxLength', 'maxProperties', 'maximum', 'minContains', 'minItems', 'minLength', 'minProperties',
-  'minimum', 'multipleOf', 'not', 'oneOf', 'pattern', 'patternProperties', 'prefixItems', 'properties',
-  'propertyNames', 'ref', 'required', 'type', 'uniqueItems',
+  'additionalProperties',
+  'allOf',
+  'anyOf',
+  'boolean_schema',
+  'const',
+  'contains',
+  'dependentRequired',
+  'dependentSchemas',
+  'enum',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'format',
+  'if-then-else',
+  'infinite-loop-detection',
+  'items',
+  'maxContains',
+  'maxItems',
+  'maxLength',
+  'maxProperties',
+  'maximum',
+  'minContains',
+  'minItems',
+  'minLength',
+  'minProperties',
+  'minimum',
+  'multipleOf',
+  'not',
+  'oneOf',
+  'pattern',
+  'patternProperties',
+  'prefixItems',
+  'properties',
+  'propertyNames',
+  'ref',
+  'required',
+  'type',
+  'uniqueItems',
 ];
 const DRAFT4_FILES = [
-  'additionalItems', 'additionalProperties', 'allOf', 'anyOf', 'dependencies', 'enum', 'format',
-  'infinite-loop-detection', 'items', 'maxItems', 'maxLength', 'maxProperties', 'maximum', 'minItems', 'minLength',
-  'minProperties', 'minimum', 'multipleOf', 'not', 'oneOf', 'pattern', 'patternProperties', 'properties', 'ref',
-  'required', 'type', 'uniqueItems',
+  'additionalItems',
+  'additionalProperties',
+  'allOf',
+  'anyOf',
+  'dependencies',
+  'enum',
+  'format',
+  'infinite-loop-detection',
+  'items',
+  'maxItems',
+  'maxLength',
+  'maxProperties',
+  'maximum',
+  'minItems',
+  'minLength',
+  'minProperties',
+  'minimum',
+  'multipleOf',
+  'not',
+  'oneOf',
+  'pattern',
+  'patternProperties',
+  'properties',
+  'ref',
+  'required',
+  'type',
+  'uniqueItems',
 ];
 const FORMATS_2020 = ['date-time', 'date', 'time', 'email', 'uuid', 'uri', 'uri-reference', 'ipv4', 'ipv6', 'hostname'];
 const FORMATS_DRAFT4 = ['date-time', 'email', 'hostname', 'ipv4', 'ipv6', 'uri'];
@@ -155,7 +209,10 @@ function fromDraft4(input: unknown): unknown {
         out[key] = value;
     }
   }
-  for (const [exclusive, bound] of [['exclusiveMaximum', 'maximum'], ['exclusiveMinimum', 'minimum']] as const) {
+  for (const [exclusive, bound] of [
+    ['exclusiveMaximum', 'maximum'],
+    ['exclusiveMinimum', 'minimum'],
+  ] as const) {
     if (schema[exclusive] === true && typeof schema[bound] === 'number') {
       out[exclusive] = schema[bound];
       delete out[bound];
@@ -279,7 +336,8 @@ describe('JSON Schema Test Suite', () => {
       skipLibCheck: true,
     });
     const diagnostics = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-      const where = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start) : undefined;
+      const where =
+        diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start) : undefined;
       const line = where && diagnostic.file ? diagnostic.file.text.split('\n')[where.line].trim() : '';
       return `${diagnostic.file?.fileName.split('/').pop()}:${where ? where.line + 1 : '?'}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')} | ${line}`;
     });

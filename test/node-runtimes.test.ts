@@ -17,7 +17,7 @@ describe('extra Node runtimes for the e2e tests', () => {
     expect(versions.map((version) => version.split('.')[0])).toEqual(['22', '24']);
   });
 
-  it('do not take the name `node` in node_modules/.bin, so npm scripts and npx run the machine\'s Node', () => {
+  it("do not take the name `node` in node_modules/.bin, so npm scripts and npx run the machine's Node", () => {
     expect(existsSync(join(ROOT, 'node_modules', '.bin', 'node'))).toBe(false);
   });
 });

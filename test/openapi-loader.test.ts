@@ -86,12 +86,25 @@ describe('the example API (schemas/openapi/tasks.yaml)', async () => {
 
   it('names every schema: components, the shared file, and hoisted bodies', () => {
     expect(model.schemas.map((schema) => `${schema.name}:${schema.origin}`)).toEqual([
-      'Assignee:component', 'Attachment:component', 'FieldError:component', 'Label:component',
-      'PersonAssignee:component', 'Problem:component', 'Project:component', 'ProjectPage:component',
-      'Task:component', 'TaskPage:component', 'TaskPatch:component', 'TaskStatus:component',
-      'TeamAssignee:component', 'UploadAttachmentBody:operation', 'ValidationProblem:component',
+      'Assignee:component',
+      'Attachment:component',
+      'FieldError:component',
+      'Label:component',
+      'PersonAssignee:component',
+      'Problem:component',
+      'Project:component',
+      'ProjectPage:component',
+      'Task:component',
+      'TaskPage:component',
+      'TaskPatch:component',
+      'TaskStatus:component',
+      'TeamAssignee:component',
+      'UploadAttachmentBody:operation',
+      'ValidationProblem:component',
     ]);
-    expect(operation(model, 'uploadAttachment').requestBody?.contents).toEqual([{ mediaType: 'multipart/form-data', schema: { $ref: '#/$defs/UploadAttachmentBody' } }]);
+    expect(operation(model, 'uploadAttachment').requestBody?.contents).toEqual([
+      { mediaType: 'multipart/form-data', schema: { $ref: '#/$defs/UploadAttachmentBody' } },
+    ]);
     expect(schemaOf(model, 'ValidationProblem').allOf?.[0]).toEqual({ $ref: '#/$defs/Problem' });
     expect(schemaOf(model, 'Problem')['x-location']).toEqual({ file: 'schemas/openapi/problem.yaml', line: 3, column: 3 });
     expectRefsResolve(model);
@@ -128,19 +141,46 @@ describe('the example API (schemas/openapi/tasks.yaml)', async () => {
 
   it('detects cursor and page pagination', () => {
     expect(operation(model, 'listProjectTasks').pagination).toEqual({
-      kind: 'cursor', cursorParam: 'cursor', limitParam: 'limit', itemsProperty: 'items', nextCursorProperty: 'nextCursor',
+      kind: 'cursor',
+      cursorParam: 'cursor',
+      limitParam: 'limit',
+      itemsProperty: 'items',
+      nextCursorProperty: 'nextCursor',
     });
-    expect(operation(model, 'listProjects').pagination).toEqual({ kind: 'page', pageParam: 'page', pageSizeParam: 'pageSize', itemsProperty: 'items' });
+    expect(operation(model, 'listProjects').pagination).toEqual({
+      kind: 'page',
+      pageParam: 'page',
+      pageSizeParam: 'pageSize',
+      itemsProperty: 'items',
+    });
     expect(operation(model, 'getTask').pagination).toBeUndefined();
   });
 
   it('merges path-level parameters and applies serialisation defaults', () => {
     const list = operation(model, 'listProjectTasks');
     expect(list.parameters.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual([
-      'path:projectId', 'query:cursor', 'query:limit', 'query:sort', 'query:filter[status]', 'query:filter[assignee]', 'query:fields',
+      'path:projectId',
+      'query:cursor',
+      'query:limit',
+      'query:sort',
+      'query:filter[status]',
+      'query:filter[assignee]',
+      'query:fields',
     ]);
-    expect(list.parameters[0]).toEqual({ name: 'projectId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' }, style: 'simple', explode: false });
-    expect(list.parameters.find((parameter) => parameter.name === 'filter[status]')).toMatchObject({ schema: { $ref: '#/$defs/TaskStatus' }, style: 'form', explode: true, required: false });
+    expect(list.parameters[0]).toEqual({
+      name: 'projectId',
+      in: 'path',
+      required: true,
+      schema: { type: 'string', format: 'uuid' },
+      style: 'simple',
+      explode: false,
+    });
+    expect(list.parameters.find((parameter) => parameter.name === 'filter[status]')).toMatchObject({
+      schema: { $ref: '#/$defs/TaskStatus' },
+      style: 'form',
+      explode: true,
+      required: false,
+    });
     expect(list.parameters.find((parameter) => parameter.name === 'fields')).toMatchObject({ style: 'form', explode: false });
     expect(operation(model, 'createProject').parameters).toEqual([
       expect.objectContaining({ name: 'Idempotency-Key', in: 'header', style: 'simple', explode: false, required: false }),
@@ -150,12 +190,21 @@ describe('the example API (schemas/openapi/tasks.yaml)', async () => {
   it('resolves shared responses and headers, sorted by status', () => {
     const create = operation(model, 'createProject');
     expect(create.responses.map((response) => response.status)).toEqual(['201', '401', '403', '422', '429', 'default']);
-    expect(create.responses[0].headers).toEqual([{ name: 'Location', required: true, description: 'URL of the new project.', schema: { type: 'string', format: 'uri-reference' } }]);
-    expect(create.responses[3].contents).toEqual([{ mediaType: 'application/problem+json', schema: { $ref: '#/$defs/ValidationProblem' } }]);
+    expect(create.responses[0].headers).toEqual([
+      { name: 'Location', required: true, description: 'URL of the new project.', schema: { type: 'string', format: 'uri-reference' } },
+    ]);
+    expect(create.responses[3].contents).toEqual([
+      { mediaType: 'application/problem+json', schema: { $ref: '#/$defs/ValidationProblem' } },
+    ]);
     expect(create.responses[4].headers[0]).toMatchObject({ name: 'Retry-After', required: true, schema: { type: 'integer' } });
     const get = operation(model, 'getProject');
     expect(get.responses[0].headers.map((header) => header.name)).toEqual(['ETag', 'Last-Modified', 'Cache-Control']);
-    expect(get.responses[1]).toEqual({ status: '304', description: 'Not modified since the `If-None-Match` / `If-Modified-Since` given.', contents: [], headers: [] });
+    expect(get.responses[1]).toEqual({
+      status: '304',
+      description: 'Not modified since the `If-None-Match` / `If-Modified-Since` given.',
+      contents: [],
+      headers: [],
+    });
     expect(get.security).toBeUndefined();
   });
 
@@ -210,14 +259,28 @@ describe('multi-file references', async () => {
 
   it('resolves refs relative to the file they are written in, deduplicated by target', () => {
     expect(model.schemas.map((schema) => schema.name)).toEqual([
-      'ABCD', 'LimitValue', 'ListPets200Response', 'Person', 'Pet', 'Pet2', 'ProblemResponse', 'Tag', 'Tree', 'Tree2', 'Weird',
+      'ABCD',
+      'LimitValue',
+      'ListPets200Response',
+      'Person',
+      'Pet',
+      'Pet2',
+      'ProblemResponse',
+      'Tag',
+      'Tree',
+      'Tree2',
+      'Weird',
     ]);
     // models.yaml#/Pet is one schema, whether reached from root.yaml, ./common/models.yaml or people.json.
     expect(schemaOf(model, 'Pet')).toMatchObject({ description: 'Local alias of the shared Pet.', allOf: [{ $ref: '#/$defs/Pet2' }] });
     expect(schemaOf(model, 'Pet2').properties).toMatchObject({ tag: { $ref: '#/$defs/Tag' }, owner: { $ref: '#/$defs/Person' } });
     expect(schemaOf(model, 'Person').properties?.pets).toEqual({ type: 'array', items: { $ref: '#/$defs/Pet2' } });
     expect(operation(model, 'createPet').responses[0].contents[0].schema).toEqual({ $ref: '#/$defs/Pet2' });
-    expect(schemaOf(model, 'Person')['x-location']).toEqual({ file: 'test/fixtures/openapi/multi/common/people.json', line: 3, column: 15 });
+    expect(schemaOf(model, 'Person')['x-location']).toEqual({
+      file: 'test/fixtures/openapi/multi/common/people.json',
+      line: 3,
+      column: 15,
+    });
     expectRefsResolve(model);
   });
 
@@ -228,9 +291,14 @@ describe('multi-file references', async () => {
 
   it('resolves parameters, request bodies and responses from other files', () => {
     const list = operation(model, 'listPets');
-    expect(list.parameters).toEqual([{ name: 'limit', in: 'query', required: false, schema: { $ref: '#/$defs/LimitValue' }, style: 'form', explode: true }]);
+    expect(list.parameters).toEqual([
+      { name: 'limit', in: 'query', required: false, schema: { $ref: '#/$defs/LimitValue' }, style: 'form', explode: true },
+    ]);
     expect(list.responses[1].contents).toEqual([{ mediaType: 'application/problem+json', schema: { $ref: '#/$defs/ProblemResponse' } }]);
-    expect(operation(model, 'createPet').requestBody).toEqual({ required: true, contents: [{ mediaType: 'application/json', schema: { $ref: '#/$defs/Pet2' } }] });
+    expect(operation(model, 'createPet').requestBody).toEqual({
+      required: true,
+      contents: [{ mediaType: 'application/json', schema: { $ref: '#/$defs/Pet2' } }],
+    });
   });
 
   it('supports recursion, including a whole-file self reference', () => {
@@ -244,18 +312,38 @@ describe('naming and pagination', async () => {
 
   it('derives names from method and path, and keeps them unique', () => {
     expect(model.operations.map((op) => op.name)).toEqual([
-      'getRoot', 'getFeed', 'getFeed2', 'listProjectsByProjectIdTasks', 'postProjectsByProjectIdTasks', 'deleteTasksByTaskId',
+      'getRoot',
+      'getFeed',
+      'getFeed2',
+      'listProjectsByProjectIdTasks',
+      'postProjectsByProjectIdTasks',
+      'deleteTasksByTaskId',
     ]);
     expect(operation(model, 'getFeed2').operationId).toBe('get-feed');
     expect(model.schemas.map((schema) => schema.name)).toEqual([
-      'EventPage', 'GetFeed200Response', 'GetFeed2200Response', 'ListProjectsByProjectIdTasks200Response',
-      'PostProjectsByProjectIdTasks201Response', 'PostProjectsByProjectIdTasks4XXResponse', 'PostProjectsByProjectIdTasksBody',
+      'EventPage',
+      'GetFeed200Response',
+      'GetFeed2200Response',
+      'ListProjectsByProjectIdTasks200Response',
+      'PostProjectsByProjectIdTasks201Response',
+      'PostProjectsByProjectIdTasks4XXResponse',
+      'PostProjectsByProjectIdTasksBody',
     ]);
   });
 
   it('detects per_page pagination and honours x-pagination', () => {
-    expect(operation(model, 'listProjectsByProjectIdTasks').pagination).toEqual({ kind: 'page', pageParam: 'page', pageSizeParam: 'per_page' });
-    expect(operation(model, 'getFeed2').pagination).toEqual({ kind: 'cursor', cursorParam: 'after', limitParam: 'first', itemsProperty: 'entries', nextCursorProperty: 'endCursor' });
+    expect(operation(model, 'listProjectsByProjectIdTasks').pagination).toEqual({
+      kind: 'page',
+      pageParam: 'page',
+      pageSizeParam: 'per_page',
+    });
+    expect(operation(model, 'getFeed2').pagination).toEqual({
+      kind: 'cursor',
+      cursorParam: 'after',
+      limitParam: 'first',
+      itemsProperty: 'entries',
+      nextCursorProperty: 'endCursor',
+    });
     expect(operation(model, 'getFeed').pagination).toBeUndefined(); // x-pagination: false
   });
 });
@@ -266,7 +354,14 @@ describe('hostile names load as data', async () => {
   it('keeps odd property names exactly, as own properties', () => {
     const proto = schemaOf(model, 'Proto');
     expect(Object.getPrototypeOf(proto.properties)).toBe(Object.prototype);
-    expect(Object.keys(proto.properties ?? {})).toEqual(['__proto__', 'constructor', `it's "quoted"`, 'back`tick`${x}', '*/ alert(1) /*', 'hasOwnProperty']);
+    expect(Object.keys(proto.properties ?? {})).toEqual([
+      '__proto__',
+      'constructor',
+      `it's "quoted"`,
+      'back`tick`${x}',
+      '*/ alert(1) /*',
+      'hasOwnProperty',
+    ]);
     expect(Object.getOwnPropertyDescriptor(proto.properties, '__proto__')?.value).toEqual({ type: 'string' });
     expect(proto.properties?.hasOwnProperty).toEqual({ $ref: '#/$defs/Constructor' });
     expect(proto.required).toEqual(['__proto__', `it's "quoted"`]);
@@ -300,7 +395,7 @@ describe('corpus: ../shared/corpus/openapi', () => {
     });
   }
 
-  it('reads Swagger 2.0, with the 2.0 file\'s own positions', async () => {
+  it("reads Swagger 2.0, with the 2.0 file's own positions", async () => {
     const swagger = all.find((name) => name.includes('/v2.0/'))!;
     const model = await loadOpenApi(swagger, { displayRoot: CORPUS });
     expect(model.servers).toEqual([{ url: 'http://petstore.swagger.io/v1' }]);
@@ -325,16 +420,37 @@ describe('bad input: every message names file:line:col', () => {
   const cases: [string, RegExp][] = [
     ['broken.yaml', /^test\/fixtures\/openapi\/broken\.yaml:8:3: error: invalid YAML: /],
     ['broken.json', /^test\/fixtures\/openapi\/broken\.json:6:5: error: invalid JSON: /],
-    ['dangling-local.yaml', /^test\/fixtures\/openapi\/dangling-local\.yaml:15:23: error: \$ref "#\/components\/schemas\/Pets" points to nothing.*\n  hint: did you mean "Pet"\?/],
+    [
+      'dangling-local.yaml',
+      /^test\/fixtures\/openapi\/dangling-local\.yaml:15:23: error: \$ref "#\/components\/schemas\/Pets" points to nothing.*\n  hint: did you mean "Pet"\?/,
+    ],
     ['dangling.json', /^test\/fixtures\/openapi\/dangling\.json:10:96: error: \$ref "#\/components\/schemas\/Pett" points to nothing/],
-    ['dangling-file.yaml', /^test\/fixtures\/openapi\/dangling-file\.yaml:12:17: error: \$ref "\.\/missing\.yaml#\/Owner" points to a file that cannot be read \(cannot read test\/fixtures\/openapi\/missing\.yaml: no such file\)/],
-    ['wrong-types.yaml', /^test\/fixtures\/openapi\/wrong-types\.yaml:10:17: error: "required" must be a list of property names, not the string "name"\n/],
-    ['swagger.json', /^test\/fixtures\/openapi\/swagger\.json:6:67: error: \$ref "#\/definitions\/Owner" points to nothing: .* no "Owner" under #\/definitions\n  hint: did you mean "Owners"\?\ntest\/fixtures\/openapi\/swagger\.json:7:53: error: \$ref "#\/definitions\/Owner"/],
+    [
+      'dangling-file.yaml',
+      /^test\/fixtures\/openapi\/dangling-file\.yaml:12:17: error: \$ref "\.\/missing\.yaml#\/Owner" points to a file that cannot be read \(cannot read test\/fixtures\/openapi\/missing\.yaml: no such file\)/,
+    ],
+    [
+      'wrong-types.yaml',
+      /^test\/fixtures\/openapi\/wrong-types\.yaml:10:17: error: "required" must be a list of property names, not the string "name"\n/,
+    ],
+    [
+      'swagger.json',
+      /^test\/fixtures\/openapi\/swagger\.json:6:67: error: \$ref "#\/definitions\/Owner" points to nothing: .* no "Owner" under #\/definitions\n  hint: did you mean "Owners"\?\ntest\/fixtures\/openapi\/swagger\.json:7:53: error: \$ref "#\/definitions\/Owner"/,
+    ],
     ['cycle.yaml', /^test\/fixtures\/openapi\/cycle\.yaml:9:13: error: \$ref cycle: A → B → A never reaches a schema/],
-    ['param-cycle.yaml', /^test\/fixtures\/openapi\/param-cycle\.yaml:18:13: error: \$ref "#\/components\/parameters\/P" is part of a cycle/],
-    ['remote-ref.yaml', /^test\/fixtures\/openapi\/remote-ref\.yaml:9:13: error: remote \$ref "https:\/\/example\.com\/schemas\/pet\.json" is not supported\n  hint: download the file/],
+    [
+      'param-cycle.yaml',
+      /^test\/fixtures\/openapi\/param-cycle\.yaml:18:13: error: \$ref "#\/components\/parameters\/P" is part of a cycle/,
+    ],
+    [
+      'remote-ref.yaml',
+      /^test\/fixtures\/openapi\/remote-ref\.yaml:9:13: error: remote \$ref "https:\/\/example\.com\/schemas\/pet\.json" is not supported\n  hint: download the file/,
+    ],
     ['version-number.yaml', /^test\/fixtures\/openapi\/version-number\.yaml:1:10: error: "openapi" must be a version string/],
-    ['not-openapi.yaml', /^test\/fixtures\/openapi\/not-openapi\.yaml:1:1: error: .* is not an OpenAPI document: it has no "openapi" field/],
+    [
+      'not-openapi.yaml',
+      /^test\/fixtures\/openapi\/not-openapi\.yaml:1:1: error: .* is not an OpenAPI document: it has no "openapi" field/,
+    ],
     ['yaml-alias-cycle.yaml', /^test\/fixtures\/openapi\/yaml-alias-cycle\.yaml:\d+:\d+: error: schema nested more than 256 levels deep/],
   ];
   for (const [name, expected] of cases) {
@@ -344,7 +460,9 @@ describe('bad input: every message names file:line:col', () => {
   }
 
   it('strict: what is forgiven otherwise (test/forgiving.test.ts) is an error, in file order with the rest', async () => {
-    expect(await failure('duplicate-id.yaml', true)).toMatch(/^test\/fixtures\/openapi\/duplicate-id\.yaml:14:20: error: duplicate operationId "listPets" \(also used at test\/fixtures\/openapi\/duplicate-id\.yaml:8:20\); this operation is named listPets2\n/);
+    expect(await failure('duplicate-id.yaml', true)).toMatch(
+      /^test\/fixtures\/openapi\/duplicate-id\.yaml:14:20: error: duplicate operationId "listPets" \(also used at test\/fixtures\/openapi\/duplicate-id\.yaml:8:20\); this operation is named listPets2\n/,
+    );
     expect((await failure('wrong-types.yaml', true)).split('\n').slice(0, 3)).toEqual([
       'test/fixtures/openapi/wrong-types.yaml:9:13: error: "type: strng" is not a JSON Schema type; read as a schema of any type',
       '  hint: did you mean "string"? "type" is one of string, number, integer, boolean, object, array, null, or leave it out for any value',
@@ -361,18 +479,26 @@ describe('bad input: every message names file:line:col', () => {
       'test/fixtures/openapi/wrong-types.yaml:15:18: error: "maxLength" must be a whole number of 0 or more, not the number -1',
     ]);
     const dangling = await failure('dangling-file.yaml');
-    expect(dangling).toContain('test/fixtures/openapi/dangling-file.yaml:14:17: error: $ref "multi/common/models.yaml#/Tagg" points to nothing');
+    expect(dangling).toContain(
+      'test/fixtures/openapi/dangling-file.yaml:14:17: error: $ref "multi/common/models.yaml#/Tagg" points to nothing',
+    );
   });
 
   it('checks path parameters against the path template', async () => {
     const message = await failure('path-params.yaml');
-    expect(message).toContain('test/fixtures/openapi/path-params.yaml:7:5: error: GET /pets/{petId}: path parameter "petId" is not declared');
-    expect(message).toContain('test/fixtures/openapi/path-params.yaml:12:5: error: GET /owners/{ownerId}: path parameter "id" does not appear in the path');
+    expect(message).toContain(
+      'test/fixtures/openapi/path-params.yaml:7:5: error: GET /pets/{petId}: path parameter "petId" is not declared',
+    );
+    expect(message).toContain(
+      'test/fixtures/openapi/path-params.yaml:12:5: error: GET /owners/{ownerId}: path parameter "id" does not appear in the path',
+    );
   });
 
   it('checks security requirements name declared schemes', async () => {
     const message = await failure('unknown-scheme.yaml');
-    expect(message).toContain('test/fixtures/openapi/unknown-scheme.yaml:6:5: error: security scheme "bearer" is not defined in components.securitySchemes\n  hint: did you mean "bearerAuth"?');
+    expect(message).toContain(
+      'test/fixtures/openapi/unknown-scheme.yaml:6:5: error: security scheme "bearer" is not defined in components.securitySchemes\n  hint: did you mean "bearerAuth"?',
+    );
     expect(message).toContain('test/fixtures/openapi/unknown-scheme.yaml:11:11: error: security scheme "apiKey" is not defined');
   });
 
@@ -384,8 +510,13 @@ describe('bad input: every message names file:line:col', () => {
     const dir = mkdtempSync(join(tmpdir(), 'codegen-openapi-'));
     let schema = '{"type":"string"}';
     for (let i = 0; i < 5000; i++) schema = `{"type":"array","items":${schema}}`;
-    writeFileSync(join(dir, 'deep.json'), `{"openapi":"3.1.0","info":{"title":"Deep","version":"1"},"components":{"schemas":{"Deep":${schema}}}}`);
-    await expect(loadOpenApi(join(dir, 'deep.json'), { displayRoot: dir })).rejects.toThrow(/^deep\.json:1:\d+: error: schema nested more than 256 levels deep/);
+    writeFileSync(
+      join(dir, 'deep.json'),
+      `{"openapi":"3.1.0","info":{"title":"Deep","version":"1"},"components":{"schemas":{"Deep":${schema}}}}`,
+    );
+    await expect(loadOpenApi(join(dir, 'deep.json'), { displayRoot: dir })).rejects.toThrow(
+      /^deep\.json:1:\d+: error: schema nested more than 256 levels deep/,
+    );
   });
 });
 

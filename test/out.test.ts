@@ -57,10 +57,25 @@ describe('out/ (the embedded default)', async () => {
 
   // What a browser bundle may import: everything but the server.
   const browserFiles = [
-    '*/types.ts', '*/validators.ts', '*/client.ts', '*/operations.ts', '*/runtime/client-common.ts',
-    '*/runtime/http.ts', '*/runtime/http-auth.ts', '*/runtime/http-cache.ts', '*/runtime/http-forms.ts', '*/runtime/http-paginate.ts',
-    '*/runtime/http-styles.ts', '*/runtime/http-validation.ts', '*/runtime/validation.ts', '*/runtime/graphql-client.ts', '*/runtime/graphql-subscriptions.ts',
-    'grpc/**/*_pb.ts', '*/client-web.ts', '*/runtime/grpc-client.ts', '*/runtime/grpc-web-client.ts',
+    '*/types.ts',
+    '*/validators.ts',
+    '*/client.ts',
+    '*/operations.ts',
+    '*/runtime/client-common.ts',
+    '*/runtime/http.ts',
+    '*/runtime/http-auth.ts',
+    '*/runtime/http-cache.ts',
+    '*/runtime/http-forms.ts',
+    '*/runtime/http-paginate.ts',
+    '*/runtime/http-styles.ts',
+    '*/runtime/http-validation.ts',
+    '*/runtime/validation.ts',
+    '*/runtime/graphql-client.ts',
+    '*/runtime/graphql-subscriptions.ts',
+    'grpc/**/*_pb.ts',
+    '*/client-web.ts',
+    '*/runtime/grpc-client.ts',
+    '*/runtime/grpc-web-client.ts',
   ];
   for (const [name, compiler] of Object.entries(COMPILERS)) {
     for (const environment of ['browser', 'node', 'node+dom'] as const) {

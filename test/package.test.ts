@@ -42,7 +42,11 @@ describe('the packed package in a new project', () => {
   beforeAll(() => {
     // `npm test` has just built dist/; `prepack` (checked below) builds it when publishing.
     const folder = tempDir('codegen-pack-');
-    const output = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', folder, ...NPM_FLAGS], { cwd: ROOT, encoding: 'utf8', env: ENV });
+    const output = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', folder, ...NPM_FLAGS], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: ENV,
+    });
     const [packed] = JSON.parse(output) as { filename: string; size: number; files: PackedFile[] }[];
     tarball = join(folder, packed!.filename);
     files = packed!.files;
@@ -51,9 +55,26 @@ describe('the packed package in a new project', () => {
 
   it('holds the CLI, the compiled generators with types, the runtime modules and their manifest, templates, README and LICENSE, and nothing else', () => {
     const paths = files.map((file) => file.path);
-    for (const path of paths) expect(path).toMatch(/^(package\.json|README\.md|LICENSE|bin\/codegen\.js|dist\/(bin|generators)\/.+\.(js|d\.ts)|runtime\/[\w-]+\.ts|runtime\/manifest\.json|templates\/.+\.hbs)$/);
-    expect(paths).toEqual(expect.arrayContaining(['bin/codegen.js', 'dist/bin/cli.js', 'dist/generators/api.js', 'dist/generators/api.d.ts', 'dist/generators/graphql/plugins/types.js', 'templates/partials/header.hbs', 'runtime/http.ts', 'runtime/manifest.json', 'README.md', 'LICENSE']));
-    for (const folder of ['test/', 'bench/', 'out/', 'examples/', 'schemas/', 'dist/examples/', 'dist/out/', 'dist/test/']) expect(paths.some((path) => path.startsWith(folder))).toBe(false);
+    for (const path of paths)
+      expect(path).toMatch(
+        /^(package\.json|README\.md|LICENSE|bin\/codegen\.js|dist\/(bin|generators)\/.+\.(js|d\.ts)|runtime\/[\w-]+\.ts|runtime\/manifest\.json|templates\/.+\.hbs)$/,
+      );
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'bin/codegen.js',
+        'dist/bin/cli.js',
+        'dist/generators/api.js',
+        'dist/generators/api.d.ts',
+        'dist/generators/graphql/plugins/types.js',
+        'templates/partials/header.hbs',
+        'runtime/http.ts',
+        'runtime/manifest.json',
+        'README.md',
+        'LICENSE',
+      ]),
+    );
+    for (const folder of ['test/', 'bench/', 'out/', 'examples/', 'schemas/', 'dist/examples/', 'dist/out/', 'dist/test/'])
+      expect(paths.some((path) => path.startsWith(folder))).toBe(false);
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string>; name: string };
     expect(manifest.scripts.prepack).toBe('npm run build');
     expect(manifest.name).not.toBe('codegen'); // taken on the registry by an unrelated package
@@ -65,12 +86,21 @@ describe('the packed package in a new project', () => {
 
   it('installs, initialises, generates, names its missing packages, type-checks strict and runs every style', () => {
     const project = tempDir('codegen-user-');
-    writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'user-project', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
+    writeFileSync(
+      join(project, 'package.json'),
+      `${JSON.stringify({ name: 'user-project', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
+    );
     ok('npm', ['install', '-D', tarball, ...NPM_FLAGS], project);
     expect(ok('npx', ['codegen', '--help'], project)).toContain('codegen init');
 
     cpSync(join(ROOT, 'schemas'), join(project, 'schemas'), { recursive: true });
-    const schemas = ['schemas/openapi/tasks.yaml', 'schemas/graphql/tasks.graphql', 'schemas/graphql/operations/tasks.graphql', 'schemas/proto/acme/tasks/v1/tasks.proto', 'schemas/asyncapi/tasks.asyncapi.yaml'];
+    const schemas = [
+      'schemas/openapi/tasks.yaml',
+      'schemas/graphql/tasks.graphql',
+      'schemas/graphql/operations/tasks.graphql',
+      'schemas/proto/acme/tasks/v1/tasks.proto',
+      'schemas/asyncapi/tasks.asyncapi.yaml',
+    ];
     const init = ok('npx', ['codegen', 'init', ...schemas], project);
     expect(init).toContain('tasks-openapi (openapi), tasks-graphql (graphql), tasks-proto (proto), tasks-asyncapi (asyncapi)');
 
@@ -80,7 +110,14 @@ describe('the packed package in a new project', () => {
     const printed = `${generated.stdout}\n${generated.stderr}`;
     const installs = [...printed.matchAll(/^\s*npm install (.+)$/gm)].map((match) => (match[1] as string).trim().split(/\s+/));
     const missing = installs.flat().filter((word) => word !== '-D');
-    expect(missing).toEqual(expect.arrayContaining([expect.stringMatching(/^graphql@/), expect.stringMatching(/^@bufbuild\/protobuf@/), expect.stringMatching(/^ws@/), expect.stringMatching(/^@types\/node@/)]));
+    expect(missing).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^graphql@/),
+        expect.stringMatching(/^@bufbuild\/protobuf@/),
+        expect.stringMatching(/^ws@/),
+        expect.stringMatching(/^@types\/node@/),
+      ]),
+    );
     const checkBefore = run('npx', ['codegen', '--check'], project);
     expect(checkBefore.code).toBe(1); // files are fine, but packages are missing
 

@@ -34,8 +34,14 @@ describe('corpus: services of protos written by others', async () => {
   mkdirSync(join(ROOT, '.vitest-tmp'), { recursive: true });
   const out = mkdtempSync(join(ROOT, '.vitest-tmp', 'proto-services-'));
   const apis: ApiConfig[] = sets.map((set) => ({
-    name: set.name, inputs: protoFiles(set.include, set.skip), documents: [], style: 'proto', output: join(out, set.name),
-    emit: ['types', 'client', 'server'], options: { includePaths: [set.include] }, root: ROOT,
+    name: set.name,
+    inputs: protoFiles(set.include, set.skip),
+    documents: [],
+    style: 'proto',
+    output: join(out, set.name),
+    emit: ['types', 'client', 'server'],
+    options: { includePaths: [set.include] },
+    root: ROOT,
   }));
   const outputs = await generate(apis);
   await applyPlan(await planWrites(outputs));
@@ -48,7 +54,8 @@ describe('corpus: services of protos written by others', async () => {
     expect(examples).toContain('export interface RouteGuideHandlers');
     expect(examples).toContain('export interface GreeterHandlers');
     const googleapis = outputs[2].files.find((file) => file.path === 'server.ts')!.content;
-    for (const service of ['CloudTasks', 'SecretManagerService', 'Datastore', 'IAMPolicy']) expect(googleapis).toContain(`export interface ${service}Handlers`);
+    for (const service of ['CloudTasks', 'SecretManagerService', 'Datastore', 'IAMPolicy'])
+      expect(googleapis).toContain(`export interface ${service}Handlers`);
   });
 
   for (const [name, compiler] of Object.entries(COMPILERS)) {

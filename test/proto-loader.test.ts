@@ -35,7 +35,13 @@ function protoFiles(dir: string): string[] {
 /** protoc's FileDescriptorSet for `files` (relative to `include`). */
 function protoc(include: string, files: string[], sourceInfo: boolean): FileDescriptorSet {
   const out = join(mkdtempSync(join(tmpdir(), 'protoc-')), 'set.binpb');
-  const args = [`-I${include}`, '--include_imports', `--descriptor_set_out=${out}`, ...(sourceInfo ? ['--include_source_info'] : []), ...files];
+  const args = [
+    `-I${include}`,
+    '--include_imports',
+    `--descriptor_set_out=${out}`,
+    ...(sourceInfo ? ['--include_source_info'] : []),
+    ...files,
+  ];
   execFileSync(PROTOC, args, { cwd: include, stdio: ['ignore', 'ignore', 'pipe'] });
   return fromBinary(FileDescriptorSetSchema, readFileSync(out));
 }
@@ -45,7 +51,8 @@ function differences(ours: unknown, theirs: unknown, path = '', out: string[] = 
   if (out.length > 20) return out;
   if (typeof ours === 'object' && ours !== null && typeof theirs === 'object' && theirs !== null) {
     const keys = new Set([...Object.keys(ours), ...Object.keys(theirs)]);
-    for (const key of keys) differences((ours as Record<string, unknown>)[key], (theirs as Record<string, unknown>)[key], `${path}.${key}`, out);
+    for (const key of keys)
+      differences((ours as Record<string, unknown>)[key], (theirs as Record<string, unknown>)[key], `${path}.${key}`, out);
   } else if (ours !== theirs) {
     out.push(`${path}: ${JSON.stringify(ours)} !== ${JSON.stringify(theirs)}`);
   }
@@ -55,7 +62,11 @@ function differences(ours: unknown, theirs: unknown, path = '', out: string[] = 
 const json = (file: FileDescriptorProto) => toJson(FileDescriptorProtoSchema, file) as Record<string, unknown>;
 
 /** Compares two sets file by file: names and order, then every field, then the exact bytes. */
-function expectSameSet(ours: FileDescriptorSet, theirs: FileDescriptorSet, options: { sourceInfo: boolean; skipSourceInfoOf?: Set<string> }): void {
+function expectSameSet(
+  ours: FileDescriptorSet,
+  theirs: FileDescriptorSet,
+  options: { sourceInfo: boolean; skipSourceInfoOf?: Set<string> },
+): void {
   expect(ours.file.map((f) => f.name)).toEqual(theirs.file.map((f) => f.name));
   ours.file.forEach((file, i) => {
     // descriptor.proto itself follows the protobuf version of each side (protoc 36's include/ vs
@@ -76,7 +87,10 @@ function expectSameSet(ours: FileDescriptorSet, theirs: FileDescriptorSet, optio
       if (file.name === 'google/protobuf/descriptor.proto') return;
       const mine = { ...file, sourceCodeInfo: undefined };
       const protocs = { ...theirs.file[i], sourceCodeInfo: undefined };
-      expect(Buffer.from(toBinary(FileDescriptorProtoSchema, mine)).equals(Buffer.from(toBinary(FileDescriptorProtoSchema, protocs))), `${file.name} bytes`).toBe(true);
+      expect(
+        Buffer.from(toBinary(FileDescriptorProtoSchema, mine)).equals(Buffer.from(toBinary(FileDescriptorProtoSchema, protocs))),
+        `${file.name} bytes`,
+      ).toBe(true);
     });
   }
 }
@@ -90,14 +104,21 @@ interface Case {
 const corpusCases: Case[] = [
   { label: 'grpc-examples', include: join(CORPUS, 'grpc-examples') },
   { label: 'grpc-proto', include: join(CORPUS, 'grpc-proto') },
-].flatMap(({ label, include }) => protoFiles(include).map((file) => ({ label: `${label}/${relative(include, file)}`, include, files: [relative(include, file)] })));
+].flatMap(({ label, include }) =>
+  protoFiles(include).map((file) => ({ label: `${label}/${relative(include, file)}`, include, files: [relative(include, file)] })),
+);
 
 const GOOD = join(FIXTURES, 'good');
 // good/options is an include root of its own (google/api/... imports): test/proto-options.test.ts.
-const fixtureCases: Case[] = protoFiles(GOOD).filter((f) => !f.includes(`${join(GOOD, 'lib')}`) && !f.startsWith(join(GOOD, 'options') + '/')).map((file) => ({ label: `fixture ${relative(GOOD, file)}`, include: GOOD, files: [relative(GOOD, file)] }));
+const fixtureCases: Case[] = protoFiles(GOOD)
+  .filter((f) => !f.includes(`${join(GOOD, 'lib')}`) && !f.startsWith(join(GOOD, 'options') + '/'))
+  .map((file) => ({ label: `fixture ${relative(GOOD, file)}`, include: GOOD, files: [relative(GOOD, file)] }));
 
 function ours(c: Case, sourceInfo = true) {
-  return loadProto(c.files.map((f) => join(c.include, f)), { includePaths: [c.include], displayRoot: ROOT, sourceInfo });
+  return loadProto(
+    c.files.map((f) => join(c.include, f)),
+    { includePaths: [c.include], displayRoot: ROOT, sourceInfo },
+  );
 }
 
 /** Files whose descriptors come from @bufbuild/protobuf's embedded WKTs carry no source info. */
@@ -128,9 +149,16 @@ describe('proto loader matches protoc', () => {
   it('all corpus files at once, in protoc order, register in protobuf-es', () => {
     const include = join(CORPUS, 'grpc-proto');
     const files = protoFiles(include).map((f) => relative(include, f));
-    const mine = loadProto(files.map((f) => join(include, f)), { includePaths: [include] });
+    const mine = loadProto(
+      files.map((f) => join(include, f)),
+      { includePaths: [include] },
+    );
     expectSameSet(mine.set, protoc(include, files, false), { sourceInfo: false });
-    expect(mine.registry.getService('grpc.health.v1.Health')?.methods.map((m) => m.methodKind)).toEqual(['unary', 'unary', 'server_streaming']);
+    expect(mine.registry.getService('grpc.health.v1.Health')?.methods.map((m) => m.methodKind)).toEqual([
+      'unary',
+      'unary',
+      'server_streaming',
+    ]);
   });
 
   it('parses every corpus file in well under a second', () => {
@@ -147,7 +175,10 @@ function expectEveryFileSame(ours: FileDescriptorSet, theirs: FileDescriptorSet)
   expect(ours.file.map((f) => f.name)).toEqual(theirs.file.map((f) => f.name));
   ours.file.forEach((file, i) => {
     expect(differences(json(file), json(theirs.file[i])), file.name).toEqual([]);
-    expect(Buffer.from(toBinary(FileDescriptorProtoSchema, file)).equals(Buffer.from(toBinary(FileDescriptorProtoSchema, theirs.file[i]))), `${file.name} bytes`).toBe(true);
+    expect(
+      Buffer.from(toBinary(FileDescriptorProtoSchema, file)).equals(Buffer.from(toBinary(FileDescriptorProtoSchema, theirs.file[i]))),
+      `${file.name} bytes`,
+    ).toBe(true);
   });
 }
 
@@ -178,7 +209,10 @@ describe('proto2 and editions files equal protoc', () => {
   it('googleapis-visible, all files at once with google/protobuf/descriptor.proto on the include path', () => {
     const files = protoFiles(GOOGLEAPIS).map((f) => relative(GOOGLEAPIS, f));
     for (const sourceInfo of [false, true]) {
-      const mine = loadProto(files.map((f) => join(GOOGLEAPIS, f)), { includePaths: [GOOGLEAPIS], sourceInfo }).set;
+      const mine = loadProto(
+        files.map((f) => join(GOOGLEAPIS, f)),
+        { includePaths: [GOOGLEAPIS], sourceInfo },
+      ).set;
       expect(mine.file.some((f) => f.name === 'google/protobuf/descriptor.proto' && f.sourceCodeInfo !== undefined)).toBe(sourceInfo);
       expectEveryFileSame(mine, protoc(GOOGLEAPIS, files, sourceInfo));
     }
@@ -198,12 +232,17 @@ describe('proto2 and editions files equal protoc', () => {
     expect(value('dbl_neg_nan')).toBe('nan');
     expect(value('dbl_neg_zero')).toBe('-0');
     expect(value('dbl_exp')).toBe('7e+22');
-    expect(value('raw')).toBe("\\000\\001\\377\\n\\r\\t\\'\\\"\\\\ \\177joined");
+    expect(value('raw')).toBe('\\000\\001\\377\\n\\r\\t\\\'\\"\\\\ \\177joined');
     expect(value('priority')).toBe('PRIORITY_NEGATIVE');
     const record = loaded.registry.getMessage('acme.p1.legacy.Record')!;
     const result = record.fields.find((f) => f.name === 'result')!;
     expect([result.proto.type, result.proto.typeName]).toEqual([FieldDescriptorProto_Type.GROUP, '.acme.p1.legacy.Record.Result']);
-    expect(record.proto.extensionRange.map((r) => [r.start, r.end])).toEqual([[100, 200], [1000, 536870912], [500, 501], [600, 611]]);
+    expect(record.proto.extensionRange.map((r) => [r.start, r.end])).toEqual([
+      [100, 200],
+      [1000, 536870912],
+      [500, 501],
+      [600, 611],
+    ]);
     expect(loaded.registry.getMessage('acme.p1.legacy.Container')!.proto.extensionRange.map((r) => r.end)).toEqual([2147483647]);
   });
 });
@@ -244,7 +283,12 @@ describe('proto loader output in protobuf-es', () => {
   it('without include paths, the folder of each file is its include path', () => {
     const loaded = loadProto([join(CORPUS, 'grpc-examples/route_guide.proto')]);
     expect(loaded.files).toEqual(['route_guide.proto']);
-    expect(loaded.registry.getService('routeguide.RouteGuide')?.methods.map((m) => m.methodKind)).toEqual(['unary', 'server_streaming', 'client_streaming', 'bidi_streaming']);
+    expect(loaded.registry.getService('routeguide.RouteGuide')?.methods.map((m) => m.methodKind)).toEqual([
+      'unary',
+      'server_streaming',
+      'client_streaming',
+      'bidi_streaming',
+    ]);
   });
 
   it('services keep all four call modes', () => {
@@ -279,7 +323,10 @@ describe('proto loader output in protobuf-es', () => {
 /** protoc's error output for a file, or '' when protoc accepts it. */
 function protocError(include: string, file: string): string {
   try {
-    execFileSync(PROTOC, [`-I${include}`, `-I${join(ROOT, 'node_modules/protoc/include')}`, '--descriptor_set_out=/dev/null', file], { cwd: include, stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(PROTOC, [`-I${include}`, `-I${join(ROOT, 'node_modules/protoc/include')}`, '--descriptor_set_out=/dev/null', file], {
+      cwd: include,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     return '';
   } catch (cause) {
     return String((cause as { stderr?: Buffer }).stderr ?? '');
@@ -294,7 +341,10 @@ function failure(name: string, includePaths?: string[]): string {
     expect(cause).toBeInstanceOf(CodegenError);
     const message = (cause as CodegenError).message;
     for (const diagnostic of (cause as CodegenError).diagnostics) expect(diagnostic.hint, message).toBeTruthy();
-    return message.split('\n').filter((line) => !line.startsWith('  hint: ')).join('\n');
+    return message
+      .split('\n')
+      .filter((line) => !line.startsWith('  hint: '))
+      .join('\n');
   }
   throw new Error(`${name} loaded without an error`);
 }
@@ -302,7 +352,10 @@ function failure(name: string, includePaths?: string[]): string {
 describe('proto loader errors', () => {
   const cases: [string, string][] = [
     ['bad-option-value.proto', 'bad-option-value.proto:5:31: error: value must be "true" or "false" for boolean option "deprecated"'],
-    ['custom-aggregate.proto', 'custom-aggregate.proto:15:30: error: error in the value of option "(rule)": message type "bad.v1.Rule" has no field named "minimum"'],
+    [
+      'custom-aggregate.proto',
+      'custom-aggregate.proto:15:30: error: error in the value of option "(rule)": message type "bad.v1.Rule" has no field named "minimum"',
+    ],
     ['cycle-a.proto', 'cycle-b.proto:4:8: error: import cycle: cycle-a.proto -> cycle-b.proto -> cycle-a.proto'],
     ['default.proto', 'default.proto:5:19: error: explicit default values are not allowed in proto3'],
     ['duplicate-name.proto', 'duplicate-name.proto:6:9: error: "Task" is already defined in "bad.v1"'],
@@ -311,21 +364,39 @@ describe('proto loader errors', () => {
     ['enum-first-nonzero.proto', 'enum-first-nonzero.proto:5:17: error: the first enum value must be zero in proto3 (STATUS_OPEN is 1)'],
     ['enum-request.proto', 'enum-request.proto:11:11: error: "Kind" is not a message type'],
     ['enum-value-scope.proto', 'enum-value-scope.proto:9:3: error: "UNSPECIFIED" is already defined in "bad.v1"'],
-    ['enum-prefix.proto', 'enum-prefix.proto:7:3: error: enum value name COLOR_DARK__RED has the same name as COLOR_DARK_RED if you ignore case and strip out the enum name prefix'],
+    [
+      'enum-prefix.proto',
+      'enum-prefix.proto:7:3: error: enum value name COLOR_DARK__RED has the same name as COLOR_DARK_RED if you ignore case and strip out the enum name prefix',
+    ],
     ['reserved-overlap.proto', 'reserved-overlap.proto:6:12: error: reserved range 3 overlaps with already-defined range 1 to 5'],
-    ['custom-option-unknown.proto', 'custom-option-unknown.proto:5:18: error: option "(acme.sensitive)" unknown: no extension named "acme.sensitive" is visible here'],
+    [
+      'custom-option-unknown.proto',
+      'custom-option-unknown.proto:5:18: error: option "(acme.sensitive)" unknown: no extension named "acme.sensitive" is visible here',
+    ],
     ['extensions.proto', 'extensions.proto:5:3: error: extension ranges are not allowed in proto3'],
     ['field-is-not-type.proto', 'field-is-not-type.proto:6:3: error: "id" is not a type: it names a field (bad.v1.Task.id)'],
     ['innermost-scope.proto', 'innermost-scope.proto:10:3: error: "Bar.Baz" is resolved to "bad.v1.Foo.Bar.Baz", which is not defined'],
-    ['json-conflict.proto', 'json-conflict.proto:6:10: error: the default JSON name of field "fooBar" ("fooBar") conflicts with the default JSON name of field "foo_bar"'],
+    [
+      'json-conflict.proto',
+      'json-conflict.proto:6:10: error: the default JSON name of field "fooBar" ("fooBar") conflicts with the default JSON name of field "foo_bar"',
+    ],
     ['map-in-oneof.proto', 'map-in-oneof.proto:6:5: error: map fields are not allowed in oneofs'],
     ['map-key.proto', 'map-key.proto:5:7: error: key in map fields cannot be float/double, bytes or message types'],
     ['missing-import.proto', 'missing-import.proto:5:8: error: import "acme/nowhere.proto" was not found'],
     ['missing-semicolon.proto', 'missing-semicolon.proto:5:16: error: expected ";" after "1", found "string"'],
     ['no-syntax.proto', 'no-syntax.proto:4:3: error: expected "required", "optional", or "repeated", found "string"'],
-    ['not-imported.proto', 'not-imported.proto:8:3: error: "bad.leaf.Leaf" seems to be defined in "lib/leaf.proto", which is not imported by "not-imported.proto"'],
-    ['number-reserved-range.proto', 'number-reserved-range.proto:5:15: error: field number 19500 is in 19000 through 19999, which are reserved for the protocol buffer library implementation'],
-    ['number-too-large.proto', 'number-too-large.proto:5:15: error: field number 536870912 is too large: field numbers cannot be greater than 536870911'],
+    [
+      'not-imported.proto',
+      'not-imported.proto:8:3: error: "bad.leaf.Leaf" seems to be defined in "lib/leaf.proto", which is not imported by "not-imported.proto"',
+    ],
+    [
+      'number-reserved-range.proto',
+      'number-reserved-range.proto:5:15: error: field number 19500 is in 19000 through 19999, which are reserved for the protocol buffer library implementation',
+    ],
+    [
+      'number-too-large.proto',
+      'number-too-large.proto:5:15: error: field number 536870912 is too large: field numbers cannot be greater than 536870911',
+    ],
     ['number-zero.proto', 'number-zero.proto:5:15: error: field numbers must be positive integers, not 0'],
     ['required.proto', 'required.proto:5:3: error: required fields are not allowed in proto3'],
     ['reserved-name.proto', 'reserved-name.proto:7:10: error: field name "title" is reserved'],
@@ -357,8 +428,14 @@ describe('proto loader errors', () => {
     ['editions-optional.proto', 'editions-optional.proto:5:3: error: label "optional" is not supported in editions'],
     ['editions-required.proto', 'editions-required.proto:5:3: error: label "required" is not supported in editions'],
     ['editions-group.proto', 'editions-group.proto:5:3: error: group syntax is no longer supported in editions'],
-    ['editions-reserved-string.proto', 'editions-reserved-string.proto:5:12: error: reserved names must be identifiers in editions, not string literals'],
-    ['proto2-reserved-identifier.proto', 'proto2-reserved-identifier.proto:5:12: error: reserved names must be string literals in proto2 (only editions supports identifiers), found "title"'],
+    [
+      'editions-reserved-string.proto',
+      'editions-reserved-string.proto:5:12: error: reserved names must be identifiers in editions, not string literals',
+    ],
+    [
+      'proto2-reserved-identifier.proto',
+      'proto2-reserved-identifier.proto:5:12: error: reserved names must be string literals in proto2 (only editions supports identifiers), found "title"',
+    ],
     ['extension-number.proto', 'extension-number.proto:9:26: error: "bad.v1.Task" does not declare 200 as an extension number'],
     ['extension-range-field.proto', 'extension-range-field.proto:6:14: error: extension range 100 to 199 includes field "id" (150)'],
     ['default-enum-value.proto', 'default-enum-value.proto:10:41: error: enum type "bad.v1.Status" has no value named "STATUS_CLOSED"'],
@@ -367,24 +444,51 @@ describe('proto loader errors', () => {
     ['unknown-edition.proto', 'unknown-edition.proto:1:11: error: unknown edition "2025"'],
     ['export-before-2024.proto', 'export-before-2024.proto:4:1: error: expected a top-level statement (e.g. "message"), found "export"'],
     ['import-option-2023.proto', 'import-option-2023.proto:4:8: error: option import is not supported before edition 2024'],
-    ['closed-enum-in-proto3.proto', 'closed-enum-in-proto3.proto:7:3: error: enum type "bad.lib.Closed" is not an open enum, but is used in "bad.v1.Task" which is a proto3 message type'],
-    ['local-symbol.proto', `local-symbol.proto:7:3: error: symbol "bad.lib.Hidden", defined in "lib/p1-local.proto", is not visible from "local-symbol.proto": it is explicitly marked 'local' and cannot be accessed outside its own file`],
-    ['nested-default-local.proto', `nested-default-local.proto:7:3: error: symbol "bad.lib.Outer.Nested", defined in "lib/p1-local.proto", is not visible from "nested-default-local.proto": it defaulted to local from file-level 'option features.default_symbol_visibility = 'EXPORT_TOP_LEVEL';' and cannot be accessed outside its own file`],
+    [
+      'closed-enum-in-proto3.proto',
+      'closed-enum-in-proto3.proto:7:3: error: enum type "bad.lib.Closed" is not an open enum, but is used in "bad.v1.Task" which is a proto3 message type',
+    ],
+    [
+      'local-symbol.proto',
+      `local-symbol.proto:7:3: error: symbol "bad.lib.Hidden", defined in "lib/p1-local.proto", is not visible from "local-symbol.proto": it is explicitly marked 'local' and cannot be accessed outside its own file`,
+    ],
+    [
+      'nested-default-local.proto',
+      `nested-default-local.proto:7:3: error: symbol "bad.lib.Outer.Nested", defined in "lib/p1-local.proto", is not visible from "nested-default-local.proto": it defaulted to local from file-level 'option features.default_symbol_visibility = 'EXPORT_TOP_LEVEL';' and cannot be accessed outside its own file`,
+    ],
     ['extension-json-name.proto', 'extension-json-name.proto:7:31: error: option json_name is not allowed on extension fields'],
     ['weak-import-2024.proto', 'weak-import-2024.proto:4:8: error: weak import is not supported in edition 2024 and above'],
-    ['import-after-option-import.proto', 'import-after-option-import.proto:5:8: error: imports should precede any option imports to ensure proto files can roundtrip'],
+    [
+      'import-after-option-import.proto',
+      'import-after-option-import.proto:5:8: error: imports should precede any option imports to ensure proto files can roundtrip',
+    ],
     ['extension-range-bounds.proto', 'extension-range-bounds.proto:5:29: error: field number out of bounds'],
     ['group-no-body.proto', 'group-no-body.proto:5:25: error: missing group body, found ";"'],
     ['default-enum-number.proto', 'default-enum-number.proto:4:31: error: default value for an enum field needs to be an identifier'],
-    ['naming-style-2024.proto', 'naming-style-2024.proto:4:9: error: message name task_item should be TitleCase (features.enforce_naming_style = STYLE_LEGACY can be used to opt out of this check)'],
-    ['naming-collision-2026.proto', 'naming-collision-2026.proto:6:8: error: field name has_id should not begin with has_ if a field named id exists. This can cause collisions in generated code. (features.enforce_naming_style = STYLE2024 can be used to opt out of this check)'],
-    ['option-import-type.proto', 'option-import-type.proto:7:3: error: "bad.lib.Outer" seems to be defined in "lib/p1-local.proto", which is not imported by "option-import-type.proto"'],
+    [
+      'naming-style-2024.proto',
+      'naming-style-2024.proto:4:9: error: message name task_item should be TitleCase (features.enforce_naming_style = STYLE_LEGACY can be used to opt out of this check)',
+    ],
+    [
+      'naming-collision-2026.proto',
+      'naming-collision-2026.proto:6:8: error: field name has_id should not begin with has_ if a field named id exists. This can cause collisions in generated code. (features.enforce_naming_style = STYLE2024 can be used to opt out of this check)',
+    ],
+    [
+      'option-import-type.proto',
+      'option-import-type.proto:7:3: error: "bad.lib.Outer" seems to be defined in "lib/p1-local.proto", which is not imported by "option-import-type.proto"',
+    ],
     ['nesting-too-deep.proto', 'nesting-too-deep.proto:34:1: error: reached maximum recursion limit for nested messages'],
     ['edition-unquoted.proto', 'edition-unquoted.proto:1:11: error: expected a quoted edition, found "2023"'],
-    ['json-custom-proto2.proto', 'json-custom-proto2.proto:6:19: error: the custom JSON name of field "name" ("key") conflicts with the custom JSON name of field "id"'],
+    [
+      'json-custom-proto2.proto',
+      'json-custom-proto2.proto:6:19: error: the custom JSON name of field "name" ("key") conflicts with the custom JSON name of field "id"',
+    ],
     ['messageset-extension.proto', 'messageset-extension.proto:8:12: error: extensions of MessageSets must be optional messages'],
     ['messageset-field.proto', 'messageset-field.proto:5:18: error: MessageSets cannot have fields, only extensions'],
-    ['extension-duplicate.proto', 'extension-duplicate.proto:8:27: error: extension number 10 has already been used in "bad.lib.Extendable" by extension "bad.v1.weight"'],
+    [
+      'extension-duplicate.proto',
+      'extension-duplicate.proto:8:27: error: extension number 10 has already been used in "bad.lib.Extendable" by extension "bad.v1.weight"',
+    ],
   ];
   for (const [name, expected] of grammarCases) {
     it(`${name} (as protoc)`, () => {
@@ -412,6 +516,8 @@ describe('proto loader errors', () => {
   });
 
   it('an input outside every include path is refused', () => {
-    expect(() => loadProto([join(GOOD, 'tasks.proto')], { includePaths: [join(FIXTURES, 'bad')] })).toThrow(/is not inside any include path/);
+    expect(() => loadProto([join(GOOD, 'tasks.proto')], { includePaths: [join(FIXTURES, 'bad')] })).toThrow(
+      /is not inside any include path/,
+    );
   });
 });

@@ -9,7 +9,18 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { create, createRegistry, fromBinary, fromJson, getExtension, hasExtension, isFieldSet, setExtension, toBinary, toJson } from '@bufbuild/protobuf';
+import {
+  create,
+  createRegistry,
+  fromBinary,
+  fromJson,
+  getExtension,
+  hasExtension,
+  isFieldSet,
+  setExtension,
+  toBinary,
+  toJson,
+} from '@bufbuild/protobuf';
 import type { DescEnum, DescExtension, DescFile, DescMessage, Message, Registry } from '@bufbuild/protobuf';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GeneratedFile } from '../generators/core/pipeline/output.js';
@@ -112,13 +123,19 @@ describe('proto2 and editions messages equal protoc-gen-es v2.17', () => {
     const legacy = emitFromProtoc(['p1/proto2.proto'], SCRATCH, { jsonTypes: false }, GOOD)[0]!.content;
     expect(legacy).toContain('optional string text = 24 [default = "tab\there \\"quoted\\" café A"];');
     expect(legacy).toContain(String.raw`optional bytes raw = 26 [default = "\000\001\377\n\r\t\'\"\\ \177joined"];`);
-    const [p3legacy, p3editions] = ['p3/legacy.proto', 'p3/editions.proto'].map((proto) => emitFromProtoc([proto], SCRATCH, { jsonTypes: false }, GOOD).find((file) => file.path === proto.replace('.proto', '_pb.ts'))!.content);
+    const [p3legacy, p3editions] = ['p3/legacy.proto', 'p3/editions.proto'].map(
+      (proto) =>
+        emitFromProtoc([proto], SCRATCH, { jsonTypes: false }, GOOD).find((file) => file.path === proto.replace('.proto', '_pb.ts'))!
+          .content,
+    );
     expect(p3legacy).toContain('@generated from field: optional int32 old_score = 5 [deprecated = false];');
     expect(p3legacy).toContain('@generated from field: required acme.p3.legacy.Owner owner = 2;');
     expect(p3legacy).toContain('@generated from field: acme.p3.legacy.Account.Postal postal = 9;');
     expect(p3legacy).toContain('export const Account_referrer: GenExtension<Account, Account> =');
     expect(p3legacy).toContain('export const audit: GenExtension<Account, Audit> =');
-    expect(p3editions).toContain('@generated from enum acme.p3.editions.Mode\n * @generated with options features.enum_type = CLOSED, features.json_format = LEGACY_BEST_EFFORT');
+    expect(p3editions).toContain(
+      '@generated from enum acme.p3.editions.Mode\n * @generated with options features.enum_type = CLOSED, features.json_format = LEGACY_BEST_EFFORT',
+    );
     expect(p3editions).toContain('@generated from field: int32 count = 2 [features.field_presence = LEGACY_REQUIRED];');
     // The file's own features, below its leading comments, as protoc-gen-es's preamble lists them.
     expect(p3editions.split('\n').slice(0, 7)).toEqual([
@@ -130,8 +147,12 @@ describe('proto2 and editions messages equal protoc-gen-es v2.17', () => {
       '// option features.message_encoding = DELIMITED;',
       '',
     ]);
-    expect(edition).toContain('// https://developers.google.com/open-source/licenses/bsd\n\n// option features.message_encoding = DELIMITED;\n\nimport ');
-    expect(edition).toContain('@generated from field: protobuf_test_messages.editions.TestAllTypesEdition2023.NestedMessage optional_nested_message = 18 [features.message_encoding = LENGTH_PREFIXED];');
+    expect(edition).toContain(
+      '// https://developers.google.com/open-source/licenses/bsd\n\n// option features.message_encoding = DELIMITED;\n\nimport ',
+    );
+    expect(edition).toContain(
+      '@generated from field: protobuf_test_messages.editions.TestAllTypesEdition2023.NestedMessage optional_nested_message = 18 [features.message_encoding = LENGTH_PREFIXED];',
+    );
   });
 });
 

@@ -64,7 +64,9 @@ export function provision(programs = REQUIRED_PROGRAMS) {
   }
   const stillMissing = missing.filter((program) => !existsSync(program.path));
   if (stillMissing.length > 0) {
-    console.error(`npm test: apt-get installed ${packages.join(' ')} but ${stillMissing.map((p) => p.path).join(' and ')} is still missing`);
+    console.error(
+      `npm test: apt-get installed ${packages.join(' ')} but ${stillMissing.map((p) => p.path).join(' and ')} is still missing`,
+    );
     return 1;
   }
   console.log(`npm test: installed ${packages.join(' ')} in ${((Date.now() - started) / 1000).toFixed(0)} s`);

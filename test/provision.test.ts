@@ -14,7 +14,8 @@ const NOBODY = '65534';
 function provisionAsUser(programs: Array<{ path: string; debianPackage: string; usedBy: string }>) {
   const script = `import { provision } from './test/provision.js'; process.exitCode = provision(${JSON.stringify(programs)});`;
   const node = [process.execPath, '--input-type=module', '-e', script];
-  const [command, ...args] = process.getuid?.() === 0 ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...node] : node;
+  const [command, ...args] =
+    process.getuid?.() === 0 ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...node] : node;
   const result = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8' });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -35,6 +36,10 @@ describe('npm test provisioning (test/provision.js) without root', () => {
   });
 
   it('passes silently when every program is there', () => {
-    expect(provisionAsUser([{ path: '/usr/bin/sh', debianPackage: 'dash', usedBy: 'scripts' }])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(provisionAsUser([{ path: '/usr/bin/sh', debianPackage: 'dash', usedBy: 'scripts' }])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
   });
 });

@@ -32,7 +32,10 @@ afterAll(async () => {
 });
 
 /** Reads feed events with the `eventsource` package until `until` says stop. */
-function eventSourceEvents(url: string, until: (events: { id: string; event: string; data: unknown }[]) => boolean): Promise<{ id: string; event: string; data: unknown }[]> {
+function eventSourceEvents(
+  url: string,
+  until: (events: { id: string; event: string; data: unknown }[]) => boolean,
+): Promise<{ id: string; event: string; data: unknown }[]> {
   const source = new EventSource(url);
   const events: { id: string; event: string; data: unknown }[] = [];
   return new Promise((resolve, reject) => {
@@ -85,10 +88,14 @@ describe('the SSE feed (GET /v1/tasks/events)', () => {
   }, 20_000);
 
   it('the eventsource package receives the same named events with ids', async () => {
-    const events = await eventSourceEvents(`${example.url}/v1/tasks/events`, (list) => list.some((event) => event.event === 'task.updated') && list.length >= 3);
+    const events = await eventSourceEvents(
+      `${example.url}/v1/tasks/events`,
+      (list) => list.some((event) => event.event === 'task.updated') && list.length >= 3,
+    );
     for (const event of events) {
       expect(event.id).toMatch(/^\d+-\d+$/);
-      if (event.event !== 'task.deleted') expect(event.data).toMatchObject({ task: { id: expect.any(String), status: expect.any(String) } });
+      if (event.event !== 'task.deleted')
+        expect(event.data).toMatchObject({ task: { id: expect.any(String), status: expect.any(String) } });
     }
   }, 15_000);
 });
@@ -165,7 +172,9 @@ describe('the chat (WebSocket /v1/chat)', () => {
     const bob = client.chat({ token: () => 'reader-token' });
     const room = randomUUID();
     const title = `Task ${randomUUID()}`;
-    const feed = eventSourceEvents(`${example.url}/v1/tasks/events`, (events) => events.some((event) => event.event === 'task.created' && (event.data as { task: { title: string } }).task.title === title));
+    const feed = eventSourceEvents(`${example.url}/v1/tasks/events`, (events) =>
+      events.some((event) => event.event === 'task.created' && (event.data as { task: { title: string } }).task.title === title),
+    );
     try {
       const bobJoined = new Promise((resolve) => bob.on('joined', (message) => message.user === 'reader' && resolve(message)));
       bob.send({ type: 'join', room });

@@ -44,7 +44,16 @@ describe('out/realtime (schemas/asyncapi/tasks.asyncapi.yaml)', () => {
     const { files } = await generateRealtime(REALTIME_MANIFEST);
     for (const file of files) expect(readFileSync(join(OUT, file.path), 'utf8'), file.path).toBe(file.content);
     const paths = files.map((file) => file.path);
-    expect(paths).toEqual(expect.arrayContaining(['server.ts', 'client.ts', 'runtime/sse-server.ts', 'runtime/sse-client.ts', 'runtime/ws-server.ts', 'runtime/ws-client.ts']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'server.ts',
+        'client.ts',
+        'runtime/sse-server.ts',
+        'runtime/sse-client.ts',
+        'runtime/ws-server.ts',
+        'runtime/ws-client.ts',
+      ]),
+    );
   });
 
   it('requires `token` for a channel with first-message auth (the server closes a socket without one with 1008)', async () => {
@@ -78,14 +87,24 @@ describe('out/realtime (schemas/asyncapi/tasks.asyncapi.yaml)', () => {
   }, 120_000);
 
   it('the client imports nothing from Node, so browsers can load it', () => {
-    for (const file of ['client.ts', 'runtime/client-common.ts', 'runtime/sse-client.ts', 'runtime/ws-client.ts', 'runtime/ws-protocol.ts']) {
+    for (const file of [
+      'client.ts',
+      'runtime/client-common.ts',
+      'runtime/sse-client.ts',
+      'runtime/ws-client.ts',
+      'runtime/ws-protocol.ts',
+    ]) {
       expect(readFileSync(join(OUT, file), 'utf8'), file).not.toMatch(/from "node:|from "ws"/);
     }
   });
 });
 
 describe('the AsyncAPI corpus (../shared/corpus/asyncapi), documents on ws', () => {
-  const documents = ['kraken-websocket-request-reply-message-filter-in-reply-asyncapi.yml', 'slack-rtm-asyncapi.yml', 'websocket-gemini-asyncapi.yml'];
+  const documents = [
+    'kraken-websocket-request-reply-message-filter-in-reply-asyncapi.yml',
+    'slack-rtm-asyncapi.yml',
+    'websocket-gemini-asyncapi.yml',
+  ];
   for (const name of documents) {
     it(`${name}: server and client generate, without SSE files, and type-check under both compilers`, async () => {
       const { files } = await generateRealtime(join(CORPUS, name));
@@ -107,7 +126,13 @@ describe('the AsyncAPI corpus (../shared/corpus/asyncapi), documents on ws', () 
   // Channels without a discriminator: what the server sends is received all together.
   const plain = [
     { name: documents[1], member: 'root', args: '', client: 'RootClient', receive: 'RootServerMessage' },
-    { name: documents[2], member: 'marketDataV1', args: '{ symbol: "btcusd" }', client: 'MarketDataV1Client', receive: 'MarketDataV1ServerMessage' },
+    {
+      name: documents[2],
+      member: 'marketDataV1',
+      args: '{ symbol: "btcusd" }',
+      client: 'MarketDataV1Client',
+      receive: 'MarketDataV1ServerMessage',
+    },
   ];
   for (const { name, member, args, client, receive } of plain) {
     it(`${name}: without a discriminator the client receives with onMessage and messages(), typed by the whole union`, async () => {
@@ -155,7 +180,9 @@ describe('the AsyncAPI corpus (../shared/corpus/asyncapi), documents on ws', () 
     const server = files.find((file) => file.path === 'server.ts')!.content;
     expect(server).toContain('correlationKey: "reqid"');
     expect(server).toContain('discriminator: "event"');
-    expect(server).toMatch(/subscribe\(message: Subscribe, connection: CurrencyExchangeConnection<Auth>, publish: RealtimePublish\): (SubscriptionStatus \| DummyCurrencyInfoPayload|DummyCurrencyInfoPayload \| SubscriptionStatus) \|/);
+    expect(server).toMatch(
+      /subscribe\(message: Subscribe, connection: CurrencyExchangeConnection<Auth>, publish: RealtimePublish\): (SubscriptionStatus \| DummyCurrencyInfoPayload|DummyCurrencyInfoPayload \| SubscriptionStatus) \|/,
+    );
     expect(server).not.toMatch(/^\s+ping\(/m);
   });
 });
@@ -172,7 +199,7 @@ function manifestCopy(edit: (document: Record<string, any>) => void): string {
 }
 
 describe('names the generated files share with the runtime', () => {
-  it('schemas named CloseCode, EventLog and WebSocketConnection are imported aliased where the runtime\'s are printed; server and client type-check', async () => {
+  it("schemas named CloseCode, EventLog and WebSocketConnection are imported aliased where the runtime's are printed; server and client type-check", async () => {
     const { files } = await generateRealtime('test/fixtures/asyncapi/runtime-names.yaml');
     const server = files.find((file) => file.path === 'server.ts')!.content;
     expect(server).toContain('import { CloseCode as CloseCodeValue } from "./runtime/ws-protocol.js";');
@@ -207,7 +234,9 @@ describe('the handler scaffold', () => {
     expectTypechecks(folder, [['node', ['handlers.ts']]]);
 
     // The user's edit stays; an unchanged manifest changes nothing.
-    const edited = scaffold.replace('throw new Error("chat.join is not implemented yet");', 'connection.close(4000, "closed for now");').replace('join() {', 'join(_message, connection) {');
+    const edited = scaffold
+      .replace('throw new Error("chat.join is not implemented yet");', 'connection.close(4000, "closed for now");')
+      .replace('join() {', 'join(_message, connection) {');
     writeFileSync(handlersFile, edited);
     const again = await generateRealtime(first, ['types', 'validators', 'client', 'server'], { file: handlersFile, output });
     expect(again.userFiles[0].content).toBe(edited);
@@ -216,17 +245,30 @@ describe('the handler scaffold', () => {
     const second = manifestCopy((document) => {
       document.components.messages.leave = {
         summary: 'Leaves a room.',
-        payload: { type: 'object', required: ['type', 'room'], properties: { type: { const: 'leave' }, room: { $ref: '#/components/schemas/RoomId' } } },
+        payload: {
+          type: 'object',
+          required: ['type', 'room'],
+          properties: { type: { const: 'leave' }, room: { $ref: '#/components/schemas/RoomId' } },
+        },
       };
       document.channels.chat.messages.leave = { $ref: '#/components/messages/leave' };
-      document.operations.receiveLeave = { action: 'receive', channel: { $ref: '#/channels/chat' }, messages: [{ $ref: '#/channels/chat/messages/leave' }] };
+      document.operations.receiveLeave = {
+        action: 'receive',
+        channel: { $ref: '#/channels/chat' },
+        messages: [{ $ref: '#/channels/chat/messages/leave' }],
+      };
     });
     const grown = await generateRealtime(second, ['types', 'validators', 'client', 'server'], { file: handlersFile, output });
     writeFiles(output, grown.files);
     const content = grown.userFiles[0].content;
     expect(content).toContain('connection.close(4000, "closed for now");');
     expect(content).toContain('throw new Error("chat.leave is not implemented yet");');
-    expect(content.replace(/\n *\/\*\* Leaves a room\. \*\/\n *leave\(\) \{\n *throw new Error\("chat\.leave is not implemented yet"\);\n *\},?/, '')).toBe(edited);
+    expect(
+      content.replace(
+        /\n *\/\*\* Leaves a room\. \*\/\n *leave\(\) \{\n *throw new Error\("chat\.leave is not implemented yet"\);\n *\},?/,
+        '',
+      ),
+    ).toBe(edited);
     writeFileSync(handlersFile, content);
     expectTypechecks(folder, [['node', ['handlers.ts']]]);
   }, 120_000);
@@ -239,7 +281,9 @@ describe('what the runtimes cannot serve is refused with a location', () => {
     });
     const failure = await generateRealtime(file).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(CodegenError);
-    expect((failure as CodegenError).message).toMatch(/manifest-\w+\.asyncapi\.yaml:\d+:\d+: error: x-sse\.done: the SSE runtime ends streams with \[DONE\] only, not "END"/);
+    expect((failure as CodegenError).message).toMatch(
+      /manifest-\w+\.asyncapi\.yaml:\d+:\d+: error: x-sse\.done: the SSE runtime ends streams with \[DONE\] only, not "END"/,
+    );
   });
 
   it('a correlation id below the top level of the payload', async () => {
@@ -249,6 +293,8 @@ describe('what the runtimes cannot serve is refused with a location', () => {
     });
     const failure = await generateRealtime(file).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(CodegenError);
-    expect((failure as CodegenError).message).toMatch(/error: correlationId: the WebSocket runtime pairs requests and replies by one top-level payload property/);
+    expect((failure as CodegenError).message).toMatch(
+      /error: correlationId: the WebSocket runtime pairs requests and replies by one top-level payload property/,
+    );
   });
 });

@@ -31,11 +31,15 @@ afterAll(async () => {
 async function serveSse(options: SseOptions): Promise<{ site: Listening; port: number; streamCount: () => number }> {
   const endpoint = createSseEndpoint({ keepAliveMs: false, logger: () => {}, ...options });
   const site = await listen(endpoint.handle);
-  cleanups.push(() => site.close(), () => endpoint.close());
+  cleanups.push(
+    () => site.close(),
+    () => endpoint.close(),
+  );
   return { site, port: Number(new URL(site.url).port), streamCount: () => endpoint.streamCount };
 }
 
-const streamRequest = (path = '/feed', headers = ''): string => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n${headers}\r\n`;
+const streamRequest = (path = '/feed', headers = ''): string =>
+  `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n${headers}\r\n`;
 
 /** Opens a stream from `from`; a 200 stays open (held), anything else is closed. */
 async function openStream(port: number, from: string, headers = ''): Promise<{ status: number; retryAfter?: string }> {
@@ -92,7 +96,11 @@ describe('SSE streams per client (F10)', () => {
     });
     expect((await openStream(port, '127.0.0.6')).status).toBe(200);
     // Declares 1000 bytes and sends none: a 429 must not wait for them.
-    const refused = await exchange(port, ['POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n'], { localAddress: '127.0.0.6', timeoutMs: 3000 });
+    const refused = await exchange(
+      port,
+      ['POST /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n'],
+      { localAddress: '127.0.0.6', timeoutMs: 3000 },
+    );
     expect(refused.status).toBe(429);
     expect(refused.closedByServer).toBe(true);
     expect(refused.elapsedMs).toBeLessThan(2500);

@@ -30,7 +30,15 @@ import type { MemoryStore } from '../runtime/store.js';
 import type { RedisFanOut } from '../runtime/ws-redis.js';
 import { ROOT } from './support/cli.js';
 import { anyTypes, transpileFolder } from './support/client-generate.js';
-import { copyRedisRuntime, generateWith, openSse, REALTIME_REDIS_USAGE, REDIS_MODULES, REST_REDIS_USAGE, writeGenerated } from './support/redis-generate.js';
+import {
+  copyRedisRuntime,
+  generateWith,
+  openSse,
+  REALTIME_REDIS_USAGE,
+  REDIS_MODULES,
+  REST_REDIS_USAGE,
+  writeGenerated,
+} from './support/redis-generate.js';
 import { startRedis, type RedisServer } from './support/redis-server.js';
 import { start, type Listener, type Running } from './support/server-module.js';
 import { SERVER_USAGE_SOURCE } from './support/server-usage.js';
@@ -102,7 +110,9 @@ beforeAll(async () => {
   redis = await startRedis();
   const restFiles = await generateWith('openapi', 'schemas/openapi/tasks.yaml', ['types', 'validators', 'server'], { redis: true });
   const restFolder = writeGenerated('redis-rest-', restFiles, { 'usage.ts': SERVER_USAGE_SOURCE, 'redis-usage.ts': REST_REDIS_USAGE });
-  const realtimeFiles = await generateWith('asyncapi', 'schemas/asyncapi/tasks.asyncapi.yaml', ['types', 'validators', 'server'], { redis: true });
+  const realtimeFiles = await generateWith('asyncapi', 'schemas/asyncapi/tasks.asyncapi.yaml', ['types', 'validators', 'server'], {
+    redis: true,
+  });
   const realtimeFolder = writeGenerated('redis-realtime-', realtimeFiles, { 'redis-usage.ts': REALTIME_REDIS_USAGE });
   folders.push(restFolder, realtimeFolder);
   transpileFolder(restFolder);
@@ -128,21 +138,38 @@ describe('generated Redis files', () => {
     const restFiles = await generateWith('openapi', 'schemas/openapi/tasks.yaml', ['types', 'server'], { redis: true });
     expect(restFiles.map((file) => file.path).filter((path) => path.includes('redis'))).toEqual(['runtime/redis-store.ts']);
     expect(restFiles.find((file) => file.path === 'server.ts')!.content).toContain(
-      ['export {', '  RedisStore,', '  type RedisStoreClient,', '  type RedisStoreOptions,', '  RedisStoreUnavailableError,', '} from "./runtime/redis-store.js";'].join('\n'),
+      [
+        'export {',
+        '  RedisStore,',
+        '  type RedisStoreClient,',
+        '  type RedisStoreOptions,',
+        '  RedisStoreUnavailableError,',
+        '} from "./runtime/redis-store.js";',
+      ].join('\n'),
     );
 
     const realtimePlain = await generateWith('asyncapi', 'schemas/asyncapi/tasks.asyncapi.yaml', ['types', 'server'], {});
     expect(realtimePlain.map((file) => file.path).filter((path) => path.includes('redis'))).toEqual([]);
     const realtimeFiles = await generateWith('asyncapi', 'schemas/asyncapi/tasks.asyncapi.yaml', ['types', 'server'], { redis: true });
-    expect(realtimeFiles.map((file) => file.path).filter((path) => path.includes('redis')).sort()).toEqual(['runtime/redis-pubsub.ts', 'runtime/sse-redis.ts', 'runtime/ws-redis.ts']);
+    expect(
+      realtimeFiles
+        .map((file) => file.path)
+        .filter((path) => path.includes('redis'))
+        .sort(),
+    ).toEqual(['runtime/redis-pubsub.ts', 'runtime/sse-redis.ts', 'runtime/ws-redis.ts']);
     const server = realtimeFiles.find((file) => file.path === 'server.ts')!.content;
     expect(server).toContain('RedisEventLog');
     expect(server).toContain('RedisFanOut');
 
     // Anything but a boolean is refused by the config, at its line:col (test/config-options.test.ts has every style).
     const folder = tempDir();
-    writeFileSync(join(folder, 'codegen.config.yaml'), `apis:\n  - input: ${join(ROOT, 'schemas/openapi/tasks.yaml')}\n    output: out\n    options: { redis: "yes" }\n`);
-    await expect(loadConfig(join(folder, 'codegen.config.yaml'))).rejects.toThrow(/codegen\.config\.yaml:4:23: error: apis\[0\]\.options\.redis: expected true or false/);
+    writeFileSync(
+      join(folder, 'codegen.config.yaml'),
+      `apis:\n  - input: ${join(ROOT, 'schemas/openapi/tasks.yaml')}\n    output: out\n    options: { redis: "yes" }\n`,
+    );
+    await expect(loadConfig(join(folder, 'codegen.config.yaml'))).rejects.toThrow(
+      /codegen\.config\.yaml:4:23: error: apis\[0\]\.options\.redis: expected true or false/,
+    );
   });
 
   it('use no `any`, and import only node: built-ins and each other (never redis)', () => {
@@ -150,7 +177,8 @@ describe('generated Redis files', () => {
     try {
       for (const name of REDIS_MODULES) {
         expect(anyTypes(sources[name]), name).toEqual([]);
-        for (const [, from] of sources[name].matchAll(/^(?:import|export) .* from "([^"]+)";$/gm)) expect(from, name).toMatch(/^(node:|\.\/)/);
+        for (const [, from] of sources[name].matchAll(/^(?:import|export) .* from "([^"]+)";$/gm))
+          expect(from, name).toMatch(/^(node:|\.\/)/);
       }
     } finally {
       rmSync(folder, { recursive: true, force: true });
@@ -310,7 +338,9 @@ async function restPair(options: Record<string, unknown>, handlers?: (version: s
   const pair: Running[] = [];
   for (const version of ['a', 'b']) {
     const store = new rest.RedisStore(await connect(), { prefix });
-    const running = await start(restUsage.listener({ store, ...options }, handlers ? handlers(version) : restUsage.createHandlers(version)));
+    const running = await start(
+      restUsage.listener({ store, ...options }, handlers ? handlers(version) : restUsage.createHandlers(version)),
+    );
     cleanups.push(() => running.close());
     pair.push(running);
   }
@@ -318,7 +348,11 @@ async function restPair(options: Record<string, unknown>, handlers?: (version: s
 }
 
 function createProject(instance: Running, key: string, body: unknown): Promise<Response> {
-  return fetch(`${instance.url}/v1/projects`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(body) });
+  return fetch(`${instance.url}/v1/projects`, {
+    method: 'POST',
+    headers: { ...AUTH, 'content-type': 'application/json', 'idempotency-key': key },
+    body: JSON.stringify(body),
+  });
 }
 
 describe('two generated REST servers sharing a RedisStore', () => {
@@ -382,7 +416,10 @@ describe('RedisEventLog', () => {
     const prefix = `${randomUUID()}:`;
     const one = new realtime.RedisEventLog(await connect(), { prefix, onError: quiet, ...options });
     const two = new realtime.RedisEventLog(await connect(), { prefix, onError: quiet, ...options });
-    cleanups.push(() => one.close(), () => two.close());
+    cleanups.push(
+      () => one.close(),
+      () => two.close(),
+    );
     return [one, two];
   }
 
@@ -488,7 +525,10 @@ describe('RedisEventLog', () => {
     await log.close();
     await fanOut.close();
     expect(subscriber.isOpen).toBe(true);
-    await until(async () => (await subscribers(client, `${prefix}c`)) === 0 && (await subscribers(client, `${prefix}t`)) === 0, 'unsubscribed');
+    await until(
+      async () => (await subscribers(client, `${prefix}c`)) === 0 && (await subscribers(client, `${prefix}t`)) === 0,
+      'unsubscribed',
+    );
   });
 });
 
@@ -499,7 +539,10 @@ describe('RedisFanOut', () => {
     const prefix = `${randomUUID()}:`;
     const one = new realtime.RedisFanOut(await connect(), { prefix, onError: quiet });
     const two = new realtime.RedisFanOut(await connect(), { prefix, onError: quiet });
-    cleanups.push(() => one.close(), () => two.close());
+    cleanups.push(
+      () => one.close(),
+      () => two.close(),
+    );
     const seen: string[] = [];
     const twice: string[] = [];
     const listener = (message: string) => twice.push(message);
@@ -555,7 +598,13 @@ const realtimeHandlers = {
   taskSummary: async () => {},
 };
 
-async function realtimePair(): Promise<{ a: RealtimeInstance; b: RealtimeInstance; prefix: string; client: RedisClient; logs: RedisEventLog[] }> {
+async function realtimePair(): Promise<{
+  a: RealtimeInstance;
+  b: RealtimeInstance;
+  prefix: string;
+  client: RedisClient;
+  logs: RedisEventLog[];
+}> {
   const prefix = `${randomUUID()}:`;
   const instances: RealtimeInstance[] = [];
   const logs: RedisEventLog[] = [];
@@ -593,7 +642,11 @@ describe('two generated realtime servers sharing Redis', () => {
     const stream = await openSse(`${b.url}${FEED}`);
     await until(async () => (await subscribers(client, `${prefix}${FEED}`)) === 1, "B's subscription");
     await sleep(50);
-    const first = [await a.server.publish.tasks('task.deleted', deleted()), await a.server.publish.tasks('task.deleted', deleted()), await a.server.publish.tasks('task.deleted', deleted())];
+    const first = [
+      await a.server.publish.tasks('task.deleted', deleted()),
+      await a.server.publish.tasks('task.deleted', deleted()),
+      await a.server.publish.tasks('task.deleted', deleted()),
+    ];
     expect((await stream.waitFor(3)).map((event) => event.id)).toEqual(first);
     expect(stream.events.every((event) => event.event === 'task.deleted')).toBe(true);
     stream.close();

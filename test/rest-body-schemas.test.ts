@@ -51,10 +51,12 @@ beforeAll(async () => {
     createServer(handlers: Record<string, (request: { body: unknown }) => unknown>): Listener;
   };
   // Plain (not promised) results: a handler may return either.
-  server = await start(module.createServer({
-    putBlob: ({ body }) => (received.push(body), { status: 201, body: { size: (body as Uint8Array).length } }),
-    putNote: ({ body }) => (received.push(body), { status: 201, body: { text: body as string } }),
-  }));
+  server = await start(
+    module.createServer({
+      putBlob: ({ body }) => (received.push(body), { status: 201, body: { size: (body as Uint8Array).length } }),
+      putNote: ({ body }) => (received.push(body), { status: 201, body: { text: body as string } }),
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -62,7 +64,11 @@ afterAll(async () => {
   rmSync(OUT, { recursive: true, force: true });
 });
 
-async function post(path: string, type: string, body: BodyInit): Promise<{ status: number; json: { size?: number; text?: string; errors?: Array<{ pointer: string; keyword?: string }> } }> {
+async function post(
+  path: string,
+  type: string,
+  body: BodyInit,
+): Promise<{ status: number; json: { size?: number; text?: string; errors?: Array<{ pointer: string; keyword?: string }> } }> {
   const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': type }, body });
   return { status: response.status, json: (await response.json()) as never };
 }

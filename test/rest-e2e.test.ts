@@ -91,11 +91,20 @@ describe('the generated client against the example, every operation', () => {
   it('projects: create with Idempotency-Key (replayed), list by page and pageSize, iterate, get with ETag then a 304, delete', async () => {
     const api = client();
     const key = `project-${Date.now()}`;
-    const first = await api.createProject({ idempotencyKey: key, body: { name: 'Roadmap', description: 'What comes next' } }).withResponse();
+    const first = await api
+      .createProject({ idempotencyKey: key, body: { name: 'Roadmap', description: 'What comes next' } })
+      .withResponse();
     expect(first.status).toBe(201);
-    expect(first.data).toMatchObject({ name: 'Roadmap', description: 'What comes next', id: expect.any(String), createdAt: expect.any(String) });
+    expect(first.data).toMatchObject({
+      name: 'Roadmap',
+      description: 'What comes next',
+      id: expect.any(String),
+      createdAt: expect.any(String),
+    });
     expect(first.headers.get('location')).toBe(`/v1/projects/${first.data.id}`);
-    const replay = await api.createProject({ idempotencyKey: key, body: { name: 'Roadmap', description: 'What comes next' } }).withResponse();
+    const replay = await api
+      .createProject({ idempotencyKey: key, body: { name: 'Roadmap', description: 'What comes next' } })
+      .withResponse();
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.data).toEqual(first.data);
@@ -192,7 +201,12 @@ describe('the generated client against the example, every operation', () => {
     expect(team.items.map((task) => task.title)).toEqual(['echo']);
 
     // A sparse fieldset; it keeps the required properties so the body still matches TaskPage.
-    const sparse = await api.listProjectTasks({ projectId: project.id, fields: ['id', 'title', 'status', 'createdAt'], sort: 'title', limit: 3 });
+    const sparse = await api.listProjectTasks({
+      projectId: project.id,
+      fields: ['id', 'title', 'status', 'createdAt'],
+      sort: 'title',
+      limit: 3,
+    });
     expect(sparse.items).toHaveLength(3);
     for (const item of sparse.items) expect(Object.keys(item).sort()).toEqual(['createdAt', 'id', 'status', 'title']);
     expect(sparse.items[0]).toEqual({ id: created[1].id, title: 'alpha', status: 'done', createdAt: created[1].createdAt });
@@ -204,7 +218,10 @@ describe('the generated client against the example, every operation', () => {
   it('tasks: get with ETag, replace with If-Match (412 when stale), merge-patch, upload an attachment, delete', async () => {
     const api = client();
     const project = await api.createProject({ body: { name: 'Lifecycle' } });
-    const task = await api.createTask({ projectId: project.id, body: { title: 'Draft', status: 'todo', dueDate: '2025-05-01', assignee: { kind: 'person', email: 'bo@example.com' } } });
+    const task = await api.createTask({
+      projectId: project.id,
+      body: { title: 'Draft', status: 'todo', dueDate: '2025-05-01', assignee: { kind: 'person', email: 'bo@example.com' } },
+    });
 
     const got = await api.getTask({ taskId: task.id }).withResponse();
     expect(got.status).toBe(200);
@@ -216,9 +233,18 @@ describe('the generated client against the example, every operation', () => {
     expect(notModified.status).toBe(304);
     expect(await notModified.text()).toBe('');
 
-    const replaced = await api.replaceTask({ taskId: task.id, ifMatch: etag, body: { title: 'Final', status: 'in_progress', estimateHours: 2.25 } }).withResponse();
+    const replaced = await api
+      .replaceTask({ taskId: task.id, ifMatch: etag, body: { title: 'Final', status: 'in_progress', estimateHours: 2.25 } })
+      .withResponse();
     expect(replaced.status).toBe(200);
-    expect(replaced.data).toMatchObject({ id: task.id, title: 'Final', status: 'in_progress', estimateHours: 2.25, createdAt: task.createdAt, updatedAt: expect.any(String) });
+    expect(replaced.data).toMatchObject({
+      id: task.id,
+      title: 'Final',
+      status: 'in_progress',
+      estimateHours: 2.25,
+      createdAt: task.createdAt,
+      updatedAt: expect.any(String),
+    });
     expect(replaced.data.dueDate).toBeUndefined();
     const newEtag = replaced.headers.get('etag')!;
     expect(newEtag).not.toBe(etag);
@@ -227,7 +253,11 @@ describe('the generated client against the example, every operation', () => {
     expect(lib.isApiError(stale, 'replaceTask') && stale.status).toBe(412);
     expect((await api.getTask({ taskId: task.id })).title).toBe('Final');
 
-    const patched = await api.updateTask({ taskId: task.id, ifMatch: newEtag, body: { status: 'done', dueDate: '2025-06-30', assignee: { kind: 'team', team: 'docs' } } });
+    const patched = await api.updateTask({
+      taskId: task.id,
+      ifMatch: newEtag,
+      body: { status: 'done', dueDate: '2025-06-30', assignee: { kind: 'team', team: 'docs' } },
+    });
     expect(patched).toMatchObject({ title: 'Final', status: 'done', dueDate: '2025-06-30', assignee: { kind: 'team', team: 'docs' } });
     const cleared = await api.updateTask({ taskId: task.id, body: { dueDate: null, assignee: null } });
     expect(cleared.dueDate).toBeUndefined();
@@ -288,7 +318,10 @@ describe('errors through the generated client', () => {
     expect(error.headers.get('content-type')).toBe('application/problem+json');
 
     const duplicate = await rejection(
-      api.createTask({ projectId: project.id, body: { title: 'Labels', status: 'todo', labels: [{ name: 'docs' }, { name: 'docs', color: '#123456' }] } }),
+      api.createTask({
+        projectId: project.id,
+        body: { title: 'Labels', status: 'todo', labels: [{ name: 'docs' }, { name: 'docs', color: '#123456' }] },
+      }),
     );
     if (!lib.isApiError(duplicate, 'createTask') || duplicate.status !== 422) throw duplicate;
     expect(duplicate.data.errors).toEqual([{ pointer: '/body/labels/1/name', keyword: 'unique', message: 'label "docs" is given twice' }]);
@@ -327,7 +360,11 @@ describe('errors through the generated client', () => {
 
 describe('plain fetch, for what the client does not send', () => {
   it('HEAD, If-Modified-Since, malformed JSON (400), wrong Content-Type (415), a body over the limit (413)', async () => {
-    const created = await raw('/v1/projects', { method: 'POST', body: JSON.stringify({ name: 'Raw' }), headers: { 'content-type': 'application/json' } });
+    const created = await raw('/v1/projects', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'Raw' }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(created.status).toBe(201);
     const project = (await created.json()) as { id: string; createdAt: string };
 
@@ -338,17 +375,38 @@ describe('plain fetch, for what the client does not send', () => {
     expect(lastModified).toBe(new Date(project.createdAt).toUTCString());
     const since = await raw(`/v1/projects/${project.id}`, { headers: { 'if-modified-since': lastModified } });
     expect(since.status).toBe(304);
-    const older = await raw(`/v1/projects/${project.id}`, { headers: { 'if-modified-since': new Date(Date.parse(project.createdAt) - 60_000).toUTCString() } });
+    const older = await raw(`/v1/projects/${project.id}`, {
+      headers: { 'if-modified-since': new Date(Date.parse(project.createdAt) - 60_000).toUTCString() },
+    });
     expect(older.status).toBe(200);
 
-    const malformed = await raw(`/v1/projects/${project.id}/tasks`, { method: 'POST', body: '{"title": "x", ', headers: { 'content-type': 'application/json' } });
+    const malformed = await raw(`/v1/projects/${project.id}/tasks`, {
+      method: 'POST',
+      body: '{"title": "x", ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.headers.get('content-type')).toBe('application/problem+json');
-    const wrongType = await raw(`/v1/projects/${project.id}/tasks`, { method: 'POST', body: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const wrongType = await raw(`/v1/projects/${project.id}/tasks`, {
+      method: 'POST',
+      body: 'title=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(wrongType.status).toBe(415);
-    const huge = await raw(`/v1/projects/${project.id}/tasks`, { method: 'POST', body: JSON.stringify({ title: 'x'.repeat(2 * 1024 * 1024), status: 'todo' }), headers: { 'content-type': 'application/json' } });
+    const huge = await raw(`/v1/projects/${project.id}/tasks`, {
+      method: 'POST',
+      body: JSON.stringify({ title: 'x'.repeat(2 * 1024 * 1024), status: 'todo' }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(huge.status).toBe(413);
-    const preflight = await fetch(`${example.url}/v1/projects`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+    const preflight = await fetch(`${example.url}/v1/projects`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
@@ -365,7 +423,13 @@ describe('raw sockets, for what fetch refuses to send', () => {
       expect(outcome.responses.map((response) => response.status)).toEqual([404]);
       const [response] = outcome.responses;
       expect(response.headers['content-type']).toBe('application/problem+json');
-      exchanges.push({ method: 'GET', url: `${example.url}/v1/projects/${missing}`, status: response.status, headers: response.headers, body: response.body.toString('utf8') });
+      exchanges.push({
+        method: 'GET',
+        url: `${example.url}/v1/projects/${missing}`,
+        status: response.status,
+        headers: response.headers,
+        body: response.body.toString('utf8'),
+      });
     }
   });
 });
@@ -395,12 +459,18 @@ describe('known discrepancies between the generated server and the document (rep
   // assertion fails, and the case belongs in the suite above instead.
   const known = recordingFetch(knownExchanges);
   const send = (path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
-    known(example.url + path, { method: 'POST', body: JSON.stringify(body), headers: { authorization: `Bearer ${EDITOR_TOKEN}`, 'content-type': 'application/json', ...headers } });
+    known(example.url + path, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { authorization: `Bearer ${EDITOR_TOKEN}`, 'content-type': 'application/json', ...headers },
+    });
 
   it('a sparse fieldset without the required properties: items the declared TaskPage (Task requires status, createdAt) rejects', async () => {
     const project = (await (await send('/v1/projects', { name: 'Sparse' })).json()) as { id: string };
     expect((await send(`/v1/projects/${project.id}/tasks`, { title: 'Only', status: 'todo' })).status).toBe(201);
-    const response = await known(`${example.url}/v1/projects/${project.id}/tasks?fields=id,title`, { headers: { authorization: `Bearer ${EDITOR_TOKEN}` } });
+    const response = await known(`${example.url}/v1/projects/${project.id}/tasks?fields=id,title`, {
+      headers: { authorization: `Bearer ${EDITOR_TOKEN}` },
+    });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { items: object[] }).items[0]).toEqual({ id: expect.any(String), title: 'Only' });
     const violations = checker.check(knownExchanges[knownExchanges.length - 1]).violations;
@@ -421,10 +491,19 @@ describe('every response of this suite, checked against the OpenAPI document by 
     expect(violations).toEqual([]);
     const checked = results.filter((result) => result.operationId !== undefined);
     const byOperation = new Map<string, string[]>();
-    for (const result of checked) byOperation.set(result.operationId!, [...(byOperation.get(result.operationId!) ?? []), String(result.exchange.status)]);
+    for (const result of checked)
+      byOperation.set(result.operationId!, [...(byOperation.get(result.operationId!) ?? []), String(result.exchange.status)]);
     console.log(
       `checked ${checked.length} responses against schemas/openapi/tasks.yaml with ajv:\n` +
-        [...byOperation].map(([id, statuses]) => `  ${id}: ${[...new Set(statuses)].sort().map((status) => `${status}×${statuses.filter((s) => s === status).length}`).join(' ')}`).join('\n'),
+        [...byOperation]
+          .map(
+            ([id, statuses]) =>
+              `  ${id}: ${[...new Set(statuses)]
+                .sort()
+                .map((status) => `${status}×${statuses.filter((s) => s === status).length}`)
+                .join(' ')}`,
+          )
+          .join('\n'),
     );
     expect(checked.length).toBeGreaterThan(60);
     expect(checked.length).toBe(results.length);
@@ -447,12 +526,20 @@ describe('every response of this suite, checked against the OpenAPI document by 
       checker.check({ ...project, headers, body: JSON.stringify(body) }).violations;
     expect(broken({ id: 'not-a-uuid', name: 'x', createdAt: 'yesterday' })).toHaveLength(1);
     expect(broken({ name: 'x' })[0]).toMatch(/must have required property 'id'/);
-    expect(broken(JSON.parse(project.body), { ...project.headers, 'content-type': 'text/html' })[0]).toMatch(/content type text\/html is not declared/);
+    expect(broken(JSON.parse(project.body), { ...project.headers, 'content-type': 'text/html' })[0]).toMatch(
+      /content type text\/html is not declared/,
+    );
     // getProject has a default response: any status is declared, as problem+json.
     const teapot = { ...project, status: 418, headers: { ...project.headers, 'content-type': 'application/problem+json' } };
-    expect(checker.check({ ...teapot, body: JSON.stringify({ type: 'about:blank', title: "I'm a teapot", status: 418 }) }).violations).toEqual([]);
-    expect(checker.check({ ...teapot, body: JSON.stringify({ title: "I'm a teapot", status: 418 }) }).violations[0]).toMatch(/required property 'type'/);
-    expect(checker.check({ ...teapot, body: JSON.stringify({ type: 'about:blank', title: "I'm a teapot", status: 400 }) }).violations[0]).toMatch(/not the HTTP status/);
+    expect(
+      checker.check({ ...teapot, body: JSON.stringify({ type: 'about:blank', title: "I'm a teapot", status: 418 }) }).violations,
+    ).toEqual([]);
+    expect(checker.check({ ...teapot, body: JSON.stringify({ title: "I'm a teapot", status: 418 }) }).violations[0]).toMatch(
+      /required property 'type'/,
+    );
+    expect(
+      checker.check({ ...teapot, body: JSON.stringify({ type: 'about:blank', title: "I'm a teapot", status: 400 }) }).violations[0],
+    ).toMatch(/not the HTTP status/);
     const deleteTask = results.find((result) => result.operationId === 'deleteTask')!.exchange;
     expect(checker.check({ ...deleteTask, status: 204, body: '{}' }).violations[0]).toMatch(/declares none/);
     const created = results.find((result) => result.operationId === 'createTask' && result.exchange.status === 201)!.exchange;

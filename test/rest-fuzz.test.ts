@@ -51,8 +51,16 @@ beforeAll(async () => {
   checker = new OpenApiChecker();
   example = await startExample({ RATE_LIMIT: '0', BODY_TIMEOUT_MS: '500', MAX_BODY_BYTES: String(MAX_BODY), NODE_ENV: 'development' });
   const headers = { authorization: `Bearer ${EDITOR_TOKEN}`, 'content-type': 'application/json' };
-  const project = (await (await fetch(`${example.url}/v1/projects`, { method: 'POST', headers, body: JSON.stringify({ name: 'Fuzz' }) })).json()) as { id: string };
-  const task = (await (await fetch(`${example.url}/v1/projects/${project.id}/tasks`, { method: 'POST', headers, body: JSON.stringify({ title: 'Target', status: 'todo' }) })).json()) as { id: string };
+  const project = (await (
+    await fetch(`${example.url}/v1/projects`, { method: 'POST', headers, body: JSON.stringify({ name: 'Fuzz' }) })
+  ).json()) as { id: string };
+  const task = (await (
+    await fetch(`${example.url}/v1/projects/${project.id}/tasks`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ title: 'Target', status: 'todo' }),
+    })
+  ).json()) as { id: string };
   ctx = { host: `127.0.0.1:${example.port}`, projectId: project.id, taskId: task.id, token: EDITOR_TOKEN, maxBody: MAX_BODY };
 });
 
@@ -118,7 +126,8 @@ function checkResponse(fuzzCase: FuzzCase, request: string, response: RawRespons
   if (!validate(body)) fail(`not a Problem: ${checker.ajv.errorsText(validate.errors)}`);
   if (body.status !== response.status) fail(`problem status ${String(body.status)} ≠ HTTP ${response.status}`);
   if (typeof body.title !== 'string' || body.title === '') fail('problem without a title');
-  if (body.instance !== undefined && (typeof body.instance !== 'string' || !PATH_ABSOLUTE.test(body.instance))) fail(`instance ${JSON.stringify(body.instance)} is not path-absolute`);
+  if (body.instance !== undefined && (typeof body.instance !== 'string' || !PATH_ABSOLUTE.test(body.instance)))
+    fail(`instance ${JSON.stringify(body.instance)} is not path-absolute`);
 }
 
 it(`survives ${TARGET.toLocaleString('en-US')} malformed requests: no 5xx, no leaks, Problem Details for every error, still answering`, async () => {
@@ -175,9 +184,19 @@ it(`survives ${TARGET.toLocaleString('en-US')} malformed requests: no 5xx, no le
   const lines = [
     `fuzz: seed 0x${SEED.toString(16)}, ${sent.toLocaleString('en-US')} requests in ${seconds.toFixed(1)} s (${Math.round(sent / seconds)}/s, ${CONCURRENCY} connections)`,
     `  answered ${answered}, closed without an answer ${unanswered} (${[...silent].map(([category, n]) => `${category}: ${n}`).join(', ')}), timed out ${timedOut}, failures ${failures.length}`,
-    `  by status: ${[...byStatus].sort(([a], [b]) => a.localeCompare(b)).map(([status, n]) => `${status}: ${n}`).join(', ')}`,
-    `  by category: ${[...byCategory].sort(([, a], [, b]) => b - a).map(([category, n]) => `${category}: ${n}`).join(', ')}`,
-    ...failures.slice(0, 15).map((failure) => `  FAIL [${failure.category}] ${failure.reason}\n    request:  ${failure.request}\n    response: ${failure.response}`),
+    `  by status: ${[...byStatus]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([status, n]) => `${status}: ${n}`)
+      .join(', ')}`,
+    `  by category: ${[...byCategory]
+      .sort(([, a], [, b]) => b - a)
+      .map(([category, n]) => `${category}: ${n}`)
+      .join(', ')}`,
+    ...failures
+      .slice(0, 15)
+      .map(
+        (failure) => `  FAIL [${failure.category}] ${failure.reason}\n    request:  ${failure.request}\n    response: ${failure.response}`,
+      ),
   ];
   console.log(lines.join('\n'));
 

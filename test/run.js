@@ -97,7 +97,9 @@ const total = { passed: 0, failed: 0, skipped: 0 };
 console.log('\n━━ Summary');
 for (const run of runs) {
   for (const key of Object.keys(total)) total[key] += run[key];
-  console.log(`  Node ${run.version}, ${run.label} (${run.files} files, ${run.seconds.toFixed(0)} s): ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped`);
+  console.log(
+    `  Node ${run.version}, ${run.label} (${run.files} files, ${run.seconds.toFixed(0)} s): ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped`,
+  );
 }
 console.log(`tests: ${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
 process.exitCode = total.failed > 0 ? 1 : 0;

@@ -28,9 +28,18 @@ describe('runtime/manifest.json', () => {
 
   it('reads declarations, re-exports (`export type` of a class is a type) and imports of every kind', () => {
     const folder = tempDir('codegen-runtime-manifest-');
-    writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: [] } }));
-    writeFileSync(join(folder, 'a.ts'), '/**\n * The thing.\n *\n * More.\n */\nexport class Thing {}\nexport interface Shape { x: number }\nexport const value = 1;\n');
-    writeFileSync(join(folder, 'b.ts'), "import type { Shape } from './a.js';\nexport type { Thing } from './a.js';\nexport { value as renamed } from './a.js';\nexport type Own = Shape;\nexport const lazy = () => import('node:fs');\n");
+    writeFileSync(
+      join(folder, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: [] } }),
+    );
+    writeFileSync(
+      join(folder, 'a.ts'),
+      '/**\n * The thing.\n *\n * More.\n */\nexport class Thing {}\nexport interface Shape { x: number }\nexport const value = 1;\n',
+    );
+    writeFileSync(
+      join(folder, 'b.ts'),
+      "import type { Shape } from './a.js';\nexport type { Thing } from './a.js';\nexport { value as renamed } from './a.js';\nexport type Own = Shape;\nexport const lazy = () => import('node:fs');\n",
+    );
     expect(runtimeManifest(folder).modules).toEqual({
       a: {
         exports: [
@@ -59,7 +68,11 @@ describe('runtime modules', () => {
   it('know their exports, type or value, with the first paragraph of their JSDoc', () => {
     const http = runtimeModules().get('http')!;
     expect(http.exports.find((exported) => exported.name === 'httpClient')).toMatchObject({ type: false });
-    expect(runtimeModules().get('client-common')!.exports.find((exported) => exported.name === 'ClientErrorKind')).toMatchObject({ type: true, doc: expect.stringMatching(/^Why a call failed/) });
+    expect(
+      runtimeModules()
+        .get('client-common')!
+        .exports.find((exported) => exported.name === 'ClientErrorKind'),
+    ).toMatchObject({ type: true, doc: expect.stringMatching(/^Why a call failed/) });
   });
 
   it('tell re-exports from declarations', () => {
@@ -96,12 +109,22 @@ describe('the runtime files of an output', () => {
 
   it('are the modules its files import, from any folder, and the modules those import', () => {
     const files = [
-      { path: 'client.ts', content: 'import { httpClient } from "./runtime/http.js";\nimport type { Fetch } from "./runtime/client-common.js";\n' },
+      {
+        path: 'client.ts',
+        content: 'import { httpClient } from "./runtime/http.js";\nimport type { Fetch } from "./runtime/client-common.js";\n',
+      },
       { path: 'nested/rules.ts', content: 'export type { HttpRule } from "../runtime/grpc-transcoding-path.js";\n' },
       { path: 'types.ts', content: 'export type Id = string;\n' },
     ];
     const output = withRuntimeFiles(files, new TemplateRenderer());
-    expect(paths(output)).toEqual(['client.ts', 'nested/rules.ts', 'runtime/client-common.ts', 'runtime/grpc-transcoding-path.ts', 'runtime/http.ts', 'types.ts']);
+    expect(paths(output)).toEqual([
+      'client.ts',
+      'nested/rules.ts',
+      'runtime/client-common.ts',
+      'runtime/grpc-transcoding-path.ts',
+      'runtime/http.ts',
+      'types.ts',
+    ]);
     const http = output.find((file) => file.path === 'runtime/http.ts')!;
     expect(http.content).toBe(new TemplateRenderer().runtime('http'));
     expect(withRuntimeFiles([files[2]!], new TemplateRenderer())).toEqual([files[2]]);
@@ -110,27 +133,49 @@ describe('the runtime files of an output', () => {
   it("follow a user's override of a module, which may import modules the built-in one does not", () => {
     const templates = tempDir('codegen-runtime-override-');
     mkdirSync(join(templates, 'runtime'));
-    writeFileSync(join(templates, 'runtime/http-auth.ts'), `${readFileSync(join(BUILTIN_RUNTIME, 'http-auth.ts'), 'utf8')}\nexport { computeEtag } from "./conditional.js";\n`);
-    const output = withRuntimeFiles([{ path: 'client.ts', content: 'import { bearer } from "./runtime/http-auth.js";\n' }], new TemplateRenderer(templates));
-    expect(paths(output)).toEqual(['client.ts', 'runtime/client-common.ts', 'runtime/conditional.ts', 'runtime/http-auth.ts', 'runtime/http.ts', 'runtime/server-types.ts']);
+    writeFileSync(
+      join(templates, 'runtime/http-auth.ts'),
+      `${readFileSync(join(BUILTIN_RUNTIME, 'http-auth.ts'), 'utf8')}\nexport { computeEtag } from "./conditional.js";\n`,
+    );
+    const output = withRuntimeFiles(
+      [{ path: 'client.ts', content: 'import { bearer } from "./runtime/http-auth.js";\n' }],
+      new TemplateRenderer(templates),
+    );
+    expect(paths(output)).toEqual([
+      'client.ts',
+      'runtime/client-common.ts',
+      'runtime/conditional.ts',
+      'runtime/http-auth.ts',
+      'runtime/http.ts',
+      'runtime/server-types.ts',
+    ]);
     expect(output.find((file) => file.path === 'runtime/http-auth.ts')!.content).toContain('./conditional.js');
   });
 
   it('say which file is missing when a file imports a runtime module that does not exist', () => {
-    expect(() => withRuntimeFiles([{ path: 'a.ts', content: 'import "./runtime/nope.js";\n' }], new TemplateRenderer())).toThrow(/no runtime module named runtime\/nope\.ts/);
+    expect(() => withRuntimeFiles([{ path: 'a.ts', content: 'import "./runtime/nope.js";\n' }], new TemplateRenderer())).toThrow(
+      /no runtime module named runtime\/nope\.ts/,
+    );
   });
 
   it('are, for a graphql-codegen setup, what the GraphQL plugins list: the files npx codegen writes', async () => {
     const [schema, operations] = ['schemas/graphql/tasks.graphql', 'schemas/graphql/operations'];
     const config = { scalars: { DateTime: 'string' } } as const;
-    const written = (await generateGraphQLFiles(schema, [operations], ['types', 'client', 'server'], config)).map((file) => file.path).filter((path) => path.startsWith('runtime/'));
+    const written = (await generateGraphQLFiles(schema, [operations], ['types', 'client', 'server'], config))
+      .map((file) => file.path)
+      .filter((path) => path.startsWith('runtime/'));
     const input = loadGraphQL([join(ROOT, schema)], [join(ROOT, operations)], { displayRoot: ROOT });
-    const listed = [...(await graphqlClient.runtimeFiles(input.schema, input.documents, config)), ...(await graphqlServer.runtimeFiles(input.schema, input.documents, config))];
+    const listed = [
+      ...(await graphqlClient.runtimeFiles(input.schema, input.documents, config)),
+      ...(await graphqlServer.runtimeFiles(input.schema, input.documents, config)),
+    ];
     expect([...new Set(listed)].map((file) => `runtime/${file}`).sort()).toEqual(written.sort());
     expect(listed).toContain('graphql-subscriptions.ts');
   });
 
   it('are listed for a graphql-codegen setup as file names', () => {
-    expect(runtimeFilesOf({ path: 'client.ts', content: 'import { webSocketSubscriptions } from "./runtime/graphql-subscriptions.js";\n' })).toEqual(['client-common.ts', 'graphql-client.ts', 'graphql-subscriptions.ts']);
+    expect(
+      runtimeFilesOf({ path: 'client.ts', content: 'import { webSocketSubscriptions } from "./runtime/graphql-subscriptions.js";\n' }),
+    ).toEqual(['client-common.ts', 'graphql-client.ts', 'graphql-subscriptions.ts']);
   });
 });

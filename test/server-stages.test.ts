@@ -165,13 +165,26 @@ describe('cors', () => {
     expect(response.headers.get('vary')).toBe('Origin');
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
     const exposed = response.headers.get('access-control-expose-headers')?.split(', ');
-    for (const name of ['Trace-Id', 'ETag', 'Location', 'Link', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) {
+    for (const name of [
+      'Trace-Id',
+      'ETag',
+      'Location',
+      'Link',
+      'Retry-After',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+    ]) {
       expect(exposed).toContain(name);
     }
   });
 
   it('gives a denied origin no CORS headers, and Vary: Origin on every response', async () => {
-    const { url } = await serve({ stages: [cors({ origins: [origin] })], operations, handler: async () => json(200, {}, { vary: 'Accept' }) });
+    const { url } = await serve({
+      stages: [cors({ origins: [origin] })],
+      operations,
+      handler: async () => json(200, {}, { vary: 'Accept' }),
+    });
     const denied = await fetch(`${url}/items`, { headers: { origin: 'https://evil.example' } });
     expect(denied.status).toBe(200);
     expect([...denied.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
@@ -189,7 +202,11 @@ describe('cors', () => {
     });
     const response = await fetch(`${url}/items`, {
       method: 'OPTIONS',
-      headers: { origin, 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'Authorization, If-Match, X-Unknown' },
+      headers: {
+        origin,
+        'access-control-request-method': 'DELETE',
+        'access-control-request-headers': 'Authorization, If-Match, X-Unknown',
+      },
     });
     expect(response.status).toBe(204);
     expect(await response.text()).toBe('');
@@ -211,7 +228,10 @@ describe('cors', () => {
 
   it('answers a preflight from a denied origin 403 problem without CORS headers', async () => {
     const { url } = await serve({ stages: [cors({ origins: [origin] })], operations, handler: ok });
-    const response = await fetch(`${url}/items`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'DELETE' } });
+    const response = await fetch(`${url}/items`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'DELETE' },
+    });
     expect(response.status).toBe(403);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
@@ -239,7 +259,10 @@ describe('cors', () => {
 
   it('puts its headers on problems thrown by later stages, so browsers can read a 401', async () => {
     const { url } = await serve({
-      stages: [cors({ origins: [origin] }), async () => Promise.reject(new HttpProblem(401, 'Unauthorized', { headers: { 'www-authenticate': 'Bearer realm="api"' } }))],
+      stages: [
+        cors({ origins: [origin] }),
+        async () => Promise.reject(new HttpProblem(401, 'Unauthorized', { headers: { 'www-authenticate': 'Bearer realm="api"' } })),
+      ],
       operations,
       handler: ok,
     });
@@ -295,7 +318,9 @@ describe('rateLimit', () => {
     expect((await fetch(`${shared.url}/items`, { method: 'POST' })).status).toBe(429);
 
     const perOperation = await serve({
-      stages: [rateLimit({ store, limit: 1, windowMs: 60_000, prefix: 'op:', key: (request) => `${request.clientKey} ${request.operation.id}` })],
+      stages: [
+        rateLimit({ store, limit: 1, windowMs: 60_000, prefix: 'op:', key: (request) => `${request.clientKey} ${request.operation.id}` }),
+      ],
       operations,
       handler: ok,
     });
@@ -330,7 +355,11 @@ describe('authenticate', () => {
     id: string;
     role: 'admin' | 'reader' | 'blocked';
   }
-  const USERS: Record<string, User> = { 'admin-token': { id: 'u1', role: 'admin' }, 'reader-token': { id: 'u2', role: 'reader' }, 'blocked-token': { id: 'u3', role: 'blocked' } };
+  const USERS: Record<string, User> = {
+    'admin-token': { id: 'u1', role: 'admin' },
+    'reader-token': { id: 'u2', role: 'reader' },
+    'blocked-token': { id: 'u3', role: 'blocked' },
+  };
   const schemes = {
     bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
     basicAuth: { type: 'http', scheme: 'Basic' },
@@ -358,7 +387,8 @@ describe('authenticate', () => {
           if (user?.role === 'blocked') throw new HttpProblem(403, 'Forbidden', { detail: 'This account is blocked.' });
           return user;
         }
-        if (credentials.type === 'basic') return credentials.username === 'ann' && credentials.password === 'p:ss wörd' ? { id: 'ann', role: 'reader' } : undefined;
+        if (credentials.type === 'basic')
+          return credentials.username === 'ann' && credentials.password === 'p:ss wörd' ? { id: 'ann', role: 'reader' } : undefined;
         return credentials.apiKey === 'k-123' ? { id: 'svc', role: 'reader' } : undefined;
       },
       authorize: (user, request) => request.method === 'GET' || user.role === 'admin',
@@ -437,7 +467,9 @@ describe('authenticate', () => {
   it('treats an empty alternative as optional auth, but still rejects bad credentials', async () => {
     const { url } = await serve({ stages: [stage()], operations, handler });
     expect(await (await fetch(`${url}/optional`)).json()).toEqual({ principal: null });
-    expect(await (await fetch(`${url}/optional`, { headers: { authorization: 'Bearer reader-token' } })).json()).toEqual({ principal: { id: 'u2', role: 'reader' } });
+    expect(await (await fetch(`${url}/optional`, { headers: { authorization: 'Bearer reader-token' } })).json()).toEqual({
+      principal: { id: 'u2', role: 'reader' },
+    });
     expect((await fetch(`${url}/optional`, { headers: { authorization: 'Bearer expired' } })).status).toBe(401);
   });
 
@@ -450,7 +482,9 @@ describe('authenticate', () => {
   });
 
   it('refuses schemes it cannot read at setup', () => {
-    expect(() => authenticate({ schemes: { digest: { type: 'http', scheme: 'digest' } }, verify: async () => undefined })).toThrow(/bearer and basic/);
+    expect(() => authenticate({ schemes: { digest: { type: 'http', scheme: 'digest' } }, verify: async () => undefined })).toThrow(
+      /bearer and basic/,
+    );
   });
 });
 
@@ -514,7 +548,11 @@ describe('idempotency', () => {
     const other = await post(url, { title: 'b' }, 'key-2');
     expect(other.status).toBe(422);
     expect(other.headers.get('content-type')).toBe('application/problem+json');
-    expect(await other.json()).toMatchObject({ status: 422, title: 'Unprocessable Content', detail: expect.stringContaining('different request') });
+    expect(await other.json()).toMatchObject({
+      status: 422,
+      title: 'Unprocessable Content',
+      detail: expect.stringContaining('different request'),
+    });
     expect(create.runs()).toBe(1);
     store.close();
   });
@@ -529,7 +567,11 @@ describe('idempotency', () => {
     const duplicate = await post(url, { title: 'a' }, 'key-3');
     expect(duplicate.status).toBe(409);
     expect(duplicate.headers.get('retry-after')).toBe('1');
-    expect(await duplicate.json()).toMatchObject({ status: 409, title: 'Conflict', detail: expect.stringContaining('still being processed') });
+    expect(await duplicate.json()).toMatchObject({
+      status: 409,
+      title: 'Conflict',
+      detail: expect.stringContaining('still being processed'),
+    });
     gate.resolve();
     expect((await first).status).toBe(201);
     expect((await post(url, { title: 'a' }, 'key-3')).headers.get('idempotent-replayed')).toBe('true');
@@ -575,7 +617,11 @@ describe('idempotency', () => {
     for (const key of ['x'.repeat(256), '', '""', 'clé']) {
       const response = await fetch(`${url}/items`, { method: 'POST', headers: { 'idempotency-key': key }, body: '{}' });
       expect(response.status, key).toBe(400);
-      expect(await response.json()).toMatchObject({ status: 400, title: 'Bad Request', detail: expect.stringContaining('Idempotency-Key') });
+      expect(await response.json()).toMatchObject({
+        status: 400,
+        title: 'Bad Request',
+        detail: expect.stringContaining('Idempotency-Key'),
+      });
     }
     // The quoted structured-field form of the IETF draft is the same key as the bare one.
     expect((await post(url, { title: 'a' }, '"key-6"')).status).toBe(201);
@@ -600,7 +646,8 @@ describe('conditional', () => {
   const bodyBytes = new TextEncoder().encode(JSON.stringify(body));
   const expectedEtag = `"${createHash('sha256').update(bodyBytes).digest('base64url')}"`;
   const handler = async (request: ServerRequest) => {
-    if (request.url.pathname === '/tagged') return json(200, body, { etag: 'W/"v1"', 'last-modified': LAST_MODIFIED, 'cache-control': 'no-store' });
+    if (request.url.pathname === '/tagged')
+      return json(200, body, { etag: 'W/"v1"', 'last-modified': LAST_MODIFIED, 'cache-control': 'no-store' });
     return json(request.method === 'POST' ? 201 : 200, body, { 'last-modified': LAST_MODIFIED });
   };
 
@@ -695,8 +742,13 @@ describe('conditional', () => {
     const listener = (warning: Error & { code?: string }) => warnings.push(warning);
     process.on('warning', listener);
     try {
-      const { url } = await serve({ stages: [conditional()], operations: [{ method: 'PATCH', path: '/unchecked', ifMatch: 'optional' }], handler });
-      for (let i = 0; i < 2; i++) expect((await fetch(`${url}/unchecked`, { method: 'PATCH', headers: { 'if-match': '"v1"' }, body: '{}' })).status).toBe(200);
+      const { url } = await serve({
+        stages: [conditional()],
+        operations: [{ method: 'PATCH', path: '/unchecked', ifMatch: 'optional' }],
+        handler,
+      });
+      for (let i = 0; i < 2; i++)
+        expect((await fetch(`${url}/unchecked`, { method: 'PATCH', headers: { 'if-match': '"v1"' }, body: '{}' })).status).toBe(200);
       await new Promise((resolve) => setImmediate(resolve));
     } finally {
       process.off('warning', listener);

@@ -169,7 +169,11 @@ describe('routing and methods', () => {
     const put = await json(dev, `/v1/tasks/${created.id}`, { title: 'New', status: 'done' }, 'PUT');
     expect(put.status).toBe(200);
     expect(await put.json()).toMatchObject({ id: created.id, title: 'New', status: 'done', updatedAt: expect.any(String) });
-    const patch = await call(dev, `/v1/tasks/${created.id}`, { method: 'PATCH', body: JSON.stringify({ title: 'Newer' }), headers: { 'content-type': 'application/merge-patch+json' } });
+    const patch = await call(dev, `/v1/tasks/${created.id}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ title: 'Newer' }),
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
     expect(patch.status).toBe(200);
     expect(await patch.json()).toMatchObject({ title: 'Newer', status: 'done' });
   });
@@ -213,7 +217,13 @@ describe('routing and methods', () => {
 
   it('percent-decodes path parameters; dot segments and encoded slashes never reach a handler', async () => {
     // fetch would normalise these away, so they go over a raw socket.
-    for (const path of ['/v1/tasks/..%2Fprojects', '/v1/tasks/%2e%2e', '/v1/projects/../projects', '/v1/tasks/a%2Fb/attachments', '/v1/tasks/%E0%A4%A']) {
+    for (const path of [
+      '/v1/tasks/..%2Fprojects',
+      '/v1/tasks/%2e%2e',
+      '/v1/projects/../projects',
+      '/v1/tasks/a%2Fb/attachments',
+      '/v1/tasks/%E0%A4%A',
+    ]) {
       const response = await raw(dev.port, `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer good\r\nConnection: close\r\n\r\n`);
       expect(response.status, path).toBe(400);
       expect(response.headers['content-type']).toBe(PROBLEM);
@@ -230,21 +240,29 @@ describe('routing and methods', () => {
     const both = await start(api.combine(v1, v2));
     try {
       for (const version of ['v1', 'v2']) {
-        const created = await fetch(`${both.url}/${version}/projects`, { method: 'POST', body: JSON.stringify({ name: version }), headers: { ...AUTH, 'content-type': 'application/json' } });
+        const created = await fetch(`${both.url}/${version}/projects`, {
+          method: 'POST',
+          body: JSON.stringify({ name: version }),
+          headers: { ...AUTH, 'content-type': 'application/json' },
+        });
         expect(created.status).toBe(201);
         expect(created.headers.get('x-version')).toBe(version);
         expect(created.headers.get('location')).toMatch(new RegExp(`^/${version}/projects/`));
-        const list = (await (await fetch(`${both.url}/${version}/projects`, { headers: AUTH })).json()) as { items: Array<{ name: string }> };
+        const list = (await (await fetch(`${both.url}/${version}/projects`, { headers: AUTH })).json()) as {
+          items: Array<{ name: string }>;
+        };
         expect(list.items.map((item) => item.name)).toEqual([version]);
       }
       await problem(await fetch(`${both.url}/v3/projects`, { headers: AUTH }), 404);
 
       // As middleware: paths outside the API go to next().
       const nexted: string[] = [];
-      const middleware = await start((req, res) => v1(req, res, () => {
-        nexted.push(req.url ?? '');
-        res.writeHead(299).end();
-      }));
+      const middleware = await start((req, res) =>
+        v1(req, res, () => {
+          nexted.push(req.url ?? '');
+          res.writeHead(299).end();
+        }),
+      );
       try {
         expect((await fetch(`${middleware.url}/elsewhere`)).status).toBe(299);
         expect((await fetch(`${middleware.url}/v1/projects`, { headers: AUTH })).status).toBe(200);
@@ -269,7 +287,11 @@ describe('routing and methods', () => {
       });
     });
     try {
-      const response = await fetch(`${server.url}/v1/projects`, { method: 'POST', body: JSON.stringify({ name: 'Parsed' }), headers: { ...AUTH, 'content-type': 'application/json' } });
+      const response = await fetch(`${server.url}/v1/projects`, {
+        method: 'POST',
+        body: JSON.stringify({ name: 'Parsed' }),
+        headers: { ...AUTH, 'content-type': 'application/json' },
+      });
       expect(response.status).toBe(201);
       expect(await response.json()).toMatchObject({ name: 'Parsed' });
     } finally {
@@ -280,7 +302,11 @@ describe('routing and methods', () => {
 
 describe('input', () => {
   it('malformed JSON → 400', async () => {
-    const response = await call(dev, '/v1/projects', { method: 'POST', body: '{"name": "x"', headers: { 'content-type': 'application/json' } });
+    const response = await call(dev, '/v1/projects', {
+      method: 'POST',
+      body: '{"name": "x"',
+      headers: { 'content-type': 'application/json' },
+    });
     const body = await problem(response, 400);
     expect(body.detail).toMatch(/^The body is not valid JSON/);
   });
@@ -302,11 +328,13 @@ describe('input', () => {
     });
     const body = await problem(response, 422);
     expect(body.title).toBe('Unprocessable Content');
-    expect(body.errors).toEqual(expect.arrayContaining([
-      { pointer: '/body/title', keyword: 'minLength', message: 'must have at least 1 character' },
-      { pointer: '/body/status', keyword: 'enum', message: expect.stringContaining('must be one of') },
-      { pointer: '/body/labels/0/name', keyword: 'pattern', message: expect.any(String) },
-    ]));
+    expect(body.errors).toEqual(
+      expect.arrayContaining([
+        { pointer: '/body/title', keyword: 'minLength', message: 'must have at least 1 character' },
+        { pointer: '/body/status', keyword: 'enum', message: expect.stringContaining('must be one of') },
+        { pointer: '/body/labels/0/name', keyword: 'pattern', message: expect.any(String) },
+      ]),
+    );
     const query = await problem(await call(dev, '/v1/projects?page=0'), 422);
     expect(query.errors).toEqual([{ pointer: '/query/page', keyword: 'minimum', message: 'must be >= 1' }]);
     const missing = await problem(await call(dev, '/v1/projects', { method: 'POST' }), 422);
@@ -320,7 +348,11 @@ describe('input', () => {
     expect(body.detail).toContain('text/plain');
     const { id } = await project();
     const created = await task(id, { title: 'Patch me' });
-    const patch = await call(dev, `/v1/tasks/${created.id}`, { method: 'PATCH', body: '{}', headers: { 'content-type': 'application/json' } });
+    const patch = await call(dev, `/v1/tasks/${created.id}`, {
+      method: 'PATCH',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     await problem(patch, 415);
     expect(patch.headers.get('accept-patch')).toBe('application/merge-patch+json');
   });
@@ -360,7 +392,9 @@ describe('limits', () => {
       },
     });
     // `duplex` is required for a streamed body, and not yet in the DOM types of RequestInit.
-    const init = { method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit & { headers: Record<string, string> };
+    const init = { method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit & {
+      headers: Record<string, string>;
+    };
     const response = await call(dev, '/v1/projects', init);
     await problem(response, 413);
   });
@@ -371,7 +405,7 @@ describe('limits', () => {
     expect(body.detail).toContain('8192');
   });
 
-  it('headers over node\'s maxHeaderSize → 431 (a problem body with createHttpServer)', async () => {
+  it("headers over node's maxHeaderSize → 431 (a problem body with createHttpServer)", async () => {
     const head = `GET /v1/projects HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\nConnection: close\r\n\r\n`;
     // Plain http.createServer: node answers by itself, before any listener, with no body.
     const plain = await raw(dev.port, head);
@@ -383,14 +417,19 @@ describe('limits', () => {
       const response = await raw(hosted.port, head);
       expect(response.status).toBe(431);
       expect(response.headers['content-type']).toBe(PROBLEM);
-      expect(JSON.parse(response.body)).toMatchObject({ status: 431, title: 'Request Header Fields Too Large', traceId: response.headers['trace-id'] });
+      expect(JSON.parse(response.body)).toMatchObject({
+        status: 431,
+        title: 'Request Header Fields Too Large',
+        traceId: response.headers['trace-id'],
+      });
     } finally {
       await hosted.close();
     }
   });
 
   it('a body that does not arrive in time → 408', async () => {
-    const head = 'POST /v1/projects HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer good\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n';
+    const head =
+      'POST /v1/projects HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer good\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n';
     const started = Date.now();
     const response = await raw(dev.port, head, { body: '{"name":', timeout: 3000 });
     expect(response.status).toBe(408);
@@ -405,7 +444,13 @@ describe('errors', () => {
   it('an uncaught handler exception → 500 without stack or message in production; the server keeps running', async () => {
     const response = await call(prod, `/v1/tasks/${usage.FAILING_TASK}`, { method: 'DELETE' });
     const body = await problem(response, 500);
-    expect(body).toEqual({ type: 'about:blank', title: 'Internal Server Error', status: 500, instance: `/v1/tasks/${usage.FAILING_TASK}`, traceId: expect.any(String) });
+    expect(body).toEqual({
+      type: 'about:blank',
+      title: 'Internal Server Error',
+      status: 500,
+      instance: `/v1/tasks/${usage.FAILING_TASK}`,
+      traceId: expect.any(String),
+    });
     expect(JSON.stringify(body)).not.toMatch(/postgres|hunter2|refused/);
     expect((await call(prod, '/v1/projects')).status).toBe(200);
   });
@@ -451,12 +496,15 @@ describe('pagination, sort, filter, fields', () => {
   beforeAll(async () => {
     // A server of its own, so the counts do not depend on the other tests.
     const server = await start(usage.listener());
-    const make = (path: string, body: unknown) => fetch(server.url + path, { method: 'POST', body: JSON.stringify(body), headers: { ...AUTH, 'content-type': 'application/json' } });
+    const make = (path: string, body: unknown) =>
+      fetch(server.url + path, { method: 'POST', body: JSON.stringify(body), headers: { ...AUTH, 'content-type': 'application/json' } });
     projectIds = [];
-    for (const name of ['e', 'c', 'a', 'd', 'b']) projectIds.push(((await (await make('/v1/projects', { name })).json()) as { id: string }).id);
+    for (const name of ['e', 'c', 'a', 'd', 'b'])
+      projectIds.push(((await (await make('/v1/projects', { name })).json()) as { id: string }).id);
     tasksProject = projectIds[0];
     const statuses = ['todo', 'done', 'todo', 'in_progress', 'done'];
-    for (const [index, status] of statuses.entries()) await make(`/v1/projects/${tasksProject}/tasks`, { title: `t${5 - index}`, status, labels: [{ name: 'x' }] });
+    for (const [index, status] of statuses.entries())
+      await make(`/v1/projects/${tasksProject}/tasks`, { title: `t${5 - index}`, status, labels: [{ name: 'x' }] });
     paged = server;
   });
   afterAll(async () => {
@@ -490,17 +538,36 @@ describe('pagination, sort, filter, fields', () => {
 
   it('sort: parsed into typed fields (`-` descending); undeclared fields → 422', async () => {
     const descending = await fetch(`${paged.url}/v1/projects?sort=-name`, { headers: AUTH });
-    expect(((await descending.json()) as { items: Array<{ name: string }> }).items.map((item) => item.name)).toEqual(['e', 'd', 'c', 'b', 'a']);
+    expect(((await descending.json()) as { items: Array<{ name: string }> }).items.map((item) => item.name)).toEqual([
+      'e',
+      'd',
+      'c',
+      'b',
+      'a',
+    ]);
     // Without `sort`, the handler gets the schema's default (`name`) parsed, and its doc says so.
     const byDefault = await fetch(`${paged.url}/v1/projects`, { headers: AUTH });
-    expect(((await byDefault.json()) as { items: Array<{ name: string }> }).items.map((item) => item.name)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(((await byDefault.json()) as { items: Array<{ name: string }> }).items.map((item) => item.name)).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+    ]);
     const server = readFileSync(join(OUT, 'server.ts'), 'utf8');
-    expect(server).toContain('(`-` prefix: descending); when not given, the default `name` parsed the same way.\n   * @default "name"\n   */\n  sort: SortField<"name" | "createdAt">[];');
+    expect(server).toContain(
+      '(`-` prefix: descending); when not given, the default `name` parsed the same way.\n   * @default "name"\n   */\n  sort: SortField<"name" | "createdAt">[];',
+    );
     // A sort without a default is empty when not given.
-    expect(server).toContain('(`-` prefix: descending); empty when not given.\n   * @pattern ^-?(title|dueDate|createdAt)(,-?(title|dueDate|createdAt))*$\n   */\n  sort: SortField<"title" | "dueDate" | "createdAt">[];');
+    expect(server).toContain(
+      '(`-` prefix: descending); empty when not given.\n   * @pattern ^-?(title|dueDate|createdAt)(,-?(title|dueDate|createdAt))*$\n   */\n  sort: SortField<"title" | "dueDate" | "createdAt">[];',
+    );
     const bogus = await problem(await fetch(`${paged.url}/v1/projects?sort=-secret`, { headers: AUTH }), 422);
     expect(bogus.errors).toEqual([{ pointer: '/query/sort', keyword: 'enum', message: expect.any(String) }]);
-    const pattern = await problem(await fetch(`${paged.url}/v1/projects/${tasksProject}/tasks?sort=title,-priority`, { headers: AUTH }), 422);
+    const pattern = await problem(
+      await fetch(`${paged.url}/v1/projects/${tasksProject}/tasks?sort=title,-priority`, { headers: AUTH }),
+      422,
+    );
     expect(pattern.errors).toEqual([{ pointer: '/query/sort', keyword: 'pattern', message: expect.any(String) }]);
   });
 
@@ -510,14 +577,22 @@ describe('pagination, sort, filter, fields', () => {
     expect(items.map((item) => item.status)).toEqual(['done', 'done']);
     const encoded = await fetch(`${paged.url}/v1/projects/${tasksProject}/tasks?filter%5Bstatus%5D=todo`, { headers: AUTH });
     expect(((await encoded.json()) as { items: unknown[] }).items).toHaveLength(2);
-    const invalid = await problem(await fetch(`${paged.url}/v1/projects/${tasksProject}/tasks?filter[status]=open`, { headers: AUTH }), 422);
-    expect(invalid.errors).toEqual([{ pointer: '/query/filter[status]', keyword: 'enum', message: expect.stringContaining('must be one of') }]);
+    const invalid = await problem(
+      await fetch(`${paged.url}/v1/projects/${tasksProject}/tasks?filter[status]=open`, { headers: AUTH }),
+      422,
+    );
+    expect(invalid.errors).toEqual([
+      { pointer: '/query/filter[status]', keyword: 'enum', message: expect.stringContaining('must be one of') },
+    ]);
   });
 
   it('fields: a sparse fieldset applied to each item of the page', async () => {
     const response = await fetch(`${paged.url}/v1/projects/${tasksProject}/tasks?fields=id,title&limit=2&sort=-title`, { headers: AUTH });
     const page = (await response.json()) as { items: Array<Record<string, unknown>>; nextCursor: unknown };
-    expect(page.items).toEqual([{ id: expect.any(String), title: 't5' }, { id: expect.any(String), title: 't4' }]);
+    expect(page.items).toEqual([
+      { id: expect.any(String), title: 't5' },
+      { id: expect.any(String), title: 't4' },
+    ]);
     expect(page.nextCursor).toBe('2');
     const unknown = await problem(await fetch(`${paged.url}/v1/projects/${tasksProject}/tasks?fields=id,secret`, { headers: AUTH }), 422);
     expect(unknown.errors).toEqual([{ pointer: '/query/fields/1', keyword: 'enum', message: expect.any(String) }]);
@@ -528,7 +603,10 @@ describe('handlers and their context', () => {
   type Handlers = Record<string, (...args: never[]) => unknown>;
 
   it('validates response bodies in development when asked (a mismatch is a 500), never in production', async () => {
-    const broken: Handlers = { ...(usage.createHandlers() as Handlers), getProject: () => ({ status: 200, body: { id: 'not-a-uuid', name: '' } }) };
+    const broken: Handlers = {
+      ...(usage.createHandlers() as Handlers),
+      getProject: () => ({ status: 200, body: { id: 'not-a-uuid', name: '' } }),
+    };
     const checking = await start(usage.listener({ production: false, validateResponses: true }, broken));
     const trusting = await start(usage.listener({ production: true, validateResponses: true }, broken));
     try {
@@ -576,7 +654,11 @@ describe('handlers and their context', () => {
 
 describe('conventions around the handler (wiring only: the stages have their own tests)', () => {
   it('no credentials → 401 with WWW-Authenticate, before the body is read', async () => {
-    const response = await fetch(`${dev.url}/v1/projects`, { method: 'POST', body: 'not json', headers: { 'content-type': 'application/json' } });
+    const response = await fetch(`${dev.url}/v1/projects`, {
+      method: 'POST',
+      body: 'not json',
+      headers: { 'content-type': 'application/json' },
+    });
     await problem(response, 401);
     expect(response.headers.get('www-authenticate')).toBe('Bearer realm="api"');
   });
@@ -595,7 +677,12 @@ describe('conventions around the handler (wiring only: the stages have their own
   });
 
   it('a POST repeated with its Idempotency-Key replays the first response', async () => {
-    const send = () => call(dev, '/v1/projects', { method: 'POST', body: JSON.stringify({ name: 'Once' }), headers: { 'content-type': 'application/json', 'idempotency-key': 'key-1' } });
+    const send = () =>
+      call(dev, '/v1/projects', {
+        method: 'POST',
+        body: JSON.stringify({ name: 'Once' }),
+        headers: { 'content-type': 'application/json', 'idempotency-key': 'key-1' },
+      });
     const first = await send();
     const second = await send();
     expect(second.status).toBe(201);
@@ -606,18 +693,24 @@ describe('conventions around the handler (wiring only: the stages have their own
 
   it('only operations that declare an Idempotency-Key header say so in their descriptor (`idempotencyKey: true`)', () => {
     const server = readFileSync(join(OUT, 'server.ts'), 'utf8');
-    const flagged = [...server.matchAll(/\n    id: "(\w+)",[^]*?\n  \},?\n/g)].filter((match) => match[0].includes('\n    idempotencyKey: true,\n')).map((match) => match[1]);
+    const flagged = [...server.matchAll(/\n    id: "(\w+)",[^]*?\n  \},?\n/g)]
+      .filter((match) => match[0].includes('\n    idempotencyKey: true,\n'))
+      .map((match) => match[1]);
     expect(flagged.sort()).toEqual(['createProject', 'createTask']);
     // No `idempotent: false` on a GET: the old name said the opposite of what it meant.
     expect(server).not.toMatch(/\bidempotent:/);
   });
 
-  it('CORS: preflights answered from the allow-list with the path\'s methods; problems carry the headers too', async () => {
+  it("CORS: preflights answered from the allow-list with the path's methods; problems carry the headers too", async () => {
     const server = await start(usage.listener({ cors: { origins: ['https://app.example.com'], credentials: true } }));
     try {
       const preflight = await fetch(`${server.url}/v1/projects/${MISSING}`, {
         method: 'OPTIONS',
-        headers: { origin: 'https://app.example.com', 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'authorization' },
+        headers: {
+          origin: 'https://app.example.com',
+          'access-control-request-method': 'DELETE',
+          'access-control-request-headers': 'authorization',
+        },
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
@@ -656,9 +749,18 @@ describe('parameter styles, mixed segments, form and text bodies (a second docum
   });
 
   it('reads form-exploded and pipe-delimited lists, deepObject, header lists, cookies and defaults', async () => {
-    const response = await fetch(`${styles.url}/search?ids=1&ids=2&tags=a|b%7Cc&range[min]=1.5&range%5Bmax%5D=3`, { headers: { 'x-ids': '4, 5', cookie: 'other=1; session=abc' } });
+    const response = await fetch(`${styles.url}/search?ids=1&ids=2&tags=a|b%7Cc&range[min]=1.5&range%5Bmax%5D=3`, {
+      headers: { 'x-ids': '4, 5', cookie: 'other=1; session=abc' },
+    });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ids: [1, 2], tags: ['a', 'b', 'c'], flag: false, range: { min: 1.5, max: 3 }, xIds: [4, 5], session: 'abc' });
+    expect(await response.json()).toEqual({
+      ids: [1, 2],
+      tags: ['a', 'b', 'c'],
+      flag: false,
+      range: { min: 1.5, max: 3 },
+      xIds: [4, 5],
+      session: 'abc',
+    });
     expect(await (await fetch(`${styles.url}/search?flag=true`)).json()).toEqual({ flag: true });
   });
 
@@ -681,7 +783,8 @@ describe('parameter styles, mixed segments, form and text bodies (a second docum
   });
 
   it('reads urlencoded forms by their schema', async () => {
-    const form = (body: string) => fetch(`${styles.url}/forms`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = (body: string) =>
+      fetch(`${styles.url}/forms`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(await (await form('count=3&tags=a&tags=b+c')).json()).toEqual({ count: 3, tags: ['a', 'b c'] });
     const invalid = await problem(await form('count=0'), 422);
     expect(invalid.errors).toEqual([{ pointer: '/body/count', keyword: 'minimum', message: 'must be >= 1' }]);
@@ -689,7 +792,11 @@ describe('parameter styles, mixed segments, form and text bodies (a second docum
   });
 
   it('reads text bodies as strings and answers text', async () => {
-    const response = await fetch(`${styles.url}/notes`, { method: 'PUT', body: 'héllo', headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    const response = await fetch(`${styles.url}/notes`, {
+      method: 'PUT',
+      body: 'héllo',
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/plain');
     expect(await response.text()).toBe('HÉLLO');

@@ -15,7 +15,8 @@ import { tempDir } from './support/tmp.js';
 import { COMPILERS, typecheck } from './support/typecheck.js';
 import { WatchProcess } from './support/watch-process.js';
 
-const bytes = (sets: OutputSet[]) => sets.reduce((sum, set) => sum + set.files.reduce((n, file) => n + Buffer.byteLength(file.content), 0), 0);
+const bytes = (sets: OutputSet[]) =>
+  sets.reduce((sum, set) => sum + set.files.reduce((n, file) => n + Buffer.byteLength(file.content), 0), 0);
 
 /** The example APIs of codegen.config.yaml with their outputs in `folder` (GraphQL without the examples' mappers). */
 async function exampleApis(folder: string, runtime?: 'shared'): Promise<ApiConfig[]> {
@@ -67,9 +68,14 @@ describe('runtime: shared', async () => {
   it('refuses APIs whose runtime files differ (different template overrides)', async () => {
     const templates = tempDir('codegen-shared-templates-');
     mkdirSync(join(templates, 'runtime'));
-    writeFileSync(join(templates, 'runtime/http-listener.ts'), `${readFileSync(join(ROOT, 'runtime/http-listener.ts'), 'utf8')}\n// ours\n`);
+    writeFileSync(
+      join(templates, 'runtime/http-listener.ts'),
+      `${readFileSync(join(ROOT, 'runtime/http-listener.ts'), 'utf8')}\n// ours\n`,
+    );
     const apis = (await exampleApis(tempDir(), 'shared')).map((api) => (api.name === 'graphql' ? { ...api, templates } : api));
-    await expect(generate(apis)).rejects.toThrow(/APIs "rest" and "graphql" would write different runtime\/http-listener\.ts .*give them the same `templates`/s);
+    await expect(generate(apis)).rejects.toThrow(
+      /APIs "rest" and "graphql" would write different runtime\/http-listener\.ts .*give them the same `templates`/s,
+    );
   });
 });
 
@@ -101,10 +107,13 @@ operations:
     return dir;
   }
   function configure(dir: string, runtime: string, extra = ''): void {
-    writeFileSync(join(dir, 'codegen.config.yaml'), `apis:
+    writeFileSync(
+      join(dir, 'codegen.config.yaml'),
+      `apis:
   - { name: rest, input: openapi/tasks.yaml, output: gen/rest, emit: [types, validators, client]${runtime} }
   - { name: feed, input: feed.asyncapi.yaml, output: gen/feed, emit: [types, validators, client]${runtime} }
-${extra}`);
+${extra}`,
+    );
   }
 
   it('moves per-API runtime folders into gen/runtime, then regenerates nothing and passes --check', () => {
@@ -123,8 +132,16 @@ ${extra}`);
     expect(moved.stdout).toContain('wrote    gen/runtime/validation.ts');
     expect(existsSync(join(dir, 'gen/rest/runtime'))).toBe(false);
     expect(readdirSync(join(dir, 'gen/runtime')).sort()).toEqual([
-      '.codegen-manifest', 'client-common.ts', 'http-auth.ts', 'http-cache.ts', 'http-forms.ts', 'http-paginate.ts', 'http-validation.ts',
-      'http.ts', 'sse-client.ts', 'validation.ts',
+      '.codegen-manifest',
+      'client-common.ts',
+      'http-auth.ts',
+      'http-cache.ts',
+      'http-forms.ts',
+      'http-paginate.ts',
+      'http-validation.ts',
+      'http.ts',
+      'sse-client.ts',
+      'validation.ts',
     ]);
     expect(readFileSync(join(dir, 'gen/rest/validators.ts'), 'utf8')).toContain('from "../runtime/validation.js"');
 
@@ -136,7 +153,9 @@ ${extra}`);
   });
 
   // The shared folder may sit in a folder --watch watches (here the inputs' folder): creating it is codegen's own write.
-  it('--watch: switching to runtime: shared creates the shared folder in one run, not a second one for that write', { timeout: 300_000 }, async () => {
+  it('--watch: switching to runtime: shared creates the shared folder in one run, not a second one for that write', {
+    timeout: 300_000,
+  }, async () => {
     const dir = tempDir('codegen-shared-watch-');
     cpSync(join(ROOT, 'schemas/openapi'), join(dir, 'api'), { recursive: true });
     writeFileSync(join(dir, 'api/feed.asyncapi.yaml'), FEED);
@@ -171,7 +190,9 @@ ${extra}`);
     configure(dir, ', runtime: shared', '  - { name: other, input: feed.asyncapi.yaml, output: gen/runtime, emit: [types] }\n');
     const clash = codegen([], dir);
     expect(clash.code).toBe(1);
-    expect(clash.stderr).toMatch(/codegen\.config\.yaml:2:\d+: error: apis\[0\]\.runtime: the shared runtime folder \S*gen\/runtime is not free: API "other" writes its output at \S*gen\/runtime/);
+    expect(clash.stderr).toMatch(
+      /codegen\.config\.yaml:2:\d+: error: apis\[0\]\.runtime: the shared runtime folder \S*gen\/runtime is not free: API "other" writes its output at \S*gen\/runtime/,
+    );
     expect(existsSync(join(dir, 'gen'))).toBe(false);
   });
 });

@@ -60,7 +60,9 @@ window.post = async (body) => {
  * Serves the pages, the generated client (transpiled), eventsource-parser's ESM build, and the
  * endpoint on /feed; requests to /feed wait while `hold` is set.
  */
-async function site(options: EndpointOptions): Promise<{ endpoint: Endpoint; listening: Listening; hold(): void; release(): void; held(): number }> {
+async function site(
+  options: EndpointOptions,
+): Promise<{ endpoint: Endpoint; listening: Listening; hold(): void; release(): void; held(): number }> {
   const endpoint = createSseEndpoint(options);
   let waiting: (() => void)[] | undefined;
   const files: Record<string, [string, string]> = {
@@ -83,7 +85,10 @@ async function site(options: EndpointOptions): Promise<{ endpoint: Endpoint; lis
     }
   };
   const listening = await listen(handler);
-  cleanups.push(() => listening.close(), () => endpoint.close());
+  cleanups.push(
+    () => listening.close(),
+    () => endpoint.close(),
+  );
   return {
     endpoint,
     listening,
@@ -144,7 +149,8 @@ describe('the generated client in Chromium', () => {
       retryMs: 100,
       textEvents: ['note'],
       done: true,
-      authenticate: (request, token) => (request.method === 'POST' ? (token === 'page' ? { user: 'page' } : undefined) : { user: 'anyone' }),
+      authenticate: (request, token) =>
+        request.method === 'POST' ? (token === 'page' ? { user: 'page' } : undefined) : { user: 'anyone' },
       post: ({ body, stream }) => {
         stream.send('note', `echo: ${(body as { say: string }).say}`);
         stream.send('tick', { n: 42 });

@@ -25,7 +25,14 @@ const TARGET = 2500;
 const TIME_LIMIT_MS = 30_000;
 const CONCURRENCY = 16;
 const MAX_BODY = 4096;
-const LEAKS = [/\n\s*at\s+\S/, /\bat [\w$.<>[\]]+ \(/, /node:internal|node_modules\//, /\/(?:work|home|usr|tmp)\/[\w./-]+/, /[\w-]+\.(?:js|ts|mjs|cjs):\d+/, /\b(?:TypeError|ReferenceError|RangeError|SyntaxError)\b/];
+const LEAKS = [
+  /\n\s*at\s+\S/,
+  /\bat [\w$.<>[\]]+ \(/,
+  /node:internal|node_modules\//,
+  /\/(?:work|home|usr|tmp)\/[\w./-]+/,
+  /[\w-]+\.(?:js|ts|mjs|cjs):\d+/,
+  /\b(?:TypeError|ReferenceError|RangeError|SyntaxError)\b/,
+];
 
 let endpoint: Endpoint;
 let server: Server;
@@ -72,7 +79,11 @@ function eventId(rng: Rng): string {
   return rng.pick([
     () => String(rng.int(-5, 50)),
     () => 'x'.repeat(rng.int(200, 6000)),
-    () => rng.bytes(rng.int(1, 30)).toString('latin1').replace(/[\r\n]/g, ''),
+    () =>
+      rng
+        .bytes(rng.int(1, 30))
+        .toString('latin1')
+        .replace(/[\r\n]/g, ''),
     () => '99999999999999999999999999',
     () => '-1',
     () => '1-0',
@@ -105,33 +116,84 @@ function postBody(rng: Rng): string | Buffer {
 }
 
 function nextCase(rng: Rng): Case {
-  const token = rng.pick(['', 'Authorization: Bearer good', 'Authorization: Bearer bad', 'Authorization: Basic Zm9vOmJhcg==', 'Authorization: Bearer ', `Authorization: Bearer ${'t'.repeat(rng.int(10, 3000))}`]);
+  const token = rng.pick([
+    '',
+    'Authorization: Bearer good',
+    'Authorization: Bearer bad',
+    'Authorization: Basic Zm9vOmJhcg==',
+    'Authorization: Bearer ',
+    `Authorization: Bearer ${'t'.repeat(rng.int(10, 3000))}`,
+  ]);
   const headers = token === '' ? [] : [token];
-  const category = rng.chance(0.02) ? 'slow' : rng.pick(['last-event-id', 'last-event-id', 'query-id', 'post', 'post', 'post', 'huge-head', 'method', 'path']);
+  const category = rng.chance(0.02)
+    ? 'slow'
+    : rng.pick(['last-event-id', 'last-event-id', 'query-id', 'post', 'post', 'post', 'huge-head', 'method', 'path']);
   switch (category) {
     case 'last-event-id': {
       const ids = Array.from({ length: rng.int(1, 3) }, () => `Last-Event-ID: ${eventId(rng)}`);
       return { category, parts: [head('GET', '/feed', [...headers, 'Accept: text/event-stream', ...ids])], stream: true };
     }
     case 'query-id':
-      return { category, parts: [head('GET', `/feed?lastEventId=${encodeURIComponent(eventId(rng))}&access_token=${rng.pick(['good', 'bad', '%zz', ''])}`, headers)], stream: true };
+      return {
+        category,
+        parts: [
+          head(
+            'GET',
+            `/feed?lastEventId=${encodeURIComponent(eventId(rng))}&access_token=${rng.pick(['good', 'bad', '%zz', ''])}`,
+            headers,
+          ),
+        ],
+        stream: true,
+      };
     case 'huge-head':
       return { category, parts: [head('GET', '/feed', [...headers, `X-Big: ${'b'.repeat(rng.int(4_000, 40_000))}`])], stream: true };
     case 'method':
-      return { category, parts: [head(rng.pick(['PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'FOO']), '/feed', [...headers, rng.pick(['', 'Origin: https://evil.example', 'Access-Control-Request-Method: POST'])].filter(Boolean))] };
+      return {
+        category,
+        parts: [
+          head(
+            rng.pick(['PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'FOO']),
+            '/feed',
+            [...headers, rng.pick(['', 'Origin: https://evil.example', 'Access-Control-Request-Method: POST'])].filter(Boolean),
+          ),
+        ],
+      };
     case 'path':
-      return { category, parts: [head('GET', rng.pick(['/%zz', '/feed/../x', '//feed', '/feed?%', `/${'a'.repeat(3000)}`, '/feed#x']), headers)], stream: true };
+      return {
+        category,
+        parts: [head('GET', rng.pick(['/%zz', '/feed/../x', '//feed', '/feed?%', `/${'a'.repeat(3000)}`, '/feed#x']), headers)],
+        stream: true,
+      };
     case 'slow': {
       const body = JSON.stringify({ topic: 'slow' });
-      const start = head('POST', '/feed', ['Authorization: Bearer good', 'Content-Type: application/json']).toString('latin1').replace('\r\n\r\n', `\r\nContent-Length: ${body.length}\r\n\r\n`);
+      const start = head('POST', '/feed', ['Authorization: Bearer good', 'Content-Type: application/json'])
+        .toString('latin1')
+        .replace('\r\n\r\n', `\r\nContent-Length: ${body.length}\r\n\r\n`);
       return { category, parts: [start, ...body.slice(0, 8)], slow: true };
     }
     default:
-      return { category, parts: [head('POST', '/feed', [...headers, `Content-Type: ${rng.pick(['application/json', 'text/plain', 'application/merge-patch+json', 'multipart/form-data', 'application/json; charset=utf-8'])}`], postBody(rng))] };
+      return {
+        category,
+        parts: [
+          head(
+            'POST',
+            '/feed',
+            [
+              ...headers,
+              `Content-Type: ${rng.pick(['application/json', 'text/plain', 'application/merge-patch+json', 'multipart/form-data', 'application/json; charset=utf-8'])}`,
+            ],
+            postBody(rng),
+          ),
+        ],
+      };
   }
 }
 
-function check(fuzzCase: Case, answer: { status: number; headers: Record<string, string>; body: string }, fail: (reason: string) => void): void {
+function check(
+  fuzzCase: Case,
+  answer: { status: number; headers: Record<string, string>; body: string },
+  fail: (reason: string) => void,
+): void {
   if (answer.status === 0) return fail('no answer');
   if (answer.status >= 500) fail(`status ${answer.status}`);
   if (fuzzCase.slow && answer.status !== 408) fail(`a slow body got ${answer.status}, not 408`);
@@ -181,10 +243,18 @@ async function run(fuzzCase: Case): Promise<{ status: number; headers: Record<st
 
 it(`survives ${TARGET.toLocaleString('en-US')} malformed SSE requests: streams or problems, no 5xx, no leaks, 408 for slow bodies`, async () => {
   const result = await fuzz({
-    seed: SEED, target: TARGET, timeLimitMs: TIME_LIMIT_MS, concurrency: CONCURRENCY, next: nextCase,
+    seed: SEED,
+    target: TARGET,
+    timeLimitMs: TIME_LIMIT_MS,
+    concurrency: CONCURRENCY,
+    next: nextCase,
     run: async (fuzzCase, fail) => {
       const answer = await run(fuzzCase);
-      check(fuzzCase, answer, (reason) => fail(`[${fuzzCase.category}] ${reason}: ${JSON.stringify(fuzzCase.parts.map(String).join('').slice(0, 160))} → ${JSON.stringify(answer.body.slice(0, 160))}`));
+      check(fuzzCase, answer, (reason) =>
+        fail(
+          `[${fuzzCase.category}] ${reason}: ${JSON.stringify(fuzzCase.parts.map(String).join('').slice(0, 160))} → ${JSON.stringify(answer.body.slice(0, 160))}`,
+        ),
+      );
       return String(answer.status);
     },
   });

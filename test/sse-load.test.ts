@@ -52,7 +52,9 @@ describe('SSE load', () => {
   it(`holds ${CLIENTS} concurrent streams and delivers all ${MESSAGES} broadcast events to each, in order`, async () => {
     // Each stream takes two descriptors here (client and server socket in one process).
     const limit = Number(spawnSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).stdout.trim());
-    expect(limit, `ulimit -n is ${limit}; this test needs at least ${2 * CLIENTS + 200} open files`).toBeGreaterThanOrEqual(2 * CLIENTS + 200);
+    expect(limit, `ulimit -n is ${limit}; this test needs at least ${2 * CLIENTS + 200} open files`).toBeGreaterThanOrEqual(
+      2 * CLIENTS + 200,
+    );
 
     // Every load client comes from 127.0.0.1: one address standing for 1000 clients.
     const endpoint = createSseEndpoint<AnyEvents>({ logger: () => {}, maxStreamsPerClient: 2000 });

@@ -50,7 +50,11 @@ describe('the SSE runtime files', () => {
     const server = [...SSE_SERVER_FILES.map((name) => `runtime/${name}.ts`), 'server-usage.ts'];
     const client = [...SSE_CLIENT_FILES.map((name) => `runtime/${name}.ts`), 'client-usage.ts'];
     for (const [label, compiler] of Object.entries(COMPILERS)) {
-      for (const [files, environment] of [[server, 'node'], [client, 'browser'], [client, 'node']] as const) {
+      for (const [files, environment] of [
+        [server, 'node'],
+        [client, 'browser'],
+        [client, 'node'],
+      ] as const) {
         const result = typecheck(OUT, compiler, environment, [...files]);
         expect(result.output, `${label} ${environment}`).toBe('');
         expect(result.ok, `${label} ${environment}`).toBe(true);
@@ -73,10 +77,16 @@ afterAll(async () => {
 });
 
 /** An endpoint served on 127.0.0.1; both are closed after the file's tests. */
-async function serve(options: EndpointOptions = {}, wrap?: (handle: RequestListener) => RequestListener): Promise<{ endpoint: Endpoint; site: Listening; url: string }> {
+async function serve(
+  options: EndpointOptions = {},
+  wrap?: (handle: RequestListener) => RequestListener,
+): Promise<{ endpoint: Endpoint; site: Listening; url: string }> {
   const endpoint = createSseEndpoint(options);
   const site = await listen(wrap ? wrap(endpoint.handle) : endpoint.handle);
-  cleanups.push(() => site.close(), () => endpoint.close());
+  cleanups.push(
+    () => site.close(),
+    () => endpoint.close(),
+  );
   return { endpoint, site, url: `${site.url}/feed` };
 }
 
@@ -112,7 +122,9 @@ const silent = () => {};
 
 describe('formatEvent', () => {
   it('writes id, event and one data line per line of the payload, for CR, LF and CRLF alike', () => {
-    expect(formatEvent({ id: '7', event: 'note', data: 'a\nb\r\nc\rd' })).toBe('id: 7\nevent: note\ndata: a\ndata: b\ndata: c\ndata: d\n\n');
+    expect(formatEvent({ id: '7', event: 'note', data: 'a\nb\r\nc\rd' })).toBe(
+      'id: 7\nevent: note\ndata: a\ndata: b\ndata: c\ndata: d\n\n',
+    );
     expect(formatEvent({ data: '{"n":1}' })).toBe('data: {"n":1}\n\n');
     expect(formatEvent({ event: 'message', data: '' })).toBe('data: \n\n');
     expect(formatEvent({ data: ' leading space' })).toBe('data:  leading space\n\n');
@@ -266,8 +278,13 @@ describe('the SSE server, read by the eventsource package (WHATWG EventSource)',
       logger: silent,
     });
     const byQuery = new EventSource(`${url}?access_token=good`);
-    const byHeader = new EventSource(url, { fetch: (input, init) => fetch(input, { ...init, headers: { ...init.headers, authorization: 'Bearer header' } }) });
-    cleanups.push(() => byQuery.close(), () => byHeader.close());
+    const byHeader = new EventSource(url, {
+      fetch: (input, init) => fetch(input, { ...init, headers: { ...init.headers, authorization: 'Bearer header' } }),
+    });
+    cleanups.push(
+      () => byQuery.close(),
+      () => byHeader.close(),
+    );
     const got: string[] = [];
     byQuery.onmessage = (event) => got.push(`query:${event.data}`);
     byHeader.onmessage = (event) => got.push(`header:${event.data}`);
@@ -309,10 +326,17 @@ describe('the SSE server, read raw', () => {
     const byQuery = await rawGet(`${url}?lastEventId=${ids[1]}`);
     const byHeader = await rawGet(url, { 'last-event-id': ids[0]! });
     const fresh = await rawGet(url);
-    cleanups.push(() => byQuery.close(), () => byHeader.close(), () => fresh.close());
+    cleanups.push(
+      () => byQuery.close(),
+      () => byHeader.close(),
+      () => fresh.close(),
+    );
     await until(() => endpoint.streamCount === 3, 'three streams');
     await endpoint.publish('/feed', 'tick', { n: 5 });
-    await until(() => byQuery.events().length === 3 && byHeader.events().length === 4 && fresh.events().length === 1, 'replay and live events');
+    await until(
+      () => byQuery.events().length === 3 && byHeader.events().length === 4 && fresh.events().length === 1,
+      'replay and live events',
+    );
     const ns = (reader: typeof fresh) => reader.events().map((event) => (JSON.parse(event.data) as { n: number }).n);
     expect(ns(byQuery)).toEqual([3, 4, 5]);
     expect(ns(byHeader)).toEqual([2, 3, 4, 5]);
@@ -387,7 +411,12 @@ describe('the SSE server, read raw', () => {
     expect(none.status).toBe(401);
     expect(none.headers.get('content-type')).toBe('application/problem+json');
     expect(none.headers.get('www-authenticate')).toBe('Bearer realm="sse"');
-    expect(await none.json()).toEqual({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'Valid credentials are required.' });
+    expect(await none.json()).toEqual({
+      type: 'about:blank',
+      title: 'Unauthorized',
+      status: 401,
+      detail: 'Valid credentials are required.',
+    });
     const bad = await fetch(url, { headers: { authorization: 'Bearer bad' } });
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
@@ -408,7 +437,11 @@ describe('the SSE server, read raw', () => {
     await foreign.body?.cancel();
     const preflight = await fetch(url, {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, last-event-id, x-unknown' },
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, last-event-id, x-unknown',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
@@ -449,7 +482,12 @@ describe('the SSE server, read raw', () => {
   it('drops a client that stops reading once maxBufferedBytes are waiting, without slowing the others', async () => {
     const drops: Record<string, unknown>[] = [];
     const limit = 64 * 1024;
-    const { endpoint, site, url } = await serve({ maxBufferedBytes: limit, retryMs: false, keepAliveMs: false, logger: (_message, fields) => drops.push(fields) });
+    const { endpoint, site, url } = await serve({
+      maxBufferedBytes: limit,
+      retryMs: false,
+      keepAliveMs: false,
+      logger: (_message, fields) => drops.push(fields),
+    });
     // A client that sends its request and never reads a byte of the answer.
     const { connect } = await import('node:net');
     const stalled = connect(Number(new URL(site.url).port), '127.0.0.1');
@@ -474,7 +512,9 @@ describe('the SSE server, read raw', () => {
     expect(drops[0]!.bufferedBytes as number).toBeLessThanOrEqual(limit + payload.length + 200);
     await until(() => endpoint.streamCount === 1, 'the slow client to be gone');
     await until(() => healthy.events().length === published, 'every event at the healthy client', 20_000);
-    expect(healthy.events().map((event) => (JSON.parse(event.data) as { n: number }).n)).toEqual(Array.from({ length: published }, (_, n) => n));
+    expect(healthy.events().map((event) => (JSON.parse(event.data) as { n: number }).n)).toEqual(
+      Array.from({ length: published }, (_, n) => n),
+    );
   });
 
   it('close() ends every stream, stops the timers and answers later requests 503', async () => {
@@ -495,7 +535,10 @@ describe('the generated client: parser vectors over a raw server writing chosen 
   const join = (...parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((part) => [...part]));
 
   /** Reads `chunks` through the whole client path; every event is plain text. */
-  async function read(chunks: Uint8Array[], options: { retryMs?: number } = {}): Promise<{ events: { event: string; data: unknown; id: string }[]; client: Client; reads: number }> {
+  async function read(
+    chunks: Uint8Array[],
+    options: { retryMs?: number } = {},
+  ): Promise<{ events: { event: string; data: unknown; id: string }[]; client: Client; reads: number }> {
     const site = await chunkServer(chunks);
     cleanups.push(() => site.close());
     const counting = countingFetch();
@@ -517,7 +560,13 @@ describe('the generated client: parser vectors over a raw server writing chosen 
   });
 
   it('accepts CR, LF and CRLF line ends, with a CRLF split between chunks counted once', async () => {
-    const { events, reads } = await read([bytes('data: a\rdata: b\r'), bytes('\r'), bytes('data: c\r'), bytes('\ndata: d\r\n'), bytes('\r\ndata: e\n\n')]);
+    const { events, reads } = await read([
+      bytes('data: a\rdata: b\r'),
+      bytes('\r'),
+      bytes('data: c\r'),
+      bytes('\ndata: d\r\n'),
+      bytes('\r\ndata: e\n\n'),
+    ]);
     expect(reads).toBe(5);
     expect(events.map((event) => event.data)).toEqual(['a\nb', 'c\nd', 'e']);
   });
@@ -528,13 +577,21 @@ describe('the generated client: parser vectors over a raw server writing chosen 
   });
 
   it('ignores an invalid retry; a retry-only event sets the delay without dispatching', async () => {
-    const { events, client } = await read([bytes('retry: 12x\ndata: a\n\n'), bytes('retry: 1500\n\n'), bytes('retry: -5\n\nretry\n\n'), bytes('data: b\n\n')], { retryMs: 777 });
+    const { events, client } = await read(
+      [bytes('retry: 12x\ndata: a\n\n'), bytes('retry: 1500\n\n'), bytes('retry: -5\n\nretry\n\n'), bytes('data: b\n\n')],
+      { retryMs: 777 },
+    );
     expect(events.map((event) => event.data)).toEqual(['a', 'b']);
     expect(client.retryMs).toBe(1500);
   });
 
   it('ignores an id containing NUL; ids persist until replaced; an empty id resets', async () => {
-    const { events, client } = await read([bytes('id: 1\ndata: a\n\n'), bytes('id: 2\0x\ndata: b\n\n'), bytes('data: c\n\nid: 3\nevent: tick\ndata: d\n\n'), bytes('id\ndata: e\n\n')]);
+    const { events, client } = await read([
+      bytes('id: 1\ndata: a\n\n'),
+      bytes('id: 2\0x\ndata: b\n\n'),
+      bytes('data: c\n\nid: 3\nevent: tick\ndata: d\n\n'),
+      bytes('id\ndata: e\n\n'),
+    ]);
     expect(events).toEqual([
       { event: 'message', data: 'a', id: '1' },
       { event: 'message', data: 'b', id: '1' },
@@ -567,7 +624,10 @@ describe('the generated client against the generated server', () => {
     const { endpoint, site, url } = await serve({ retryMs: 30, logger: silent }, hold.wrap);
     const states: number[] = [];
     const reconnects: { attempt: number; lastEventId: string }[] = [];
-    const client = new SseClient(url, { onStateChange: (state) => states.push(state), onReconnect: ({ attempt, lastEventId }) => reconnects.push({ attempt, lastEventId }) });
+    const client = new SseClient(url, {
+      onStateChange: (state) => states.push(state),
+      onReconnect: ({ attempt, lastEventId }) => reconnects.push({ attempt, lastEventId }),
+    });
     expect(client.readyState).toBe(CONNECTING);
     const events: ClientEvent[] = [];
     const reading = drain(client, events);
@@ -600,7 +660,10 @@ describe('the generated client against the generated server', () => {
     const bodies: unknown[] = [];
     const { site, url } = await serve({
       authenticate: (request, token) => (token === 'secret' ? { user: 'ada' } : undefined),
-      validateBody: (value) => (typeof value === 'object' && value !== null && typeof (value as { prompt?: unknown }).prompt === 'string' ? { ok: true, value } : { ok: false, errors: [{ path: '/prompt', message: 'must be a string' }] }),
+      validateBody: (value) =>
+        typeof value === 'object' && value !== null && typeof (value as { prompt?: unknown }).prompt === 'string'
+          ? { ok: true, value }
+          : { ok: false, errors: [{ path: '/prompt', message: 'must be a string' }] },
       textEvents: ['token'],
       done: true,
       post: async ({ body, principal, stream }) => {
@@ -673,7 +736,11 @@ describe('the generated client against the generated server', () => {
     ] as const) {
       const states: number[] = [];
       const reconnects: unknown[] = [];
-      const client = new SseClient(target, { reconnect: { baseDelay: 1 }, onStateChange: (state) => states.push(state), onReconnect: (info) => reconnects.push(info) });
+      const client = new SseClient(target, {
+        reconnect: { baseDelay: 1 },
+        onStateChange: (state) => states.push(state),
+        onReconnect: (info) => reconnects.push(info),
+      });
       const { error } = await drain(client);
       expect(error, target).toBeInstanceOf(SseResponseError);
       expect(error).toMatchObject({ status, contentType, kind: status === 200 ? 'invalid-response' : 'response', operation: target });
@@ -687,7 +754,10 @@ describe('the generated client against the generated server', () => {
     const site = await listen((request) => request.socket.destroy());
     cleanups.push(() => site.close());
     const delays: { attempt: number; delayMs: number }[] = [];
-    const client = new SseClient(site.url, { reconnect: { baseDelay: 4, maxDelay: 20, maxRetries: 6 }, onReconnect: ({ attempt, delayMs }) => delays.push({ attempt, delayMs }) });
+    const client = new SseClient(site.url, {
+      reconnect: { baseDelay: 4, maxDelay: 20, maxRetries: 6 },
+      onReconnect: ({ attempt, delayMs }) => delays.push({ attempt, delayMs }),
+    });
     const { error } = await drain(client);
     expect(error).toBeInstanceOf(SseConnectionError);
     expect(error).toMatchObject({ kind: 'network' });

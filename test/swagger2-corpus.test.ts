@@ -26,7 +26,9 @@ function specs(dir: string): string[] {
 
 /** Swagger 2.0 by content (a top-level `swagger` key), wherever the file lies. */
 function swaggerIn(dir: string): string[] {
-  return specs(dir).sort().filter((file) => /^\s*\{?\s*["']?swagger["']?\s*:/m.test(readFileSync(file, 'utf8').slice(0, 4096)));
+  return specs(dir)
+    .sort()
+    .filter((file) => /^\s*\{?\s*["']?swagger["']?\s*:/m.test(readFileSync(file, 'utf8').slice(0, 4096)));
 }
 
 const swagger2 = [...swaggerIn(CORPUS), ...swaggerIn(EXAMPLES)];
@@ -34,7 +36,16 @@ const rootOf = (input: string) => (input.startsWith(CORPUS) ? CORPUS : EXAMPLES)
 const nameOf = (input: string) => relative(input.startsWith(CORPUS) ? CORPUS : ROOT, input);
 
 function api(input: string, output: string): ApiConfig {
-  return { name: nameOf(input), inputs: [input], style: 'openapi', documents: [], output, emit: ['types', 'validators', 'client', 'server'], options: {}, root: rootOf(input) };
+  return {
+    name: nameOf(input),
+    inputs: [input],
+    style: 'openapi',
+    documents: [],
+    output,
+    emit: ['types', 'validators', 'client', 'server'],
+    options: {},
+    root: rootOf(input),
+  };
 }
 
 describe('corpus: the Swagger 2.0 documents of ../shared/corpus/openapi', async () => {
@@ -52,10 +63,16 @@ describe('corpus: the Swagger 2.0 documents of ../shared/corpus/openapi', async 
   for (const [index, { files }] of outputs.entries()) {
     it(`${nameOf(swagger2[index])}: types, a client and a server, and validators when it has schemas; no warning`, async () => {
       let warnings: unknown[] = [];
-      const model = await loadOpenApi(swagger2[index], { displayRoot: rootOf(swagger2[index]), readRoots: [rootOf(swagger2[index])], onWarnings: (found) => (warnings = found) });
+      const model = await loadOpenApi(swagger2[index], {
+        displayRoot: rootOf(swagger2[index]),
+        readRoots: [rootOf(swagger2[index])],
+        onWarnings: (found) => (warnings = found),
+      });
       expect(warnings).toEqual([]);
       const expected = ['types.ts', 'client.ts', 'server.ts', ...(model.schemas.length ? ['validators.ts'] : [])];
-      const main = files.map((file) => file.path).filter((path) => !path.startsWith('runtime/') && path !== 'server-validators.ts' && path !== 'response-validators.ts');
+      const main = files
+        .map((file) => file.path)
+        .filter((path) => !path.startsWith('runtime/') && path !== 'server-validators.ts' && path !== 'response-validators.ts');
       expect(main.sort()).toEqual(expected.sort());
       expect(model.operations.length).toBeGreaterThan(0);
     });

@@ -33,14 +33,22 @@ async function generated(input: string): Promise<Map<string, string>> {
 
 /** The model without where things were written (the 2.0 and 3.0 files differ there, by design). */
 function placeless(model: ApiModel): unknown {
-  return JSON.parse(JSON.stringify(model, (key, value: unknown) => (key === 'x-location' || key === 'location' || key === 'source' ? undefined : value)));
+  return JSON.parse(
+    JSON.stringify(model, (key, value: unknown) => (key === 'x-location' || key === 'location' || key === 'source' ? undefined : value)),
+  );
 }
 
 describe('a Swagger 2.0 document generates what its hand-made OpenAPI 3.0 conversion generates', () => {
   it('the same files, byte for byte, but for the source named in the header line', async () => {
-    const [yaml, json, openapi] = await Promise.all([generated('tasks.swagger.yaml'), generated('tasks.swagger.json'), generated('tasks.openapi.yaml')]);
+    const [yaml, json, openapi] = await Promise.all([
+      generated('tasks.swagger.yaml'),
+      generated('tasks.swagger.json'),
+      generated('tasks.openapi.yaml'),
+    ]);
     expect([...yaml.keys()].sort()).toEqual([...openapi.keys()].sort());
-    expect([...yaml.keys()]).toEqual(expect.arrayContaining(['types.ts', 'validators.ts', 'client.ts', 'server.ts', 'server-validators.ts']));
+    expect([...yaml.keys()]).toEqual(
+      expect.arrayContaining(['types.ts', 'validators.ts', 'client.ts', 'server.ts', 'server-validators.ts']),
+    );
     for (const [path, content] of openapi) {
       expect(yaml.get(path), path).toBe(content);
       expect(json.get(path), path).toBe(content);
@@ -60,13 +68,21 @@ describe('a Swagger 2.0 document generates what its hand-made OpenAPI 3.0 conver
     expect(located('Task')['x-location']).toEqual({ file: `${FIXTURES}/tasks.swagger.yaml`, line: 405, column: 5 });
     expect(located('Problem')['x-location']).toEqual({ file: `${FIXTURES}/problem.swagger.yaml`, line: 3, column: 3 });
     expect(located('Label')['x-location']).toEqual({ file: `${FIXTURES}/labels.swagger.json`, line: 2, column: 12 });
-    expect(swagger.operations.find((op) => op.name === 'uploadAttachment')!.location).toEqual({ file: `${FIXTURES}/tasks.swagger.yaml`, line: 254, column: 5 });
+    expect(swagger.operations.find((op) => op.name === 'uploadAttachment')!.location).toEqual({
+      file: `${FIXTURES}/tasks.swagger.yaml`,
+      line: 254,
+      column: 5,
+    });
   });
 
   it('what 2.0 says, as 3.x: servers, security schemes, form bodies, collection formats, x-nullable, discriminator', async () => {
     const model = await loadOpenApi(join(ROOT, FIXTURES, 'tasks.swagger.yaml'), { displayRoot: ROOT });
     expect(model.servers).toEqual([{ url: 'https://api.example.com/v1' }]);
-    expect(model.securitySchemes).toEqual({ apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' }, basicAuth: { type: 'http', scheme: 'basic', description: 'For scripts.' }, oauth: { type: 'oauth2' } });
+    expect(model.securitySchemes).toEqual({
+      apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      basicAuth: { type: 'http', scheme: 'basic', description: 'For scripts.' },
+      oauth: { type: 'oauth2' },
+    });
     const op = (name: string) => model.operations.find((operation) => operation.name === name)!;
     expect(op('uploadAttachment').requestBody?.contents.map((content) => content.mediaType)).toEqual(['multipart/form-data']);
     expect(op('addComment').requestBody?.contents.map((content) => content.mediaType)).toEqual(['application/x-www-form-urlencoded']);
@@ -76,7 +92,9 @@ describe('a Swagger 2.0 document generates what its hand-made OpenAPI 3.0 conver
       contents: [{ mediaType: 'application/json', schema: { $ref: '#/$defs/Problem' } }],
       headers: [{ name: 'Retry-After', required: false, schema: { type: 'integer' } }],
     });
-    const styles = Object.fromEntries(op('listProjectTasks').parameters.map((parameter) => [parameter.name, `${parameter.style}/${parameter.explode}`]));
+    const styles = Object.fromEntries(
+      op('listProjectTasks').parameters.map((parameter) => [parameter.name, `${parameter.style}/${parameter.explode}`]),
+    );
     expect(styles).toMatchObject({ labels: 'form/false', assignee: 'form/true', fields: 'pipeDelimited/false' });
     const schema = (name: string) => model.schemas.find((named) => named.name === name)!.schema as Record<string, any>;
     expect(schema('Task').properties.dueDate.type).toEqual(['string', 'null']);
@@ -118,10 +136,26 @@ describe('a mutated 2.0 document (seeded fuzz): generated, or refused with locat
     try {
       cpSync(join(ROOT, FIXTURES), dir, { recursive: true });
       const base = JSON.parse(readFileSync(join(dir, 'tasks.swagger.json'), 'utf8')) as Record<string, unknown>;
-      const wrong: unknown[] = [null, 0, -1, 'x', true, [], {}, [1], { $ref: '#/nope' }, { $ref: 5 }, '__proto__', { type: 'file' }, { in: 'body' }, { type: 'array' }];
+      const wrong: unknown[] = [
+        null,
+        0,
+        -1,
+        'x',
+        true,
+        [],
+        {},
+        [1],
+        { $ref: '#/nope' },
+        { $ref: 5 },
+        '__proto__',
+        { type: 'file' },
+        { in: 'body' },
+        { type: 'array' },
+      ];
       const paths = (value: unknown, path: string[] = [], out: string[][] = []): string[][] => {
         if (path.length) out.push(path);
-        if (value !== null && typeof value === 'object') for (const key of Object.keys(value)) paths((value as Record<string, unknown>)[key], [...path, key], out);
+        if (value !== null && typeof value === 'object')
+          for (const key of Object.keys(value)) paths((value as Record<string, unknown>)[key], [...path, key], out);
         return out;
       };
       const file = join(dir, 'fuzzed.json');
@@ -174,15 +208,23 @@ describe('Swagger 2.0 habits other tools forgive: read the same way, each with a
 
   it('warns, and reads a string produces as a list, a parameter or header without type as a string', async () => {
     let warnings: string[] = [];
-    const model = await loadOpenApi(join(ROOT, file), { displayRoot: ROOT, onWarnings: (found) => (warnings = found.map(formatDiagnostic)) });
+    const model = await loadOpenApi(join(ROOT, file), {
+      displayRoot: ROOT,
+      onWarnings: (found) => (warnings = found.map(formatDiagnostic)),
+    });
     expect(warnings).toEqual(expected);
     const [operation] = model.operations;
     expect(operation!.parameters).toMatchObject([{ name: 'q', in: 'query', schema: { type: 'string' } }]);
-    expect(operation!.responses[0]).toMatchObject({ contents: [{ mediaType: 'application/json' }], headers: [{ name: 'X-Total', schema: { type: 'string' } }] });
+    expect(operation!.responses[0]).toMatchObject({
+      contents: [{ mediaType: 'application/json' }],
+      headers: [{ name: 'X-Total', schema: { type: 'string' } }],
+    });
   });
 
   it('strict: the same messages, as errors', async () => {
-    await expect(loadOpenApi(join(ROOT, file), { displayRoot: ROOT, strict: true })).rejects.toThrow(expected.map((text) => text.replace(': warning: ', ': error: ')).join('\n'));
+    await expect(loadOpenApi(join(ROOT, file), { displayRoot: ROOT, strict: true })).rejects.toThrow(
+      expected.map((text) => text.replace(': warning: ', ': error: ')).join('\n'),
+    );
   });
 
   it('no warning for documents that follow the spec (the Tasks fixture in YAML and JSON)', async () => {
@@ -221,7 +263,9 @@ describe('where 2.0 leaves things out', () => {
     expect(op('download').responses[0].contents).toEqual([{ mediaType: '*/*', schema: { $ref: '#/$defs/Download200Response' } }]);
     expect(model.schemas.find((named) => named.name === 'Download200Response')!.schema).toMatchObject({ type: 'string', format: 'binary' });
     expect(op('upload').requestBody?.contents.map((content) => content.mediaType)).toEqual(['application/octet-stream']);
-    const styles = Object.fromEntries(op('download').parameters.map((parameter) => [parameter.name, `${parameter.style}/${parameter.explode}`]));
+    const styles = Object.fromEntries(
+      op('download').parameters.map((parameter) => [parameter.name, `${parameter.style}/${parameter.explode}`]),
+    );
     expect(styles).toEqual({ name: 'simple/false', v: 'spaceDelimited/false', 'X-Tags': 'simple/false' });
   });
 });
@@ -230,7 +274,10 @@ describe('a 2.0 document split over files', () => {
   it('a path item in another file (its own $refs relative to it), a schema there that refers back to a definition', async () => {
     const model = await loadOpenApi(join(ROOT, FIXTURES, 'split', 'main.yaml'), { displayRoot: ROOT });
     expect(model.schemas.map((named) => named.name)).toEqual(['Status', 'Wrapper']);
-    expect(model.schemas[1]!.schema).toMatchObject({ properties: { status: { $ref: '#/$defs/Status' }, self: { $ref: '#/$defs/Wrapper' } }, 'x-location': { file: `${FIXTURES}/split/other.yaml`, line: 2, column: 3 } });
+    expect(model.schemas[1]!.schema).toMatchObject({
+      properties: { status: { $ref: '#/$defs/Status' }, self: { $ref: '#/$defs/Wrapper' } },
+      'x-location': { file: `${FIXTURES}/split/other.yaml`, line: 2, column: 3 },
+    });
     const post = model.operations.find((operation) => operation.name === 'postB')!;
     expect(post.location).toEqual({ file: `${FIXTURES}/split/paths.yaml`, line: 4, column: 3 });
     expect(post.parameters).toMatchObject([{ name: 'id', in: 'query', schema: { type: 'integer' } }]);
@@ -254,8 +301,10 @@ describe('the server generated from the 2.0 document follows the REST convention
   const out = mkdtempSync(join(ROOT, '.vitest-tmp', 'swagger2-'));
   let server: Running;
   const key = { 'x-api-key': 'good' };
-  const call = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => fetch(server.url + path, { ...init, headers: { ...key, ...init.headers } });
-  const json = (path: string, body: unknown, method = 'POST', type = 'application/json') => call(path, { method, body: JSON.stringify(body), headers: { 'content-type': type } });
+  const call = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+    fetch(server.url + path, { ...init, headers: { ...key, ...init.headers } });
+  const json = (path: string, body: unknown, method = 'POST', type = 'application/json') =>
+    call(path, { method, body: JSON.stringify(body), headers: { 'content-type': type } });
   async function problem(response: Response, status: number): Promise<Record<string, unknown>> {
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toBe(PROBLEM);
@@ -312,7 +361,11 @@ describe('the server generated from the 2.0 document follows the REST convention
   it('apiKey and basic from securityDefinitions: 401 without credentials, in with either', async () => {
     await problem(await fetch(`${server.url}/v1/projects`), 401);
     await problem(await fetch(`${server.url}/v1/projects`, { headers: { 'x-api-key': 'bad' } }), 401);
-    const basic = await fetch(`${server.url}/v1/projects`, { method: 'POST', body: '{"name":"Basic"}', headers: { authorization: `Basic ${Buffer.from('ada:secret').toString('base64')}`, 'content-type': 'application/json' } });
+    const basic = await fetch(`${server.url}/v1/projects`, {
+      method: 'POST',
+      body: '{"name":"Basic"}',
+      headers: { authorization: `Basic ${Buffer.from('ada:secret').toString('base64')}`, 'content-type': 'application/json' },
+    });
     expect(basic.status).toBe(201);
   });
 
@@ -336,7 +389,12 @@ describe('the server generated from the 2.0 document follows the REST convention
     const etag = first.headers.get('etag')!;
     expect(etag).toMatch(/^"[\w-]+"$/);
     expect((await call(`/v1/tasks/${created.id}`, { headers: { 'if-none-match': etag } })).status).toBe(304);
-    const patch = (ifMatch: string) => call(`/v1/tasks/${created.id}`, { method: 'PATCH', body: JSON.stringify({ title: 'Newer', dueDate: null }), headers: { 'content-type': 'application/merge-patch+json', 'if-match': ifMatch } });
+    const patch = (ifMatch: string) =>
+      call(`/v1/tasks/${created.id}`, {
+        method: 'PATCH',
+        body: JSON.stringify({ title: 'Newer', dueDate: null }),
+        headers: { 'content-type': 'application/merge-patch+json', 'if-match': ifMatch },
+      });
     const updated = await patch(etag);
     expect(updated.status).toBe(200);
     expect(await updated.json()).toMatchObject({ title: 'Newer', status: 'todo' });
@@ -353,17 +411,24 @@ describe('the server generated from the 2.0 document follows the REST convention
     expect(await list('assignee=TeamAssignee&assignee=PersonAssignee')).toBe(1);
     expect((await call(`/v1/projects/${id}/tasks?fields=id|title`)).status).toBe(200);
     const bad = await problem(await call(`/v1/projects/${id}/tasks?fields=id|secret&limit=0`), 422);
-    expect(bad.errors).toEqual(expect.arrayContaining([expect.objectContaining({ pointer: '/query/fields/1', keyword: 'enum' }), expect.objectContaining({ pointer: '/query/limit', keyword: 'minimum' })]));
+    expect(bad.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ pointer: '/query/fields/1', keyword: 'enum' }),
+        expect.objectContaining({ pointer: '/query/limit', keyword: 'minimum' }),
+      ]),
+    );
   });
 
   it('body parameters validated → 422 with pointers; x-nullable allows null; 415 for a media type not in consumes', async () => {
     const { id } = await project();
     const invalid = await problem(await json(`/v1/projects/${id}/tasks`, { title: '', status: 'later', estimateHours: 0 }), 422);
-    expect(invalid.errors).toEqual(expect.arrayContaining([
-      expect.objectContaining({ pointer: '/body/title', keyword: 'minLength' }),
-      expect.objectContaining({ pointer: '/body/status', keyword: 'enum' }),
-      expect.objectContaining({ pointer: '/body/estimateHours', keyword: 'exclusiveMinimum' }),
-    ]));
+    expect(invalid.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ pointer: '/body/title', keyword: 'minLength' }),
+        expect.objectContaining({ pointer: '/body/status', keyword: 'enum' }),
+        expect.objectContaining({ pointer: '/body/estimateHours', keyword: 'exclusiveMinimum' }),
+      ]),
+    );
     expect((await json(`/v1/projects/${id}/tasks`, { title: 'Nullable', status: 'todo', dueDate: null })).status).toBe(201);
     const text = await call('/v1/projects', { method: 'POST', body: 'name=x', headers: { 'content-type': 'text/plain' } });
     await problem(text, 415);
@@ -383,29 +448,57 @@ describe('the server generated from the 2.0 document follows the REST convention
     noFile.append('caption', 'nothing');
     const missing = await problem(await call(`/v1/tasks/${created.id}/attachments`, { method: 'POST', body: noFile }), 422);
     expect(missing.errors).toEqual([expect.objectContaining({ pointer: '/body/file', keyword: 'required' })]);
-    const comment = await call(`/v1/tasks/${created.id}/comments`, { method: 'POST', body: 'text=Looks+good&notify=true', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const comment = await call(`/v1/tasks/${created.id}/comments`, {
+      method: 'POST',
+      body: 'text=Looks+good&notify=true',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(comment.status).toBe(201);
     expect(await comment.json()).toMatchObject({ text: 'Looks good (notified)' });
   });
 
   it('the client generated from the same 2.0 document talks to it: apiKey, collection formats, JSON, multipart and form bodies, typed errors', async () => {
     type Call = (params?: unknown) => Promise<unknown>;
-    const lib = (await import(pathToFileURL(join(out, 'client.js')).href)) as { createClient(options: Record<string, unknown>): Record<string, Call> };
+    const lib = (await import(pathToFileURL(join(out, 'client.js')).href)) as {
+      createClient(options: Record<string, unknown>): Record<string, Call>;
+    };
     const client = lib.createClient({ baseUrl: `${server.url}/v1`, auth: { apiKey: 'good' }, retry: false });
     const created = (await client.createProject!({ body: { name: 'From the client' } })) as { id: string; name: string };
     expect(created.name).toBe('From the client');
-    const task = (await client.createTask!({ projectId: created.id, body: { title: 'Typed', status: 'todo', dueDate: null, labels: [{ name: 'a' }], assignee: { kind: 'PersonAssignee', email: 'ada@example.com' } } })) as { id: string };
+    const task = (await client.createTask!({
+      projectId: created.id,
+      body: {
+        title: 'Typed',
+        status: 'todo',
+        dueDate: null,
+        labels: [{ name: 'a' }],
+        assignee: { kind: 'PersonAssignee', email: 'ada@example.com' },
+      },
+    })) as { id: string };
     await client.createTask!({ projectId: created.id, body: { title: 'Other', status: 'done' } });
-    const found = (await client.listProjectTasks!({ projectId: created.id, labels: ['a'], assignee: ['PersonAssignee', 'TeamAssignee'], fields: ['id', 'title'] })) as { id: string }[];
+    const found = (await client.listProjectTasks!({
+      projectId: created.id,
+      labels: ['a'],
+      assignee: ['PersonAssignee', 'TeamAssignee'],
+      fields: ['id', 'title'],
+    })) as { id: string }[];
     expect(found.map((item) => item.id)).toEqual([task.id]);
     const attachment = await client.uploadAttachment!({ taskId: task.id, body: { file: new Blob([new Uint8Array(10)]), caption: 'ten' } });
     expect(attachment).toMatchObject({ size: 10, caption: 'ten' });
     expect(await client.addComment!({ taskId: task.id, body: { text: 'Done soon', notify: false } })).toMatchObject({ text: 'Done soon' });
-    await expect(client.getTask!({ taskId: '7d3f4c1e-0000-4000-8000-00000000dead' })).rejects.toMatchObject({ name: 'ApiError', status: 404 });
+    await expect(client.getTask!({ taskId: '7d3f4c1e-0000-4000-8000-00000000dead' })).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 404,
+    });
   });
 
   it('a POST repeated with its Idempotency-Key replays the first response', async () => {
-    const send = () => call('/v1/projects', { method: 'POST', body: JSON.stringify({ name: 'Once' }), headers: { 'content-type': 'application/json', 'idempotency-key': 'key-1' } });
+    const send = () =>
+      call('/v1/projects', {
+        method: 'POST',
+        body: JSON.stringify({ name: 'Once' }),
+        headers: { 'content-type': 'application/json', 'idempotency-key': 'key-1' },
+      });
     const first = await send();
     const second = await send();
     expect(second.status).toBe(201);
@@ -414,7 +507,7 @@ describe('the server generated from the 2.0 document follows the REST convention
   });
 });
 
-describe('a bad Swagger 2.0 document: every problem at once, at the 2.0 file\'s own line and column', () => {
+describe("a bad Swagger 2.0 document: every problem at once, at the 2.0 file's own line and column", () => {
   async function failure(name: string): Promise<string> {
     try {
       await loadOpenApi(join(ROOT, FIXTURES, 'bad', name), { displayRoot: ROOT });
@@ -450,15 +543,21 @@ describe('a bad Swagger 2.0 document: every problem at once, at the 2.0 file\'s 
       `${bad}/schemas.yaml:20:12: error: "responses" must map names to responses, not a list`,
     ],
     'alias-cycle.yaml': [`${bad}/alias-cycle.yaml:7:12: error: schema nested more than 256 levels deep`],
-    'hostile.json': [`${bad}/hostile.json:4:61: error: security scheme "o": "flow" must be one of implicit, password, application, accessCode, not the string "constructor"`],
-    'version-number.yaml': [`${bad}/version-number.yaml:1:10: error: "swagger" must be the string "2.0", not the number 2\n  hint: quote it: swagger: "2.0" (YAML reads 2.0 as a number)`],
+    'hostile.json': [
+      `${bad}/hostile.json:4:61: error: security scheme "o": "flow" must be one of implicit, password, application, accessCode, not the string "constructor"`,
+    ],
+    'version-number.yaml': [
+      `${bad}/version-number.yaml:1:10: error: "swagger" must be the string "2.0", not the number 2\n  hint: quote it: swagger: "2.0" (YAML reads 2.0 as a number)`,
+    ],
   };
   it('$refs into other files keep the containment rules: outside the allowed folders → refused at the 2.0 $ref, nothing quoted', async () => {
     const refused = loadOpenApi(join(ROOT, FIXTURES, 'tasks.swagger.yaml'), { displayRoot: ROOT, readRoots: [join(ROOT, bad)] });
     await expect(refused).rejects.toThrow(
       `${FIXTURES}/tasks.swagger.yaml:299:19: error: $ref "./comment.swagger.json#/Comment" points to a file that cannot be read (cannot read ${FIXTURES}/comment.swagger.json: it is outside the folders codegen reads)`,
     );
-    await expect(refused).rejects.toThrow(`${FIXTURES}/tasks.swagger.yaml:342:13: error: $ref "./problem.swagger.yaml#/Problem" points to a file that cannot be read`);
+    await expect(refused).rejects.toThrow(
+      `${FIXTURES}/tasks.swagger.yaml:342:13: error: $ref "./problem.swagger.yaml#/Problem" points to a file that cannot be read`,
+    );
   });
 
   it('keys such as __proto__ and constructor stay plain keys: nothing reaches Object.prototype', async () => {

@@ -6,7 +6,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './support/cli.js';
-import { builtinTemplates, README_TEMPLATES_BEGIN, README_TEMPLATES_END, templateDocs, templatesMarkdown } from './support/template-docs.js';
+import {
+  builtinTemplates,
+  README_TEMPLATES_BEGIN,
+  README_TEMPLATES_END,
+  templateDocs,
+  templatesMarkdown,
+} from './support/template-docs.js';
 
 describe('template contexts', () => {
   const docs = templateDocs();

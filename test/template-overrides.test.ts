@@ -44,7 +44,9 @@ describe('template overrides', async () => {
   for (const { api, template, file } of OVERRIDES) {
     it(`${api}: ${template} overridden changes ${file}, and only it`, () => {
       const files = byApi.get(api)!.files;
-      const marked = files.filter((generated) => generated.content.includes(`// overridden: ${template}`)).map((generated) => generated.path);
+      const marked = files
+        .filter((generated) => generated.content.includes(`// overridden: ${template}`))
+        .map((generated) => generated.path);
       expect(marked).toEqual([file]);
     });
   }

@@ -33,7 +33,10 @@ describe('user-owned files', () => {
   });
 
   it('is a no-op when every member exists', () => {
-    const result = addMissingMembers(userFile, 'handlers.ts', { variable: 'handlers', members: [{ name: 'getTask', code: 'getTask() {}' }] });
+    const result = addMissingMembers(userFile, 'handlers.ts', {
+      variable: 'handlers',
+      members: [{ name: 'getTask', code: 'getTask() {}' }],
+    });
     expect(result).toEqual({ text: userFile, added: [] });
   });
 
@@ -55,33 +58,42 @@ describe('user-owned files', () => {
     const result = addMissingMembers(text, 'r.ts', {
       variable: 'resolvers',
       members: [
-        { name: 'Query', code: 'Query: {}', members: [{ name: 'task', code: 'task() {}' }, { name: 'viewer', code: 'viewer() {\n  return null;\n}' }] },
+        {
+          name: 'Query',
+          code: 'Query: {}',
+          members: [
+            { name: 'task', code: 'task() {}' },
+            { name: 'viewer', code: 'viewer() {\n  return null;\n}' },
+          ],
+        },
         { name: 'Mutation', code: 'Mutation: {\n  ping() {\n    return true;\n  },\n}' },
       ],
     });
     expect(result.added).toEqual(['Query.viewer', 'Mutation']);
-    expect(result.text).toBe([
-      'export const resolvers = {',
-      '  Query: {',
-      '    // mine',
-      '    task() { return null; },',
-      '    viewer() {',
-      '      return null;',
-      '    },',
-      '  },',
-      '  Mutation: {',
-      '    ping() {',
-      '      return true;',
-      '    },',
-      '  },',
-      '} satisfies Resolvers;',
-      '',
-    ].join('\n'));
+    expect(result.text).toBe(
+      [
+        'export const resolvers = {',
+        '  Query: {',
+        '    // mine',
+        '    task() { return null; },',
+        '    viewer() {',
+        '      return null;',
+        '    },',
+        '  },',
+        '  Mutation: {',
+        '    ping() {',
+        '      return true;',
+        '    },',
+        '  },',
+        '} satisfies Resolvers;',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('explains what to do when the object literal is gone', () => {
-    expect(() => addMissingMembers('export default {};\n', 'src/h.ts', { variable: 'handlers', members: [{ name: 'b', code: 'b() {}' }] })).toThrow(
-      /src\/h\.ts:1:1: error: cannot find the object literal `handlers = \{ \.\.\. \}`[\s\S]*add the missing methods by hand: b/,
-    );
+    expect(() =>
+      addMissingMembers('export default {};\n', 'src/h.ts', { variable: 'handlers', members: [{ name: 'b', code: 'b() {}' }] }),
+    ).toThrow(/src\/h\.ts:1:1: error: cannot find the object literal `handlers = \{ \.\.\. \}`[\s\S]*add the missing methods by hand: b/);
   });
 });

@@ -28,7 +28,10 @@ type Module = Record<string, (value: unknown) => unknown>;
 async function validators(schemas: Record<string, JsonSchema>): Promise<Module> {
   const folder = tempDir('codegen-bounds-');
   const result = emitSchemaValidators(Object.entries(schemas).map(([name, schema]) => ({ name, schema })));
-  writeFileSync(join(folder, 'validators.ts'), `${validatorImports(result, { types: './types.js', runtime: runtimeSpecifier(folder, 'validation') })}\n${result.code}`);
+  writeFileSync(
+    join(folder, 'validators.ts'),
+    `${validatorImports(result, { types: './types.js', runtime: runtimeSpecifier(folder, 'validation') })}\n${result.code}`,
+  );
   return (await import(pathToFileURL(join(folder, 'validators.ts')).href)) as Module;
 }
 
@@ -45,7 +48,7 @@ function errorsOf(result: unknown): Array<{ path: string; keyword: string }> {
 }
 
 /** 60,000 distinct objects: about 1 MB of JSON, as in the issue's attack. */
-const LABELS = Array.from({ length: 60_000 }, (_, i) => ({ name: `l${i.toString(36).padStart(4, "0")}` }));
+const LABELS = Array.from({ length: 60_000 }, (_, i) => ({ name: `l${i.toString(36).padStart(4, '0')}` }));
 const CATASTROPHIC = '^([a-z]+)+$';
 /** 29 characters that make `^([a-z]+)+$` backtrack through every split of the 28 letters. */
 const EVIL = `${'a'.repeat(28)}!`;
@@ -162,7 +165,9 @@ describe('F1 through a generated REST server', () => {
     child?.kill();
   });
 
-  it('a ~1 MB createTask body of 60,000 distinct labels is answered 422 promptly, and /healthz meanwhile', { timeout: 120_000 }, async () => {
+  it('a ~1 MB createTask body of 60,000 distinct labels is answered 422 promptly, and /healthz meanwhile', {
+    timeout: 120_000,
+  }, async () => {
     const headers = { authorization: 'Bearer good', 'content-type': 'application/json' };
     const created = await fetch(`${base}/v1/projects`, { method: 'POST', headers, body: JSON.stringify({ name: 'Attack' }) });
     expect(created.status).toBe(201);
@@ -175,7 +180,11 @@ describe('F1 through a generated REST server', () => {
     let done = false;
     const started = performance.now();
     const attack = fetch(`${base}/v1/projects/${id}/tasks`, { method: 'POST', headers, body, signal: AbortSignal.timeout(20_000) })
-      .then(async (response) => ({ status: response.status, problem: (await response.json()) as { errors?: Array<{ keyword?: string }> }, ms: performance.now() - started }))
+      .then(async (response) => ({
+        status: response.status,
+        problem: (await response.json()) as { errors?: Array<{ keyword?: string }> },
+        ms: performance.now() - started,
+      }))
       .finally(() => (done = true));
     let slowestHealth = 0;
     let healthChecks = 0;
@@ -258,7 +267,12 @@ describe('F13a: schema values no validator can be built from are located errors'
   it('--watch reports it and keeps watching', { timeout: 300_000 }, async () => {
     const dir = tempDir('codegen-bad-schema-');
     const input = join(dir, 'api.yaml');
-    writeFileSync(input, OPENAPI('^[a-z]+$').replace(/multipleOf: 0/, 'multipleOf: 1').replace('x-(', 'x-'));
+    writeFileSync(
+      input,
+      OPENAPI('^[a-z]+$')
+        .replace(/multipleOf: 0/, 'multipleOf: 1')
+        .replace('x-(', 'x-'),
+    );
     const watcher = new WatchProcess(dir, ['generate', 'api.yaml', '-o', 'out', '--watch']);
     try {
       await watcher.waitFor('out', /codegen: watching for changes/, { out: 0, err: 0 });
@@ -267,7 +281,12 @@ describe('F13a: schema values no validator can be built from are located errors'
       await watcher.waitFor('err', /api\.yaml:11:20: error: "pattern" "\(\[a-z\]" is not a valid regular expression/, mark);
       expect(watcher.alive).toBe(true);
       mark = watcher.mark();
-      writeFileSync(input, OPENAPI('^[a-z]{2}$').replace(/multipleOf: 0/, 'multipleOf: 1').replace('x-(', 'x-'));
+      writeFileSync(
+        input,
+        OPENAPI('^[a-z]{2}$')
+          .replace(/multipleOf: 0/, 'multipleOf: 1')
+          .replace('x-(', 'x-'),
+      );
       await watcher.waitFor('out', /codegen: \d+ written/, mark);
       expect(watcher.err).not.toMatch(/ValidatorSchemaError|\n\s+at /);
       watcher.child.kill('SIGINT');

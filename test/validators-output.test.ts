@@ -27,7 +27,10 @@ describe('binary fields are Blobs in the type and in its guard (item 1)', () => 
       ok: false,
       errors: [{ path: '/file', keyword: 'type', message: 'must be a file (Blob)' }],
     });
-    expect(validateUploadAttachmentBody({})).toEqual({ ok: false, errors: [{ path: '/file', keyword: 'required', message: 'is required' }] });
+    expect(validateUploadAttachmentBody({})).toEqual({
+      ok: false,
+      errors: [{ path: '/file', keyword: 'required', message: 'is required' }],
+    });
   });
 
   describe('through the generated server and client', () => {
@@ -40,12 +43,21 @@ describe('binary fields are Blobs in the type and in its guard (item 1)', () => 
       const handlers = new Proxy({} as TasksApiHandlers, {
         get: (_target, name) =>
           name === 'uploadAttachment'
-            ? ((request: { body: UploadAttachmentBody }) => {
+            ? (request: { body: UploadAttachmentBody }) => {
                 received.push(request.body);
                 const { file, caption } = request.body;
                 const location = `/v1/tasks/${TASK_ID}/attachments/${TASK_ID}`;
-                return { status: 201, headers: { location }, body: { id: TASK_ID, fileName: file instanceof File ? file.name : 'blob', size: file.size, ...(caption === undefined ? {} : { caption }) } };
-              })
+                return {
+                  status: 201,
+                  headers: { location },
+                  body: {
+                    id: TASK_ID,
+                    fileName: file instanceof File ? file.name : 'blob',
+                    size: file.size,
+                    ...(caption === undefined ? {} : { caption }),
+                  },
+                };
+              }
             : () => {
                 throw new Error(`unexpected call of ${String(name)}`);
               },
@@ -61,7 +73,11 @@ describe('binary fields are Blobs in the type and in its guard (item 1)', () => 
       const form = new FormData();
       form.append('file', new Blob([new Uint8Array(10)]), 'zeros.bin');
       form.append('caption', 'zeros');
-      const response = await fetch(`${url}/v1/tasks/${TASK_ID}/attachments`, { method: 'POST', body: form, headers: { authorization: 'Bearer t' } });
+      const response = await fetch(`${url}/v1/tasks/${TASK_ID}/attachments`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: 'Bearer t' },
+      });
       expect(response.status).toBe(201);
       expect(await response.json()).toMatchObject({ fileName: 'zeros.bin', size: 10, caption: 'zeros' });
       const body = received.at(-1);
@@ -84,7 +100,10 @@ describe('validator code: one error per fault, typed results (item 6)', () => {
   it('a value of the wrong type gets the type error only, not the enum error too', async () => {
     const { validateTaskStatus } = await import('../out/rest/validators.js');
     expect(validateTaskStatus(5)).toEqual({ ok: false, errors: [{ path: '', keyword: 'type', message: 'must be a string' }] });
-    expect(validateTaskStatus('later')).toEqual({ ok: false, errors: [{ path: '', keyword: 'enum', message: 'must be one of "todo", "in_progress", "done"' }] });
+    expect(validateTaskStatus('later')).toEqual({
+      ok: false,
+      errors: [{ path: '', keyword: 'enum', message: 'must be one of "todo", "in_progress", "done"' }],
+    });
     const { validateListProjectTasksQuery } = await import('../out/rest/server-validators.js');
     expect(validateListProjectTasksQuery({ 'filter[status]': 1 })).toEqual({
       ok: false,
@@ -99,7 +118,8 @@ describe('validator code: one error per fault, typed results (item 6)', () => {
   });
 
   it('the helpers live once, in runtime/validation.ts: generated modules import them', () => {
-    const declared = (file: string) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^(?:export )?function (\w+)\(/gm)].map((match) => match[1]!);
+    const declared = (file: string) =>
+      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^(?:export )?function (\w+)\(/gm)].map((match) => match[1]!);
     for (const file of ['out/rest/validators.ts', 'out/rest/server-validators.ts', 'out/realtime/validators.ts']) {
       expect(declared(file).filter((name) => HELPER_NAMES.includes(name))).toEqual([]);
     }
@@ -112,7 +132,11 @@ describe('validator code: one error per fault, typed results (item 6)', () => {
     const server = text('out/rest/server-validators.ts');
     const shared = new Set([...text('out/rest/validators.ts').matchAll(/^function (check\w+)\(/gm)].map((match) => match[1]!));
     const copies = [...server.matchAll(/^function (check\w+)\([^)]*\): boolean \{\n(.*)\n/gm)]
-      .filter((match) => shared.has(match[1]!) && !/^ {2}return errors === undefined \? is\w+\(value\) : collected\(validate\w+\(value\), errors\);$/.test(match[2]!))
+      .filter(
+        (match) =>
+          shared.has(match[1]!) &&
+          !/^ {2}return errors === undefined \? is\w+\(value\) : collected\(validate\w+\(value\), errors\);$/.test(match[2]!),
+      )
       .map((match) => match[1]);
     expect(copies).toEqual([]);
     expect(server).toMatch(/^function checkTaskStatus\(/m);
@@ -123,7 +147,16 @@ describe('validator code: one error per fault, typed results (item 6)', () => {
     let program: ts.Program;
     let checker: ts.TypeChecker;
     beforeAll(() => {
-      program = ts.createProgram(files, { strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'], types: [] });
+      program = ts.createProgram(files, {
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+        types: [],
+      });
       checker = program.getTypeChecker();
     });
 
@@ -144,7 +177,12 @@ describe('validator code: one error per fault, typed results (item 6)', () => {
     it('no condition is constant by its type (`fail(…) ? 1 : 0`, where fail returns `false`)', () => {
       const constant: string[] = [];
       for (const node of nodes()) {
-        const condition = ts.isConditionalExpression(node) || ts.isIfStatement(node) ? (ts.isIfStatement(node) ? node.expression : node.condition) : undefined;
+        const condition =
+          ts.isConditionalExpression(node) || ts.isIfStatement(node)
+            ? ts.isIfStatement(node)
+              ? node.expression
+              : node.condition
+            : undefined;
         if (!condition) continue;
         const type = checker.getTypeAtLocation(condition);
         if (type.flags & ts.TypeFlags.BooleanLiteral) constant.push(`${node.getSourceFile().fileName}: ${condition.getText()}`);
@@ -157,17 +195,27 @@ describe('validator code: one error per fault, typed results (item 6)', () => {
       for (const file of files) {
         const source = program.getSourceFile(file)!;
         for (const statement of source.statements) {
-          if (!ts.isFunctionDeclaration(statement) || !statement.name || !statement.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)) continue;
+          if (
+            !ts.isFunctionDeclaration(statement) ||
+            !statement.name ||
+            !statement.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)
+          )
+            continue;
           const returned = statement.type?.getText() ?? '';
           const name = statement.name.text;
-          if (/^is/.test(name) ? !/^value is \w+$/.test(returned) : /^validate/.test(name) && !/^ValidationResult<\w+>$/.test(returned)) untyped.push(`${file}: ${name}(): ${returned}`);
+          if (/^is/.test(name) ? !/^value is \w+$/.test(returned) : /^validate/.test(name) && !/^ValidationResult<\w+>$/.test(returned))
+            untyped.push(`${file}: ${name}(): ${returned}`);
         }
       }
       expect(untyped).toEqual([]);
       const server = program.getSourceFile(files[1]!)!;
-      const query = server.statements.find((statement) => ts.isFunctionDeclaration(statement) && statement.name?.text === 'validateListProjectsQuery') as ts.FunctionDeclaration;
+      const query = server.statements.find(
+        (statement) => ts.isFunctionDeclaration(statement) && statement.name?.text === 'validateListProjectsQuery',
+      ) as ts.FunctionDeclaration;
       expect(query.type?.getText()).toBe('ValidationResult<ListProjectsQuery>');
-      const declared = checker.getTypeAtLocation(server.statements.find((statement) => ts.isTypeAliasDeclaration(statement) && statement.name.text === 'ListProjectsQuery')!);
+      const declared = checker.getTypeAtLocation(
+        server.statements.find((statement) => ts.isTypeAliasDeclaration(statement) && statement.name.text === 'ListProjectsQuery')!,
+      );
       expect(checker.getPropertiesOfType(declared).map((property) => property.name)).toEqual(['page', 'pageSize', 'sort']);
     });
   });

@@ -31,7 +31,9 @@ const SUMMARY = /codegen: \d+ written, \d+ unchanged, \d+ removed/g;
 const errorLines = (text: string) => text.split('\n').filter((line) => /(^|: )error: /.test(line));
 
 describe('codegen --watch', () => {
-  it('survives truncated, invalid, deleted and re-created inputs and an invalid config; one outcome per save', { timeout: 600_000 }, async () => {
+  it('survives truncated, invalid, deleted and re-created inputs and an invalid config; one outcome per save', {
+    timeout: 600_000,
+  }, async () => {
     const dir = project();
     const schema = join(dir, 'schemas/openapi/tasks.yaml');
     const types = () => readFileSync(join(dir, 'out/rest/types.ts'), 'utf8');
@@ -59,7 +61,9 @@ describe('codegen --watch', () => {
 
       // An editor saving half-way: the file ends inside a flow sequence.
       const cut = ORIGINAL.indexOf('enum: [todo, in_') + 'enum: [todo, in_'.length;
-      await save('truncated input', () => writeFileSync(schema, ORIGINAL.slice(0, cut)), { fails: /tasks\.yaml:\d+:\d+: error: invalid YAML/ });
+      await save('truncated input', () => writeFileSync(schema, ORIGINAL.slice(0, cut)), {
+        fails: /tasks\.yaml:\d+:\d+: error: invalid YAML/,
+      });
       await save('truncated input fixed', () => writeFileSync(schema, revision(1)), { writes: 'Task status, revision 1.' });
 
       await save('invalid input', () => writeFileSync(schema, ORIGINAL.replace('title: Tasks API', 'title: "Tasks API')), {
@@ -109,16 +113,24 @@ describe('codegen --watch', () => {
 
       // A file the input $refs, next to it.
       const problem = join(dir, 'schemas/openapi/problem.yaml');
-      await save('referenced file edited', () => writeFileSync(problem, readFileSync(problem, 'utf8').replace('Problem Details.', 'Problem Details, edited.')), {
-        writes: 'Problem Details, edited.',
-      });
+      await save(
+        'referenced file edited',
+        () => writeFileSync(problem, readFileSync(problem, 'utf8').replace('Problem Details.', 'Problem Details, edited.')),
+        {
+          writes: 'Problem Details, edited.',
+        },
+      );
 
       const config = join(dir, 'codegen.config.yaml');
-      await save('invalid config', () => writeFileSync(config, CONFIG.replace(' }\n', '\n')), { fails: /codegen\.config\.yaml:\d+:\d+: error: / });
+      await save('invalid config', () => writeFileSync(config, CONFIG.replace(' }\n', '\n')), {
+        fails: /codegen\.config\.yaml:\d+:\d+: error: /,
+      });
       await save('config with an unknown key', () => writeFileSync(config, CONFIG.replace('output:', 'outptu:')), {
         fails: /codegen\.config\.yaml:\d+:\d+: error: apis\[0\]\.outptu: unknown key/,
       });
-      await save('config fixed', () => writeFileSync(config, CONFIG.replace(' }', ', emit: [types, validators] }')), { writes: 'Task status, revision 6.' });
+      await save('config fixed', () => writeFileSync(config, CONFIG.replace(' }', ', emit: [types, validators] }')), {
+        writes: 'Task status, revision 6.',
+      });
       expect(existsSync(join(dir, 'out/rest/client.ts')), 'the fixed config no longer emits the client').toBe(false);
 
       saves[saves.length - 1]!.end = watcher.mark();
@@ -135,7 +147,10 @@ describe('codegen --watch', () => {
       const context = `${name}:\n${out}${err}`;
       if (fails) {
         expect(errorLines(err).length, context).toBeGreaterThan(0);
-        expect(errorLines(err).filter((line) => fails.test(line)), context).toHaveLength(1);
+        expect(
+          errorLines(err).filter((line) => fails.test(line)),
+          context,
+        ).toHaveLength(1);
         expect(new Set(errorLines(err)).size, `${context}\nan error printed twice`).toBe(errorLines(err).length);
         expect(out.match(SUMMARY), context).toBeNull();
       } else {
@@ -149,7 +164,9 @@ describe('codegen --watch', () => {
 
   // The issue's case: a JSON description truncated mid-string used to print one error per parser
   // complaint, then exit 13 with nothing left to watch.
-  it('codegen generate --watch stays alive when the JSON input is truncated from the start, and recovers', { timeout: 300_000 }, async () => {
+  it('codegen generate --watch stays alive when the JSON input is truncated from the start, and recovers', {
+    timeout: 300_000,
+  }, async () => {
     const dir = project();
     const schema = join(dir, 'schemas/openapi/tasks.json');
     const json = (text: string) => JSON.stringify(parse(text), null, 2);
@@ -174,7 +191,8 @@ describe('codegen --watch', () => {
   it('sees edits to a codegen.config.mjs', { timeout: 300_000 }, async () => {
     const dir = project();
     rmSync(join(dir, 'codegen.config.yaml'));
-    const config = (emit: string) => `export default { apis: [{ name: 'rest', input: 'schemas/openapi/tasks.yaml', output: 'out/rest', emit: [${emit}] }] };\n`;
+    const config = (emit: string) =>
+      `export default { apis: [{ name: 'rest', input: 'schemas/openapi/tasks.yaml', output: 'out/rest', emit: [${emit}] }] };\n`;
     writeFileSync(join(dir, 'codegen.config.mjs'), config("'types'"));
     const watcher = new WatchProcess(dir);
     try {

@@ -162,12 +162,14 @@ describe("Chromium's built-in WebSocket against the server", () => {
     await probeSend(id, JSON.stringify({ type: 'history', id: 'h1', room: 'a' }));
     await probeSend(id, JSON.stringify({ type: 'ping' }));
     await probeSend(id, JSON.stringify({ type: 'ping', id: 'p1' }));
-    await expect.poll(async () => (await probe(id)).messages).toEqual([
-      { type: 'said', room: 'a', text: 'from chromium' },
-      { type: 'historyResult', id: 'h1', texts: ['history of a'] },
-      { type: 'pong' },
-      { type: 'pong', id: 'p1' },
-    ]);
+    await expect
+      .poll(async () => (await probe(id)).messages)
+      .toEqual([
+        { type: 'said', room: 'a', text: 'from chromium' },
+        { type: 'historyResult', id: 'h1', texts: ['history of a'] },
+        { type: 'pong' },
+        { type: 'pong', id: 'p1' },
+      ]);
   });
 
   test('answers protocol pings by itself: the heartbeat keeps a browser socket', async () => {
@@ -188,7 +190,9 @@ describe("Chromium's built-in WebSocket against the server", () => {
     await expect.poll(async () => (await probe(binary)).close).toEqual({ code: 1003, reason: 'Binary messages are not accepted' });
     const invalid = await openProbe(`${site.url}/rooms/a`, ['chat.v1']);
     await probeSend(invalid, JSON.stringify({ type: 'say' }));
-    await expect.poll(async () => (await probe(invalid)).close).toEqual({ code: 1008, reason: 'Invalid message: / must have property text' });
+    await expect
+      .poll(async () => (await probe(invalid)).close)
+      .toEqual({ code: 1008, reason: 'Invalid message: / must have property text' });
   });
 
   test('no first message within the time limit → 1008', async () => {
@@ -237,7 +241,10 @@ describe('the client runtime in Chromium (built-in WebSocket)', () => {
   test('first-message auth, request/reply, typed on; re-auth after the server drops it', async () => {
     const id = await run({ url: `${site.url}/secure/a`, token: 'good', pingIntervalMs: 50, reconnect: { baseDelay: 10, maxDelay: 20 } });
     await expect.poll(async () => (await state(id)).readyState).toBe(1);
-    const reply = await page().evaluate((index) => (window as unknown as PageWindow).clientRequest(index, { type: 'history', room: 'a' }), id);
+    const reply = await page().evaluate(
+      (index) => (window as unknown as PageWindow).clientRequest(index, { type: 'history', room: 'a' }),
+      id,
+    );
     expect(reply).toMatchObject({ type: 'historyResult', texts: ['history of a'] });
     const pong = await page().evaluate((index) => (window as unknown as PageWindow).clientRequest(index, { type: 'ping' }), id);
     expect(pong).toEqual({ type: 'pong', id: expect.stringMatching(/^c[0-9a-z]+-\d+$/) });

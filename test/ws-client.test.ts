@@ -216,7 +216,10 @@ describe('sending and receiving', () => {
       })();
       client.send({ side: 'buy', quantity: 1 } as unknown as Message);
       await done;
-      const expected = [{ symbol: 'X', price: 1 }, { type: 'pong', reply_to: 1 }];
+      const expected = [
+        { symbol: 'X', price: 1 },
+        { type: 'pong', reply_to: 1 },
+      ];
       expect(iterated).toEqual(expected);
       expect(every).toEqual(expected);
       // No application-level ping went out, only what the application sent.
@@ -302,7 +305,11 @@ describe('reconnecting', () => {
     const errors: unknown[] = [];
     const reconnects: number[] = [];
     // No token: the socket opens, the server waits for the auth message and closes with 1008.
-    const client = connect({ url: `${server.url}/rooms/a`, onError: (error) => errors.push(error), onReconnect: (attempt) => reconnects.push(attempt) });
+    const client = connect({
+      url: `${server.url}/rooms/a`,
+      onError: (error) => errors.push(error),
+      onReconnect: (attempt) => reconnects.push(attempt),
+    });
     const iterating = (async () => {
       for await (const message of client.messages()) void message;
     })().catch((error: unknown) => error);

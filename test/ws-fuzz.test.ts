@@ -25,7 +25,14 @@ const TOKEN = 'good-token';
 
 /** Close codes a hostile client may get: normal, going away, unsupported data, invalid UTF-8, policy, too big, try later. */
 const ALLOWED_CODES = new Set([1000, 1001, 1003, 1007, 1008, 1009, 1013]);
-const LEAKS = [/\n\s*at\s+\S/, /\bat [\w$.<>[\]]+ \(/, /node:internal|node_modules\//, /\/(?:work|home|tmp)\/[\w./-]+/, /[\w-]+\.(?:js|ts):\d+/, /secret/];
+const LEAKS = [
+  /\n\s*at\s+\S/,
+  /\bat [\w$.<>[\]]+ \(/,
+  /node:internal|node_modules\//,
+  /\/(?:work|home|tmp)\/[\w./-]+/,
+  /[\w-]+\.(?:js|ts):\d+/,
+  /secret/,
+];
 
 let chat: ChatServer;
 /** Messages handlers saw on sockets that never authenticated. */
@@ -49,37 +56,79 @@ afterAll(async () => {
 
 type Frame = { data: string | Buffer; binary?: boolean };
 
-const KINDS = ['say', 'join', 'leave', 'history', 'work', 'crash', 'ping', 'auth', 'constructor', '__proto__', 'toString', 'hasOwnProperty', '', 'SAY', 'said'];
+const KINDS = [
+  'say',
+  'join',
+  'leave',
+  'history',
+  'work',
+  'crash',
+  'ping',
+  'auth',
+  'constructor',
+  '__proto__',
+  'toString',
+  'hasOwnProperty',
+  '',
+  'SAY',
+  'said',
+];
 
 function value(rng: Rng, depth = 0): unknown {
   switch (rng.int(0, depth > 3 ? 5 : 8)) {
-    case 0: return rng.string(rng.int(0, 20));
-    case 1: return rng.int(-1e6, 1e6);
-    case 2: return rng.pick([null, true, false, 1e308, -0, 2 ** 53 + 1]);
-    case 3: return rng.pick(['\u0000', '\ud800', '💥'.repeat(10), '<script>', '${x}', '%s%n']);
-    case 4: return rng.int(0, 5);
-    case 5: return rng.string(rng.int(0, 5), 'ab');
-    case 6: return Array.from({ length: rng.int(0, 4) }, () => value(rng, depth + 1));
-    case 7: return Object.fromEntries(Array.from({ length: rng.int(0, 4) }, () => [rng.pick(['type', 'id', 'room', 'text', 'ms', '__proto__', 'constructor', rng.string(3)]), value(rng, depth + 1)]));
-    default: return { nested: value(rng, depth + 1) };
+    case 0:
+      return rng.string(rng.int(0, 20));
+    case 1:
+      return rng.int(-1e6, 1e6);
+    case 2:
+      return rng.pick([null, true, false, 1e308, -0, 2 ** 53 + 1]);
+    case 3:
+      return rng.pick(['\u0000', '\ud800', '💥'.repeat(10), '<script>', '${x}', '%s%n']);
+    case 4:
+      return rng.int(0, 5);
+    case 5:
+      return rng.string(rng.int(0, 5), 'ab');
+    case 6:
+      return Array.from({ length: rng.int(0, 4) }, () => value(rng, depth + 1));
+    case 7:
+      return Object.fromEntries(
+        Array.from({ length: rng.int(0, 4) }, () => [
+          rng.pick(['type', 'id', 'room', 'text', 'ms', '__proto__', 'constructor', rng.string(3)]),
+          value(rng, depth + 1),
+        ]),
+      );
+    default:
+      return { nested: value(rng, depth + 1) };
   }
 }
 
 /** One hostile message. */
 function message(rng: Rng): Frame {
   switch (rng.int(0, 11)) {
-    case 0: return { data: rng.bytes(rng.int(1, 64)), binary: true };
-    case 1: return { data: '{"type":"say","text":"' + rng.string(rng.int(0, 40)) };
-    case 2: return { data: 'x'.repeat(MAX_PAYLOAD + rng.int(1, 4000)) };
-    case 3: return { data: JSON.stringify({ type: rng.pick(KINDS), ...(value(rng) as object) }) };
-    case 4: return { data: JSON.stringify({ type: rng.pick(KINDS), text: value(rng), room: value(rng), ms: rng.int(0, 3), id: value(rng) }) };
-    case 5: return { data: '{"__proto__":{"polluted":true},"type":"say","text":"p"}' };
-    case 6: return { data: JSON.stringify(value(rng)) };
-    case 7: return { data: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]) }; // invalid UTF-8 in a text frame
-    case 8: return { data: JSON.stringify({ type: 'say', text: rng.string(rng.int(1, 30)) }) };
-    case 9: return { data: JSON.stringify({ type: 'ping', id: rng.pick([1, 'a', null, {}, [1]]) }) };
-    case 10: return { data: JSON.stringify({ type: 'work', ms: rng.int(0, 3), fail: rng.chance(0.5), id: rng.int(0, 9) }) };
-    default: return { data: '[' .repeat(rng.int(1, 2000)) };
+    case 0:
+      return { data: rng.bytes(rng.int(1, 64)), binary: true };
+    case 1:
+      return { data: '{"type":"say","text":"' + rng.string(rng.int(0, 40)) };
+    case 2:
+      return { data: 'x'.repeat(MAX_PAYLOAD + rng.int(1, 4000)) };
+    case 3:
+      return { data: JSON.stringify({ type: rng.pick(KINDS), ...(value(rng) as object) }) };
+    case 4:
+      return { data: JSON.stringify({ type: rng.pick(KINDS), text: value(rng), room: value(rng), ms: rng.int(0, 3), id: value(rng) }) };
+    case 5:
+      return { data: '{"__proto__":{"polluted":true},"type":"say","text":"p"}' };
+    case 6:
+      return { data: JSON.stringify(value(rng)) };
+    case 7:
+      return { data: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]) }; // invalid UTF-8 in a text frame
+    case 8:
+      return { data: JSON.stringify({ type: 'say', text: rng.string(rng.int(1, 30)) }) };
+    case 9:
+      return { data: JSON.stringify({ type: 'ping', id: rng.pick([1, 'a', null, {}, [1]]) }) };
+    case 10:
+      return { data: JSON.stringify({ type: 'work', ms: rng.int(0, 3), fail: rng.chance(0.5), id: rng.int(0, 9) }) };
+    default:
+      return { data: '['.repeat(rng.int(1, 2000)) };
   }
 }
 
@@ -93,11 +142,19 @@ function nextCase(rng: Rng): Case {
   const category = rng.pick(['before-auth', 'bad-token', 'after-auth', 'flood', 'after-auth', 'raw-auth']);
   const some = (n: number) => Array.from({ length: rng.int(1, n) }, () => message(rng));
   switch (category) {
-    case 'before-auth': return { category, frames: some(4) };
-    case 'bad-token': return { category, frames: [{ data: JSON.stringify({ type: 'auth', token: rng.pick(['', 'bad', 42, null, 'x'.repeat(3000)]) }) }, ...some(3)] };
-    case 'flood': return { category, frames: [auth, ...Array.from({ length: 120 }, () => ({ data: '{"type":"join","room":"r"}' }))] };
-    case 'raw-auth': return { category, frames: [{ data: JSON.stringify({ type: 'auth', token: TOKEN, extra: value(rng) }) }, ...some(3)] };
-    default: return { category, frames: [auth, ...some(6)] };
+    case 'before-auth':
+      return { category, frames: some(4) };
+    case 'bad-token':
+      return {
+        category,
+        frames: [{ data: JSON.stringify({ type: 'auth', token: rng.pick(['', 'bad', 42, null, 'x'.repeat(3000)]) }) }, ...some(3)],
+      };
+    case 'flood':
+      return { category, frames: [auth, ...Array.from({ length: 120 }, () => ({ data: '{"type":"join","room":"r"}' }))] };
+    case 'raw-auth':
+      return { category, frames: [{ data: JSON.stringify({ type: 'auth', token: TOKEN, extra: value(rng) }) }, ...some(3)] };
+    default:
+      return { category, frames: [auth, ...some(6)] };
   }
 }
 
@@ -141,16 +198,25 @@ async function run(fuzzCase: Case): Promise<Outcome> {
 
 it(`survives ${TARGET.toLocaleString('en-US')} hostile connections: proper close codes, no leaks, nothing before auth, still serving`, async () => {
   const result = await fuzz({
-    seed: SEED, target: TARGET, timeLimitMs: TIME_LIMIT_MS, concurrency: CONCURRENCY, next: nextCase,
+    seed: SEED,
+    target: TARGET,
+    timeLimitMs: TIME_LIMIT_MS,
+    concurrency: CONCURRENCY,
+    next: nextCase,
     run: async (fuzzCase, fail) => {
       const outcome = await run(fuzzCase);
       const key = outcome.status !== undefined ? `http ${outcome.status}` : String(outcome.code);
       if (outcome.status !== undefined && outcome.status !== 429) fail(`[${fuzzCase.category}] handshake answered ${outcome.status}`);
       // A handler that throws or rejects (the chat's `crash`, a failing `work`) closes with 1011 by design.
-      const crashKind = fuzzCase.frames.some((frame) => typeof frame.data === 'string' && (frame.data.includes('"crash"') || frame.data.includes('"fail":true')));
-      if (outcome.code !== undefined && !ALLOWED_CODES.has(outcome.code) && !(outcome.code === 1011 && crashKind)) fail(`[${fuzzCase.category}] close code ${outcome.code} ${outcome.reason}`);
-      for (const pattern of LEAKS) if (outcome.reason && pattern.test(outcome.reason)) fail(`[${fuzzCase.category}] reason leaks: ${outcome.reason}`);
-      if (fuzzCase.category === 'before-auth' && outcome.reason === 'client done') fail('[before-auth] a socket that never authenticated was not closed');
+      const crashKind = fuzzCase.frames.some(
+        (frame) => typeof frame.data === 'string' && (frame.data.includes('"crash"') || frame.data.includes('"fail":true')),
+      );
+      if (outcome.code !== undefined && !ALLOWED_CODES.has(outcome.code) && !(outcome.code === 1011 && crashKind))
+        fail(`[${fuzzCase.category}] close code ${outcome.code} ${outcome.reason}`);
+      for (const pattern of LEAKS)
+        if (outcome.reason && pattern.test(outcome.reason)) fail(`[${fuzzCase.category}] reason leaks: ${outcome.reason}`);
+      if (fuzzCase.category === 'before-auth' && outcome.reason === 'client done')
+        fail('[before-auth] a socket that never authenticated was not closed');
       return key;
     },
   });

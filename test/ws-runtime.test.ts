@@ -53,13 +53,26 @@ describe('the runtime files', () => {
 
   for (const [name, compiler] of Object.entries(COMPILERS)) {
     test(`server and Node client type-check strict under ${name}`, () => {
-      const result = typecheck(folder, compiler, 'node', ['runtime/*.ts', 'chat.ts', 'server-usage.ts', 'client-usage.ts', 'node-client.ts']);
+      const result = typecheck(folder, compiler, 'node', [
+        'runtime/*.ts',
+        'chat.ts',
+        'server-usage.ts',
+        'client-usage.ts',
+        'node-client.ts',
+      ]);
       expect(result.output).toBe('');
       expect(result.ok).toBe(true);
     });
 
     test(`the client type-checks for browsers (DOM, no @types/node) under ${name}`, () => {
-      const files = ['runtime/ws-client.ts', 'runtime/ws-protocol.ts', 'runtime/validation.ts', 'chat.ts', 'client-usage.ts', 'browser-client.ts'];
+      const files = [
+        'runtime/ws-client.ts',
+        'runtime/ws-protocol.ts',
+        'runtime/validation.ts',
+        'chat.ts',
+        'client-usage.ts',
+        'browser-client.ts',
+      ];
       const result = typecheck(folder, compiler, 'browser', files);
       expect(result.output).toBe('');
       expect(result.ok).toBe(true);
@@ -103,7 +116,8 @@ describe('handshake', () => {
   test('handshake auth by cookie or URL token: 401 without credentials, 403 without permission', async () => {
     const server = await chat({
       authenticate: (request) => {
-        const token = new URL(request.url ?? '/', 'http://x').searchParams.get('token') ?? /session=(\w+)/.exec(request.headers.cookie ?? '')?.[1];
+        const token =
+          new URL(request.url ?? '/', 'http://x').searchParams.get('token') ?? /session=(\w+)/.exec(request.headers.cookie ?? '')?.[1];
         if (!token) return { status: 401 };
         return token === 'alice' ? { context: { user: 'alice' } } : { status: 403, message: 'Not a member of this room' };
       },
@@ -192,10 +206,12 @@ describe('messages and close codes', () => {
     const socket = await client(`${server.url}/rooms/a`);
     const messages = inbox(socket);
     socket.send(JSON.stringify({ type: 'join', room: 'news' }));
-    await expect.poll(async () => {
-      await server.endpoint.publish('room:news', { type: 'said', room: 'news', text: 'extra' });
-      return messages.messages.length > 0;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        await server.endpoint.publish('room:news', { type: 'said', room: 'news', text: 'extra' });
+        return messages.messages.length > 0;
+      })
+      .toBe(true);
     expect(messages.messages[0]).toEqual({ type: 'said', room: 'news', text: 'extra' });
     socket.send(JSON.stringify({ type: 'leave', room: 'news' }));
     socket.send(JSON.stringify({ type: 'history', id: 'sync', room: 'a' }));
@@ -299,7 +315,12 @@ describe('messages and close codes', () => {
     const socket = await client(`${server.url}/rooms/a`);
     const messages = inbox(socket);
     socket.send(JSON.stringify({ type: 'history', id: 'q1', room: 5 }));
-    expect(await messages.next()).toEqual({ type: 'error', id: 'q1', reason: 'invalid-message', message: 'Invalid message: /room is invalid' });
+    expect(await messages.next()).toEqual({
+      type: 'error',
+      id: 'q1',
+      reason: 'invalid-message',
+      message: 'Invalid message: /room is invalid',
+    });
     socket.send('nope');
     expect(await messages.next()).toEqual({ type: 'error', reason: 'invalid-json', message: 'Invalid message: not JSON' });
     socket.send(JSON.stringify({ type: 'history', id: 'q2', room: 'a' }));

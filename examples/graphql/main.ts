@@ -27,43 +27,51 @@
  *   HEADERS_TIMEOUT_MS    how long the request head may take (default 20000; 408 after)
  *   REQUEST_TIMEOUT_MS    how long the whole request may take (default 60000; 408 after)
  */
-import type { AddressInfo } from "node:net";
-import { createGraphQLServer, createHttpServer, type GraphQLRequest, type ViewerRole } from "../../out/graphql/server.js";
-import { TaskStore } from "./data.js";
-import { resolvers, type Context, type Viewer } from "./resolvers.js";
-import { corsOrigins, listenerLimits, setting, stopOnSignals } from "../shared/process.js";
+import type { AddressInfo } from 'node:net';
+import { createGraphQLServer, createHttpServer, type GraphQLRequest, type ViewerRole } from '../../out/graphql/server.js';
+import { TaskStore } from './data.js';
+import { resolvers, type Context, type Viewer } from './resolvers.js';
+import { corsOrigins, listenerLimits, setting, stopOnSignals } from '../shared/process.js';
 
 /** The demo tokens; a real server verifies a signed token or looks it up. */
 const TOKENS: ReadonlyMap<string, Viewer> = new Map<string, Viewer>([
-  ["admin-token", { id: "u1", role: "ADMIN" satisfies ViewerRole }],
-  ["member-token", { id: "u2", role: "MEMBER" satisfies ViewerRole }],
+  ['admin-token', { id: 'u1', role: 'ADMIN' satisfies ViewerRole }],
+  ['member-token', { id: 'u2', role: 'MEMBER' satisfies ViewerRole }],
 ]);
 
 /** `Authorization: Bearer <token>` over HTTP; `{ authorization: "Bearer <token>" }` in `connection_init`. */
 function authenticate(request: GraphQLRequest): Viewer | null {
-  const header = request.transport === "http" ? request.headers.authorization : request.connectionParams?.authorization;
-  if (typeof header !== "string" || header === "") return null;
+  const header = request.transport === 'http' ? request.headers.authorization : request.connectionParams?.authorization;
+  if (typeof header !== 'string' || header === '') return null;
   const viewer = /^Bearer (.+)$/.exec(header)?.[1];
   const found = viewer ? TOKENS.get(viewer) : undefined;
-  if (!found) throw new Error("invalid token");
+  if (!found) throw new Error('invalid token');
   return found;
 }
 
 const store = new TaskStore();
 const origins = corsOrigins();
-const pointsPerMinute = setting("RATE_LIMIT", 20_000);
+const pointsPerMinute = setting('RATE_LIMIT', 20_000);
 
 const graphql = createGraphQLServer<Context, Viewer>(resolvers, {
   authenticate,
   context: ({ viewer }): Context => ({ store, viewer }),
-  persistedOnly: process.env.PERSISTED_ONLY === "1",
+  persistedOnly: process.env.PERSISTED_ONLY === '1',
   // In one process's memory; several instances would share a Redis `Store` (`rateLimit.store`).
   ...(pointsPerMinute > 0
-    ? { rateLimit: { limit: pointsPerMinute, windowMs: 60_000, cost: "complexity" as const, key: (request: GraphQLRequest, viewer: Viewer | null) => (viewer ? `user:${viewer.id}` : `ip:${request.raw.socket.remoteAddress}`) } }
+    ? {
+        rateLimit: {
+          limit: pointsPerMinute,
+          windowMs: 60_000,
+          cost: 'complexity' as const,
+          key: (request: GraphQLRequest, viewer: Viewer | null) =>
+            viewer ? `user:${viewer.id}` : `ip:${request.raw.socket.remoteAddress}`,
+        },
+      }
     : {}),
   // Connections, operations per connection and messages are limited by default (see WebSocketOptions).
   cors: { origins, credentials: true, maxAge: 600 },
-  bodyTimeout: setting("BODY_TIMEOUT_MS", 30_000),
+  bodyTimeout: setting('BODY_TIMEOUT_MS', 30_000),
   websocket: { maxConnectionsPerClient: 20 },
 });
 
@@ -71,14 +79,14 @@ const graphql = createGraphQLServer<Context, Viewer>(resolvers, {
 const server = createHttpServer(graphql.listener, listenerLimits());
 graphql.attach(server);
 
-server.listen(setting("PORT", 0), "127.0.0.1", () => {
+server.listen(setting('PORT', 0), '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;
   process.stdout.write(`listening on http://127.0.0.1:${port}/graphql\n`);
 });
 
-server.on("error", (error) => {
+server.on('error', (error) => {
   console.error(`example:graphql: ${error.message}`);
   process.exit(1);
 });
 
-stopOnSignals("example:graphql", server, () => graphql.close());
+stopOnSignals('example:graphql', server, () => graphql.close());

@@ -7,10 +7,10 @@
 // `mappers` option in codegen.config.yaml makes the generated resolver types use them, so the
 // `Task` field resolvers below get a record as their parent and resolve the relations. Records
 // carry `__typename`, so `Node` and `SearchResult` need no `__resolveType`.
-import { GraphQLError } from "graphql";
-import type { ViewerRole } from "../../out/graphql/server.js";
-import type { Resolvers } from "../../out/graphql/types.js";
-import type { TaskRecord, TaskStore } from "./data.js";
+import { GraphQLError } from 'graphql';
+import type { ViewerRole } from '../../out/graphql/server.js';
+import type { Resolvers } from '../../out/graphql/types.js';
+import type { TaskRecord, TaskStore } from './data.js';
 
 /** Who is asking, from their token (see main.ts). */
 export interface Viewer {
@@ -28,10 +28,16 @@ export interface Context {
 const MAX_PAGE = 100;
 
 function notFound(what: string, id: string): GraphQLError {
-  return new GraphQLError(`${what} ${id} does not exist`, { extensions: { code: "NOT_FOUND" } });
+  return new GraphQLError(`${what} ${id} does not exist`, { extensions: { code: 'NOT_FOUND' } });
 }
 
-function connection(store: TaskStore, projectId: string, first: number | null, after: string | null | undefined, status?: TaskRecord["status"] | null) {
+function connection(
+  store: TaskStore,
+  projectId: string,
+  first: number | null,
+  after: string | null | undefined,
+  status?: TaskRecord['status'] | null,
+) {
   const page = store.page(projectId, Math.min(first ?? 20, MAX_PAGE), after, status);
   return {
     edges: page.items.map((task) => ({ cursor: task.id, node: task })),
@@ -78,11 +84,11 @@ export const resolvers = {
   Mutation: {
     /** Create a task; only members may write. */
     createTask(_parent, { input }, { store }) {
-      if (!store.projects.has(input.projectId)) throw notFound("project", input.projectId);
+      if (!store.projects.has(input.projectId)) throw notFound('project', input.projectId);
       return store.insert({
         projectId: input.projectId,
         title: input.title,
-        status: input.status ?? "TODO",
+        status: input.status ?? 'TODO',
         assigneeId: input.assigneeId ?? null,
         internalNotes: null,
       });
@@ -106,7 +112,7 @@ export const resolvers = {
     taskChanged: {
       subscribe(_parent, { projectId }, { store }) {
         // Checked before the stream starts, so a bad id is an error of the subscribe call itself.
-        if (!store.projects.has(projectId)) throw notFound("project", projectId);
+        if (!store.projects.has(projectId)) throw notFound('project', projectId);
         return events(store.changes(projectId));
       },
     },
@@ -122,7 +128,7 @@ export const resolvers = {
     },
     project(task, _args, { store }) {
       const project = store.projects.get(task.projectId);
-      if (!project) throw notFound("project", task.projectId);
+      if (!project) throw notFound('project', task.projectId);
       return project;
     },
   },

@@ -4,15 +4,22 @@
 // `context.principal`, write `satisfies GrpcServices<YourPrincipal>` below.
 //
 // The example keeps tasks in memory: a Map, and a list of listeners for SyncTasks.
-import { create } from "@bufbuild/protobuf";
-import { timestampNow } from "@bufbuild/protobuf/wkt";
-import { TaskEvent_Kind, TaskEventSchema, TaskSchema, TaskStatus, type Task, type TaskEvent } from "../../out/grpc/acme/tasks/v1/tasks_pb.js";
-import { Code, ConnectError, type GrpcServices } from "../../out/grpc/server.js";
+import { create } from '@bufbuild/protobuf';
+import { timestampNow } from '@bufbuild/protobuf/wkt';
+import {
+  TaskEvent_Kind,
+  TaskEventSchema,
+  TaskSchema,
+  TaskStatus,
+  type Task,
+  type TaskEvent,
+} from '../../out/grpc/acme/tasks/v1/tasks_pb.js';
+import { Code, ConnectError, type GrpcServices } from '../../out/grpc/server.js';
 
 /** Who a token belongs to (see main.ts). */
 export interface User {
   id: string;
-  role: "editor" | "reader";
+  role: 'editor' | 'reader';
 }
 
 const tasks = new Map<string, Task>();
@@ -34,9 +41,9 @@ function found(id: string): Task {
 
 /** A new task from what a client sent: checks what the proto cannot say, assigns id and time. */
 function createFrom(input: Task | undefined): Task {
-  if (!input) throw new ConnectError("task is required", Code.InvalidArgument);
-  if (input.projectId === "") throw new ConnectError("task.project_id is required", Code.InvalidArgument);
-  if (input.title.trim() === "") throw new ConnectError("task.title is required", Code.InvalidArgument);
+  if (!input) throw new ConnectError('task is required', Code.InvalidArgument);
+  if (input.projectId === '') throw new ConnectError('task.project_id is required', Code.InvalidArgument);
+  if (input.title.trim() === '') throw new ConnectError('task.title is required', Code.InvalidArgument);
   const task = create(TaskSchema, { ...input, id: `t${nextId++}`, createTime: timestampNow() });
   if (task.status === TaskStatus.UNSPECIFIED) task.status = TaskStatus.TODO;
   tasks.set(task.id, task);
@@ -48,10 +55,10 @@ function createFrom(input: Task | undefined): Task {
 function update(changes: Task, paths: readonly string[]): Task {
   const task = found(changes.id);
   const all = paths.length === 0;
-  if (all ? changes.title !== "" : paths.includes("title")) task.title = changes.title;
-  if (all ? changes.status !== TaskStatus.UNSPECIFIED : paths.includes("status")) task.status = changes.status;
-  if (all ? changes.assigneeId !== undefined : paths.includes("assignee_id")) task.assigneeId = changes.assigneeId;
-  if (all ? changes.labels.length > 0 : paths.includes("labels")) task.labels = changes.labels;
+  if (all ? changes.title !== '' : paths.includes('title')) task.title = changes.title;
+  if (all ? changes.status !== TaskStatus.UNSPECIFIED : paths.includes('status')) task.status = changes.status;
+  if (all ? changes.assigneeId !== undefined : paths.includes('assignee_id')) task.assigneeId = changes.assigneeId;
+  if (all ? changes.labels.length > 0 : paths.includes('labels')) task.labels = changes.labels;
   publish(TaskEvent_Kind.UPDATED, task);
   return task;
 }
@@ -67,7 +74,7 @@ export const handlers = {
   TaskService: {
     /** One task by id (unary). A handler may answer with a plain value or a promise. */
     getTask(request) {
-      if (request.id === "") throw new ConnectError("id is required", Code.InvalidArgument);
+      if (request.id === '') throw new ConnectError('id is required', Code.InvalidArgument);
       return found(request.id);
     },
     /** Create a task (unary). */
@@ -76,7 +83,7 @@ export const handlers = {
     },
     /** Change some fields of a task (unary). */
     async updateTask(request) {
-      if (!request.task) throw new ConnectError("task is required", Code.InvalidArgument);
+      if (!request.task) throw new ConnectError('task is required', Code.InvalidArgument);
       return update(request.task, request.updateMask?.paths ?? []);
     },
     /** Delete a task (unary). */
@@ -86,7 +93,7 @@ export const handlers = {
     },
     /** The tasks of a project, streamed one by one (server streaming). */
     async *listTasks(request) {
-      if (request.projectId === "") throw new ConnectError("project_id is required", Code.InvalidArgument);
+      if (request.projectId === '') throw new ConnectError('project_id is required', Code.InvalidArgument);
       const limit = request.pageSize > 0 ? request.pageSize : 50;
       let sent = 0;
       for (const task of tasks.values()) {

@@ -25,26 +25,26 @@
  *   HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS   HTTP/1.1 request head and whole-request time limits
  *                  (defaults 20000 and 60000; 408 after)
  */
-import { createGrpcServer } from "../../out/grpc/server.js";
-import { handlers, type User } from "./handlers.js";
-import { corsOrigins, listenerLimits, setting, stopOnSignals } from "../shared/process.js";
+import { createGrpcServer } from '../../out/grpc/server.js';
+import { handlers, type User } from './handlers.js';
+import { corsOrigins, listenerLimits, setting, stopOnSignals } from '../shared/process.js';
 
 /** The demo tokens; a real server verifies a signed token or looks it up. */
 const TOKENS: ReadonlyMap<string, User> = new Map([
-  ["demo-token", { id: "demo", role: "editor" }],
-  ["reader-token", { id: "reader", role: "reader" }],
+  ['demo-token', { id: 'demo', role: 'editor' }],
+  ['reader-token', { id: 'reader', role: 'reader' }],
 ]);
 
-const READS = new Set(["GetTask", "ListTasks"]);
+const READS = new Set(['GetTask', 'ListTasks']);
 
 const origins = corsOrigins();
 
 const server = createGrpcServer<User>(handlers, {
   authenticate: (metadata) => {
-    const token = /^Bearer (.+)$/.exec(metadata.get("authorization") ?? "")?.[1];
+    const token = /^Bearer (.+)$/.exec(metadata.get('authorization') ?? '')?.[1];
     return token === undefined ? undefined : TOKENS.get(token);
   },
-  authorize: (user, method) => user.role === "editor" || READS.has(method.name),
+  authorize: (user, method) => user.role === 'editor' || READS.has(method.name),
   cors: { origins, credentials: true, maxAge: 600 },
   // gRPC-Web and Connect over HTTP/1.1: how long a request head and a whole request may take.
   http1: listenerLimits(),
@@ -52,12 +52,12 @@ const server = createGrpcServer<User>(handlers, {
   onError: (error, method) => console.error(`example:grpc: ${method.parent.typeName}/${method.name} failed:`, error),
 });
 
-server.server.on("error", (error) => {
+server.server.on('error', (error) => {
   console.error(`example:grpc: ${error.message}`);
   process.exit(1);
 });
 
-const port = await server.listen(setting("PORT", 0), "127.0.0.1");
+const port = await server.listen(setting('PORT', 0), '127.0.0.1');
 process.stdout.write(`listening on http://127.0.0.1:${port}\n`);
 
-stopOnSignals("example:grpc", undefined, () => server.close());
+stopOnSignals('example:grpc', undefined, () => server.close());

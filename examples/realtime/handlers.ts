@@ -1,16 +1,16 @@
 // The handlers of Tasks Realtime API: yours to edit. codegen wrote this file once; when a message is
 // added to the manifest it adds a stub for it here, and never changes anything else.
 // Serve them with `createRealtimeServer(handlers, options)` from the same module.
-import { randomUUID } from "node:crypto";
-import type { RealtimeHandlers, RealtimePublish } from "../../out/realtime/server.js";
-import type { ChatLine, Task, TaskStatus } from "../../out/realtime/types.js";
+import { randomUUID } from 'node:crypto';
+import type { RealtimeHandlers, RealtimePublish } from '../../out/realtime/server.js';
+import type { ChatLine, Task, TaskStatus } from '../../out/realtime/types.js';
 
 /** Who is connected: from the chat's first message, or from an SSE bearer token. */
 export interface Viewer {
   name: string;
 }
 
-const STATUSES: readonly TaskStatus[] = ["todo", "in_progress", "done"];
+const STATUSES: readonly TaskStatus[] = ['todo', 'in_progress', 'done'];
 
 /** The task feed's tasks, in memory; every change is published on `GET /v1/tasks/events`. */
 export class TaskBoard {
@@ -25,9 +25,9 @@ export class TaskBoard {
   }
 
   async create(publish: RealtimePublish, title: string): Promise<Task> {
-    const task: Task = { id: randomUUID(), title, status: "todo", createdAt: new Date().toISOString() };
+    const task: Task = { id: randomUUID(), title, status: 'todo', createdAt: new Date().toISOString() };
     this.tasks.set(task.id, task);
-    await publish.tasks("task.created", { task });
+    await publish.tasks('task.created', { task });
     return task;
   }
 
@@ -38,14 +38,14 @@ export class TaskBoard {
     const next = STATUSES[STATUSES.indexOf(task.status) + 1];
     if (next === undefined) {
       this.tasks.delete(task.id);
-      await publish.tasks("task.deleted", { id: task.id });
+      await publish.tasks('task.deleted', { id: task.id });
       return;
     }
     const updated: Task = { ...task, status: next, updatedAt: new Date().toISOString() };
     // Re-inserted at the end, so the next tick advances another task.
     this.tasks.delete(task.id);
     this.tasks.set(task.id, updated);
-    await publish.tasks("task.updated", { task: updated });
+    await publish.tasks('task.updated', { task: updated });
   }
 }
 
@@ -64,7 +64,7 @@ export const handlers: RealtimeHandlers<Viewer> = {
     /** Joins the chat room of a task. */
     async join(message, connection, publish) {
       await connection.subscribe(roomTopic(message.room));
-      await publish.chat({ type: "joined", room: message.room, user: connection.context.name }, roomTopic(message.room));
+      await publish.chat({ type: 'joined', room: message.room, user: connection.context.name }, roomTopic(message.room));
     },
     /**
      * Says something in a room; answered by an ack with the same id.
@@ -72,7 +72,7 @@ export const handlers: RealtimeHandlers<Viewer> = {
      */
     async say(message, connection, publish) {
       const line: ChatLine = {
-        type: "said",
+        type: 'said',
         messageId: randomUUID(),
         room: message.room,
         user: connection.context.name,
@@ -82,19 +82,19 @@ export const handlers: RealtimeHandlers<Viewer> = {
       await publish.chat(line, roomTopic(message.room));
       const command = /^\/task\s+(.+)$/.exec(message.text);
       if (command) await board.create(publish, command[1]!.trim().slice(0, 200));
-      return { type: "ack", id: message.id, messageId: line.messageId };
+      return { type: 'ack', id: message.id, messageId: line.messageId };
     },
   },
   /** `POST /v1/tasks/{taskId}/summary`: send the stream's events with `stream.send(event, data)`. */
   async taskSummary({ params, body, stream, signal }) {
     const task = board.get(params.taskId);
     const text = task
-      ? `"${task.title}" is ${task.status.replace("_", " ")}, created ${task.createdAt}${body.style === "detailed" && task.updatedAt ? `, last changed ${task.updatedAt}` : ""}.`
+      ? `"${task.title}" is ${task.status.replace('_', ' ')}, created ${task.createdAt}${body.style === 'detailed' && task.updatedAt ? `, last changed ${task.updatedAt}` : ''}.`
       : `There is no task ${params.taskId} (yet).`;
-    const words = text.split(" ").slice(0, body.maxWords ?? 1000);
+    const words = text.split(' ').slice(0, body.maxWords ?? 1000);
     for (const [index, word] of words.entries()) {
       if (signal.aborted) return;
-      stream.send("chunk", { text: index === 0 ? word : ` ${word}` });
+      stream.send('chunk', { text: index === 0 ? word : ` ${word}` });
       await sleep(10);
     }
   },

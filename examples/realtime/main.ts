@@ -26,29 +26,29 @@
  *
  * Streams per client (SSE, 100 per endpoint) and WebSockets per client (100) are limited by default.
  */
-import type { AddressInfo } from "node:net";
-import { createHttpServer, createRealtimeServer } from "../../out/realtime/server.js";
-import { board, handlers, type Viewer } from "./handlers.js";
-import { corsOrigins, listenerLimits, setting, stopOnSignals } from "../shared/process.js";
+import type { AddressInfo } from 'node:net';
+import { createHttpServer, createRealtimeServer } from '../../out/realtime/server.js';
+import { board, handlers, type Viewer } from './handlers.js';
+import { corsOrigins, listenerLimits, setting, stopOnSignals } from '../shared/process.js';
 
 /** The demo tokens; a real server verifies a signed token or looks it up. */
 const TOKENS: ReadonlyMap<string, Viewer> = new Map([
-  ["demo-token", { name: "demo" }],
-  ["reader-token", { name: "reader" }],
+  ['demo-token', { name: 'demo' }],
+  ['reader-token', { name: 'reader' }],
 ]);
-const ANONYMOUS: Viewer = { name: "anonymous" };
+const ANONYMOUS: Viewer = { name: 'anonymous' };
 
 const realtime = createRealtimeServer<Viewer>(handlers, {
   cors: { origins: corsOrigins(), credentials: true, maxAge: 600 },
   sse: {
     // The feed is public; a token, when sent, must be valid. POST streams need one.
     authenticate: (_request, token) => (token === undefined ? ANONYMOUS : TOKENS.get(token)),
-    authorize: (viewer, { request }) => request.method !== "POST" || viewer !== ANONYMOUS,
-    bodyTimeoutMs: setting("BODY_TIMEOUT_MS", 30_000),
+    authorize: (viewer, { request }) => request.method !== 'POST' || viewer !== ANONYMOUS,
+    bodyTimeoutMs: setting('BODY_TIMEOUT_MS', 30_000),
   },
   websocket: {
     verifyToken: (token) => TOKENS.get(token),
-    onError: (error) => console.error("example:realtime:", error),
+    onError: (error) => console.error('example:realtime:', error),
   },
 });
 
@@ -56,22 +56,25 @@ const realtime = createRealtimeServer<Viewer>(handlers, {
 const server = createHttpServer(realtime.listener, listenerLimits());
 realtime.attach(server);
 
-const feed = setInterval(() => {
-  const change = board.isEmpty() ? board.create(realtime.publish, "Water the plants") : board.advance(realtime.publish);
-  change.catch((error: unknown) => console.error("example:realtime: feed:", error));
-}, setting("FEED_INTERVAL_MS", 5_000));
+const feed = setInterval(
+  () => {
+    const change = board.isEmpty() ? board.create(realtime.publish, 'Water the plants') : board.advance(realtime.publish);
+    change.catch((error: unknown) => console.error('example:realtime: feed:', error));
+  },
+  setting('FEED_INTERVAL_MS', 5_000),
+);
 
-server.listen(setting("PORT", 0), "127.0.0.1", () => {
+server.listen(setting('PORT', 0), '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;
   process.stdout.write(`listening on http://127.0.0.1:${port}\n`);
 });
 
-server.on("error", (error) => {
+server.on('error', (error) => {
   console.error(`example:realtime: ${error.message}`);
   process.exit(1);
 });
 
-stopOnSignals("example:realtime", server, () => {
+stopOnSignals('example:realtime', server, () => {
   clearInterval(feed);
   return realtime.close();
 });

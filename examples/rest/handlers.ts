@@ -6,10 +6,10 @@
 // parameters and the body when a handler runs, and it turns the returned result (or a thrown
 // `HttpProblem`) into the response: ETags and 304s, `Location`, `Link`, sparse fieldsets and
 // Problem Details are its business, not this file's. `examples/rest/main.ts` starts it.
-import { randomUUID } from "node:crypto";
-import { computeEtag, HttpProblem, type TasksApiHandlers } from "../../out/rest/server.js";
-import type { Assignee, Attachment, Project, Task, TaskInput, TaskPatch } from "../../out/rest/types.js";
-import { validateTask } from "../../out/rest/validators.js";
+import { randomUUID } from 'node:crypto';
+import { computeEtag, HttpProblem, type TasksApiHandlers } from '../../out/rest/server.js';
+import type { Assignee, Attachment, Project, Task, TaskInput, TaskPatch } from '../../out/rest/types.js';
+import { validateTask } from '../../out/rest/validators.js';
 
 // ---- the in-memory store ------------------------------------------------------------------------
 
@@ -42,22 +42,22 @@ function now(): string {
 }
 
 function notFound(what: string, id: string): HttpProblem {
-  return new HttpProblem(404, "Not Found", { detail: `No ${what} ${id}.` });
+  return new HttpProblem(404, 'Not Found', { detail: `No ${what} ${id}.` });
 }
 
 function projectOf(projectId: string): Project {
   const project = projects.get(projectId);
-  if (!project) throw notFound("project", projectId);
+  if (!project) throw notFound('project', projectId);
   return project;
 }
 
 function entryOf(taskId: string): TaskEntry {
   const entry = tasks.get(taskId);
-  if (!entry) throw notFound("task", taskId);
+  if (!entry) throw notFound('task', taskId);
   return entry;
 }
 
-function save(entry: Omit<TaskEntry, "etag">): TaskEntry {
+function save(entry: Omit<TaskEntry, 'etag'>): TaskEntry {
   const saved = { ...entry, etag: computeEtag(JSON.stringify(entry.task)) };
   tasks.set(entry.task.id, saved);
   return saved;
@@ -73,7 +73,10 @@ function taskFrom(input: TaskInput, id: string, createdAt: string, updatedAt?: s
   if (input.dueDate !== undefined) task.dueDate = input.dueDate;
   if (input.estimateHours !== undefined) task.estimateHours = input.estimateHours;
   if (input.assignee !== undefined) task.assignee = assigneeFrom(input.assignee);
-  if (input.labels !== undefined) task.labels = input.labels.map((label) => (label.color === undefined ? { name: label.name } : { name: label.name, color: label.color }));
+  if (input.labels !== undefined)
+    task.labels = input.labels.map((label) =>
+      label.color === undefined ? { name: label.name } : { name: label.name, color: label.color },
+    );
   if (input.metadata !== undefined) task.metadata = Object.fromEntries(Object.entries(input.metadata));
   if (input.subtasks !== undefined) task.subtasks = input.subtasks.map((subtask) => taskFrom(subtask, randomUUID(), createdAt));
   if (updatedAt !== undefined) task.updatedAt = updatedAt;
@@ -81,7 +84,7 @@ function taskFrom(input: TaskInput, id: string, createdAt: string, updatedAt?: s
 }
 
 function assigneeFrom(assignee: Assignee): Assignee {
-  return assignee.kind === "person" ? { kind: "person", email: assignee.email } : { kind: "team", team: assignee.team };
+  return assignee.kind === 'person' ? { kind: 'person', email: assignee.email } : { kind: 'team', team: assignee.team };
 }
 
 /** A business rule the schema cannot say: label names are unique within a task (colors aside). */
@@ -92,15 +95,15 @@ function checkLabels(input: TaskInput): void {
       seen.add(label.name);
       return [];
     }
-    return [{ pointer: `/body/labels/${index}/name`, keyword: "unique", message: `label ${JSON.stringify(label.name)} is given twice` }];
+    return [{ pointer: `/body/labels/${index}/name`, keyword: 'unique', message: `label ${JSON.stringify(label.name)} is given twice` }];
   });
   if (errors.length > 0) {
-    throw new HttpProblem(422, "Unprocessable Content", { detail: `${errors[0].pointer} ${errors[0].message}.`, extensions: { errors } });
+    throw new HttpProblem(422, 'Unprocessable Content', { detail: `${errors[0].pointer} ${errors[0].message}.`, extensions: { errors } });
   }
 }
 
 /** Compares by one field; absent values sort last whichever the direction. */
-function byFields<T extends object>(fields: readonly { field: string; direction: "asc" | "desc" }[]): (a: T, b: T) => number {
+function byFields<T extends object>(fields: readonly { field: string; direction: 'asc' | 'desc' }[]): (a: T, b: T) => number {
   return (a, b) => {
     for (const { field, direction } of fields) {
       const left = (a as Record<string, unknown>)[field];
@@ -109,7 +112,7 @@ function byFields<T extends object>(fields: readonly { field: string; direction:
       if (left === undefined || left === null) return 1;
       if (right === undefined || right === null) return -1;
       const order = String(left) < String(right) ? -1 : String(left) > String(right) ? 1 : 0;
-      if (order !== 0) return direction === "desc" ? -order : order;
+      if (order !== 0) return direction === 'desc' ? -order : order;
     }
     return 0;
   };
@@ -117,22 +120,24 @@ function byFields<T extends object>(fields: readonly { field: string; direction:
 
 /** Cursors are opaque to clients: the offset of the next page, base64url-encoded. */
 function encodeCursor(offset: number): string {
-  return Buffer.from(`o:${offset}`).toString("base64url");
+  return Buffer.from(`o:${offset}`).toString('base64url');
 }
 
 function decodeCursor(cursor: string): number {
-  const match = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!match) throw new HttpProblem(400, "Bad Request", { detail: "The cursor is not one this server issued." });
+  const match = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw new HttpProblem(400, 'Bad Request', { detail: 'The cursor is not one this server issued.' });
   return Number(match[1]);
 }
 
 /** RFC 7396 JSON merge patch: `null` removes a member, objects merge, anything else replaces. */
 function mergePatch(target: unknown, patch: unknown): unknown {
-  if (typeof patch !== "object" || patch === null || Array.isArray(patch)) return patch;
-  const result: Record<string, unknown> = typeof target === "object" && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
+  const result: Record<string, unknown> =
+    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete result[key];
-    else Object.defineProperty(result, key, { value: mergePatch(result[key], value), enumerable: true, writable: true, configurable: true });
+    else
+      Object.defineProperty(result, key, { value: mergePatch(result[key], value), enumerable: true, writable: true, configurable: true });
   }
   return result;
 }
@@ -160,7 +165,7 @@ export const handlers: TasksApiHandlers = {
   async getProject({ projectId }) {
     const project = projectOf(projectId);
     // The ETag is computed from the body by the server; projects never change once created.
-    return { status: 200, body: project, headers: { "last-modified": new Date(project.createdAt).toUTCString() } };
+    return { status: 200, body: project, headers: { 'last-modified': new Date(project.createdAt).toUTCString() } };
   },
   /** `DELETE /projects/{projectId}`: Delete a project and its tasks. */
   async deleteProject({ projectId }) {
@@ -183,7 +188,7 @@ export const handlers: TasksApiHandlers = {
     if (filter.status !== undefined) all = all.filter((task) => task.status === filter.status);
     if (filter.assignee !== undefined) {
       const who = filter.assignee;
-      all = all.filter((task) => (task.assignee?.kind === "person" ? task.assignee.email === who : task.assignee?.team === who));
+      all = all.filter((task) => (task.assignee?.kind === 'person' ? task.assignee.email === who : task.assignee?.team === who));
     }
     if (sort.length > 0) all.sort(byFields<Task>(sort));
     const start = cursor === undefined ? 0 : decodeCursor(cursor);
@@ -242,7 +247,7 @@ export const handlers: TasksApiHandlers = {
     const checked = validateTask(merged);
     if (!checked.ok) {
       const errors = checked.errors.map((error) => ({ pointer: `/body${error.path}`, keyword: error.keyword, message: error.message }));
-      throw new HttpProblem(422, "Unprocessable Content", { detail: "The patched task would not be valid.", extensions: { errors } });
+      throw new HttpProblem(422, 'Unprocessable Content', { detail: 'The patched task would not be valid.', extensions: { errors } });
     }
     const saved = save({ projectId: entry.projectId, task: checked.value });
     return { status: 200, body: checked.value, headers: { etag: saved.etag } };
@@ -251,9 +256,9 @@ export const handlers: TasksApiHandlers = {
   async uploadAttachment({ taskId, body }, context) {
     entryOf(taskId);
     if (body.file.size > MAX_ATTACHMENT_BYTES) {
-      throw new HttpProblem(413, "Content Too Large", { detail: `Attachments are limited to ${MAX_ATTACHMENT_BYTES} bytes.` });
+      throw new HttpProblem(413, 'Content Too Large', { detail: `Attachments are limited to ${MAX_ATTACHMENT_BYTES} bytes.` });
     }
-    const fileName = body.file instanceof File && body.file.name !== "" ? body.file.name : "upload";
+    const fileName = body.file instanceof File && body.file.name !== '' ? body.file.name : 'upload';
     const attachment: Attachment = { id: randomUUID(), fileName, size: body.file.size };
     if (body.caption !== undefined) attachment.caption = body.caption;
     attachments.set(attachment.id, { taskId, attachment });

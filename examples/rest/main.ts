@@ -23,47 +23,47 @@
  * Credentials: `Authorization: Bearer demo-token` may do everything; `Bearer reader-token` may only
  * read (its writes answer 403). `GET /healthz` (no credentials) answers 200 while the process runs.
  */
-import type { AddressInfo } from "node:net";
-import type { Credentials, Listener, TasksApiServerOptions } from "../../out/rest/server.js";
-import { createHttpServer, createServer, MemoryStore } from "../../out/rest/server.js";
-import { handlers } from "./handlers.js";
-import { corsOrigins, listenerLimits, setting, stopOnSignals } from "../shared/process.js";
+import type { AddressInfo } from 'node:net';
+import type { Credentials, Listener, TasksApiServerOptions } from '../../out/rest/server.js';
+import { createHttpServer, createServer, MemoryStore } from '../../out/rest/server.js';
+import { handlers } from './handlers.js';
+import { corsOrigins, listenerLimits, setting, stopOnSignals } from '../shared/process.js';
 
 /** Who a token belongs to, and whether they may change anything. */
 export interface User {
   id: string;
-  role: "editor" | "reader";
+  role: 'editor' | 'reader';
 }
 
 /** The demo tokens; a real server verifies a signed token or looks it up. */
 const TOKENS: ReadonlyMap<string, User> = new Map([
-  ["demo-token", { id: "demo", role: "editor" }],
-  ["reader-token", { id: "reader", role: "reader" }],
+  ['demo-token', { id: 'demo', role: 'editor' }],
+  ['reader-token', { id: 'reader', role: 'reader' }],
 ]);
 
-const READ_ONLY = new Set(["listProjects", "getProject", "listProjectTasks", "getTask"]);
+const READ_ONLY = new Set(['listProjects', 'getProject', 'listProjectTasks', 'getTask']);
 
-const port = setting("PORT", 0);
-const rateLimit = setting("RATE_LIMIT", 600);
-const production = process.env.NODE_ENV === "production";
+const port = setting('PORT', 0);
+const rateLimit = setting('RATE_LIMIT', 600);
+const production = process.env.NODE_ENV === 'production';
 const origins = corsOrigins();
 
 const options: TasksApiServerOptions<User> = {
   production,
   validateResponses: !production,
   auth: {
-    verify: async (credentials: Credentials) => (credentials.type === "bearer" ? TOKENS.get(credentials.token) : undefined),
-    authorize: (user, request) => user.role === "editor" || READ_ONLY.has(request.operation.id),
+    verify: async (credentials: Credentials) => (credentials.type === 'bearer' ? TOKENS.get(credentials.token) : undefined),
+    authorize: (user, request) => user.role === 'editor' || READ_ONLY.has(request.operation.id),
   },
   // Rate-limit counters and idempotency records; a Redis store would share them between processes.
   store: new MemoryStore(),
-  ...(rateLimit > 0 ? { rateLimit: { limit: rateLimit, windowMs: setting("RATE_LIMIT_WINDOW_MS", 60_000) } } : {}),
+  ...(rateLimit > 0 ? { rateLimit: { limit: rateLimit, windowMs: setting('RATE_LIMIT_WINDOW_MS', 60_000) } } : {}),
   cors: { origins, credentials: true, maxAge: 600 },
   idempotency: { ttlMs: 24 * 60 * 60 * 1000 },
-  limits: { bodyTimeout: setting("BODY_TIMEOUT_MS", 30_000), maxBodySize: setting("MAX_BODY_BYTES", 1024 * 1024) },
+  limits: { bodyTimeout: setting('BODY_TIMEOUT_MS', 30_000), maxBodySize: setting('MAX_BODY_BYTES', 1024 * 1024) },
   operations: {
-    getProject: { cacheControl: "private, max-age=60" },
-    getTask: { cacheControl: "private, no-cache" },
+    getProject: { cacheControl: 'private, max-age=60' },
+    getTask: { cacheControl: 'private, no-cache' },
   },
 };
 
@@ -72,10 +72,10 @@ const api = createServer<User>(handlers, options);
 
 /** The API, plus `GET /healthz` for whoever watches the process. */
 const listener: Listener = (request, response) => {
-  if (request.url === "/healthz" && (request.method === "GET" || request.method === "HEAD")) {
+  if (request.url === '/healthz' && (request.method === 'GET' || request.method === 'HEAD')) {
     const body = '{"status":"ok"}';
-    response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "cache-control": "no-store" });
-    response.end(request.method === "HEAD" ? undefined : body);
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+    response.end(request.method === 'HEAD' ? undefined : body);
     return;
   }
   api(request, response);
@@ -83,14 +83,14 @@ const listener: Listener = (request, response) => {
 
 const server = createHttpServer(listener, listenerLimits());
 
-server.listen(port, "127.0.0.1", () => {
+server.listen(port, '127.0.0.1', () => {
   const { port: actual } = server.address() as AddressInfo;
   process.stdout.write(`listening on http://127.0.0.1:${actual}\n`);
 });
 
-server.on("error", (error) => {
+server.on('error', (error) => {
   console.error(`example:rest: ${error.message}`);
   process.exit(1);
 });
 
-stopOnSignals("example:rest", server);
+stopOnSignals('example:rest', server);

@@ -2,19 +2,19 @@
  * What every example server does the same way: read its settings from the environment, and stop
  * cleanly on SIGINT/SIGTERM (exit code 0), so `npm run example:<style>` can be driven from outside.
  */
-import type { Server } from "node:http";
+import type { Server } from 'node:http';
 
 /** A non-negative integer from the environment, or `fallback` when unset; anything else stops the example. */
 export function setting(name: string, fallback: number): number {
   const text = process.env[name];
-  if (text === undefined || text === "") return fallback;
+  if (text === undefined || text === '') return fallback;
   const value = Number(text);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, not ${JSON.stringify(text)}`);
   return value;
 }
 
 /** Where a local front-end dev server (Vite's default port) runs: the examples' default `CORS_ORIGINS`. */
-const DEV_ORIGINS = "http://localhost:5173,http://127.0.0.1:5173";
+const DEV_ORIGINS = 'http://localhost:5173,http://127.0.0.1:5173';
 
 /**
  * The browser origins allowed to call an example (`cors.origins`, the same option on every
@@ -23,7 +23,7 @@ const DEV_ORIGINS = "http://localhost:5173,http://127.0.0.1:5173";
  */
 export function corsOrigins(): string[] {
   return (process.env.CORS_ORIGINS ?? DEV_ORIGINS)
-    .split(",")
+    .split(',')
     .map((origin) => origin.trim())
     .filter(Boolean);
 }
@@ -34,7 +34,7 @@ export function corsOrigins(): string[] {
  * request (default 60000); 408 and the connection closed after either.
  */
 export function listenerLimits(): { headersTimeout: number; requestTimeout: number } {
-  return { headersTimeout: setting("HEADERS_TIMEOUT_MS", 20_000), requestTimeout: setting("REQUEST_TIMEOUT_MS", 60_000) };
+  return { headersTimeout: setting('HEADERS_TIMEOUT_MS', 20_000), requestTimeout: setting('REQUEST_TIMEOUT_MS', 60_000) };
 }
 
 /**
@@ -59,6 +59,6 @@ export function stopOnSignals(example: string, server: Server | undefined, close
       server.closeIdleConnections();
     });
   };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }

@@ -17,14 +17,20 @@ import type { PendingChannel, PendingMessage } from './document.js';
 import type { Action, Channel, Message } from './model.js';
 
 /** The string a schema pins `property` to (`const`, or a one-value `enum`), through `$ref`, `allOf` and agreeing `oneOf`/`anyOf`. */
-export function pinnedValue(schema: JsonSchema | undefined, property: string, byName: Map<string, JsonSchema>, depth = 0): string | undefined {
+export function pinnedValue(
+  schema: JsonSchema | undefined,
+  property: string,
+  byName: Map<string, JsonSchema>,
+  depth = 0,
+): string | undefined {
   if (typeof schema !== 'object' || depth > 16) return undefined;
   if (typeof schema.$ref === 'string') {
     const target = refName(schema.$ref);
     const found = target === undefined ? undefined : pinnedValue(byName.get(target), property, byName, depth + 1);
     if (found !== undefined) return found;
   }
-  const own = schema.properties && Object.prototype.hasOwnProperty.call(schema.properties, property) ? schema.properties[property] : undefined;
+  const own =
+    schema.properties && Object.prototype.hasOwnProperty.call(schema.properties, property) ? schema.properties[property] : undefined;
   if (typeof own === 'object') {
     if (typeof own.const === 'string') return own.const;
     if (Array.isArray(own.enum) && own.enum.length === 1 && typeof own.enum[0] === 'string') return own.enum[0];
@@ -58,7 +64,12 @@ function declares(schema: JsonSchema | undefined, pointer: string[], byName: Map
   if (typeof schema !== 'object' || depth > 32) return false;
   if (typeof schema.$ref === 'string' && declares(byName.get(refName(schema.$ref) ?? ''), pointer, byName, depth + 1)) return true;
   const [head, ...rest] = pointer;
-  if (schema.properties && Object.prototype.hasOwnProperty.call(schema.properties, head) && declares(schema.properties[head], rest, byName, depth + 1)) return true;
+  if (
+    schema.properties &&
+    Object.prototype.hasOwnProperty.call(schema.properties, head) &&
+    declares(schema.properties[head], rest, byName, depth + 1)
+  )
+    return true;
   return (schema.allOf ?? []).some((part) => declares(part, pointer, byName, depth + 1));
 }
 
@@ -78,7 +89,11 @@ function actionsOf(channel: PendingChannel): Map<string, Action[]> {
 }
 
 /** The property every message pins to a value distinct in its direction; the first such, in the first message's order. */
-function findDiscriminator(messages: PendingMessage[], actions: Map<string, Action[]>, byName: Map<string, JsonSchema>): string | undefined {
+function findDiscriminator(
+  messages: PendingMessage[],
+  actions: Map<string, Action[]>,
+  byName: Map<string, JsonSchema>,
+): string | undefined {
   if (messages.length === 0) return undefined;
   for (const property of pinnedProperties(byName.get(messages[0].payload), byName)) {
     const values = messages.map((message) => pinnedValue(byName.get(message.payload), property, byName));
@@ -92,7 +107,11 @@ function findDiscriminator(messages: PendingMessage[], actions: Map<string, Acti
   return undefined;
 }
 
-export function finishChannels(pending: PendingChannel[], schemas: NamedSchema[], problems: Problems): { channels: Channel[]; schemas: NamedSchema[] } {
+export function finishChannels(
+  pending: PendingChannel[],
+  schemas: NamedSchema[],
+  problems: Problems,
+): { channels: Channel[]; schemas: NamedSchema[] } {
   const byName = new Map(schemas.map((named) => [named.name, named.schema]));
   const taken = new Set(schemas.flatMap((named) => [named.name, `${named.name}Input`]));
   const channelNames = new Set<string>();
@@ -101,12 +120,11 @@ export function finishChannels(pending: PendingChannel[], schemas: NamedSchema[]
   for (const channel of pending) {
     const name = uniqueName(pascalCase(channel.key), channelNames);
     const actions = actionsOf(channel);
-    const discriminator = channel.transport === 'websocket'
-      ? channel.discriminator ?? findDiscriminator(channel.messages, actions, byName)
-      : undefined;
+    const discriminator =
+      channel.transport === 'websocket' ? (channel.discriminator ?? findDiscriminator(channel.messages, actions, byName)) : undefined;
     const messages: Message[] = [];
     for (const message of channel.messages) {
-      let tag = channel.transport === 'sse' ? message.sseEvent ?? message.name : message.name;
+      let tag = channel.transport === 'sse' ? (message.sseEvent ?? message.name) : message.name;
       if (discriminator !== undefined) {
         const value = pinnedValue(byName.get(message.payload), discriminator, byName);
         if (value === undefined) {
@@ -117,7 +135,15 @@ export function finishChannels(pending: PendingChannel[], schemas: NamedSchema[]
           );
         } else tag = value;
       }
-      const lowered: Message = { key: message.key, name: message.name, deprecated: message.deprecated, payload: message.payload, tag, actions: actions.get(message.key) ?? [], location: locate(message.where, 'key') };
+      const lowered: Message = {
+        key: message.key,
+        name: message.name,
+        deprecated: message.deprecated,
+        payload: message.payload,
+        tag,
+        actions: actions.get(message.key) ?? [],
+        location: locate(message.where, 'key'),
+      };
       for (const field of ['title', 'summary', 'description'] as const) if (message[field] !== undefined) lowered[field] = message[field];
       if (message.correlationId) lowered.correlationId = message.correlationId;
       messages.push(lowered);
@@ -144,9 +170,14 @@ export function finishChannels(pending: PendingChannel[], schemas: NamedSchema[]
       if (members.length === 0) continue;
       const what = channel.transport === 'sse' ? 'SSE event name' : discriminator === undefined ? 'name' : `"${discriminator}"`;
       checkUniqueTags(channel, members, action, what, problems);
-      const [unionBase, mapBase] = channel.transport === 'sse'
-        ? (action === 'send' ? ['Event', 'Events'] : ['Request', 'Requests'])
-        : (action === 'send' ? ['ServerMessage', 'ServerMessages'] : ['ClientMessage', 'ClientMessages']);
+      const [unionBase, mapBase] =
+        channel.transport === 'sse'
+          ? action === 'send'
+            ? ['Event', 'Events']
+            : ['Request', 'Requests']
+          : action === 'send'
+            ? ['ServerMessage', 'ServerMessages']
+            : ['ClientMessage', 'ClientMessages'];
       const union = uniqueName(`${name}${unionBase}`, taken);
       const map = uniqueName(`${name}${mapBase}`, taken);
       unions.push({ name: union, schema: unionSchema(channel, members, action, discriminator), origin: 'operation' });
@@ -157,9 +188,17 @@ export function finishChannels(pending: PendingChannel[], schemas: NamedSchema[]
       const message = messages.find((candidate) => candidate.key === auth.message);
       if (!message || !message.actions.includes('receive')) {
         const keys = messages.filter((candidate) => candidate.actions.includes('receive')).map((candidate) => candidate.key);
-        problems.add(`"x-first-message-auth.message" must name a message the server receives on channel "${channel.key}", not "${auth.message}"`, locate(auth.messageAt), keys.length ? `one of ${keys.join(', ')}` : 'add a receive operation with the auth message');
+        problems.add(
+          `"x-first-message-auth.message" must name a message the server receives on channel "${channel.key}", not "${auth.message}"`,
+          locate(auth.messageAt),
+          keys.length ? `one of ${keys.join(', ')}` : 'add a receive operation with the auth message',
+        );
       } else if (!declares(byName.get(message.payload), auth.token, byName)) {
-        problems.add(`the payload of message "${message.key}" has no property at "/${auth.token.join('/')}" for the token`, locate(auth.tokenAt), 'declare it under the payload\'s properties');
+        problems.add(
+          `the payload of message "${message.key}" has no property at "/${auth.token.join('/')}" for the token`,
+          locate(auth.tokenAt),
+          "declare it under the payload's properties",
+        );
       } else {
         result.websocket.firstMessageAuth = { message: auth.message, token: auth.token, timeout: auth.timeout };
       }

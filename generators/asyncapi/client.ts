@@ -44,14 +44,18 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
   const withParams = channels.filter((candidate) => candidate.paramsType);
   file.reserve(...withParams.map((info) => `${info.member}Path`));
   for (const info of withParams) {
-    const template = info.path.replace(/\{([^}]+)\}/g, (_match, name: string) => `\${encodeURIComponent(${propertyAccess('params', name)})}`).replace(/`/g, '\\`');
+    const template = info.path
+      .replace(/\{([^}]+)\}/g, (_match, name: string) => `\${encodeURIComponent(${propertyAccess('params', name)})}`)
+      .replace(/`/g, '\\`');
     pathFunctions.push(`function ${info.member}Path(params: ${type(info.paramsType!)}): string {\n  return \`${template}\`;\n}`);
   }
 
   for (const info of sse) {
     const settings = info.channel.sse!;
     const events = type(info.channel.types.send!.map);
-    const url = info.paramsType ? `\`\${base}\${${info.member}Path(params)}\`` : `\`\${base}${info.path.replace(/`/g, '\\`').replace(/\$\{/g, '\\${')}\``;
+    const url = info.paramsType
+      ? `\`\${base}\${${info.member}Path(params)}\``
+      : `\`\${base}${info.path.replace(/`/g, '\\`').replace(/\$\{/g, '\\${')}\``;
     const validators = info.sent.map((entry) => `${objectKey(entry.message.tag)}: ${validator(entry.validator)}`).join(', ');
     const args: string[] = [];
     const signature: string[] = [];
@@ -77,11 +81,14 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
     }
     args.push('streamOptions');
     signature.push(`options?: SseStreamOptions<${events}>`);
-    const what = settings.method === 'POST'
-      ? `\`POST ${info.path}\`: sends \`body\` and reads the events it answers with${settings.done !== undefined ? `, until \`${settings.done}\`` : ''}. Not resumed after a drop.`
-      : `\`GET ${info.path}\`: the events as they come; after a drop it reconnects${settings.resume ? ' and resumes after the last event id' : ''}.`;
+    const what =
+      settings.method === 'POST'
+        ? `\`POST ${info.path}\`: sends \`body\` and reads the events it answers with${settings.done !== undefined ? `, until \`${settings.done}\`` : ''}. Not resumed after a drop.`
+        : `\`GET ${info.path}\`: the events as they come; after a drop it reconnects${settings.resume ? ' and resumes after the last event id' : ''}.`;
     const client = runtime('SseClient');
-    members.push(`${jsDoc([what, info.channel.description], '  ')}  ${propertyKey(info.member)}(${signature.join(', ')}): ${client}<${events}>;`);
+    members.push(
+      `${jsDoc([what, info.channel.description], '  ')}  ${propertyKey(info.member)}(${signature.join(', ')}): ${client}<${events}>;`,
+    );
     implementations.push(
       `    ${objectKey(info.member)}: (${args.join(', ')}) =>\n      new ${client}<${events}>(${url}, {\n        ...streamOptions,\n${fixed.map((line) => `        ${line},`).join('\n')}\n      }),`,
     );
@@ -90,7 +97,9 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
   for (const info of streams) {
     const message = types.typeName(info.channel.types.send!.union, 'read');
     const messageType = type(message);
-    const url = info.paramsType ? `\`\${base}\${${info.member}Path(params)}\`` : `\`\${base}${info.path.replace(/`/g, '\\`').replace(/\$\{/g, '\\${')}\``;
+    const url = info.paramsType
+      ? `\`\${base}\${${info.member}Path(params)}\``
+      : `\`\${base}${info.path.replace(/`/g, '\\`').replace(/\$\{/g, '\\${')}\``;
     const signature = [...(info.paramsType ? [`params: ${type(info.paramsType)}`] : []), `options?: ${runtime('HttpStreamClientOptions')}`];
     const args = [...(info.paramsType ? ['params'] : []), 'streamOptions'];
     const fixed = [
@@ -104,7 +113,9 @@ export function emitClient(model: RealtimeModel, types: TypeEmitter, templates: 
       `validate: validate ? ${validator(`validate${message}`)} : undefined`,
     ];
     const client = runtime('HttpStreamClient');
-    members.push(`${jsDoc([`\`GET ${info.path}\`: the messages of the stream (newline-delimited JSON) as an async iterator; blank keep-alive lines are skipped.`, info.channel.description], '  ')}  ${propertyKey(info.member)}(${signature.join(', ')}): ${client}<${messageType}>;`);
+    members.push(
+      `${jsDoc([`\`GET ${info.path}\`: the messages of the stream (newline-delimited JSON) as an async iterator; blank keep-alive lines are skipped.`, info.channel.description], '  ')}  ${propertyKey(info.member)}(${signature.join(', ')}): ${client}<${messageType}>;`,
+    );
     implementations.push(`    ${objectKey(info.member)}: (${args.join(', ')}) =>
       new ${client}<${messageType}>({
         ...streamOptions,
@@ -119,7 +130,12 @@ ${fixed.map((line) => `        ${line},`).join('\n')}
     const receive = received === 'never' ? received : type(received);
     const clientType = clientTypes.get(info)!;
     const discriminator = channel.discriminator;
-    const generics = [send, receive, info.repliesType ? type(info.repliesType) : 'Record<never, never>', discriminator === undefined ? 'never' : stringLiteral(discriminator)];
+    const generics = [
+      send,
+      receive,
+      info.repliesType ? type(info.repliesType) : 'Record<never, never>',
+      discriminator === undefined ? 'never' : stringLiteral(discriminator),
+    ];
     if (info.correlationKey !== undefined) generics.push(stringLiteral(info.correlationKey));
     const receiving = discriminator === undefined ? '`onMessage` what it sends' : '`on` what it sends';
     const client = runtime('WebSocketClient');
@@ -141,21 +157,31 @@ ${fixed.map((line) => `        ${line},`).join('\n')}
     if (info.correlationKey !== undefined) fixed.push(`correlationKey: ${stringLiteral(info.correlationKey)}`);
     if (info.numericIds) fixed.push('numericIds: true');
     // Only a channel with first-message auth gets the client's token: another would take it for a message.
-    if (info.auth) fixed.push('token: socketOptions?.token ?? options.token', `authType: ${stringLiteral(info.auth.tag)}`, `tokenKey: ${stringLiteral(info.auth.tokenKey)}`);
+    if (info.auth)
+      fixed.push(
+        'token: socketOptions?.token ?? options.token',
+        `authType: ${stringLiteral(info.auth.tag)}`,
+        `tokenKey: ${stringLiteral(info.auth.tokenKey)}`,
+      );
     const error = info.sent.find((entry) => entry.message.tag === 'error');
     if (error && discriminator !== undefined) fixed.push('errorType: "error"');
     const params = info.paramsType ? `params: ${type(info.paramsType)}, ` : '';
     const notes = [
       `WebSocket ${info.path}.`,
-      info.auth && `\`token\` (here or given to \`createClient\`) is required: it is asked for on every connect and sent as the first message (\`${info.auth.tag}\`); the server closes a connection without it (1008), which the client reports as a \`WebSocketClosedError\`.`,
-      discriminator === undefined && 'The channel has no discriminator: receive with `onMessage` or `messages()`, which get every message the server sends; `on` and `request` need a discriminator to tell messages apart.',
-      discriminator !== undefined && info.received.some((entry) => entry.message.tag === APP_PING) &&
+      info.auth &&
+        `\`token\` (here or given to \`createClient\`) is required: it is asked for on every connect and sent as the first message (\`${info.auth.tag}\`); the server closes a connection without it (1008), which the client reports as a \`WebSocketClosedError\`.`,
+      discriminator === undefined &&
+        'The channel has no discriminator: receive with `onMessage` or `messages()`, which get every message the server sends; `on` and `request` need a discriminator to tell messages apart.',
+      discriminator !== undefined &&
+        info.received.some((entry) => entry.message.tag === APP_PING) &&
         `\`request({ ${propertyKey(discriminator)}: ${stringLiteral(APP_PING)} })\` is answered by the server's runtime with its pong; the client also pings by itself to detect a dead server.`,
       channel.description,
     ];
     // A channel that requires first-message auth refuses a socket without a token: the type requires
     // one, here or from createClient's options (`Authenticated`).
-    const optionsParameter = info.auth ? `...options: AuthenticatedChannelArgs<Authenticated, ${receive}>` : `options?: WebSocketChannelOptions<${receive}>`;
+    const optionsParameter = info.auth
+      ? `...options: AuthenticatedChannelArgs<Authenticated, ${receive}>`
+      : `options?: WebSocketChannelOptions<${receive}>`;
     members.push(`${jsDoc(notes, '  ')}  ${propertyKey(info.member)}(${params}${optionsParameter}): ${clientType};`);
     implementations.push(
       `    ${objectKey(info.member)}: (${params}socketOptions?: WebSocketChannelOptions<${receive}>) =>\n      new ${client}({\n        ...socketOptions,\n${fixed.map((line) => `        ${line},`).join('\n')}\n      }),`,
@@ -167,15 +193,19 @@ ${fixed.map((line) => `        ${line},`).join('\n')}
     CommonClientOptions: runtime('CommonClientOptions'),
     Credential: runtime('Credential'),
     ...(sse.length > 0 ? { SseClientOptions: runtime('SseClientOptions') } : {}),
-    ...(ws.length > 0 ? { WebSocketClientOptions: runtime('WebSocketClientOptions'), WebSocketConstructor: runtime('WebSocketConstructor') } : {}),
+    ...(ws.length > 0
+      ? { WebSocketClientOptions: runtime('WebSocketClientOptions'), WebSocketConstructor: runtime('WebSocketConstructor') }
+      : {}),
   };
   // The runtime's client API, for the transports used.
-  file.reexportRuntime(...[
-    'client-common',
-    ...(sse.length > 0 ? ['sse-client'] : []),
-    ...(streams.length > 0 ? ['http-stream-client'] : []),
-    ...(ws.length > 0 ? ['ws-client', 'ws-protocol'] : []),
-  ]);
+  file.reexportRuntime(
+    ...[
+      'client-common',
+      ...(sse.length > 0 ? ['sse-client'] : []),
+      ...(streams.length > 0 ? ['http-stream-client'] : []),
+      ...(ws.length > 0 ? ['ws-client', 'ws-protocol'] : []),
+    ],
+  );
   const context: ClientContext = {
     source,
     title: commentText(model.title),

@@ -16,11 +16,30 @@
  * upgrade, as Slack's RTM document describes its API).
  */
 import type { Documents, Problems, SourceDoc, Where } from '../core/schema/json-documents.js';
-import { child, closest, deref, describe, encodePointer, isObject, locate, own, resolveRef, segments } from '../core/schema/json-documents.js';
+import {
+  child,
+  closest,
+  deref,
+  describe,
+  encodePointer,
+  isObject,
+  locate,
+  own,
+  resolveRef,
+  segments,
+} from '../core/schema/json-documents.js';
 import type { Action, ChannelOperation, ChannelParameter, RealtimeServer, SseSettings, Transport, WebSocketSettings } from './model.js';
 import {
-  checkTransportExtensions, WEBSOCKET_ONLY, readDiscriminator, readFirstMessageAuth, readHeartbeat, readMaxMessageSize, readSse, readSseEvent,
-  readSubprotocols, type RawFirstMessageAuth,
+  checkTransportExtensions,
+  WEBSOCKET_ONLY,
+  readDiscriminator,
+  readFirstMessageAuth,
+  readHeartbeat,
+  readMaxMessageSize,
+  readSse,
+  readSseEvent,
+  readSubprotocols,
+  type RawFirstMessageAuth,
 } from './extensions.js';
 import type { PayloadSchemas } from './schemas.js';
 
@@ -118,7 +137,11 @@ interface Connection extends RawChannel {
 }
 
 /** Servers with their protocols; unsupported ones are reported when a channel uses them. */
-export function lowerServers(root: SourceDoc, docs: Documents, problems: Problems): { servers: RealtimeServer[]; unsupported: Map<string, UnsupportedServer> } {
+export function lowerServers(
+  root: SourceDoc,
+  docs: Documents,
+  problems: Problems,
+): { servers: RealtimeServer[]; unsupported: Map<string, UnsupportedServer> } {
   const servers: RealtimeServer[] = [];
   const unsupported = new Map<string, UnsupportedServer>();
   const raw = own(root.data, 'servers');
@@ -133,7 +156,8 @@ export function lowerServers(root: SourceDoc, docs: Documents, problems: Problem
       continue;
     }
     const variables = isObject(server.variables) ? server.variables : {};
-    const fill = (value: string) => value.replace(/\{([^}]+)\}/g, (whole, variable: string) => text(own(own(variables, variable), 'default')) ?? whole);
+    const fill = (value: string) =>
+      value.replace(/\{([^}]+)\}/g, (whole, variable: string) => text(own(own(variables, variable), 'default')) ?? whole);
     const lowered: RealtimeServer = {
       name,
       protocol: protocol as RealtimeServer['protocol'],
@@ -207,10 +231,14 @@ export class DocumentLowering {
     for (const channel of this.raw.values()) {
       const address = text(channel.value.address);
       const servers = this.serverNamesOf(channel.value);
-      const sse = own(channel.value, 'x-sse') !== undefined
-        || (servers.length > 0 && servers.every((name) => this.servers.servers.find((server) => server.name === name)?.protocol === 'sse'))
-        || own(own(channel.value, 'bindings'), 'http') !== undefined;
-      const group = address === undefined || sse ? `\0${channel.key}` : `${address.startsWith('/') ? address : `/${address}`}\0${[...servers].sort().join('\0')}`;
+      const sse =
+        own(channel.value, 'x-sse') !== undefined ||
+        (servers.length > 0 && servers.every((name) => this.servers.servers.find((server) => server.name === name)?.protocol === 'sse')) ||
+        own(own(channel.value, 'bindings'), 'http') !== undefined;
+      const group =
+        address === undefined || sse
+          ? `\0${channel.key}`
+          : `${address.startsWith('/') ? address : `/${address}`}\0${[...servers].sort().join('\0')}`;
       groups.set(group, [...(groups.get(group) ?? []), channel]);
     }
     for (const members of groups.values()) {
@@ -257,7 +285,9 @@ export class DocumentLowering {
    * already has that name.
    */
   private connectionKey(first: RawChannel, members: RawChannel[]): string {
-    const segments = String(first.value.address).split('/').filter((part) => part !== '' && !part.includes('{'));
+    const segments = String(first.value.address)
+      .split('/')
+      .filter((part) => part !== '' && !part.includes('{'));
     const name = segments.at(-1) ?? 'socket';
     const taken = [...this.raw.keys()].some((key) => key === name && !members.some((member) => member.key === key));
     return taken ? first.key : name;
@@ -288,7 +318,11 @@ export class DocumentLowering {
       const found = this.raw.get(key);
       if (!found) {
         const near = closest(key, [...this.raw.keys()]);
-        this.problems.add(`operation refers to channel "${key}", which is not under "channels"`, locate(refAt), near ? `did you mean "${near}"?` : `the channels are ${[...this.raw.keys()].join(', ') || 'none'}`);
+        this.problems.add(
+          `operation refers to channel "${key}", which is not under "channels"`,
+          locate(refAt),
+          near ? `did you mean "${near}"?` : `the channels are ${[...this.raw.keys()].join(', ') || 'none'}`,
+        );
       }
       return found;
     }
@@ -297,7 +331,11 @@ export class DocumentLowering {
     for (const channel of this.raw.values()) {
       if (`${channel.where.doc.path}#${encodePointer(segments(channel.where.path))}` === target.key) return channel;
     }
-    this.problems.add(`"${ref}" is not one of the document's channels`, locate(refAt), 'an operation\'s channel must be a $ref to an entry of "channels", e.g. #/channels/chat');
+    this.problems.add(
+      `"${ref}" is not one of the document's channels`,
+      locate(refAt),
+      'an operation\'s channel must be a $ref to an entry of "channels", e.g. #/channels/chat',
+    );
     return undefined;
   }
 
@@ -328,7 +366,9 @@ export class DocumentLowering {
     this.problems.add(
       `${role} message "${ref}" is not one of channel "${channel.key}"'s messages`,
       locate(refAt),
-      near ? `did you mean "#/channels/${channel.key}/messages/${near}"?` : `refer to a message of the channel, e.g. #/channels/${channel.key}/messages/${[...channel.messages.keys()][0] ?? 'name'}`,
+      near
+        ? `did you mean "#/channels/${channel.key}/messages/${near}"?`
+        : `refer to a message of the channel, e.g. #/channels/${channel.key}/messages/${[...channel.messages.keys()][0] ?? 'name'}`,
     );
     return undefined;
   }
@@ -378,7 +418,11 @@ export class DocumentLowering {
     if (!resolved || !isObject(resolved.value)) return undefined;
     const reply = resolved.value;
     if (reply.address !== undefined) {
-      this.problems.add('a reply address is not supported: replies travel back on the same connection', locate(at(resolved.where, 'address'), 'key'), 'remove address; the reply goes to the client that sent the request');
+      this.problems.add(
+        'a reply address is not supported: replies travel back on the same connection',
+        locate(at(resolved.where, 'address'), 'key'),
+        'remove address; the reply goes to the client that sent the request',
+      );
       return undefined;
     }
     let replyChannel = channel;
@@ -406,9 +450,15 @@ export class DocumentLowering {
     const address = this.address(channel);
     const sse = readSse(value, where, this.problems);
     const protocols = servers.map((name) => this.servers.servers.find((server) => server.name === name)?.protocol);
-    const httpGet = !sse && (httpGetBinding(value) || this.httpGet.has(channel.key)) && protocols.every((protocol) => protocol === 'http' || protocol === 'https');
-    const transport: Transport = sse || (protocols.length > 0 && protocols.every((protocol) => protocol === 'sse')) ? 'sse' : httpGet ? 'http-stream' : 'websocket';
-    const mismatch = servers.find((_, i) => (transport === 'sse' ? protocols[i] === 'ws' || protocols[i] === 'wss' : protocols[i] === 'sse'));
+    const httpGet =
+      !sse &&
+      (httpGetBinding(value) || this.httpGet.has(channel.key)) &&
+      protocols.every((protocol) => protocol === 'http' || protocol === 'https');
+    const transport: Transport =
+      sse || (protocols.length > 0 && protocols.every((protocol) => protocol === 'sse')) ? 'sse' : httpGet ? 'http-stream' : 'websocket';
+    const mismatch = servers.find((_, i) =>
+      transport === 'sse' ? protocols[i] === 'ws' || protocols[i] === 'wss' : protocols[i] === 'sse',
+    );
     if (mismatch !== undefined && transport !== 'http-stream') {
       this.problems.add(
         `channel "${channel.key}" is ${transport === 'sse' ? 'SSE' : 'WebSocket'} but server "${mismatch}" speaks ${protocols[servers.indexOf(mismatch)]}`,
@@ -459,7 +509,12 @@ export class DocumentLowering {
         const ref = own(item, '$ref');
         const match = typeof ref === 'string' ? /^#\/servers\/([^/]+)$/.exec(ref) : null;
         if (match) names.push(decodePart(match[1]));
-        else this.problems.add(`a channel's servers must be $refs to entries of "servers", not ${describe(ref ?? item)}`, locate(at(channel.where, 'servers', i)), 'write e.g. - $ref: "#/servers/production"');
+        else
+          this.problems.add(
+            `a channel's servers must be $refs to entries of "servers", not ${describe(ref ?? item)}`,
+            locate(at(channel.where, 'servers', i)),
+            'write e.g. - $ref: "#/servers/production"',
+          );
       });
     } else {
       names = [...this.servers.servers.map((server) => server.name), ...this.servers.unsupported.keys()];
@@ -481,7 +536,11 @@ export class DocumentLowering {
   private address(channel: RawChannel): string {
     const raw = channel.value.address;
     if (typeof raw !== 'string') {
-      this.problems.add(`channel "${channel.key}" needs an address (the path clients connect to), not ${describe(raw)}`, locate(raw === undefined ? channel.where : at(channel.where, 'address')), 'write e.g. address: /v1/chat');
+      this.problems.add(
+        `channel "${channel.key}" needs an address (the path clients connect to), not ${describe(raw)}`,
+        locate(raw === undefined ? channel.where : at(channel.where, 'address')),
+        'write e.g. address: /v1/chat',
+      );
       return '/';
     }
     return raw.startsWith('/') ? raw : `/${raw}`;
@@ -505,7 +564,11 @@ export class DocumentLowering {
     for (const name of Object.keys(declared)) {
       const paramAt = at(channel.where, 'parameters', name);
       if (!used.includes(name)) {
-        this.problems.add(`parameter "${name}" is declared but the address "${address}" has no {${name}}`, locate(paramAt, 'key'), `use it in the address, e.g. ${address.replace(/\/?$/, `/{${name}}`)}, or remove it`);
+        this.problems.add(
+          `parameter "${name}" is declared but the address "${address}" has no {${name}}`,
+          locate(paramAt, 'key'),
+          `use it in the address, e.g. ${address.replace(/\/?$/, `/{${name}}`)}, or remove it`,
+        );
         continue;
       }
       const resolved = deref(this.docs, declared[name], paramAt, this.problems);
@@ -526,8 +589,18 @@ export class DocumentLowering {
   private checkStreamOperations(channel: PendingChannel): void {
     for (const operation of channel.operations) {
       const place = { file: operation.location.file, line: operation.location.line, column: operation.location.column };
-      if (operation.reply) this.problems.add(`operation "${operation.name}": HTTP stream channel "${channel.key}" has no replies`, place, 'an HTTP stream (a GET binding) only sends; use a ws/wss channel for requests and replies');
-      else if (operation.action === 'receive') this.problems.add(`operation "${operation.name}" receives on HTTP stream channel "${channel.key}", which is a GET`, place, 'an HTTP stream (a GET binding) only sends; use a ws/wss channel for messages from clients');
+      if (operation.reply)
+        this.problems.add(
+          `operation "${operation.name}": HTTP stream channel "${channel.key}" has no replies`,
+          place,
+          'an HTTP stream (a GET binding) only sends; use a ws/wss channel for requests and replies',
+        );
+      else if (operation.action === 'receive')
+        this.problems.add(
+          `operation "${operation.name}" receives on HTTP stream channel "${channel.key}", which is a GET`,
+          place,
+          'an HTTP stream (a GET binding) only sends; use a ws/wss channel for messages from clients',
+        );
     }
   }
 
@@ -536,16 +609,34 @@ export class DocumentLowering {
     if (channel.transport !== 'sse') return;
     for (const operation of channel.operations) {
       const place = { file: operation.location.file, line: operation.location.line, column: operation.location.column };
-      if (operation.reply) this.problems.add(`operation "${operation.name}": an SSE channel has no replies`, place, 'replies are for WebSocket channels; an SSE stream only sends');
+      if (operation.reply)
+        this.problems.add(
+          `operation "${operation.name}": an SSE channel has no replies`,
+          place,
+          'replies are for WebSocket channels; an SSE stream only sends',
+        );
       if (operation.action !== 'receive') continue;
       if (channel.sse?.method !== 'POST') {
-        this.problems.add(`operation "${operation.name}" receives on SSE channel "${channel.key}", which is a GET feed`, place, 'set x-sse: { method: POST } to take the message as the JSON body of a POST stream');
+        this.problems.add(
+          `operation "${operation.name}" receives on SSE channel "${channel.key}", which is a GET feed`,
+          place,
+          'set x-sse: { method: POST } to take the message as the JSON body of a POST stream',
+        );
       } else if (operation.messages.length !== 1) {
-        this.problems.add(`operation "${operation.name}": a POST stream receives exactly one message (its JSON body), not ${operation.messages.length}`, place, 'list one message under messages');
+        this.problems.add(
+          `operation "${operation.name}": a POST stream receives exactly one message (its JSON body), not ${operation.messages.length}`,
+          place,
+          'list one message under messages',
+        );
       }
     }
     const bodies = new Set(channel.operations.filter((op) => op.action === 'receive').flatMap((op) => op.messages));
-    if (bodies.size > 1) this.problems.add(`SSE channel "${channel.key}" receives ${bodies.size} different messages; a POST stream has one body`, locate(channel.where, 'key'), 'use one receive message');
+    if (bodies.size > 1)
+      this.problems.add(
+        `SSE channel "${channel.key}" receives ${bodies.size} different messages; a POST stream has one body`,
+        locate(channel.where, 'key'),
+        'use one receive message',
+      );
   }
 
   /** The channel's messages that operations use, payloads registered, in the channel's order. */
@@ -559,7 +650,11 @@ export class DocumentLowering {
       const name = text(value.name) ?? message.component ?? message.writtenKey ?? key;
       const clash = names.get(name);
       if (clash !== undefined) {
-        this.problems.add(`messages "${clash}" and "${key}" of channel "${channel.key}" are both named "${name}"`, locate(value.name === undefined ? message.entry : at(where, 'name'), value.name === undefined ? 'key' : 'value'), 'give each message of a channel its own name');
+        this.problems.add(
+          `messages "${clash}" and "${key}" of channel "${channel.key}" are both named "${name}"`,
+          locate(value.name === undefined ? message.entry : at(where, 'name'), value.name === undefined ? 'key' : 'value'),
+          'give each message of a channel its own name',
+        );
         continue;
       }
       names.set(name, key);
@@ -591,13 +686,19 @@ export class DocumentLowering {
     if (!match) {
       const header = typeof location === 'string' && location.startsWith('$message.header');
       this.problems.add(
-        header ? 'correlation ids in headers are not supported: SSE and WebSocket messages have no headers' : `correlationId.location must be "$message.payload#/<pointer>", not ${describe(location)}`,
+        header
+          ? 'correlation ids in headers are not supported: SSE and WebSocket messages have no headers'
+          : `correlationId.location must be "$message.payload#/<pointer>", not ${describe(location)}`,
         locate(locationAt),
         'write e.g. location: $message.payload#/id',
       );
       return undefined;
     }
-    return match[1] === '' ? [] : match[1].slice(1).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+    return match[1] === ''
+      ? []
+      : match[1]
+          .slice(1)
+          .split('/')
+          .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   }
 }
-

@@ -68,7 +68,8 @@ function isNumeric(schema: JsonSchema | undefined, model?: RealtimeModel): boole
   if (typeof schema !== 'object') return false;
   if (schema.type === 'integer' || schema.type === 'number') return true;
   const target = typeof schema.$ref === 'string' ? refName(schema.$ref) : undefined;
-  const named = target === undefined || model === undefined ? undefined : model.schemas.find((candidate) => candidate.name === target)?.schema;
+  const named =
+    target === undefined || model === undefined ? undefined : model.schemas.find((candidate) => candidate.name === target)?.schema;
   return named !== undefined && isNumeric(named);
 }
 
@@ -80,17 +81,19 @@ export function describeChannels(model: RealtimeModel, types: TypeEmitter): Chan
 }
 
 function describeChannel(model: RealtimeModel, channel: Channel, types: TypeEmitter): ChannelInfo {
-  const infoOf = (action: Action) => (message: Message): MessageInfo => {
-    const type = types.typeName(message.payload, shapeOf(action));
-    const replyKeys = channel.operations
-      .filter((operation) => operation.action === 'receive' && operation.messages.includes(message.key) && operation.reply)
-      .flatMap((operation) => operation.reply!.messages);
-    const replies = [...new Set(replyKeys)].map((key) => {
-      const reply = channel.messages.find((candidate) => candidate.key === key)!;
-      return types.typeName(reply.payload, 'read');
-    });
-    return { message, type, validator: `validate${type}`, replies: action === 'receive' ? replies : [] };
-  };
+  const infoOf =
+    (action: Action) =>
+    (message: Message): MessageInfo => {
+      const type = types.typeName(message.payload, shapeOf(action));
+      const replyKeys = channel.operations
+        .filter((operation) => operation.action === 'receive' && operation.messages.includes(message.key) && operation.reply)
+        .flatMap((operation) => operation.reply!.messages);
+      const replies = [...new Set(replyKeys)].map((key) => {
+        const reply = channel.messages.find((candidate) => candidate.key === key)!;
+        return types.typeName(reply.payload, 'read');
+      });
+      return { message, type, validator: `validate${type}`, replies: action === 'receive' ? replies : [] };
+    };
   const sent = channel.messages.filter((message) => message.actions.includes('send')).map(infoOf('send'));
   const received = channel.messages.filter((message) => message.actions.includes('receive')).map(infoOf('receive'));
   const server = model.servers.find((candidate) => channel.servers.includes(candidate.name));
@@ -108,7 +111,8 @@ function describeChannel(model: RealtimeModel, channel: Channel, types: TypeEmit
     const pointer = channel.messages.find((message) => message.correlationId)?.correlationId;
     if (pointer) info.correlationKey = pointer[0];
     const request = received.find((entry) => entry.replies.length > 0)?.message;
-    if (info.correlationKey !== undefined && request && isNumeric(propertySchema(model, request.payload, info.correlationKey), model)) info.numericIds = true;
+    if (info.correlationKey !== undefined && request && isNumeric(propertySchema(model, request.payload, info.correlationKey), model))
+      info.numericIds = true;
     const auth = channel.websocket?.firstMessageAuth;
     const message = auth && channel.messages.find((candidate) => candidate.key === auth.message);
     if (auth && message) info.auth = { tag: message.tag, tokenKey: auth.token[0], timeout: auth.timeout };
@@ -124,7 +128,11 @@ function describeChannel(model: RealtimeModel, channel: Channel, types: TypeEmit
 export function assertSupported(info: ChannelInfo): void {
   const { channel } = info;
   if (channel.sse?.done !== undefined && channel.sse.done !== DONE) {
-    throw error(`x-sse.done: the SSE runtime ends streams with ${DONE} only, not ${stringLiteral(channel.sse.done)}`, channel.location, `use done: '${DONE}'`);
+    throw error(
+      `x-sse.done: the SSE runtime ends streams with ${DONE} only, not ${stringLiteral(channel.sse.done)}`,
+      channel.location,
+      `use done: '${DONE}'`,
+    );
   }
   if (channel.transport !== 'websocket') return;
   for (const message of channel.messages) {
@@ -139,7 +147,10 @@ export function assertSupported(info: ChannelInfo): void {
   }
   const auth = channel.websocket?.firstMessageAuth;
   if (auth && auth.token.length !== 1) {
-    throw error(`x-first-message-auth.token: the WebSocket runtime reads the token from a top-level property, not /${auth.token.join('/')}`, channel.location);
+    throw error(
+      `x-first-message-auth.token: the WebSocket runtime reads the token from a top-level property, not /${auth.token.join('/')}`,
+      channel.location,
+    );
   }
   if (auth && channel.discriminator === undefined) {
     throw error('x-first-message-auth needs a discriminator (x-discriminator) to recognise the auth message by', channel.location);
@@ -177,7 +188,9 @@ export function runtimePing(info: ChannelInfo, entry: MessageInfo): boolean {
 
 /** A path template as a RegExp source: each `{name}` one non-empty segment, captured. */
 export function pathPattern(path: string): string {
-  const parts = path.split(/(\{[^}]+\})/).map((part) => (/^\{[^}]+\}$/.test(part) ? '([^/]+)' : part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')));
+  const parts = path
+    .split(/(\{[^}]+\})/)
+    .map((part) => (/^\{[^}]+\}$/.test(part) ? '([^/]+)' : part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')));
   return `^${parts.join('')}$`;
 }
 

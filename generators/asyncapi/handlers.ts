@@ -17,7 +17,13 @@ import type { RealtimeModel } from './model.js';
 import type { HandlersContext } from './template-context.js';
 
 /** The scaffold, or additions to the user's file; nothing when the server needs no handlers. */
-export async function handlerScaffold(model: RealtimeModel, types: TypeEmitter, templates: TemplateRenderer, file: string, output: string): Promise<{ file: string; content: string }[]> {
+export async function handlerScaffold(
+  model: RealtimeModel,
+  types: TypeEmitter,
+  templates: TemplateRenderer,
+  file: string,
+  output: string,
+): Promise<{ file: string; content: string }[]> {
   const members = describeChannels(model, types).flatMap((info): StubMember[] => {
     const { channel } = info;
     if (channel.transport === 'sse') {
@@ -44,7 +50,9 @@ export async function handlerScaffold(model: RealtimeModel, types: TypeEmitter, 
   if (existing === undefined) {
     const builder = new FileBuilder(file, ['handlers']);
     // The user's file imports the server by the path from its own folder, as written.
-    const handlersType = builder.use(symbol('RealtimeHandlers', importSpecifier(dirname(file), `${output}/server.js`), { type: true, verbatim: true }));
+    const handlersType = builder.use(
+      symbol('RealtimeHandlers', importSpecifier(dirname(file), `${output}/server.js`), { type: true, verbatim: true }),
+    );
     const context: HandlersContext = {
       title: commentText(model.title),
       imports: builder.imports(),

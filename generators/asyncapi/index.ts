@@ -21,7 +21,11 @@ import type { Action, Channel, RealtimeModel } from './model.js';
 import type { TypesContext, ValidatorsContext } from './template-context.js';
 
 export async function generateAsyncApi({ api, templates }: GeneratorContext<'asyncapi'>): Promise<Generated> {
-  const model = await loadAsyncApi(api.inputs[0], { displayRoot: api.root, readRoots: api.readRoots ?? [api.root], maxInputBytes: api.maxInputBytes });
+  const model = await loadAsyncApi(api.inputs[0], {
+    displayRoot: api.root,
+    readRoots: api.readRoots ?? [api.root],
+    maxInputBytes: api.maxInputBytes,
+  });
   const source = model.source;
   const types = createTypeEmitter(model.schemas, { requestSchemas: receivedSchemas(model) });
   const typesContext: TypesContext = {
@@ -35,7 +39,13 @@ export async function generateAsyncApi({ api, templates }: GeneratorContext<'asy
   if (model.schemas.length > 0) {
     const file = new FileBuilder('validators.ts');
     const { code } = emitValidators(model.schemas, { typeName: types.typeName, file });
-    const validatorsContext: ValidatorsContext = { source, title: commentText(model.title), version: commentText(model.version), imports: file.imports(), code };
+    const validatorsContext: ValidatorsContext = {
+      source,
+      title: commentText(model.title),
+      version: commentText(model.version),
+      imports: file.imports(),
+      code,
+    };
     files.push({ path: 'validators.ts', content: templates.render('asyncapi/validators.ts.hbs', validatorsContext) });
   }
   if (api.emit.includes('server')) files.push(...emitServer(model, types, templates, source, { redis: api.options.redis === true }));
@@ -69,12 +79,21 @@ export function channelTypes(model: RealtimeModel, types: TypeEmitter): string {
     }
     const info = describeChannels({ ...model, channels: [channel] }, types)[0];
     if (info.paramsType) {
-      const lines = channel.parameters.map((parameter) => `${jsDoc([parameter.description], '  ')}  ${propertyKey(parameter.name)}: ${types.typeOf(parameter.schema, 'write', '  ')};`);
-      blocks.push(`/** The \`{parameters}\` of \`${commentText(channel.key)}\`'s address, ${commentText(channel.address)}. */\nexport interface ${info.paramsType} {\n${lines.join('\n')}\n}`);
+      const lines = channel.parameters.map(
+        (parameter) =>
+          `${jsDoc([parameter.description], '  ')}  ${propertyKey(parameter.name)}: ${types.typeOf(parameter.schema, 'write', '  ')};`,
+      );
+      blocks.push(
+        `/** The \`{parameters}\` of \`${commentText(channel.key)}\`'s address, ${commentText(channel.address)}. */\nexport interface ${info.paramsType} {\n${lines.join('\n')}\n}`,
+      );
     }
     if (info.repliesType) {
-      const lines = info.received.filter((entry) => entry.replies.length > 0).map((entry) => `  ${propertyKey(entry.message.tag)}: ${entry.replies.join(' | ')};`);
-      blocks.push(`/** The reply to each request the server answers on \`${commentText(channel.key)}\`, by the request's ${channel.discriminator === undefined ? 'name' : `"${commentText(channel.discriminator)}"`}. */\nexport interface ${info.repliesType} {\n${lines.join('\n')}\n}`);
+      const lines = info.received
+        .filter((entry) => entry.replies.length > 0)
+        .map((entry) => `  ${propertyKey(entry.message.tag)}: ${entry.replies.join(' | ')};`);
+      blocks.push(
+        `/** The reply to each request the server answers on \`${commentText(channel.key)}\`, by the request's ${channel.discriminator === undefined ? 'name' : `"${commentText(channel.discriminator)}"`}. */\nexport interface ${info.repliesType} {\n${lines.join('\n')}\n}`,
+      );
     }
   }
   return blocks.join('\n\n');
@@ -82,9 +101,14 @@ export function channelTypes(model: RealtimeModel, types: TypeEmitter): string {
 
 function mapDoc(channel: Channel, action: Action): string {
   const who = action === 'send' ? 'the server sends' : 'the server receives';
-  const by = channel.transport === 'sse'
-    ? (action === 'send' ? 'by SSE event name' : 'the JSON body of the POST stream')
-    : channel.discriminator === undefined ? 'by message name' : `by "${channel.discriminator}"`;
+  const by =
+    channel.transport === 'sse'
+      ? action === 'send'
+        ? 'by SSE event name'
+        : 'the JSON body of the POST stream'
+      : channel.discriminator === undefined
+        ? 'by message name'
+        : `by "${channel.discriminator}"`;
   const transport = channel.transport === 'sse' ? 'SSE' : channel.transport === 'http-stream' ? 'HTTP stream' : 'WebSocket';
   return `Messages ${who} on \`${channel.key}\` (${transport} ${channel.address}), ${by}.`;
 }

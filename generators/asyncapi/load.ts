@@ -40,7 +40,10 @@ export async function loadAsyncApi(inputPath: string, options: LoadOptions = {})
   problems.throwIfAny();
 
   const payloads = new PayloadSchemas(docs, problems);
-  payloads.addComponents(own(own(root.data, 'components'), 'schemas'), { doc: root, path: child(child(undefined, 'components'), 'schemas') });
+  payloads.addComponents(own(own(root.data, 'components'), 'schemas'), {
+    doc: root,
+    path: child(child(undefined, 'components'), 'schemas'),
+  });
   const servers = lowerServers(root, docs, problems);
   const pending = new DocumentLowering(root, docs, problems, payloads, servers).lower();
   const lowered = payloads.finish();
@@ -65,16 +68,29 @@ export async function loadAsyncApi(inputPath: string, options: LoadOptions = {})
 function checkVersion(root: SourceDoc): AsyncApiVersion {
   const data = root.data;
   if (!isObject(data)) {
-    throw error(`${root.display} is not an AsyncAPI document: its top level is ${describe(data)}, not an object`, root.locate([]), 'an AsyncAPI document starts with asyncapi: 3.0.0, info: and channels:');
+    throw error(
+      `${root.display} is not an AsyncAPI document: its top level is ${describe(data)}, not an object`,
+      root.locate([]),
+      'an AsyncAPI document starts with asyncapi: 3.0.0, info: and channels:',
+    );
   }
   const version = data.asyncapi;
   const where: Where = { doc: root, path: child(undefined, 'asyncapi') };
   if (version === undefined) {
-    throw error(`${root.display} is not an AsyncAPI document: it has no "asyncapi" field`, root.locate([]), 'add asyncapi: 3.0.0 at the top (codegen reads AsyncAPI 3.0 and 3.1, and OpenAPI 3.2 SSE responses)');
+    throw error(
+      `${root.display} is not an AsyncAPI document: it has no "asyncapi" field`,
+      root.locate([]),
+      'add asyncapi: 3.0.0 at the top (codegen reads AsyncAPI 3.0 and 3.1, and OpenAPI 3.2 SSE responses)',
+    );
   }
   if (version === '3.0.0' || version === '3.1.0') return version;
-  const hint = typeof version === 'string' && version.startsWith('2.')
-    ? `convert it to AsyncAPI 3 first: npx @asyncapi/cli convert ${root.display}`
-    : 'write asyncapi: 3.0.0 (or 3.1.0)';
-  throw error(`AsyncAPI ${typeof version === 'string' ? version : describe(version)} is not supported; codegen reads AsyncAPI 3.0.0 and 3.1.0`, locate(where), hint);
+  const hint =
+    typeof version === 'string' && version.startsWith('2.')
+      ? `convert it to AsyncAPI 3 first: npx @asyncapi/cli convert ${root.display}`
+      : 'write asyncapi: 3.0.0 (or 3.1.0)';
+  throw error(
+    `AsyncAPI ${typeof version === 'string' ? version : describe(version)} is not supported; codegen reads AsyncAPI 3.0.0 and 3.1.0`,
+    locate(where),
+    hint,
+  );
 }

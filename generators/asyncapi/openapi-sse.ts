@@ -46,7 +46,12 @@ export function loadOpenApiSse(root: SourceDoc, docs: Documents): RealtimeModel 
   const components = own(own(data, 'components'), 'schemas');
   if (isObject(components)) {
     for (const name of Object.keys(components)) {
-      registry.add(SchemaRegistry.schemaName(name), components[name], at({ doc: root, path: undefined }, 'components', 'schemas', name), 'component');
+      registry.add(
+        SchemaRegistry.schemaName(name),
+        components[name],
+        at({ doc: root, path: undefined }, 'components', 'schemas', name),
+        'component',
+      );
     }
   }
   const channels: PendingChannel[] = [];
@@ -57,16 +62,33 @@ export function loadOpenApiSse(root: SourceDoc, docs: Documents): RealtimeModel 
     for (const method of ['get', 'post'] as const) {
       const op = own(item.value, method);
       if (!isObject(op)) continue;
-      const channel = lowerOperation(path, method, op, at(item.where, method), { value: item.value, where: item.where }, docs, registry, problems);
+      const channel = lowerOperation(
+        path,
+        method,
+        op,
+        at(item.where, method),
+        { value: item.value, where: item.where },
+        docs,
+        registry,
+        problems,
+      );
       if (channel) channels.push(channel);
     }
   }
   if (channels.length === 0 && problems.list.length === 0) {
-    problems.add(`${root.display} has no operation with a text/event-stream response with an itemSchema`, root.locate(['paths'], 'key'), 'add responses: { "200": { content: { text/event-stream: { itemSchema: ... } } } }');
+    problems.add(
+      `${root.display} has no operation with a text/event-stream response with an itemSchema`,
+      root.locate(['paths'], 'key'),
+      'add responses: { "200": { content: { text/event-stream: { itemSchema: ... } } } }',
+    );
   }
   const lowered = registry.finish();
   problems.throwIfAny();
-  const result = finishChannels(channels.sort((a, b) => (a.key < b.key ? -1 : 1)), lowered, problems);
+  const result = finishChannels(
+    channels.sort((a, b) => (a.key < b.key ? -1 : 1)),
+    lowered,
+    problems,
+  );
   problems.throwIfAny();
   const info = isObject(data.info) ? data.info : {};
   const model: RealtimeModel = {
@@ -82,8 +104,14 @@ export function loadOpenApiSse(root: SourceDoc, docs: Documents): RealtimeModel 
 }
 
 function lowerOperation(
-  path: string, method: 'get' | 'post', op: Record<string, unknown>, where: Where, item: { value: Record<string, unknown>; where: Where },
-  docs: Documents, registry: SchemaRegistry, problems: Problems,
+  path: string,
+  method: 'get' | 'post',
+  op: Record<string, unknown>,
+  where: Where,
+  item: { value: Record<string, unknown>; where: Where },
+  docs: Documents,
+  registry: SchemaRegistry,
+  problems: Problems,
 ): PendingChannel | undefined {
   const responseAt = at(where, 'responses', '200');
   const response = deref(docs, own(own(op, 'responses'), '200'), responseAt, problems);
@@ -92,7 +120,11 @@ function lowerOperation(
   if (!isObject(stream)) return undefined;
   const itemSchema = deref(docs, stream.itemSchema, at(streamAt, 'itemSchema'), problems);
   if (!itemSchema || !isObject(itemSchema.value)) {
-    problems.add('a text/event-stream response needs an "itemSchema" describing its events', locate(streamAt, 'key'), 'add itemSchema: { type: object, properties: { event: ..., data: ... } }');
+    problems.add(
+      'a text/event-stream response needs an "itemSchema" describing its events',
+      locate(streamAt, 'key'),
+      'add itemSchema: { type: object, properties: { event: ..., data: ... } }',
+    );
     return undefined;
   }
   const key = typeof op.operationId === 'string' ? op.operationId : `${method}${path.replace(/[^A-Za-z0-9]+/g, ' ')}`;
@@ -100,7 +132,12 @@ function lowerOperation(
   const channel: PendingChannel = {
     key,
     address: path,
-    parameters: pathParameters([item.value.parameters, op.parameters], [at(item.where, 'parameters'), at(where, 'parameters')], docs, registry),
+    parameters: pathParameters(
+      [item.value.parameters, op.parameters],
+      [at(item.where, 'parameters'), at(where, 'parameters')],
+      docs,
+      registry,
+    ),
     transport: 'sse',
     servers: [],
     messages: [],
@@ -114,7 +151,9 @@ function lowerOperation(
 
   const base = itemSchema.value;
   const alternatives = Array.isArray(base.oneOf) ? 'oneOf' : Array.isArray(base.anyOf) ? 'anyOf' : undefined;
-  const variants = alternatives ? (base[alternatives] as unknown[]).map((value, i) => ({ value, where: at(itemSchema.where, alternatives, i) })) : [itemSchema];
+  const variants = alternatives
+    ? (base[alternatives] as unknown[]).map((value, i) => ({ value, where: at(itemSchema.where, alternatives, i) }))
+    : [itemSchema];
   for (const raw of variants) {
     const variant = alternatives ? deref(docs, raw.value, raw.where, problems) : itemSchema;
     if (!variant || !isObject(variant.value)) continue;
@@ -129,16 +168,32 @@ function lowerOperation(
     const eventName = event && isObject(event.value) && typeof event.value.const === 'string' ? event.value.const : 'message';
     const dataField = field('data');
     if (!dataField) {
-      problems.add('an event in itemSchema needs a "data" property', locate(variant.where), 'add properties: { data: { type: string, contentMediaType: application/json, contentSchema: ... } }');
+      problems.add(
+        'an event in itemSchema needs a "data" property',
+        locate(variant.where),
+        'add properties: { data: { type: string, contentMediaType: application/json, contentSchema: ... } }',
+      );
       continue;
     }
     const content = own(dataField.value, 'contentSchema');
     const payloadAt = content === undefined ? dataField.where : at(dataField.where, 'contentSchema');
-    const payload = refName(((registry.body(content ?? dataField.value, payloadAt, pascalCase(`${eventName === 'message' ? key : eventName} payload`))) as SchemaObject).$ref ?? '');
+    const payload = refName(
+      (
+        registry.body(
+          content ?? dataField.value,
+          payloadAt,
+          pascalCase(`${eventName === 'message' ? key : eventName} payload`),
+        ) as SchemaObject
+      ).$ref ?? '',
+    );
     if (payload === undefined) continue;
     const message: PendingMessage = { key: eventName, name: eventName, payload, deprecated: false, where: variant.where };
     if (channel.messages.some((other) => other.key === eventName)) {
-      problems.add(`two events of ${method.toUpperCase()} ${path} are named "${eventName}"`, locate(variant.where), 'pin each alternative\'s event property to its own const');
+      problems.add(
+        `two events of ${method.toUpperCase()} ${path} are named "${eventName}"`,
+        locate(variant.where),
+        "pin each alternative's event property to its own const",
+      );
       continue;
     }
     channel.messages.push(message);
@@ -150,7 +205,7 @@ function lowerOperation(
     const schema = own(json, 'schema');
     if (body && schema !== undefined) {
       const bodyAt = at(body.where, 'content', 'application/json', 'schema');
-      const payload = refName(((registry.body(schema, bodyAt, pascalCase(`${key} body`))) as SchemaObject).$ref ?? '');
+      const payload = refName((registry.body(schema, bodyAt, pascalCase(`${key} body`)) as SchemaObject).$ref ?? '');
       if (payload !== undefined) {
         channel.messages.push({ key: 'request', name: 'request', payload, deprecated: false, where: bodyAt });
         channel.operations.push({ name: `${key}Request`, action: 'receive', messages: ['request'], location: locate(bodyAt) });
@@ -170,7 +225,8 @@ function pathParameters(lists: unknown[], places: Where[], docs: Documents, regi
       if (!resolved || !isObject(resolved.value) || resolved.value.in !== 'path' || typeof resolved.value.name !== 'string') return;
       const parameter: ChannelParameter = {
         name: resolved.value.name,
-        schema: resolved.value.schema === undefined ? { type: 'string' } : registry.inline(resolved.value.schema, at(resolved.where, 'schema')),
+        schema:
+          resolved.value.schema === undefined ? { type: 'string' } : registry.inline(resolved.value.schema, at(resolved.where, 'schema')),
       };
       if (typeof resolved.value.description === 'string') parameter.description = resolved.value.description;
       byName.set(parameter.name, parameter);

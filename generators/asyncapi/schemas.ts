@@ -23,7 +23,8 @@ const SCHEMA_LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 const SCHEMA_MAP = ['properties', 'patternProperties', 'definitions', '$defs'];
 
 /** Formats whose schemas are JSON Schema (draft-07 and later) or AsyncAPI's superset of it. */
-const JSON_SCHEMA_FORMAT = /^application\/(vnd\.aai\.asyncapi(\+json|\+yaml)?;\s*version=3\.\d+\.\d+|schema\+(json|yaml);\s*version=draft-0?7)$/i;
+const JSON_SCHEMA_FORMAT =
+  /^application\/(vnd\.aai\.asyncapi(\+json|\+yaml)?;\s*version=3\.\d+\.\d+|schema\+(json|yaml);\s*version=draft-0?7)$/i;
 
 function at(where: Where, key: string | number): Where {
   return { doc: where.doc, path: child(where.path, key) };
@@ -33,7 +34,10 @@ export class PayloadSchemas {
   private readonly registry: SchemaRegistry;
   private readonly normalised = new Set<object>();
 
-  constructor(private readonly docs: Documents, private readonly problems: Problems) {
+  constructor(
+    private readonly docs: Documents,
+    private readonly problems: Problems,
+  ) {
     this.registry = new SchemaRegistry(docs, '3.1', problems);
   }
 

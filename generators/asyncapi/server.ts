@@ -12,10 +12,29 @@
  */
 import type { TypeEmitter } from '../core/emit/types/emit.js';
 import { FileBuilder, runtimeSymbol, typeSymbol } from '../core/builder/file.js';
-import { commentText, jsDoc, jsonLiteral, objectKey, propertyAccess, propertyKey, stringLiteral, uniqueName } from '../core/builder/names.js';
+import {
+  commentText,
+  jsDoc,
+  jsonLiteral,
+  objectKey,
+  propertyAccess,
+  propertyKey,
+  stringLiteral,
+  uniqueName,
+} from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
-import { APP_PING, assertSupported, describeChannels, handledMessages, pathNames, pathPattern, runtimePing, type ChannelInfo, type MessageInfo } from './endpoints.js';
+import {
+  APP_PING,
+  assertSupported,
+  describeChannels,
+  handledMessages,
+  pathNames,
+  pathPattern,
+  runtimePing,
+  type ChannelInfo,
+  type MessageInfo,
+} from './endpoints.js';
 import { importedNames, type ImportedNames } from './imported-names.js';
 import type { RealtimeModel } from './model.js';
 import type { ServerContext } from './template-context.js';
@@ -56,7 +75,13 @@ interface ServerChannel extends ChannelInfo {
 }
 
 /** server.ts; nothing when the manifest has no channels. */
-export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: TemplateRenderer, source: string, options: RealtimeServerEmitOptions = {}): GeneratedFile[] {
+export function emitServer(
+  model: RealtimeModel,
+  types: TypeEmitter,
+  templates: TemplateRenderer,
+  source: string,
+  options: RealtimeServerEmitOptions = {},
+): GeneratedFile[] {
   if (model.channels.length === 0) return [];
   const file = new FileBuilder('server.ts', SERVER_DECLARATIONS);
   const names = importedNames(file);
@@ -87,24 +112,38 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
   // Per-channel types for handlers.
   for (const info of ws) {
     const out = info.out === 'never' ? 'never' : names.type(info.out);
-    declarations.push(`${jsDoc([`A socket of \`${info.channel.key}\` (${info.path}) as its handlers see it.`])}export type ${info.connectionType}<Auth = undefined> = ${names.runtime('WebSocketConnection', 'ws-server')}<${out}, Auth>;`);
+    declarations.push(
+      `${jsDoc([`A socket of \`${info.channel.key}\` (${info.path}) as its handlers see it.`])}export type ${info.connectionType}<Auth = undefined> = ${names.runtime('WebSocketConnection', 'ws-server')}<${out}, Auth>;`,
+    );
     if (info.input?.declaration) declarations.push(info.input.declaration);
     if (info.handlersType) {
       const members = info.handled.map((entry) => {
         const reply = entry.replies.length > 0 ? entry.replies.map(names.type).join(' | ') : 'void';
-        const answer = entry.replies.length > 0 ? `Answered with ${entry.replies.map((type) => `\`${type}\``).join(' or ')}, which gets the request's \`${info.correlationKey ?? 'id'}\`.` : undefined;
-        const doc = jsDoc([entry.message.summary ?? entry.message.title, entry.message.description, answer, entry.message.deprecated && '@deprecated'], '  ');
+        const answer =
+          entry.replies.length > 0
+            ? `Answered with ${entry.replies.map((type) => `\`${type}\``).join(' or ')}, which gets the request's \`${info.correlationKey ?? 'id'}\`.`
+            : undefined;
+        const doc = jsDoc(
+          [entry.message.summary ?? entry.message.title, entry.message.description, answer, entry.message.deprecated && '@deprecated'],
+          '  ',
+        );
         return `${doc}  ${propertyKey(entry.message.tag)}(message: ${names.type(entry.type)}, connection: ${info.connectionType}<Auth>, publish: RealtimePublish): ${reply} | Promise<${reply}>;`;
       });
       const ping = info.received.find((entry) => runtimePing(info, entry));
-      const pingNote = ping && `\`${APP_PING}\` has no handler: the runtime answers it itself, before authentication, with \`${ping.replies.length > 0 ? ping.replies.join(' | ') : '{ type: "pong" }'}\` carrying its \`${info.correlationKey ?? 'id'}\`.`;
-      declarations.push(`${jsDoc([`The handlers of \`${info.channel.key}\` (WebSocket ${info.path}): one per message a client sends.`, pingNote])}export interface ${info.handlersType}<Auth = undefined> {\n${members.join('\n')}\n}`);
+      const pingNote =
+        ping &&
+        `\`${APP_PING}\` has no handler: the runtime answers it itself, before authentication, with \`${ping.replies.length > 0 ? ping.replies.join(' | ') : '{ type: "pong" }'}\` carrying its \`${info.correlationKey ?? 'id'}\`.`;
+      declarations.push(
+        `${jsDoc([`The handlers of \`${info.channel.key}\` (WebSocket ${info.path}): one per message a client sends.`, pingNote])}export interface ${info.handlersType}<Auth = undefined> {\n${members.join('\n')}\n}`,
+      );
     }
   }
   for (const info of sse) {
     if (!info.streamType) continue;
     const body = info.channel.types.receive ? names.type(types.typeName(info.channel.types.receive.union, 'write')) : 'unknown';
-    const params = info.paramsType ? `\n  /** The address's \`{parameters}\`, percent-decoded. */\n  params: ${names.type(info.paramsType)};\n` : '';
+    const params = info.paramsType
+      ? `\n  /** The address's \`{parameters}\`, percent-decoded. */\n  params: ${names.type(info.paramsType)};\n`
+      : '';
     declarations.push(
       `${jsDoc([`What the producer of a \`POST ${info.path}\` stream gets: the request, its checked JSON body, the stream to send events to, and a signal aborted when the client goes away.`])}export interface ${info.streamType}<Auth = undefined> extends ${names.runtime('PostStreamContext')}<${names.type(info.channel.types.send!.map)}, Auth, ${body}> {${params}}`,
     );
@@ -112,8 +151,12 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
 
   // The user's handlers.
   const handlerMembers = withHandlers.map((info) => {
-    if (info.handlersType) return `${jsDoc([`\`${info.channel.key}\`: WebSocket ${info.path}.`, info.channel.summary ?? info.channel.title, info.channel.description], '  ')}  ${propertyKey(info.member)}: ${info.handlersType}<Auth>;`;
-    const done = info.channel.sse!.done !== undefined ? ` The stream ends, with \`data: ${info.channel.sse!.done}\`, when it settles.` : ' The stream ends when it settles.';
+    if (info.handlersType)
+      return `${jsDoc([`\`${info.channel.key}\`: WebSocket ${info.path}.`, info.channel.summary ?? info.channel.title, info.channel.description], '  ')}  ${propertyKey(info.member)}: ${info.handlersType}<Auth>;`;
+    const done =
+      info.channel.sse!.done !== undefined
+        ? ` The stream ends, with \`data: ${info.channel.sse!.done}\`, when it settles.`
+        : ' The stream ends when it settles.';
     return `${jsDoc([`\`POST ${info.path}\`: produces the stream's events.${done} A throw cuts the stream (the client sees an error, not an end).`, info.channel.description], '  ')}  ${propertyKey(info.member)}(stream: ${info.streamType}<Auth>, publish: RealtimePublish): void | Promise<void>;`;
   });
 
@@ -127,22 +170,36 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
       const map = names.type(info.channel.types.send!.map);
       const kept = info.channel.sse!.resume ? ' and keeps it for clients that resume' : '';
       if (params) {
-        publishMembers.push(`${jsDoc([`Sends an event to every \`GET ${info.path}\` stream of these parameters${kept}; resolves with its id.`], '  ')}  ${member}<E extends keyof ${map} & string>(params: ${params}, event: E, data: ${map}[E]): Promise<string>;`);
-        publishImplementation.push(`    ${objectKey(info.member)}: (params, event, data) => ${endpointName(info)}.publish(${pathFunctionName(info)}(params), event, data),`);
+        publishMembers.push(
+          `${jsDoc([`Sends an event to every \`GET ${info.path}\` stream of these parameters${kept}; resolves with its id.`], '  ')}  ${member}<E extends keyof ${map} & string>(params: ${params}, event: E, data: ${map}[E]): Promise<string>;`,
+        );
+        publishImplementation.push(
+          `    ${objectKey(info.member)}: (params, event, data) => ${endpointName(info)}.publish(${pathFunctionName(info)}(params), event, data),`,
+        );
       } else {
-        publishMembers.push(`${jsDoc([`Sends an event to every \`GET ${info.path}\` stream${kept}; resolves with its id.`], '  ')}  ${member}<E extends keyof ${map} & string>(event: E, data: ${map}[E]): Promise<string>;`);
-        publishImplementation.push(`    ${objectKey(info.member)}: (event, data) => ${endpointName(info)}.publish(${stringLiteral(info.path)}, event, data),`);
+        publishMembers.push(
+          `${jsDoc([`Sends an event to every \`GET ${info.path}\` stream${kept}; resolves with its id.`], '  ')}  ${member}<E extends keyof ${map} & string>(event: E, data: ${map}[E]): Promise<string>;`,
+        );
+        publishImplementation.push(
+          `    ${objectKey(info.member)}: (event, data) => ${endpointName(info)}.publish(${stringLiteral(info.path)}, event, data),`,
+        );
       }
     } else if (info.channel.transport === 'http-stream' && info.out !== 'never') {
       const path = params ? `${pathFunctionName(info)}(params)` : stringLiteral(info.path);
-      publishMembers.push(`${jsDoc([`Writes a message, one JSON line, to every \`GET ${info.path}\` stream${params ? ' of these parameters' : ''}; throws a TypeError for an invalid one.`], '  ')}  ${member}(${params ? `params: ${params}, ` : ''}message: ${names.type(info.out)}): Promise<void>;`);
-      publishImplementation.push(`    ${objectKey(info.member)}: (${params ? 'params, ' : ''}message) => ${endpointName(info)}.publish(${path}, message),`);
+      publishMembers.push(
+        `${jsDoc([`Writes a message, one JSON line, to every \`GET ${info.path}\` stream${params ? ' of these parameters' : ''}; throws a TypeError for an invalid one.`], '  ')}  ${member}(${params ? `params: ${params}, ` : ''}message: ${names.type(info.out)}): Promise<void>;`,
+      );
+      publishImplementation.push(
+        `    ${objectKey(info.member)}: (${params ? 'params, ' : ''}message) => ${endpointName(info)}.publish(${path}, message),`,
+      );
     } else if (info.channel.transport === 'websocket' && info.out !== 'never') {
       const topic = params ? `topic: string` : `topic = ${stringLiteral(info.path)}`;
       const doc = params
         ? `Sends a message to every socket of \`${info.channel.key}\` that joined \`topic\`: a socket joins its own path (\`${pathFunctionName(info)}(params)\`) and the topics its handlers subscribe it to.`
         : `Sends a message to every socket of \`${info.channel.key}\` that joined \`topic\`: by default every socket of ${info.path}; handlers subscribe sockets to topics of their own.`;
-      publishMembers.push(`${jsDoc([doc], '  ')}  ${member}(message: ${names.type(info.out)}, topic${params ? '' : '?'}: string): Promise<void>;`);
+      publishMembers.push(
+        `${jsDoc([doc], '  ')}  ${member}(message: ${names.type(info.out)}, topic${params ? '' : '?'}: string): Promise<void>;`,
+      );
       publishImplementation.push(`    ${objectKey(info.member)}: (message, ${topic}) => ${endpointName(info)}.publish(topic, message),`);
     }
   }
@@ -150,7 +207,10 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
   // Endpoint construction.
   const endpoints = [
     ...sse.map((info) => sseEndpoint(info, types, names)),
-    ...streams.map((info) => `${jsDoc([`GET ${info.path}: newline-delimited JSON`], '  ')}  const ${endpointName(info)} = ${names.runtime('createHttpStreamEndpoint')}<${names.type(info.out)}>({ ...options.stream, cors: options.cors, validate: ${names.validator(`validate${info.out}`)} });`),
+    ...streams.map(
+      (info) =>
+        `${jsDoc([`GET ${info.path}: newline-delimited JSON`], '  ')}  const ${endpointName(info)} = ${names.runtime('createHttpStreamEndpoint')}<${names.type(info.out)}>({ ...options.stream, cors: options.cors, validate: ${names.validator(`validate${info.out}`)} });`,
+    ),
     ...ws.map((info) => wsEndpoint(info, names)),
   ];
   const routes = routed.map((info) =>
@@ -184,7 +244,14 @@ export function emitServer(model: RealtimeModel, types: TypeEmitter, templates: 
   file.reexport(runtimeSymbol('CorsOptions'));
   // The runtime's server API for the transports used; with options.redis the Redis EventLog and FanOut.
   const redis = options.redis ? ['redis-pubsub', ...(sse.length > 0 ? ['sse-redis'] : []), ...(ws.length > 0 ? ['ws-redis'] : [])] : [];
-  file.reexportRuntime(...['http-listener', ...(sse.length > 0 ? ['sse-server', 'sse-store'] : []), ...(ws.length > 0 ? ['ws-fanout', 'ws-protocol'] : []), ...redis]);
+  file.reexportRuntime(
+    ...[
+      'http-listener',
+      ...(sse.length > 0 ? ['sse-server', 'sse-store'] : []),
+      ...(ws.length > 0 ? ['ws-fanout', 'ws-protocol'] : []),
+      ...redis,
+    ],
+  );
 
   const context: ServerContext = {
     source,
@@ -266,7 +333,9 @@ function inputOf(info: ServerChannel, types: TypeEmitter, reserve: (name: string
   }
   const type = reserve(`${channel.name}Request`);
   const validator = reserve(`validate${type}`);
-  const members = info.received.map((entry) => `{ readonly kind: ${stringLiteral(entry.message.tag)}; readonly message: ${names.type(entry.type)} }`);
+  const members = info.received.map(
+    (entry) => `{ readonly kind: ${stringLiteral(entry.message.tag)}; readonly message: ${names.type(entry.type)} }`,
+  );
   const attempts = info.received.map((entry, index) => {
     const name = `attempt${index + 1}`;
     return `  const ${name} = ${names.validator(entry.validator)}(value);\n  if (${name}.ok) return { ok: true, value: { kind: ${stringLiteral(entry.message.tag)}, message: ${name}.value } };`;
@@ -306,7 +375,9 @@ function paramsFunctionName(info: ChannelInfo): string {
  */
 function pathFunctions(info: ChannelInfo, names: ImportedNames): string {
   const paramsType = names.type(info.paramsType!);
-  const template = info.path.replace(/\{([^}]+)\}/g, (_match, name: string) => `\${encodeURIComponent(${propertyAccess('params', name)})}`).replace(/`/g, '\\`');
+  const template = info.path
+    .replace(/\{([^}]+)\}/g, (_match, name: string) => `\${encodeURIComponent(${propertyAccess('params', name)})}`)
+    .replace(/`/g, '\\`');
   const build = [
     `${jsDoc([`The path of \`${info.channel.key}\` for these parameters (${info.path}).`])}export function ${pathFunctionName(info)}(params: ${paramsType}): string {`,
     `  return \`${template}\`;`,
@@ -316,11 +387,17 @@ function pathFunctions(info: ChannelInfo, names: ImportedNames): string {
   const checks: string[] = [];
   const fields = pathNames(info.path).map((name, index) => {
     const values = info.channel.parameters.find((parameter) => parameter.name === name)?.schema;
-    const allowed = typeof values === 'object' && Array.isArray(values.enum) ? values.enum.filter((value): value is string => typeof value === 'string') : undefined;
+    const allowed =
+      typeof values === 'object' && Array.isArray(values.enum)
+        ? values.enum.filter((value): value is string => typeof value === 'string')
+        : undefined;
     const decoded = `decodeURIComponent(match[${index + 1}]!)`;
     if (!allowed) return `${objectKey(name)}: ${decoded}`;
     const variable = `value${index + 1}`;
-    checks.push(`    const ${variable} = ([${allowed.map(stringLiteral).join(', ')}] as const).find((value) => value === ${decoded});`, `    if (${variable} === undefined) return undefined;`);
+    checks.push(
+      `    const ${variable} = ([${allowed.map(stringLiteral).join(', ')}] as const).find((value) => value === ${decoded});`,
+      `    if (${variable} === undefined) return undefined;`,
+    );
     return `${objectKey(name)}: ${variable}`;
   });
   return [
@@ -367,7 +444,9 @@ function sseEndpoint(info: ServerChannel, types: TypeEmitter, names: ImportedNam
     }
     if (settings.done !== undefined) lines.push('    done: true,');
     const call = propertyAccess('handlers', info.member);
-    const context = info.paramsType ? `Object.assign({ params: ${paramsFunctionName(info)}(context.url.pathname) ?? notFound() }, context)` : 'context';
+    const context = info.paramsType
+      ? `Object.assign({ params: ${paramsFunctionName(info)}(context.url.pathname) ?? notFound() }, context)`
+      : 'context';
     lines.push(`    post: (context) => ${call}(${context}, publish),`);
   }
   return `${jsDoc([`${settings.method} ${info.path}`], '  ')}  const ${endpointName(info)} = ${names.runtime('createSseEndpoint')}<${generics}>({\n${lines.join('\n')}\n  });`;
@@ -382,7 +461,10 @@ function wsEndpoint(info: ServerChannel, names: ImportedNames): string {
   const out = info.out === 'never' ? 'never' : names.type(info.out);
   const generics = `${input.type}, ${out}, ${replies}, Auth, ${stringLiteral(discriminator ?? 'type')}`;
   const handlers: string[] = [];
-  if (info.auth) handlers.push(`${objectKey(info.auth.tag)}: (_message, connection) => connection.close(${names.runtime('CloseCode')}.PolicyViolation, "Already authenticated"),`);
+  if (info.auth)
+    handlers.push(
+      `${objectKey(info.auth.tag)}: (_message, connection) => connection.close(${names.runtime('CloseCode')}.PolicyViolation, "Already authenticated"),`,
+    );
   for (const entry of info.handled) {
     const call = propertyAccess(propertyAccess('handlers', info.member), entry.message.tag);
     handlers.push(

@@ -41,7 +41,10 @@ export function checkAgainstSpec(doc: SourceDoc, version: AsyncApiVersion): Diag
 
 function pathOf(error: ErrorObject): string[] {
   if (error.instancePath === '') return [];
-  return error.instancePath.slice(1).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return error.instancePath
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** `oneOf`, `anyOf`, `if`, `not`: they only say that a branch below failed. */
@@ -95,7 +98,11 @@ function toDiagnostic(error: ErrorObject, doc: SourceDoc): Diagnostic {
   });
   switch (error.keyword) {
     case 'required':
-      return diagnostic(`${name} is missing the required "${String(params.missingProperty)}"`, path, `add ${String(params.missingProperty)}: ...`);
+      return diagnostic(
+        `${name} is missing the required "${String(params.missingProperty)}"`,
+        path,
+        `add ${String(params.missingProperty)}: ...`,
+      );
     case 'additionalProperties': {
       const extra = String(params.additionalProperty);
       return diagnostic(
@@ -110,7 +117,11 @@ function toDiagnostic(error: ErrorObject, doc: SourceDoc): Diagnostic {
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).map(String);
       const near = typeof value === 'string' ? closest(value, allowed) : undefined;
-      return diagnostic(`${name} must be one of ${allowed.join(', ')}, not ${describe(value)}`, path, near ? `did you mean "${near}"?` : undefined);
+      return diagnostic(
+        `${name} must be one of ${allowed.join(', ')}, not ${describe(value)}`,
+        path,
+        near ? `did you mean "${near}"?` : undefined,
+      );
     }
     case 'const':
       return diagnostic(`${name} must be ${JSON.stringify(params.allowedValue)}, not ${describe(value)}`, path);
@@ -118,13 +129,28 @@ function toDiagnostic(error: ErrorObject, doc: SourceDoc): Diagnostic {
       return diagnostic(`${name} must be a valid ${String(params.format)}, not ${describe(value)}`, path);
     case 'oneOf':
     case 'anyOf':
-      return diagnostic(`${name} does not match any form AsyncAPI allows here`, path, 'compare it with the AsyncAPI 3 specification of this object');
+      return diagnostic(
+        `${name} does not match any form AsyncAPI allows here`,
+        path,
+        'compare it with the AsyncAPI 3 specification of this object',
+      );
     default:
       return diagnostic(`${name} ${error.message ?? 'is invalid'}`, path);
   }
 }
 
 function article(type: string): string {
-  const names: Record<string, string> = { object: 'an object', array: 'a list', string: 'a string', number: 'a number', integer: 'a whole number', boolean: 'true or false', null: 'null' };
-  return type.split(',').map((part) => names[part] ?? part).join(' or ');
+  const names: Record<string, string> = {
+    object: 'an object',
+    array: 'a list',
+    string: 'a string',
+    number: 'a number',
+    integer: 'a whole number',
+    boolean: 'true or false',
+    null: 'null',
+  };
+  return type
+    .split(',')
+    .map((part) => names[part] ?? part)
+    .join(' or ');
 }

@@ -54,7 +54,9 @@ export interface ClientContext extends GeneratedFileContext {
   /** Whether a WebSocket channel requires first-message auth (then `createClient` has a `token` overload). */
   authenticated: boolean;
   /** Local names of the runtime exports the fixed code prints, imported by the generator; only those of the transports used. */
-  runtime: Partial<Record<'CommonClientOptions' | 'Credential' | 'SseClientOptions' | 'WebSocketClientOptions' | 'WebSocketConstructor', string>>;
+  runtime: Partial<
+    Record<'CommonClientOptions' | 'Credential' | 'SseClientOptions' | 'WebSocketClientOptions' | 'WebSocketConstructor', string>
+  >;
   /** `<member>Path(params)` of each channel whose address has `{parameters}`. */
   pathFunctions: string;
   /** `<Channel>Client`, the client type of each WebSocket channel. */

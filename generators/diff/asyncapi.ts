@@ -33,7 +33,12 @@ function payloadPointers(model: RealtimeModel, root: SourceDoc | undefined): Map
     let node: unknown = root.data;
     for (const key of pointer) node = own(node, key);
     const ref = own(node, '$ref');
-    return typeof ref === 'string' && ref.startsWith('#/') ? ref.slice(2).split('/').map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~')) : pointer;
+    return typeof ref === 'string' && ref.startsWith('#/')
+      ? ref
+          .slice(2)
+          .split('/')
+          .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'))
+      : pointer;
   };
   for (const channel of model.channels) {
     for (const message of channel.messages) {
@@ -52,7 +57,14 @@ function schemaSide(model: RealtimeModel, root: SourceDoc | undefined): SchemaSi
     defs,
     locate: (name, path) => {
       const pointer = name === undefined ? undefined : payloads.get(name);
-      if (root && pointer) return root.locate([...pointer, ...path.flatMap((step) => (step === '[]' ? ['items'] : step.startsWith('#') ? [step.slice(1)] : ['properties', step]))], 'key');
+      if (root && pointer)
+        return root.locate(
+          [
+            ...pointer,
+            ...path.flatMap((step) => (step === '[]' ? ['items'] : step.startsWith('#') ? [step.slice(1)] : ['properties', step])),
+          ],
+          'key',
+        );
       const schema = name === undefined ? undefined : defs.get(name);
       return typeof schema === 'object' ? schema['x-location'] : undefined;
     },
@@ -69,17 +81,33 @@ export function compareRealtime(before: RealtimeModel, after: RealtimeModel, old
   for (const old of before.channels) {
     const now = newChannels.get(old.key);
     if (!now) {
-      changes.push({ kind: 'channel-removed', class: 'breaking', message: `channel ${old.key} (${old.address}) removed`, wire: 'old clients connecting get 404', code: 'the generated client and server lose the channel', location: old.location });
+      changes.push({
+        kind: 'channel-removed',
+        class: 'breaking',
+        message: `channel ${old.key} (${old.address}) removed`,
+        wire: 'old clients connecting get 404',
+        code: 'the generated client and server lose the channel',
+        location: old.location,
+      });
       continue;
     }
     const local: Change[] = [];
     const schemaStart = schemas.changes.length;
     compareChannel(old, now, schemas, local);
     changes.push(...local);
-    if (versionOf(now.address) !== '' && versionOf(old.address) !== versionOf(now.address)) for (const change of [...local, ...schemas.changes.slice(schemaStart)]) if (change.class === 'breaking') change.versioned = true;
+    if (versionOf(now.address) !== '' && versionOf(old.address) !== versionOf(now.address))
+      for (const change of [...local, ...schemas.changes.slice(schemaStart)]) if (change.class === 'breaking') change.versioned = true;
   }
   for (const now of after.channels) {
-    if (!before.channels.some((c) => c.key === now.key)) changes.push({ kind: 'channel-added', class: 'safe', message: `channel ${now.key} (${now.address}) added`, wire: 'old clients do not connect to it', code: 'the generated client and server gain it', location: now.location });
+    if (!before.channels.some((c) => c.key === now.key))
+      changes.push({
+        kind: 'channel-added',
+        class: 'safe',
+        message: `channel ${now.key} (${now.address}) added`,
+        wire: 'old clients do not connect to it',
+        code: 'the generated client and server gain it',
+        location: now.location,
+      });
   }
   return [...changes, ...schemas.changes];
 }
@@ -90,14 +118,62 @@ function directionOf(message: Message): Action[] {
 
 function compareChannel(old: Channel, now: Channel, schemas: SchemaDiff, out: Change[]): void {
   const name = `channel ${now.key}`;
-  if (old.address !== now.address) out.push({ kind: 'channel-address-changed', class: 'breaking', message: `${name}: address ${old.address} → ${now.address}`, wire: 'old clients connect to the old address and get 404', code: 'the generated client connects to the new address', location: now.location });
-  if (old.transport !== now.transport) out.push({ kind: 'channel-transport-changed', class: 'breaking', message: `${name}: transport ${old.transport} → ${now.transport}`, wire: 'old clients speak the old protocol', code: 'the generated client changes entirely', location: now.location });
-  if (old.sse?.resume && now.sse && !now.sse.resume) out.push({ kind: 'sse-resume-removed', class: 'dangerous', message: `${name}: resume after Last-Event-ID turned off`, wire: 'reconnecting clients miss the events sent while they were away (§6.1.7)', code: 'the generated server keeps no event log', location: now.location });
-  if (old.sse && now.sse && old.sse.method !== now.sse.method) out.push({ kind: 'sse-method-changed', class: 'breaking', message: `${name}: ${old.sse.method} → ${now.sse.method}`, wire: `old clients open the stream with ${old.sse.method} and get 405`, code: 'the generated client opens it another way (EventSource ↔ fetch reader)', location: now.location });
+  if (old.address !== now.address)
+    out.push({
+      kind: 'channel-address-changed',
+      class: 'breaking',
+      message: `${name}: address ${old.address} → ${now.address}`,
+      wire: 'old clients connect to the old address and get 404',
+      code: 'the generated client connects to the new address',
+      location: now.location,
+    });
+  if (old.transport !== now.transport)
+    out.push({
+      kind: 'channel-transport-changed',
+      class: 'breaking',
+      message: `${name}: transport ${old.transport} → ${now.transport}`,
+      wire: 'old clients speak the old protocol',
+      code: 'the generated client changes entirely',
+      location: now.location,
+    });
+  if (old.sse?.resume && now.sse && !now.sse.resume)
+    out.push({
+      kind: 'sse-resume-removed',
+      class: 'dangerous',
+      message: `${name}: resume after Last-Event-ID turned off`,
+      wire: 'reconnecting clients miss the events sent while they were away (§6.1.7)',
+      code: 'the generated server keeps no event log',
+      location: now.location,
+    });
+  if (old.sse && now.sse && old.sse.method !== now.sse.method)
+    out.push({
+      kind: 'sse-method-changed',
+      class: 'breaking',
+      message: `${name}: ${old.sse.method} → ${now.sse.method}`,
+      wire: `old clients open the stream with ${old.sse.method} and get 405`,
+      code: 'the generated client opens it another way (EventSource ↔ fetch reader)',
+      location: now.location,
+    });
   if (old.websocket && now.websocket) {
     const dropped = old.websocket.subprotocols.filter((p) => !now.websocket!.subprotocols.includes(p));
-    if (dropped.length > 0) out.push({ kind: 'ws-subprotocol-removed', class: 'breaking', message: `${name}: subprotocol ${dropped.join(', ')} no longer accepted`, wire: 'old clients asking only for it fail the handshake', code: 'the generated client offers the new list', location: now.location });
-    if (now.websocket.maxMessageSize < old.websocket.maxMessageSize) out.push({ kind: 'ws-max-message-size-narrowed', class: 'breaking', message: `${name}: max message size ${old.websocket.maxMessageSize} → ${now.websocket.maxMessageSize} bytes`, wire: 'messages old clients send may now close the connection with 1009', code: 'the generated server checks the new size', location: now.location });
+    if (dropped.length > 0)
+      out.push({
+        kind: 'ws-subprotocol-removed',
+        class: 'breaking',
+        message: `${name}: subprotocol ${dropped.join(', ')} no longer accepted`,
+        wire: 'old clients asking only for it fail the handshake',
+        code: 'the generated client offers the new list',
+        location: now.location,
+      });
+    if (now.websocket.maxMessageSize < old.websocket.maxMessageSize)
+      out.push({
+        kind: 'ws-max-message-size-narrowed',
+        class: 'breaking',
+        message: `${name}: max message size ${old.websocket.maxMessageSize} → ${now.websocket.maxMessageSize} bytes`,
+        wire: 'messages old clients send may now close the connection with 1009',
+        code: 'the generated server checks the new size',
+        location: now.location,
+      });
   }
 
   const byTag = (list: Message[]) => new Map(list.map((m) => [m.tag, m]));
@@ -109,26 +185,46 @@ function compareChannel(old: Channel, now: Channel, schemas: SchemaDiff, out: Ch
     if (!twin) {
       // Same payload under another tag: the event was renamed, which old clients see as a removal.
       const renamed = now.messages.find((m) => m.payload === message.payload && !oldMessages.has(m.tag));
-      out.push({ kind: renamed ? (old.transport === 'sse' ? 'event-renamed' : 'message-renamed') : 'message-removed', class: 'breaking',
+      out.push({
+        kind: renamed ? (old.transport === 'sse' ? 'event-renamed' : 'message-renamed') : 'message-removed',
+        class: 'breaking',
         message: renamed ? `${name}: ${what} renamed to "${renamed.tag}"` : `${name}: ${what} removed`,
-        wire: message.actions.includes('send') ? `old clients listen for "${tag}" and never receive it${renamed ? `; "${renamed.tag}" is unknown to them` : ''}` : `old clients still send "${tag}" and the server rejects it (1003/1008)`,
-        code: 'the generated message union changes; handlers for the old tag no longer compile', location: renamed ? renamed.location : message.location });
+        wire: message.actions.includes('send')
+          ? `old clients listen for "${tag}" and never receive it${renamed ? `; "${renamed.tag}" is unknown to them` : ''}`
+          : `old clients still send "${tag}" and the server rejects it (1003/1008)`,
+        code: 'the generated message union changes; handlers for the old tag no longer compile',
+        location: renamed ? renamed.location : message.location,
+      });
       continue;
     }
     if (directionOf(message).join() !== directionOf(twin).join()) {
-      out.push({ kind: 'message-direction-changed', class: 'breaking', message: `${name}: ${what} now travels ${directionOf(twin).join('+')} (was ${directionOf(message).join('+')})`, wire: 'one side sends what the other no longer expects', code: 'the message moves between the send and receive unions', location: twin.location });
+      out.push({
+        kind: 'message-direction-changed',
+        class: 'breaking',
+        message: `${name}: ${what} now travels ${directionOf(twin).join('+')} (was ${directionOf(message).join('+')})`,
+        wire: 'one side sends what the other no longer expects',
+        code: 'the message moves between the send and receive unions',
+        location: twin.location,
+      });
     }
     const sent = message.actions.includes('send') && twin.actions.includes('send');
     const received = message.actions.includes('receive') && twin.actions.includes('receive');
     const ref = (m: Message) => ({ $ref: `#/$defs/${m.payload}` });
-    if (sent) schemas.compare(ref(message), ref(twin), { direction: 'response', label: `${name} ${what} payload`, location: twin.location });
-    if (received) schemas.compare(ref(message), ref(twin), { direction: 'request', label: `${name} ${what} payload`, location: twin.location });
+    if (sent)
+      schemas.compare(ref(message), ref(twin), { direction: 'response', label: `${name} ${what} payload`, location: twin.location });
+    if (received)
+      schemas.compare(ref(message), ref(twin), { direction: 'request', label: `${name} ${what} payload`, location: twin.location });
   }
   for (const [tag, message] of newMessages) {
     if (oldMessages.has(tag) || old.messages.some((m) => m.payload === message.payload && !newMessages.has(m.tag))) continue;
     const sent = message.actions.includes('send');
-    out.push({ kind: 'message-added', class: sent ? 'dangerous' : 'safe', message: `${name}: ${now.transport === 'sse' ? 'event' : 'message'} "${tag}" added`,
+    out.push({
+      kind: 'message-added',
+      class: sent ? 'dangerous' : 'safe',
+      message: `${name}: ${now.transport === 'sse' ? 'event' : 'message'} "${tag}" added`,
       wire: sent ? 'old clients receive a tag they do not know (their union validator rejects it)' : 'old clients do not send it',
-      code: 'the generated message union gains it', location: message.location as SourceLocation });
+      code: 'the generated message union gains it',
+      location: message.location as SourceLocation,
+    });
   }
 }

@@ -54,7 +54,10 @@ const ORDER: Record<ChangeClass, number> = { breaking: 0, dangerous: 1, safe: 2 
 
 /** Breaking first, then dangerous, then safe; within a class by file, line, column. */
 export function sortChanges(changes: Change[]): Change[] {
-  const at = (c: Change) => (c.location ? `${c.location.file}\u0000${String(c.location.line).padStart(8, '0')}\u0000${String(c.location.column).padStart(6, '0')}` : '');
+  const at = (c: Change) =>
+    c.location
+      ? `${c.location.file}\u0000${String(c.location.line).padStart(8, '0')}\u0000${String(c.location.column).padStart(6, '0')}`
+      : '';
   return [...changes].sort((a, b) => ORDER[a.class] - ORDER[b.class] || at(a).localeCompare(at(b)) || a.message.localeCompare(b.message));
 }
 
@@ -72,29 +75,39 @@ export function formatHuman(result: DiffResult): string {
   }
   const count = (c: ChangeClass) => result.changes.filter((change) => change.class === c).length;
   const errors = result.changes.filter(isError).length;
-  lines.push(`codegen diff (${result.style}): ${count('breaking')} breaking (${errors} without a new version), ${count('dangerous')} dangerous, ${count('safe')} safe`);
+  lines.push(
+    `codegen diff (${result.style}): ${count('breaking')} breaking (${errors} without a new version), ${count('dangerous')} dangerous, ${count('safe')} safe`,
+  );
   if (errors > 0) lines.push(versioningHint(result.style));
   return lines.join('\n');
 }
 
 function versioningHint(style: DiffResult['style']): string {
   switch (style) {
-    case 'openapi': return 'hint: api-conventions §9.1: removing or changing fields needs a new version in the path (/v2/...) or a header switch; keep the old operations as they were';
-    case 'proto': return 'hint: api-conventions §9.4: make breaking changes in a new versioned package (acme.tasks.v2), or keep field numbers, names and types as they were';
-    case 'graphql': return 'hint: api-conventions §9.2: GraphQL has no versions: add new fields and deprecate old ones (@deprecated(reason: ...)) instead of removing or changing them';
-    case 'asyncapi': return 'hint: keep old events and message fields, add new ones beside them, or move the change to a new channel address';
+    case 'openapi':
+      return 'hint: api-conventions §9.1: removing or changing fields needs a new version in the path (/v2/...) or a header switch; keep the old operations as they were';
+    case 'proto':
+      return 'hint: api-conventions §9.4: make breaking changes in a new versioned package (acme.tasks.v2), or keep field numbers, names and types as they were';
+    case 'graphql':
+      return 'hint: api-conventions §9.2: GraphQL has no versions: add new fields and deprecate old ones (@deprecated(reason: ...)) instead of removing or changing them';
+    case 'asyncapi':
+      return 'hint: keep old events and message fields, add new ones beside them, or move the change to a new channel address';
   }
 }
 
 export function formatJson(result: DiffResult): string {
-  return JSON.stringify({
-    style: result.style,
-    summary: {
-      breaking: result.changes.filter((c) => c.class === 'breaking').length,
-      errors: result.changes.filter(isError).length,
-      dangerous: result.changes.filter((c) => c.class === 'dangerous').length,
-      safe: result.changes.filter((c) => c.class === 'safe').length,
+  return JSON.stringify(
+    {
+      style: result.style,
+      summary: {
+        breaking: result.changes.filter((c) => c.class === 'breaking').length,
+        errors: result.changes.filter(isError).length,
+        dangerous: result.changes.filter((c) => c.class === 'dangerous').length,
+        safe: result.changes.filter((c) => c.class === 'safe').length,
+      },
+      changes: sortChanges(result.changes),
     },
-    changes: sortChanges(result.changes),
-  }, null, 2);
+    null,
+    2,
+  );
 }

@@ -61,7 +61,7 @@ export function apiAtRevision(api: ApiConfig, revision: GitRevision): DiffSide {
     const rel = relative(revision.repository, path);
     return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)) ? rel.split(sep).join('/') : undefined;
   };
-  const includePaths = api.style === 'proto' ? (api.options as { includePaths?: string[] }).includePaths ?? [] : [];
+  const includePaths = api.style === 'proto' ? ((api.options as { includePaths?: string[] }).includePaths ?? []) : [];
   // What the loaders may read ($refs, imports): the project root and allowRead, as for generation.
   const readRoots = (api.readRoots ?? [api.root]).filter((folder) => inRepo(folder) !== undefined);
   const folders = [...new Set([...api.inputs.map((input) => dirname(input)), ...includePaths, ...readRoots])];
@@ -85,7 +85,16 @@ const SCHEMA_FILE = /\.(ya?ml|json|proto|graphqls?|gql)$/i;
 function writeTree(revision: GitRevision, folder: string, maxBytes: number): void {
   if (revision.written.has(folder)) return;
   revision.written.add(folder);
-  const listing = git(revision.repository, ['ls-tree', '-r', '-z', '-l', '--full-tree', revision.ref, '--', folder === '' ? '.' : folder]).toString();
+  const listing = git(revision.repository, [
+    'ls-tree',
+    '-r',
+    '-z',
+    '-l',
+    '--full-tree',
+    revision.ref,
+    '--',
+    folder === '' ? '.' : folder,
+  ]).toString();
   const wanted: { object: string; path: string }[] = [];
   for (const entry of listing.split('\0')) {
     if (!entry) continue;
@@ -99,7 +108,11 @@ function writeTree(revision: GitRevision, folder: string, maxBytes: number): voi
   }
   if (wanted.length === 0) return;
   // One `git cat-file --batch` for all of them: `<object> blob <size>\n<bytes>\n` each, in order.
-  const out = execFileSync('git', ['cat-file', '--batch'], { cwd: revision.repository, input: wanted.map((w) => w.object).join('\n') + '\n', maxBuffer: 1 << 30 });
+  const out = execFileSync('git', ['cat-file', '--batch'], {
+    cwd: revision.repository,
+    input: wanted.map((w) => w.object).join('\n') + '\n',
+    maxBuffer: 1 << 30,
+  });
   let offset = 0;
   for (const { path } of wanted) {
     const newline = out.indexOf(10, offset);

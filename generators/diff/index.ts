@@ -36,7 +36,10 @@ export function sideOf(path: string): DiffSide {
   }
   if (!stat.isDirectory()) return { files: [absolute] };
   const files = listSchemaFiles(absolute);
-  if (files.length === 0) throw new UsageError(`${displayPath(absolute)} holds no .proto or .graphql file; give a schema file or a folder of .proto/.graphql files`);
+  if (files.length === 0)
+    throw new UsageError(
+      `${displayPath(absolute)} holds no .proto or .graphql file; give a schema file or a folder of .proto/.graphql files`,
+    );
   return { files, includePaths: [absolute] };
 }
 
@@ -60,19 +63,34 @@ export function styleOf(side: DiffSide): InputStyle | undefined {
 }
 
 export async function diffSides(before: DiffSide, after: DiffSide, style?: InputStyle): Promise<DiffResult> {
-  const roots = { old: before.displayRoot ?? process.cwd(), new: after.displayRoot ?? process.cwd(), oldRead: before.readRoots, newRead: after.readRoots };
+  const roots = {
+    old: before.displayRoot ?? process.cwd(),
+    new: after.displayRoot ?? process.cwd(),
+    oldRead: before.readRoots,
+    newRead: after.readRoots,
+  };
   const oldStyle = style ?? styleOf(before);
   const newStyle = style ?? styleOf(after);
-  if (!oldStyle || !newStyle) throw new UsageError(`cannot tell the schema style of ${(oldStyle ? after : before).files.map((f) => displayPath(f)).join(', ')}; give OpenAPI/AsyncAPI (.yaml/.json), GraphQL (.graphql) or .proto files`);
-  if (oldStyle !== newStyle) throw new UsageError(`the two sides are of different styles (${oldStyle} and ${newStyle}); codegen diff compares two versions of one API`);
+  if (!oldStyle || !newStyle)
+    throw new UsageError(
+      `cannot tell the schema style of ${(oldStyle ? after : before).files.map((f) => displayPath(f)).join(', ')}; give OpenAPI/AsyncAPI (.yaml/.json), GraphQL (.graphql) or .proto files`,
+    );
+  if (oldStyle !== newStyle)
+    throw new UsageError(
+      `the two sides are of different styles (${oldStyle} and ${newStyle}); codegen diff compares two versions of one API`,
+    );
   const one = (side: DiffSide, what: string) => {
     if (side.files.length !== 1) throw new UsageError(`${oldStyle} is compared one root file per side; ${what} has ${side.files.length}`);
     return side.files[0]!;
   };
   switch (oldStyle) {
-    case 'openapi': return diffOpenApi(one(before, 'old'), one(after, 'new'), roots);
-    case 'asyncapi': return diffAsyncApi(one(before, 'old'), one(after, 'new'), roots);
-    case 'graphql': return diffGraphQL(before.files, after.files, roots);
-    case 'proto': return diffProto(before.files, after.files, { oldIncludePaths: before.includePaths, newIncludePaths: after.includePaths, roots });
+    case 'openapi':
+      return diffOpenApi(one(before, 'old'), one(after, 'new'), roots);
+    case 'asyncapi':
+      return diffAsyncApi(one(before, 'old'), one(after, 'new'), roots);
+    case 'graphql':
+      return diffGraphQL(before.files, after.files, roots);
+    case 'proto':
+      return diffProto(before.files, after.files, { oldIncludePaths: before.includePaths, newIncludePaths: after.includePaths, roots });
   }
 }

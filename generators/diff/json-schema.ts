@@ -29,13 +29,23 @@ export class SchemaDiff {
   private readonly seen = new Set<string>();
   readonly changes: Change[] = [];
 
-  constructor(private readonly old: SchemaSide, private readonly current: SchemaSide) {}
+  constructor(
+    private readonly old: SchemaSide,
+    private readonly current: SchemaSide,
+  ) {}
 
   compare(oldSchema: JsonSchema | undefined, newSchema: JsonSchema | undefined, place: SchemaPlace): void {
     this.walk(oldSchema, newSchema, place, undefined, [], 0);
   }
 
-  private walk(a: JsonSchema | undefined, b: JsonSchema | undefined, place: SchemaPlace, named: string | undefined, path: string[], depth: number): void {
+  private walk(
+    a: JsonSchema | undefined,
+    b: JsonSchema | undefined,
+    place: SchemaPlace,
+    named: string | undefined,
+    path: string[],
+    depth: number,
+  ): void {
     if (a === undefined || b === undefined || depth > 32) return;
     const refA = refName(a);
     const refB = refName(b);
@@ -50,14 +60,24 @@ export class SchemaDiff {
     const sa = this.resolve(a, this.old);
     const sb = this.resolve(b, this.current);
     if (sa === undefined || sb === undefined) return;
-    const where = (side: 'old' | 'new', at: string[] = path) => (side === 'old' ? this.old : this.current).locate(named, at) ?? place.location;
+    const where = (side: 'old' | 'new', at: string[] = path) =>
+      (side === 'old' ? this.old : this.current).locate(named, at) ?? place.location;
     const what = path.length > 0 ? `${place.label}: property "${path.join('.')}"` : place.label;
-    const add = (kind: string, cls: ChangeClass, message: string, wire: string, code: string, side: 'old' | 'new' = 'new', at?: string[]) => {
+    const add = (
+      kind: string,
+      cls: ChangeClass,
+      message: string,
+      wire: string,
+      code: string,
+      side: 'old' | 'new' = 'new',
+      at?: string[],
+    ) => {
       this.changes.push({ kind: `${place.direction}-${kind}`, class: cls, message, wire, code, location: where(side, at) });
     };
     const request = place.direction === 'request';
     // Located at the keyword that changed (`#enum` → `enum` in the pointer), in the new document.
-    const at = (keyword: string) => (kind: string, cls: ChangeClass, message: string, wire: string, code: string) => add(kind, cls, message, wire, code, 'new', [...path, `#${keyword}`]);
+    const at = (keyword: string) => (kind: string, cls: ChangeClass, message: string, wire: string, code: string) =>
+      add(kind, cls, message, wire, code, 'new', [...path, `#${keyword}`]);
 
     const typesA = typesOf(sa);
     const typesB = typesOf(sb);
@@ -65,17 +85,37 @@ export class SchemaDiff {
       const removed = [...typesA].filter((t) => !typesB.has(t) && !(t === 'integer' && typesB.has('number')));
       const added = [...typesB].filter((t) => !typesA.has(t) && !(t === 'integer' && typesA.has('number')));
       if (removed.length > 0 && added.length > 0) {
-        at('type')('type-changed', 'breaking', `${what}: type changed from ${[...typesA].join('|')} to ${[...typesB].join('|')}`,
-          request ? `old clients send ${[...typesA].join('|')}; the server now rejects it` : `old clients receive ${[...typesB].join('|')} where they read ${[...typesA].join('|')}`,
-          'the generated type changes; code using the old type no longer compiles');
+        at('type')(
+          'type-changed',
+          'breaking',
+          `${what}: type changed from ${[...typesA].join('|')} to ${[...typesB].join('|')}`,
+          request
+            ? `old clients send ${[...typesA].join('|')}; the server now rejects it`
+            : `old clients receive ${[...typesB].join('|')} where they read ${[...typesA].join('|')}`,
+          'the generated type changes; code using the old type no longer compiles',
+        );
       } else if (removed.length > 0) {
-        at('type')('type-narrowed', request ? 'breaking' : 'safe', `${what}: no longer accepts ${removed.join('|')}`,
+        at('type')(
+          'type-narrowed',
+          request ? 'breaking' : 'safe',
+          `${what}: no longer accepts ${removed.join('|')}`,
           request ? `requests with ${removed.join('|')} are now rejected (400/422)` : `the server no longer sends ${removed.join('|')}`,
-          request ? `the generated type drops ${removed.join('|')}; callers passing it no longer compile` : 'the generated type is narrower; existing reads still compile');
+          request
+            ? `the generated type drops ${removed.join('|')}; callers passing it no longer compile`
+            : 'the generated type is narrower; existing reads still compile',
+        );
       } else if (added.length > 0) {
-        at('type')('type-widened', request ? 'safe' : 'breaking', `${what}: now also ${added.join('|')}`,
-          request ? `the server also accepts ${added.join('|')}` : `old clients may receive ${added.join('|')} they do not expect (and their validators reject it)`,
-          request ? 'the generated type is wider; existing calls still compile' : `the generated type gains ${added.join('|')}; reads must handle it`);
+        at('type')(
+          'type-widened',
+          request ? 'safe' : 'breaking',
+          `${what}: now also ${added.join('|')}`,
+          request
+            ? `the server also accepts ${added.join('|')}`
+            : `old clients may receive ${added.join('|')} they do not expect (and their validators reject it)`,
+          request
+            ? 'the generated type is wider; existing calls still compile'
+            : `the generated type gains ${added.join('|')}; reads must handle it`,
+        );
       }
     }
 
@@ -83,7 +123,13 @@ export class SchemaDiff {
     this.compareBounds(sa, sb, what, request, at);
 
     if (sa.format !== sb.format && sa.format !== undefined && sb.format !== undefined) {
-      add('format-changed', 'dangerous', `${what}: format changed from ${sa.format} to ${sb.format}`, 'values valid before may be refused now, or mean something else', 'the generated validator checks the new format');
+      add(
+        'format-changed',
+        'dangerous',
+        `${what}: format changed from ${sa.format} to ${sb.format}`,
+        'values valid before may be refused now, or mean something else',
+        'the generated validator checks the new format',
+      );
     }
 
     // Properties.
@@ -95,14 +141,48 @@ export class SchemaDiff {
       const at = [...path, name];
       const label = `${place.label}: property "${at.join('.')}"`;
       if (!Object.hasOwn(propsB, name)) {
-        if (request) add('property-removed', 'dangerous', `${label} removed`, 'old clients still send it; the server ignores it, or rejects it when additional properties are closed', 'the generated input type loses it; callers setting it no longer compile', 'old', at);
-        else add('property-removed', 'breaking', `${label} removed`, 'old clients read it and get undefined', 'the generated type loses it; code reading it no longer compiles', 'old', at);
+        if (request)
+          add(
+            'property-removed',
+            'dangerous',
+            `${label} removed`,
+            'old clients still send it; the server ignores it, or rejects it when additional properties are closed',
+            'the generated input type loses it; callers setting it no longer compile',
+            'old',
+            at,
+          );
+        else
+          add(
+            'property-removed',
+            'breaking',
+            `${label} removed`,
+            'old clients read it and get undefined',
+            'the generated type loses it; code reading it no longer compiles',
+            'old',
+            at,
+          );
         continue;
       }
       if (reqA.has(name) && !reqB.has(name) && !request) {
-        add('property-became-optional', 'breaking', `${label} is no longer required`, 'old clients may find it missing', 'the generated type makes it optional (`?:`); reads must handle undefined', 'new', at);
+        add(
+          'property-became-optional',
+          'breaking',
+          `${label} is no longer required`,
+          'old clients may find it missing',
+          'the generated type makes it optional (`?:`); reads must handle undefined',
+          'new',
+          at,
+        );
       } else if (!reqA.has(name) && reqB.has(name) && request) {
-        add('property-became-required', 'breaking', `${label} is now required`, 'old clients that omit it are rejected (422)', 'the generated input type requires it; calls without it no longer compile', 'new', at);
+        add(
+          'property-became-required',
+          'breaking',
+          `${label} is now required`,
+          'old clients that omit it are rejected (422)',
+          'the generated input type requires it; calls without it no longer compile',
+          'new',
+          at,
+        );
       }
       this.walk(propsA[name], propsB[name], place, named, at, depth + 1);
     }
@@ -110,11 +190,35 @@ export class SchemaDiff {
       if (Object.hasOwn(propsA, name)) continue;
       const at = [...path, name];
       const label = `${place.label}: property "${at.join('.')}"`;
-      if (request && reqB.has(name)) add('required-property-added', 'breaking', `${label} added as required`, 'old clients do not send it and are rejected (422)', 'the generated input type requires it; existing calls no longer compile', 'new', at);
-      else add('property-added', 'safe', `${label} added${request ? ' (optional)' : ''}`, request ? 'old clients omit it' : 'old clients ignore it', 'the generated type gains it', 'new', at);
+      if (request && reqB.has(name))
+        add(
+          'required-property-added',
+          'breaking',
+          `${label} added as required`,
+          'old clients do not send it and are rejected (422)',
+          'the generated input type requires it; existing calls no longer compile',
+          'new',
+          at,
+        );
+      else
+        add(
+          'property-added',
+          'safe',
+          `${label} added${request ? ' (optional)' : ''}`,
+          request ? 'old clients omit it' : 'old clients ignore it',
+          'the generated type gains it',
+          'new',
+          at,
+        );
     }
     if (sa.additionalProperties !== false && sb.additionalProperties === false && request) {
-      add('additional-properties-closed', 'breaking', `${what}: additional properties are no longer allowed`, 'requests with unknown properties are now rejected', 'the generated validator refuses extra keys');
+      add(
+        'additional-properties-closed',
+        'breaking',
+        `${what}: additional properties are no longer allowed`,
+        'requests with unknown properties are now rejected',
+        'the generated validator refuses extra keys',
+      );
     }
 
     if (sa.items !== undefined && sb.items !== undefined) this.walk(sa.items, sb.items, place, named, [...path, '[]'], depth + 1);
@@ -133,21 +237,42 @@ export class SchemaDiff {
           this.walk(listA[i], listB[j], place, named, path, depth + 1);
           continue;
         }
-        at(keyword)(`${keyword.toLowerCase()}-variant-removed`, request ? 'breaking' : 'safe', `${what}: ${keyword} alternative ${name} removed`,
+        at(keyword)(
+          `${keyword.toLowerCase()}-variant-removed`,
+          request ? 'breaking' : 'safe',
+          `${what}: ${keyword} alternative ${name} removed`,
           request ? 'old clients sending it are rejected (422)' : 'the server no longer sends it',
-          'the generated union loses it; code naming it no longer compiles');
+          'the generated union loses it; code naming it no longer compiles',
+        );
       }
       for (const name of namesB.filter((n) => !namesA.includes(n))) {
-        at(keyword)(`${keyword.toLowerCase()}-variant-added`, request ? 'safe' : 'dangerous', `${what}: ${keyword} alternative ${name} added`,
+        at(keyword)(
+          `${keyword.toLowerCase()}-variant-added`,
+          request ? 'safe' : 'dangerous',
+          `${what}: ${keyword} alternative ${name} added`,
           request ? 'the server accepts one more shape' : 'old clients may receive a shape they do not know (their validators reject it)',
-          request ? 'the generated union gains it' : 'the generated union gains it; code narrowing it must handle the new case');
+          request ? 'the generated union gains it' : 'the generated union gains it; code narrowing it must handle the new case',
+        );
       }
     }
   }
 
-  private compareEnum(sa: SchemaObject, sb: SchemaObject, what: string, request: boolean, add: (kind: string, cls: ChangeClass, message: string, wire: string, code: string) => void): void {
+  private compareEnum(
+    sa: SchemaObject,
+    sb: SchemaObject,
+    what: string,
+    request: boolean,
+    add: (kind: string, cls: ChangeClass, message: string, wire: string, code: string) => void,
+  ): void {
     if (!sa.enum || !sb.enum) {
-      if (!sa.enum && sb.enum && request) add('enum-added', 'breaking', `${what}: restricted to ${sb.enum.map(show).join(', ')}`, 'other values old clients send are now rejected', 'the generated type becomes a union of the values');
+      if (!sa.enum && sb.enum && request)
+        add(
+          'enum-added',
+          'breaking',
+          `${what}: restricted to ${sb.enum.map(show).join(', ')}`,
+          'other values old clients send are now rejected',
+          'the generated type becomes a union of the values',
+        );
       return;
     }
     const inB = new Set(sb.enum.map(show));
@@ -155,18 +280,32 @@ export class SchemaDiff {
     const removed = [...inA].filter((v) => !inB.has(v));
     const added = [...inB].filter((v) => !inA.has(v));
     if (removed.length > 0) {
-      add('enum-value-removed', request ? 'breaking' : 'safe', `${what}: enum value${removed.length > 1 ? 's' : ''} ${removed.join(', ')} removed`,
+      add(
+        'enum-value-removed',
+        request ? 'breaking' : 'safe',
+        `${what}: enum value${removed.length > 1 ? 's' : ''} ${removed.join(', ')} removed`,
         request ? 'old clients sending it are rejected (422)' : 'the server no longer sends it',
-        'the generated union loses it; code naming it no longer compiles');
+        'the generated union loses it; code naming it no longer compiles',
+      );
     }
     if (added.length > 0) {
-      add('enum-value-added', request ? 'safe' : 'dangerous', `${what}: enum value${added.length > 1 ? 's' : ''} ${added.join(', ')} added`,
+      add(
+        'enum-value-added',
+        request ? 'safe' : 'dangerous',
+        `${what}: enum value${added.length > 1 ? 's' : ''} ${added.join(', ')} added`,
         request ? 'the server accepts one more value' : 'old clients may receive a value they do not know (their validators reject it)',
-        request ? 'the generated union gains it' : 'the generated union gains it; exhaustive switches no longer compile');
+        request ? 'the generated union gains it' : 'the generated union gains it; exhaustive switches no longer compile',
+      );
     }
   }
 
-  private compareBounds(sa: SchemaObject, sb: SchemaObject, what: string, request: boolean, at: (keyword: string) => (kind: string, cls: ChangeClass, message: string, wire: string, code: string) => void): void {
+  private compareBounds(
+    sa: SchemaObject,
+    sb: SchemaObject,
+    what: string,
+    request: boolean,
+    at: (keyword: string) => (kind: string, cls: ChangeClass, message: string, wire: string, code: string) => void,
+  ): void {
     const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
     const upper = ['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems', 'maxProperties'] as const;
     const lower = ['minLength', 'minimum', 'exclusiveMinimum', 'minItems', 'minProperties'] as const;
@@ -174,9 +313,21 @@ export class SchemaDiff {
       if (before === after) return;
       const words = `${key} ${before ?? 'none'} → ${after ?? 'none'}`;
       if (narrower) {
-        at(key)(`${kebab(key)}-narrowed`, request ? 'breaking' : 'safe', `${what}: ${words}`, request ? 'values old clients send may now be rejected (422)' : 'the server sends a narrower range', 'the generated validator checks the new bound');
+        at(key)(
+          `${kebab(key)}-narrowed`,
+          request ? 'breaking' : 'safe',
+          `${what}: ${words}`,
+          request ? 'values old clients send may now be rejected (422)' : 'the server sends a narrower range',
+          'the generated validator checks the new bound',
+        );
       } else {
-        at(key)(`${kebab(key)}-widened`, request ? 'safe' : 'dangerous', `${what}: ${words}`, request ? 'the server accepts more' : 'old clients may receive values outside the range they validate', 'the generated validator checks the new bound');
+        at(key)(
+          `${kebab(key)}-widened`,
+          request ? 'safe' : 'dangerous',
+          `${what}: ${words}`,
+          request ? 'the server accepts more' : 'old clients may receive values outside the range they validate',
+          'the generated validator checks the new bound',
+        );
       }
     };
     for (const key of upper) {
@@ -190,7 +341,13 @@ export class SchemaDiff {
       check(key, before, after, after !== undefined && (before === undefined || after > before));
     }
     if (sa.pattern !== sb.pattern && sb.pattern !== undefined) {
-      at('pattern')('pattern-changed', request ? 'dangerous' : 'safe', `${what}: pattern ${sa.pattern ?? 'none'} → ${sb.pattern}`, request ? 'values old clients send may no longer match' : 'the server sends values of the new pattern', 'the generated validator checks the new pattern');
+      at('pattern')(
+        'pattern-changed',
+        request ? 'dangerous' : 'safe',
+        `${what}: pattern ${sa.pattern ?? 'none'} → ${sb.pattern}`,
+        request ? 'values old clients send may no longer match' : 'the server sends values of the new pattern',
+        'the generated validator checks the new pattern',
+      );
     }
   }
 

@@ -76,7 +76,10 @@ const VERSION_SEGMENT = /^v\d+(?:[._-]?\w+)?$/i;
 
 /** `/v1/tasks/{taskId}` → `/{}/tasks/{}` with the version removed, to pair operations across versions. */
 function unversionedKey(operation: Operation): string {
-  const segments = operation.path.split('/').filter((s) => !VERSION_SEGMENT.test(s)).map((s) => (s.startsWith('{') ? '{}' : s));
+  const segments = operation.path
+    .split('/')
+    .filter((s) => !VERSION_SEGMENT.test(s))
+    .map((s) => (s.startsWith('{') ? '{}' : s));
   return `${operation.method} ${segments.join('/')}`;
 }
 
@@ -116,14 +119,24 @@ export function compareModels(before: LoadedSide, after: LoadedSide): Change[] {
       unmatchedNew.delete(exactKey(twin));
     } else {
       changes.push({
-        kind: 'operation-removed', class: 'breaking', message: `${label(op)} removed`,
-        wire: 'old clients calling it get 404 or 405', code: `the generated client loses ${op.name}(); callers no longer compile; the server loses its handler`,
+        kind: 'operation-removed',
+        class: 'breaking',
+        message: `${label(op)} removed`,
+        wire: 'old clients calling it get 404 or 405',
+        code: `the generated client loses ${op.name}(); callers no longer compile; the server loses its handler`,
         location: before.locateIn(op, []),
       });
     }
   }
   for (const op of unmatchedNew.values()) {
-    changes.push({ kind: 'operation-added', class: 'safe', message: `${label(op)} added`, wire: 'old clients do not call it', code: `the generated client gains ${op.name}(); the server needs a handler for it`, location: after.locateIn(op, []) });
+    changes.push({
+      kind: 'operation-added',
+      class: 'safe',
+      message: `${label(op)} added`,
+      wire: 'old clients do not call it',
+      code: `the generated client gains ${op.name}(); the server needs a handler for it`,
+      location: after.locateIn(op, []),
+    });
   }
   for (const [a, b] of pairs) {
     const local: Change[] = [];
@@ -132,8 +145,11 @@ export function compareModels(before: LoadedSide, after: LoadedSide): Change[] {
     changes.push(...local);
     // Shape changes first met through a versioned operation belong to the new version too.
     const newVersion = versionOf(b.path, after.model.servers);
-    const versioned = (newVersion !== '' && versionOf(a.path, before.model.servers) !== newVersion) || (versionHeader(b) !== undefined && versionHeader(a) !== versionHeader(b));
-    if (versioned) for (const change of [...local, ...schemas.changes.slice(schemaStart)]) if (change.class === 'breaking') change.versioned = true;
+    const versioned =
+      (newVersion !== '' && versionOf(a.path, before.model.servers) !== newVersion) ||
+      (versionHeader(b) !== undefined && versionHeader(a) !== versionHeader(b));
+    if (versioned)
+      for (const change of [...local, ...schemas.changes.slice(schemaStart)]) if (change.class === 'breaking') change.versioned = true;
   }
   return mostSevere([...changes, ...schemas.changes]);
 }
@@ -169,10 +185,24 @@ function paramKey(p: Parameter, op: Operation): string {
 function compareOperation(a: Operation, b: Operation, before: LoadedSide, after: LoadedSide, schemas: SchemaDiff, out: Change[]): void {
   const name = label(b);
   if (exactKey(a) !== exactKey(b)) {
-    out.push({ kind: 'path-changed', class: 'breaking', message: `${label(a)} moved to ${b.path}`, wire: 'old clients call the old path and get 404', code: 'the generated client calls the new path', location: after.locateIn(b, []) });
+    out.push({
+      kind: 'path-changed',
+      class: 'breaking',
+      message: `${label(a)} moved to ${b.path}`,
+      wire: 'old clients call the old path and get 404',
+      code: 'the generated client calls the new path',
+      location: after.locateIn(b, []),
+    });
   }
   if (!a.deprecated && b.deprecated) {
-    out.push({ kind: 'operation-deprecated', class: 'safe', message: `${name} deprecated`, wire: 'unchanged', code: 'the generated method is marked @deprecated', location: after.locateIn(b, ['deprecated']) });
+    out.push({
+      kind: 'operation-deprecated',
+      class: 'safe',
+      message: `${name} deprecated`,
+      wire: 'unchanged',
+      code: 'the generated method is marked @deprecated',
+      location: after.locateIn(b, ['deprecated']),
+    });
   }
 
   const oldParams = new Map(a.parameters.map((p) => [paramKey(p, a), p]));
@@ -180,40 +210,103 @@ function compareOperation(a: Operation, b: Operation, before: LoadedSide, after:
   for (const [key, p] of oldParams) {
     const q = newParams.get(key);
     if (!q) {
-      out.push({ kind: 'parameter-removed', class: p.in === 'path' ? 'breaking' : 'dangerous', message: `${name}: ${p.in} parameter "${p.name}" removed`,
-        wire: 'old clients still send it; the server ignores it', code: 'the generated client no longer takes it; callers passing it no longer compile', location: before.locateIn(a, ['parameters', p.name]) });
+      out.push({
+        kind: 'parameter-removed',
+        class: p.in === 'path' ? 'breaking' : 'dangerous',
+        message: `${name}: ${p.in} parameter "${p.name}" removed`,
+        wire: 'old clients still send it; the server ignores it',
+        code: 'the generated client no longer takes it; callers passing it no longer compile',
+        location: before.locateIn(a, ['parameters', p.name]),
+      });
       continue;
     }
     if (!p.required && q.required) {
-      out.push({ kind: 'parameter-became-required', class: 'breaking', message: `${name}: ${q.in} parameter "${q.name}" is now required`,
-        wire: 'old clients that omit it get 400', code: 'the generated client requires it; calls without it no longer compile', location: after.locateIn(b, ['parameters', q.name]) });
+      out.push({
+        kind: 'parameter-became-required',
+        class: 'breaking',
+        message: `${name}: ${q.in} parameter "${q.name}" is now required`,
+        wire: 'old clients that omit it get 400',
+        code: 'the generated client requires it; calls without it no longer compile',
+        location: after.locateIn(b, ['parameters', q.name]),
+      });
     }
-    schemas.compare(p.schema, q.schema, { direction: 'request', label: `${name}: ${q.in} parameter "${q.name}"`, location: after.locateIn(b, ['parameters', q.name]) });
+    schemas.compare(p.schema, q.schema, {
+      direction: 'request',
+      label: `${name}: ${q.in} parameter "${q.name}"`,
+      location: after.locateIn(b, ['parameters', q.name]),
+    });
   }
   for (const [key, q] of newParams) {
     if (oldParams.has(key)) continue;
-    out.push(q.required
-      ? { kind: 'required-parameter-added', class: 'breaking', message: `${name}: required ${q.in} parameter "${q.name}" added`, wire: 'old clients do not send it and get 400', code: 'the generated client requires it; existing calls no longer compile', location: after.locateIn(b, ['parameters', q.name]) }
-      : { kind: 'optional-parameter-added', class: 'safe', message: `${name}: optional ${q.in} parameter "${q.name}" added`, wire: 'old clients omit it', code: 'the generated client takes it as an option', location: after.locateIn(b, ['parameters', q.name]) });
+    out.push(
+      q.required
+        ? {
+            kind: 'required-parameter-added',
+            class: 'breaking',
+            message: `${name}: required ${q.in} parameter "${q.name}" added`,
+            wire: 'old clients do not send it and get 400',
+            code: 'the generated client requires it; existing calls no longer compile',
+            location: after.locateIn(b, ['parameters', q.name]),
+          }
+        : {
+            kind: 'optional-parameter-added',
+            class: 'safe',
+            message: `${name}: optional ${q.in} parameter "${q.name}" added`,
+            wire: 'old clients omit it',
+            code: 'the generated client takes it as an option',
+            location: after.locateIn(b, ['parameters', q.name]),
+          },
+    );
   }
 
   // Request body.
   if (a.requestBody && !b.requestBody) {
-    out.push({ kind: 'request-body-removed', class: 'dangerous', message: `${name}: request body removed`, wire: 'old clients still send one; the server ignores it', code: 'the generated client no longer takes a body', location: after.locateIn(b, []) });
+    out.push({
+      kind: 'request-body-removed',
+      class: 'dangerous',
+      message: `${name}: request body removed`,
+      wire: 'old clients still send one; the server ignores it',
+      code: 'the generated client no longer takes a body',
+      location: after.locateIn(b, []),
+    });
   } else if (!a.requestBody && b.requestBody) {
-    out.push({ kind: b.requestBody.required ? 'required-request-body-added' : 'request-body-added', class: b.requestBody.required ? 'breaking' : 'safe', message: `${name}: ${b.requestBody.required ? 'required ' : ''}request body added`,
-      wire: b.requestBody.required ? 'old clients send none and are rejected' : 'old clients send none', code: 'the generated client takes a body', location: after.locateIn(b, ['requestBody']) });
+    out.push({
+      kind: b.requestBody.required ? 'required-request-body-added' : 'request-body-added',
+      class: b.requestBody.required ? 'breaking' : 'safe',
+      message: `${name}: ${b.requestBody.required ? 'required ' : ''}request body added`,
+      wire: b.requestBody.required ? 'old clients send none and are rejected' : 'old clients send none',
+      code: 'the generated client takes a body',
+      location: after.locateIn(b, ['requestBody']),
+    });
   } else if (a.requestBody && b.requestBody) {
     if (!a.requestBody.required && b.requestBody.required) {
-      out.push({ kind: 'request-body-became-required', class: 'breaking', message: `${name}: request body is now required`, wire: 'old clients that send none are rejected', code: 'the generated client requires a body', location: after.locateIn(b, ['requestBody']) });
+      out.push({
+        kind: 'request-body-became-required',
+        class: 'breaking',
+        message: `${name}: request body is now required`,
+        wire: 'old clients that send none are rejected',
+        code: 'the generated client requires a body',
+        location: after.locateIn(b, ['requestBody']),
+      });
     }
     for (const content of a.requestBody.contents) {
       const twin = b.requestBody.contents.find((c) => c.mediaType === content.mediaType);
       if (!twin) {
-        out.push({ kind: 'request-media-type-removed', class: 'breaking', message: `${name}: request body no longer accepts ${content.mediaType}`, wire: `old clients sending ${content.mediaType} get 415`, code: 'the generated client sends another media type', location: after.locateIn(b, ['requestBody', 'content']) });
+        out.push({
+          kind: 'request-media-type-removed',
+          class: 'breaking',
+          message: `${name}: request body no longer accepts ${content.mediaType}`,
+          wire: `old clients sending ${content.mediaType} get 415`,
+          code: 'the generated client sends another media type',
+          location: after.locateIn(b, ['requestBody', 'content']),
+        });
         continue;
       }
-      schemas.compare(content.schema, twin.schema, { direction: 'request', label: `${name} request body`, location: after.locateIn(b, ['requestBody', 'content', twin.mediaType]) });
+      schemas.compare(content.schema, twin.schema, {
+        direction: 'request',
+        label: `${name} request body`,
+        location: after.locateIn(b, ['requestBody', 'content', twin.mediaType]),
+      });
     }
   }
 
@@ -222,38 +315,74 @@ function compareOperation(a: Operation, b: Operation, before: LoadedSide, after:
     const twin = b.responses.find((r) => r.status === response.status);
     const success = /^2/.test(response.status);
     if (!twin) {
-      out.push({ kind: 'response-removed', class: success ? 'breaking' : 'safe', message: `${name}: response ${response.status} removed`,
+      out.push({
+        kind: 'response-removed',
+        class: success ? 'breaking' : 'safe',
+        message: `${name}: response ${response.status} removed`,
         wire: success ? `old clients expecting ${response.status} get another status` : 'the server no longer answers it',
-        code: success ? 'the generated result type changes; code reading it no longer compiles' : 'the generated error union loses it', location: before.locateIn(a, ['responses', response.status]) });
+        code: success ? 'the generated result type changes; code reading it no longer compiles' : 'the generated error union loses it',
+        location: before.locateIn(a, ['responses', response.status]),
+      });
       continue;
     }
     for (const content of response.contents) {
       const match = twin.contents.find((c) => c.mediaType === content.mediaType);
       if (!match) {
-        out.push({ kind: 'response-media-type-removed', class: success ? 'breaking' : 'dangerous', message: `${name}: response ${response.status} no longer sends ${content.mediaType}`, wire: 'old clients parse a media type the server no longer sends', code: 'the generated client reads another media type', location: after.locateIn(b, ['responses', twin.status]) });
+        out.push({
+          kind: 'response-media-type-removed',
+          class: success ? 'breaking' : 'dangerous',
+          message: `${name}: response ${response.status} no longer sends ${content.mediaType}`,
+          wire: 'old clients parse a media type the server no longer sends',
+          code: 'the generated client reads another media type',
+          location: after.locateIn(b, ['responses', twin.status]),
+        });
         continue;
       }
-      schemas.compare(content.schema, match.schema, { direction: 'response', label: `${name} response ${twin.status}`, location: after.locateIn(b, ['responses', twin.status]) });
+      schemas.compare(content.schema, match.schema, {
+        direction: 'response',
+        label: `${name} response ${twin.status}`,
+        location: after.locateIn(b, ['responses', twin.status]),
+      });
     }
     for (const header of response.headers) {
       const kept = twin.headers.find((h) => h.name.toLowerCase() === header.name.toLowerCase());
       if (!kept && header.required) {
-        out.push({ kind: 'response-header-removed', class: 'breaking', message: `${name}: response ${response.status} header "${header.name}" removed`, wire: 'old clients reading it find nothing', code: 'the generated result loses it', location: before.locateIn(a, ['responses', response.status, 'headers', header.name]) });
+        out.push({
+          kind: 'response-header-removed',
+          class: 'breaking',
+          message: `${name}: response ${response.status} header "${header.name}" removed`,
+          wire: 'old clients reading it find nothing',
+          code: 'the generated result loses it',
+          location: before.locateIn(a, ['responses', response.status, 'headers', header.name]),
+        });
       }
     }
   }
   for (const response of b.responses) {
     if (a.responses.some((r) => r.status === response.status)) continue;
     const success = /^2/.test(response.status);
-    out.push({ kind: 'response-added', class: success ? 'dangerous' : 'safe', message: `${name}: response ${response.status} added`,
-      wire: success ? 'old clients may receive a success status they do not handle' : 'old clients receive it as an error they already handle generically',
-      code: 'the generated result union gains it', location: after.locateIn(b, ['responses', response.status]) });
+    out.push({
+      kind: 'response-added',
+      class: success ? 'dangerous' : 'safe',
+      message: `${name}: response ${response.status} added`,
+      wire: success
+        ? 'old clients may receive a success status they do not handle'
+        : 'old clients receive it as an error they already handle generically',
+      code: 'the generated result union gains it',
+      location: after.locateIn(b, ['responses', response.status]),
+    });
   }
 
   const securityOf = (op: Operation, model: ApiModel) => JSON.stringify(op.security ?? model.security);
   if (securityOf(a, before.model) !== securityOf(b, after.model)) {
     const wasPublic = (a.security ?? before.model.security).length === 0;
-    out.push({ kind: 'security-changed', class: wasPublic ? 'breaking' : 'dangerous', message: `${name}: security changed from ${securityOf(a, before.model)} to ${securityOf(b, after.model)}`,
-      wire: wasPublic ? 'old clients that send no credentials get 401' : 'old clients with the old credentials may get 401/403', code: 'the generated client sends the credentials of the new schemes', location: after.locateIn(b, ['security']) });
+    out.push({
+      kind: 'security-changed',
+      class: wasPublic ? 'breaking' : 'dangerous',
+      message: `${name}: security changed from ${securityOf(a, before.model)} to ${securityOf(b, after.model)}`,
+      wire: wasPublic ? 'old clients that send no credentials get 401' : 'old clients with the old credentials may get 401/403',
+      code: 'the generated client sends the credentials of the new schemes',
+      location: after.locateIn(b, ['security']),
+    });
   }
 }

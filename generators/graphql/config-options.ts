@@ -10,14 +10,16 @@ export const GRAPHQL_OPTIONS = {
     type: 'map',
     keys: 'scalar',
     values: { type: 'schema', names: SCALAR_SHORT_FORMS },
-    description: 'the TypeScript type of each custom scalar; unlisted ones are `unknown` (well-known names such as `DateTime` are `string`)',
+    description:
+      'the TypeScript type of each custom scalar; unlisted ones are `unknown` (well-known names such as `DateTime` are `string`)',
     example: 'scalars: { DateTime: string, Money: { type: number } }',
   },
   mappers: {
     type: 'map',
     keys: 'type',
     values: { type: 'string' },
-    description: 'what resolvers return for an object, interface or union type: `"<module>#<Export>"` (module relative to the output folder) or a type in scope',
+    description:
+      'what resolvers return for an object, interface or union type: `"<module>#<Export>"` (module relative to the output folder) or a type in scope',
     example: 'mappers: { Task: "../../src/db.js#TaskRecord" }',
   },
   assumeValidSDL: {

@@ -20,7 +20,12 @@ import * as types from './plugins/types.js';
 type Plugin = PluginFunction<GraphQLPluginConfig, string>;
 
 export async function generateGraphQL({ api, templates }: GeneratorContext<'graphql'>): Promise<Generated> {
-  const input = loadGraphQL(api.inputs, api.documents, { displayRoot: api.root, assumeValidSDL: api.options.assumeValidSDL === true, readRoots: api.readRoots ?? [api.root], maxInputBytes: api.maxInputBytes });
+  const input = loadGraphQL(api.inputs, api.documents, {
+    displayRoot: api.root,
+    assumeValidSDL: api.options.assumeValidSDL === true,
+    readRoots: api.readRoots ?? [api.root],
+    maxInputBytes: api.maxInputBytes,
+  });
   const config: GraphQLPluginConfig = {
     source: input.source,
     scalars: api.options.scalars,
@@ -37,10 +42,17 @@ export async function generateGraphQL({ api, templates }: GeneratorContext<'grap
   if (withOperations) await emit(operations.plugin, 'operations.ts');
   if (api.emit.includes('client') && withOperations) await emit(client.plugin, 'client.ts');
   if (api.emit.includes('server')) await emit(server.plugin, 'server.ts');
-  const userFiles = api.emit.includes('server') && api.handlers ? [await resolversScaffold(input.schema, templates, api.handlers, api.output)] : [];
+  const userFiles =
+    api.emit.includes('server') && api.handlers ? [await resolversScaffold(input.schema, templates, api.handlers, api.output)] : [];
   return { files, userFiles, warnings: input.warnings };
 }
 
-async function call(plugin: Plugin, schema: GraphQLSchema, documents: Types.DocumentFile[], config: GraphQLPluginConfig, outputFile: string): Promise<string> {
+async function call(
+  plugin: Plugin,
+  schema: GraphQLSchema,
+  documents: Types.DocumentFile[],
+  config: GraphQLPluginConfig,
+  outputFile: string,
+): Promise<string> {
   return plugin(schema, documents, config, { outputFile });
 }

@@ -8,8 +8,15 @@
  *   that only ever comes from fields with a page-size argument (`feed(take:)` → `Feed.links`).
  */
 import {
-  getNamedType, getNullableType, isListType, isObjectType, isInterfaceType, isAbstractType,
-  type GraphQLField, type GraphQLNamedType, type GraphQLSchema,
+  getNamedType,
+  getNullableType,
+  isListType,
+  isObjectType,
+  isInterfaceType,
+  isAbstractType,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
 } from 'graphql';
 import type { Diagnostic } from '../core/diagnostics.js';
 

@@ -6,8 +6,17 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import {
-  GraphQLError, Kind, Source, buildASTSchema, parse, specifiedRules, validate, validateSchema,
-  type DefinitionNode, type DocumentNode, type GraphQLSchema,
+  GraphQLError,
+  Kind,
+  Source,
+  buildASTSchema,
+  parse,
+  specifiedRules,
+  validate,
+  validateSchema,
+  type DefinitionNode,
+  type DocumentNode,
+  type GraphQLSchema,
 } from 'graphql';
 import { validateSDL } from 'graphql/validation/validate.js';
 import type { Types } from '@graphql-codegen/plugin-helpers';
@@ -46,7 +55,12 @@ export function loadGraphQL(schemaFiles: string[], documentPaths: string[], opti
     const files = new InputFiles({ roots: [...(options.readRoots ?? []), ...folders], maxBytes: options.maxInputBytes });
     const result = named ? files.readNamed(file) : files.readReached(file);
     if (result.ok) return result.text;
-    const hint = result.refused === 'outside' ? 'a documents folder may hold links only to files inside it or the project; list the file under `documents` by its own path' : result.refused ? refusalHint(result.refused, files, file, show) : 'check the path in your config';
+    const hint =
+      result.refused === 'outside'
+        ? 'a documents folder may hold links only to files inside it or the project; list the file under `documents` by its own path'
+        : result.refused
+          ? refusalHint(result.refused, files, file, show)
+          : 'check the path in your config';
     throw error(`cannot read ${show(file)}: ${result.why}`, undefined, hint);
   };
   const sdl = schemaFiles.map((file) => parseFile(file, show(file), read(file, true)));

@@ -14,9 +14,7 @@
  * An imported name that is already taken in `types.ts` gets the first free number (`Task2`), the
  * rule every generated name follows. Mistakes are errors that name the mapper and the fix.
  */
-import {
-  isInputObjectType, isInterfaceType, isObjectType, isScalarType, isUnionType, type GraphQLSchema,
-} from 'graphql';
+import { isInputObjectType, isInterfaceType, isObjectType, isScalarType, isUnionType, type GraphQLSchema } from 'graphql';
 import { symbol, type ImportSymbol } from '../core/builder/file.js';
 import { isIdentifier, pascalCase, safeIdentifier, uniqueName } from '../core/builder/names.js';
 import { typesNames } from './names.js';
@@ -34,8 +32,9 @@ const IMPORTED = new RegExp(`^(${NAME})(?:\\s+as\\s+(${NAME})|((?:\\.${NAME})+))
 /** A type expression in scope: starts with a name; names, generics, tuples, unions and string literals. */
 const IN_SCOPE = new RegExp(`^${NAME}[A-Za-z0-9_$.<>,|&\\[\\] "'-]*$`);
 
-const SYNTAX_HINT = 'write "<module>#<Export>" (e.g. "../src/db.js#TaskRecord"), "<module>#<Export> as <Local>", '
-  + '"<module>#default", or without "#" the name of a type in scope of types.ts';
+const SYNTAX_HINT =
+  'write "<module>#<Export>" (e.g. "../src/db.js#TaskRecord"), "<module>#<Export> as <Local>", ' +
+  '"<module>#default", or without "#" the name of a type in scope of types.ts';
 
 function fail(graphqlName: string, problem: string): never {
   throw new Error(`config mappers.${graphqlName}: ${problem}`);
@@ -60,7 +59,8 @@ function distance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = row;
   }
   return previous[b.length];
@@ -97,7 +97,10 @@ function checkTarget(schema: GraphQLSchema, graphqlName: string): void {
   }
   const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
   if (roots.includes(type as never)) {
-    fail(graphqlName, `"${graphqlName}" is a root operation type: its resolvers get no parent value, so there is nothing to map; map the types its fields return instead.`);
+    fail(
+      graphqlName,
+      `"${graphqlName}" is a root operation type: its resolvers get no parent value, so there is nothing to map; map the types its fields return instead.`,
+    );
   }
   if (isObjectType(type) || isInterfaceType(type) || isUnionType(type)) return;
   const kind = isScalarType(type) ? 'a scalar (map it with `scalars`)' : isInputObjectType(type) ? 'an input type' : 'an enum';
@@ -111,7 +114,9 @@ function checkTarget(schema: GraphQLSchema, graphqlName: string): void {
 export function resolveMappers(schema: GraphQLSchema, mappers: Record<string, string> | undefined): ResolvedMappers {
   if (mappers === undefined || mappers === null) return { typeOf: () => undefined, imports: [] };
   if (typeof mappers !== 'object' || Array.isArray(mappers)) {
-    throw new Error(`config mappers: expected an object from GraphQL type name to mapper, e.g. { Task: "../src/db.js#TaskRecord" }, got ${Array.isArray(mappers) ? 'an array' : typeof mappers}`);
+    throw new Error(
+      `config mappers: expected an object from GraphQL type name to mapper, e.g. { Task: "../src/db.js#TaskRecord" }, got ${Array.isArray(mappers) ? 'an array' : typeof mappers}`,
+    );
   }
   const taken = new Set(typesNames(schema).taken);
   const types = new Map<string, string>();
@@ -131,7 +136,8 @@ export function resolveMappers(schema: GraphQLSchema, mappers: Record<string, st
   for (const graphqlName of Object.keys(mappers).sort()) {
     const mapper: unknown = mappers[graphqlName];
     checkTarget(schema, graphqlName);
-    if (typeof mapper !== 'string') fail(graphqlName, `expected a string such as "../src/db.js#TaskRecord", got ${mapper === null ? 'null' : typeof mapper}`);
+    if (typeof mapper !== 'string')
+      fail(graphqlName, `expected a string such as "../src/db.js#TaskRecord", got ${mapper === null ? 'null' : typeof mapper}`);
     const text = mapper.trim();
     const split = text.replace(/\\#/g, '\u0000\u0000').lastIndexOf('#');
     if (split < 0) {
@@ -143,7 +149,10 @@ export function resolveMappers(schema: GraphQLSchema, mappers: Record<string, st
     const spec = text.slice(split + 1).trim();
     const parsed = IMPORTED.exec(spec);
     if (!module || /[\u0000-\u001f]/.test(module) || !parsed) {
-      fail(graphqlName, `"${mapper}" is not a mapper: ${!module ? 'the module before "#" is empty' : `"${spec}" after "#" is not an export name`}; ${SYNTAX_HINT}.`);
+      fail(
+        graphqlName,
+        `"${mapper}" is not a mapper: ${!module ? 'the module before "#" is empty' : `"${spec}" after "#" is not an export name`}; ${SYNTAX_HINT}.`,
+      );
     }
     const [, exported, alias, members] = parsed;
     if (members !== undefined) {

@@ -3,8 +3,13 @@
  * client and the server all refer to each other's declarations by these names.
  */
 import {
-  isInterfaceType, isIntrospectionType, isObjectType, isSpecifiedScalarType, isUnionType,
-  type GraphQLNamedType, type GraphQLSchema,
+  isInterfaceType,
+  isIntrospectionType,
+  isObjectType,
+  isSpecifiedScalarType,
+  isUnionType,
+  type GraphQLNamedType,
+  type GraphQLSchema,
 } from 'graphql';
 import { pascalCase, uniqueName } from '../core/builder/names.js';
 
@@ -13,13 +18,75 @@ import { pascalCase, uniqueName } from '../core/builder/names.js';
  * TypeScript's cannot. Such a type gets a trailing `_`.
  */
 const RESERVED_TYPE_NAMES = new Set([
-  'any', 'bigint', 'boolean', 'never', 'null', 'number', 'object', 'string', 'symbol', 'undefined', 'unknown', 'void',
-  'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export',
-  'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'return', 'super', 'switch',
-  'this', 'throw', 'true', 'try', 'typeof', 'var', 'while', 'with', 'implements', 'interface', 'let', 'package', 'private',
-  'protected', 'public', 'static', 'yield', 'await', 'type', 'as', 'is', 'keyof', 'infer', 'readonly', 'unique', 'asserts',
+  'any',
+  'bigint',
+  'boolean',
+  'never',
+  'null',
+  'number',
+  'object',
+  'string',
+  'symbol',
+  'undefined',
+  'unknown',
+  'void',
+  'break',
+  'case',
+  'catch',
+  'class',
+  'const',
+  'continue',
+  'debugger',
+  'default',
+  'delete',
+  'do',
+  'else',
+  'enum',
+  'export',
+  'extends',
+  'false',
+  'finally',
+  'for',
+  'function',
+  'if',
+  'import',
+  'in',
+  'instanceof',
+  'new',
+  'return',
+  'super',
+  'switch',
+  'this',
+  'throw',
+  'true',
+  'try',
+  'typeof',
+  'var',
+  'while',
+  'with',
+  'implements',
+  'interface',
+  'let',
+  'package',
+  'private',
+  'protected',
+  'public',
+  'static',
+  'yield',
+  'await',
+  'type',
+  'as',
+  'is',
+  'keyof',
+  'infer',
+  'readonly',
+  'unique',
+  'asserts',
   // Globals generated code refers to: a schema type of that name would shadow them.
-  'Promise', 'AsyncIterable', 'Record', 'Array',
+  'Promise',
+  'AsyncIterable',
+  'Record',
+  'Array',
 ]);
 
 /** The TS name of a schema type (object, input, enum, union, interface, scalar). */
@@ -122,7 +189,8 @@ export function typesNames(schema: GraphQLSchema): TypesNames {
   }
   const perType = new Map<string, string>();
   for (const type of types) {
-    if (isObjectType(type) || isInterfaceType(type) || isUnionType(type)) perType.set(type.name, uniqueName(resolversTypeName(type.name), taken));
+    if (isObjectType(type) || isInterfaceType(type) || isUnionType(type))
+      perType.set(type.name, uniqueName(resolversTypeName(type.name), taken));
   }
   const names: TypesNames = {
     resolvers,

@@ -8,10 +8,31 @@
  * that answer the same shape share one member.
  */
 import {
-  Kind, SchemaMetaFieldDef, TypeMetaFieldDef, isAbstractType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType, typeFromAST,
-  type DirectiveNode, type FieldNode, type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLField,
-  type GraphQLInputType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLOutputType, type GraphQLSchema,
-  type GraphQLType, type SelectionNode, type SelectionSetNode, type VariableDefinitionNode, print,
+  Kind,
+  SchemaMetaFieldDef,
+  TypeMetaFieldDef,
+  isAbstractType,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  typeFromAST,
+  type DirectiveNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type GraphQLType,
+  type SelectionNode,
+  type SelectionSetNode,
+  type VariableDefinitionNode,
+  print,
 } from 'graphql';
 import { jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
 
@@ -38,7 +59,12 @@ interface CollectedField {
  * The type of `selectionSet` on `parent`, printed for a position indented by `indent`: an object
  * literal type, or a union of them for an abstract parent whose possible types answer differently.
  */
-export function selectionType(context: ShapeContext, parent: GraphQLCompositeType, selectionSets: readonly SelectionSetNode[], indent: string): string {
+export function selectionType(
+  context: ShapeContext,
+  parent: GraphQLCompositeType,
+  selectionSets: readonly SelectionSetNode[],
+  indent: string,
+): string {
   const shapes = shapesOf(context, parent, selectionSets);
   if (shapes.length === 0) return 'never';
   if (shapes.length === 1) return shapes[0](indent);
@@ -46,7 +72,11 @@ export function selectionType(context: ShapeContext, parent: GraphQLCompositeTyp
 }
 
 /** The members of `selectionType`, each printed for its own indent: one per possible type, or per shape without `__typename`. */
-export function shapesOf(context: ShapeContext, parent: GraphQLCompositeType, selectionSets: readonly SelectionSetNode[]): Array<(indent: string) => string> {
+export function shapesOf(
+  context: ShapeContext,
+  parent: GraphQLCompositeType,
+  selectionSets: readonly SelectionSetNode[],
+): Array<(indent: string) => string> {
   // By name, so the output does not depend on the order types were declared or merged in.
   const types: readonly GraphQLObjectType[] = isAbstractType(parent)
     ? [...context.schema.getPossibleTypes(parent)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
@@ -91,7 +121,10 @@ function objectType(
     const definition = field.definition;
     if (!definition) throw new Error(`${field.name}: no such field to type`);
     const documented = docOf(field.name);
-    const doc = jsDoc([documented?.description ?? undefined, documented?.deprecationReason != null && `@deprecated ${documented.deprecationReason}`], inner);
+    const doc = jsDoc(
+      [documented?.description ?? undefined, documented?.deprecationReason != null && `@deprecated ${documented.deprecationReason}`],
+      inner,
+    );
     const selections = field.nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
     const value = outputType(context, definition.type, selections, inner);
     return `${doc}${inner}${propertyKey(key)}${optional}:${value.startsWith('\n') ? '' : ' '}${value};`;
@@ -118,7 +151,11 @@ function nonNullOutput(context: ShapeContext, type: GraphQLOutputType, selection
 
 function leafType(context: ShapeContext, type: GraphQLNamedType): string {
   // Introspection enums (`__TypeKind`) are not in types.ts: their values are written out.
-  if (isEnumType(type) && type.name.startsWith('__')) return type.getValues().map((value) => stringLiteral(value.name)).join(' | ');
+  if (isEnumType(type) && type.name.startsWith('__'))
+    return type
+      .getValues()
+      .map((value) => stringLiteral(value.name))
+      .join(' | ');
   return BUILTIN_SCALARS[type.name] ?? context.named(type.name);
 }
 
@@ -143,7 +180,12 @@ function collectFields(context: ShapeContext, type: GraphQLObjectType, selection
           found.optional &&= underCondition;
         } else {
           const name = selection.name.value;
-          fields.set(key, { name, definition: type.getFields()[name] ?? metaField(context.schema, type, name), nodes: [selection], optional: underCondition });
+          fields.set(key, {
+            name,
+            definition: type.getFields()[name] ?? metaField(context.schema, type, name),
+            nodes: [selection],
+            optional: underCondition,
+          });
         }
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         if (!selection.typeCondition || applies(context.schema, selection.typeCondition.name.value, type)) {
@@ -174,7 +216,10 @@ function isConditional(directives: readonly DirectiveNode[] | undefined): boolea
   return (directives ?? []).some((directive) => {
     const value = conditionArgument(directive);
     if (value === undefined) return false;
-    return value.kind === Kind.VARIABLE || (directive.name.value === 'include' ? value.kind !== Kind.BOOLEAN || !value.value : value.kind !== Kind.BOOLEAN || value.value);
+    return (
+      value.kind === Kind.VARIABLE ||
+      (directive.name.value === 'include' ? value.kind !== Kind.BOOLEAN || !value.value : value.kind !== Kind.BOOLEAN || value.value)
+    );
   });
 }
 
@@ -193,7 +238,10 @@ function conditionArgument(directive: DirectiveNode) {
 }
 
 /** The members of an operation's variables type, indented by two spaces. */
-export function variableMembers(context: ShapeContext, variables: readonly VariableDefinitionNode[]): { members: string[]; allOptional: boolean } {
+export function variableMembers(
+  context: ShapeContext,
+  variables: readonly VariableDefinitionNode[],
+): { members: string[]; allOptional: boolean } {
   const members = variables.map((variable) => {
     const type = typeFromAST(context.schema, variable.type) as GraphQLInputType | undefined;
     if (!type) throw new Error(`unknown type ${print(variable.type)} of $${variable.variable.name.value}`);

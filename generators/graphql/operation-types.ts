@@ -9,8 +9,14 @@
 import { createHash } from 'node:crypto';
 import type { Types } from '@graphql-codegen/plugin-helpers';
 import {
-  Kind, print, stripIgnoredCharacters, visit,
-  type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type OperationTypeNode,
+  Kind,
+  print,
+  stripIgnoredCharacters,
+  visit,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type OperationTypeNode,
 } from 'graphql';
 import { uniqueName } from '../core/builder/names.js';
 import { fragmentTypeName, operationConstantName, operationFunctionName, operationTypeName, variablesTypeName } from './names.js';
@@ -67,11 +73,13 @@ export function operationSet(schema: GraphQLSchema, documents: readonly Types.Do
   // Different GraphQL names may give the same TypeScript name (`get_task`, `getTask`): later ones get a number.
   const taken = new Set(OPERATIONS_MODULE_NAMES);
   const methods = new Set(CLIENT_METHODS);
-  const fragments = [...fragmentNodes.values()].map((node): FragmentInfo => ({
-    name: node.name.value,
-    node,
-    typeName: uniqueName(fragmentTypeName(node.name.value), taken),
-  }));
+  const fragments = [...fragmentNodes.values()].map(
+    (node): FragmentInfo => ({
+      name: node.name.value,
+      node,
+      typeName: uniqueName(fragmentTypeName(node.name.value), taken),
+    }),
+  );
   const operations = definitions
     .filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION)
     .map((node): OperationInfo => {

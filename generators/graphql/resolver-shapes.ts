@@ -10,9 +10,19 @@
  * Root operation types are never mapped nor reshaped: their resolvers get no parent value.
  */
 import {
-  GraphQLNonNull, isInterfaceType, isListType, isNonNullType, isObjectType, isUnionType,
-  type GraphQLField, type GraphQLInterfaceType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLOutputType,
-  type GraphQLSchema, type GraphQLUnionType,
+  GraphQLNonNull,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isUnionType,
+  type GraphQLField,
+  type GraphQLInterfaceType,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type GraphQLUnionType,
 } from 'graphql';
 import { arrayOf, atom, NULL, union, type TypeText } from '../core/emit/types/text.js';
 import { jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
@@ -40,7 +50,11 @@ export class ResolverShapes {
   private readonly affected = new Set<string>();
   private readonly name: string;
 
-  constructor(private readonly schema: GraphQLSchema, private readonly mappers: ResolvedMappers, private readonly typeOf: TypeOf) {
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly mappers: ResolvedMappers,
+    private readonly typeOf: TypeOf,
+  ) {
     this.name = typesNames(schema).resolversTypes;
     this.findAffected();
   }
@@ -51,7 +65,11 @@ export class ResolverShapes {
    * implementation by its interface.
    */
   private findAffected(): void {
-    const roots = new Set([this.schema.getQueryType(), this.schema.getMutationType(), this.schema.getSubscriptionType()].filter((root) => root != null).map((root) => root.name));
+    const roots = new Set(
+      [this.schema.getQueryType(), this.schema.getMutationType(), this.schema.getSubscriptionType()]
+        .filter((root) => root != null)
+        .map((root) => root.name),
+    );
     const usedBy = new Map<string, Set<string>>();
     const edge = (from: string, to: string) => {
       if (roots.has(to)) return;
@@ -116,9 +134,9 @@ export class ResolverShapes {
       entries.push(this.entry(type));
     }
     const doc = jsDoc([
-      'What resolvers return, and get as parent, where that is not the schema type: a mapped type\'s\n'
-      + 'mapper (config `mappers`); for a type that reaches one through its fields, the schema type with\n'
-      + 'those fields in resolver form; for an interface or union, one of its object types\' forms.',
+      "What resolvers return, and get as parent, where that is not the schema type: a mapped type's\n" +
+        'mapper (config `mappers`); for a type that reaches one through its fields, the schema type with\n' +
+        "those fields in resolver form; for an interface or union, one of its object types' forms.",
     ]);
     return `${doc}export interface ${this.name} {\n${entries.join('\n')}\n}`;
   }
@@ -130,7 +148,9 @@ export class ResolverShapes {
     // A union's members in the schema's order; an interface's object types by name, as `__resolveType` lists them.
     const members = isUnionType(type)
       ? type.getTypes()
-      : isInterfaceType(type) ? [...this.schema.getPossibleTypes(type)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) : [];
+      : isInterfaceType(type)
+        ? [...this.schema.getPossibleTypes(type)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+        : [];
     if (members.length) {
       const forms = [...new Set(members.map((member) => this.named(member).text))];
       const line = `${head}${forms.join(' | ')};`;
@@ -146,9 +166,10 @@ export class ResolverShapes {
     const members = fields.map((field) => this.member(field));
     const line = `Omit<${typeName(type.name)}, ${keys.join(' | ')}> & { ${members.join(' ')} }`;
     if (line.length + 4 + type.name.length <= MAX_LINE) return line.replace(/;(?= \})/, '');
-    const omitted = keys.join(' | ').length + typeName(type.name).length <= 80
-      ? `Omit<${typeName(type.name)}, ${keys.join(' | ')}>`
-      : `Omit<\n    ${typeName(type.name)},\n${keys.map((key) => `    | ${key}`).join('\n')}\n  >`;
+    const omitted =
+      keys.join(' | ').length + typeName(type.name).length <= 80
+        ? `Omit<${typeName(type.name)}, ${keys.join(' | ')}>`
+        : `Omit<\n    ${typeName(type.name)},\n${keys.map((key) => `    | ${key}`).join('\n')}\n  >`;
     return `${omitted} & {\n${members.map((member) => `    ${member}`).join('\n')}\n  }`;
   }
 

@@ -30,7 +30,9 @@ export async function resolversScaffold(
   if (existing === undefined) {
     // The user's file is outside the output folder: it names the generated modules by their specifiers.
     const builder = new FileBuilder(file, ['Context', 'resolvers']);
-    const resolversType = builder.use(symbol(typesNames(schema).resolvers, importSpecifier(dirname(file), `${output}/types.js`), { type: true, verbatim: true }));
+    const resolversType = builder.use(
+      symbol(typesNames(schema).resolvers, importSpecifier(dirname(file), `${output}/types.js`), { type: true, verbatim: true }),
+    );
     const context: ResolversContext = {
       imports: builder.imports(),
       resolversType,
@@ -61,4 +63,3 @@ function rootMember(type: GraphQLObjectType, subscription: boolean): StubMember 
 function indent(code: string, by: string): string {
   return code.replace(/^(?=.)/gm, by);
 }
-

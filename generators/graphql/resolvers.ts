@@ -19,8 +19,15 @@
  *   compiler of the user's code could tell, so a missing one shows up as a wrong default, not here.
  */
 import {
-  isInterfaceType, isObjectType, isScalarType, isUnionType,
-  type GraphQLField, type GraphQLInterfaceType, type GraphQLObjectType, type GraphQLSchema, type GraphQLUnionType,
+  isInterfaceType,
+  isObjectType,
+  isScalarType,
+  isUnionType,
+  type GraphQLField,
+  type GraphQLInterfaceType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type GraphQLUnionType,
 } from 'graphql';
 import { typeSymbol, type FileBuilder } from '../core/builder/file.js';
 import { jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
@@ -29,7 +36,6 @@ import { declaredTypes, typesNames, type TypesNames } from './names.js';
 import { ResolverShapes } from './resolver-shapes.js';
 import type { ResolverHelpersContext, TypesContext } from './template-context.js';
 import type { TypeOf } from './type-of.js';
-
 
 /** A generic type's arguments, on one line when short, else one per line. */
 function generic(name: string, args: string[], indent: string): string {
@@ -56,13 +62,19 @@ class ResolverEmitter {
 
   private readonly shapes: ResolverShapes;
 
-  constructor(private readonly schema: GraphQLSchema, typeOf: TypeOf, mappers: ResolvedMappers, private readonly file: FileBuilder) {
+  constructor(
+    private readonly schema: GraphQLSchema,
+    typeOf: TypeOf,
+    mappers: ResolvedMappers,
+    private readonly file: FileBuilder,
+  ) {
     this.names = typesNames(schema);
     this.shapes = new ResolverShapes(schema, mappers, typeOf);
     const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
     this.roots = roots.filter((root, index): root is GraphQLObjectType => root != null && roots.indexOf(root) === index);
     for (const type of declaredTypes(schema)) {
-      if (isInterfaceType(type) || isUnionType(type)) for (const member of schema.getPossibleTypes(type)) this.abstractMembers.add(member.name);
+      if (isInterfaceType(type) || isUnionType(type))
+        for (const member of schema.getPossibleTypes(type)) this.abstractMembers.add(member.name);
     }
   }
 
@@ -135,7 +147,10 @@ class ResolverEmitter {
   private abstractResolvers(type: GraphQLInterfaceType | GraphQLUnionType): string {
     const { names } = this;
     this.used.typeResolver = true;
-    const possible = this.schema.getPossibleTypes(type).map((object) => object.name).sort();
+    const possible = this.schema
+      .getPossibleTypes(type)
+      .map((object) => object.name)
+      .sort();
     const resolveType = generic(names.typeResolver, [this.shapes.parent(type), literalUnion(possible, '    '), names.context], '  ');
     const doc = `Resolvers of \`${type.name}\`: \`__resolveType\` names a value's object type (default: its \`__typename\`).`;
     return `${jsDoc([doc])}export interface ${names.typeResolvers(type.name)}<${names.context} = unknown>${body([`  __resolveType?: ${resolveType};`])}`;

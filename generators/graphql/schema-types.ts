@@ -16,9 +16,23 @@
  *   enum object's member through `x-enum-descriptions`.
  */
 import {
-  GraphQLList, GraphQLNonNull, isEnumType, isInputObjectType, isInterfaceType, isListType, isNonNullType, isObjectType,
-  isScalarType, isSpecifiedScalarType, isUnionType,
-  type GraphQLArgument, type GraphQLField, type GraphQLInputField, type GraphQLNamedType, type GraphQLSchema, type GraphQLType,
+  GraphQLList,
+  GraphQLNonNull,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  isSpecifiedScalarType,
+  isUnionType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLInputField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type GraphQLType,
 } from 'graphql';
 import type { JsonSchema, NamedSchema, SchemaObject } from '../core/schema/json-schema.js';
 import type { ScalarMapping } from './config.js';
@@ -61,7 +75,9 @@ export function scalarSchema(name: string, scalars: Record<string, ScalarMapping
   if (typeof configured === 'string') return { ...(SHORT_MAPPINGS[configured] ?? {}) };
   if (typeof configured === 'boolean') return configured;
   if (configured !== undefined && configured !== null && typeof configured === 'object') return { ...configured };
-  const known = Object.prototype.hasOwnProperty.call(WELL_KNOWN_SCALARS, name.toLowerCase()) ? WELL_KNOWN_SCALARS[name.toLowerCase()] : undefined;
+  const known = Object.prototype.hasOwnProperty.call(WELL_KNOWN_SCALARS, name.toLowerCase())
+    ? WELL_KNOWN_SCALARS[name.toLowerCase()]
+    : undefined;
   return { ...(known ?? {}) };
 }
 
@@ -106,7 +122,10 @@ function annotate(schema: SchemaObject, annotations: Annotations): SchemaObject 
   return result;
 }
 
-function outputFields(fields: Record<string, GraphQLField<unknown, unknown>>): { properties: Record<string, JsonSchema>; required: string[] } {
+function outputFields(fields: Record<string, GraphQLField<unknown, unknown>>): {
+  properties: Record<string, JsonSchema>;
+  required: string[];
+} {
   const properties: Record<string, JsonSchema> = Object.create(null);
   const required: string[] = [];
   for (const field of Object.values(fields)) {
@@ -117,7 +136,10 @@ function outputFields(fields: Record<string, GraphQLField<unknown, unknown>>): {
 }
 
 /** A field's or an input type's members: `present` says which ones are always there. */
-function inputFields(fields: ReadonlyArray<GraphQLArgument | GraphQLInputField>, present: (field: GraphQLArgument | GraphQLInputField) => boolean): SchemaObject {
+function inputFields(
+  fields: ReadonlyArray<GraphQLArgument | GraphQLInputField>,
+  present: (field: GraphQLArgument | GraphQLInputField) => boolean,
+): SchemaObject {
   const properties: Record<string, JsonSchema> = Object.create(null);
   const required: string[] = [];
   for (const field of fields) {
@@ -159,9 +181,19 @@ function namedSchema(type: GraphQLNamedType, scalars: Record<string, ScalarMappi
     // A client may leave out a field with a default value.
     const fields = Object.values(type.getFields());
     if (type.isOneOf) {
-      return annotate({ anyOf: fields.map((field) => inputFields([{ ...field, type: isNonNullType(field.type) ? field.type : new GraphQLNonNull(field.type) }], () => true)) }, doc);
+      return annotate(
+        {
+          anyOf: fields.map((field) =>
+            inputFields([{ ...field, type: isNonNullType(field.type) ? field.type : new GraphQLNonNull(field.type) }], () => true),
+          ),
+        },
+        doc,
+      );
     }
-    return annotate(inputFields(fields, (field) => isNonNullType(field.type) && field.defaultValue === undefined), doc);
+    return annotate(
+      inputFields(fields, (field) => isNonNullType(field.type) && field.defaultValue === undefined),
+      doc,
+    );
   }
   return {};
 }

@@ -5,8 +5,14 @@
  * `@auth` wins over its interface field's, which wins over `@auth` on its type.
  */
 import {
-  getDirectiveValues, getNullableType, isEnumType, isIntrospectionType, isObjectType,
-  type DirectiveNode, type GraphQLObjectType, type GraphQLSchema,
+  getDirectiveValues,
+  getNullableType,
+  isEnumType,
+  isIntrospectionType,
+  isObjectType,
+  type DirectiveNode,
+  type GraphQLObjectType,
+  type GraphQLSchema,
 } from 'graphql';
 
 export const AUTH_DIRECTIVE = 'auth';

@@ -19,7 +19,9 @@ const TEMPLATE_NAMES = ['createServer', 'GraphQLServer', 'GraphQLServerOptions',
 
 export function serverContext(schema: GraphQLSchema, documents: Types.DocumentFile[]): Omit<ServerContext, 'source'> {
   const auth = authModel(schema);
-  const persisted = documents.some((file) => file.document?.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION));
+  const persisted = documents.some((file) =>
+    file.document?.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION),
+  );
   const file = new FileBuilder('server.ts', SERVER_MODULE_NAMES);
   for (const name of TEMPLATE_NAMES) file.use(runtimeSymbol(name, 'graphql-server'), name);
   if (persisted) file.use(symbol('persistedOperations', './operations'), 'persistedOperations');
@@ -36,4 +38,3 @@ export function serverContext(schema: GraphQLSchema, documents: Types.DocumentFi
     persisted,
   };
 }
-

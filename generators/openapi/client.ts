@@ -62,7 +62,8 @@ export function emitClient(
 ): GeneratedFile[] {
   const { client, responseValidators } = clientContext(model, types, described, options);
   const files = [{ path: 'client.ts', content: templates.render('openapi/client.ts.hbs', client) }];
-  if (responseValidators) files.push({ path: 'response-validators.ts', content: templates.render('openapi/response-validators.ts.hbs', responseValidators) });
+  if (responseValidators)
+    files.push({ path: 'response-validators.ts', content: templates.render('openapi/response-validators.ts.hbs', responseValidators) });
   return files;
 }
 
@@ -83,17 +84,35 @@ function clientContext(
   const hasOperations = infos.length > 0;
 
   const file = new FileBuilder('client.ts', [
-    clientName, optionsType, credentialsType, errorsType, 'DEFAULT_BASE_URL', 'isApiError', 'createClient', 'createHttpClient',
-    'securitySchemes', 'http', ...infos.map(operationConstant), ...GLOBALS,
+    clientName,
+    optionsType,
+    credentialsType,
+    errorsType,
+    'DEFAULT_BASE_URL',
+    'isApiError',
+    'createClient',
+    'createHttpClient',
+    'securitySchemes',
+    'http',
+    ...infos.map(operationConstant),
+    ...GLOBALS,
   ]);
   file.reexportRuntime(...REEXPORTED_MODULES);
   // The runtime names the template's own code prints, imported first so that they keep their names.
-  for (const name of ['httpClient', 'ClientOptions', 'HttpClient', ...(hasOperations ? ['ApiError', 'ApiErrorFor'] : []), ...(schemes.length ? ['SecuritySchemeSpec'] : [])]) {
+  for (const name of [
+    'httpClient',
+    'ClientOptions',
+    'HttpClient',
+    ...(hasOperations ? ['ApiError', 'ApiErrorFor'] : []),
+    ...(schemes.length ? ['SecuritySchemeSpec'] : []),
+  ]) {
     file.use(runtimeSymbol(name, 'http'));
   }
   const known = new Map<string, ImportSymbol>();
-  for (const { name } of model.schemas) for (const type of [types.typeName(name, 'read'), types.typeName(name, 'write')]) known.set(type, typeSymbol(type, './types'));
-  for (const info of infos) for (const name of [info.paramsType, info.responseType, info.errorType]) known.set(name, typeSymbol(name, './types'));
+  for (const { name } of model.schemas)
+    for (const type of [types.typeName(name, 'read'), types.typeName(name, 'write')]) known.set(type, typeSymbol(type, './types'));
+  for (const info of infos)
+    for (const name of [info.paramsType, info.responseType, info.errorType]) known.set(name, typeSymbol(name, './types'));
   const local = (type: string): string => file.rewrite(type, known);
 
   const securitySchemes = schemes.map(([name, scheme]) => file.code`  ${objectKey(name)}: ${schemeLiteral(scheme)},`);
@@ -103,27 +122,40 @@ function clientContext(
   const errors = infos.map((info) => `  ${propertyKey(info.method)}: ${local(info.errorType)};`);
   const server = model.servers[0]?.url;
   const example = docExample(model, infos);
-  const credentials = schemes.length ? { name: credentialsType, members: schemes.map(([name, scheme]) => credentialMember(name, scheme, file)) } : undefined;
+  const credentials = schemes.length
+    ? { name: credentialsType, members: schemes.map(([name, scheme]) => credentialMember(name, scheme, file)) }
+    : undefined;
 
   const client: ClientContext = {
     source: options.source,
     imports: file.imports(),
     exports: file.exports(),
     defaultBaseUrl: server === undefined ? undefined : stringLiteral(server),
-    serverDoc: server === undefined ? undefined : jsDoc([`Base URL of the API's first server${model.servers[0].description ? ` (${model.servers[0].description})` : ''}.`]).trimEnd(),
+    serverDoc:
+      server === undefined
+        ? undefined
+        : jsDoc([
+            `Base URL of the API's first server${model.servers[0].description ? ` (${model.servers[0].description})` : ''}.`,
+          ]).trimEnd(),
     credentials,
     securitySchemes,
     optionsType,
     clientName,
     createDoc: createDoc(model, example),
-    httpClientExample: example && exampleLines([
-      `const http = createHttpClient(${example.options});`,
-      `const result = await http.call(${[operationConstant(example.info), example.params].filter(Boolean).join(', ')});`,
-    ]),
+    httpClientExample:
+      example &&
+      exampleLines([
+        `const http = createHttpClient(${example.options});`,
+        `const result = await http.call(${[operationConstant(example.info), example.params].filter(Boolean).join(', ')});`,
+      ]),
     specs,
     methods,
     implementations,
-    httpDefaults: `{ ${[server === undefined ? '' : 'baseUrl: DEFAULT_BASE_URL', schemes.length ? 'securitySchemes' : ''].filter(Boolean).join(', ')} }`.replace('{  }', '{}'),
+    httpDefaults:
+      `{ ${[server === undefined ? '' : 'baseUrl: DEFAULT_BASE_URL', schemes.length ? 'securitySchemes' : ''].filter(Boolean).join(', ')} }`.replace(
+        '{  }',
+        '{}',
+      ),
     errorsType,
     errors,
     isApiErrorExample: isApiErrorExample(infos),
@@ -136,7 +168,12 @@ function clientContext(
  * `response-validators.ts`: the validator of each 2xx JSON body whose schema is a named one, by
  * operation and status; none without validators.ts or without such a body.
  */
-function responseValidatorsContext(model: ApiModel, types: TypeEmitter, infos: OperationInfo[], options: ClientEmitOptions): ResponseValidatorsContext | undefined {
+function responseValidatorsContext(
+  model: ApiModel,
+  types: TypeEmitter,
+  infos: OperationInfo[],
+  options: ClientEmitOptions,
+): ResponseValidatorsContext | undefined {
   if (!options.validators) return undefined;
   const file = new FileBuilder('response-validators.ts', ['responseValidators']);
   file.use(runtimeSymbol('ResponseValidators', 'http'));
@@ -148,7 +185,9 @@ function responseValidatorsContext(model: ApiModel, types: TypeEmitter, infos: O
   };
   const entries = infos.flatMap((info) => {
     const byStatus = responseValidatorsOf(info, validatorOf);
-    return byStatus.length ? [file.code`${objectKey(info.method)}: { ${byStatus.map(([code, validator]) => file.code`${code}: ${validator}`).join(', ')} },`] : [];
+    return byStatus.length
+      ? [file.code`${objectKey(info.method)}: { ${byStatus.map(([code, validator]) => file.code`${code}: ${validator}`).join(', ')} },`]
+      : [];
   });
   return entries.length ? { source: options.source, imports: file.imports(), entries } : undefined;
 }
@@ -178,7 +217,10 @@ function credentialMember(name: string, scheme: SecurityScheme, file: FileBuilde
     default:
       what = 'Access token, sent as `Authorization: Bearer <token>`.';
   }
-  const doc = jsDoc([scheme.description, what, 'A value, or a function called before each request (it may be async, e.g. to refresh a token).'], '  ');
+  const doc = jsDoc(
+    [scheme.description, what, 'A value, or a function called before each request (it may be async, e.g. to refresh a token).'],
+    '  ',
+  );
   return file.code`${doc}  ${propertyKey(name)}?: ${type};`;
 }
 
@@ -187,7 +229,8 @@ function schemeLiteral(scheme: SecurityScheme): Printable {
   const auth = (name: string) => runtimeSymbol(name, 'http-auth');
   const kind = scheme.type === 'http' ? scheme.scheme?.toLowerCase() : undefined;
   if (scheme.type === 'apiKey') return [auth('apiKey'), `(${stringLiteral(scheme.in ?? 'header')}, ${stringLiteral(scheme.name ?? '')})`];
-  if (scheme.type === 'http' && kind !== 'bearer') return kind === 'basic' ? auth('basic') : [auth('httpScheme'), `(${stringLiteral(scheme.scheme ?? '')})`];
+  if (scheme.type === 'http' && kind !== 'bearer')
+    return kind === 'basic' ? auth('basic') : [auth('httpScheme'), `(${stringLiteral(scheme.scheme ?? '')})`];
   return auth('bearer');
 }
 
@@ -210,14 +253,23 @@ function docExample(model: ApiModel, infos: OperationInfo[]): DocExample | undef
     scheme ? `auth: { ${propertyKey(scheme[0])}: () => session.token }` : '',
   ].filter(Boolean);
   const args = info.parameters.filter(({ parameter }) => parameter.required).map(({ key }) => key);
-  return { info, options: settings.length ? `{ ${settings.join(', ')} }` : '', params: args.length ? `{ ${args.map(propertyKey).join(', ')} }` : '' };
+  return {
+    info,
+    options: settings.length ? `{ ${settings.join(', ')} }` : '',
+    params: args.length ? `{ ${args.map(propertyKey).join(', ')} }` : '',
+  };
 }
 
 function createDoc(model: ApiModel, example: DocExample | undefined): string {
   const lines = [`Client of ${model.title}${model.version ? ` ${model.version}` : ''}.`];
   if (model.description?.trim()) lines.push('', model.description.trim());
   if (example) {
-    lines.push('', '@example', `const client = createClient(${example.options});`, `const result = await client.${example.info.method}(${example.params});`);
+    lines.push(
+      '',
+      '@example',
+      `const client = createClient(${example.options});`,
+      `const result = await client.${example.info.method}(${example.params});`,
+    );
   }
   return jsDoc([lines.join('\n')]).trimEnd();
 }
@@ -230,7 +282,8 @@ function exampleLines(lines: string[]): string {
 /** `isApiError`'s example: a call that may fail with a client error, and the narrowing catch. */
 function isApiErrorExample(infos: OperationInfo[]): string | undefined {
   const clientError = (item: ResponseCase): boolean => item.code !== undefined && item.code >= 400;
-  const example = infos.find((info) => info.errors.some((item) => item.code === 404)) ?? infos.find((info) => info.errors.some(clientError)) ?? infos[0];
+  const example =
+    infos.find((info) => info.errors.some((item) => item.code === 404)) ?? infos.find((info) => info.errors.some(clientError)) ?? infos[0];
   if (!example) return undefined;
   const status = example.errors.find((item) => item.code === 404)?.code ?? example.errors.find(clientError)?.code ?? 500;
   const call = example.hasParams ? `${example.method}(params)` : `${example.method}()`;
@@ -274,7 +327,11 @@ function operationSpec(info: OperationInfo, model: ApiModel, file: FileBuilder, 
   if (info.body) {
     const mediaType = info.body.content.mediaType;
     lines.push(`body: ${stringLiteral(mediaType)}`);
-    const encoder = /^multipart\//i.test(mediaType) ? 'multipartBody' : /^application\/x-www-form-urlencoded/i.test(mediaType) ? 'formBody' : undefined;
+    const encoder = /^multipart\//i.test(mediaType)
+      ? 'multipartBody'
+      : /^application\/x-www-form-urlencoded/i.test(mediaType)
+        ? 'formBody'
+        : undefined;
     if (encoder) lines.push(file.code`encodeBody: ${runtimeSymbol(encoder, 'http-forms')}`);
   }
   const accept = [...new Set(operation.responses.flatMap((response) => response.contents.map((content) => content.mediaType)))];
@@ -288,11 +345,16 @@ function operationSpec(info: OperationInfo, model: ApiModel, file: FileBuilder, 
     lines.push(`pagination: { ${fields.join(', ')} }`);
   }
   const params = info.hasParams ? `${local(info.paramsType)}${info.paramsRequired ? '' : ' | undefined'}` : 'undefined';
-  const doc = jsDoc([`\`${operation.method.toUpperCase()} ${operation.path}\`: what \`${info.method}\` sends; \`call(${operationConstant(info)}, …)\` sends it too.`]);
+  const doc = jsDoc([
+    `\`${operation.method.toUpperCase()} ${operation.path}\`: what \`${info.method}\` sends; \`call(${operationConstant(info)}, …)\` sends it too.`,
+  ]);
   const typeArgs = [params, local(info.resultType), local(info.responseType)];
   const specType = file.use(runtimeSymbol('TypedOperationSpec', 'http'));
   const head = `export const ${operationConstant(info)}: ${specType}<${typeArgs.join(', ')}> = {`;
-  const wrapped = head.length <= MAX_LINE ? head : `export const ${operationConstant(info)}: ${specType}<\n${typeArgs.map((arg) => `  ${arg}`).join(',\n')}\n> = {`;
+  const wrapped =
+    head.length <= MAX_LINE
+      ? head
+      : `export const ${operationConstant(info)}: ${specType}<\n${typeArgs.map((arg) => `  ${arg}`).join(',\n')}\n> = {`;
   return `${doc}${wrapped}\n${lines.map((line) => `  ${line},`).join('\n')}\n};`;
 }
 
@@ -323,7 +385,10 @@ function responseValidatorsOf(
   validatorOf: (schema: JsonSchema | undefined) => ImportSymbol | undefined,
 ): Array<readonly [number, ImportSymbol]> {
   return info.success
-    .filter((item): item is ResponseCase & { code: number } => item.code !== undefined && item.content !== undefined && isJsonMediaType(item.content.mediaType))
+    .filter(
+      (item): item is ResponseCase & { code: number } =>
+        item.code !== undefined && item.content !== undefined && isJsonMediaType(item.content.mediaType),
+    )
     .map((item) => [item.code, validatorOf(item.content?.schema)] as const)
     .filter((entry): entry is readonly [number, ImportSymbol] => entry[1] !== undefined);
 }
@@ -345,9 +410,7 @@ function signature(name: string, params: string[], returns: string): string {
 
 function methodDoc(info: OperationInfo, lead?: string): string {
   const { operation } = info;
-  const paragraphs = lead
-    ? [lead]
-    : [operation.summary, operation.description !== operation.summary ? operation.description : undefined];
+  const paragraphs = lead ? [lead] : [operation.summary, operation.description !== operation.summary ? operation.description : undefined];
   paragraphs.push(`\`${operation.method.toUpperCase()} ${operation.path}\``);
   const text = paragraphs.filter((part): part is string => Boolean(part && part.trim())).join('\n\n');
   return jsDoc([operation.deprecated ? `${text}\n\n@deprecated` : text], '  ');
@@ -363,11 +426,12 @@ function operationMethods(info: OperationInfo, file: FileBuilder, local: (type: 
   const methods = [`${methodDoc(info)}${signature(info.method, params, returns)}`];
   if (info.iterator) {
     const { spec: pagination } = info.iterator;
-    const how = pagination.kind === 'cursor'
-      ? `following \`${pagination.nextCursor}\` until the last page`
-      : 'page after page until a short one';
+    const how =
+      pagination.kind === 'cursor' ? `following \`${pagination.nextCursor}\` until the last page` : 'page after page until a short one';
     const lead = `Every item of \`${info.method}\`, fetching pages as the loop needs them:\n${how}.`;
-    methods.push(`${methodDoc(info, lead)}${signature(info.iterator.method, params, `AsyncIterableIterator<${local(info.iterator.itemType)}>`)}`);
+    methods.push(
+      `${methodDoc(info, lead)}${signature(info.iterator.method, params, `AsyncIterableIterator<${local(info.iterator.itemType)}>`)}`,
+    );
   }
   return methods;
 }
@@ -379,7 +443,9 @@ function operationImplementations(info: OperationInfo, file: FileBuilder, local:
   const lines = [`    ${propertyKey(info.method)}: (${params}) => http.call(${spec}, ${args}),`];
   if (info.iterator) {
     const paginate = runtimeSymbol('paginate', 'http-paginate');
-    lines.push(file.code`    ${propertyKey(info.iterator.method)}: (${params}) => ${paginate}<${local(info.iterator.itemType)}>(http, ${spec}, ${args}),`);
+    lines.push(
+      file.code`    ${propertyKey(info.iterator.method)}: (${params}) => ${paginate}<${local(info.iterator.itemType)}>(http, ${spec}, ${args}),`,
+    );
   }
   return lines;
 }

@@ -13,12 +13,24 @@ import type { OperationsInfo } from './operation-types.js';
 import { serverTypeNames } from './server.js';
 import type { HandlersContext } from './template-context.js';
 
-export async function handlerScaffold(model: ApiModel, described: OperationsInfo, templates: TemplateRenderer, file: string, output: string): Promise<{ file: string; content: string }> {
+export async function handlerScaffold(
+  model: ApiModel,
+  described: OperationsInfo,
+  templates: TemplateRenderer,
+  file: string,
+  output: string,
+): Promise<{ file: string; content: string }> {
   const members = described.operations.map((info) => {
     const { operation } = info;
-    const doc = jsDoc([`\`${operation.method.toUpperCase()} ${operation.path}\`${operation.summary ? `: ${operation.summary}` : ''}`], '  ');
+    const doc = jsDoc(
+      [`\`${operation.method.toUpperCase()} ${operation.path}\`${operation.summary ? `: ${operation.summary}` : ''}`],
+      '  ',
+    );
     const detail = stringLiteral(`${info.method} is not implemented yet`);
-    return { name: info.method, code: `${doc}  async ${info.method}() {\n    throw new HttpProblem(501, "Not Implemented", { detail: ${detail} });\n  },` };
+    return {
+      name: info.method,
+      code: `${doc}  async ${info.method}() {\n    throw new HttpProblem(501, "Not Implemented", { detail: ${detail} });\n  },`,
+    };
   });
 
   const existing = await readFile(file, 'utf8').catch(() => undefined);
@@ -29,7 +41,12 @@ export async function handlerScaffold(model: ApiModel, described: OperationsInfo
     const builder = new FileBuilder(basename(file), ['handlers']);
     builder.use(symbol('HttpProblem', server, { verbatim: true }));
     builder.use(symbol(handlersType, server, { type: true, verbatim: true }));
-    const context: HandlersContext = { title: model.title, imports: builder.imports(), handlersType, stubs: members.map((member) => member.code) };
+    const context: HandlersContext = {
+      title: model.title,
+      imports: builder.imports(),
+      handlersType,
+      stubs: members.map((member) => member.code),
+    };
     return { file, content: templates.render('openapi/handlers.ts.hbs', context) };
   }
   // ts-morph is heavy: load it only when there is a user file to add to.
@@ -37,4 +54,3 @@ export async function handlerScaffold(model: ApiModel, described: OperationsInfo
   const stubs = members.map(({ name, code }) => ({ name, code: code.replace(/^ {2}/gm, '').replace(/,$/, '') }));
   return { file, content: addMissingMembers(existing, displayPath(file), { variable: 'handlers', members: stubs }).text };
 }
-

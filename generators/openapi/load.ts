@@ -49,27 +49,48 @@ function checkSwaggerVersion(root: SourceDoc): SourceDoc {
   const version = (root.data as Record<string, unknown>).swagger;
   if (version === '2.0') return root;
   const where = root.locate(['swagger']);
-  if (version === 2) throw error('"swagger" must be the string "2.0", not the number 2', where, 'quote it: swagger: "2.0" (YAML reads 2.0 as a number)');
-  throw error(`Swagger ${describe(version)} is not supported; codegen reads Swagger 2.0 and OpenAPI 3.0.x and 3.1.x`, where, 'write swagger: "2.0" if the document follows Swagger 2.0');
+  if (version === 2)
+    throw error('"swagger" must be the string "2.0", not the number 2', where, 'quote it: swagger: "2.0" (YAML reads 2.0 as a number)');
+  throw error(
+    `Swagger ${describe(version)} is not supported; codegen reads Swagger 2.0 and OpenAPI 3.0.x and 3.1.x`,
+    where,
+    'write swagger: "2.0" if the document follows Swagger 2.0',
+  );
 }
 
 /** `openapi: 3.0.x` or `3.1.x`; anything else stops here with a clear message. */
 function checkVersion(root: SourceDoc): '3.0' | '3.1' {
   const data = root.data;
   if (!isObject(data)) {
-    throw error(`${root.display} is not an OpenAPI document: its top level is ${describe(data)}, not an object`, root.locate([]), 'an OpenAPI document starts with openapi: 3.1.0, info: and paths:');
+    throw error(
+      `${root.display} is not an OpenAPI document: its top level is ${describe(data)}, not an object`,
+      root.locate([]),
+      'an OpenAPI document starts with openapi: 3.1.0, info: and paths:',
+    );
   }
   const version = data.openapi;
   if (version === undefined) {
-    throw error(`${root.display} is not an OpenAPI document: it has no "openapi" field`, root.locate([]), 'add openapi: 3.1.0 at the top (codegen reads OpenAPI 3.0 and 3.1)');
+    throw error(
+      `${root.display} is not an OpenAPI document: it has no "openapi" field`,
+      root.locate([]),
+      'add openapi: 3.1.0 at the top (codegen reads OpenAPI 3.0 and 3.1)',
+    );
   }
   const where = root.locate(['openapi']);
   if (typeof version !== 'string') {
-    throw error(`"openapi" must be a version string such as "3.1.0", not ${describe(version)}`, where, 'quote it: openapi: "3.1.0" (YAML reads 3.0 as a number)');
+    throw error(
+      `"openapi" must be a version string such as "3.1.0", not ${describe(version)}`,
+      where,
+      'quote it: openapi: "3.1.0" (YAML reads 3.0 as a number)',
+    );
   }
   const match = /^3\.([01])\.\d+(-.+)?$/.exec(version);
   if (!match) {
-    throw error(`OpenAPI ${version} is not supported; codegen reads OpenAPI 3.0.x and 3.1.x`, where, /^3\.[01]$/.test(version) ? `write the full version, e.g. ${version}.0` : 'write openapi: 3.1.0 if the document follows OpenAPI 3.1');
+    throw error(
+      `OpenAPI ${version} is not supported; codegen reads OpenAPI 3.0.x and 3.1.x`,
+      where,
+      /^3\.[01]$/.test(version) ? `write the full version, e.g. ${version}.0` : 'write openapi: 3.1.0 if the document follows OpenAPI 3.1',
+    );
   }
   return match[1] === '0' ? '3.0' : '3.1';
 }

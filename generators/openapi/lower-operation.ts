@@ -46,11 +46,21 @@ export class OperationLowering {
     this.text(raw, where, 'description', (value) => (operation.description = value));
     if (raw.deprecated !== undefined) {
       if (typeof raw.deprecated === 'boolean') operation.deprecated = raw.deprecated;
-      else this.problems.add(`"deprecated" must be true or false, not ${describe(raw.deprecated)}`, locate(at(where, 'deprecated')), 'write true or false without quotes');
+      else
+        this.problems.add(
+          `"deprecated" must be true or false, not ${describe(raw.deprecated)}`,
+          locate(at(where, 'deprecated')),
+          'write true or false without quotes',
+        );
     }
     if (raw.tags !== undefined) {
       if (Array.isArray(raw.tags) && raw.tags.every((tag) => typeof tag === 'string')) operation.tags = [...raw.tags];
-      else this.problems.add(`"tags" must be a list of strings, not ${describe(raw.tags)}`, locate(at(where, 'tags')), 'write e.g. tags: [pets]');
+      else
+        this.problems.add(
+          `"tags" must be a list of strings, not ${describe(raw.tags)}`,
+          locate(at(where, 'tags')),
+          'write e.g. tags: [pets]',
+        );
     }
     if (raw.requestBody !== undefined) operation.requestBody = this.requestBody(raw.requestBody, at(where, 'requestBody'), pascal);
     operation.responses = this.responses(raw.responses, at(where, 'responses'), pascal);
@@ -72,10 +82,17 @@ export class OperationLowering {
   /** Path-level parameters, overridden by operation-level ones with the same name and `in`. */
   private parameters(op: RawOperation): Parameter[] {
     const merged = new Map<string, Parameter>();
-    for (const [list, listAt] of [[op.itemParameters, at(op.itemWhere, 'parameters')], [op.raw.parameters, at(op.where, 'parameters')]] as const) {
+    for (const [list, listAt] of [
+      [op.itemParameters, at(op.itemWhere, 'parameters')],
+      [op.raw.parameters, at(op.where, 'parameters')],
+    ] as const) {
       if (list === undefined) continue;
       if (!Array.isArray(list)) {
-        this.problems.add(`"parameters" must be a list, not ${describe(list)}`, locate(listAt), 'write a list: parameters: [{ name: id, in: path, ... }]');
+        this.problems.add(
+          `"parameters" must be a list, not ${describe(list)}`,
+          locate(listAt),
+          'write a list: parameters: [{ name: id, in: path, ... }]',
+        );
         continue;
       }
       const level = new Set<string>();
@@ -84,7 +101,11 @@ export class OperationLowering {
         if (!parameter) return;
         const key = `${parameter.in}:${parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name}`;
         if (level.has(key)) {
-          this.problems.add(`parameter "${parameter.name}" in ${parameter.in} is listed twice`, locate(at(listAt, i)), 'remove one of the two');
+          this.problems.add(
+            `parameter "${parameter.name}" in ${parameter.in} is listed twice`,
+            locate(at(listAt, i)),
+            'remove one of the two',
+          );
           return;
         }
         level.add(key);
@@ -99,18 +120,30 @@ export class OperationLowering {
     if (!resolved) return undefined;
     const { value: raw, where } = resolved;
     if (!isObject(raw)) {
-      this.problems.add(`a parameter must be an object, not ${describe(raw)}`, locate(where), 'write e.g. { name: id, in: path, required: true, schema: { type: string } }');
+      this.problems.add(
+        `a parameter must be an object, not ${describe(raw)}`,
+        locate(where),
+        'write e.g. { name: id, in: path, required: true, schema: { type: string } }',
+      );
       return undefined;
     }
     const { name } = raw;
     const place = raw.in;
     if (typeof name !== 'string' || name === '') {
-      this.problems.add(`parameter "name" must be a non-empty string, not ${describe(name)}`, locate(name === undefined ? where : at(where, 'name')), 'write e.g. name: limit');
+      this.problems.add(
+        `parameter "name" must be a non-empty string, not ${describe(name)}`,
+        locate(name === undefined ? where : at(where, 'name')),
+        'write e.g. name: limit',
+      );
       return undefined;
     }
     if (typeof place !== 'string' || !(LOCATIONS as readonly string[]).includes(place)) {
       const near = typeof place === 'string' ? closest(place, [...LOCATIONS]) : undefined;
-      this.problems.add(`parameter "${name}": "in" must be one of ${LOCATIONS.join(', ')}, not ${describe(place)}`, locate(place === undefined ? where : at(where, 'in')), near ? `did you mean "${near}"?` : 'write e.g. in: query');
+      this.problems.add(
+        `parameter "${name}": "in" must be one of ${LOCATIONS.join(', ')}, not ${describe(place)}`,
+        locate(place === undefined ? where : at(where, 'in')),
+        near ? `did you mean "${near}"?` : 'write e.g. in: query',
+      );
       return undefined;
     }
     const location = place as Parameter['in'];
@@ -118,18 +151,38 @@ export class OperationLowering {
     let style: Parameter['style'] = location === 'query' || location === 'cookie' ? 'form' : 'simple';
     if (raw.style !== undefined) {
       if (typeof raw.style === 'string' && (STYLES as readonly string[]).includes(raw.style)) style = raw.style as Parameter['style'];
-      else this.problems.add(`parameter "${name}": "style" must be one of ${STYLES.join(', ')}, not ${describe(raw.style)}`, locate(at(where, 'style')), 'remove it to use the default for this location');
+      else
+        this.problems.add(
+          `parameter "${name}": "style" must be one of ${STYLES.join(', ')}, not ${describe(raw.style)}`,
+          locate(at(where, 'style')),
+          'remove it to use the default for this location',
+        );
     }
     let explode = style === 'form';
     if (raw.explode !== undefined) {
       if (typeof raw.explode === 'boolean') explode = raw.explode;
-      else this.problems.add(`parameter "${name}": "explode" must be true or false, not ${describe(raw.explode)}`, locate(at(where, 'explode')), 'write true or false without quotes');
+      else
+        this.problems.add(
+          `parameter "${name}": "explode" must be true or false, not ${describe(raw.explode)}`,
+          locate(at(where, 'explode')),
+          'write true or false without quotes',
+        );
     }
     let required = location === 'path';
     if (raw.required !== undefined) {
-      if (typeof raw.required !== 'boolean') this.problems.add(`parameter "${name}": "required" must be true or false, not ${describe(raw.required)}`, locate(at(where, 'required')), 'write true or false without quotes');
+      if (typeof raw.required !== 'boolean')
+        this.problems.add(
+          `parameter "${name}": "required" must be true or false, not ${describe(raw.required)}`,
+          locate(at(where, 'required')),
+          'write true or false without quotes',
+        );
       else if (location !== 'path') required = raw.required;
-      else if (!raw.required) this.problems.add(`path parameter "${name}" must be required`, locate(at(where, 'required')), 'write required: true (a path always has every segment)');
+      else if (!raw.required)
+        this.problems.add(
+          `path parameter "${name}" must be required`,
+          locate(at(where, 'required')),
+          'write required: true (a path always has every segment)',
+        );
     }
     this.checkExamples(raw.examples, at(where, 'examples'));
     const parameter: Parameter = { name, in: location, required, schema: this.contentSchema(raw, where), style, explode };
@@ -160,7 +213,11 @@ export class OperationLowering {
     if (!resolved) return undefined;
     const { value: raw, where, key } = resolved;
     if (!isObject(raw)) {
-      this.problems.add(`"requestBody" must be an object, not ${describe(raw)}`, locate(where), 'write e.g. { content: { application/json: { schema: ... } } }');
+      this.problems.add(
+        `"requestBody" must be an object, not ${describe(raw)}`,
+        locate(where),
+        'write e.g. { content: { application/json: { schema: ... } } }',
+      );
       return undefined;
     }
     const base = key ? sharedName(key, 'Body') : `${pascal}Body`;
@@ -172,13 +229,18 @@ export class OperationLowering {
   private contents(value: unknown, contentAt: Where, base: string): MediaContent[] {
     if (value === undefined) return [];
     if (!isObject(value)) {
-      this.problems.add(`"content" must map media types to media objects, not ${describe(value)}`, locate(contentAt), 'write e.g. content: { application/json: { schema: ... } }');
+      this.problems.add(
+        `"content" must map media types to media objects, not ${describe(value)}`,
+        locate(contentAt),
+        'write e.g. content: { application/json: { schema: ... } }',
+      );
       return [];
     }
     return Object.keys(value).map((mediaType) => {
       const media = value[mediaType];
       const content: MediaContent = { mediaType };
-      if (isObject(media) && media.schema !== undefined) content.schema = this.schemas.body(media.schema, at(contentAt, mediaType, 'schema'), base);
+      if (isObject(media) && media.schema !== undefined)
+        content.schema = this.schemas.body(media.schema, at(contentAt, mediaType, 'schema'), base);
       if (isObject(media)) this.checkExamples(media.examples, at(contentAt, mediaType, 'examples'));
       return content;
     });
@@ -187,7 +249,11 @@ export class OperationLowering {
   private responses(value: unknown, responsesAt: Where, pascal: string): Response[] {
     if (value === undefined) return [];
     if (!isObject(value)) {
-      this.problems.add(`"responses" must map status codes to responses, not ${describe(value)}`, locate(responsesAt), 'write e.g. responses: { "200": { description: OK } }');
+      this.problems.add(
+        `"responses" must map status codes to responses, not ${describe(value)}`,
+        locate(responsesAt),
+        'write e.g. responses: { "200": { description: OK } }',
+      );
       return [];
     }
     const out: Response[] = [];
@@ -196,7 +262,11 @@ export class OperationLowering {
       const status = /^[1-5]xx$/i.test(code) ? code.toUpperCase() : code;
       const codeAt = at(responsesAt, code);
       if (!/^([1-5][0-9][0-9]|[1-5]XX|default)$/.test(status)) {
-        this.problems.add(`response status "${code}" is not a status code`, locate(codeAt, 'key'), 'use a code from 100 to 599, a range such as 4XX, or default');
+        this.problems.add(
+          `response status "${code}" is not a status code`,
+          locate(codeAt, 'key'),
+          'use a code from 100 to 599, a range such as 4XX, or default',
+        );
         continue;
       }
       const resolved = deref(this.docs, value[code], codeAt, this.problems);
@@ -207,7 +277,11 @@ export class OperationLowering {
         continue;
       }
       const base = key ? sharedName(key, 'Response') : `${pascal}${status === 'default' ? 'Default' : status}Response`;
-      const response: Response = { status, contents: this.contents(raw.content, at(where, 'content'), base), headers: this.headers(raw.headers, at(where, 'headers')) };
+      const response: Response = {
+        status,
+        contents: this.contents(raw.content, at(where, 'content'), base),
+        headers: this.headers(raw.headers, at(where, 'headers')),
+      };
       if (typeof raw.description === 'string') response.description = raw.description;
       out.push(response);
     }
@@ -217,7 +291,11 @@ export class OperationLowering {
   private headers(value: unknown, headersAt: Where): ResponseHeader[] {
     if (value === undefined) return [];
     if (!isObject(value)) {
-      this.problems.add(`"headers" must map header names to headers, not ${describe(value)}`, locate(headersAt), 'write e.g. headers: { ETag: { schema: { type: string } } }');
+      this.problems.add(
+        `"headers" must map header names to headers, not ${describe(value)}`,
+        locate(headersAt),
+        'write e.g. headers: { ETag: { schema: { type: string } } }',
+      );
       return [];
     }
     const out: ResponseHeader[] = [];
@@ -227,7 +305,11 @@ export class OperationLowering {
       if (!resolved) continue;
       const { value: raw, where } = resolved;
       if (!isObject(raw)) {
-        this.problems.add(`header "${name}" must be an object, not ${describe(raw)}`, locate(where), 'write e.g. { schema: { type: string } }');
+        this.problems.add(
+          `header "${name}" must be an object, not ${describe(raw)}`,
+          locate(where),
+          'write e.g. { schema: { type: string } }',
+        );
         continue;
       }
       const header: ResponseHeader = { name, required: raw.required === true, schema: this.contentSchema(raw, where) };
@@ -264,7 +346,10 @@ export class OperationLowering {
 
 /** Name for a body written once in a shared component: `#/components/responses/NotFound` → `NotFoundResponse`. */
 function sharedName(key: string, suffix: string): string {
-  const last = key.slice(key.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~');
+  const last = key
+    .slice(key.lastIndexOf('/') + 1)
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~');
   const base = pascalCase(last);
   return base.endsWith(suffix) ? base : `${base}${suffix}`;
 }

@@ -39,7 +39,10 @@ export function lowerDocument(root: SourceDoc, docs: Documents, dialect: '3.0' |
   addPagination(operations, rawOperations, namedSchemas, problems);
 
   const info = lowerInfo(root, problems);
-  const security = own(root.data, 'security') === undefined ? [] : lowerSecurity(own(root.data, 'security'), at(top, 'security'), schemeNames, problems) ?? [];
+  const security =
+    own(root.data, 'security') === undefined
+      ? []
+      : (lowerSecurity(own(root.data, 'security'), at(top, 'security'), schemeNames, problems) ?? []);
   const servers = lowerServers(own(root.data, 'servers'), at(top, 'servers'), problems);
   const model: ApiModel = {
     title: info.title,
@@ -61,7 +64,11 @@ function registerComponentSchemas(root: SourceDoc, schemas: SchemaRegistry, prob
   if (componentSchemas === undefined) return;
   const schemasAt = at({ doc: root, path: undefined }, 'components', 'schemas');
   if (!isObject(componentSchemas)) {
-    problems.add(`"components.schemas" must map names to schemas, not ${describe(componentSchemas)}`, locate(schemasAt), 'write one key per schema, e.g. Pet: { type: object }');
+    problems.add(
+      `"components.schemas" must map names to schemas, not ${describe(componentSchemas)}`,
+      locate(schemasAt),
+      'write one key per schema, e.g. Pet: { type: object }',
+    );
     return;
   }
   for (const name of Object.keys(componentSchemas)) {
@@ -73,7 +80,11 @@ function lowerInfo(root: SourceDoc, problems: Problems): { title: string; versio
   const info = own(root.data, 'info');
   const infoAt = at({ doc: root, path: undefined }, 'info');
   if (!isObject(info)) {
-    problems.add(info === undefined ? 'the document has no "info"' : `"info" must be an object, not ${describe(info)}`, locate(infoAt, info === undefined ? 'value' : 'key'), 'add info: { title: My API, version: 1.0.0 }');
+    problems.add(
+      info === undefined ? 'the document has no "info"' : `"info" must be an object, not ${describe(info)}`,
+      locate(infoAt, info === undefined ? 'value' : 'key'),
+      'add info: { title: My API, version: 1.0.0 }',
+    );
     return { title: '', version: '' };
   }
   const text = (key: string, required: boolean): string | undefined => {
@@ -81,11 +92,18 @@ function lowerInfo(root: SourceDoc, problems: Problems): { title: string; versio
     if (typeof value === 'string') return value;
     if (typeof value === 'number' && key === 'version') return String(value); // `version: 1.0` in YAML
     if (value !== undefined || required) {
-      problems.add(`"info.${key}" must be a string, not ${describe(value)}`, locate(value === undefined ? infoAt : at(infoAt, key)), `write ${key}: "..."`);
+      problems.add(
+        `"info.${key}" must be a string, not ${describe(value)}`,
+        locate(value === undefined ? infoAt : at(infoAt, key)),
+        `write ${key}: "..."`,
+      );
     }
     return undefined;
   };
-  const result: { title: string; version: string; description?: string } = { title: text('title', true) ?? '', version: text('version', true) ?? '' };
+  const result: { title: string; version: string; description?: string } = {
+    title: text('title', true) ?? '',
+    version: text('version', true) ?? '',
+  };
   const description = text('description', false);
   if (description !== undefined) result.description = description;
   return result;
@@ -95,7 +113,11 @@ function lowerInfo(root: SourceDoc, problems: Problems): { title: string; versio
 function lowerServers(value: unknown, where: Where, problems: Problems): ApiModel['servers'] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
-    problems.add(`"servers" must be a list, not ${describe(value)}`, locate(where), 'write e.g. servers: [{ url: https://api.example.com }]');
+    problems.add(
+      `"servers" must be a list, not ${describe(value)}`,
+      locate(where),
+      'write e.g. servers: [{ url: https://api.example.com }]',
+    );
     return [];
   }
   const servers: ApiModel['servers'] = [];

@@ -12,16 +12,21 @@ import { at, describe, locate } from '../core/schema/json-documents.js';
 import type { RawOperation } from './path-items.js';
 
 function pascalWords(text: string): string {
-  return words(text).map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+  return words(text)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
 }
 
 /** The name of an operation without an operationId; see the rules at the top of this file. */
 export function derivedName(method: HttpMethod, path: string): string {
   const parts = path.split('/').filter(Boolean);
-  const noun = parts.map((part) => {
-    const param = /^\{(.+)\}$/.exec(part);
-    return param ? `By${pascalWords(param[1])}` : pascalWords(part);
-  }).join('') || 'Root';
+  const noun =
+    parts
+      .map((part) => {
+        const param = /^\{(.+)\}$/.exec(part);
+        return param ? `By${pascalWords(param[1])}` : pascalWords(part);
+      })
+      .join('') || 'Root';
   const member = parts.length > 0 && /^\{.+\}$/.test(parts[parts.length - 1]);
   const verb = method === 'get' && parts.length > 0 && !member ? 'list' : method;
   return camelCase(`${verb}${noun}`);

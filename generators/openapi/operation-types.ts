@@ -110,9 +110,10 @@ export function describeOperations(model: ApiModel, types: TypeEmitter): Operati
       }));
 
     const bodyContent = operation.requestBody && preferredContent(operation.requestBody.contents);
-    const body = operation.requestBody && bodyContent
-      ? { content: bodyContent, required: operation.requestBody.required, type: requestBodyType(bodyContent, types) }
-      : undefined;
+    const body =
+      operation.requestBody && bodyContent
+        ? { content: bodyContent, required: operation.requestBody.required, type: requestBodyType(bodyContent, types) }
+        : undefined;
 
     const statuses = responseStatuses(operation.responses, statusType);
     if (statuses.size) usesStatusType ||= [...statuses.values()].some((type) => type.includes(statusType));
@@ -172,7 +173,13 @@ function responseStatuses(responses: Response[], statusType: string): Map<Respon
     const status = response.status.toUpperCase();
     if (/^\d{3}$/.test(status)) result.set(response, status);
     else if (/^[1-5]XX$/.test(status)) {
-      result.set(response, minus(`${statusType}<${status[0]}>`, codes.filter((code) => code[0] === status[0])));
+      result.set(
+        response,
+        minus(
+          `${statusType}<${status[0]}>`,
+          codes.filter((code) => code[0] === status[0]),
+        ),
+      );
     } else if (status === 'DEFAULT') {
       // Only 3xx, 4xx and 5xx answers become errors (1xx never reach fetch; 2xx are successes).
       const excluded = [
@@ -225,7 +232,11 @@ function requestBodyType(content: MediaContent, types: TypeEmitter): string {
 }
 
 /** A property of an object schema, looking into `allOf` members too. */
-function propertyOf(schema: JsonSchema | undefined, name: string, resolve: (schema: JsonSchema | undefined) => JsonSchema | undefined): JsonSchema | undefined {
+function propertyOf(
+  schema: JsonSchema | undefined,
+  name: string,
+  resolve: (schema: JsonSchema | undefined) => JsonSchema | undefined,
+): JsonSchema | undefined {
   const object = resolve(schema);
   if (typeof object !== 'object') return undefined;
   if (object.properties && Object.hasOwn(object.properties, name)) return object.properties[name];
@@ -262,9 +273,8 @@ function iteratorOf(
 
   const items = resolve(propertyOf(page.content.schema, pagination.itemsProperty, resolve));
   const item = typeof items === 'object' && items.items !== undefined ? items.items : undefined;
-  const itemType = item !== undefined
-    ? types.typeOf(item, 'read')
-    : `NonNullable<${page.type}[${stringLiteral(pagination.itemsProperty)}]>[number]`;
+  const itemType =
+    item !== undefined ? types.typeOf(item, 'read') : `NonNullable<${page.type}[${stringLiteral(pagination.itemsProperty)}]>[number]`;
   return { itemType, spec };
 }
 
@@ -272,11 +282,17 @@ function iteratorOf(
 // types.ts section
 
 /** The operation types, as TypeScript to append to `types.ts` (which declares the component types). */
-export function emitOperationTypes({ operations, statusType, usesStatusType }: OperationsInfo): Pick<TypesContext, 'statusType' | 'operations'> {
+export function emitOperationTypes({
+  operations,
+  statusType,
+  usesStatusType,
+}: OperationsInfo): Pick<TypesContext, 'statusType' | 'operations'> {
   return {
     // Declared by the template, under the name describeOperations chose.
     statusType: usesStatusType ? statusType : undefined,
-    operations: operations.map((info) => [paramsDeclaration(info), responseDeclaration(info), errorDeclaration(info)].filter(Boolean).join('\n')),
+    operations: operations.map((info) =>
+      [paramsDeclaration(info), responseDeclaration(info), errorDeclaration(info)].filter(Boolean).join('\n'),
+    ),
   };
 }
 

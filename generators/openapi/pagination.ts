@@ -14,9 +14,10 @@ export function addPagination(operations: Operation[], raw: RawOperation[], sche
   const byName = new Map<string, JsonSchema>(schemas.map((named) => [named.name, named.schema]));
   operations.forEach((operation, i) => {
     const override = raw[i].raw['x-pagination'];
-    const pagination = override === undefined
-      ? detectPagination(operation, byName)
-      : explicitPagination(override, at(raw[i].where, 'x-pagination'), operation, byName, problems);
+    const pagination =
+      override === undefined
+        ? detectPagination(operation, byName)
+        : explicitPagination(override, at(raw[i].where, 'x-pagination'), operation, byName, problems);
     if (pagination) operation.pagination = pagination;
   });
 }
@@ -85,33 +86,61 @@ function detectPagination(operation: Operation, byName: Map<string, JsonSchema>)
  * `x-pagination` on an operation overrides detection: `false` turns it off; an object sets `kind`
  * and any of the parameter and property names (the rest are detected or conventional).
  */
-function explicitPagination(value: unknown, where: Where, operation: Operation, byName: Map<string, JsonSchema>, problems: Problems): Pagination | undefined {
+function explicitPagination(
+  value: unknown,
+  where: Where,
+  operation: Operation,
+  byName: Map<string, JsonSchema>,
+  problems: Problems,
+): Pagination | undefined {
   if (value === false) return undefined;
   if (!isObject(value) || (value.kind !== 'cursor' && value.kind !== 'page')) {
-    problems.add(`"x-pagination" must be false or an object with kind: cursor or kind: page, not ${describe(isObject(value) ? value.kind : value)}`, locate(isObject(value) ? at(where, 'kind') : where), 'write e.g. x-pagination: { kind: cursor, cursorParam: after, limitParam: first, itemsProperty: items, nextCursorProperty: next }');
+    problems.add(
+      `"x-pagination" must be false or an object with kind: cursor or kind: page, not ${describe(isObject(value) ? value.kind : value)}`,
+      locate(isObject(value) ? at(where, 'kind') : where),
+      'write e.g. x-pagination: { kind: cursor, cursorParam: after, limitParam: first, itemsProperty: items, nextCursorProperty: next }',
+    );
     return undefined;
   }
   const shape = pageShape(operation, byName);
   const query = new Set(operation.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name));
-  const fields: Record<string, string | undefined> = value.kind === 'cursor'
-    ? { cursorParam: 'cursor', limitParam: 'limit', itemsProperty: shape.itemsProperty, nextCursorProperty: shape.nextCursorProperty }
-    : { pageParam: 'page', pageSizeParam: PAGE_SIZE_PARAMS.find((name) => query.has(name)) ?? 'pageSize', itemsProperty: shape.itemsProperty };
+  const fields: Record<string, string | undefined> =
+    value.kind === 'cursor'
+      ? { cursorParam: 'cursor', limitParam: 'limit', itemsProperty: shape.itemsProperty, nextCursorProperty: shape.nextCursorProperty }
+      : {
+          pageParam: 'page',
+          pageSizeParam: PAGE_SIZE_PARAMS.find((name) => query.has(name)) ?? 'pageSize',
+          itemsProperty: shape.itemsProperty,
+        };
   const result: Record<string, unknown> = { kind: value.kind };
   const props = new Set(properties(okBody(operation, byName), byName).map(([name]) => name));
   for (const [field, fallback] of Object.entries(fields)) {
     const given = value[field];
     if (given !== undefined && typeof given !== 'string') {
-      problems.add(`"x-pagination.${field}" must be a string, not ${describe(given)}`, locate(at(where, field)), 'write the parameter or property name');
+      problems.add(
+        `"x-pagination.${field}" must be a string, not ${describe(given)}`,
+        locate(at(where, field)),
+        'write the parameter or property name',
+      );
       continue;
     }
     const chosen = given ?? fallback;
     if (chosen === undefined) {
-      if (field !== 'itemsProperty' || value.kind === 'cursor') problems.add(`"x-pagination" needs "${field}" here: it cannot be found in the 200 response`, locate(where), `add ${field}: <property name of the 200 response body>`);
+      if (field !== 'itemsProperty' || value.kind === 'cursor')
+        problems.add(
+          `"x-pagination" needs "${field}" here: it cannot be found in the 200 response`,
+          locate(where),
+          `add ${field}: <property name of the 200 response body>`,
+        );
       continue;
     }
     const isParam = field.endsWith('Param');
     if (isParam ? !query.has(chosen) : given !== undefined && props.size > 0 && !props.has(chosen)) {
-      problems.add(`"x-pagination.${field}": ${isParam ? 'query parameter' : '200 response property'} "${chosen}" does not exist`, locate(given !== undefined ? at(where, field) : where), isParam ? `declare a query parameter "${chosen}", or name another` : 'name a property of the 200 response body');
+      problems.add(
+        `"x-pagination.${field}": ${isParam ? 'query parameter' : '200 response property'} "${chosen}" does not exist`,
+        locate(given !== undefined ? at(where, field) : where),
+        isParam ? `declare a query parameter "${chosen}", or name another` : 'name a property of the 200 response body',
+      );
     }
     result[field] = chosen;
   }

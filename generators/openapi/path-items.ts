@@ -31,7 +31,11 @@ export function collectOperations(root: SourceDoc, docs: Documents, problems: Pr
   const pathsWhere: Where = { doc: root, path: child(undefined, 'paths') };
   if (paths === undefined) return [];
   if (!isObject(paths)) {
-    problems.add(`"paths" must be an object, not ${describe(paths)}`, locate(pathsWhere), 'write one key per path, e.g. /pets: { get: ... }');
+    problems.add(
+      `"paths" must be an object, not ${describe(paths)}`,
+      locate(pathsWhere),
+      'write one key per path, e.g. /pets: { get: ... }',
+    );
     return [];
   }
   const found: RawOperation[] = [];
@@ -42,17 +46,29 @@ export function collectOperations(root: SourceDoc, docs: Documents, problems: Pr
     if (!key.startsWith('/')) problems.add(`path "${key}" must start with "/"`, locate(itemAt, 'key'), `write "/${key}"`);
     const { path, query, problem } = splitPathKey(key);
     if (problem !== undefined) {
-      problems.add(`path "${key}" has a query string, and its part "${problem}" is not name=value`, locate(itemAt, 'key'), `write the path as "${path}" and declare the query parameters under parameters, with in: query`);
+      problems.add(
+        `path "${key}" has a query string, and its part "${problem}" is not name=value`,
+        locate(itemAt, 'key'),
+        `write the path as "${path}" and declare the query parameters under parameters, with in: query`,
+      );
       continue;
     }
     if (query.length) {
-      problems.warn(`path "${key}" has a query string, which is not part of an OpenAPI path; read as ${describeReading(path, query)}`, locate(itemAt, 'key'), `write the path as "${path}" and declare the query parameters under parameters, with in: query`);
+      problems.warn(
+        `path "${key}" has a query string, which is not part of an OpenAPI path; read as ${describeReading(path, query)}`,
+        locate(itemAt, 'key'),
+        `write the path as "${path}" and declare the query parameters under parameters, with in: query`,
+      );
     }
     const resolved = deref(docs, paths[key], itemAt, problems);
     if (!resolved) continue;
     const item = resolved.value;
     if (!isObject(item)) {
-      problems.add(`path "${key}" must be an object of operations, not ${describe(item)}`, locate(resolved.where), 'write e.g. get: { responses: ... }');
+      problems.add(
+        `path "${key}" must be an object of operations, not ${describe(item)}`,
+        locate(resolved.where),
+        'write e.g. get: { responses: ... }',
+      );
       continue;
     }
     for (const method of METHODS) {
@@ -60,13 +76,21 @@ export function collectOperations(root: SourceDoc, docs: Documents, problems: Pr
       if (raw === undefined) continue;
       const where = at(resolved.where, method);
       if (!isObject(raw)) {
-        problems.add(`${method.toUpperCase()} ${key} must be an operation object, not ${describe(raw)}`, locate(where), 'write e.g. { responses: { "200": { description: OK } } }');
+        problems.add(
+          `${method.toUpperCase()} ${key} must be an operation object, not ${describe(raw)}`,
+          locate(where),
+          'write e.g. { responses: { "200": { description: OK } } }',
+        );
         continue;
       }
       const route = `${method.toUpperCase()} ${path}`;
       const first = keyOf.get(route);
       if (first !== undefined && first !== key) {
-        problems.add(`${route} is declared twice: under "${first}" and under "${key}"`, locate(where, 'key'), `merge the two operations into one under "${path}", with the query parameters under parameters`);
+        problems.add(
+          `${route} is declared twice: under "${first}" and under "${key}"`,
+          locate(where, 'key'),
+          `merge the two operations into one under "${path}", with the query parameters under parameters`,
+        );
         continue;
       }
       keyOf.set(route, key);

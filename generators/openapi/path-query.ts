@@ -35,7 +35,8 @@ export function withPathQuery(parameters: Parameter[], query: QueryInPath[]): Pa
   const out = [...parameters];
   for (const item of query) {
     if (out.some((parameter) => parameter.in === 'query' && parameter.name === item.name)) continue;
-    const declared = item.variable === undefined ? -1 : out.findIndex((parameter) => parameter.in === 'path' && parameter.name === item.variable);
+    const declared =
+      item.variable === undefined ? -1 : out.findIndex((parameter) => parameter.in === 'path' && parameter.name === item.variable);
     const base = declared === -1 ? undefined : out[declared];
     if (base) {
       out[declared] = { ...base, name: item.name, in: 'query', style: 'form', explode: true };

@@ -5,7 +5,10 @@ import { forEachSubschema, refName } from '../core/schema/json-schema.js';
 export function requestSchemas(model: ApiModel): Set<string> {
   const names = new Set<string>();
   for (const operation of model.operations) {
-    const schemas = [...operation.parameters.map((parameter) => parameter.schema), ...(operation.requestBody?.contents ?? []).map((content) => content.schema)];
+    const schemas = [
+      ...operation.parameters.map((parameter) => parameter.schema),
+      ...(operation.requestBody?.contents ?? []).map((content) => content.schema),
+    ];
     for (const schema of schemas) {
       if (schema === undefined) continue;
       forEachSubschema(schema, (node) => {

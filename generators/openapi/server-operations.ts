@@ -42,7 +42,12 @@ export interface ServerOperation {
   spec: string;
 }
 
-const LOCATIONS: Array<[Parameter['in'], string]> = [['path', 'Path'], ['query', 'Query'], ['header', 'Headers'], ['cookie', 'Cookies']];
+const LOCATIONS: Array<[Parameter['in'], string]> = [
+  ['path', 'Path'],
+  ['query', 'Query'],
+  ['header', 'Headers'],
+  ['cookie', 'Cookies'],
+];
 const FILTER = /^filter\[([^\][]+)\]$/;
 const TOTAL_PROPERTIES = ['total', 'totalCount', 'total_count', 'totalItems', 'total_items', 'count'];
 const PREV_CURSOR = /^prev(ious)?_?cursor$/i;
@@ -71,12 +76,17 @@ type Kind = Scalar | 'array' | 'object';
 function kindOf(schema: JsonSchema | undefined, resolve: Resolve, depth = 0): Kind {
   const resolved = resolve(schema);
   if (typeof resolved !== 'object' || depth > 8) return 'unknown';
-  const declared = resolved.type === undefined ? [] : (Array.isArray(resolved.type) ? resolved.type : [resolved.type]).filter((type) => type !== 'null');
+  const declared =
+    resolved.type === undefined ? [] : (Array.isArray(resolved.type) ? resolved.type : [resolved.type]).filter((type) => type !== 'null');
   if (declared.length === 1) return declared[0];
   if (declared.length > 1) return declared.every((type) => type === 'integer' || type === 'number') ? 'number' : 'unknown';
   const values = resolved.enum ?? (resolved.const !== undefined ? [resolved.const] : undefined);
   if (values?.length) {
-    const kinds = new Set(values.filter((value) => value !== null).map((value) => (typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value)));
+    const kinds = new Set(
+      values
+        .filter((value) => value !== null)
+        .map((value) => (typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value)),
+    );
     if (kinds.size === 1) {
       const [kind] = kinds;
       if (kind === 'string' || kind === 'integer' || kind === 'number' || kind === 'boolean') return kind;
@@ -85,7 +95,9 @@ function kindOf(schema: JsonSchema | undefined, resolve: Resolve, depth = 0): Ki
   }
   const members = resolved.allOf ?? resolved.anyOf ?? resolved.oneOf;
   if (members?.length) {
-    const kinds = new Set(members.map((member) => kindOf(member, resolve, depth + 1)).filter((kind) => kind !== 'unknown' || !resolved.allOf));
+    const kinds = new Set(
+      members.map((member) => kindOf(member, resolve, depth + 1)).filter((kind) => kind !== 'unknown' || !resolved.allOf),
+    );
     if (kinds.size === 1) return [...kinds][0];
   }
   if (resolved.items !== undefined) return 'array';
@@ -100,7 +112,9 @@ function scalarOf(kind: Kind): Scalar {
 /** A form field typed `Blob` (core/schema/binary.ts): kept as the `File` it arrives as, for handler and validator alike. */
 function isBinary(schema: JsonSchema | undefined, resolve: Resolve): boolean {
   const resolved = resolve(schema);
-  return typeof resolved === 'object' && isBinarySchema(resolved) && (resolved.type === undefined || kindOf(resolved, resolve) === 'string');
+  return (
+    typeof resolved === 'object' && isBinarySchema(resolved) && (resolved.type === undefined || kindOf(resolved, resolve) === 'string')
+  );
 }
 
 /** Names a `sort` parameter accepts: its enum (without `-`), or the alternatives in its pattern. */
@@ -157,10 +171,26 @@ export class ServerOperations {
     const request = this.request(info, requestType);
     const result = this.result(info, resultType);
     const operation = info.operation;
-    const lead = [operation.summary, operation.description !== operation.summary ? operation.description : undefined].filter((part) => part?.trim()).join('\n\n');
-    const doc = jsDoc([[lead, `\`${operation.method.toUpperCase()} ${operation.path}\``].filter(Boolean).join('\n\n'), operation.deprecated ? '@deprecated' : undefined], '  ');
+    const lead = [operation.summary, operation.description !== operation.summary ? operation.description : undefined]
+      .filter((part) => part?.trim())
+      .join('\n\n');
+    const doc = jsDoc(
+      [
+        [lead, `\`${operation.method.toUpperCase()} ${operation.path}\``].filter(Boolean).join('\n\n'),
+        operation.deprecated ? '@deprecated' : undefined,
+      ],
+      '  ',
+    );
     const member = `${doc}  ${propertyKey(info.method)}(request: ${requestType}, context: Context): ${this.names.runtime('MaybePromise')}<${resultType}>;`;
-    return { info, requestType, resultType, requestDeclaration: request.declaration, resultDeclaration: result, member, spec: this.spec(info, request) };
+    return {
+      info,
+      requestType,
+      resultType,
+      requestDeclaration: request.declaration,
+      resultDeclaration: result,
+      member,
+      spec: this.spec(info, request),
+    };
   }
 
   // ---- request ---------------------------------------------------------------------------------
@@ -171,7 +201,9 @@ export class ServerOperations {
     const key = new Map<Parameter, string>();
     const filters = info.parameters.filter(({ parameter }) => parameter.in === 'query' && FILTER.test(parameter.name));
     // Only when no other parameter already has the key `filter`.
-    const groupable = filters.length > 0 && !info.parameters.some(({ key: other, parameter }) => other === 'filter' && !filters.some((item) => item.parameter === parameter));
+    const groupable =
+      filters.length > 0 &&
+      !info.parameters.some(({ key: other, parameter }) => other === 'filter' && !filters.some((item) => item.parameter === parameter));
     for (const { parameter, key: clientKey } of info.parameters) {
       const filter = groupable && parameter.in === 'query' ? FILTER.exec(parameter.name) : null;
       if (filter) {
@@ -184,7 +216,10 @@ export class ServerOperations {
     return { group, key };
   }
 
-  private request(info: OperationInfo, name: string): { declaration: string; layout: ReturnType<ServerOperations['layout']>; sort?: { key: string; fields?: string[] } } {
+  private request(
+    info: OperationInfo,
+    name: string,
+  ): { declaration: string; layout: ReturnType<ServerOperations['layout']>; sort?: { key: string; fields?: string[] } } {
     const layout = this.layout(info);
     const members: string[] = [];
     const filters: string[] = [];
@@ -194,7 +229,12 @@ export class ServerOperations {
       const grouped = layout.group.has(parameter);
       const indent = grouped ? '    ' : '  ';
       const facts = docParts(parameter.schema).filter((part) => !parameter.description || part.startsWith('@'));
-      const wire = parameter.in === 'query' && (grouped || key === parameter.name) ? undefined : parameter.in === 'query' ? `Query parameter \`${parameter.name}\`.` : `The \`${parameter.name}\` ${parameter.in === 'path' ? 'path parameter' : parameter.in}.`;
+      const wire =
+        parameter.in === 'query' && (grouped || key === parameter.name)
+          ? undefined
+          : parameter.in === 'query'
+            ? `Query parameter \`${parameter.name}\`.`
+            : `The \`${parameter.name}\` ${parameter.in === 'path' ? 'path parameter' : parameter.in}.`;
       // A default is applied when the parameter is absent, so the handler always has a value.
       const hasDefault = typeof parameter.schema === 'object' && parameter.schema.default !== undefined;
       let optional = !(parameter.required || (hasDefault && !grouped));
@@ -223,7 +263,9 @@ export class ServerOperations {
       const doc = jsDoc([info.operation.requestBody?.description ?? 'The request body, validated.', this.bodyNote(info)], '  ');
       members.push(`${doc}  body${info.body.required ? '' : '?'}: ${this.names.type(this.bodyType(info))};`);
     }
-    const doc = jsDoc([`What \`${info.method}\` (\`${info.operation.method.toUpperCase()} ${info.operation.path}\`) receives, parsed and validated.`]);
+    const doc = jsDoc([
+      `What \`${info.method}\` (\`${info.operation.method.toUpperCase()} ${info.operation.path}\`) receives, parsed and validated.`,
+    ]);
     const declaration = members.length
       ? `${doc}export interface ${name} {\n${members.join('\n')}\n}\n`
       : `${doc}export type ${name} = Record<string, never>;\n`;
@@ -241,7 +283,8 @@ export class ServerOperations {
     const contents = info.operation.requestBody?.contents ?? [];
     const types = contents.map((content) => {
       const type = mediaType(content);
-      if (isJsonMediaType(type) || isForm(type)) return content.schema === undefined ? 'unknown' : this.types.typeOf(content.schema, 'write', '  ');
+      if (isJsonMediaType(type) || isForm(type))
+        return content.schema === undefined ? 'unknown' : this.types.typeOf(content.schema, 'write', '  ');
       if (type.startsWith('text/')) return 'string';
       return 'Uint8Array';
     });
@@ -282,7 +325,10 @@ export class ServerOperations {
         // A Location the core computes (see locationProperty) is the handler's to give or not.
         const required = header.required && !(lower === 'location' && location !== undefined && item.code === 201);
         const kind = kindOf(header.schema, this.resolve);
-        return { text: `${propertyKey(lower)}${required ? '' : '?'}: ${kind === 'integer' || kind === 'number' ? 'number' : 'string'}`, required };
+        return {
+          text: `${propertyKey(lower)}${required ? '' : '?'}: ${kind === 'integer' || kind === 'number' ? 'number' : 'string'}`,
+          required,
+        };
       });
       // Declared headers are typed; any other header may be added beside them.
       const any = this.names.runtime('ResponseHeaders');
@@ -292,7 +338,8 @@ export class ServerOperations {
       return line.length <= 92 ? line : `{\n${parts.map((part) => `      ${part};`).join('\n')}\n    }`;
     });
     const doc = jsDoc([`What \`${info.method}\` may return, by status; throw an \`HttpProblem\` for other errors.`]);
-    const body = members.length === 1 ? ` ${members[0].replace(/\n {4}/g, '\n')}` : `\n${members.map((member) => `  | ${member}`).join('\n')}`;
+    const body =
+      members.length === 1 ? ` ${members[0].replace(/\n {4}/g, '\n')}` : `\n${members.map((member) => `  | ${member}`).join('\n')}`;
     return `${doc}export type ${name} =${body};\n`;
   }
 
@@ -306,7 +353,9 @@ export class ServerOperations {
     const created = info.success.find((item) => item.code === 201);
     const schema = created?.content?.schema;
     if (!schema) return undefined;
-    const member = this.model.operations.find((other) => other.method === 'get' && samePath(other.path, `${operation.path.replace(/\/+$/, '')}/{}`));
+    const member = this.model.operations.find(
+      (other) => other.method === 'get' && samePath(other.path, `${operation.path.replace(/\/+$/, '')}/{}`),
+    );
     if (!member) return undefined;
     const last = /\{([^{}]+)\}\/?$/.exec(member.path)?.[1];
     const names = new Set(properties(schema, this.resolve).map(([property]) => property));
@@ -323,12 +372,15 @@ export class ServerOperations {
       `id: ${stringLiteral(info.method)}`,
       `method: ${stringLiteral(operation.method.toUpperCase())}`,
       `path: ${stringLiteral(operation.path)}`,
-      `security: [${this.security(operation).map((names) => `[${names.map(stringLiteral).join(', ')}]`).join(', ')}]`,
+      `security: [${this.security(operation)
+        .map((names) => `[${names.map(stringLiteral).join(', ')}]`)
+        .join(', ')}]`,
     ];
     // Only operations that declare an `Idempotency-Key` header carry the flag (as the client's spec does).
     if (info.idempotencyKey) lines.push('idempotencyKey: true');
     const ifMatch = operation.parameters.find((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === 'if-match');
-    if (ifMatch && ['put', 'patch', 'delete'].includes(operation.method)) lines.push(`ifMatch: ${stringLiteral(ifMatch.required ? 'required' : 'optional')}`);
+    if (ifMatch && ['put', 'patch', 'delete'].includes(operation.method))
+      lines.push(`ifMatch: ${stringLiteral(ifMatch.required ? 'required' : 'optional')}`);
 
     if (info.parameters.length) {
       const params = info.parameters.map(({ parameter }) => `      ${this.parameterSpec(parameter, request.layout)},`);
@@ -372,21 +424,30 @@ export class ServerOperations {
     const fieldsParam = info.parameters.find(({ parameter }) => parameter.in === 'query' && parameter.name === 'fields');
     if (fieldsParam) {
       const items = operation.pagination?.itemsProperty;
-      lines.push(`fields: { key: ${stringLiteral(request.layout.key.get(fieldsParam.parameter)!)}${items ? `, items: ${stringLiteral(items)}` : ''} }`);
+      lines.push(
+        `fields: { key: ${stringLiteral(request.layout.key.get(fieldsParam.parameter)!)}${items ? `, items: ${stringLiteral(items)}` : ''} }`,
+      );
     }
     return `  ${objectKey(info.method)}: {\n${lines.map((line) => `    ${line},`).join('\n')}\n  },`;
   }
 
   private parameterSpec(parameter: Parameter, layout: ReturnType<ServerOperations['layout']>): string {
     const kind = kindOf(parameter.schema, this.resolve);
-    const fields = [`name: ${stringLiteral(parameter.name)}`, `in: ${stringLiteral(parameter.in)}`, `key: ${stringLiteral(layout.key.get(parameter)!)}`];
+    const fields = [
+      `name: ${stringLiteral(parameter.name)}`,
+      `in: ${stringLiteral(parameter.in)}`,
+      `key: ${stringLiteral(layout.key.get(parameter)!)}`,
+    ];
     const group = layout.group.get(parameter);
     if (group) fields.push(`group: ${stringLiteral(group)}`);
     fields.push(`type: ${stringLiteral(kind)}`);
     const resolved = this.resolve(parameter.schema);
-    if (kind === 'array' && typeof resolved === 'object') fields.push(`items: ${stringLiteral(scalarOf(kindOf(resolved.items, this.resolve)))}`);
+    if (kind === 'array' && typeof resolved === 'object')
+      fields.push(`items: ${stringLiteral(scalarOf(kindOf(resolved.items, this.resolve)))}`);
     if (kind === 'object') {
-      const props = properties(parameter.schema, this.resolve).map(([name, schema]) => `${objectKey(name)}: ${stringLiteral(scalarOf(kindOf(schema, this.resolve)))}`);
+      const props = properties(parameter.schema, this.resolve).map(
+        ([name, schema]) => `${objectKey(name)}: ${stringLiteral(scalarOf(kindOf(schema, this.resolve)))}`,
+      );
       if (props.length) fields.push(`properties: { ${props.join(', ')} }`);
     }
     const defaultStyle = parameter.in === 'query' || parameter.in === 'cookie' ? 'form' : 'simple';
@@ -410,16 +471,27 @@ export class ServerOperations {
     const content = preferredContent(body.contents);
     const structured = content && (isJsonMediaType(content.mediaType) || isForm(mediaType(content)));
     if (content?.schema !== undefined && structured) {
-      fields.push(`validate: ${this.names.schemaValidator(content.schema, 'write') ?? this.names.ownValidator(`${base}Body`, content.schema)}`);
+      fields.push(
+        `validate: ${this.names.schemaValidator(content.schema, 'write') ?? this.names.ownValidator(`${base}Body`, content.schema)}`,
+      );
     }
     // A text body is checked against its string schema; a binary one by the byte counts its schema allows.
-    const text = body.contents.find((item) => mediaType(item).startsWith('text/') && item.schema !== undefined && !isBinary(item.schema, this.resolve));
+    const text = body.contents.find(
+      (item) => mediaType(item).startsWith('text/') && item.schema !== undefined && !isBinary(item.schema, this.resolve),
+    );
     if (text?.schema !== undefined) {
-      fields.push(`validateText: ${this.names.schemaValidator(text.schema, 'write') ?? this.names.ownValidator(`${base}Text`, text.schema)}`);
+      fields.push(
+        `validateText: ${this.names.schemaValidator(text.schema, 'write') ?? this.names.ownValidator(`${base}Text`, text.schema)}`,
+      );
     }
-    const bytes = body.contents.map((item) => this.resolve(item.schema)).find((schema) => typeof schema === 'object' && isBinary(schema, this.resolve));
+    const bytes = body.contents
+      .map((item) => this.resolve(item.schema))
+      .find((schema) => typeof schema === 'object' && isBinary(schema, this.resolve));
     if (typeof bytes === 'object' && (bytes.minLength !== undefined || bytes.maxLength !== undefined)) {
-      const limits = [bytes.minLength === undefined ? '' : `minLength: ${bytes.minLength}`, bytes.maxLength === undefined ? '' : `maxLength: ${bytes.maxLength}`];
+      const limits = [
+        bytes.minLength === undefined ? '' : `minLength: ${bytes.minLength}`,
+        bytes.maxLength === undefined ? '' : `maxLength: ${bytes.maxLength}`,
+      ];
       fields.push(`bytes: { ${limits.filter(Boolean).join(', ')} }`);
     }
     const form = body.contents.find((item) => isForm(mediaType(item)) && item.schema !== undefined);
@@ -446,7 +518,12 @@ export class ServerOperations {
     const props = properties(ok, this.resolve).map(([name]) => name);
     const keyOf = (wire: string) => info.parameters.find(({ parameter }) => parameter.in === 'query' && parameter.name === wire)?.key;
     if (pagination.kind === 'cursor') {
-      const fields = [`kind: "cursor"`, `cursor: ${stringLiteral(pagination.cursorParam)}`, `items: ${stringLiteral(pagination.itemsProperty)}`, `next: ${stringLiteral(pagination.nextCursorProperty)}`];
+      const fields = [
+        `kind: "cursor"`,
+        `cursor: ${stringLiteral(pagination.cursorParam)}`,
+        `items: ${stringLiteral(pagination.itemsProperty)}`,
+        `next: ${stringLiteral(pagination.nextCursorProperty)}`,
+      ];
       const prev = props.find((name) => PREV_CURSOR.test(name));
       if (prev) fields.push(`prev: ${stringLiteral(prev)}`);
       return `{ ${fields.join(', ')} }`;
@@ -479,8 +556,11 @@ export class ServerOperations {
   /** Alternatives of scheme names; schemes a request cannot carry (mutualTLS) are left out. */
   private security(operation: Operation): string[][] {
     const requirements = operation.security ?? this.model.security;
-    const usable = (name: string) => Object.hasOwn(this.model.securitySchemes, name) && this.model.securitySchemes[name].type !== 'mutualTLS';
-    if (requirements.some((requirement) => Object.keys(requirement).every((name) => !usable(name)) && Object.keys(requirement).length > 0)) {
+    const usable = (name: string) =>
+      Object.hasOwn(this.model.securitySchemes, name) && this.model.securitySchemes[name].type !== 'mutualTLS';
+    if (
+      requirements.some((requirement) => Object.keys(requirement).every((name) => !usable(name)) && Object.keys(requirement).length > 0)
+    ) {
       // An alternative satisfied by the TLS layer alone: nothing to check in the request.
       return [];
     }

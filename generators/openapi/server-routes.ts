@@ -99,7 +99,9 @@ export function routeLiteral(tree: Node, indent = ''): string {
   if (tree.patterns.length) {
     lines.push(`${inner}patterns: [`);
     for (const pattern of tree.patterns) {
-      lines.push(`${inner}  { match: new RegExp(${stringLiteral(pattern.source)}, "u"), node: ${routeLiteral(pattern.node, `${inner}  `)} },`);
+      lines.push(
+        `${inner}  { match: new RegExp(${stringLiteral(pattern.source)}, "u"), node: ${routeLiteral(pattern.node, `${inner}  `)} },`,
+      );
     }
     lines.push(`${inner}],`);
   }

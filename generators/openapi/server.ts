@@ -63,11 +63,26 @@ export interface ServerEmitOptions {
  */
 const REEXPORTED_MODULES = ['server', 'store', 'conditional', 'auth', 'server-types'];
 /** The runtime names templates/openapi/server.ts.hbs prints in its own code. */
-const TEMPLATE_RUNTIME = ['createListener', 'Listener', 'MaybePromise', 'OperationOptions', 'OperationSpec', 'RequestContext', 'RouteNode', 'ServerOptions'];
+const TEMPLATE_RUNTIME = [
+  'createListener',
+  'Listener',
+  'MaybePromise',
+  'OperationOptions',
+  'OperationSpec',
+  'RequestContext',
+  'RouteNode',
+  'ServerOptions',
+];
 /** Global names the type emitter's expressions may print, which imports must not shadow. */
 const GLOBALS = ['Record', 'Promise', 'Uint8Array', 'File', 'Blob'];
 
-export function emitServer(model: ApiModel, types: TypeEmitter, described: OperationsInfo, templates: TemplateRenderer, options: ServerEmitOptions): GeneratedFile[] {
+export function emitServer(
+  model: ApiModel,
+  types: TypeEmitter,
+  described: OperationsInfo,
+  templates: TemplateRenderer,
+  options: ServerEmitOptions,
+): GeneratedFile[] {
   // A document without operations (webhooks only) has nothing to serve.
   if (model.operations.length === 0) return [];
   const { server, validators } = serverContext(model, types, described, options);
@@ -86,7 +101,10 @@ export function serverTypeNames(model: ApiModel): { handlers: string; options: s
 /** The path prefixes of the document's servers: `https://api.example.com/v1` → `/v1`. */
 export function basePaths(servers: ApiModel['servers']): string[] {
   const paths = servers.map(({ url }) => {
-    const path = url.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*/, '').split(/[?#]/, 1)[0].replace(/\/+$/, '');
+    const path = url
+      .replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*/, '')
+      .split(/[?#]/, 1)[0]
+      .replace(/\/+$/, '');
     // A path with `{variables}` cannot be matched literally: serve at the root instead.
     if (path.includes('{') || (path !== '' && !path.startsWith('/'))) return '';
     return path;
@@ -94,7 +112,6 @@ export function basePaths(servers: ApiModel['servers']): string[] {
   const unique = [...new Set(paths.length ? paths : [''])];
   return unique.sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
 }
-
 
 /**
  * server-validators.ts: each validator narrows to a type declared beside it (`ListProjectsQuery`,
@@ -108,7 +125,10 @@ function typedValidators(
   shared: ReadonlyMap<object, ExternalValidator> | undefined,
   source: string,
 ): ValidatorsContext {
-  const file = new FileBuilder('server-validators.ts', roots.map(({ name }) => name));
+  const file = new FileBuilder(
+    'server-validators.ts',
+    roots.map(({ name }) => name),
+  );
   const declarations = roots.map(({ name, schema }) => {
     const { $defs: _defs, ...own } = schema as SchemaObject;
     return `export type ${name} = ${file.rewrite(types.typeOf(own, 'write'), known)};`;
@@ -117,7 +137,11 @@ function typedValidators(
   const external = shared ? (schema: object) => shared.get(schema) : undefined;
   const calls = shared ? [...shared.values()].flatMap(({ is, validate }) => [is, validate]) : [];
   const typeNames = [...file.names(), ...calls];
-  const result = emitSchemaValidators(roots.map((root) => ({ ...root, type: root.name })), { ...(external ? { external } : {}), file }, typeNames);
+  const result = emitSchemaValidators(
+    roots.map((root) => ({ ...root, type: root.name })),
+    { ...(external ? { external } : {}), file },
+    typeNames,
+  );
   return { source, imports: file.imports(), code: `${declarations.join('\n\n')}\n\n${result.code}` };
 }
 
@@ -132,11 +156,14 @@ function serverContext(
   const { handlers: handlersType, options: optionsType } = serverTypeNames(model);
 
   const known = new Map<string, ImportSymbol>();
-  for (const { name } of model.schemas) for (const type of [types.typeName(name, 'read'), types.typeName(name, 'write')]) known.set(type, typeSymbol(type, './types'));
+  for (const { name } of model.schemas)
+    for (const type of [types.typeName(name, 'read'), types.typeName(name, 'write')]) known.set(type, typeSymbol(type, './types'));
   known.set(statusType, typeSymbol(statusType, './types'));
   const ownNames = [handlersType, optionsType, 'BASE_PATHS', 'createServer', 'operations', 'routes', 'securitySchemes'];
   const file = new FileBuilder('server.ts', [...ownNames, ...GLOBALS]);
-  const reexported = file.reexportRuntime(...REEXPORTED_MODULES, ...(options.redis ? ['redis-store'] : [])).map((exported) => exported.name);
+  const reexported = file
+    .reexportRuntime(...REEXPORTED_MODULES, ...(options.redis ? ['redis-store'] : []))
+    .map((exported) => exported.name);
   // Imported first, so that they keep their names.
   for (const name of TEMPLATE_RUNTIME) file.use(runtimeSymbol(name, 'server'));
 
@@ -156,26 +183,42 @@ function serverContext(
     },
     ownValidator(suffix, schema) {
       const name = uniqueName(suffix, takenSuffixes);
-      const root: SchemaObject = typeof schema === 'object' ? { ...schema, $defs: defs } : schema ? { $defs: defs } : { not: {}, $defs: defs };
+      const root: SchemaObject =
+        typeof schema === 'object' ? { ...schema, $defs: defs } : schema ? { $defs: defs } : { not: {}, $defs: defs };
       roots.push({ name, schema: root });
       return file.use(symbol(`validate${name}`, './server-validators'));
     },
     runtime: (name) => file.use(runtimeSymbol(name, 'server')),
   };
 
-  const reserved = [...file.names(), ...reexported, ...known.keys(), ...infos.flatMap((info) => [info.paramsType, info.responseType, info.errorType])];
+  const reserved = [
+    ...file.names(),
+    ...reexported,
+    ...known.keys(),
+    ...infos.flatMap((info) => [info.paramsType, info.responseType, info.errorType]),
+  ];
   const emitter = new ServerOperations(model, types, names, reserved);
   const operations = infos.map((info) => emitter.describe(info));
   for (const operation of operations) file.reserve(operation.requestType, operation.resultType);
 
-  const tree = routeTree(operations.map(({ info }) => ({ method: info.operation.method, path: info.operation.path, spec: propertyAccessOf('operations', info.method) })));
+  const tree = routeTree(
+    operations.map(({ info }) => ({
+      method: info.operation.method,
+      path: info.operation.path,
+      spec: propertyAccessOf('operations', info.method),
+    })),
+  );
   const schemes = Object.entries(model.securitySchemes).filter(([, scheme]) => scheme.type !== 'mutualTLS');
 
   const shared = options.validators
-    ? new Map(model.schemas.filter(({ schema }) => typeof schema === 'object').map(({ name, schema }): [object, ExternalValidator] => {
-      const type = types.typeName(name, 'write');
-      return [schema as object, { is: `is${type}`, validate: `validate${type}` }];
-    }))
+    ? new Map(
+        model.schemas
+          .filter(({ schema }) => typeof schema === 'object')
+          .map(({ name, schema }): [object, ExternalValidator] => {
+            const type = types.typeName(name, 'write');
+            return [schema as object, { is: `is${type}`, validate: `validate${type}` }];
+          }),
+      )
     : undefined;
   const validators = roots.length ? typedValidators(roots, types, known, shared, options.source) : undefined;
 
@@ -233,7 +276,9 @@ function schemeLiteral(scheme: SecurityScheme): string {
 }
 
 function exampleOf(infos: OperationInfo[]): OperationInfo | undefined {
-  return infos.find((info) => info.operation.method === 'get' && info.parameters.some(({ parameter }) => parameter.in === 'path')) ?? infos[0];
+  return (
+    infos.find((info) => info.operation.method === 'get' && info.parameters.some(({ parameter }) => parameter.in === 'path')) ?? infos[0]
+  );
 }
 
 /** `createServer`'s example as JSDoc lines: a handler of `example`, then the listener served. */

@@ -11,7 +11,18 @@
  */
 import type { SourceLocation } from '../core/diagnostics.js';
 import type { Documents, Path, Problems, SourceDoc, Where } from '../core/schema/json-documents.js';
-import { at, closest, describe, encodePointer, isObject, locate, own, resolveRef, segments, setOwn } from '../core/schema/json-documents.js';
+import {
+  at,
+  closest,
+  describe,
+  encodePointer,
+  isObject,
+  locate,
+  own,
+  resolveRef,
+  segments,
+  setOwn,
+} from '../core/schema/json-documents.js';
 
 /** Where referenced things that have no 3.x section of their own are placed in the converted document. */
 export const HOISTED = 'x-codegen-swagger2';
@@ -66,7 +77,11 @@ export class Conversion {
   private count = 0;
   private depth = 0;
 
-  constructor(readonly docs: Documents, readonly root: SourceDoc, readonly problems: Problems) {}
+  constructor(
+    readonly docs: Documents,
+    readonly root: SourceDoc,
+    readonly problems: Problems,
+  ) {}
 
   /** Records that `value` (written by the converter) stands for what is at `where` in a source file. */
   node<T extends object>(value: T, where: Where): T {
@@ -86,7 +101,11 @@ export class Conversion {
    */
   reference(ref: unknown, refAt: Where, role: Role): string | undefined {
     if (typeof ref !== 'string') {
-      this.problems.add(`"$ref" must be a string, not ${describe(ref)}`, locate(refAt), 'write the reference as a string, e.g. "#/definitions/Pet"');
+      this.problems.add(
+        `"$ref" must be a string, not ${describe(ref)}`,
+        locate(refAt),
+        'write the reference as a string, e.g. "#/definitions/Pet"',
+      );
       return undefined;
     }
     const target = resolveRef(this.docs, ref, refAt, this.problems);
@@ -97,7 +116,11 @@ export class Conversion {
       return pointerTo(['components', role === 'schema' ? 'schemas' : 'responses', ...parts.slice(1)]);
     }
     if (role === 'response' && target.doc === this.root && parts[0] === 'definitions') {
-      this.problems.add(`a response $ref must point to a response, not to the schema "${ref}"`, locate(refAt), `write { description: ..., schema: { $ref: "${ref}" } }`);
+      this.problems.add(
+        `a response $ref must point to a response, not to the schema "${ref}"`,
+        locate(refAt),
+        `write { description: ..., schema: { $ref: "${ref}" } }`,
+      );
       return undefined;
     }
     const key = `${role} ${target.key}`;
@@ -146,20 +169,40 @@ export class Conversion {
         }
         case 'x-nullable':
           if (typeof value === 'boolean') out.nullable = value;
-          else this.problems.add(`"x-nullable" must be true or false, not ${describe(value)}`, locate(valueAt), 'write true or false without quotes');
+          else
+            this.problems.add(
+              `"x-nullable" must be true or false, not ${describe(value)}`,
+              locate(valueAt),
+              'write true or false without quotes',
+            );
           break;
         case 'discriminator':
           out.discriminator = typeof value === 'string' ? this.node({ propertyName: value }, valueAt) : value;
           break;
         case 'items':
-          out.items = Array.isArray(value) ? this.node(value.map((item, i) => this.schema(item, at(valueAt, i))), valueAt) : this.schema(value, valueAt);
+          out.items = Array.isArray(value)
+            ? this.node(
+                value.map((item, i) => this.schema(item, at(valueAt, i))),
+                valueAt,
+              )
+            : this.schema(value, valueAt);
           break;
-        case 'additionalProperties': case 'not':
+        case 'additionalProperties':
+        case 'not':
           out[key] = this.schema(value, valueAt);
           break;
-        case 'allOf': case 'anyOf': case 'oneOf': case 'x-anyOf': case 'x-oneOf':
+        case 'allOf':
+        case 'anyOf':
+        case 'oneOf':
+        case 'x-anyOf':
+        case 'x-oneOf':
           // One schema where a list belongs is converted too: the 3.x reading may take it as a list of one.
-          out[key.replace(/^x-/, '')] = Array.isArray(value) ? this.node(value.map((item, i) => this.schema(item, at(valueAt, i))), valueAt) : this.schema(value, valueAt);
+          out[key.replace(/^x-/, '')] = Array.isArray(value)
+            ? this.node(
+                value.map((item, i) => this.schema(item, at(valueAt, i))),
+                valueAt,
+              )
+            : this.schema(value, valueAt);
           break;
         case 'properties':
           out.properties = isObject(value) ? this.map(value, valueAt, (item, itemAt) => this.schema(item, itemAt)) : value;
@@ -181,20 +224,29 @@ export class Conversion {
    */
   security(value: unknown, where: Where): unknown {
     if (!Array.isArray(value)) return value;
-    const defined = isObject(own(this.root.data, 'securityDefinitions')) ? Object.keys(own(this.root.data, 'securityDefinitions') as object) : [];
-    return this.node(value.map((requirement, i) => {
-      const requirementAt = at(where, i);
-      if (!isObject(requirement)) return requirement;
-      const out = this.node<Record<string, unknown>>({}, requirementAt);
-      for (const name of Object.keys(requirement)) {
-        if (defined.includes(name)) setOwn(out, name, requirement[name]);
-        else {
-          const near = closest(name, defined);
-          this.problems.add(`security scheme "${name}" is not defined in securityDefinitions`, locate(at(requirementAt, name), 'key'), near ? `did you mean "${near}"?` : 'declare it under securityDefinitions');
+    const defined = isObject(own(this.root.data, 'securityDefinitions'))
+      ? Object.keys(own(this.root.data, 'securityDefinitions') as object)
+      : [];
+    return this.node(
+      value.map((requirement, i) => {
+        const requirementAt = at(where, i);
+        if (!isObject(requirement)) return requirement;
+        const out = this.node<Record<string, unknown>>({}, requirementAt);
+        for (const name of Object.keys(requirement)) {
+          if (defined.includes(name)) setOwn(out, name, requirement[name]);
+          else {
+            const near = closest(name, defined);
+            this.problems.add(
+              `security scheme "${name}" is not defined in securityDefinitions`,
+              locate(at(requirementAt, name), 'key'),
+              near ? `did you mean "${near}"?` : 'declare it under securityDefinitions',
+            );
+          }
         }
-      }
-      return out;
-    }), where);
+        return out;
+      }),
+      where,
+    );
   }
 
   /** Converts each value of a map, keeping its keys (and `__proto__` as a key). */

@@ -17,8 +17,23 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 const LOCATIONS = ['query', 'header', 'path', 'formData', 'body'];
 /** The keywords of a 2.0 non-body parameter, header or `items` that describe its value. */
 const VALUE_KEYWORDS = new Set([
-  'type', 'format', 'items', 'default', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength',
-  'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'enum', 'multipleOf', 'x-nullable',
+  'type',
+  'format',
+  'items',
+  'default',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'enum',
+  'multipleOf',
+  'x-nullable',
 ]);
 
 interface Param {
@@ -42,18 +57,28 @@ export function convertOperations(conversion: Conversion, data: Record<string, u
   conversion.response = (value, where) => operations.response(value, where, produces);
   const paths = data.paths;
   if (!isObject(paths)) return paths;
-  return conversion.map(paths, at(root, 'paths'), (item, itemAt) => (itemAt.path?.key.startsWith('x-') ? item : operations.pathItem(item, itemAt)));
+  return conversion.map(paths, at(root, 'paths'), (item, itemAt) =>
+    itemAt.path?.key.startsWith('x-') ? item : operations.pathItem(item, itemAt),
+  );
 }
 
 /** `consumes`/`produces`: a list of media types (a single string is read as a list of one, with a warning). */
 function mediaTypes(value: unknown, where: Where, problems: Problems): string[] | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'string') {
-    problems.warn(`"${where.path?.key ?? ''}" must be a list of media types, not a string; read as a list of this one`, locate(where), `write ${where.path?.key ?? ''}: [${value}]`);
+    problems.warn(
+      `"${where.path?.key ?? ''}" must be a list of media types, not a string; read as a list of this one`,
+      locate(where),
+      `write ${where.path?.key ?? ''}: [${value}]`,
+    );
     return [value];
   }
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return [...new Set(value as string[])];
-  problems.add(`"${where.path?.key ?? ''}" must be a list of media types, not ${describe(value)}`, locate(where), 'write e.g. [application/json]');
+  problems.add(
+    `"${where.path?.key ?? ''}" must be a list of media types, not ${describe(value)}`,
+    locate(where),
+    'write e.g. [application/json]',
+  );
   return undefined;
 }
 
@@ -80,7 +105,8 @@ class Operations {
     if (!isObject(item)) return item;
     const out = this.conversion.node<Record<string, unknown>>({}, where);
     const shared = this.parameters(item.parameters, at(where, 'parameters'));
-    if (shared.parameters.length || Array.isArray(item.parameters)) out.parameters = this.conversion.node(shared.parameters, at(where, 'parameters'));
+    if (shared.parameters.length || Array.isArray(item.parameters))
+      out.parameters = this.conversion.node(shared.parameters, at(where, 'parameters'));
     else if (item.parameters !== undefined) out.parameters = item.parameters;
     for (const method of METHODS) {
       const raw = item[method];
@@ -122,7 +148,11 @@ class Operations {
     value.forEach((item, i) => {
       const ref = isObject(item) ? item.$ref : undefined;
       if (typeof ref === 'string' && ref.includes('#/definitions/')) {
-        this.problems.add(`a parameter $ref must point to a parameter, not to the schema "${ref}"`, locate(at(listAt, i, '$ref')), `write { name: ..., in: body, schema: { $ref: "${ref}" } }`);
+        this.problems.add(
+          `a parameter $ref must point to a parameter, not to the schema "${ref}"`,
+          locate(at(listAt, i, '$ref')),
+          `write { name: ..., in: body, schema: { $ref: "${ref}" } }`,
+        );
         return;
       }
       const resolved = deref(this.conversion.docs, item, at(listAt, i), this.problems);
@@ -135,18 +165,28 @@ class Operations {
       const place = raw.in;
       if (typeof place !== 'string' || !LOCATIONS.includes(place)) {
         const near = typeof place === 'string' ? closest(place, LOCATIONS) : undefined;
-        this.problems.add(`${label(raw)}: "in" must be one of ${LOCATIONS.join(', ')}, not ${describe(place)}`, locate(place === undefined ? where : at(where, 'in')), near ? `did you mean "${near}"?` : 'write e.g. in: query');
+        this.problems.add(
+          `${label(raw)}: "in" must be one of ${LOCATIONS.join(', ')}, not ${describe(place)}`,
+          locate(place === undefined ? where : at(where, 'in')),
+          near ? `did you mean "${near}"?` : 'write e.g. in: query',
+        );
         return;
       }
       if (place === 'body') {
-        if (raw.schema === undefined) this.problems.add(`body ${label(raw)} needs a "schema"`, locate(where), 'add e.g. schema: { $ref: "#/definitions/Pet" }');
-        if (out.body) this.problems.add('an operation has at most one body parameter', locate(where), 'describe the whole body with one schema');
+        if (raw.schema === undefined)
+          this.problems.add(`body ${label(raw)} needs a "schema"`, locate(where), 'add e.g. schema: { $ref: "#/definitions/Pet" }');
+        if (out.body)
+          this.problems.add('an operation has at most one body parameter', locate(where), 'describe the whole body with one schema');
         else out.body = { raw, where };
       } else if (place === 'formData') {
         if (typeof raw.name === 'string' && raw.name !== '') out.form.push({ raw, where });
-        else this.problems.add(`a formData parameter needs a "name" string, not ${describe(raw.name)}`, locate(raw.name === undefined ? where : at(where, 'name')), 'write e.g. name: file (the form field\'s name)');
-      }
-      else out.parameters.push(this.parameter(raw, where));
+        else
+          this.problems.add(
+            `a formData parameter needs a "name" string, not ${describe(raw.name)}`,
+            locate(raw.name === undefined ? where : at(where, 'name')),
+            "write e.g. name: file (the form field's name)",
+          );
+      } else out.parameters.push(this.parameter(raw, where));
     });
     return out;
   }
@@ -159,7 +199,11 @@ class Operations {
     }
     if (raw['x-deprecated'] === true) out.deprecated = true;
     if (raw.type === 'file') {
-      this.problems.add(`${label(raw)}: "type: file" is only allowed in formData parameters`, locate(at(where, 'type')), 'write in: formData (and consumes: [multipart/form-data])');
+      this.problems.add(
+        `${label(raw)}: "type: file" is only allowed in formData parameters`,
+        locate(at(where, 'type')),
+        'write in: formData (and consumes: [multipart/form-data])',
+      );
     }
     out.schema = this.valueSchema(raw, where, label(raw));
     const style = this.style(raw, where);
@@ -176,7 +220,11 @@ class Operations {
     for (const key of Object.keys(raw)) if (VALUE_KEYWORDS.has(key)) setOwn(keywords, key, raw[key]);
     if (keywords.type === undefined && keywords.items === undefined) {
       // The spec requires a type here; swagger2openapi reads none as a string, and so does a server.
-      this.problems.warn(`${what} has no "type"; read as a string`, locate(where), 'write type: string (Swagger 2.0 requires a type on every parameter that is not in: body, and on every header)');
+      this.problems.warn(
+        `${what} has no "type"; read as a string`,
+        locate(where),
+        'write type: string (Swagger 2.0 requires a type on every parameter that is not in: body, and on every header)',
+      );
       keywords.type = 'string';
     }
     return this.conversion.schema(keywords, where);
@@ -190,21 +238,35 @@ class Operations {
     const formatAt = raw.collectionFormat === undefined ? where : at(where, 'collectionFormat');
     const query = place === 'query';
     switch (format) {
-      case 'csv': return query ? { style: 'form', explode: false } : { style: 'simple' };
+      case 'csv':
+        return query ? { style: 'form', explode: false } : { style: 'simple' };
       case 'multi':
         if (query) return { explode: true };
         break;
-      case 'ssv': case 'pipes':
+      case 'ssv':
+      case 'pipes':
         if (query) return { style: format === 'ssv' ? 'spaceDelimited' : 'pipeDelimited' };
         break;
       case 'tsv':
-        this.problems.add(`${label(raw)}: collectionFormat "tsv" has no OpenAPI 3 equivalent, so codegen cannot serialize it`, locate(formatAt), 'use csv, ssv or pipes (or multi for repeated query parameters)');
+        this.problems.add(
+          `${label(raw)}: collectionFormat "tsv" has no OpenAPI 3 equivalent, so codegen cannot serialize it`,
+          locate(formatAt),
+          'use csv, ssv or pipes (or multi for repeated query parameters)',
+        );
         return undefined;
       default:
-        this.problems.add(`${label(raw)}: "collectionFormat" must be one of csv, ssv, tsv, pipes, multi, not ${describe(format)}`, locate(formatAt), 'write e.g. collectionFormat: csv');
+        this.problems.add(
+          `${label(raw)}: "collectionFormat" must be one of csv, ssv, tsv, pipes, multi, not ${describe(format)}`,
+          locate(formatAt),
+          'write e.g. collectionFormat: csv',
+        );
         return undefined;
     }
-    this.problems.add(`${label(raw)}: collectionFormat "${String(format)}" is only allowed in query${format === 'multi' ? ' and formData' : ''} parameters`, locate(formatAt), 'use csv (comma-separated), the only format for path and header parameters');
+    this.problems.add(
+      `${label(raw)}: collectionFormat "${String(format)}" is only allowed in query${format === 'multi' ? ' and formData' : ''} parameters`,
+      locate(formatAt),
+      'use csv (comma-separated), the only format for path and header parameters',
+    );
     return undefined;
   }
 
@@ -215,7 +277,11 @@ class Operations {
     for (const param of [...shared.form, ...operation.form]) form.set(String(param.raw.name), param);
     if (body && form.size) {
       const [first] = form.values();
-      this.problems.add('an operation cannot have both a body parameter and formData parameters', locate(first.where), 'send the form fields as properties of the body schema, or drop the body parameter');
+      this.problems.add(
+        'an operation cannot have both a body parameter and formData parameters',
+        locate(first.where),
+        'send the form fields as properties of the body schema, or drop the body parameter',
+      );
       return undefined;
     }
     if (body) return this.bodyParameter(body, consumes);
@@ -260,7 +326,9 @@ class Operations {
   }
 
   private responses(value: Record<string, unknown>, where: Where, produces: string[]): Record<string, unknown> {
-    return this.conversion.map(value, where, (item, itemAt) => (itemAt.path?.key.startsWith('x-') ? item : this.response(item, itemAt, produces)));
+    return this.conversion.map(value, where, (item, itemAt) =>
+      itemAt.path?.key.startsWith('x-') ? item : this.response(item, itemAt, produces),
+    );
   }
 
   /** A response (or a `$ref` to one): `schema` → content per `produces` type, headers → header objects with a schema. */
@@ -273,7 +341,9 @@ class Operations {
     const out = this.conversion.node<Record<string, unknown>>({}, where);
     if (raw.description !== undefined) out.description = raw.description;
     if (raw.headers !== undefined) {
-      out.headers = isObject(raw.headers) ? this.conversion.map(raw.headers, at(where, 'headers'), (header, headerAt) => this.header(header, headerAt)) : raw.headers;
+      out.headers = isObject(raw.headers)
+        ? this.conversion.map(raw.headers, at(where, 'headers'), (header, headerAt) => this.header(header, headerAt))
+        : raw.headers;
     }
     const examples = isObject(raw.examples) ? raw.examples : {};
     const content = this.conversion.node<Record<string, unknown>>({}, where);

@@ -51,7 +51,15 @@ export function convertSwagger2(root: SourceDoc, docs: Documents, problems: Prob
   if (definitions) components.schemas = conversion.map(definitions, top('definitions'), (item, itemAt) => conversion.schema(item, itemAt));
   const responses = section('responses', 'responses', 'write one key per response, e.g. NotFound: { description: Not found }');
   if (responses) components.responses = conversion.map(responses, top('responses'), (item, itemAt) => conversion.response(item, itemAt));
-  const schemes = securitySchemes(conversion, section('securityDefinitions', 'security schemes', 'write e.g. securityDefinitions: { apiKey: { type: apiKey, in: header, name: X-API-Key } }'), top('securityDefinitions'));
+  const schemes = securitySchemes(
+    conversion,
+    section(
+      'securityDefinitions',
+      'security schemes',
+      'write e.g. securityDefinitions: { apiKey: { type: apiKey, in: header, name: X-API-Key } }',
+    ),
+    top('securityDefinitions'),
+  );
   if (schemes !== undefined) components.securitySchemes = schemes;
   if (Object.keys(components).length) out.components = components;
   return conversion.finish(out);
@@ -60,20 +68,38 @@ export function convertSwagger2(root: SourceDoc, docs: Documents, problems: Prob
 /** `host` + `basePath` + `schemes` → servers, one per scheme (https when none is given: fetch needs one). */
 function serversOf(data: Record<string, unknown>, problems: Problems, root: SourceDoc): { url: string }[] {
   const { host, basePath, schemes } = data;
-  for (const [key, value] of [['host', host], ['basePath', basePath]] as const) {
-    if (value !== undefined && typeof value !== 'string') problems.add(`"${key}" must be a string, not ${describe(value)}`, root.locate([key]), key === 'host' ? 'write e.g. host: api.example.com' : 'write e.g. basePath: /v1');
+  for (const [key, value] of [
+    ['host', host],
+    ['basePath', basePath],
+  ] as const) {
+    if (value !== undefined && typeof value !== 'string')
+      problems.add(
+        `"${key}" must be a string, not ${describe(value)}`,
+        root.locate([key]),
+        key === 'host' ? 'write e.g. host: api.example.com' : 'write e.g. basePath: /v1',
+      );
   }
   const path = typeof basePath === 'string' ? basePath.replace(/\/+$/, '') : '';
   if (typeof host !== 'string') return typeof basePath === 'string' ? [{ url: basePath }] : [];
   let list: string[] = ['https'];
   if (schemes !== undefined) {
     if (Array.isArray(schemes) && schemes.every((scheme) => typeof scheme === 'string')) list = schemes.length ? schemes : list;
-    else problems.add(`"schemes" must be a list of strings, not ${describe(schemes)}`, root.locate(['schemes']), 'write e.g. schemes: [https]');
+    else
+      problems.add(
+        `"schemes" must be a list of strings, not ${describe(schemes)}`,
+        root.locate(['schemes']),
+        'write e.g. schemes: [https]',
+      );
   }
   return list.map((scheme) => ({ url: `${scheme}://${host}${path}` }));
 }
 
-const FLOWS: Record<string, string> = { implicit: 'implicit', password: 'password', application: 'clientCredentials', accessCode: 'authorizationCode' };
+const FLOWS: Record<string, string> = {
+  implicit: 'implicit',
+  password: 'password',
+  application: 'clientCredentials',
+  accessCode: 'authorizationCode',
+};
 
 /** `securityDefinitions` → `components.securitySchemes`: basic → http basic, oauth2's one flow → `flows`. */
 function securitySchemes(conversion: Conversion, value: Record<string, unknown> | undefined, where: Where): unknown {
@@ -89,9 +115,13 @@ function securitySchemes(conversion: Conversion, value: Record<string, unknown> 
       out.scheme = 'basic';
     }
     if (raw.type === 'oauth2') {
-      const flowName = typeof raw.flow === 'string' ? own(FLOWS, raw.flow) as string | undefined : undefined;
+      const flowName = typeof raw.flow === 'string' ? (own(FLOWS, raw.flow) as string | undefined) : undefined;
       if (flowName === undefined) {
-        conversion.problems.add(`security scheme "${schemeAt.path?.key ?? ''}": "flow" must be one of ${Object.keys(FLOWS).join(', ')}, not ${describe(raw.flow)}`, locate(raw.flow === undefined ? schemeAt : at(schemeAt, 'flow')), 'write e.g. flow: accessCode');
+        conversion.problems.add(
+          `security scheme "${schemeAt.path?.key ?? ''}": "flow" must be one of ${Object.keys(FLOWS).join(', ')}, not ${describe(raw.flow)}`,
+          locate(raw.flow === undefined ? schemeAt : at(schemeAt, 'flow')),
+          'write e.g. flow: accessCode',
+        );
       } else {
         const flow: Record<string, unknown> = { scopes: isObject(raw.scopes) ? raw.scopes : {} };
         if (typeof raw.authorizationUrl === 'string') flow.authorizationUrl = raw.authorizationUrl;

@@ -32,7 +32,11 @@ export function emitClients(model: ServicesModel, templates: TemplateRenderer, s
 }
 
 function nodeClient(model: ServicesModel, source: string): ClientContext {
-  const file = new FileBuilder('client.ts', [...model.services.flatMap((service) => [service.clientType, service.createClient]), 'Clients', 'createClient']);
+  const file = new FileBuilder('client.ts', [
+    ...model.services.flatMap((service) => [service.clientType, service.createClient]),
+    'Clients',
+    'createClient',
+  ]);
   importNamed(file, [
     typeSymbol('MessageInitShape', '@bufbuild/protobuf'),
     ...['serviceClient', 'CallOptions'].map((name) => runtimeSymbol(name, 'grpc-client')),
@@ -40,9 +44,15 @@ function nodeClient(model: ServicesModel, source: string): ClientContext {
   ]);
   file.reexportRuntime('grpc-client', 'grpc-node-client', 'client-common');
   // The header's example calls a unary method, when there is one.
-  const unary = model.services.flatMap((service) => service.methods.filter((method) => method.kind === 'unary').map((method) => ({ service, method })))[0];
-  const example = unary ? { firstKey: clientProperty(unary.service), firstMethod: unary.method.name } : { firstKey: clientProperty(model.services[0]!), firstMethod: 'someMethod' };
-  const services = model.services.map((service) => clientService(file, service, service.clientType, `Client of \`${service.desc.typeName}\`.`, service.methods));
+  const unary = model.services.flatMap((service) =>
+    service.methods.filter((method) => method.kind === 'unary').map((method) => ({ service, method })),
+  )[0];
+  const example = unary
+    ? { firstKey: clientProperty(unary.service), firstMethod: unary.method.name }
+    : { firstKey: clientProperty(model.services[0]!), firstMethod: 'someMethod' };
+  const services = model.services.map((service) =>
+    clientService(file, service, service.clientType, `Client of \`${service.desc.typeName}\`.`, service.methods),
+  );
   return { source, ...example, imports: file.imports(), exports: file.exports(), services };
 }
 
@@ -53,7 +63,9 @@ function webClient(model: ServicesModel, source: string): WebClientContext {
     typeSymbol('MessageInitShape', '@bufbuild/protobuf'),
     typeSymbol('Transport', '@connectrpc/connect'),
     ...['serviceClient', 'CallOptions'].map((name) => runtimeSymbol(name, 'grpc-client')),
-    ...['createConnectWebTransport', 'createGrpcWebTransport', 'GrpcWebClientOptions'].map((name) => runtimeSymbol(name, 'grpc-web-client')),
+    ...['createConnectWebTransport', 'createGrpcWebTransport', 'GrpcWebClientOptions'].map((name) =>
+      runtimeSymbol(name, 'grpc-web-client'),
+    ),
   ]);
   file.reexportRuntime('grpc-client', 'grpc-web-client', 'client-common');
   const services = model.services.flatMap((service) => {
@@ -64,7 +76,13 @@ function webClient(model: ServicesModel, source: string): WebClientContext {
   return { source, imports: file.imports(), exports: file.exports(), services };
 }
 
-function clientService(file: FileBuilder, service: ServiceInfo, clientType: string, summary: string, methods: MethodInfo[]): ClientServiceContext {
+function clientService(
+  file: FileBuilder,
+  service: ServiceInfo,
+  clientType: string,
+  summary: string,
+  methods: MethodInfo[],
+): ClientServiceContext {
   return {
     doc: jsDoc([service.comment, summary]),
     clientType,

@@ -12,7 +12,8 @@ export const PROTO_OPTIONS = {
   },
   jsonTypes: {
     type: 'boolean',
-    description: "also write each message's and enum's proto3 JSON type (`TaskJson`) and type `toJson`/`fromJson` with it, as protoc-gen-es's `json_types=true`; default false",
+    description:
+      "also write each message's and enum's proto3 JSON type (`TaskJson`) and type `toJson`/`fromJson` with it, as protoc-gen-es's `json_types=true`; default false",
     example: 'jsonTypes: true',
   },
 } as const satisfies OptionDeclarations;

@@ -15,7 +15,12 @@ import { modeName } from './server.js';
 import { importNamed } from './service-files.js';
 import type { HandlersContext } from './template-context.js';
 
-export async function handlerScaffold(model: ServicesModel, templates: TemplateRenderer, file: string, output: string): Promise<{ file: string; content: string }> {
+export async function handlerScaffold(
+  model: ServicesModel,
+  templates: TemplateRenderer,
+  file: string,
+  output: string,
+): Promise<{ file: string; content: string }> {
   const members = model.services.map(serviceMember);
   const existing = await readFile(file, 'utf8').catch(() => undefined);
   if (existing === undefined) {
@@ -27,7 +32,11 @@ export async function handlerScaffold(model: ServicesModel, templates: TemplateR
       symbol('ConnectError', serverImport, { verbatim: true }),
       symbol('GrpcServices', serverImport, { type: true, verbatim: true }),
     ]);
-    const context: HandlersContext = { serverImport, imports: builder.imports(), services: members.map((member) => indent(member.code, '  ')) };
+    const context: HandlersContext = {
+      serverImport,
+      imports: builder.imports(),
+      services: members.map((member) => indent(member.code, '  ')),
+    };
     return { file, content: templates.render('proto/handlers.ts.hbs', context) };
   }
   // ts-morph is heavy: load it only when there is a user file to add to.
@@ -39,7 +48,11 @@ export async function handlerScaffold(model: ServicesModel, templates: TemplateR
 function serviceMember(service: ServiceInfo): StubMember {
   const methods = service.methods.map((method) => methodStub(service, method));
   const body = methods.map((method) => `${indent(method.code, '  ')},`).join('\n');
-  return { name: service.key, code: `${jsDoc([`\`${service.desc.typeName}\``])}${propertyKey(service.key)}: {\n${body}\n}`, members: methods };
+  return {
+    name: service.key,
+    code: `${jsDoc([`\`${service.desc.typeName}\``])}${propertyKey(service.key)}: {\n${body}\n}`,
+    members: methods,
+  };
 }
 
 function methodStub(service: ServiceInfo, method: MethodInfo): StubMember {

@@ -12,7 +12,12 @@ import { emitServices } from './services.js';
 
 export async function generateProto({ api, templates }: GeneratorContext<'proto'>): Promise<Generated> {
   // Absolute already: core/config/config.ts resolves path options against the config's folder.
-  const proto = loadProto(api.inputs, { includePaths: api.options.includePaths, displayRoot: api.root, readRoots: api.readRoots ?? [api.root], maxInputBytes: api.maxInputBytes });
+  const proto = loadProto(api.inputs, {
+    includePaths: api.options.includePaths,
+    displayRoot: api.root,
+    readRoots: api.readRoots ?? [api.root],
+    maxInputBytes: api.maxInputBytes,
+  });
   const files: GeneratedFile[] = emitMessages(proto, templates, { jsonTypes: api.options.jsonTypes === true });
   const services = await emitServices(proto, templates, api);
   files.push(...services.files);

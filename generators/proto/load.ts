@@ -60,9 +60,13 @@ export function loadProto(inputs: string[], options: LoadProtoOptions = {}): Loa
     return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : path;
   };
   const absolute = inputs.map((f) => resolve(f));
-  const includePaths = (options.includePaths && options.includePaths.length > 0 ? options.includePaths.map((p) => resolve(p)) : absolute.map((f) => dirname(f)))
-    .filter((p, i, all) => all.indexOf(p) === i);
-  const files = new InputFiles({ roots: [...includePaths, ...(options.readRoots ?? []).map((p) => resolve(p))], maxBytes: options.maxInputBytes });
+  const includePaths = (
+    options.includePaths && options.includePaths.length > 0 ? options.includePaths.map((p) => resolve(p)) : absolute.map((f) => dirname(f))
+  ).filter((p, i, all) => all.indexOf(p) === i);
+  const files = new InputFiles({
+    roots: [...includePaths, ...(options.readRoots ?? []).map((p) => resolve(p))],
+    maxBytes: options.maxInputBytes,
+  });
 
   const loaded = new Map<string, LinkFile>();
   const order: LinkFile[] = [];
@@ -73,7 +77,11 @@ export function loadProto(inputs: string[], options: LoadProtoOptions = {}): Loa
       const rel = relative(inc, abs);
       if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return rel.split(sep).join('/');
     }
-    throw error(`${display(abs)} is not inside any include path`, undefined, `add its folder (or a parent of it) to the include paths; they are: ${includePaths.map(display).join(', ')}`);
+    throw error(
+      `${display(abs)} is not inside any include path`,
+      undefined,
+      `add its folder (or a parent of it) to the include paths; they are: ${includePaths.map(display).join(', ')}`,
+    );
   };
 
   const find = (name: string): string | undefined => {
@@ -89,28 +97,52 @@ export function loadProto(inputs: string[], options: LoadProtoOptions = {}): Loa
     const cycleStart = stack.indexOf(name);
     if (cycleStart >= 0 && from) {
       const chain = [...stack.slice(cycleStart), name].join(' -> ');
-      throw error(`import cycle: ${chain}`, { file: from.file.display, line: from.at.line + 1, column: from.at.charColumn }, 'files cannot import each other in a loop; move the shared types into a file both import');
+      throw error(
+        `import cycle: ${chain}`,
+        { file: from.file.display, line: from.at.line + 1, column: from.at.charColumn },
+        'files cannot import each other in a loop; move the shared types into a file both import',
+      );
     }
     const where = from ? { file: from.file.display, line: from.at.line + 1, column: from.at.charColumn } : undefined;
     // As protoc: an import names a file inside an include path, so `..` cannot climb out of one.
     if (from && !isPlainImport(name)) {
-      throw error(`import "${name}" is not a plain path: an import names a file relative to the include paths, without ".", ".." or empty segments, backslashes or a leading "/"`, where, `add the folder that holds the file to \`includePaths\` and import it by its path inside that folder`);
+      throw error(
+        `import "${name}" is not a plain path: an import names a file relative to the include paths, without ".", ".." or empty segments, backslashes or a leading "/"`,
+        where,
+        `add the folder that holds the file to \`includePaths\` and import it by its path inside that folder`,
+      );
     }
     const abs = path ?? find(name);
     let file: LinkFile;
     if (abs === undefined) {
       const wkt = wellKnownFile(name);
       if (!wkt) {
-        throw error(`import "${name}" was not found`, where, `looked in ${includePaths.map((p) => display(p) || '.').join(', ')}; add the folder that holds it to the include paths`);
+        throw error(
+          `import "${name}" was not found`,
+          where,
+          `looked in ${includePaths.map((p) => display(p) || '.').join(', ')}; add the folder that holds it to the include paths`,
+        );
       }
-      file = { name, display: name, proto: wkt, locations: [], options: [], positions: new WeakMap(), importPositions: [], prelinked: true };
+      file = {
+        name,
+        display: name,
+        proto: wkt,
+        locations: [],
+        options: [],
+        positions: new WeakMap(),
+        importPositions: [],
+        prelinked: true,
+      };
     } else {
       // Inputs are the user's; an imported file must really lie where codegen reads (no symlink out).
       const read: ReadResult = path !== undefined ? files.readNamed(abs) : files.readReached(abs);
       if (!read.ok) {
-        const allow = read.refused === 'outside'
-          ? `codegen reads imported files only inside the include paths and ${(options.readRoots ?? []).map((p) => display(p) || '.').join(', ') || 'the project'}; add the folder that holds the file to \`includePaths\` or \`allowRead\` in codegen.config`
-          : read.refused ? refusalHint(read.refused, files, abs, display) : 'check the path';
+        const allow =
+          read.refused === 'outside'
+            ? `codegen reads imported files only inside the include paths and ${(options.readRoots ?? []).map((p) => display(p) || '.').join(', ') || 'the project'}; add the folder that holds the file to \`includePaths\` or \`allowRead\` in codegen.config`
+            : read.refused
+              ? refusalHint(read.refused, files, abs, display)
+              : 'check the path';
         throw error(`${from ? `import "${name}": ` : ''}cannot read ${display(abs)}: ${read.why}`, where, allow);
       }
       file = parseProto(read.text, name, display(abs));
@@ -124,7 +156,11 @@ export function loadProto(inputs: string[], options: LoadProtoOptions = {}): Loa
     ];
     for (const { dep, at } of imports) {
       if (seen.has(dep)) {
-        throw error(`import "${dep}" is listed twice`, at && { file: file.display, line: at.line + 1, column: at.charColumn }, 'remove the second import');
+        throw error(
+          `import "${dep}" is listed twice`,
+          at && { file: file.display, line: at.line + 1, column: at.charColumn },
+          'remove the second import',
+        );
       }
       seen.add(dep);
       load(dep, undefined, at ? { file, at } : undefined);
@@ -140,7 +176,11 @@ export function loadProto(inputs: string[], options: LoadProtoOptions = {}): Loa
     const name = nameOf(abs);
     const shadow = find(name);
     if (shadow !== undefined && resolve(shadow) !== abs) {
-      throw error(`${display(abs)} is shadowed by ${display(shadow)}, which comes first on the include paths with the same name "${name}"`, undefined, 'reorder the include paths or rename one of the files');
+      throw error(
+        `${display(abs)} is shadowed by ${display(shadow)}, which comes first on the include paths with the same name "${name}"`,
+        undefined,
+        'reorder the include paths or rename one of the files',
+      );
     }
     names.push(name);
     load(name, abs);
@@ -175,7 +215,11 @@ export function loadProto(inputs: string[], options: LoadProtoOptions = {}): Loa
   try {
     registry = createFileRegistry(set);
   } catch (cause) {
-    throw error(`the descriptors could not be registered: ${(cause as Error).message}`, undefined, 'this is a codegen bug; please report it with the .proto files');
+    throw error(
+      `the descriptors could not be registered: ${(cause as Error).message}`,
+      undefined,
+      'this is a codegen bug; please report it with the .proto files',
+    );
   }
   return { set, files: names, registry, displayNames: new Map(order.map((file) => [file.name, file.display])) };
 }

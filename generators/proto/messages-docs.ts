@@ -24,11 +24,17 @@ type Element = Exclude<AnyDesc, DescFile>;
 function sourcePath(desc: Element): number[] {
   switch (desc.kind) {
     case 'message':
-      return desc.parent ? [...sourcePath(desc.parent), 3, desc.parent.proto.nestedType.indexOf(desc.proto)] : [4, desc.file.proto.messageType.indexOf(desc.proto)];
+      return desc.parent
+        ? [...sourcePath(desc.parent), 3, desc.parent.proto.nestedType.indexOf(desc.proto)]
+        : [4, desc.file.proto.messageType.indexOf(desc.proto)];
     case 'enum':
-      return desc.parent ? [...sourcePath(desc.parent), 4, desc.parent.proto.enumType.indexOf(desc.proto)] : [5, desc.file.proto.enumType.indexOf(desc.proto)];
+      return desc.parent
+        ? [...sourcePath(desc.parent), 4, desc.parent.proto.enumType.indexOf(desc.proto)]
+        : [5, desc.file.proto.enumType.indexOf(desc.proto)];
     case 'extension':
-      return desc.parent ? [...sourcePath(desc.parent), 6, desc.parent.proto.extension.indexOf(desc.proto)] : [7, desc.file.proto.extension.indexOf(desc.proto)];
+      return desc.parent
+        ? [...sourcePath(desc.parent), 6, desc.parent.proto.extension.indexOf(desc.proto)]
+        : [7, desc.file.proto.extension.indexOf(desc.proto)];
     case 'service':
       return [6, desc.file.proto.service.indexOf(desc.proto)];
     case 'field':
@@ -61,10 +67,12 @@ export function commentsOf(desc: Element): string {
     (loc) => loc.path.length === path.length && loc.path.every((n, i) => n === path[i]),
   );
   if (!location) return '';
-  const parts = [location.leadingComments, location.trailingComments]
-    .filter((text) => text !== '')
-    .map((text) => text.replace(/\n$/, ''));
-  return parts.join('\n\n').split('\n').map((line) => (line.startsWith(' ') ? line.substring(1) : line)).join('\n');
+  const parts = [location.leadingComments, location.trailingComments].filter((text) => text !== '').map((text) => text.replace(/\n$/, ''));
+  return parts
+    .join('\n\n')
+    .split('\n')
+    .map((line) => (line.startsWith(' ') ? line.substring(1) : line))
+    .join('\n');
 }
 
 function typeNameOf(field: DescField | DescExtension): string {
@@ -132,7 +140,8 @@ export function featureOptions(desc: DescFile | DescField | DescExtension | Desc
 
 /** `repeated string labels = 6`, `required int32 id = 1 [default = 5]`, as in the .proto. */
 function declaration(desc: DescField | DescExtension | DescEnumValue): string {
-  if (desc.kind === 'enum_value') return `${desc.name} = ${desc.number}${desc.proto.options?.deprecated === true ? ' [deprecated = true]' : ''}`;
+  if (desc.kind === 'enum_value')
+    return `${desc.name} = ${desc.number}${desc.proto.options?.deprecated === true ? ' [deprecated = true]' : ''}`;
   const parts: string[] = [];
   switch (desc.fieldKind) {
     case 'list':
@@ -218,7 +227,13 @@ export function fileComments(file: DescFile): string {
     if (location) {
       for (const comment of [...location.leadingDetachedComments, location.leadingComments]) {
         if (comment === '') continue;
-        blocks.push(comment.replace(/\n$/, '').split(/\r\n|[\n\r\u2028\u2029]/).map((line) => `//${line}`).join('\n'));
+        blocks.push(
+          comment
+            .replace(/\n$/, '')
+            .split(/\r\n|[\n\r\u2028\u2029]/)
+            .map((line) => `//${line}`)
+            .join('\n'),
+        );
       }
     }
     // The file's own edition features (they change how every field encodes), where protoc-gen-es

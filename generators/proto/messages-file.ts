@@ -33,7 +33,11 @@ export function fileDeclarations(refs: References, options: MessageOptions): Dec
   for (const desc of nestedTypes(file)) {
     switch (desc.kind) {
       case 'message':
-        declarations.push(messageShape(desc, refs), ...(jsonTypes ? [messageJsonShape(desc, refs)] : []), messageSchema(desc, refs, jsonTypes));
+        declarations.push(
+          messageShape(desc, refs),
+          ...(jsonTypes ? [messageJsonShape(desc, refs)] : []),
+          messageSchema(desc, refs, jsonTypes),
+        );
         break;
       case 'enum':
         declarations.push(enumShape(desc), ...(jsonTypes ? [enumJsonShape(desc)] : []), enumSchema(desc, refs, jsonTypes));
@@ -72,7 +76,12 @@ function fileConstant(file: DescFile, refs: References): DeclarationContext {
   const base64 = stringLiteral(embedFileDesc(file.proto).base64());
   const deps = file.dependencies.map((dep) => refs.fileValue(dep, fileConstName(dep)));
   const args = deps.length ? `${base64}, [${deps.join(', ')}]` : base64;
-  return constant(schemaDoc(file), fileConstName(file), refs.runtimeType('GenFile', '@bufbuild/protobuf/codegenv2'), `${refs.runtimeValue('fileDesc')}(${args})`);
+  return constant(
+    schemaDoc(file),
+    fileConstName(file),
+    refs.runtimeType('GenFile', '@bufbuild/protobuf/codegenv2'),
+    `${refs.runtimeValue('fileDesc')}(${args})`,
+  );
 }
 
 function messageShape(message: DescMessage, refs: References): DeclarationContext {
@@ -87,7 +96,10 @@ function memberShape(member: DescField | DescOneof, refs: References): MemberCon
     const { type, optional } = fieldType(member, refs);
     return { doc: elementDoc(member, '  '), key: propertyKey(member.localName), optional, type: optional ? `${type} | undefined` : type };
   }
-  const cases = member.fields.map((field) => `{\n${elementDoc(field, '    ')}    value: ${fieldType(field, refs).type};\n    case: ${stringLiteral(field.localName)};\n  }`);
+  const cases = member.fields.map(
+    (field) =>
+      `{\n${elementDoc(field, '    ')}    value: ${fieldType(field, refs).type};\n    case: ${stringLiteral(field.localName)};\n  }`,
+  );
   const type = `${cases.join(' | ')} | { case: undefined; value?: undefined }`;
   return { doc: elementDoc(member, '  '), key: propertyKey(member.localName), optional: false, type };
 }
@@ -98,7 +110,10 @@ function messageJsonShape(message: DescMessage, refs: References): DeclarationCo
   const name = jsonTypeName(message);
   switch (message.typeName) {
     case 'google.protobuf.Any':
-      return { ...none, object: { doc, name, base: '', members: [{ doc: '', key: propertyKey('@type'), optional: true, type: 'string' }] } };
+      return {
+        ...none,
+        object: { doc, name, base: '', members: [{ doc: '', key: propertyKey('@type'), optional: true, type: 'string' }] },
+      };
     case 'google.protobuf.Timestamp':
     case 'google.protobuf.Duration':
     case 'google.protobuf.FieldMask':
@@ -148,13 +163,15 @@ function extension(desc: DescExtension, refs: References): DeclarationContext {
 }
 
 function service(desc: DescService, refs: References): DeclarationContext {
-  const methods = desc.methods.map((method) => [
-    `${elementDoc(method, '  ')}  ${propertyKey(method.localName)}: {`,
-    `    methodKind: ${stringLiteral(method.methodKind)};`,
-    `    input: typeof ${refs.schemaType(method.input)};`,
-    `    output: typeof ${refs.schemaType(method.output)};`,
-    '  };',
-  ].join('\n'));
+  const methods = desc.methods.map((method) =>
+    [
+      `${elementDoc(method, '  ')}  ${propertyKey(method.localName)}: {`,
+      `    methodKind: ${stringLiteral(method.methodKind)};`,
+      `    input: typeof ${refs.schemaType(method.input)};`,
+      `    output: typeof ${refs.schemaType(method.output)};`,
+      '  };',
+    ].join('\n'),
+  );
   const type = `${refs.runtimeType('GenService', '@bufbuild/protobuf/codegenv2')}<{\n${methods.join('\n\n')}\n}>`;
   return constant(elementDoc(desc), serviceConstName(desc), type, descCall('serviceDesc', desc, refs));
 }

@@ -117,11 +117,21 @@ export function fieldType(field: DescField | DescExtension, refs: References): {
       if (!field.oneof && isWrapperDesc(field.message)) return { type: scalarType(field.message.fields[0].scalar!, false), optional: true };
       return { type: messageShape(field, field.message, refs), optional: true };
     case 'list': {
-      const item = field.listKind === 'scalar' ? scalarType(field.scalar, field.longAsString) : field.listKind === 'enum' ? refs.shape(field.enum) : messageShape(field, field.message, refs);
+      const item =
+        field.listKind === 'scalar'
+          ? scalarType(field.scalar, field.longAsString)
+          : field.listKind === 'enum'
+            ? refs.shape(field.enum)
+            : messageShape(field, field.message, refs);
       return { type: `${item}[]`, optional: false };
     }
     case 'map': {
-      const value = field.mapKind === 'scalar' ? scalarType(field.scalar, false) : field.mapKind === 'enum' ? refs.shape(field.enum) : messageShape(field, field.message, refs);
+      const value =
+        field.mapKind === 'scalar'
+          ? scalarType(field.scalar, false)
+          : field.mapKind === 'enum'
+            ? refs.shape(field.enum)
+            : messageShape(field, field.message, refs);
       return { type: `{ [key: ${MAP_NUMBER_KEYS.has(field.mapKey) ? 'number' : 'string'}]: ${value} }`, optional: false };
     }
   }
@@ -142,7 +152,8 @@ export function fieldJsonType(field: DescField | DescExtension, refs: References
       return item.includes('|') ? `(${item})[]` : `${item}[]`;
     }
     case 'map': {
-      const value = field.mapKind === 'scalar' ? scalarJsonType(field.scalar) : refs.json(field.mapKind === 'enum' ? field.enum : field.message);
+      const value =
+        field.mapKind === 'scalar' ? scalarJsonType(field.scalar) : refs.json(field.mapKind === 'enum' ? field.enum : field.message);
       return `{ [key: ${MAP_NUMBER_KEYS.has(field.mapKey) ? 'number' : 'string'}]: ${value} }`;
     }
   }

@@ -15,7 +15,11 @@ import { References } from './messages-types.js';
 import { declaredNames, pbFilePath, protobufEsAlias } from './names.js';
 import type { MessagesContext } from './template-context.js';
 
-export function emitMessages(proto: LoadedProto, templates: TemplateRenderer, options: MessageOptions = { jsonTypes: false }): GeneratedFile[] {
+export function emitMessages(
+  proto: LoadedProto,
+  templates: TemplateRenderer,
+  options: MessageOptions = { jsonTypes: false },
+): GeneratedFile[] {
   const files = generatedFiles(proto);
   const names = new Set(files.map((file) => file.proto.name));
   return files.map((file) => {

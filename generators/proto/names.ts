@@ -13,12 +13,60 @@ import { isIdentifier } from '../core/builder/names.js';
 
 /** Names protobuf-es never gives a declaration (its `safeIdentifier`): they get a `$`. */
 const RESERVED = new Set([
-  'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do',
-  'else', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in',
-  'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try',
-  'typeof', 'var', 'void', 'while', 'with', 'yield', 'enum', 'implements', 'interface', 'let',
-  'package', 'private', 'protected', 'public', 'static', 'Object', 'bigint', 'number', 'boolean',
-  'string', 'object', 'globalThis', 'Uint8Array', 'Partial',
+  'break',
+  'case',
+  'catch',
+  'class',
+  'const',
+  'continue',
+  'debugger',
+  'default',
+  'delete',
+  'do',
+  'else',
+  'export',
+  'extends',
+  'false',
+  'finally',
+  'for',
+  'function',
+  'if',
+  'import',
+  'in',
+  'instanceof',
+  'new',
+  'null',
+  'return',
+  'super',
+  'switch',
+  'this',
+  'throw',
+  'true',
+  'try',
+  'typeof',
+  'var',
+  'void',
+  'while',
+  'with',
+  'yield',
+  'enum',
+  'implements',
+  'interface',
+  'let',
+  'package',
+  'private',
+  'protected',
+  'public',
+  'static',
+  'Object',
+  'bigint',
+  'number',
+  'boolean',
+  'string',
+  'object',
+  'globalThis',
+  'Uint8Array',
+  'Partial',
 ]);
 
 type Named = DescEnum | DescMessage;
@@ -67,7 +115,11 @@ function fileNames(file: DescFile): FileNames {
   const types = [...nestedTypes(file)];
   const named = types.filter((desc): desc is Named => desc.kind === 'enum' || desc.kind === 'message');
   const shapes = new Map<Named, string>();
-  for (const desc of named) shapes.set(desc, pick((i) => safe(identifier(desc) + salt(i)), taken));
+  for (const desc of named)
+    shapes.set(
+      desc,
+      pick((i) => safe(identifier(desc) + salt(i)), taken),
+    );
   const descs = new Map<Declared, string>();
   for (const desc of [file, ...types]) {
     const ideal = (i: number): string => {
@@ -78,7 +130,11 @@ function fileNames(file: DescFile): FileNames {
     descs.set(desc, pick(ideal, taken));
   }
   const json = new Map<Named, string>();
-  for (const desc of named) json.set(desc, pick((i) => safe(`${identifier(desc)}Json${salt(i)}`), taken));
+  for (const desc of named)
+    json.set(
+      desc,
+      pick((i) => safe(`${identifier(desc)}Json${salt(i)}`), taken),
+    );
   const names = { shapes, descs, json, taken };
   cache.set(file, names);
   return names;

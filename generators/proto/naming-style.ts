@@ -64,18 +64,27 @@ export function checkNamingStyle(file: ParsedFile, report: Report): void {
   const proto = file.proto;
   if (proto.syntax !== 'editions' || proto.edition < Edition.EDITION_2024) return;
   const at = (d: object) => file.positions.get(d)?.name;
-  const style = (features: FeatureSet | undefined, inherited: number) => (features?.enforceNamingStyle ? RANK[features.enforceNamingStyle] ?? inherited : inherited);
+  const style = (features: FeatureSet | undefined, inherited: number) =>
+    features?.enforceNamingStyle ? (RANK[features.enforceNamingStyle] ?? inherited) : inherited;
   const check = (kind: string, name: string, problem: string | undefined, where: Pos | undefined, hint: string) => {
     if (problem) report(where, `${kind.toLowerCase()} name ${name} ${problem}${OPT_OUT}`, hint);
   };
   const fileStyle = style(proto.options?.features, proto.edition >= Edition.EDITION_2026 ? 2 : 1);
-  if (fileStyle >= 1 && proto.package !== '') check('Package', proto.package, lowerSnakeCase(proto.package), file.positions.get(proto)?.package, 'write the package in lower_snake_case, e.g. acme.tasks.v1');
+  if (fileStyle >= 1 && proto.package !== '')
+    check(
+      'Package',
+      proto.package,
+      lowerSnakeCase(proto.package),
+      file.positions.get(proto)?.package,
+      'write the package in lower_snake_case, e.g. acme.tasks.v1',
+    );
 
   const enumType = (e: EnumDescriptorProto, inherited: number) => {
     const s = style(e.options?.features, inherited);
     if (s >= 1) check('Enum', e.name, titleCase(e.name), at(e), 'write enum names in TitleCase');
     for (const value of e.value) {
-      if (style(value.options?.features, s) >= 1) check('Enum value', value.name, upperSnakeCase(value.name), at(value), 'write enum values in UPPER_SNAKE_CASE');
+      if (style(value.options?.features, s) >= 1)
+        check('Enum value', value.name, upperSnakeCase(value.name), at(value), 'write enum values in UPPER_SNAKE_CASE');
     }
   };
   const message = (m: DescriptorProto, inherited: number) => {
@@ -102,13 +111,15 @@ export function checkNamingStyle(file: ParsedFile, report: Report): void {
   proto.messageType.forEach((m) => message(m, fileStyle));
   proto.enumType.forEach((e) => enumType(e, fileStyle));
   for (const field of proto.extension) {
-    if (style(field.options?.features, fileStyle) >= 1) check('Field', field.name, lowerSnakeCase(field.name), at(field), 'write field names in lower_snake_case');
+    if (style(field.options?.features, fileStyle) >= 1)
+      check('Field', field.name, lowerSnakeCase(field.name), at(field), 'write field names in lower_snake_case');
   }
   for (const service of proto.service) {
     const s = style(service.options?.features, fileStyle);
     if (s >= 1) check('Service', service.name, titleCase(service.name), at(service), 'write service names in TitleCase');
     for (const method of service.method) {
-      if (style(method.options?.features, s) >= 1) check('Method', method.name, titleCase(method.name), at(method), 'write method names in TitleCase');
+      if (style(method.options?.features, s) >= 1)
+        check('Method', method.name, titleCase(method.name), at(method), 'write method names in TitleCase');
     }
   }
 }

@@ -113,11 +113,15 @@ export function inOneof(proto: FieldDescriptorProto): boolean {
 
 /** Types by full name, from the loaded files first and the embedded descriptor.proto after. */
 export class OptionTypes {
-  private readonly embedded = new Map<string, { kind: 'message' | 'enum'; desc: DescriptorProto | EnumDescriptorProto; parents: HasFeatures[] }>();
+  private readonly embedded = new Map<
+    string,
+    { kind: 'message' | 'enum'; desc: DescriptorProto | EnumDescriptorProto; parents: HasFeatures[] }
+  >();
 
   constructor(private readonly linker: Linker) {
     const file = file_google_protobuf_descriptor.proto;
-    const addEnum = (e: EnumDescriptorProto, scope: string, parents: HasFeatures[]) => this.embedded.set(`${scope}.${e.name}`, { kind: 'enum', desc: e, parents });
+    const addEnum = (e: EnumDescriptorProto, scope: string, parents: HasFeatures[]) =>
+      this.embedded.set(`${scope}.${e.name}`, { kind: 'enum', desc: e, parents });
     const addMessage = (m: DescriptorProto, scope: string, parents: HasFeatures[]) => {
       const full = `${scope}.${m.name}`;
       this.embedded.set(full, { kind: 'message', desc: m, parents });
@@ -131,9 +135,11 @@ export class OptionTypes {
   /** A message type by full name (no leading dot), or undefined. */
   message(fullName: string): OptionMessageType | undefined {
     const sym = this.linker.symbols.get(fullName);
-    if (sym?.kind === 'message') return { fullName, proto: sym.desc as DescriptorProto, file: sym.file.proto, parents: this.parentsOf(fullName, sym.file) };
+    if (sym?.kind === 'message')
+      return { fullName, proto: sym.desc as DescriptorProto, file: sym.file.proto, parents: this.parentsOf(fullName, sym.file) };
     const embedded = this.embedded.get(fullName);
-    if (embedded?.kind === 'message') return { fullName, proto: embedded.desc as DescriptorProto, file: file_google_protobuf_descriptor.proto, parents: embedded.parents };
+    if (embedded?.kind === 'message')
+      return { fullName, proto: embedded.desc as DescriptorProto, file: file_google_protobuf_descriptor.proto, parents: embedded.parents };
     return undefined;
   }
 
@@ -154,7 +160,8 @@ export class OptionTypes {
       parents = embedded.parents;
     }
     const syntax = syntaxOf(file);
-    const closed = syntax === 'proto2' || (syntax === 'editions' && feature([proto, ...parents], (f) => f.enumType) === FeatureSet_EnumType.CLOSED);
+    const closed =
+      syntax === 'proto2' || (syntax === 'editions' && feature([proto, ...parents], (f) => f.enumType) === FeatureSet_EnumType.CLOSED);
     return { fullName, proto, closed };
   }
 
@@ -186,13 +193,19 @@ export class OptionTypes {
     return this.describe(proto, fullName, true, file.proto, chain);
   }
 
-  private describe(proto: FieldDescriptorProto, name: string, isExtension: boolean, file: FileDescriptorProto, chain: HasFeatures[]): OptionField {
+  private describe(
+    proto: FieldDescriptorProto,
+    name: string,
+    isExtension: boolean,
+    file: FileDescriptorProto,
+    chain: HasFeatures[],
+  ): OptionField {
     if (proto.typeName !== '' && !proto.typeName.startsWith('.')) throw new UnresolvedOptionType(proto.typeName);
     const syntax = syntaxOf(file);
     const repeated = proto.label === FieldDescriptorProto_Label.REPEATED;
     const isMessage = proto.type === FieldDescriptorProto_Type.MESSAGE || proto.type === FieldDescriptorProto_Type.GROUP;
     const isEnum = proto.type === FieldDescriptorProto_Type.ENUM;
-    const scalar = isEnum ? ScalarType.INT32 : SCALAR_OF_TYPE[proto.type] ?? ScalarType.INT32;
+    const scalar = isEnum ? ScalarType.INT32 : (SCALAR_OF_TYPE[proto.type] ?? ScalarType.INT32);
     const packable = repeated && !isMessage && scalar !== ScalarType.STRING && scalar !== ScalarType.BYTES;
     let packed = false;
     if (packable) {
@@ -205,11 +218,17 @@ export class OptionTypes {
       if (syntax === 'proto3') implicit = !proto.proto3Optional;
       else if (syntax === 'editions') implicit = feature(chain, (f) => f.fieldPresence) === FeatureSet_FieldPresence.IMPLICIT;
     }
-    const delimited = proto.type === FieldDescriptorProto_Type.GROUP
-      || (isMessage && syntax === 'editions' && feature(chain, (f) => f.messageEncoding) === FeatureSet_MessageEncoding.DELIMITED);
-    const required = proto.label === FieldDescriptorProto_Label.REQUIRED
-      || (syntax === 'editions' && !repeated && !isExtension && feature(chain, (f) => f.fieldPresence) === FeatureSet_FieldPresence.LEGACY_REQUIRED);
-    const utf8 = syntax === 'proto3' || (syntax === 'editions' && feature(chain, (f) => f.utf8Validation) !== FeatureSet_Utf8Validation.NONE);
+    const delimited =
+      proto.type === FieldDescriptorProto_Type.GROUP ||
+      (isMessage && syntax === 'editions' && feature(chain, (f) => f.messageEncoding) === FeatureSet_MessageEncoding.DELIMITED);
+    const required =
+      proto.label === FieldDescriptorProto_Label.REQUIRED ||
+      (syntax === 'editions' &&
+        !repeated &&
+        !isExtension &&
+        feature(chain, (f) => f.fieldPresence) === FeatureSet_FieldPresence.LEGACY_REQUIRED);
+    const utf8 =
+      syntax === 'proto3' || (syntax === 'editions' && feature(chain, (f) => f.utf8Validation) !== FeatureSet_Utf8Validation.NONE);
     const typeName = proto.typeName.replace(/^\./, '');
     return {
       proto,

@@ -77,23 +77,56 @@ function wireType(type: ScalarType): WireType {
 
 function writeScalar(w: BinaryWriter, type: ScalarType, value: ScalarValue): void {
   switch (type) {
-    case ScalarType.INT32: w.int32(value as number); break;
-    case ScalarType.SINT32: w.sint32(value as number); break;
-    case ScalarType.UINT32: w.uint32(value as number); break;
-    case ScalarType.INT64: w.int64(value as bigint); break;
-    case ScalarType.SINT64: w.sint64(value as bigint); break;
-    case ScalarType.UINT64: w.uint64(value as bigint); break;
-    case ScalarType.BOOL: w.bool(value as boolean); break;
-    case ScalarType.FIXED32: w.fixed32(value as number); break;
-    case ScalarType.SFIXED32: w.sfixed32(value as number); break;
+    case ScalarType.INT32:
+      w.int32(value as number);
+      break;
+    case ScalarType.SINT32:
+      w.sint32(value as number);
+      break;
+    case ScalarType.UINT32:
+      w.uint32(value as number);
+      break;
+    case ScalarType.INT64:
+      w.int64(value as bigint);
+      break;
+    case ScalarType.SINT64:
+      w.sint64(value as bigint);
+      break;
+    case ScalarType.UINT64:
+      w.uint64(value as bigint);
+      break;
+    case ScalarType.BOOL:
+      w.bool(value as boolean);
+      break;
+    case ScalarType.FIXED32:
+      w.fixed32(value as number);
+      break;
+    case ScalarType.SFIXED32:
+      w.sfixed32(value as number);
+      break;
     // A double out of float range becomes +-Infinity, as C++'s static_cast<float> makes it.
-    case ScalarType.FLOAT: if (value === NEGATIVE_NAN) w.fixed32(0xffc00000); else w.float(Math.fround(value as number)); break;
-    case ScalarType.FIXED64: w.fixed64(value as bigint); break;
-    case ScalarType.SFIXED64: w.sfixed64(value as bigint); break;
-    case ScalarType.DOUBLE: if (value === NEGATIVE_NAN) w.fixed64(0xfff8000000000000n); else w.double(value as number); break;
+    case ScalarType.FLOAT:
+      if (value === NEGATIVE_NAN) w.fixed32(0xffc00000);
+      else w.float(Math.fround(value as number));
+      break;
+    case ScalarType.FIXED64:
+      w.fixed64(value as bigint);
+      break;
+    case ScalarType.SFIXED64:
+      w.sfixed64(value as bigint);
+      break;
+    case ScalarType.DOUBLE:
+      if (value === NEGATIVE_NAN) w.fixed64(0xfff8000000000000n);
+      else w.double(value as number);
+      break;
     // A proto2 string may hold bytes that are not UTF-8; protoc writes them as they are.
-    case ScalarType.STRING: if (value instanceof Uint8Array) w.bytes(value); else w.string(value as string); break;
-    case ScalarType.BYTES: w.bytes(value as Uint8Array); break;
+    case ScalarType.STRING:
+      if (value instanceof Uint8Array) w.bytes(value);
+      else w.string(value as string);
+      break;
+    case ScalarType.BYTES:
+      w.bytes(value as Uint8Array);
+      break;
   }
 }
 

@@ -25,7 +25,11 @@ import type { Token } from './tokens.js';
 
 /** A problem in an aggregate value, at the token it concerns. */
 export class TextFormatError extends Error {
-  constructor(message: string, readonly at: Pos, readonly hint: string) {
+  constructor(
+    message: string,
+    readonly at: Pos,
+    readonly hint: string,
+  ) {
     super(message);
   }
 }
@@ -65,7 +69,11 @@ export function parseTextFormat(tokens: Token[], type: OptionMessageType, scope:
   const missing = missingRequired(value, scope.types, '');
   if (missing.length > 0) {
     const first = tokens[0];
-    throw new TextFormatError(`message missing required fields: ${missing.join(', ')}`, first ? { line: first.line, charColumn: first.charColumn } : end, 'set every required field (proto2 required, editions LEGACY_REQUIRED) in the value');
+    throw new TextFormatError(
+      `message missing required fields: ${missing.join(', ')}`,
+      first ? { line: first.line, charColumn: first.charColumn } : end,
+      'set every required field (proto2 required, editions LEGACY_REQUIRED) in the value',
+    );
   }
   return value;
 }
@@ -111,7 +119,11 @@ export function missingRequired(value: MessageValue, types: OptionTypes, prefix:
 class TextFormatParser {
   private index = 0;
 
-  constructor(private readonly tokens: Token[], private readonly scope: TextFormatScope, private readonly end: Pos) {}
+  constructor(
+    private readonly tokens: Token[],
+    private readonly scope: TextFormatScope,
+    private readonly end: Pos,
+  ) {}
 
   private get current(): Token | undefined {
     return this.tokens[this.index];
@@ -162,7 +174,11 @@ class TextFormatParser {
         if (type.proto.options?.mapEntry) this.completeMapEntry(value);
         return value;
       }
-      if (this.current === undefined) this.fail(`expected "${close}" to close the message value, found the end of the value`, `close the ${type.fullName} value with ${close}`);
+      if (this.current === undefined)
+        this.fail(
+          `expected "${close}" to close the message value, found the end of the value`,
+          `close the ${type.fullName} value with ${close}`,
+        );
       this.field(value);
     }
   }
@@ -181,7 +197,8 @@ class TextFormatParser {
       }
       this.consume(']', 'close the extension name with ]');
       const found = this.scope.findExtension(name, type);
-      if (typeof found === 'string') this.fail(found, `an extension inside [...] must extend "${type.fullName}" and be visible from this file`, nameAt);
+      if (typeof found === 'string')
+        this.fail(found, `an extension inside [...] must extend "${type.fullName}" and be visible from this file`, nameAt);
       field = found;
       label = `[${name}]`;
     } else {
@@ -191,7 +208,12 @@ class TextFormatParser {
     }
     if (field.kind === 'message') this.tryConsume(':');
     else this.consume(':', `write ${label}: value`);
-    if (!field.repeated && target.has(field)) this.fail(`non-repeated field "${label}" is specified multiple times`, 'set each singular field once; repeated fields take several values', nameAt);
+    if (!field.repeated && target.has(field))
+      this.fail(
+        `non-repeated field "${label}" is specified multiple times`,
+        'set each singular field once; repeated fields take several values',
+        nameAt,
+      );
     this.checkOneof(target, field, nameAt);
     if (field.repeated && this.tryConsume('[')) {
       if (!this.tryConsume(']')) {
@@ -220,7 +242,11 @@ class TextFormatParser {
     if (!proto) {
       const names = type.proto.field.map((f) => f.name);
       const close = names.find((n) => editDistance(n, name) <= 2);
-      this.fail(`message type "${type.fullName}" has no field named "${name}"`, close ? `did you mean "${close}"?` : `its fields are ${names.join(', ') || '(none)'}`, at);
+      this.fail(
+        `message type "${type.fullName}" has no field named "${name}"`,
+        close ? `did you mean "${close}"?` : `its fields are ${names.join(', ') || '(none)'}`,
+        at,
+      );
     }
     return this.scope.types.field(type, proto);
   }
@@ -228,7 +254,11 @@ class TextFormatParser {
   /** protoc's IsGroupLike: delimited, named as its type in lower case, the type nested beside it. */
   private isGroupLike(type: OptionMessageType, proto: FieldDescriptorProto): boolean {
     const typeName = proto.typeName.slice(proto.typeName.lastIndexOf('.') + 1);
-    return this.scope.types.field(type, proto).delimited && proto.name === typeName.toLowerCase() && proto.typeName === `.${type.fullName}.${typeName}`;
+    return (
+      this.scope.types.field(type, proto).delimited &&
+      proto.name === typeName.toLowerCase() &&
+      proto.typeName === `.${type.fullName}.${typeName}`
+    );
   }
 
   /** protoc writes a map entry's key and value even when they are left out or zero. */
@@ -245,7 +275,11 @@ class TextFormatParser {
     for (const { field: other } of target.fields.values()) {
       if (other.isExtension || other.number === field.number || !inOneof(other.proto) || other.proto.oneofIndex !== index) continue;
       const oneof = target.type.proto.oneofDecl[index]?.name ?? '';
-      this.fail(`field "${field.name}" is specified along with field "${other.name}", another member of oneof "${oneof}"`, 'set one field of a oneof', at);
+      this.fail(
+        `field "${field.name}" is specified along with field "${other.name}", another member of oneof "${oneof}"`,
+        'set one field of a oneof',
+        at,
+      );
     }
   }
 
@@ -255,8 +289,14 @@ class TextFormatParser {
     while (this.tryConsume('.')) name += '.' + this.identifier('a message name');
     this.consume(']', 'close the type URL with ]');
     const type = target.type;
-    if (type.fullName !== 'google.protobuf.Any') this.fail(`a type URL ([${prefix}/${name}]) is only allowed in a google.protobuf.Any value, not in "${type.fullName}"`, 'write the field names of the message', at);
-    if (prefix !== 'type.googleapis.com' && prefix !== 'type.googleprod.com') this.fail(`invalid type URL prefix "${prefix}/"`, 'write [type.googleapis.com/package.Message]', at);
+    if (type.fullName !== 'google.protobuf.Any')
+      this.fail(
+        `a type URL ([${prefix}/${name}]) is only allowed in a google.protobuf.Any value, not in "${type.fullName}"`,
+        'write the field names of the message',
+        at,
+      );
+    if (prefix !== 'type.googleapis.com' && prefix !== 'type.googleprod.com')
+      this.fail(`invalid type URL prefix "${prefix}/"`, 'write [type.googleapis.com/package.Message]', at);
     const inner = this.scope.types.message(name);
     if (!inner) this.fail(`could not find type "${name}" for the Any value`, 'name a message the file can see, with its package', at);
     const urlField = type.proto.field.find((f) => f.number === 1);
@@ -291,13 +331,21 @@ class TextFormatParser {
       const found = enumType.proto.value.find((v) => v.name === t.text);
       if (!found) {
         const close = enumType.proto.value.map((v) => v.name).find((n) => editDistance(n, t.text) <= 2);
-        this.fail(`unknown enumeration value of "${t.text}" for field "${field.name}"`, close ? `did you mean "${close}"?` : `"${enumType.fullName}" has ${enumType.proto.value.map((v) => v.name).join(', ')}`, at);
+        this.fail(
+          `unknown enumeration value of "${t.text}" for field "${field.name}"`,
+          close ? `did you mean "${close}"?` : `"${enumType.fullName}" has ${enumType.proto.value.map((v) => v.name).join(', ')}`,
+          at,
+        );
       }
       return found.number;
     }
     const n = Number(this.integer(INT32, field));
     if (enumType.closed && !enumType.proto.value.some((v) => v.number === n)) {
-      this.fail(`unknown enumeration value of "${n}" for field "${field.name}"`, `"${enumType.fullName}" is a closed enum: use one of its values`, at);
+      this.fail(
+        `unknown enumeration value of "${n}" for field "${field.name}"`,
+        `"${enumType.fullName}" is a closed enum: use one of its values`,
+        at,
+      );
     }
     return n;
   }
@@ -307,10 +355,20 @@ class TextFormatParser {
     const at = this.at();
     const negative = signed && this.tryConsume('-');
     const t = this.current;
-    if (t?.type !== 'integer') this.fail(`expected integer for field "${field.name}", found ${negative ? `"-" then ${this.describe()}` : this.describe()}`, `${field.name} is ${SCALAR_WORD[field.scalar]}`, at);
+    if (t?.type !== 'integer')
+      this.fail(
+        `expected integer for field "${field.name}", found ${negative ? `"-" then ${this.describe()}` : this.describe()}`,
+        `${field.name} is ${SCALAR_WORD[field.scalar]}`,
+        at,
+      );
     this.index++;
     const value = (negative ? -1n : 1n) * parseInteger(t.text);
-    if (value < min || value > max) this.fail(`integer out of range (${negative ? '-' : ''}${t.text}) for field "${field.name}"`, `${field.name} is ${field.kind === 'enum' ? 'an enum' : SCALAR_WORD[field.scalar]}: from ${min} to ${max}`, at);
+    if (value < min || value > max)
+      this.fail(
+        `integer out of range (${negative ? '-' : ''}${t.text}) for field "${field.name}"`,
+        `${field.name} is ${field.kind === 'enum' ? 'an enum' : SCALAR_WORD[field.scalar]}: from ${min} to ${max}`,
+        at,
+      );
     return value;
   }
 
@@ -342,7 +400,8 @@ class TextFormatParser {
         }
         if (t?.type === 'integer') {
           const n = parseInteger(t.text);
-          if (n > 1n) this.fail(`integer out of range (${t.text}) for boolean field "${field.name}"`, 'write true or false (or 1 or 0)', at);
+          if (n > 1n)
+            this.fail(`integer out of range (${t.text}) for boolean field "${field.name}"`, 'write true or false (or 1 or 0)', at);
           this.index++;
           return n === 1n;
         }
@@ -351,7 +410,8 @@ class TextFormatParser {
       // falls through (fail throws)
       case ScalarType.STRING:
       case ScalarType.BYTES: {
-        if (this.current?.type !== 'string') this.fail(`expected string for field "${field.name}", found ${this.describe()}`, 'quote the value: "..."', at);
+        if (this.current?.type !== 'string')
+          this.fail(`expected string for field "${field.name}", found ${this.describe()}`, 'quote the value: "..."', at);
         const bytes: number[] = [];
         while (this.current?.type === 'string') {
           for (const b of stringBytes(this.current.text)) bytes.push(b);
@@ -359,7 +419,8 @@ class TextFormatParser {
         }
         if (field.scalar === ScalarType.BYTES) return new Uint8Array(bytes);
         const text = stringOf(bytes, field);
-        if (typeof text === 'object' && 'error' in text) this.fail(text.error, 'use a bytes field for raw bytes; protoc aborts on this value', at);
+        if (typeof text === 'object' && 'error' in text)
+          this.fail(text.error, 'use a bytes field for raw bytes; protoc aborts on this value', at);
         return text;
       }
     }
@@ -371,7 +432,8 @@ class TextFormatParser {
     const sign = this.tryConsume('-') ? -1 : 1;
     const t = this.current;
     if (t?.type === 'integer') {
-      if (/^0[xX]/.test(t.text) || (t.text.length > 1 && t.text.startsWith('0'))) this.fail(`expected a decimal number for field "${field.name}", found ${t.text}`, 'write floating-point values in decimal', at);
+      if (/^0[xX]/.test(t.text) || (t.text.length > 1 && t.text.startsWith('0')))
+        this.fail(`expected a decimal number for field "${field.name}", found ${t.text}`, 'write floating-point values in decimal', at);
       this.index++;
       return sign * Number(t.text);
     }

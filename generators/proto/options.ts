@@ -75,7 +75,8 @@ function describe(value: OptionValue): string {
 function scalarValue(type: ScalarType, value: OptionValue, name: string): Scalar | { error: string } {
   const int = (min: bigint, max: bigint, word: string): bigint | { error: string } => {
     // An unsigned option takes no sign at all, so `-0` is refused as protoc refuses it.
-    if (value.kind !== 'positive' && (value.kind !== 'negative' || min === 0n)) return { error: `value must be an integer${min === 0n ? ' from 0' : ''} for ${word} option "${name}"` };
+    if (value.kind !== 'positive' && (value.kind !== 'negative' || min === 0n))
+      return { error: `value must be an integer${min === 0n ? ' from 0' : ''} for ${word} option "${name}"` };
     if (value.value < min || value.value > max) return { error: `value out of range for ${word} option "${name}"` };
     return value.value;
   };
@@ -130,7 +131,11 @@ interface Context {
 
 /** Reported once per option; the option is then skipped. */
 class OptionProblem extends Error {
-  constructor(message: string, readonly at: Pos, readonly hint: string) {
+  constructor(
+    message: string,
+    readonly at: Pos,
+    readonly hint: string,
+  ) {
     super(message);
   }
 }
@@ -141,7 +146,15 @@ class OptionProblem extends Error {
  * are encoded), then custom ones; each options message gets the encoding of its values merged in.
  */
 export function interpretOptions(file: LinkFile, linker: Linker): void {
-  const ctx: Context = { file, linker, types: new OptionTypes(linker), values: new Map(), rewrites: new Map(), repeatedCounts: new Map(), setters: new Map() };
+  const ctx: Context = {
+    file,
+    linker,
+    types: new OptionTypes(linker),
+    values: new Map(),
+    rewrites: new Map(),
+    repeatedCounts: new Map(),
+    setters: new Map(),
+  };
   for (const custom of [false, true]) {
     ctx.values.clear();
     for (const option of file.options) {
@@ -151,7 +164,8 @@ export function interpretOptions(file: LinkFile, linker: Linker): void {
       } catch (cause) {
         if (cause instanceof UnresolvedOptionType) continue;
         if (!(cause instanceof OptionProblem || cause instanceof TextFormatError)) throw cause;
-        const message = cause instanceof TextFormatError ? `error in the value of option "${optionName(option)}": ${cause.message}` : cause.message;
+        const message =
+          cause instanceof TextFormatError ? `error in the value of option "${optionName(option)}": ${cause.message}` : cause.message;
         linker.problem(file, cause.at, message, cause.hint);
       }
     }
@@ -167,7 +181,10 @@ export function interpretOptions(file: LinkFile, linker: Linker): void {
 }
 
 function optionName(option: PendingOption, count = option.parts.length): string {
-  return option.parts.slice(0, count).map((p) => (p.isExtension ? `(${p.name})` : p.name)).join('.');
+  return option.parts
+    .slice(0, count)
+    .map((p) => (p.isExtension ? `(${p.name})` : p.name))
+    .join('.');
 }
 
 function interpretOption(ctx: Context, option: PendingOption): void {
@@ -193,8 +210,18 @@ function interpretOption(ctx: Context, option: PendingOption): void {
       // The previous part was a step into a submessage.
       const step = field;
       const stepName = optionName(option, i);
-      if (step.kind !== 'message') throw new OptionProblem(`option "${stepName}" is an atomic type, not a message`, part.pos, `"${stepName}" has no fields; set it with ${stepName} = value`);
-      if (step.repeated) throw new OptionProblem(`option field "${stepName}" is a repeated message; repeated message options must be initialized using an aggregate value`, option.parts[0].pos, `write ${stepName} = { ... } once per element`);
+      if (step.kind !== 'message')
+        throw new OptionProblem(
+          `option "${stepName}" is an atomic type, not a message`,
+          part.pos,
+          `"${stepName}" has no fields; set it with ${stepName} = value`,
+        );
+      if (step.repeated)
+        throw new OptionProblem(
+          `option field "${stepName}" is a repeated message; repeated message options must be initialized using an aggregate value`,
+          option.parts[0].pos,
+          `write ${stepName} = { ... } once per element`,
+        );
       target = target!.child(step);
       type = step.message();
     }
@@ -205,7 +232,11 @@ function interpretOption(ctx: Context, option: PendingOption): void {
   });
   const leaf = field!;
   if (!leaf.repeated && target.has(leaf)) {
-    throw new OptionProblem(`option "${fullName}" was already set`, option.parts[0].pos, 'set each option once (a message option may be set in pieces, each field once)');
+    throw new OptionProblem(
+      `option "${fullName}" was already set`,
+      option.parts[0].pos,
+      'set each option once (a message option may be set in pieces, each field once)',
+    );
   }
   const value = optionValue(ctx, option, leaf, fullName);
   steps.forEach(([step, container], i) => checkUse(ctx, option, step, container, i === steps.length - 1 ? value : undefined));
@@ -232,7 +263,12 @@ function checkComplete(ctx: Context, value: MessageValue): void {
       const option = ctx.setters.get(value)?.get(field.number);
       if (missing.length === 0 || !option) continue;
       const name = field.isExtension ? `(${option.parts[0].name})` : field.name;
-      ctx.linker.problem(ctx.file, option.parts[0].pos, `option "${name}" is missing required fields: ${missing.join(', ')}`, `set them too, e.g. option ${name}.${missing[0]} = ...;`);
+      ctx.linker.problem(
+        ctx.file,
+        option.parts[0].pos,
+        `option "${name}" is missing required fields: ${missing.join(', ')}`,
+        `set them too, e.g. option ${name}.${missing[0]} = ...;`,
+      );
     }
   }
 }
@@ -264,15 +300,23 @@ function checkUse(ctx: Context, option: PendingOption, field: OptionField, conta
   const full = `${container.fullName}.${field.proto.name}`;
   const target = TARGET[option.kind];
   if (fieldOptions && fieldOptions.targets.length > 0 && !fieldOptions.targets.includes(target.type)) {
-    const allowed = fieldOptions.targets.map((t) => (Object.values(TARGET).find((x) => x.type === t)?.word ?? String(t))).join(', ');
-    throw new OptionProblem(`option ${field.isExtension ? field.name : full} cannot be set on an entity of type \`${target.word}\``, at, `its targets are: ${allowed}`);
+    const allowed = fieldOptions.targets.map((t) => Object.values(TARGET).find((x) => x.type === t)?.word ?? String(t)).join(', ');
+    throw new OptionProblem(
+      `option ${field.isExtension ? field.name : full} cannot be set on an entity of type \`${target.word}\``,
+      at,
+      `its targets are: ${allowed}`,
+    );
   }
   const support = fieldOptions?.featureSupport ?? featureSupportFallback(container, field);
   if (support) {
     const syntax = ctx.file.proto.syntax;
     const edition = syntax === 'editions' ? ctx.file.proto.edition : syntax === 'proto3' ? Edition.EDITION_PROTO3 : Edition.EDITION_PROTO2;
     if (support.editionIntroduced > edition) {
-      throw new OptionProblem(`${full} wasn't introduced until edition ${editionName(support.editionIntroduced)} and can't be used in edition ${editionName(edition)}`, at, `remove it, or move the file to edition = "${editionName(support.editionIntroduced)}";`);
+      throw new OptionProblem(
+        `${full} wasn't introduced until edition ${editionName(support.editionIntroduced)} and can't be used in edition ${editionName(edition)}`,
+        at,
+        `remove it, or move the file to edition = "${editionName(support.editionIntroduced)}";`,
+      );
     }
     if (support.editionRemoved !== 0 && support.editionRemoved <= edition) {
       const why = support.removalError ? `: ${support.removalError}` : '';
@@ -281,7 +325,15 @@ function checkUse(ctx: Context, option: PendingOption, field: OptionField, conta
   }
   if (container.fullName === 'google.protobuf.FeatureSet' && field.kind === 'enum' && value === 0) {
     const zero = field.enumType().proto.value.find((v) => v.number === 0)?.name ?? '0';
-    throw new OptionProblem(`feature field \`${field.proto.name}\` must resolve to a known value, found ${zero}`, option.valuePos, `pick one of ${field.enumType().proto.value.filter((v) => v.number !== 0).map((v) => v.name).join(', ')}`);
+    throw new OptionProblem(
+      `feature field \`${field.proto.name}\` must resolve to a known value, found ${zero}`,
+      option.valuePos,
+      `pick one of ${field
+        .enumType()
+        .proto.value.filter((v) => v.number !== 0)
+        .map((v) => v.name)
+        .join(', ')}`,
+    );
   }
 }
 
@@ -301,11 +353,13 @@ const SUPPORT: Record<string, Partial<Support>> = {
   'google.protobuf.FeatureSet.enforce_proto_limits': { editionIntroduced: Edition.EDITION_2026 },
   'google.protobuf.FileOptions.java_multiple_files': {
     editionRemoved: Edition.EDITION_2024,
-    removalError: 'This behavior is enabled by default in editions 2024 and above. To disable it, you can set `features.(pb.java).nest_in_file_class = YES` on individual messages, enums, or services.',
+    removalError:
+      'This behavior is enabled by default in editions 2024 and above. To disable it, you can set `features.(pb.java).nest_in_file_class = YES` on individual messages, enums, or services.',
   },
   'google.protobuf.FileOptions.cc_enable_arenas': {
     editionRemoved: Edition.EDITION_2026,
-    removalError: 'cc_enable_arenas is enabled by default in every edition and overrides are ignored.This option is removed in editions 2026 and above.',
+    removalError:
+      'cc_enable_arenas is enabled by default in every edition and overrides are ignored.This option is removed in editions 2026 and above.',
   },
 };
 
@@ -332,16 +386,26 @@ function rootField(ctx: Context, option: PendingOption, root: OptionMessageType)
   const first = option.parts[0];
   const kindWord = KIND_WORD[option.kind];
   if (!first.isExtension) {
-    if (first.name === 'uninterpreted_option') throw new OptionProblem('option "uninterpreted_option" cannot be set directly', first.pos, 'remove it');
-    if (option.kind === 'message' && first.name === 'map_entry') throw new OptionProblem('map_entry should not be set explicitly', first.pos, 'use map<KeyType, ValueType> instead');
+    if (first.name === 'uninterpreted_option')
+      throw new OptionProblem('option "uninterpreted_option" cannot be set directly', first.pos, 'remove it');
+    if (option.kind === 'message' && first.name === 'map_entry')
+      throw new OptionProblem('map_entry should not be set explicitly', first.pos, 'use map<KeyType, ValueType> instead');
     const proto = root.proto.field.find((f) => f.name === first.name);
     if (!proto) {
       const names = root.proto.field.map((f) => f.name).filter((n) => n !== 'uninterpreted_option');
       const close = names.find((n) => editDistance(n, first.name) <= 2);
-      throw new OptionProblem(`"${first.name}" is not a ${kindWord} option`, first.pos, close ? `did you mean "${close}"?` : `${kindWord} options are ${names.join(', ')}; custom options are written (package.name)`);
+      throw new OptionProblem(
+        `"${first.name}" is not a ${kindWord} option`,
+        first.pos,
+        close ? `did you mean "${close}"?` : `${kindWord} options are ${names.join(', ')}; custom options are written (package.name)`,
+      );
     }
     if (first.name === 'features' && ctx.file.proto.syntax !== 'editions') {
-      throw new OptionProblem('features are only valid under editions', first.pos, 'remove the option, or migrate the file to edition = "2023";');
+      throw new OptionProblem(
+        'features are only valid under editions',
+        first.pos,
+        'remove the option, or migrate the file to edition = "2023";',
+      );
     }
     return ctx.types.field(root, proto);
   }
@@ -353,10 +417,19 @@ function rootField(ctx: Context, option: PendingOption, root: OptionMessageType)
       : `declare it with extend ${root.fullName} { ... } and import the file that does`;
     throw new OptionProblem(`option "(${first.name})" unknown: no extension named "${first.name}" is visible here`, first.pos, hint);
   }
-  if (sym.kind !== 'extension') throw new OptionProblem(`option "(${first.name})" is not an extension: "${first.name}" is a ${sym.kind}`, first.pos, 'custom options name an extension of an *Options message');
+  if (sym.kind !== 'extension')
+    throw new OptionProblem(
+      `option "(${first.name})" is not an extension: "${first.name}" is a ${sym.kind}`,
+      first.pos,
+      'custom options name an extension of an *Options message',
+    );
   const ext = sym.desc as FieldDescriptorProto;
   if (ext.extendee !== `.${root.fullName}`) {
-    throw new OptionProblem(`option "(${first.name})" is an extension of "${ext.extendee.slice(1)}", not of "${root.fullName}"`, first.pos, `it cannot be used on a ${kindWord}`);
+    throw new OptionProblem(
+      `option "(${first.name})" is an extension of "${ext.extendee.slice(1)}", not of "${root.fullName}"`,
+      first.pos,
+      `it cannot be used on a ${kindWord}`,
+    );
   }
   return ctx.types.extension(ext, found.fullName!, sym.file);
 }
@@ -369,14 +442,24 @@ function subField(ctx: Context, option: PendingOption, i: number, type: OptionMe
     const proto = type.proto.field.find((f) => f.name === part.name);
     if (!proto) {
       const close = type.proto.field.map((f) => f.name).find((n) => editDistance(n, part.name) <= 2);
-      throw new OptionProblem(`option "${name}" unknown: message "${type.fullName}" has no field named "${part.name}"`, part.pos, close ? `did you mean "${close}"?` : `its fields are ${type.proto.field.map((f) => f.name).join(', ') || '(none)'}`);
+      throw new OptionProblem(
+        `option "${name}" unknown: message "${type.fullName}" has no field named "${part.name}"`,
+        part.pos,
+        close ? `did you mean "${close}"?` : `its fields are ${type.proto.field.map((f) => f.name).join(', ') || '(none)'}`,
+      );
     }
     return ctx.types.field(type, proto);
   }
   const found = ctx.linker.lookup(part.name, option.scope, ctx.file, false);
   const ext = found.sym?.kind === 'extension' ? (found.sym.desc as FieldDescriptorProto) : undefined;
   if (!found.sym || !ext || ext.extendee !== `.${type.fullName}`) {
-    throw new OptionProblem(`option field "${name}" is not a field or extension of message "${type.proto.name}"`, part.pos, found.sym ? `"${part.name}" does not extend ${type.fullName}` : `no extension named "${part.name}" is visible here; import the file that declares it`);
+    throw new OptionProblem(
+      `option field "${name}" is not a field or extension of message "${type.proto.name}"`,
+      part.pos,
+      found.sym
+        ? `"${part.name}" does not extend ${type.fullName}`
+        : `no extension named "${part.name}" is visible here; import the file that declares it`,
+    );
   }
   return ctx.types.extension(ext, found.fullName!, found.sym.file);
 }
@@ -388,7 +471,11 @@ function optionValue(ctx: Context, option: PendingOption, field: OptionField, fu
   const shortName = field.isExtension ? `(${last.name})` : last.name;
   if (field.kind === 'message') {
     if (value.kind !== 'aggregate') {
-      throw new OptionProblem(`option "${fullName}" is a message: set it with ${shortName} = { <text format> }, or its fields with ${shortName}.field = value`, option.valuePos, `the value given is ${describe(value)}`);
+      throw new OptionProblem(
+        `option "${fullName}" is a message: set it with ${shortName} = { <text format> }, or its fields with ${shortName}.field = value`,
+        option.valuePos,
+        `the value given is ${describe(value)}`,
+      );
     }
     const lastToken = value.tokens[value.tokens.length - 1];
     const end = lastToken ? { line: lastToken.line, charColumn: lastToken.charColumn } : option.valuePos;
@@ -398,18 +485,25 @@ function optionValue(ctx: Context, option: PendingOption, field: OptionField, fu
     const enumType = field.enumType();
     const found = value.kind === 'identifier' ? enumType.proto.value.find((e) => e.name === value.value) : undefined;
     if (found) return found.number;
-    const message = value.kind === 'identifier'
-      ? `enum type "${enumType.fullName}" has no value named "${value.value}" for option "${fullName}"`
-      : `value must be an identifier for enum-valued option "${fullName}"`;
+    const message =
+      value.kind === 'identifier'
+        ? `enum type "${enumType.fullName}" has no value named "${value.value}" for option "${fullName}"`
+        : `value must be an identifier for enum-valued option "${fullName}"`;
     throw new OptionProblem(message, option.valuePos, `its values are ${enumType.proto.value.map((v) => v.name).join(', ')}`);
   }
   if (field.scalar === ScalarType.STRING && field.kind === 'scalar' && value.kind === 'string') {
     const text = stringOf(value.bytes, field);
-    if (typeof text === 'object' && 'error' in text) throw new OptionProblem(`value of string option "${fullName}" is not valid UTF-8`, option.valuePos, 'use a bytes option for raw bytes; protoc aborts on this value');
+    if (typeof text === 'object' && 'error' in text)
+      throw new OptionProblem(
+        `value of string option "${fullName}" is not valid UTF-8`,
+        option.valuePos,
+        'use a bytes option for raw bytes; protoc aborts on this value',
+      );
     return text;
   }
   const scalar = scalarValue(field.scalar, value, fullName);
-  if (typeof scalar === 'object' && 'error' in scalar) throw new OptionProblem(scalar.error, option.valuePos, `the value given is ${describe(value)}`);
+  if (typeof scalar === 'object' && 'error' in scalar)
+    throw new OptionProblem(scalar.error, option.valuePos, `the value given is ${describe(value)}`);
   return scalar;
 }
 
@@ -420,7 +514,8 @@ function textFormatScope(ctx: Context): TextFormatScope {
     findExtension(name, type) {
       const found = ctx.linker.lookup(name, type.fullName, ctx.file, false);
       const ext = found.sym?.kind === 'extension' ? (found.sym.desc as FieldDescriptorProto) : undefined;
-      if (!found.sym || !ext || ext.extendee !== `.${type.fullName}`) return `extension "${name}" is not defined or is not an extension of "${type.fullName}"`;
+      if (!found.sym || !ext || ext.extendee !== `.${type.fullName}`)
+        return `extension "${name}" is not defined or is not an extension of "${type.fullName}"`;
       return ctx.types.extension(ext, found.fullName!, found.sym.file);
     },
   };

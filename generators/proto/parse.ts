@@ -162,7 +162,10 @@ interface MapField {
 class Location {
   readonly loc: SourceCodeInfo_Location;
 
-  constructor(private readonly parser: Parser, path: number[]) {
+  constructor(
+    private readonly parser: Parser,
+    path: number[],
+  ) {
     this.loc = create(SourceCodeInfo_LocationSchema, { path, span: [parser.input.current.line, parser.input.current.column] });
     parser.locations.push(this.loc);
   }
@@ -229,7 +232,11 @@ class Parser {
   /** The file's edition; EDITION_UNKNOWN outside editions, as in protoc's parser. */
   private edition: Edition = Edition.EDITION_UNKNOWN;
 
-  constructor(text: string, private readonly name: string, private readonly display: string) {
+  constructor(
+    text: string,
+    private readonly name: string,
+    private readonly display: string,
+  ) {
     this.input = new Tokenizer(text, display);
   }
 
@@ -335,7 +342,11 @@ class Parser {
       const prev = this.input.previous;
       if (text === ';') {
         // Point just past the previous token: that is where the `;` is missing.
-        this.fail(`expected ";" after ${prev.type === 'string' ? prev.text : `"${prev.text}"`}, found ${this.describeCurrent()}`, hint ?? 'end the statement with ;', { line: prev.line, charColumn: prev.charColumn + prev.text.length });
+        this.fail(
+          `expected ";" after ${prev.type === 'string' ? prev.text : `"${prev.text}"`}, found ${this.describeCurrent()}`,
+          hint ?? 'end the statement with ;',
+          { line: prev.line, charColumn: prev.charColumn + prev.text.length },
+        );
       }
       this.fail(`expected "${text}", found ${this.describeCurrent()}`, hint);
     }
@@ -361,7 +372,8 @@ class Parser {
     while (!this.atEnd()) this.parseTopLevel(root);
     root.end();
     // Options before the package statement name custom options from the package too, as in protoc.
-    for (const option of this.options.slice(0, this.optionsBeforePackage)) option.scope = option.scope === '' ? this.file.package : `${this.file.package}.${option.scope}`;
+    for (const option of this.options.slice(0, this.optionsBeforePackage))
+      option.scope = option.scope === '' ? this.file.package : `${this.file.package}.${option.scope}`;
     return {
       name: this.name,
       display: this.display,
@@ -382,7 +394,10 @@ class Parser {
     const token = this.input.current;
     if (token.type !== 'string') {
       const example = isEdition ? 'edition = "2023";' : 'syntax = "proto3";';
-      this.fail(`expected a quoted ${isEdition ? 'edition' : 'syntax identifier'}, found ${this.describeCurrent()}`, token.type === 'end' ? `write ${example}` : `quote it: ${isEdition ? 'edition' : 'syntax'} = "${token.text}";`);
+      this.fail(
+        `expected a quoted ${isEdition ? 'edition' : 'syntax identifier'}, found ${this.describeCurrent()}`,
+        token.type === 'end' ? `write ${example}` : `quote it: ${isEdition ? 'edition' : 'syntax'} = "${token.text}";`,
+      );
     }
     const value = this.string(isEdition ? 'an edition such as "2023"' : 'a syntax identifier such as "proto3"');
     this.endOfDeclaration(';', location);
@@ -395,7 +410,13 @@ class Parser {
       return;
     }
     if (value !== 'proto2' && value !== 'proto3') {
-      this.fail(`unrecognized syntax identifier "${value}"; protoc recognizes only "proto2" and "proto3"`, value === 'editions' ? 'an editions file starts with edition = "2023"; (or "2024")' : 'write syntax = "proto3"; or syntax = "proto2"; (or edition = "2023";)', pos(token));
+      this.fail(
+        `unrecognized syntax identifier "${value}"; protoc recognizes only "proto2" and "proto3"`,
+        value === 'editions'
+          ? 'an editions file starts with edition = "2023"; (or "2024")'
+          : 'write syntax = "proto3"; or syntax = "proto2"; (or edition = "2023";)',
+        pos(token),
+      );
     }
     this.syntax = value;
     // protoc writes `syntax` for proto3 and editions only; proto2 is the default.
@@ -406,7 +427,12 @@ class Parser {
   private parseEdition(value: string, at: Pos): Edition {
     const edition = (Edition as unknown as Record<string, number | undefined>)[`EDITION_${value}`];
     const hint = 'write edition = "2023"; or edition = "2024";';
-    if (edition === undefined || edition === Edition.EDITION_UNKNOWN || edition === Edition.EDITION_PROTO2 || edition === Edition.EDITION_PROTO3) {
+    if (
+      edition === undefined ||
+      edition === Edition.EDITION_UNKNOWN ||
+      edition === Edition.EDITION_PROTO2 ||
+      edition === Edition.EDITION_PROTO3
+    ) {
       this.fail(`unknown edition "${value}"`, hint, at);
     }
     if (edition < Edition.EDITION_PROTO2) this.fail(`edition ${value} is earlier than the minimum supported edition PROTO2`, hint, at);
@@ -451,7 +477,10 @@ class Parser {
       this.parseOption(file, 'file', location, file.package, true);
       location.end();
     } else {
-      this.fail(`expected a top-level statement (e.g. "message"), found ${this.describeCurrent()}`, 'a .proto file holds syntax, package, import, option, message, enum, service and extend statements');
+      this.fail(
+        `expected a top-level statement (e.g. "message"), found ${this.describeCurrent()}`,
+        'a .proto file holds syntax, package, import, option, message, enum, service and extend statements',
+      );
     }
   }
 
@@ -465,7 +494,10 @@ class Parser {
     const visibility = this.lookingAt('export') ? SymbolVisibility.VISIBILITY_EXPORT : SymbolVisibility.VISIBILITY_LOCAL;
     this.input.next();
     if (!this.lookingAt('message') && !this.lookingAt('enum')) {
-      this.fail(`'local' and 'export' visibility modifiers are valid only on 'message' and 'enum', found ${this.describeCurrent()}`, 'write export message Name { ... } or local enum Name { ... }');
+      this.fail(
+        `'local' and 'export' visibility modifiers are valid only on 'message' and 'enum', found ${this.describeCurrent()}`,
+        'write export message Name { ... } or local enum Name { ... }',
+      );
     }
     return visibility;
   }
@@ -476,7 +508,8 @@ class Parser {
     this.consume('import');
     if (this.lookingAt('option')) {
       // Edition 2024: a file needed only for the custom options it defines.
-      if (this.edition < Edition.EDITION_2024) this.fail('option import is not supported before edition 2024', 'use a plain import, or move the file to edition = "2024";');
+      if (this.edition < Edition.EDITION_2024)
+        this.fail('option import is not supported before edition 2024', 'use a plain import, or move the file to edition = "2024";');
       const location = root.child(15, file.optionDependency.length);
       location.startAt(importToken);
       this.consume('option');
@@ -489,7 +522,11 @@ class Parser {
     }
     const location = root.child(3, file.dependency.length);
     location.startAt(importToken);
-    if (file.optionDependency.length > 0) this.fail('imports should precede any option imports to ensure proto files can roundtrip', 'move this import above the import option statements');
+    if (file.optionDependency.length > 0)
+      this.fail(
+        'imports should precede any option imports to ensure proto files can roundtrip',
+        'move this import above the import option statements',
+      );
     if (this.lookingAt('weak') && this.edition >= Edition.EDITION_2024) {
       this.fail('weak import is not supported in edition 2024 and above', 'use import option "..."; instead');
     }
@@ -551,7 +588,8 @@ class Parser {
         const inner = part.child(1);
         let name = '';
         if (this.input.current.type === 'identifier') name += this.identifier('an identifier');
-        else if (!this.lookingAt('.')) this.fail(`expected an option name inside (...), found ${this.describeCurrent()}`, 'custom options are written (package.name)');
+        else if (!this.lookingAt('.'))
+          this.fail(`expected an option name inside (...), found ${this.describeCurrent()}`, 'custom options are written (package.name)');
         while (this.lookingAt('.')) {
           this.consume('.');
           name += '.' + this.identifier('an identifier');
@@ -627,7 +665,11 @@ class Parser {
         if (this.lookingAt('{')) {
           valueLocation.loc.path.push(8);
           value = { kind: 'aggregate', ...this.parseAggregate() };
-        } else this.fail(`expected an option value, found ${this.describeCurrent()}`, 'an option value is a number, a string, an identifier (true, false, an enum value) or {...}');
+        } else
+          this.fail(
+            `expected an option value, found ${this.describeCurrent()}`,
+            'an option value is a number, a string, an identifier (true, false, an enum value) or {...}',
+          );
         break;
     }
     valueLocation.end();
@@ -662,7 +704,8 @@ class Parser {
 
   private parseMessage(message: DescriptorProto, location: Location, scope: string): void {
     // protoc's limit (MaxMessageDeclarationNestingDepth, 32), which also keeps deep input off the stack.
-    if (++this.messageDepth >= MAX_MESSAGE_DEPTH) this.fail('reached maximum recursion limit for nested messages', `nest messages at most ${MAX_MESSAGE_DEPTH - 1} deep`);
+    if (++this.messageDepth >= MAX_MESSAGE_DEPTH)
+      this.fail('reached maximum recursion limit for nested messages', `nest messages at most ${MAX_MESSAGE_DEPTH - 1} deep`);
     this.parseMessageBody(message, location, scope);
     this.messageDepth--;
   }
@@ -681,7 +724,8 @@ class Parser {
   private parseMessageBlock(message: DescriptorProto, location: Location, scope: string): void {
     this.endOfDeclaration('{', location, 'a message body starts with {');
     while (!this.tryEndOfDeclaration('}', undefined)) {
-      if (this.atEnd()) this.fail('reached the end of the file in a message definition (missing "}")', `close message ${message.name} with }`);
+      if (this.atEnd())
+        this.fail('reached the end of the file in a message definition (missing "}")', `close message ${message.name} with }`);
       this.parseMessageStatement(message, location, scope);
     }
     // `to max` ends one past the largest number: 2^29 - 1, or INT32_MAX for a MessageSet.
@@ -693,7 +737,15 @@ class Parser {
 
   /** protoc's IsMessageSetWireFormatMessage, read from the still uninterpreted options. */
   private isMessageSet(message: DescriptorProto): boolean {
-    return this.options.some((o) => o.owner === message && o.parts.length === 1 && !o.parts[0]!.isExtension && o.parts[0]!.name === 'message_set_wire_format' && o.value.kind === 'identifier' && o.value.value === 'true');
+    return this.options.some(
+      (o) =>
+        o.owner === message &&
+        o.parts.length === 1 &&
+        !o.parts[0]!.isExtension &&
+        o.parts[0]!.name === 'message_set_wire_format' &&
+        o.value.kind === 'identifier' &&
+        o.value.value === 'true',
+    );
   }
 
   /** proto3 `optional` fields each get a one-field oneof named `_name`, as protoc adds them. */
@@ -730,7 +782,11 @@ class Parser {
       if (visibility !== undefined) nested.visibility = visibility;
       sub.end();
     } else if (this.lookingAt('extensions')) {
-      if (this.syntax === 'proto3') this.fail('extension ranges are not allowed in proto3', 'remove the extensions statement; proto3 messages use google.protobuf.Any or custom options instead');
+      if (this.syntax === 'proto3')
+        this.fail(
+          'extension ranges are not allowed in proto3',
+          'remove the extensions statement; proto3 messages use google.protobuf.Any or custom options instead',
+        );
       const sub = location.child(5);
       this.parseExtensions(message, sub, scope);
       sub.end();
@@ -772,7 +828,10 @@ class Parser {
     const t = this.input.current;
     if (this.lookingAt('optional') || this.lookingAt('repeated') || this.lookingAt('required')) {
       if (this.syntax === 'editions' && this.lookingAt('optional')) {
-        this.fail('label "optional" is not supported in editions', 'remove it: by default every singular field has presence unless features.field_presence is set');
+        this.fail(
+          'label "optional" is not supported in editions',
+          'remove it: by default every singular field has presence unless features.field_presence is set',
+        );
       }
       if (this.syntax === 'editions' && this.lookingAt('required')) {
         this.fail('label "required" is not supported in editions', 'write [features.field_presence = LEGACY_REQUIRED] instead');
@@ -817,11 +876,25 @@ class Parser {
       if (this.lookingAt('map') && this.input.current.type === 'identifier') {
         this.input.next();
         if (this.lookingAt('<')) {
-          if (oneofIndex !== undefined) this.fail('map fields are not allowed in oneofs', 'move the map field out of the oneof, or wrap it in a message', pos(typeToken));
+          if (oneofIndex !== undefined)
+            this.fail(
+              'map fields are not allowed in oneofs',
+              'move the map field out of the oneof, or wrap it in a message',
+              pos(typeToken),
+            );
           if (this.hasLabel(field)) {
-            this.fail('labels (required/optional/repeated) are not allowed on map fields', 'remove the label: a map is already repeated', this.positions.get(field)!.label);
+            this.fail(
+              'labels (required/optional/repeated) are not allowed on map fields',
+              'remove the label: a map is already repeated',
+              this.positions.get(field)!.label,
+            );
           }
-          if (field.extendee !== '') this.fail('map fields are not allowed to be extensions', 'declare the map in a message and extend with a field of that message type', pos(typeToken));
+          if (field.extendee !== '')
+            this.fail(
+              'map fields are not allowed to be extensions',
+              'declare the map in a message and extend with a field of that message type',
+              pos(typeToken),
+            );
           field.label = FieldDescriptorProto_Label.REPEATED;
           this.consume('<');
           const keyPos = pos(this.input.current);
@@ -843,7 +916,9 @@ class Parser {
             const noSyntax = this.file.syntax === '' && !this.locations.some((l) => l.path.length === 1 && l.path[0] === 12);
             this.fail(
               `expected "required", "optional", or "repeated", found ${this.describeCurrent()}`,
-              noSyntax ? 'a file without a syntax statement is proto2, where fields need a label; add syntax = "proto3"; as the first statement if the file is proto3' : 'proto2 fields start with a label: optional int32 id = 1;',
+              noSyntax
+                ? 'a file without a syntax statement is proto2, where fields need a label; add syntax = "proto3"; as the first statement if the file is proto3'
+                : 'proto2 fields start with a label: optional int32 id = 1;',
             );
           }
           field.label = FieldDescriptorProto_Label.OPTIONAL;
@@ -855,9 +930,14 @@ class Parser {
         }
         if (type === FieldDescriptorProto_Type.GROUP) {
           if (this.syntax === 'editions') {
-            this.fail('group syntax is no longer supported in editions', 'declare a message and a field of that type with [features.message_encoding = DELIMITED]', pos(typeToken));
+            this.fail(
+              'group syntax is no longer supported in editions',
+              'declare a message and a field of that type with [features.message_encoding = DELIMITED]',
+              pos(typeToken),
+            );
           }
-          if (this.syntax === 'proto3') this.fail('groups are not supported in proto3', 'declare a nested message and a field of that type instead', pos(typeToken));
+          if (this.syntax === 'proto3')
+            this.fail('groups are not supported in proto3', 'declare a nested message and a field of that type instead', pos(typeToken));
         }
         if (typeName === '') {
           location.loc.path.push(5);
@@ -879,7 +959,8 @@ class Parser {
     const numberToken = this.input.current;
     {
       const location = fieldLocation.child(3);
-      if (this.input.current.type !== 'integer') this.fail(`expected a field number, found ${this.describeCurrent()}`, 'field numbers are integers from 1 to 536870911');
+      if (this.input.current.type !== 'integer')
+        this.fail(`expected a field number, found ${this.describeCurrent()}`, 'field numbers are integers from 1 to 536870911');
       const value = parseInteger(this.input.current.text);
       if (value > INT32_MAX) this.fail(`integer ${this.input.current.text} is out of range`, 'field numbers run from 1 to 536870911');
       field.number = Number(value);
@@ -887,7 +968,12 @@ class Parser {
       location.end();
     }
     if (oneofIndex !== undefined) field.oneofIndex = oneofIndex;
-    this.setPositions(field, { type: pos(typeToken), name: pos(nameToken), number: pos(numberToken), ...(map ? { key: map.keyPos, value: map.valuePos } : {}) });
+    this.setPositions(field, {
+      type: pos(typeToken),
+      name: pos(nameToken),
+      number: pos(numberToken),
+      ...(map ? { key: map.keyPos, value: map.valuePos } : {}),
+    });
     this.parseFieldOptions(field, fieldLocation, scope);
     if (field.typeName === '' && field.type === FieldDescriptorProto_Type.GROUP) {
       this.parseGroup(field, nameToken, messages, parentLocation, nestedTypeNumber, fieldLocation, scope);
@@ -901,7 +987,15 @@ class Parser {
    * `optional group Result = 1 { ... }`: a nested message named as written and a field of type
    * TYPE_GROUP named in lower case. protoc records overlapping locations for the two.
    */
-  private parseGroup(field: FieldDescriptorProto, nameToken: Token, messages: DescriptorProto[], parentLocation: Location, nestedTypeNumber: number, fieldLocation: Location, scope: string): void {
+  private parseGroup(
+    field: FieldDescriptorProto,
+    nameToken: Token,
+    messages: DescriptorProto[],
+    parentLocation: Location,
+    nestedTypeNumber: number,
+    fieldLocation: Location,
+    scope: string,
+  ): void {
     const groupLocation = parentLocation.child(nestedTypeNumber, messages.length);
     groupLocation.startAtLocation(fieldLocation);
     const group = create(DescriptorProtoSchema, { name: field.name });
@@ -917,14 +1011,20 @@ class Parser {
       location.endAt(nameToken);
     }
     if (!/^[A-Z]/.test(group.name)) {
-      this.fail('group names must start with a capital letter', `write group ${group.name.charAt(0).toUpperCase()}${group.name.slice(1)}; the field is named in lower case`, pos(nameToken));
+      this.fail(
+        'group names must start with a capital letter',
+        `write group ${group.name.charAt(0).toUpperCase()}${group.name.slice(1)}; the field is named in lower case`,
+        pos(nameToken),
+      );
     }
     this.setPositions(group, { name: pos(nameToken) });
     field.name = field.name.replace(/[A-Z]/g, (c) => c.toLowerCase());
     field.typeName = group.name;
-    if (!this.lookingAt('{')) this.fail(`missing group body, found ${this.describeCurrent()}`, `write group ${group.name} = ${field.number} { ... }`);
+    if (!this.lookingAt('{'))
+      this.fail(`missing group body, found ${this.describeCurrent()}`, `write group ${group.name} = ${field.number} { ... }`);
     // Groups count towards the nesting limit too (as in protoc after 36), so deep input cannot overflow the stack.
-    if (++this.messageDepth >= MAX_MESSAGE_DEPTH) this.fail('reached maximum recursion limit for nested messages', `nest messages at most ${MAX_MESSAGE_DEPTH - 1} deep`);
+    if (++this.messageDepth >= MAX_MESSAGE_DEPTH)
+      this.fail('reached maximum recursion limit for nested messages', `nest messages at most ${MAX_MESSAGE_DEPTH - 1} deep`);
     this.parseMessageBlock(group, groupLocation, scope ? `${scope}.${group.name}` : group.name);
     this.messageDepth--;
     groupLocation.end();
@@ -971,7 +1071,11 @@ class Parser {
 
   private parseUserDefinedType(): string {
     const t = this.input.current;
-    if (t.type === 'identifier' && t.text in TYPES) this.fail(`expected a message type, found the scalar type "${t.text}"`, 'requests and responses must be messages; wrap the value in a message (or use google.protobuf wrappers)');
+    if (t.type === 'identifier' && t.text in TYPES)
+      this.fail(
+        `expected a message type, found the scalar type "${t.text}"`,
+        'requests and responses must be messages; wrap the value in a message (or use google.protobuf wrappers)',
+      );
     let name = '';
     if (this.tryConsume('.')) name += '.';
     name += this.identifier('a type name');
@@ -985,7 +1089,11 @@ class Parser {
     this.consume('[');
     do {
       if (this.lookingAt('default')) {
-        if (this.syntax === 'proto3') this.fail('explicit default values are not allowed in proto3', 'remove [default = ...]; proto3 fields default to zero, empty or the first enum value');
+        if (this.syntax === 'proto3')
+          this.fail(
+            'explicit default values are not allowed in proto3',
+            'remove [default = ...]; proto3 fields default to zero, empty or the first enum value',
+          );
         this.parseDefault(field, fieldLocation);
       } else if (this.lookingAt('json_name')) {
         if (this.positions.get(field)?.jsonName) this.fail('option "json_name" is already set', 'set json_name once');
@@ -1062,7 +1170,11 @@ class Parser {
       case T.STRING:
         return this.string('a string for the default value');
       case T.BYTES: {
-        if (this.input.current.type !== 'string') this.fail(`expected a string for the default value, found ${this.describeCurrent()}`, 'a bytes default is a string literal, e.g. "\\x00\\xff"');
+        if (this.input.current.type !== 'string')
+          this.fail(
+            `expected a string for the default value, found ${this.describeCurrent()}`,
+            'a bytes default is a string literal, e.g. "\\x00\\xff"',
+          );
         const bytes: number[] = [];
         while (this.input.current.type === 'string') {
           bytes.push(...stringBytes(this.input.current.text));
@@ -1088,7 +1200,14 @@ class Parser {
     return this.fail(`expected ${what}, found ${this.describeCurrent()}`, 'write a number, inf or nan');
   }
 
-  private parseOneof(oneof: OneofDescriptorProto, message: DescriptorProto, index: number, location: Location, messageLocation: Location, scope: string): void {
+  private parseOneof(
+    oneof: OneofDescriptorProto,
+    message: DescriptorProto,
+    index: number,
+    location: Location,
+    messageLocation: Location,
+    scope: string,
+  ): void {
     this.consume('oneof');
     const nameLocation = location.child(1);
     const at = pos(this.input.current);
@@ -1105,7 +1224,10 @@ class Parser {
         continue;
       }
       if (this.lookingAt('required') || this.lookingAt('optional') || this.lookingAt('repeated')) {
-        this.fail('fields in oneofs must not have labels (required / optional / repeated)', 'remove the label; to repeat a value inside a oneof, wrap it in a message');
+        this.fail(
+          'fields in oneofs must not have labels (required / optional / repeated)',
+          'remove the label; to repeat a value inside a oneof, wrap it in a message',
+        );
       }
       const fieldLocation = messageLocation.child(2, message.field.length);
       const field = create(FieldDescriptorProtoSchema, { label: FieldDescriptorProto_Label.OPTIONAL });
@@ -1155,7 +1277,8 @@ class Parser {
   private fieldNumberInRange(what: string): number {
     const value = Number(this.integer(what, INT32_MAX));
     // protoc reports it at the token after the number.
-    if (value === Number(INT32_MAX)) this.fail('field number out of bounds', `field numbers run from 1 to ${FIELD_NUMBER_MAX}; write "to max" for the largest`);
+    if (value === Number(INT32_MAX))
+      this.fail('field number out of bounds', `field numbers run from 1 to ${FIELD_NUMBER_MAX}; write "to max" for the largest`);
     return value;
   }
 
@@ -1197,10 +1320,16 @@ class Parser {
     if (type === 'string' || type === 'identifier') {
       // Names: string literals before editions, identifiers in editions.
       if (type === 'string' && this.syntax === 'editions') {
-        this.fail('reserved names must be identifiers in editions, not string literals', `write reserved ${stringValue(this.input.current.text)};`);
+        this.fail(
+          'reserved names must be identifiers in editions, not string literals',
+          `write reserved ${stringValue(this.input.current.text)};`,
+        );
       }
       if (type === 'identifier' && this.syntax !== 'editions') {
-        this.fail(`reserved names must be string literals in ${this.syntax} (only editions supports identifiers), found ${this.describeCurrent()}`, `write reserved "${this.input.current.text}";`);
+        this.fail(
+          `reserved names must be string literals in ${this.syntax} (only editions supports identifiers), found ${this.describeCurrent()}`,
+          `write reserved "${this.input.current.text}";`,
+        );
       }
       const location = messageLocation.child(isEnum ? 5 : 10);
       location.startAt(start);
@@ -1224,7 +1353,13 @@ class Parser {
     do {
       const sub = location.child(message.reservedRange.length);
       const startToken = this.input.current;
-      const what = first ? (isEnum ? 'an enum value or number range' : 'a field name or number range') : isEnum ? 'an enum number range' : 'a field number range';
+      const what = first
+        ? isEnum
+          ? 'an enum value or number range'
+          : 'a field name or number range'
+        : isEnum
+          ? 'an enum number range'
+          : 'a field number range';
       let from: number;
       let to: number;
       {
@@ -1353,7 +1488,8 @@ class Parser {
     const scope = this.file.package ? `${this.file.package}.${service.name}` : service.name;
     this.endOfDeclaration('{', location, 'a service body starts with {');
     while (!this.tryEndOfDeclaration('}', undefined)) {
-      if (this.atEnd()) this.fail('reached the end of the file in a service definition (missing "}")', `close service ${service.name} with }`);
+      if (this.atEnd())
+        this.fail('reached the end of the file in a service definition (missing "}")', `close service ${service.name} with }`);
       if (this.tryEndOfDeclaration(';', undefined)) continue;
       if (this.lookingAt('option')) {
         const sub = location.child(3);
@@ -1412,7 +1548,8 @@ class Parser {
       if (!method.options) method.options = create(MethodOptionsSchema);
       this.endOfDeclaration('{', location);
       while (!this.tryEndOfDeclaration('}', undefined)) {
-        if (this.atEnd()) this.fail('reached the end of the file in method options (missing "}")', `close the options of ${method.name} with }`);
+        if (this.atEnd())
+          this.fail('reached the end of the file in method options (missing "}")', `close the options of ${method.name} with }`);
         if (this.tryEndOfDeclaration(';', undefined)) continue;
         const sub = location.child(4);
         this.parseOption(method, 'method', sub, scope, true);

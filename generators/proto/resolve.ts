@@ -8,7 +8,15 @@
  */
 import type { Diagnostic } from '../core/diagnostics.js';
 import { isFieldSet } from '@bufbuild/protobuf';
-import { Edition, FeatureSet_EnumType, FeatureSet_JsonFormat, FieldDescriptorProtoSchema, SymbolVisibility, FieldDescriptorProto_Label, FieldDescriptorProto_Type } from '@bufbuild/protobuf/wkt';
+import {
+  Edition,
+  FeatureSet_EnumType,
+  FeatureSet_JsonFormat,
+  FieldDescriptorProtoSchema,
+  SymbolVisibility,
+  FieldDescriptorProto_Label,
+  FieldDescriptorProto_Type,
+} from '@bufbuild/protobuf/wkt';
 import type { FeatureSet } from '@bufbuild/protobuf/wkt';
 import type { DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto } from '@bufbuild/protobuf/wkt';
 import { canonicalDefault } from './defaults.js';
@@ -126,11 +134,15 @@ export class Linker {
       if (existing.kind === 'package' && sym.kind === 'package') return;
       const dot = fullName.lastIndexOf('.');
       const short = fullName.slice(dot + 1);
-      const message = dot < 0 || scopeForMessage === ''
-        ? `"${short}" is already defined`
-        : `"${short}" is already defined in "${scopeForMessage}"`;
+      const message =
+        dot < 0 || scopeForMessage === '' ? `"${short}" is already defined` : `"${short}" is already defined in "${scopeForMessage}"`;
       const first = existing.pos ? `${existing.file.display}:${existing.pos.line + 1}:${existing.pos.charColumn}` : existing.file.display;
-      this.problem(file, sym.pos, message, `${enumValueNote}the first definition (${KIND_WORD[existing.kind]}) is at ${first}; rename one of them`);
+      this.problem(
+        file,
+        sym.pos,
+        message,
+        `${enumValueNote}the first definition (${KIND_WORD[existing.kind]}) is at ${first}; rename one of them`,
+      );
       return;
     }
     this.symbols.set(fullName, { ...sym, file });
@@ -145,7 +157,12 @@ export class Linker {
         const name = parts.slice(0, i).join('.');
         const existing = this.symbols.get(name);
         if (existing && existing.kind !== 'package') {
-          this.problem(file, undefined, `package "${name}" conflicts with ${KIND_WORD[existing.kind]} of that name in ${existing.file.display}`, 'rename the package or the other declaration');
+          this.problem(
+            file,
+            undefined,
+            `package "${name}" conflicts with ${KIND_WORD[existing.kind]} of that name in ${existing.file.display}`,
+            'rename the package or the other declaration',
+          );
         } else if (!existing) this.symbols.set(name, { kind: 'package', file });
       }
     }
@@ -153,8 +170,13 @@ export class Linker {
       const full = join(scope, e.name);
       this.define(file, full, { kind: 'enum', desc: e, pos: pos(e), local: localReason(file, e, scope === proto.package) }, scope);
       for (const value of e.value) {
-        this.define(file, join(scope, value.name), { kind: 'enumValue', desc: value, pos: pos(value) }, scope,
-          `enum values are siblings of their enum (C++ scoping), so "${value.name}" must be unique within "${scope || proto.package || 'the file'}", not just within "${e.name}" (prefix values with the enum name, e.g. ${screamingPrefix(e.name)}_${value.name}); `);
+        this.define(
+          file,
+          join(scope, value.name),
+          { kind: 'enumValue', desc: value, pos: pos(value) },
+          scope,
+          `enum values are siblings of their enum (C++ scoping), so "${value.name}" must be unique within "${scope || proto.package || 'the file'}", not just within "${e.name}" (prefix values with the enum name, e.g. ${screamingPrefix(e.name)}_${value.name}); `,
+        );
       }
     };
     const addMessage = (m: DescriptorProto, scope: string) => {
@@ -171,7 +193,8 @@ export class Linker {
     };
     for (const m of proto.messageType) addMessage(m, proto.package);
     for (const e of proto.enumType) addEnum(e, proto.package);
-    for (const ext of proto.extension) this.define(file, join(proto.package, ext.name), { kind: 'extension', desc: ext, pos: pos(ext) }, proto.package);
+    for (const ext of proto.extension)
+      this.define(file, join(proto.package, ext.name), { kind: 'extension', desc: ext, pos: pos(ext) }, proto.package);
     for (const s of proto.service) {
       const full = join(proto.package, s.name);
       this.define(file, full, { kind: 'service', desc: s, pos: pos(s) }, proto.package);
@@ -198,7 +221,12 @@ export class Linker {
    * protoc's LookupSymbol: `.a.b` is absolute; otherwise the first part of the name is searched
    * from the innermost scope outwards and the rest is looked up inside what it found.
    */
-  lookup(name: string, scope: string, from: LinkFile, typesOnly: boolean): { sym?: Sym; fullName?: string; hidden?: { sym?: Sym; name?: string }; innermost?: string } {
+  lookup(
+    name: string,
+    scope: string,
+    from: LinkFile,
+    typesOnly: boolean,
+  ): { sym?: Sym; fullName?: string; hidden?: { sym?: Sym; name?: string }; innermost?: string } {
     const hidden: { sym?: Sym; name?: string } = {};
     if (name.startsWith('.')) {
       const sym = this.find(name.slice(1), from, hidden);
@@ -228,7 +256,13 @@ export class Linker {
   }
 
   /** Resolves a type reference and reports why it fails, protoc style. */
-  private resolveType(file: LinkFile, name: string, scope: string, at: Pos | undefined, want: 'type' | 'message'): { sym: Sym; fullName: string } | undefined {
+  private resolveType(
+    file: LinkFile,
+    name: string,
+    scope: string,
+    at: Pos | undefined,
+    want: 'type' | 'message',
+  ): { sym: Sym; fullName: string } | undefined {
     const found = this.lookup(name, scope, file, true);
     if (found.sym && found.fullName !== undefined) {
       if (want === 'message' && found.sym.kind !== 'message') {
@@ -236,28 +270,58 @@ export class Linker {
         return undefined;
       }
       if (!IS_TYPE.has(found.sym.kind)) {
-        this.problem(file, at, `"${name}" is not a type`, `it names ${KIND_WORD[found.sym.kind]}; a field type must be a message or an enum`);
+        this.problem(
+          file,
+          at,
+          `"${name}" is not a type`,
+          `it names ${KIND_WORD[found.sym.kind]}; a field type must be a message or an enum`,
+        );
         return undefined;
       }
       if (!this.typeVisible.get(file)!.has(found.sym.file)) {
-        this.problem(file, at, `"${name}" seems to be defined in "${found.sym.file.proto.name}", which is not imported by "${file.proto.name}"`, `import option makes only a file's options usable; add import "${found.sym.file.proto.name}"; to use its types`);
+        this.problem(
+          file,
+          at,
+          `"${name}" seems to be defined in "${found.sym.file.proto.name}", which is not imported by "${file.proto.name}"`,
+          `import option makes only a file's options usable; add import "${found.sym.file.proto.name}"; to use its types`,
+        );
         return undefined;
       }
       if (found.sym.local !== undefined && found.sym.file !== file) {
-        this.problem(file, at, `symbol "${found.fullName}", defined in "${found.sym.file.proto.name}", is not visible from "${file.proto.name}": ${found.sym.local} and cannot be accessed outside its own file`, `mark it export (export message ... / export enum ...) in ${found.sym.file.proto.name}`);
+        this.problem(
+          file,
+          at,
+          `symbol "${found.fullName}", defined in "${found.sym.file.proto.name}", is not visible from "${file.proto.name}": ${found.sym.local} and cannot be accessed outside its own file`,
+          `mark it export (export message ... / export enum ...) in ${found.sym.file.proto.name}`,
+        );
         return undefined;
       }
       return { sym: found.sym, fullName: found.fullName };
     }
     if (found.hidden?.sym) {
       const deps = found.hidden.sym.file;
-      this.problem(file, at, `"${name}" seems to be defined in "${deps.proto.name}", which is not imported by "${file.proto.name}"`, `add import "${deps.proto.name}"; to use it here`);
+      this.problem(
+        file,
+        at,
+        `"${name}" seems to be defined in "${deps.proto.name}", which is not imported by "${file.proto.name}"`,
+        `add import "${deps.proto.name}"; to use it here`,
+      );
     } else if (found.innermost) {
-      this.problem(file, at, `"${name}" is resolved to "${found.innermost}", which is not defined`, `the innermost scope is searched first in name resolution; write ".${name}" to start from the outermost scope`);
+      this.problem(
+        file,
+        at,
+        `"${name}" is resolved to "${found.innermost}", which is not defined`,
+        `the innermost scope is searched first in name resolution; write ".${name}" to start from the outermost scope`,
+      );
     } else {
       const any = this.lookup(name, scope, file, false);
       if (any.sym && !IS_TYPE.has(any.sym.kind)) {
-        this.problem(file, at, `"${name}" is not a type: it names ${KIND_WORD[any.sym.kind]} (${any.fullName})`, 'a field type must be a scalar type, a message or an enum');
+        this.problem(
+          file,
+          at,
+          `"${name}" is not a type: it names ${KIND_WORD[any.sym.kind]} (${any.fullName})`,
+          'a field type must be a scalar type, a message or an enum',
+        );
       } else {
         this.problem(file, at, `"${name}" is not defined`, this.suggest(name, file));
       }
@@ -340,9 +404,25 @@ export class Linker {
     }
     const e = target.desc as EnumDescriptorProto;
     if (!/^[A-Za-z_]\w*$/.test(field.defaultValue)) {
-      this.problem(file, at, 'default value for an enum field needs to be an identifier', `write one of ${e.value.map((v) => v.name).slice(0, 4).join(', ')}`);
+      this.problem(
+        file,
+        at,
+        'default value for an enum field needs to be an identifier',
+        `write one of ${e.value
+          .map((v) => v.name)
+          .slice(0, 4)
+          .join(', ')}`,
+      );
     } else if (!e.value.some((v) => v.name === field.defaultValue)) {
-      this.problem(file, at, `enum type "${field.typeName.slice(1)}" has no value named "${field.defaultValue}"`, `write one of ${e.value.map((v) => v.name).slice(0, 4).join(', ')}`);
+      this.problem(
+        file,
+        at,
+        `enum type "${field.typeName.slice(1)}" has no value named "${field.defaultValue}"`,
+        `write one of ${e.value
+          .map((v) => v.name)
+          .slice(0, 4)
+          .join(', ')}`,
+      );
     }
   }
 
@@ -367,7 +447,11 @@ export class Linker {
       const fileClosed = syntax === 'proto2' || (syntax === 'editions' && closed(proto.options?.features, false));
       // The JSON format: legacy for proto2; in editions, features.json_format down the file.
       const legacy = (features: FeatureSet | undefined, inherited: boolean) =>
-        features?.jsonFormat === FeatureSet_JsonFormat.LEGACY_BEST_EFFORT ? true : features?.jsonFormat === FeatureSet_JsonFormat.ALLOW ? false : inherited;
+        features?.jsonFormat === FeatureSet_JsonFormat.LEGACY_BEST_EFFORT
+          ? true
+          : features?.jsonFormat === FeatureSet_JsonFormat.ALLOW
+            ? false
+            : inherited;
       const fileLegacy = syntax === 'proto2' || (syntax === 'editions' && legacy(proto.options?.features, false));
       const walk = (m: DescriptorProto, full: string, enumsClosed: boolean, legacyJson: boolean) => {
         const inner = syntax === 'editions' ? closed(m.options?.features, enumsClosed) : enumsClosed;
@@ -379,7 +463,8 @@ export class Linker {
         this.checkExtensions(file, m.extension, full, syntax, extensionNumbers);
       };
       for (const m of proto.messageType) walk(m, join(proto.package, m.name), fileClosed, fileLegacy);
-      for (const e of proto.enumType) this.checkEnum(file, e, closed(e.options?.features, fileClosed) && syntax !== 'proto3', join(proto.package, e.name));
+      for (const e of proto.enumType)
+        this.checkEnum(file, e, closed(e.options?.features, fileClosed) && syntax !== 'proto3', join(proto.package, e.name));
       this.checkExtensions(file, proto.extension, proto.package, syntax, extensionNumbers);
       checkNamingStyle(file, (at, message, hint) => this.problem(file, at, message, hint));
     }
@@ -400,16 +485,38 @@ export class Linker {
   private checkOpenEnums(file: LinkFile, message: DescriptorProto, full: string): void {
     for (const field of message.field) {
       if (field.type !== FieldDescriptorProto_Type.ENUM || !this.closedEnums.has(field.typeName)) continue;
-      this.problem(file, file.positions.get(field)?.type, `enum type "${field.typeName.slice(1)}" is not an open enum, but is used in "${full}" which is a proto3 message type`, 'use an enum of a proto3 or editions file (open), or move the message to proto2 or editions');
+      this.problem(
+        file,
+        file.positions.get(field)?.type,
+        `enum type "${field.typeName.slice(1)}" is not an open enum, but is used in "${full}" which is a proto3 message type`,
+        'use an enum of a proto3 or editions file (open), or move the message to proto2 or editions',
+      );
     }
   }
 
-  private checkExtensions(file: LinkFile, extensions: FieldDescriptorProto[], scope: string, syntax: Syntax, numbers: Map<string, { fullName: string }>): void {
+  private checkExtensions(
+    file: LinkFile,
+    extensions: FieldDescriptorProto[],
+    scope: string,
+    syntax: Syntax,
+    numbers: Map<string, { fullName: string }>,
+  ): void {
     for (const ext of extensions) {
       const positions = file.positions.get(ext) ?? {};
-      if (positions.jsonName) this.problem(file, positions.jsonName, 'option json_name is not allowed on extension fields', 'remove json_name: an extension is named [full.name] in JSON');
+      if (positions.jsonName)
+        this.problem(
+          file,
+          positions.jsonName,
+          'option json_name is not allowed on extension fields',
+          'remove json_name: an extension is named [full.name] in JSON',
+        );
       if (syntax === 'proto3' && ext.extendee !== '' && !/^\.google\.protobuf\.\w+Options$/.test(ext.extendee)) {
-        this.problem(file, positions.extendee, `extensions in proto3 are only allowed for defining options; "${ext.extendee.slice(1)}" is not an options message`, 'extend google.protobuf.FieldOptions (or another *Options message) to declare a custom option');
+        this.problem(
+          file,
+          positions.extendee,
+          `extensions in proto3 are only allowed for defining options; "${ext.extendee.slice(1)}" is not an options message`,
+          'extend google.protobuf.FieldOptions (or another *Options message) to declare a custom option',
+        );
       }
       if (ext.label === FieldDescriptorProto_Label.REQUIRED) {
         this.problem(file, positions.label, `the extension ${ext.name} cannot be required`, 'make it optional');
@@ -419,18 +526,33 @@ export class Linker {
       // A MessageSet's extensions are optional messages, numbered up to INT32_MAX.
       const messageSet = message?.options?.messageSetWireFormat === true;
       if (messageSet && (ext.label !== FieldDescriptorProto_Label.OPTIONAL || ext.type !== FieldDescriptorProto_Type.MESSAGE)) {
-        this.problem(file, positions.type, 'extensions of MessageSets must be optional messages', 'declare it as optional SomeMessage name = number;');
+        this.problem(
+          file,
+          positions.type,
+          'extensions of MessageSets must be optional messages',
+          'declare it as optional SomeMessage name = number;',
+        );
       }
       if (!this.checkNumber(file, ext, positions.number, messageSet ? 2147483646 : FIELD_NUMBER_MAX)) continue;
       if (!message) continue;
       if (!message.extensionRange.some((r) => ext.number >= r.start && ext.number < r.end)) {
-        this.problem(file, positions.number, `"${ext.extendee.slice(1)}" does not declare ${ext.number} as an extension number`, `add "extensions ${ext.number};" to ${message.name}, or use a number inside its extension ranges`);
+        this.problem(
+          file,
+          positions.number,
+          `"${ext.extendee.slice(1)}" does not declare ${ext.number} as an extension number`,
+          `add "extensions ${ext.number};" to ${message.name}, or use a number inside its extension ranges`,
+        );
         continue;
       }
       const key = `${ext.extendee}|${ext.number}`;
       const previous = numbers.get(key);
       if (previous) {
-        this.problem(file, positions.number, `extension number ${ext.number} has already been used in "${ext.extendee.slice(1)}" by extension "${previous.fullName}"`, 'give each extension of a message its own number');
+        this.problem(
+          file,
+          positions.number,
+          `extension number ${ext.number} has already been used in "${ext.extendee.slice(1)}" by extension "${previous.fullName}"`,
+          'give each extension of a message its own number',
+        );
       } else numbers.set(key, { fullName: join(scope, ext.name) });
     }
   }
@@ -441,11 +563,21 @@ export class Linker {
       return false;
     }
     if (field.number > max) {
-      this.problem(file, at, `field number ${field.number} is too large: field numbers cannot be greater than ${max}`, `use a number from 1 to ${max}`);
+      this.problem(
+        file,
+        at,
+        `field number ${field.number} is too large: field numbers cannot be greater than ${max}`,
+        `use a number from 1 to ${max}`,
+      );
       return false;
     }
     if (field.number >= 19000 && field.number <= 19999) {
-      this.problem(file, at, `field number ${field.number} is in 19000 through 19999, which are reserved for the protocol buffer library implementation`, 'pick a number outside 19000–19999');
+      this.problem(
+        file,
+        at,
+        `field number ${field.number} is in 19000 through 19999, which are reserved for the protocol buffer library implementation`,
+        'pick a number outside 19000–19999',
+      );
       return false;
     }
     return true;
@@ -465,7 +597,12 @@ export class Linker {
         const custom = useCustom && positions(field).jsonName !== undefined && field.jsonName !== fallback;
         const name = custom ? field.jsonName : fallback;
         if (custom && name.startsWith('[') && name.endsWith(']')) {
-          this.problem(file, positions(field).name, `the custom JSON name of field "${field.name}" ("${name}") is invalid: JSON names may not start with '[' and end with ']'`, 'brackets mark extensions in JSON; choose another json_name');
+          this.problem(
+            file,
+            positions(field).name,
+            `the custom JSON name of field "${field.name}" ("${name}") is invalid: JSON names may not start with '[' and end with ']'`,
+            'brackets mark extensions in JSON; choose another json_name',
+          );
           continue;
         }
         const match = seen.get(name);
@@ -476,7 +613,12 @@ export class Linker {
         if (useCustom && !custom && !match.custom) continue;
         if (legacyJson && (!custom || !match.custom)) continue;
         const word = (c: boolean) => (c ? 'custom' : 'default');
-        this.problem(file, positions(field).name, `the ${word(custom)} JSON name of field "${field.name}" ("${name}") conflicts with the ${word(match.custom)} JSON name of field "${match.field.name}"${match.name !== name ? ` ("${match.name}")` : ''}`, 'rename one of the fields or give it a different json_name');
+        this.problem(
+          file,
+          positions(field).name,
+          `the ${word(custom)} JSON name of field "${field.name}" ("${name}") conflicts with the ${word(match.custom)} JSON name of field "${match.field.name}"${match.name !== name ? ` ("${match.name}")` : ''}`,
+          'rename one of the fields or give it a different json_name',
+        );
       }
     }
   }
@@ -492,7 +634,12 @@ export class Linker {
         const b = ranges[j];
         if (a.start < b.end && b.start < a.end) {
           const show = (r: typeof a) => (r.end - r.start === 1 ? `${r.start}` : `${r.start} to ${r.end - 1}`);
-          this.problem(file, positions(a).start, `reserved range ${show(a)} overlaps with already-defined range ${show(b)}`, 'merge or separate the ranges');
+          this.problem(
+            file,
+            positions(a).start,
+            `reserved range ${show(a)} overlaps with already-defined range ${show(b)}`,
+            'merge or separate the ranges',
+          );
         }
       }
     }
@@ -500,23 +647,51 @@ export class Linker {
     if (message.options?.mapEntry !== true) this.checkJsonNames(file, message, legacyJson);
     const reservedNames = new Set<string>();
     for (const name of message.reservedName) {
-      if (reservedNames.has(name)) this.problem(file, positions(message)[`reservedName:${name}`], `field name "${name}" is reserved multiple times`, 'reserve each name once');
+      if (reservedNames.has(name))
+        this.problem(
+          file,
+          positions(message)[`reservedName:${name}`],
+          `field name "${name}" is reserved multiple times`,
+          'reserve each name once',
+        );
       reservedNames.add(name);
     }
     if (message.options?.messageSetWireFormat === true && message.field.length > 0) {
-      this.problem(file, positions(message.field[0]!).name, 'MessageSets cannot have fields, only extensions', 'move the field into a message that extends the MessageSet');
+      this.problem(
+        file,
+        positions(message.field[0]!).name,
+        'MessageSets cannot have fields, only extensions',
+        'move the field into a message that extends the MessageSet',
+      );
     }
     for (const field of message.field) {
       const at = positions(field);
       if (this.checkNumber(file, field, at.number)) {
         const previous = byNumber.get(field.number);
         if (previous) {
-          this.problem(file, at.number, `field number ${field.number} has already been used in "${full}" by field "${previous.name}"`, 'give each field of a message its own number');
+          this.problem(
+            file,
+            at.number,
+            `field number ${field.number} has already been used in "${full}" by field "${previous.name}"`,
+            'give each field of a message its own number',
+          );
         } else byNumber.set(field.number, field);
         const reserved = message.reservedRange.find((r) => field.number >= r.start && field.number < r.end);
-        if (reserved) this.problem(file, at.number, `field "${field.name}" uses reserved number ${field.number}`, 'pick a number that is not reserved; reserved numbers once belonged to deleted fields');
+        if (reserved)
+          this.problem(
+            file,
+            at.number,
+            `field "${field.name}" uses reserved number ${field.number}`,
+            'pick a number that is not reserved; reserved numbers once belonged to deleted fields',
+          );
       }
-      if (reservedNames.has(field.name)) this.problem(file, at.name, `field name "${field.name}" is reserved`, 'rename the field; reserved names once belonged to deleted fields');
+      if (reservedNames.has(field.name))
+        this.problem(
+          file,
+          at.name,
+          `field name "${field.name}" is reserved`,
+          'rename the field; reserved names once belonged to deleted fields',
+        );
       if (field.label === FieldDescriptorProto_Label.REPEATED && field.type === FieldDescriptorProto_Type.MESSAGE) {
         // Map fields: check the key of the generated entry.
         const entry = message.nestedType.find((n) => `.${full}.${n.name}` === field.typeName && n.options?.mapEntry === true);
@@ -531,14 +706,24 @@ export class Linker {
             key.type === FieldDescriptorProto_Type.BYTES ||
             key.type === FieldDescriptorProto_Type.MESSAGE
           ) {
-            this.problem(file, keyAt, 'key in map fields cannot be float/double, bytes or message types', 'map keys are integers, bool or string');
+            this.problem(
+              file,
+              keyAt,
+              'key in map fields cannot be float/double, bytes or message types',
+              'map keys are integers, bool or string',
+            );
           }
         }
       }
     }
     for (const oneof of message.oneofDecl) {
       if (!message.field.some((f) => f.oneofIndex === message.oneofDecl.indexOf(oneof))) {
-        this.problem(file, positions(oneof).name, `oneof "${oneof.name}" must have at least one field`, 'add a field to the oneof or remove it');
+        this.problem(
+          file,
+          positions(oneof).name,
+          `oneof "${oneof.name}" must have at least one field`,
+          'add a field to the oneof or remove it',
+        );
       }
     }
   }
@@ -549,20 +734,41 @@ export class Linker {
     const show = (r: { start: number; end: number }) => `${r.start} to ${r.end - 1}`;
     message.extensionRange.forEach((range, i) => {
       if (range.start <= 0) this.problem(file, at(range), 'extension numbers must be positive integers', 'start the range at 1 or more');
-      if (range.end <= range.start) this.problem(file, at(range), 'extension range end number must be greater than start number', `write extensions ${range.start} to ${Math.max(range.start, range.end)};`);
+      if (range.end <= range.start)
+        this.problem(
+          file,
+          at(range),
+          'extension range end number must be greater than start number',
+          `write extensions ${range.start} to ${Math.max(range.start, range.end)};`,
+        );
       for (const field of message.field) {
         if (field.number >= range.start && field.number < range.end) {
-          this.problem(file, at(range), `extension range ${show(range)} includes field "${field.name}" (${field.number})`, 'move the field out of the range or shrink the range');
+          this.problem(
+            file,
+            at(range),
+            `extension range ${show(range)} includes field "${field.name}" (${field.number})`,
+            'move the field out of the range or shrink the range',
+          );
         }
       }
       for (const reserved of message.reservedRange) {
         if (range.end > reserved.start && reserved.end > range.start) {
-          this.problem(file, at(range), `extension range ${show(range)} overlaps with reserved range ${show(reserved)}`, 'an extension range cannot include reserved numbers');
+          this.problem(
+            file,
+            at(range),
+            `extension range ${show(range)} overlaps with reserved range ${show(reserved)}`,
+            'an extension range cannot include reserved numbers',
+          );
         }
       }
       for (const other of message.extensionRange.slice(i + 1)) {
         if (range.end > other.start && other.end > range.start) {
-          this.problem(file, at(range), `extension range ${show(other)} overlaps with already-defined range ${show(range)}`, 'merge or separate the ranges');
+          this.problem(
+            file,
+            at(range),
+            `extension range ${show(other)} overlaps with already-defined range ${show(range)}`,
+            'merge or separate the ranges',
+          );
         }
       }
     });
@@ -576,11 +782,21 @@ export class Linker {
       return;
     }
     if (!closed && e.value[0].number !== 0) {
-      this.problem(file, positions(e.value[0]).number, `the first enum value must be zero in proto3 (${e.value[0].name} is ${e.value[0].number})`, `add ${screamingPrefix(e.name)}_UNSPECIFIED = 0; as the first value (or make the enum closed: proto2, or features.enum_type = CLOSED)`);
+      this.problem(
+        file,
+        positions(e.value[0]).number,
+        `the first enum value must be zero in proto3 (${e.value[0].name} is ${e.value[0].number})`,
+        `add ${screamingPrefix(e.name)}_UNSPECIFIED = 0; as the first value (or make the enum closed: proto2, or features.enum_type = CLOSED)`,
+      );
     }
     const allowAlias = e.options?.allowAlias === true;
     if (e.options?.allowAlias === false && e.options !== undefined && Object.prototype.hasOwnProperty.call(e.options, 'allowAlias')) {
-      this.problem(file, positions(e).name, `"${e.name}" declares 'option allow_alias = false;' which has no effect`, 'remove the declaration');
+      this.problem(
+        file,
+        positions(e).name,
+        `"${e.name}" declares 'option allow_alias = false;' which has no effect`,
+        'remove the declaration',
+      );
     }
     for (let i = 0; i < e.reservedRange.length; i++) {
       for (let j = 0; j < i; j++) {
@@ -588,19 +804,32 @@ export class Linker {
         const b = e.reservedRange[j];
         if (a.start <= b.end && b.start <= a.end) {
           const show = (r: typeof a) => (r.start === r.end ? `${r.start}` : `${r.start} to ${r.end}`);
-          this.problem(file, positions(a).start, `reserved range ${show(a)} overlaps with already-defined range ${show(b)}`, 'merge or separate the ranges');
+          this.problem(
+            file,
+            positions(a).start,
+            `reserved range ${show(a)} overlaps with already-defined range ${show(b)}`,
+            'merge or separate the ranges',
+          );
         }
       }
     }
     // proto3: names that differ only by the enum-name prefix, case or underscores clash in some languages.
-    const prefix = [...e.name].filter((c) => c !== '_').map((c) => c.toLowerCase()).join('');
+    const prefix = [...e.name]
+      .filter((c) => c !== '_')
+      .map((c) => c.toLowerCase())
+      .join('');
     const pascal = new Map<string, { name: string; number: number }>();
     for (const value of e.value) {
       const key = enumValuePascalCase(stripPrefix(value.name, prefix));
       const other = pascal.get(key);
       if (!other) pascal.set(key, value);
       else if (other.name !== value.name && other.number !== value.number) {
-        this.problem(file, positions(value).name, `enum value name ${value.name} has the same name as ${other.name} if you ignore case and strip out the enum name prefix`, 'rename one of them (if they are meant as aliases, give them the same number and set allow_alias)');
+        this.problem(
+          file,
+          positions(value).name,
+          `enum value name ${value.name} has the same name as ${other.name} if you ignore case and strip out the enum name prefix`,
+          'rename one of them (if they are meant as aliases, give them the same number and set allow_alias)',
+        );
       }
     }
     const byNumber = new Map<number, string>();
@@ -609,15 +838,31 @@ export class Linker {
       const at = positions(value);
       const previous = byNumber.get(value.number);
       if (previous !== undefined && !allowAlias) {
-        this.problem(file, at.number, `enum value "${value.name}" uses the same number (${value.number}) as "${previous}"`, 'give it its own number, or add option allow_alias = true; to the enum if the alias is intended');
+        this.problem(
+          file,
+          at.number,
+          `enum value "${value.name}" uses the same number (${value.number}) as "${previous}"`,
+          'give it its own number, or add option allow_alias = true; to the enum if the alias is intended',
+        );
       }
       if (previous === undefined) byNumber.set(value.number, value.name);
       const reserved = e.reservedRange.find((r) => value.number >= r.start && value.number <= r.end);
-      if (reserved) this.problem(file, at.number, `enum value "${value.name}" uses reserved number ${value.number}`, 'pick a number that is not reserved');
+      if (reserved)
+        this.problem(
+          file,
+          at.number,
+          `enum value "${value.name}" uses reserved number ${value.number}`,
+          'pick a number that is not reserved',
+        );
       if (reservedNames.has(value.name)) this.problem(file, at.name, `enum value name "${value.name}" is reserved`, 'rename the value');
     }
     if (allowAlias && byNumber.size === e.value.length) {
-      this.problem(file, positions(e).name, `"${e.name}" declares support for enum aliases but no enum values share field numbers`, 'remove option allow_alias = true;');
+      this.problem(
+        file,
+        positions(e).name,
+        `"${e.name}" declares support for enum aliases but no enum values share field numbers`,
+        'remove option allow_alias = true;',
+      );
     }
   }
 }
@@ -634,7 +879,9 @@ function localReason(file: LinkFile, desc: DescriptorProto | EnumDescriptorProto
   if (proto.syntax !== 'editions' || proto.edition < Edition.EDITION_2024) return undefined;
   if (desc.visibility === SymbolVisibility.VISIBILITY_LOCAL) return "it is explicitly marked 'local'";
   if (desc.visibility === SymbolVisibility.VISIBILITY_EXPORT) return undefined;
-  const option = file.options.find((o) => o.kind === 'file' && o.parts.length === 2 && o.parts[0]!.name === 'features' && o.parts[1]!.name === 'default_symbol_visibility');
+  const option = file.options.find(
+    (o) => o.kind === 'file' && o.parts.length === 2 && o.parts[0]!.name === 'features' && o.parts[1]!.name === 'default_symbol_visibility',
+  );
   const setting = option?.value.kind === 'identifier' ? option.value.value : 'EXPORT_TOP_LEVEL';
   const local = setting === 'LOCAL_ALL' || setting === 'STRICT' || (setting === 'EXPORT_TOP_LEVEL' && !topLevel);
   return local ? `it defaulted to local from file-level 'option features.default_symbol_visibility = '${setting}';'` : undefined;

@@ -34,7 +34,12 @@ export function describeRest(proto: LoadedProto, model: ServicesModel): RestMode
 }
 
 /** `http-rules.ts` (for the server or the client) and, for the client, `client-rest.ts`. */
-export function emitRest(rest: RestModel, templates: TemplateRenderer, source: string, emit: { server: boolean; client: boolean }): GeneratedFile[] {
+export function emitRest(
+  rest: RestModel,
+  templates: TemplateRenderer,
+  source: string,
+  emit: { server: boolean; client: boolean },
+): GeneratedFile[] {
   if (rest.services.length === 0 || (!emit.server && !emit.client)) return [];
   const files: GeneratedFile[] = [{ path: 'http-rules.ts', content: templates.render('proto/http-rules.ts.hbs', httpRules(rest, source)) }];
   if (emit.client) files.push({ path: 'client-rest.ts', content: templates.render('proto/client-rest.ts.hbs', restClient(rest, source)) });
@@ -42,7 +47,10 @@ export function emitRest(rest: RestModel, templates: TemplateRenderer, source: s
 }
 
 function httpRules(rest: RestModel, source: string): HttpRulesContext {
-  const file = new FileBuilder('http-rules.ts', rest.services.map((entry) => entry.constName));
+  const file = new FileBuilder(
+    'http-rules.ts',
+    rest.services.map((entry) => entry.constName),
+  );
   importNamed(file, [runtimeSymbol('HttpRules', 'grpc-transcoding-path')]);
   const services = rest.services.map(({ service, constName, rules }) => ({
     typeName: service.desc.typeName,
@@ -54,11 +62,17 @@ function httpRules(rest: RestModel, source: string): HttpRulesContext {
 
 function restClient(rest: RestModel, source: string): RestClientContext {
   const clientKey = (service: ServiceInfo) => `${service.key.charAt(0).toLowerCase()}${service.key.slice(1)}`;
-  const reserved = rest.services.flatMap(({ service }) => [`${service.key}RestClient`, `create${service.key}RestClient`, `${clientKey(service)}RestService`]);
+  const reserved = rest.services.flatMap(({ service }) => [
+    `${service.key}RestClient`,
+    `create${service.key}RestClient`,
+    `${clientKey(service)}RestService`,
+  ]);
   const file = new FileBuilder('client-rest.ts', [...reserved, 'RestClients', 'createRestClient']);
   importNamed(file, [
     typeSymbol('MessageInitShape', '@bufbuild/protobuf'),
-    ...['createRestConnection', 'RestCallOptions', 'RestClientOptions', 'RestConnection'].map((name) => runtimeSymbol(name, 'grpc-rest-client')),
+    ...['createRestConnection', 'RestCallOptions', 'RestClientOptions', 'RestConnection'].map((name) =>
+      runtimeSymbol(name, 'grpc-rest-client'),
+    ),
   ]);
   file.reexportRuntime('grpc-rest-client', 'client-common');
   const first = rest.services[0]!;

@@ -22,7 +22,11 @@ export interface RetentionTypes {
 const isSource = (field: FieldDescriptorProto) => field.options?.retention === FieldOptions_OptionRetention.RETENTION_SOURCE;
 
 /** Strips `file` in place and returns its locations without those of the stripped options. */
-export function stripSourceRetention(file: FileDescriptorProto, locations: SourceCodeInfo_Location[], types: RetentionTypes): SourceCodeInfo_Location[] {
+export function stripSourceRetention(
+  file: FileDescriptorProto,
+  locations: SourceCodeInfo_Location[],
+  types: RetentionTypes,
+): SourceCodeInfo_Location[] {
   const stripped: number[][] = [];
   stripMessage(reflect(FileDescriptorProtoSchema, file), [], stripped, types);
   if (stripped.length === 0) return locations;

@@ -85,8 +85,13 @@ export function describeServices(proto: LoadedProto): ServicesModel {
 }
 
 /** Leading and trailing comments at `path` in `source_code_info`, without the `//` markers. */
-function commentOf(locations: readonly { path: number[]; leadingComments?: string; trailingComments?: string }[] | undefined, path: number[]): string | undefined {
-  const location = locations?.find((candidate) => candidate.path.length === path.length && candidate.path.every((part, i) => part === path[i]));
+function commentOf(
+  locations: readonly { path: number[]; leadingComments?: string; trailingComments?: string }[] | undefined,
+  path: number[],
+): string | undefined {
+  const location = locations?.find(
+    (candidate) => candidate.path.length === path.length && candidate.path.every((part, i) => part === path[i]),
+  );
   const text = [location?.leadingComments, location?.trailingComments]
     .filter((part): part is string => !!part && part.trim() !== '')
     .map((part) => part.replace(/^ /gm, '').trimEnd())

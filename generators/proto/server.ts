@@ -57,5 +57,10 @@ function handlerMember(file: FileBuilder, method: MethodInfo): HandlerMemberCont
 }
 
 export function modeName(kind: MethodInfo['kind']): string {
-  return { unary: 'unary', server_streaming: 'server streaming', client_streaming: 'client streaming', bidi_streaming: 'bidirectional streaming' }[kind];
+  return {
+    unary: 'unary',
+    server_streaming: 'server streaming',
+    client_streaming: 'client streaming',
+    bidi_streaming: 'bidirectional streaming',
+  }[kind];
 }

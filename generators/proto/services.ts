@@ -15,7 +15,11 @@ import { describeRest, emitRest } from './rest.js';
 import { describeServices } from './server-model.js';
 import { emitServer } from './server.js';
 
-export async function emitServices(proto: LoadedProto, templates: TemplateRenderer, api: ApiConfig): Promise<Required<Pick<Generated, 'files' | 'userFiles'>>> {
+export async function emitServices(
+  proto: LoadedProto,
+  templates: TemplateRenderer,
+  api: ApiConfig,
+): Promise<Required<Pick<Generated, 'files' | 'userFiles'>>> {
   const model = describeServices(proto);
   if (model.services.length === 0) return { files: [], userFiles: [] };
   const source = api.inputs.map((input) => displayPath(input, api.root)).join(', ');

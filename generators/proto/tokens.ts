@@ -115,7 +115,10 @@ export class Tokenizer {
   private recordStart = -1;
   private recordTarget: CommentCollector | undefined;
 
-  constructor(private readonly text: string, private readonly file: string) {
+  constructor(
+    private readonly text: string,
+    private readonly file: string,
+  ) {
     this.char = text.length > 0 ? text[0] : '\0';
     this.current = { type: 'start', text: '', line: 0, column: 0, endColumn: 0, charColumn: 1 };
     this.previous = this.current;
@@ -202,9 +205,17 @@ export class Tokenizer {
         if (collector) this.stopRecording(2);
         break;
       } else if (this.tryConsume('/') && this.char === '*') {
-        this.fail('"/*" inside block comment: block comments cannot be nested', undefined, 'close the first comment with */ before starting another');
+        this.fail(
+          '"/*" inside block comment: block comments cannot be nested',
+          undefined,
+          'close the first comment with */ before starting another',
+        );
       } else if (this.atEof()) {
-        this.fail('end of file inside a block comment', { line: startLine, charColumn: startColumn }, 'close the comment that starts here with */');
+        this.fail(
+          'end of file inside a block comment',
+          { line: startLine, charColumn: startColumn },
+          'close the comment that starts here with */',
+        );
       }
     }
   }
@@ -268,7 +279,14 @@ export class Tokenizer {
     }
     if (this.atEof()) {
       this.previous = this.current;
-      this.current = { type: 'end', text: '', line: this.line, column: this.column, endColumn: this.column, charColumn: this.charColumn + 1 };
+      this.current = {
+        type: 'end',
+        text: '',
+        line: this.line,
+        column: this.column,
+        endColumn: this.column,
+        charColumn: this.charColumn + 1,
+      };
       return false;
     }
     this.readToken();
@@ -347,7 +365,12 @@ export class Tokenizer {
   private consumeString(delimiter: string): void {
     const start = { line: this.tokenLine, charColumn: this.tokenCharColumn };
     for (;;) {
-      if (this.atEof() || this.char === '\n') this.fail('string literal is not closed on its line', start, `close the string with ${delimiter} before the end of the line (strings cannot cross lines)`);
+      if (this.atEof() || this.char === '\n')
+        this.fail(
+          'string literal is not closed on its line',
+          start,
+          `close the string with ${delimiter} before the end of the line (strings cannot cross lines)`,
+        );
       const c = this.char;
       if (c === '\\') {
         this.nextChar();
@@ -356,7 +379,8 @@ export class Tokenizer {
         else if (isOctal(e)) this.nextChar();
         else if (e === 'x' || e === 'X') {
           this.nextChar();
-          if (!isHex(this.char)) this.fail('expected hex digits for escape sequence', undefined, 'write \\x followed by one or two hex digits');
+          if (!isHex(this.char))
+            this.fail('expected hex digits for escape sequence', undefined, 'write \\x followed by one or two hex digits');
         } else if (e === 'u' || e === 'U') {
           this.nextChar();
         } else this.fail('invalid escape sequence in string literal', undefined, 'escape a backslash as \\\\');

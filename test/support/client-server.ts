@@ -24,7 +24,10 @@ export class TestServer {
     response.writeHead(500).end('no handler');
   };
 
-  private constructor(private readonly server: Server, readonly url: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
 
   static async start(): Promise<TestServer> {
     let instance: TestServer | undefined;

@@ -20,7 +20,11 @@ const printer = ts.createPrinter({ removeComments: true });
 /** The text of each `/** ... *\/` block in `source`, without the comment syntax. */
 function docTexts(source: string): string[] {
   return [...source.matchAll(/\/\*\*([\s\S]*?)\*\//g)].map((match) =>
-    match[1]!.split('\n').map((line) => line.replace(/^\s*\* ?/, '').trimEnd()).join('\n').trim(),
+    match[1]!
+      .split('\n')
+      .map((line) => line.replace(/^\s*\* ?/, '').trimEnd())
+      .join('\n')
+      .trim(),
   );
 }
 
@@ -38,7 +42,9 @@ export function normalizeModule(source: string): NormalizedModule {
       continue;
     }
     const docs = docTexts(source.slice(statement.getFullStart(), statement.getEnd()));
-    const code = printer.printNode(ts.EmitHint.Unspecified, statement, file).replace(/^(export type \w+ = Message<"[^"]+">) & \{\};$/, '$1;');
+    const code = printer
+      .printNode(ts.EmitHint.Unspecified, statement, file)
+      .replace(/^(export type \w+ = Message<"[^"]+">) & \{\};$/, '$1;');
     declarations.push([...docs.map((doc) => `/** ${doc} */`), code].join('\n'));
   }
   return { imports: imports.sort(), declarations };

@@ -30,24 +30,43 @@ export const CONFORMANCE_PROTOS = [
 export const PROTOC = join(ROOT, 'node_modules', '.bin', 'protoc');
 
 /** `codegen`'s messages for `protos` (in `include`), as the CLI generates them (`emit: [types]`). */
-export async function generateConformanceMessages(protos: string[], scratch: string, include = CONFORMANCE_INCLUDE): Promise<GeneratedFile[]> {
-  const [result] = await generate([{
-    name: 'conformance', inputs: protos.map((proto) => join(include, proto)), documents: [], style: 'proto',
-    output: join(scratch, 'unused'), emit: ['types'], options: { includePaths: [include] }, root: ROOT,
-  }]);
+export async function generateConformanceMessages(
+  protos: string[],
+  scratch: string,
+  include = CONFORMANCE_INCLUDE,
+): Promise<GeneratedFile[]> {
+  const [result] = await generate([
+    {
+      name: 'conformance',
+      inputs: protos.map((proto) => join(include, proto)),
+      documents: [],
+      style: 'proto',
+      output: join(scratch, 'unused'),
+      emit: ['types'],
+      options: { includePaths: [include] },
+      root: ROOT,
+    },
+  ]);
   return result!.files;
 }
 
 /** The descriptors `protoc --include_imports --include_source_info` writes for `protos` (in `include`). */
 export function protocDescriptors(protos: string[], scratch: string, include = CONFORMANCE_INCLUDE): LoadedProto {
   const out = mkdtempSync(join(scratch, 'protoc-')) + '/set.binpb';
-  execFileSync(PROTOC, ['-I', include, '--include_imports', '--include_source_info', `--descriptor_set_out=${out}`, ...protos], { cwd: ROOT });
+  execFileSync(PROTOC, ['-I', include, '--include_imports', '--include_source_info', `--descriptor_set_out=${out}`, ...protos], {
+    cwd: ROOT,
+  });
   const set = fromBinary(FileDescriptorSetSchema, readFileSync(out));
   return { set, files: protos, registry: createFileRegistry(set), displayNames: new Map() };
 }
 
 /** Our message emitter's `_pb.ts` files for protoc's descriptors of `protos`. */
-export function emitFromProtoc(protos: string[], scratch: string, options: MessageOptions = { jsonTypes: false }, include = CONFORMANCE_INCLUDE): GeneratedFile[] {
+export function emitFromProtoc(
+  protos: string[],
+  scratch: string,
+  options: MessageOptions = { jsonTypes: false },
+  include = CONFORMANCE_INCLUDE,
+): GeneratedFile[] {
   return emitMessages(protocDescriptors(protos, scratch, include), new TemplateRenderer(), options);
 }
 

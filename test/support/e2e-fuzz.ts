@@ -116,7 +116,13 @@ function request(ctx: FuzzContext, parts: RequestParts): Buffer {
 
 /** Percent-encodes the UTF-8 bytes of `text` (lone surrogates become U+FFFD, as in any encoder). */
 function percent(text: string): string {
-  return [...Buffer.from(text)].map((byte) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  return [...Buffer.from(text)]
+    .map((byte) =>
+      /[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
 }
 
 function simple(category: string, bytes: Buffer, method?: string): FuzzCase {
@@ -129,7 +135,8 @@ function validTask(g: Rng): Record<string, unknown> {
   const task: Record<string, unknown> = { title: g.string(g.int(1, 30), 'abcdefgh ijk'), status: g.pick(STATUSES) };
   if (g.chance(0.5)) task.dueDate = `2025-0${g.int(1, 9)}-1${g.int(0, 9)}`;
   if (g.chance(0.3)) task.estimateHours = g.int(1, 40) * 0.25;
-  if (g.chance(0.3)) task.assignee = g.chance(0.5) ? { kind: 'person', email: `${g.string(5)}@example.com` } : { kind: 'team', team: g.string(6) };
+  if (g.chance(0.3))
+    task.assignee = g.chance(0.5) ? { kind: 'person', email: `${g.string(5)}@example.com` } : { kind: 'team', team: g.string(6) };
   if (g.chance(0.3)) task.labels = [{ name: g.string(5, 'abcxyz'), color: '#00aa11' }];
   if (g.chance(0.2)) task.metadata = { source: g.string(8) };
   return task;
@@ -141,25 +148,57 @@ function validRequest(g: Rng, ctx: FuzzContext): RequestParts {
   const t = ctx.taskId;
   switch (g.int(0, 9)) {
     case 0:
-      return { target: `/v1/projects?page=${g.int(1, 3)}&pageSize=${g.int(1, 100)}&sort=${g.pick(['name', '-name', 'createdAt', '-createdAt'])}` };
+      return {
+        target: `/v1/projects?page=${g.int(1, 3)}&pageSize=${g.int(1, 100)}&sort=${g.pick(['name', '-name', 'createdAt', '-createdAt'])}`,
+      };
     case 1:
-      return { method: 'POST', target: '/v1/projects', headers: [['Content-Type', 'application/json'], ['Idempotency-Key', g.uuid()]], body: JSON.stringify({ name: g.string(10), description: g.chance(0.5) ? null : 'text' }) };
+      return {
+        method: 'POST',
+        target: '/v1/projects',
+        headers: [
+          ['Content-Type', 'application/json'],
+          ['Idempotency-Key', g.uuid()],
+        ],
+        body: JSON.stringify({ name: g.string(10), description: g.chance(0.5) ? null : 'text' }),
+      };
     case 2:
       return { target: `/v1/projects/${p}`, headers: g.chance(0.5) ? [['If-None-Match', '"abc"']] : [] };
     case 3:
-      return { target: `/v1/projects/${p}/tasks?limit=${g.int(1, 100)}&sort=-title,dueDate&filter[status]=${g.pick(STATUSES)}&fields=id,title,status,createdAt` };
+      return {
+        target: `/v1/projects/${p}/tasks?limit=${g.int(1, 100)}&sort=-title,dueDate&filter[status]=${g.pick(STATUSES)}&fields=id,title,status,createdAt`,
+      };
     case 4:
-      return { method: 'POST', target: `/v1/projects/${p}/tasks`, headers: [['Content-Type', 'application/json']], body: JSON.stringify(validTask(g)) };
+      return {
+        method: 'POST',
+        target: `/v1/projects/${p}/tasks`,
+        headers: [['Content-Type', 'application/json']],
+        body: JSON.stringify(validTask(g)),
+      };
     case 5:
       return { target: `/v1/tasks/${t}` };
     case 6:
-      return { method: 'PUT', target: `/v1/tasks/${t}`, headers: [['Content-Type', 'application/json']], body: JSON.stringify(validTask(g)) };
+      return {
+        method: 'PUT',
+        target: `/v1/tasks/${t}`,
+        headers: [['Content-Type', 'application/json']],
+        body: JSON.stringify(validTask(g)),
+      };
     case 7:
-      return { method: 'PATCH', target: `/v1/tasks/${t}`, headers: [['Content-Type', 'application/merge-patch+json']], body: JSON.stringify({ title: g.string(8) }) };
+      return {
+        method: 'PATCH',
+        target: `/v1/tasks/${t}`,
+        headers: [['Content-Type', 'application/merge-patch+json']],
+        body: JSON.stringify({ title: g.string(8) }),
+      };
     case 8: {
       const boundary = `----fuzz${g.string(12)}`;
       const body = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: application/octet-stream\r\n\r\n${g.string(g.int(0, 200))}\r\n--${boundary}\r\nContent-Disposition: form-data; name="caption"\r\n\r\nhello\r\n--${boundary}--\r\n`;
-      return { method: 'POST', target: `/v1/tasks/${t}/attachments`, headers: [['Content-Type', `multipart/form-data; boundary=${boundary}`]], body };
+      return {
+        method: 'POST',
+        target: `/v1/tasks/${t}/attachments`,
+        headers: [['Content-Type', `multipart/form-data; boundary=${boundary}`]],
+        body,
+      };
     }
     default:
       return { method: 'DELETE', target: `/v1/tasks/${g.uuid()}` };
@@ -179,31 +218,148 @@ function jsonRoute(g: Rng, ctx: FuzzContext): { method: string; target: string; 
 
 function jsonCase(category: string, g: Rng, ctx: FuzzContext, body: Buffer | string, extra: Header[] = []): FuzzCase {
   const route = jsonRoute(g, ctx);
-  return simple(category, request(ctx, { method: route.method, target: route.target, headers: [['Content-Type', route.type], ...extra], body }), route.method);
+  return simple(
+    category,
+    request(ctx, { method: route.method, target: route.target, headers: [['Content-Type', route.type], ...extra], body }),
+    route.method,
+  );
 }
 
-const WRONG_VALUES: unknown[] = [null, true, false, 0, -1, 1.5, '', 'x', [], [1, 'a'], {}, { a: 1 }, '2025-13-45', 'not-an-email', -0.25, 1e300];
+const WRONG_VALUES: unknown[] = [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  '',
+  'x',
+  [],
+  [1, 'a'],
+  {},
+  { a: 1 },
+  '2025-13-45',
+  'not-an-email',
+  -0.25,
+  1e300,
+];
 
 const UNICODE = [
-  '😀🚀', 'מְשִׁימָה', 'مهمة', 'задача', '任务', 'e\u0301\u0301\u0301', '\u200b\u200d\ufeff', '\u202egnirts', '\u0000nul', '\ud800', '\udfff', '\uffff', '\u{10ffff}', 'Å'.repeat(300),
+  '😀🚀',
+  'מְשִׁימָה',
+  'مهمة',
+  'задача',
+  '任务',
+  'e\u0301\u0301\u0301',
+  '\u200b\u200d\ufeff',
+  '\u202egnirts',
+  '\u0000nul',
+  '\ud800',
+  '\udfff',
+  '\uffff',
+  '\u{10ffff}',
+  'Å'.repeat(300),
 ];
 
 const TRAVERSALS = [
-  '/v1/../etc/passwd', '/v1/projects/../../etc/passwd', '/v1/projects/..%2f..%2fetc%2fpasswd', '/v1/tasks/%2e%2e/%2e%2e/etc/passwd', '/v1/tasks/%2e%2e%2f%2e%2e%2fetc',
-  '/v1/projects/..\\..\\windows\\win.ini', '/v1/projects/%5c..%5c..%5c', '//v1//projects', '/v1/./projects', '/v1/projects/%00', '/v1/projects/a%00b', '/./v1/projects',
-  '/v1/projects/.%2e/', '/v1/projects/%252e%252e/%252e%252e', '/v1/tasks/..;/..;/', '/%2e%2e/%2e%2e/', '/v1/projects/%c0%ae%c0%ae/', '/v1/projects/....//....//',
-  'http://evil.example/v1/projects', 'https://127.0.0.1/v1/../../', '*', '../v1/projects', 'v1/projects', '/v1/projects#/../../x', '/v1/projects?/../../etc/passwd',
-  '/etc/passwd', '/v1/tasks/%2F%2Fetc', '/v1/tasks/\\\\server\\share',
+  '/v1/../etc/passwd',
+  '/v1/projects/../../etc/passwd',
+  '/v1/projects/..%2f..%2fetc%2fpasswd',
+  '/v1/tasks/%2e%2e/%2e%2e/etc/passwd',
+  '/v1/tasks/%2e%2e%2f%2e%2e%2fetc',
+  '/v1/projects/..\\..\\windows\\win.ini',
+  '/v1/projects/%5c..%5c..%5c',
+  '//v1//projects',
+  '/v1/./projects',
+  '/v1/projects/%00',
+  '/v1/projects/a%00b',
+  '/./v1/projects',
+  '/v1/projects/.%2e/',
+  '/v1/projects/%252e%252e/%252e%252e',
+  '/v1/tasks/..;/..;/',
+  '/%2e%2e/%2e%2e/',
+  '/v1/projects/%c0%ae%c0%ae/',
+  '/v1/projects/....//....//',
+  'http://evil.example/v1/projects',
+  'https://127.0.0.1/v1/../../',
+  '*',
+  '../v1/projects',
+  'v1/projects',
+  '/v1/projects#/../../x',
+  '/v1/projects?/../../etc/passwd',
+  '/etc/passwd',
+  '/v1/tasks/%2F%2Fetc',
+  '/v1/tasks/\\\\server\\share',
 ];
 
-const PERCENT = ['%', '%z', '%zz', '%e0%80', '%c0%af', '%ff', '%u0041', '%%', '%2', '%G0', '%ed%a0%80', '%f8%88%80%80%80', '%00', '%0d%0a', '%E2%82'];
+const PERCENT = [
+  '%',
+  '%z',
+  '%zz',
+  '%e0%80',
+  '%c0%af',
+  '%ff',
+  '%u0041',
+  '%%',
+  '%2',
+  '%G0',
+  '%ed%a0%80',
+  '%f8%88%80%80%80',
+  '%00',
+  '%0d%0a',
+  '%E2%82',
+];
 
-const METHODS = ['FOO', 'get', 'Get', 'PROPFIND', 'TRACE', 'CONNECT', 'MKCOL', 'PURGE', 'LINK', 'SEARCH', 'REPORT', 'COPY', 'MOVE', 'LOCK', 'QUERY', 'G\u00c9T', 'GET\t', 'POST POST', '', '123', 'X'.repeat(2000), 'GE\u0000T', 'DELETE\u0001'];
+const METHODS = [
+  'FOO',
+  'get',
+  'Get',
+  'PROPFIND',
+  'TRACE',
+  'CONNECT',
+  'MKCOL',
+  'PURGE',
+  'LINK',
+  'SEARCH',
+  'REPORT',
+  'COPY',
+  'MOVE',
+  'LOCK',
+  'QUERY',
+  'G\u00c9T',
+  'GET\t',
+  'POST POST',
+  '',
+  '123',
+  'X'.repeat(2000),
+  'GE\u0000T',
+  'DELETE\u0001',
+];
 
 const CONTENT_TYPES = [
-  'text/plain', 'application/json; charset=latin1', 'application/json; charset="utf-16"', 'application/json;;;', 'application/jsonx', 'application/xml', 'application/x-www-form-urlencoded',
-  'multipart/form-data', 'multipart/form-data; boundary=', 'multipart/form-data; boundary="a b"', '*/*', 'application/*', '', ' ', ';', 'application/merge-patch+json', 'application/problem+json',
-  'application/json, text/plain', 'APPLICATION/JSON', `application/json; ${'x'.repeat(3000)}=1`, 'application/vnd.api+json', 'text/json', 'image/png',
+  'text/plain',
+  'application/json; charset=latin1',
+  'application/json; charset="utf-16"',
+  'application/json;;;',
+  'application/jsonx',
+  'application/xml',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+  'multipart/form-data; boundary=',
+  'multipart/form-data; boundary="a b"',
+  '*/*',
+  'application/*',
+  '',
+  ' ',
+  ';',
+  'application/merge-patch+json',
+  'application/problem+json',
+  'application/json, text/plain',
+  'APPLICATION/JSON',
+  `application/json; ${'x'.repeat(3000)}=1`,
+  'application/vnd.api+json',
+  'text/json',
+  'image/png',
 ];
 
 type Generator = (g: Rng, ctx: FuzzContext) => FuzzCase;
@@ -215,7 +371,12 @@ export const GENERATORS: Record<string, { weight: number; make: Generator }> = {
   },
   'random header bytes': {
     weight: 3,
-    make: (g, ctx) => simple('random header bytes', Buffer.concat([Buffer.from(`GET /v1/projects HTTP/1.1\r\nHost: ${ctx.host}\r\n`), g.bytes(g.int(1, 600)), Buffer.from('\r\n\r\n')]), 'GET'),
+    make: (g, ctx) =>
+      simple(
+        'random header bytes',
+        Buffer.concat([Buffer.from(`GET /v1/projects HTTP/1.1\r\nHost: ${ctx.host}\r\n`), g.bytes(g.int(1, 600)), Buffer.from('\r\n\r\n')]),
+        'GET',
+      ),
   },
   'random body': {
     weight: 4,
@@ -235,7 +396,21 @@ export const GENERATORS: Record<string, { weight: number; make: Generator }> = {
       if (g.chance(0.2)) body = g.pick(WRONG_VALUES);
       else {
         const task = validTask(g);
-        const field = g.pick(['title', 'status', 'dueDate', 'estimateHours', 'assignee', 'labels', 'metadata', 'subtasks', 'name', 'description', 'id', '__proto__', 'constructor']);
+        const field = g.pick([
+          'title',
+          'status',
+          'dueDate',
+          'estimateHours',
+          'assignee',
+          'labels',
+          'metadata',
+          'subtasks',
+          'name',
+          'description',
+          'id',
+          '__proto__',
+          'constructor',
+        ]);
         task[field] = g.pick(WRONG_VALUES);
         if (g.chance(0.3)) delete task[g.pick(['title', 'status'])];
         body = task;
@@ -246,7 +421,20 @@ export const GENERATORS: Record<string, { weight: number; make: Generator }> = {
   'huge numbers': {
     weight: 5,
     make: (g, ctx) => {
-      const huge = g.pick(['1e309', '-1e309', '1e308', '123456789012345678901234567890', '9007199254740993', '-0', '0.1e-400', '1.0000000000000000000001', '4.9e-324', '1e-7', '0.25e1', '-9'.repeat(400)]);
+      const huge = g.pick([
+        '1e309',
+        '-1e309',
+        '1e308',
+        '123456789012345678901234567890',
+        '9007199254740993',
+        '-0',
+        '0.1e-400',
+        '1.0000000000000000000001',
+        '4.9e-324',
+        '1e-7',
+        '0.25e1',
+        '-9'.repeat(400),
+      ]);
       if (g.chance(0.5)) {
         const task = JSON.stringify({ title: 'n', status: 'todo', estimateHours: 0 }).replace('0}', `${huge}}`);
         return jsonCase('huge numbers', g, ctx, task);
@@ -280,16 +468,59 @@ export const GENERATORS: Record<string, { weight: number; make: Generator }> = {
           return jsonCase('unicode', g, ctx, JSON.stringify({ title: text, status: 'todo', metadata: { [text]: text } }));
         case 1:
           // Lone surrogates as JSON escapes, and invalid UTF-8 bytes inside a string.
-          return jsonCase('unicode', g, ctx, g.chance(0.5) ? '{"title":"\\ud800\\udc00\\udfff","status":"todo"}' : Buffer.concat([Buffer.from('{"title":"'), g.pick([Buffer.from([0xff, 0xfe]), Buffer.from([0xc0, 0xaf]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xf8, 0x88, 0x80, 0x80, 0x80])]), Buffer.from('","status":"todo"}')]));
+          return jsonCase(
+            'unicode',
+            g,
+            ctx,
+            g.chance(0.5)
+              ? '{"title":"\\ud800\\udc00\\udfff","status":"todo"}'
+              : Buffer.concat([
+                  Buffer.from('{"title":"'),
+                  g.pick([
+                    Buffer.from([0xff, 0xfe]),
+                    Buffer.from([0xc0, 0xaf]),
+                    Buffer.from([0xed, 0xa0, 0x80]),
+                    Buffer.from([0xf8, 0x88, 0x80, 0x80, 0x80]),
+                  ]),
+                  Buffer.from('","status":"todo"}'),
+                ]),
+          );
         case 2:
-          return simple('unicode', request(ctx, { target: `/v1/projects/${percent(text)}/tasks?filter[assignee]=${percent(text)}` }), 'GET');
+          return simple(
+            'unicode',
+            request(ctx, { target: `/v1/projects/${percent(text)}/tasks?filter[assignee]=${percent(text)}` }),
+            'GET',
+          );
         case 3:
           // Raw (unencoded) non-ASCII bytes in the request target.
-          return simple('unicode', Buffer.concat([Buffer.from('GET /v1/projects/'), Buffer.from(text), Buffer.from(` HTTP/1.1\r\nHost: ${ctx.host}\r\nConnection: close\r\n\r\n`)]), 'GET');
+          return simple(
+            'unicode',
+            Buffer.concat([
+              Buffer.from('GET /v1/projects/'),
+              Buffer.from(text),
+              Buffer.from(` HTTP/1.1\r\nHost: ${ctx.host}\r\nConnection: close\r\n\r\n`),
+            ]),
+            'GET',
+          );
         case 4:
-          return simple('unicode', request(ctx, { target: `/v1/tasks/${ctx.taskId}`, headers: [Buffer.concat([Buffer.from('If-None-Match: "'), Buffer.from(text), Buffer.from('"\r\n')]), Buffer.concat([Buffer.from('Idempotency-Key: '), Buffer.from(text, 'latin1'), Buffer.from('\r\n')])] }), 'GET');
+          return simple(
+            'unicode',
+            request(ctx, {
+              target: `/v1/tasks/${ctx.taskId}`,
+              headers: [
+                Buffer.concat([Buffer.from('If-None-Match: "'), Buffer.from(text), Buffer.from('"\r\n')]),
+                Buffer.concat([Buffer.from('Idempotency-Key: '), Buffer.from(text, 'latin1'), Buffer.from('\r\n')]),
+              ],
+            }),
+            'GET',
+          );
         default:
-          return jsonCase('unicode', g, ctx, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ name: text, title: text, status: 'todo' }))]));
+          return jsonCase(
+            'unicode',
+            g,
+            ctx,
+            Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ name: text, title: text, status: 'todo' }))]),
+          );
       }
     },
   },
@@ -297,7 +528,16 @@ export const GENERATORS: Record<string, { weight: number; make: Generator }> = {
     weight: 6,
     make: (g, ctx) => {
       const method = g.pick(['GET', 'GET', 'DELETE', 'PUT', 'HEAD', 'OPTIONS']);
-      return simple('path traversal', request(ctx, { method, target: g.pick(TRAVERSALS), body: method === 'PUT' ? '{}' : undefined, headers: method === 'PUT' ? [['Content-Type', 'application/json']] : [] }), method);
+      return simple(
+        'path traversal',
+        request(ctx, {
+          method,
+          target: g.pick(TRAVERSALS),
+          body: method === 'PUT' ? '{}' : undefined,
+          headers: method === 'PUT' ? [['Content-Type', 'application/json']] : [],
+        }),
+        method,
+      );
     },
   },
   'foreign targets': {
@@ -305,10 +545,29 @@ export const GENERATORS: Record<string, { weight: number; make: Generator }> = {
     // the URLs it carries (Location, Link, instance) must not name the host they came with.
     weight: 5,
     make: (g, ctx) => {
-      const foreign = g.pick(['http://evil.example', 'https://evil.example:8443', 'HTTP://EVIL.EXAMPLE', 'http://user:pw@evil.example', 'http://[::1]:1', '//evil.example', '/\\evil.example', '//evil.example/']);
+      const foreign = g.pick([
+        'http://evil.example',
+        'https://evil.example:8443',
+        'HTTP://EVIL.EXAMPLE',
+        'http://user:pw@evil.example',
+        'http://[::1]:1',
+        '//evil.example',
+        '/\\evil.example',
+        '//evil.example/',
+      ]);
       const path = g.pick([
-        '/v1/projects', '/v1/projects?page=1&pageSize=1', `/v1/projects/${ctx.projectId}/tasks?limit=1`, `/v1/tasks/${ctx.taskId}`, '/v1/nowhere', '',
-        '/v1/projects/.', '/v1/projects/..', '/v1/tasks/%2E%2E', '/v1/tasks/%2e', '/v1/tasks/.%2E/x', `/v1/projects/${ctx.projectId}/tasks/..%2F..`,
+        '/v1/projects',
+        '/v1/projects?page=1&pageSize=1',
+        `/v1/projects/${ctx.projectId}/tasks?limit=1`,
+        `/v1/tasks/${ctx.taskId}`,
+        '/v1/nowhere',
+        '',
+        '/v1/projects/.',
+        '/v1/projects/..',
+        '/v1/tasks/%2E%2E',
+        '/v1/tasks/%2e',
+        '/v1/tasks/.%2E/x',
+        `/v1/projects/${ctx.projectId}/tasks/..%2F..`,
       ]);
       const target = g.chance(0.75) ? foreign + path : path || '/';
       const host = g.pick([ctx.host, 'evil.example', 'evil.example:1@x', '', '[::1]', 'exa mple', 'a/b', 'evil.example, other.example']);
@@ -317,20 +576,34 @@ export const GENERATORS: Record<string, { weight: number; make: Generator }> = {
       // Never a DELETE of the task the other cases use.
       const method = create ? 'POST' : path.includes(ctx.taskId) ? 'GET' : g.pick(['GET', 'GET', 'DELETE', 'HEAD']);
       const createTarget = target.replace(/\/v1\/.*$/, '/v1/projects');
-      return simple('foreign targets', request(ctx, {
+      return simple(
+        'foreign targets',
+        request(ctx, {
+          method,
+          target: create ? createTarget : target,
+          host: false,
+          headers: [`Host: ${host}`, ...extraHost, ...(create ? [['Content-Type', 'application/json'] as [string, string]] : [])],
+          body: create ? JSON.stringify({ name: 'Foreign' }) : undefined,
+        }),
         method,
-        target: create ? createTarget : target,
-        host: false,
-        headers: [`Host: ${host}`, ...extraHost, ...(create ? [['Content-Type', 'application/json'] as [string, string]] : [])],
-        body: create ? JSON.stringify({ name: 'Foreign' }) : undefined,
-      }), method);
+      );
     },
   },
   'header injection': {
     weight: 7,
     make: (g, ctx) => {
       const target = g.pick(['/v1/projects', `/v1/tasks/${ctx.taskId}`, `/v1/projects/${ctx.projectId}`]);
-      const name = g.pick(['X-Note', 'Trace-Id', 'X-Request-Id', 'Idempotency-Key', 'If-None-Match', 'Origin', 'Authorization', 'Accept', 'Content-Type']);
+      const name = g.pick([
+        'X-Note',
+        'Trace-Id',
+        'X-Request-Id',
+        'Idempotency-Key',
+        'If-None-Match',
+        'Origin',
+        'Authorization',
+        'Accept',
+        'Content-Type',
+      ]);
       const attack = g.pick([
         `${name}: a\r\nSet-Cookie: pwned=1`,
         `${name}: a\nX-Injected: pwned`,
@@ -353,38 +626,85 @@ export const GENERATORS: Record<string, { weight: number; make: Generator }> = {
         `Origin: http://localhost:5173\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: x-pwned\r\n\r\n`,
       ]);
       const method = attack.startsWith('Transfer-Encoding: chunked') ? 'POST' : 'GET';
-      const body = attack.startsWith('Transfer-Encoding: chunked') ? g.pick(['4\r\nabcd\r\n0\r\n\r\n', 'zz\r\nab\r\n0\r\n\r\n', '-1\r\nx\r\n0\r\n\r\n', 'fffffffffffffffffff\r\nx\r\n', '4;ext="\r\n"\r\nabcd\r\n0\r\n\r\n']) : undefined;
-      return simple('header injection', request(ctx, { method, target: method === 'POST' ? '/v1/projects' : target, headers: [attack], body, length: 'none' }), method);
+      const body = attack.startsWith('Transfer-Encoding: chunked')
+        ? g.pick([
+            '4\r\nabcd\r\n0\r\n\r\n',
+            'zz\r\nab\r\n0\r\n\r\n',
+            '-1\r\nx\r\n0\r\n\r\n',
+            'fffffffffffffffffff\r\nx\r\n',
+            '4;ext="\r\n"\r\nabcd\r\n0\r\n\r\n',
+          ])
+        : undefined;
+      return simple(
+        'header injection',
+        request(ctx, { method, target: method === 'POST' ? '/v1/projects' : target, headers: [attack], body, length: 'none' }),
+        method,
+      );
     },
   },
-  'oversized': {
+  oversized: {
     weight: 3,
     make: (g, ctx) => {
       switch (g.int(0, 5)) {
         case 0: {
           // Declared over the limit: the answer must come without the body being read.
           const route = jsonRoute(g, ctx);
-          const head = request(ctx, { method: route.method, target: route.target, headers: [['Content-Type', route.type]], length: String(ctx.maxBody + g.int(1, 10_000_000)) });
-          return { category: 'oversized', chunks: [head, Buffer.from('{"title":"'), Buffer.alloc(g.int(0, 4096), 0x61)], keepOpen: true, method: route.method };
+          const head = request(ctx, {
+            method: route.method,
+            target: route.target,
+            headers: [['Content-Type', route.type]],
+            length: String(ctx.maxBody + g.int(1, 10_000_000)),
+          });
+          return {
+            category: 'oversized',
+            chunks: [head, Buffer.from('{"title":"'), Buffer.alloc(g.int(0, 4096), 0x61)],
+            keepOpen: true,
+            method: route.method,
+          };
         }
         case 1: {
           // Chunked, growing past the limit.
           const route = jsonRoute(g, ctx);
-          const head = request(ctx, { method: route.method, target: route.target, headers: [['Content-Type', route.type], ['Transfer-Encoding', 'chunked']] });
+          const head = request(ctx, {
+            method: route.method,
+            target: route.target,
+            headers: [
+              ['Content-Type', route.type],
+              ['Transfer-Encoding', 'chunked'],
+            ],
+          });
           const size = ctx.maxBody + 1024;
-          return { category: 'oversized', chunks: [head, Buffer.from(`${size.toString(16)}\r\n`), Buffer.alloc(size, 0x20), Buffer.from('\r\n0\r\n\r\n')], keepOpen: true, method: route.method };
+          return {
+            category: 'oversized',
+            chunks: [head, Buffer.from(`${size.toString(16)}\r\n`), Buffer.alloc(size, 0x20), Buffer.from('\r\n0\r\n\r\n')],
+            keepOpen: true,
+            method: route.method,
+          };
         }
         case 2:
           return simple('oversized', request(ctx, { target: `/v1/projects?x=${'a'.repeat(g.int(8200, 15_000))}` }), 'GET');
         case 3:
           return simple('oversized', request(ctx, { headers: [['X-Big', 'b'.repeat(g.int(17_000, 40_000))]] }), 'GET');
         case 4:
-          return simple('oversized', request(ctx, { headers: Array.from({ length: g.int(500, 3000) }, (_, i) => [`X-H${i}`, 'v'] as [string, string]) }), 'GET');
+          return simple(
+            'oversized',
+            request(ctx, { headers: Array.from({ length: g.int(500, 3000) }, (_, i) => [`X-H${i}`, 'v'] as [string, string]) }),
+            'GET',
+          );
         default: {
           // Exactly at the limit, as valid JSON: a 422 (title too long), not a 413.
           const route = JSON_ROUTES(ctx)[1];
           const filler = ctx.maxBody - JSON.stringify({ title: '', status: 'todo' }).length;
-          return simple('oversized', request(ctx, { method: route.method, target: route.target, headers: [['Content-Type', route.type]], body: JSON.stringify({ title: 'x'.repeat(filler), status: 'todo' }) }), 'POST');
+          return simple(
+            'oversized',
+            request(ctx, {
+              method: route.method,
+              target: route.target,
+              headers: [['Content-Type', route.type]],
+              body: JSON.stringify({ title: 'x'.repeat(filler), status: 'todo' }),
+            }),
+            'POST',
+          );
         }
       }
     },
@@ -393,7 +713,10 @@ export const GENERATORS: Record<string, { weight: number; make: Generator }> = {
     weight: 4,
     make: (g, ctx) => {
       const method = g.pick(METHODS);
-      const target = method === 'CONNECT' ? ctx.host : g.pick(['/v1/projects', `/v1/tasks/${ctx.taskId}`, `/v1/tasks/${ctx.taskId}/attachments`, '/healthz', '/']);
+      const target =
+        method === 'CONNECT'
+          ? ctx.host
+          : g.pick(['/v1/projects', `/v1/tasks/${ctx.taskId}`, `/v1/tasks/${ctx.taskId}/attachments`, '/healthz', '/']);
       return simple('bad methods', request(ctx, { method, target }), method);
     },
   },
@@ -421,7 +744,13 @@ export const GENERATORS: Record<string, { weight: number; make: Generator }> = {
       const type = g.pick(CONTENT_TYPES);
       const routes = [...JSON_ROUTES(ctx), { method: 'POST', target: `/v1/tasks/${ctx.taskId}/attachments`, type: 'multipart/form-data' }];
       const route = g.pick(routes);
-      const body = g.pick([JSON.stringify(validTask(g)), 'title=x&status=todo', '--x\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc\r\n--x--\r\n', '', g.bytes(50).toString('latin1')]);
+      const body = g.pick([
+        JSON.stringify(validTask(g)),
+        'title=x&status=todo',
+        '--x\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc\r\n--x--\r\n',
+        '',
+        g.bytes(50).toString('latin1'),
+      ]);
       const headers: Header[] = type === '' && g.chance(0.5) ? [] : [['Content-Type', type]];
       return simple('bad content types', request(ctx, { method: route.method, target: route.target, headers, body }), route.method);
     },
@@ -441,7 +770,16 @@ export const GENERATORS: Record<string, { weight: number; make: Generator }> = {
         `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''%F0%9F%98%80\r\n\r\nx\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="b"\r\n\r\ny\r\n--${boundary}--\r\n`,
         g.bytes(g.int(1, 500)).toString('latin1'),
       ]);
-      return simple('bad multipart', request(ctx, { method: 'POST', target: `/v1/tasks/${g.chance(0.8) ? ctx.taskId : g.uuid()}/attachments`, headers: [['Content-Type', `multipart/form-data; boundary=${boundary}`]], body: Buffer.from(parts, 'latin1') }), 'POST');
+      return simple(
+        'bad multipart',
+        request(ctx, {
+          method: 'POST',
+          target: `/v1/tasks/${g.chance(0.8) ? ctx.taskId : g.uuid()}/attachments`,
+          headers: [['Content-Type', `multipart/form-data; boundary=${boundary}`]],
+          body: Buffer.from(parts, 'latin1'),
+        }),
+        'POST',
+      );
     },
   },
   'bad parameters': {
@@ -449,14 +787,43 @@ export const GENERATORS: Record<string, { weight: number; make: Generator }> = {
     make: (g, ctx) => {
       const p = ctx.projectId;
       const target = g.pick([
-        '/v1/projects?page=abc', '/v1/projects?page=0', '/v1/projects?page=-1', '/v1/projects?pageSize=101', '/v1/projects?pageSize=0', '/v1/projects?page=1&page=2', '/v1/projects?sort=bogus',
-        '/v1/projects?sort=', '/v1/projects?sort=-', '/v1/projects?sort=name,name', '/v1/projects?page=1.5', '/v1/projects?page=', '/v1/projects?page', '/v1/projects?&&&=&=',
-        `/v1/projects/${p}/tasks?limit=abc`, `/v1/projects/${p}/tasks?limit=0`, `/v1/projects/${p}/tasks?limit=101`, `/v1/projects/${p}/tasks?sort=priority`, `/v1/projects/${p}/tasks?sort=,,,`,
-        `/v1/projects/${p}/tasks?filter[status]=blocked`, `/v1/projects/${p}/tasks?filter[status][x]=1`, `/v1/projects/${p}/tasks?filter[unknown]=1`, `/v1/projects/${p}/tasks?filter=1`,
-        `/v1/projects/${p}/tasks?fields=nope`, `/v1/projects/${p}/tasks?fields=`, `/v1/projects/${p}/tasks?fields=id,,title`, `/v1/projects/${p}/tasks?fields=__proto__`,
-        `/v1/projects/${p}/tasks?cursor=${g.string(20)}`, `/v1/projects/${p}/tasks?cursor=${Buffer.from('o:999999999').toString('base64url')}`, `/v1/projects/${p}/tasks?cursor=${Buffer.from('o:-5').toString('base64url')}`,
-        `/v1/projects/${p}/tasks?cursor=&limit=1`, `/v1/projects/${p}/tasks?limit=1&limit=2`, `/v1/projects/not-a-uuid`, `/v1/tasks/${g.uuid().toUpperCase()}`, `/v1/tasks/${g.uuid()}x`,
-        `/v1/projects/${p}/tasks?__proto__[x]=1&constructor[prototype][x]=1`, `/v1/projects/${p}/tasks?filter[__proto__]=x`,
+        '/v1/projects?page=abc',
+        '/v1/projects?page=0',
+        '/v1/projects?page=-1',
+        '/v1/projects?pageSize=101',
+        '/v1/projects?pageSize=0',
+        '/v1/projects?page=1&page=2',
+        '/v1/projects?sort=bogus',
+        '/v1/projects?sort=',
+        '/v1/projects?sort=-',
+        '/v1/projects?sort=name,name',
+        '/v1/projects?page=1.5',
+        '/v1/projects?page=',
+        '/v1/projects?page',
+        '/v1/projects?&&&=&=',
+        `/v1/projects/${p}/tasks?limit=abc`,
+        `/v1/projects/${p}/tasks?limit=0`,
+        `/v1/projects/${p}/tasks?limit=101`,
+        `/v1/projects/${p}/tasks?sort=priority`,
+        `/v1/projects/${p}/tasks?sort=,,,`,
+        `/v1/projects/${p}/tasks?filter[status]=blocked`,
+        `/v1/projects/${p}/tasks?filter[status][x]=1`,
+        `/v1/projects/${p}/tasks?filter[unknown]=1`,
+        `/v1/projects/${p}/tasks?filter=1`,
+        `/v1/projects/${p}/tasks?fields=nope`,
+        `/v1/projects/${p}/tasks?fields=`,
+        `/v1/projects/${p}/tasks?fields=id,,title`,
+        `/v1/projects/${p}/tasks?fields=__proto__`,
+        `/v1/projects/${p}/tasks?cursor=${g.string(20)}`,
+        `/v1/projects/${p}/tasks?cursor=${Buffer.from('o:999999999').toString('base64url')}`,
+        `/v1/projects/${p}/tasks?cursor=${Buffer.from('o:-5').toString('base64url')}`,
+        `/v1/projects/${p}/tasks?cursor=&limit=1`,
+        `/v1/projects/${p}/tasks?limit=1&limit=2`,
+        `/v1/projects/not-a-uuid`,
+        `/v1/tasks/${g.uuid().toUpperCase()}`,
+        `/v1/tasks/${g.uuid()}x`,
+        `/v1/projects/${p}/tasks?__proto__[x]=1&constructor[prototype][x]=1`,
+        `/v1/projects/${p}/tasks?filter[__proto__]=x`,
       ]);
       return simple('bad parameters', request(ctx, { target }), 'GET');
     },
@@ -465,26 +832,74 @@ export const GENERATORS: Record<string, { weight: number; make: Generator }> = {
     weight: 4,
     make: (g, ctx) => {
       const value = g.pick([
-        'Bearer', 'Bearer ', 'Bearer  demo-token', 'Bearer demo-token extra', 'bearer demo-token', 'BEARER demo-token', 'Basic ZGVtbzpkZW1v', 'Basic !!!', 'Basic ' + Buffer.from('nocolon').toString('base64'),
-        'Token demo-token', '', 'Bearer ' + 'a'.repeat(10_000), 'Bearer demo\u00e9token', 'Bearer reader-token', 'Bearer ===', 'Negotiate abc', 'Bearer demo-token, Bearer other',
+        'Bearer',
+        'Bearer ',
+        'Bearer  demo-token',
+        'Bearer demo-token extra',
+        'bearer demo-token',
+        'BEARER demo-token',
+        'Basic ZGVtbzpkZW1v',
+        'Basic !!!',
+        'Basic ' + Buffer.from('nocolon').toString('base64'),
+        'Token demo-token',
+        '',
+        'Bearer ' + 'a'.repeat(10_000),
+        'Bearer demo\u00e9token',
+        'Bearer reader-token',
+        'Bearer ===',
+        'Negotiate abc',
+        'Bearer demo-token, Bearer other',
       ]);
       const target = g.pick(['/v1/projects', `/v1/tasks/${ctx.taskId}`, `/v1/projects/${ctx.projectId}`]);
       const method = g.pick(['GET', 'POST', 'DELETE']);
       const headers: Header[] = [Buffer.from(`Authorization: ${value}\r\n`, 'latin1')];
       if (g.chance(0.2)) headers.push(['Authorization', 'Bearer demo-token']);
       if (method === 'POST') headers.push(['Content-Type', 'application/json']);
-      return simple('bad credentials', request(ctx, { method, target: method === 'DELETE' ? `/v1/tasks/${g.uuid()}` : target, auth: false, headers, body: method === 'POST' ? '{"name":"x"}' : undefined }), method);
+      return simple(
+        'bad credentials',
+        request(ctx, {
+          method,
+          target: method === 'DELETE' ? `/v1/tasks/${g.uuid()}` : target,
+          auth: false,
+          headers,
+          body: method === 'POST' ? '{"name":"x"}' : undefined,
+        }),
+        method,
+      );
     },
   },
   'bad conditionals': {
     weight: 4,
     make: (g, ctx) => {
       const name = g.pick(['If-Match', 'If-None-Match', 'If-Modified-Since', 'If-Unmodified-Since', 'If-Range']);
-      const value = g.pick(['garbage', '"unterminated', 'W/', 'W/"x"', '*', '"a", "b", *', '', ',,,', `"${'x'.repeat(5000)}"`, 'Tue, 99 Foo 2024 25:61:61 GMT', 'Sun, 06 Nov 1994 08:49:37 GMT', '1e9', new Array(500).fill('"x"').join(',')]);
+      const value = g.pick([
+        'garbage',
+        '"unterminated',
+        'W/',
+        'W/"x"',
+        '*',
+        '"a", "b", *',
+        '',
+        ',,,',
+        `"${'x'.repeat(5000)}"`,
+        'Tue, 99 Foo 2024 25:61:61 GMT',
+        'Sun, 06 Nov 1994 08:49:37 GMT',
+        '1e9',
+        new Array(500).fill('"x"').join(','),
+      ]);
       const method = g.pick(['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE']);
       const body = method === 'PUT' ? JSON.stringify(validTask(g)) : method === 'PATCH' ? '{"status":"done"}' : undefined;
       const type = method === 'PUT' ? 'application/json' : 'application/merge-patch+json';
-      return simple('bad conditionals', request(ctx, { method, target: `/v1/tasks/${ctx.taskId}`, headers: [[name, value], ...(body ? [['Content-Type', type] as [string, string]] : [])], body }), method);
+      return simple(
+        'bad conditionals',
+        request(ctx, {
+          method,
+          target: `/v1/tasks/${ctx.taskId}`,
+          headers: [[name, value], ...(body ? [['Content-Type', type] as [string, string]] : [])],
+          body,
+        }),
+        method,
+      );
     },
   },
   'bad idempotency keys': {
@@ -495,13 +910,34 @@ export const GENERATORS: Record<string, { weight: number; make: Generator }> = {
       headers.push(Buffer.from(`Idempotency-Key: ${key}\r\n`, 'latin1'));
       if (g.chance(0.3)) headers.push(['Idempotency-Key', 'second']);
       // `same-key` with different bodies: 422 after the first.
-      return simple('bad idempotency keys', request(ctx, { method: 'POST', target: g.pick(['/v1/projects', `/v1/projects/${ctx.projectId}/tasks`]), headers, body: JSON.stringify({ name: g.string(4), title: g.string(4), status: 'todo' }) }), 'POST');
+      return simple(
+        'bad idempotency keys',
+        request(ctx, {
+          method: 'POST',
+          target: g.pick(['/v1/projects', `/v1/projects/${ctx.projectId}/tasks`]),
+          headers,
+          body: JSON.stringify({ name: g.string(4), title: g.string(4), status: 'todo' }),
+        }),
+        'POST',
+      );
     },
   },
   'bad versions': {
     weight: 3,
     make: (g, ctx) => {
-      const version = g.pick(['HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0', 'HTTP/9.9', 'HTTP/1.1x', 'http/1.1', 'HTTP/1', 'HTTP/1.10', 'HTTP/0.9', 'FOO/1.1', '']);
+      const version = g.pick([
+        'HTTP/1.1',
+        'HTTP/1.0',
+        'HTTP/2.0',
+        'HTTP/9.9',
+        'HTTP/1.1x',
+        'http/1.1',
+        'HTTP/1',
+        'HTTP/1.10',
+        'HTTP/0.9',
+        'FOO/1.1',
+        '',
+      ]);
       return simple('bad versions', request(ctx, { version, host: g.chance(0.7) }), 'GET');
     },
   },
@@ -510,7 +946,19 @@ export const GENERATORS: Record<string, { weight: number; make: Generator }> = {
     make: (g, ctx) => {
       const expect = g.pick(['100-continue', '100-Continue', 'foo', '', '200-ok']);
       const body = JSON.stringify({ name: g.string(6) });
-      return simple('expect header', request(ctx, { method: 'POST', target: '/v1/projects', headers: [['Content-Type', 'application/json'], ['Expect', expect]], body }), 'POST');
+      return simple(
+        'expect header',
+        request(ctx, {
+          method: 'POST',
+          target: '/v1/projects',
+          headers: [
+            ['Content-Type', 'application/json'],
+            ['Expect', expect],
+          ],
+          body,
+        }),
+        'POST',
+      );
     },
   },
   'slow body': {
@@ -518,7 +966,12 @@ export const GENERATORS: Record<string, { weight: number; make: Generator }> = {
     make: (g, ctx) => {
       const route = jsonRoute(g, ctx);
       const body = Buffer.from(JSON.stringify(validTask(g)));
-      const head = request(ctx, { method: route.method, target: route.target, headers: [['Content-Type', route.type]], length: String(body.length + g.int(1, 100)) });
+      const head = request(ctx, {
+        method: route.method,
+        target: route.target,
+        headers: [['Content-Type', route.type]],
+        length: String(body.length + g.int(1, 100)),
+      });
       // Less than promised, and then silence: 408 once the body timeout passes.
       return { category: 'slow body', chunks: [head, 20, body], keepOpen: true, method: route.method };
     },
@@ -558,7 +1011,11 @@ export const GENERATORS: Record<string, { weight: number; make: Generator }> = {
             mutated = Buffer.concat([mutated.subarray(0, at), mutated.subarray(at + g.int(1, 8))]);
             break;
           default:
-            mutated = Buffer.concat([mutated.subarray(0, at), Buffer.from(g.pick(['\r\n', '\n', '\r', '"', '{', '%', '\u0000', ':', ' ', '[', ','])), mutated.subarray(at)]);
+            mutated = Buffer.concat([
+              mutated.subarray(0, at),
+              Buffer.from(g.pick(['\r\n', '\n', '\r', '"', '{', '%', '\u0000', ':', ' ', '[', ','])),
+              mutated.subarray(at),
+            ]);
         }
       }
       return simple('mutated valid requests', mutated, bytes.toString('latin1').split(' ', 1)[0]);

@@ -19,7 +19,9 @@ import { ROOT } from './cli.js';
 
 type Json = Record<string, unknown>;
 
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (
+  ajv: Ajv2020,
+) => void;
 
 /** One request and what came back, as recorded by `recordingFetch`. */
 export interface Exchange {
@@ -191,9 +193,19 @@ export class OpenApiChecker {
     const where = `${exchange.method} ${new URL(exchange.url).pathname} → ${exchange.status}`;
     const responses = (found.located.value.responses ?? {}) as Json;
     const code = String(exchange.status);
-    const key = Object.hasOwn(responses, code) ? code : Object.hasOwn(responses, `${code[0]}XX`) ? `${code[0]}XX` : Object.hasOwn(responses, 'default') ? 'default' : undefined;
+    const key = Object.hasOwn(responses, code)
+      ? code
+      : Object.hasOwn(responses, `${code[0]}XX`)
+        ? `${code[0]}XX`
+        : Object.hasOwn(responses, 'default')
+          ? 'default'
+          : undefined;
     if (key === undefined) {
-      return { exchange, operationId: found.id, violations: [`${where}: status ${code} is not declared for ${found.id} (and there is no default)`] };
+      return {
+        exchange,
+        operationId: found.id,
+        violations: [`${where}: status ${code} is not declared for ${found.id} (and there is no default)`],
+      };
     }
     const response = this.#deref({ value: responses[key] as Json, uri: `${found.located.uri}/responses/${escapePointer(key)}` });
 
@@ -218,8 +230,10 @@ export class OpenApiChecker {
     const bodyless = exchange.method.toUpperCase() === 'HEAD' || exchange.status === 204 || exchange.status === 304;
     const type = mediaType(exchange.headers['content-type']);
     if (bodyless || content === undefined || Object.keys(content).length === 0) {
-      if (exchange.body !== '') violations.push(`${where}: a body was sent, but the response declares none (${exchange.body.slice(0, 80)})`);
-      else if (!bodyless && type !== undefined && content !== undefined) violations.push(`${where}: content type ${type} without declared content`);
+      if (exchange.body !== '')
+        violations.push(`${where}: a body was sent, but the response declares none (${exchange.body.slice(0, 80)})`);
+      else if (!bodyless && type !== undefined && content !== undefined)
+        violations.push(`${where}: content type ${type} without declared content`);
       return { exchange, operationId: found.id, responseKey: key, violations };
     }
     if (exchange.method.toUpperCase() === 'HEAD') return { exchange, operationId: found.id, responseKey: key, violations };
@@ -246,8 +260,13 @@ export class OpenApiChecker {
       }
     }
     if (media.schema !== undefined) {
-      const validate = this.#validator(`${this.#deref({ value: media, uri: `${response.uri}/content/${escapePointer(declaredType)}` }).uri}/schema`);
-      if (!validate(data)) violations.push(`${where}: body does not match the ${declaredType} schema of ${found.id} ${key}: ${this.ajv.errorsText(validate.errors)}; body: ${exchange.body.slice(0, 300)}`);
+      const validate = this.#validator(
+        `${this.#deref({ value: media, uri: `${response.uri}/content/${escapePointer(declaredType)}` }).uri}/schema`,
+      );
+      if (!validate(data))
+        violations.push(
+          `${where}: body does not match the ${declaredType} schema of ${found.id} ${key}: ${this.ajv.errorsText(validate.errors)}; body: ${exchange.body.slice(0, 300)}`,
+        );
     }
     if (type === 'application/problem+json' && typeof data === 'object' && data !== null && (data as Json).status !== exchange.status) {
       violations.push(`${where}: the problem's status ${String((data as Json).status)} is not the HTTP status`);

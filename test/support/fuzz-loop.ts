@@ -42,6 +42,9 @@ export async function fuzz<Case>(loop: FuzzLoop<Case>): Promise<FuzzResult> {
 
 /** One line for the test log: the seed (to reproduce), how many, how long, and the outcomes. */
 export function fuzzSummary(label: string, seed: number, result: FuzzResult, unit = 'requests'): string {
-  const outcomes = [...result.counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, n]) => `${key}: ${n}`).join(', ');
+  const outcomes = [...result.counts]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([key, n]) => `${key}: ${n}`)
+    .join(', ');
   return `${label}: seed 0x${seed.toString(16)}, ${result.sent} ${unit} in ${result.seconds.toFixed(1)} s; outcomes: ${outcomes}; failures ${result.failures.length}`;
 }

@@ -10,7 +10,16 @@ import { ROOT } from './cli.js';
 
 export async function generateFiles(input: string, emit: EmitKind[]): Promise<GeneratedFile[]> {
   const [{ files }] = await generate([
-    { name: 'test', inputs: [isAbsolute(input) ? input : join(ROOT, input)], style: 'openapi', documents: [], output: join(ROOT, '.vitest-tmp', 'unused'), emit, options: {}, root: ROOT },
+    {
+      name: 'test',
+      inputs: [isAbsolute(input) ? input : join(ROOT, input)],
+      style: 'openapi',
+      documents: [],
+      output: join(ROOT, '.vitest-tmp', 'unused'),
+      emit,
+      options: {},
+      root: ROOT,
+    },
   ]);
   return files;
 }
@@ -25,8 +34,14 @@ export async function generateGraphQLFiles(
   const absolute = (path: string) => (isAbsolute(path) ? path : join(ROOT, path));
   const [{ files }] = await generate([
     {
-      name: 'test', inputs: [schema].flat().map(absolute), documents: documents.map(absolute), style: 'graphql',
-      output: join(ROOT, '.vitest-tmp', 'unused'), emit, options, root: ROOT,
+      name: 'test',
+      inputs: [schema].flat().map(absolute),
+      documents: documents.map(absolute),
+      style: 'graphql',
+      output: join(ROOT, '.vitest-tmp', 'unused'),
+      emit,
+      options,
+      root: ROOT,
     },
   ]);
   return files;

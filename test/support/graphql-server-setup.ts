@@ -41,7 +41,8 @@ export interface UsageModule {
 export function examplePersistedOperations(): Record<string, string> {
   const document = parse(readFileSync(OPERATIONS_FILE, 'utf8'));
   const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   const operations: Record<string, string> = {};
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
@@ -96,7 +97,10 @@ export async function generatedServer(name: string, usageSource: string): Promis
   const standIns = { types: !types?.content.includes('Resolvers<'), operations: !operations?.content.includes('persistedOperations') };
   if (standIns.types) writeFileSync(join(folder, 'types.ts'), TYPES_STAND_IN);
   if (standIns.operations) {
-    writeFileSync(join(folder, 'operations.ts'), `export const persistedOperations: Readonly<Record<string, string>> = ${JSON.stringify(examplePersistedOperations(), null, 2)};\n`);
+    writeFileSync(
+      join(folder, 'operations.ts'),
+      `export const persistedOperations: Readonly<Record<string, string>> = ${JSON.stringify(examplePersistedOperations(), null, 2)};\n`,
+    );
   }
   writeFileSync(join(folder, 'usage.ts'), usageSource);
   transpileFolder(folder);
@@ -139,12 +143,19 @@ export async function serve(graphql: GraphQLServerHandle): Promise<Running> {
 export interface GraphQLAnswer {
   status: number;
   contentType: string | null;
-  body: { data?: Record<string, unknown> | null; errors?: Array<{ message: string; path?: unknown[]; locations?: unknown; extensions?: Record<string, unknown> }> } & Record<string, unknown>;
+  body: {
+    data?: Record<string, unknown> | null;
+    errors?: Array<{ message: string; path?: unknown[]; locations?: unknown; extensions?: Record<string, unknown> }>;
+  } & Record<string, unknown>;
 }
 
 /** POSTs `body` as JSON (or GETs with `search`), and reads the JSON answer. */
 export async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<GraphQLAnswer> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...headers }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, contentType: response.headers.get('content-type'), body: JSON.parse(await response.text()) };
 }
 

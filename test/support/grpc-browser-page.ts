@@ -15,7 +15,9 @@ const PACKAGES = ['@bufbuild/protobuf', '@connectrpc/connect', '@connectrpc/conn
 export function importMap(): Record<string, string> {
   const imports: Record<string, string> = {};
   for (const name of PACKAGES) {
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { exports: Record<string, { import?: string } | string> };
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as {
+      exports: Record<string, { import?: string } | string>;
+    };
     for (const [subpath, target] of Object.entries(manifest.exports)) {
       const file = typeof target === 'string' ? target : target.import;
       if (!file || subpath.includes('*') || subpath === './package.json') continue;
@@ -36,7 +38,11 @@ export async function servePage(folder: string, page: string): Promise<{ url: st
       response.end(page);
       return;
     }
-    const [base, rest] = path.startsWith('/app/') ? [folder, path.slice(5)] : path.startsWith('/node_modules/') ? [join(ROOT, 'node_modules'), path.slice(14)] : [undefined, ''];
+    const [base, rest] = path.startsWith('/app/')
+      ? [folder, path.slice(5)]
+      : path.startsWith('/node_modules/')
+        ? [join(ROOT, 'node_modules'), path.slice(14)]
+        : [undefined, ''];
     const file = base && normalize(join(base, rest));
     if (!base || !file || !file.startsWith(base + sep)) {
       response.writeHead(404).end();
@@ -54,6 +60,10 @@ export async function servePage(folder: string, page: string): Promise<{ url: st
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -46,14 +46,15 @@ export async function startServerProcess(folder: string, options: object = {}): 
   const child: ChildProcess = fork(script, [JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
   let stderr = '';
   child.stderr!.on('data', (data: Buffer) => (stderr += data.toString()));
-  const next = <T>() => new Promise<T>((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`server process exited (${code}): ${stderr}`));
-    child.once('exit', onExit);
-    child.once('message', (message) => {
-      child.off('exit', onExit);
-      resolve(message as T);
+  const next = <T>() =>
+    new Promise<T>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`server process exited (${code}): ${stderr}`));
+      child.once('exit', onExit);
+      child.once('message', (message) => {
+        child.off('exit', onExit);
+        resolve(message as T);
+      });
     });
-  });
   const { port } = await next<{ port: number }>();
   return {
     port,

@@ -42,8 +42,15 @@ export async function generateGrpc(name: string, options: GenerateOptions = {}):
   if (!kept) rmSync(handlers, { force: true });
   const [{ files, userFiles }] = await generate([
     {
-      name: 'grpc', inputs: [join(protoRoot, 'acme/tasks/v1/tasks.proto')], documents: [], style: 'proto', output: join(folder, 'out'),
-      emit: ['types', 'client', 'server'], handlers, options: { includePaths: [protoRoot] }, root: protoRoot,
+      name: 'grpc',
+      inputs: [join(protoRoot, 'acme/tasks/v1/tasks.proto')],
+      documents: [],
+      style: 'proto',
+      output: join(folder, 'out'),
+      emit: ['types', 'client', 'server'],
+      handlers,
+      options: { includePaths: [protoRoot] },
+      root: protoRoot,
     },
   ]);
   writeFiles(join(folder, 'out'), files);
@@ -77,13 +84,25 @@ export function grpcJsPackage() {
 }
 
 /** A unary call of a grpc-js client as a promise (error: the grpc-js ServiceError). */
-export function unary<T>(client: grpc.Client, method: string, request: object, metadata = new grpc.Metadata(), options: grpc.CallOptions = {}): Promise<{ value: T; header: grpc.Metadata; trailer: grpc.Metadata }> {
+export function unary<T>(
+  client: grpc.Client,
+  method: string,
+  request: object,
+  metadata = new grpc.Metadata(),
+  options: grpc.CallOptions = {},
+): Promise<{ value: T; header: grpc.Metadata; trailer: grpc.Metadata }> {
   return new Promise((resolve, reject) => {
     let header = new grpc.Metadata();
     let outcome: { error: grpc.ServiceError | null; value: T } | undefined;
-    const call = (client as unknown as Record<string, (...args: unknown[]) => grpc.ClientUnaryCall>)[method].call(client, request, metadata, options, (error: grpc.ServiceError | null, value: T) => {
-      outcome = { error, value };
-    });
+    const call = (client as unknown as Record<string, (...args: unknown[]) => grpc.ClientUnaryCall>)[method].call(
+      client,
+      request,
+      metadata,
+      options,
+      (error: grpc.ServiceError | null, value: T) => {
+        outcome = { error, value };
+      },
+    );
     call.on('metadata', (received: grpc.Metadata) => (header = received));
     // grpc-js calls back before it emits the status that carries the trailers.
     call.on('status', (status: grpc.StatusObject) => {

@@ -54,7 +54,15 @@ export function rstStream(streamId: number, code: number): Buffer {
 
 /** The request headers of a gRPC call to `path`. */
 export function grpcRequest(path: string, extra: Array<[string, string]> = []): Array<[string, string]> {
-  return [[':method', 'POST'], [':scheme', 'http'], [':path', path], [':authority', 'localhost'], ['content-type', 'application/grpc'], ['te', 'trailers'], ...extra];
+  return [
+    [':method', 'POST'],
+    [':scheme', 'http'],
+    [':path', path],
+    [':authority', 'localhost'],
+    ['content-type', 'application/grpc'],
+    ['te', 'trailers'],
+    ...extra,
+  ];
 }
 
 /** A gRPC message: flag byte, big-endian length, bytes. */
@@ -130,7 +138,11 @@ export class RawH2 {
       };
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(new Error(`timed out after ${ms} ms; closed: ${this.closed}; frames (type/stream/flags): ${this.frames.map((f) => `${f.type}/${f.streamId}/${f.flags}`).join(' ')}`));
+        reject(
+          new Error(
+            `timed out after ${ms} ms; closed: ${this.closed}; frames (type/stream/flags): ${this.frames.map((f) => `${f.type}/${f.streamId}/${f.flags}`).join(' ')}`,
+          ),
+        );
       }, ms);
       const waiter = () => {
         if (check()) this.waiters = this.waiters.filter((w) => w !== waiter);
@@ -148,10 +160,16 @@ export class RawH2 {
     while (this.buffer.length >= 9) {
       const length = this.buffer.readUIntBE(0, 3);
       if (this.buffer.length < 9 + length) break;
-      const received: Frame = { type: this.buffer[3], flags: this.buffer[4], streamId: this.buffer.readUInt32BE(5) & 0x7fffffff, payload: this.buffer.subarray(9, 9 + length) };
+      const received: Frame = {
+        type: this.buffer[3],
+        flags: this.buffer[4],
+        streamId: this.buffer.readUInt32BE(5) & 0x7fffffff,
+        payload: this.buffer.subarray(9, 9 + length),
+      };
       this.buffer = this.buffer.subarray(9 + length);
       this.frames.push(received);
-      if (this.afterPreface && received.type === FRAME.SETTINGS && (received.flags & FLAG.ACK) === 0) this.write(frame(FRAME.SETTINGS, FLAG.ACK, 0));
+      if (this.afterPreface && received.type === FRAME.SETTINGS && (received.flags & FLAG.ACK) === 0)
+        this.write(frame(FRAME.SETTINGS, FLAG.ACK, 0));
     }
     this.notify();
   }

@@ -32,7 +32,12 @@ export function parseHead(text: string): RawHead {
  * Sends `head` from `localAddress` and resolves once the response head came back, the socket
  * still open (a stream stays open until the caller destroys it).
  */
-export function openHead(port: number, head: string | Buffer, localAddress = '127.0.0.1', timeoutMs = 10_000): Promise<RawHead & { socket: Socket }> {
+export function openHead(
+  port: number,
+  head: string | Buffer,
+  localAddress = '127.0.0.1',
+  timeoutMs = 10_000,
+): Promise<RawHead & { socket: Socket }> {
   return new Promise((resolve, reject) => {
     const socket = connect({ port, host: '127.0.0.1', localAddress });
     let text = '';
@@ -63,7 +68,11 @@ export function openHead(port: number, head: string | Buffer, localAddress = '12
  * Sends `parts` one every `intervalMs` (the first at once) and reads until the server closes
  * the connection or `timeoutMs` pass.
  */
-export function exchange(port: number, parts: readonly (string | Buffer)[], options: { intervalMs?: number; timeoutMs?: number; localAddress?: string } = {}): Promise<RawExchange> {
+export function exchange(
+  port: number,
+  parts: readonly (string | Buffer)[],
+  options: { intervalMs?: number; timeoutMs?: number; localAddress?: string } = {},
+): Promise<RawExchange> {
   return new Promise((resolve) => {
     const started = Date.now();
     const socket = connect({ port, host: '127.0.0.1', localAddress: options.localAddress ?? '127.0.0.1' });

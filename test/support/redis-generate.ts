@@ -17,13 +17,35 @@ import { copyRuntime } from './runtime.js';
 import { tempDir } from './tmp.js';
 
 /** The Redis runtime files and the files they import. */
-export const REDIS_RUNTIME_FILES = ['server-types', 'redis-store', 'sse-store', 'ws-fanout', 'redis-pubsub', 'sse-redis', 'ws-redis'] as const;
+export const REDIS_RUNTIME_FILES = [
+  'server-types',
+  'redis-store',
+  'sse-store',
+  'ws-fanout',
+  'redis-pubsub',
+  'sse-redis',
+  'ws-redis',
+] as const;
 /** The Redis modules themselves (the others are what they import). */
 export const REDIS_MODULES = ['redis-store', 'redis-pubsub', 'sse-redis', 'ws-redis'] as const;
 
-export async function generateWith(style: InputStyle, input: string, emit: EmitKind[], options: Record<string, unknown>): Promise<GeneratedFile[]> {
+export async function generateWith(
+  style: InputStyle,
+  input: string,
+  emit: EmitKind[],
+  options: Record<string, unknown>,
+): Promise<GeneratedFile[]> {
   const [{ files }] = await generate([
-    { name: 'test', inputs: [isAbsolute(input) ? input : join(ROOT, input)], style, documents: [], output: join(ROOT, '.vitest-tmp', 'unused'), emit, options, root: ROOT },
+    {
+      name: 'test',
+      inputs: [isAbsolute(input) ? input : join(ROOT, input)],
+      style,
+      documents: [],
+      output: join(ROOT, '.vitest-tmp', 'unused'),
+      emit,
+      options,
+      root: ROOT,
+    },
   ]);
   return files;
 }
@@ -98,7 +120,10 @@ export interface SseReader {
 /** Opens an SSE stream with fetch, optionally resuming from `lastEventId`. */
 export async function openSse(url: string, lastEventId?: string): Promise<SseReader> {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) }, signal: controller.signal });
+  const response = await fetch(url, {
+    headers: { accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+    signal: controller.signal,
+  });
   if (response.status !== 200 || !response.body) throw new Error(`SSE: ${response.status} ${await response.text()}`);
   const events: SseEvent[] = [];
   const waiting = new Set<() => void>();
@@ -156,7 +181,9 @@ export async function openSse(url: string, lastEventId?: string): Promise<SseRea
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`${events.length} of ${count} events within ${timeoutMs} ms: ${JSON.stringify(events.map((event) => event.id))}`));
+          reject(
+            new Error(`${events.length} of ${count} events within ${timeoutMs} ms: ${JSON.stringify(events.map((event) => event.id))}`),
+          );
         }, timeoutMs);
         const cleanup = (): void => {
           clearTimeout(timer);

@@ -16,7 +16,11 @@ import type { RuntimeExport, RuntimeManifest, RuntimeModule } from '../../genera
 export function runtimeManifestText(folder: string): string {
   const modules = Object.entries(runtimeManifest(folder).modules).map(([name, module]) => {
     const exports = module.exports.map((exported) => `        ${JSON.stringify(exported)}`).join(',\n');
-    const fields = [`"exports": [\n${exports}\n      ]`, `"imports": ${JSON.stringify(module.imports)}`, `"packages": ${JSON.stringify(module.packages)}`];
+    const fields = [
+      `"exports": [\n${exports}\n      ]`,
+      `"imports": ${JSON.stringify(module.imports)}`,
+      `"packages": ${JSON.stringify(module.packages)}`,
+    ];
     return `    ${JSON.stringify(name)}: {\n${fields.map((field) => `      ${field}`).join(',\n')}\n    }`;
   });
   return `{\n  "modules": {\n${modules.join(',\n')}\n  }\n}\n`;
@@ -27,7 +31,11 @@ export function runtimeManifest(folder: string): RuntimeManifest {
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
     .sort()
     .map((file) => join(folder, file));
-  const options = ts.parseJsonConfigFileContent(ts.readConfigFile(join(folder, 'tsconfig.json'), ts.sys.readFile).config, ts.sys, folder).options;
+  const options = ts.parseJsonConfigFileContent(
+    ts.readConfigFile(join(folder, 'tsconfig.json'), ts.sys.readFile).config,
+    ts.sys,
+    folder,
+  ).options;
   const program = ts.createProgram(files, options);
   const checker = program.getTypeChecker();
   const modules: Record<string, Omit<RuntimeModule, 'name'>> = {};
@@ -60,7 +68,11 @@ function describeExport(symbol: ts.Symbol, source: ts.SourceFile, checker: ts.Ty
   const described: RuntimeExport = { name: symbol.name, type };
   const declaration = target.declarations?.[0];
   const declaredIn = declaration?.getSourceFile();
-  if (declaredIn && declaredIn !== source) described.from = declaredIn.isDeclarationFile || !declaredIn.fileName.startsWith(dirOf(source.fileName)) ? packageOf(symbol) : moduleName(declaredIn.fileName);
+  if (declaredIn && declaredIn !== source)
+    described.from =
+      declaredIn.isDeclarationFile || !declaredIn.fileName.startsWith(dirOf(source.fileName))
+        ? packageOf(symbol)
+        : moduleName(declaredIn.fileName);
   const doc = firstParagraph(ts.displayPartsToString(target.getDocumentationComment(checker)));
   if (doc) described.doc = doc;
   // `@public`: part of the API a generated entry file re-exports (publicRuntimeExports). A re-export
@@ -71,12 +83,17 @@ function describeExport(symbol: ts.Symbol, source: ts.SourceFile, checker: ts.Ty
 
 /** `/** @public *\/ export { X } from "..."`: the re-export statement is tagged. */
 function reexportedAsPublic(symbol: ts.Symbol): boolean {
-  return (symbol.declarations ?? []).some((declaration) => ts.isExportSpecifier(declaration) && ts.getJSDocTags(declaration.parent.parent).some((tag) => tag.tagName.text === 'public'));
+  return (symbol.declarations ?? []).some(
+    (declaration) =>
+      ts.isExportSpecifier(declaration) && ts.getJSDocTags(declaration.parent.parent).some((tag) => tag.tagName.text === 'public'),
+  );
 }
 
 /** `export type { X }`, `export { type X }` (from a module or not). */
 function exportedAsType(symbol: ts.Symbol): boolean {
-  return (symbol.declarations ?? []).some((declaration) => ts.isExportSpecifier(declaration) && (declaration.isTypeOnly || declaration.parent.parent.isTypeOnly));
+  return (symbol.declarations ?? []).some(
+    (declaration) => ts.isExportSpecifier(declaration) && (declaration.isTypeOnly || declaration.parent.parent.isTypeOnly),
+  );
 }
 
 function dirOf(file: string): string {

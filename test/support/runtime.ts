@@ -13,7 +13,9 @@ const RUNTIME = join(ROOT, 'runtime');
 
 /** The specifier by which a `.ts` file in `folder` imports runtime/<name>.ts itself (vitest maps `.js` to `.ts`). */
 export function runtimeSpecifier(folder: string, name: string): string {
-  const path = relative(folder, join(RUNTIME, `${name}.js`)).split(sep).join('/');
+  const path = relative(folder, join(RUNTIME, `${name}.js`))
+    .split(sep)
+    .join('/');
   return path.startsWith('.') ? path : `./${path}`;
 }
 

@@ -31,7 +31,8 @@ export function json(status: number, value: unknown, headers: Record<string, str
 /** Runs `stages` in order around `handler`, as the core composes them. */
 export function compose(stages: Stage[], handler: Handler): Handler {
   return (request) => {
-    const run = (index: number): Promise<ServerResponse> => (index < stages.length ? stages[index](request, () => run(index + 1)) : handler(request));
+    const run = (index: number): Promise<ServerResponse> =>
+      index < stages.length ? stages[index](request, () => run(index + 1)) : handler(request);
     return run(0);
   };
 }

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { ROOT } from './cli.js';
 
-export const README_TEMPLATES_BEGIN = '<!-- templates:begin (generated from generators/*/template-context.ts; test/template-docs.test.ts) -->';
+export const README_TEMPLATES_BEGIN =
+  '<!-- templates:begin (generated from generators/*/template-context.ts; test/template-docs.test.ts) -->';
 export const README_TEMPLATES_END = '<!-- templates:end -->';
 
 export interface TemplateDoc {
@@ -52,7 +53,9 @@ export function templateDocs(): TemplateDoc[] {
     const path = join(ROOT, declaredIn);
     if (!existsSync(path)) continue;
     const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
-    const interfaces = new Map(source.statements.filter(ts.isInterfaceDeclaration).map((declaration) => [declaration.name.text, declaration]));
+    const interfaces = new Map(
+      source.statements.filter(ts.isInterfaceDeclaration).map((declaration) => [declaration.name.text, declaration]),
+    );
     // A context's fields, those of the interfaces it extends in the same file first.
     const fieldsOf = (declaration: ts.InterfaceDeclaration): TemplateDoc['fields'] => [
       ...baseNames(declaration, source).flatMap((name) => (interfaces.has(name) ? fieldsOf(interfaces.get(name)!) : [])),
@@ -89,8 +92,18 @@ function baseNames(declaration: ts.InterfaceDeclaration, source: ts.SourceFile):
 export function templatesMarkdown(docs = templateDocs()): string {
   const sections = docs.map((doc) => {
     const base = doc.extends.length ? ` It also gets the fields of ${doc.extends.map((name) => `\`${name}\``).join(', ')}.` : '';
-    const rows = doc.fields.map((field) => `| \`${field.name}${field.optional ? '?' : ''}\` | \`${escapeCell(field.type)}\` | ${escapeCell(field.description)} |`);
-    return [`#### \`${doc.template}\``, '', `${doc.description} Context: \`${doc.context}\` in \`${doc.declaredIn}\`.${base}`, '', '| field | type | holds |', '|---|---|---|', ...rows].join('\n');
+    const rows = doc.fields.map(
+      (field) => `| \`${field.name}${field.optional ? '?' : ''}\` | \`${escapeCell(field.type)}\` | ${escapeCell(field.description)} |`,
+    );
+    return [
+      `#### \`${doc.template}\``,
+      '',
+      `${doc.description} Context: \`${doc.context}\` in \`${doc.declaredIn}\`.${base}`,
+      '',
+      '| field | type | holds |',
+      '|---|---|---|',
+      ...rows,
+    ].join('\n');
   });
   return [README_TEMPLATES_BEGIN, '', ...sections.flatMap((section) => [section, '']), README_TEMPLATES_END].join('\n');
 }

@@ -42,7 +42,10 @@ export class WatchProcess {
     const seen = () => pattern.test(this[stream].slice(mark[stream]));
     const deadline = Date.now() + timeoutMs;
     while (!seen()) {
-      if (!this.alive) throw new Error(`codegen --watch exited (${this.child.exitCode ?? this.child.signalCode}) before printing ${pattern}\n${this.transcript()}`);
+      if (!this.alive)
+        throw new Error(
+          `codegen --watch exited (${this.child.exitCode ?? this.child.signalCode}) before printing ${pattern}\n${this.transcript()}`,
+        );
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`timed out waiting for ${pattern} on std${stream}\n${this.transcript()}`);
       await new Promise<void>((resolve) => {

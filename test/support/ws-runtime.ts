@@ -15,7 +15,16 @@ import { ROOT } from './cli.js';
 import { copyRuntime, runtimeSpecifier } from './runtime.js';
 import { CHAT_SOURCE } from './ws-chat.js';
 
-const WS_SERVER_FILES = ['validation', 'cors-policy', 'client-limits', 'ws-protocol', 'ws-fanout', 'ws-handshake', 'ws-connection', 'ws-server'] as const;
+const WS_SERVER_FILES = [
+  'validation',
+  'cors-policy',
+  'client-limits',
+  'ws-protocol',
+  'ws-fanout',
+  'ws-handshake',
+  'ws-connection',
+  'ws-server',
+] as const;
 const WS_CLIENT_FILES = ['client-common', 'validation', 'ws-protocol', 'ws-client'] as const;
 
 /** Copies the runtime into `<folder>/runtime/` and writes the chat channel as `<folder>/chat.ts`, as an output holds them. */

@@ -38,7 +38,10 @@ export function chatHandlers(endpoint: () => Endpoint, said: ChatServer['said'])
     history: async (message) => ({ type: 'historyResult', texts: [`history of ${String(message.room)}`] }),
     work: (message) =>
       new Promise((resolve, reject) => {
-        setTimeout(() => (message.fail ? reject(new Error('secret database detail')) : resolve({ type: 'done', ms: message.ms })), Number(message.ms));
+        setTimeout(
+          () => (message.fail ? reject(new Error('secret database detail')) : resolve({ type: 'done', ms: message.ms })),
+          Number(message.ms),
+        );
       }),
     crash: () => {
       throw new Error('secret stack detail');
@@ -96,7 +99,11 @@ export interface Outcome {
 }
 
 /** Opens a plain `ws` client; resolves when it is open, or with how the handshake failed. */
-export function open(url: string, protocols: string[] = [], options: WebSocket.ClientOptions = {}): Promise<{ socket?: WebSocket; outcome?: Outcome }> {
+export function open(
+  url: string,
+  protocols: string[] = [],
+  options: WebSocket.ClientOptions = {},
+): Promise<{ socket?: WebSocket; outcome?: Outcome }> {
   return new Promise((resolve) => {
     const socket = new WebSocket(url, protocols, options);
     socket.on('error', () => {});

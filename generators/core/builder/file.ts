@@ -112,7 +112,8 @@ export class FileBuilder {
   use(symbol: ImportSymbol, as?: string): string {
     const key = `${symbol.from}#${symbol.name}`;
     let local = this.locals.get(key);
-    if (local !== undefined && as !== undefined && as !== local) throw new Error(`${symbol.name} of ${symbol.from} is imported as ${local}, not ${as}`);
+    if (local !== undefined && as !== undefined && as !== local)
+      throw new Error(`${symbol.name} of ${symbol.from} is imported as ${local}, not ${as}`);
     if (local === undefined) {
       local = as ?? (this.taken.has(symbol.name) || this.reexportsOther(symbol) ? this.alias(symbol) : symbol.name);
       this.taken.add(local);
@@ -212,7 +213,11 @@ export class FileBuilder {
     return `${relative.startsWith('.') ? '' : './'}${relative}.js`;
   }
 
-  private statements(symbols: ReadonlyMap<string, ImportSymbol>, imports: boolean, specifier: (from: string, verbatim: boolean) => string): string {
+  private statements(
+    symbols: ReadonlyMap<string, ImportSymbol>,
+    imports: boolean,
+    specifier: (from: string, verbatim: boolean) => string,
+  ): string {
     const byModule = new Map<string, ImportSymbol[]>();
     for (const symbol of symbols.values()) byModule.set(symbol.from, [...(byModule.get(symbol.from) ?? []), symbol]);
     const modules = [...byModule.keys()].sort(compareModules);
@@ -226,7 +231,9 @@ export class FileBuilder {
           const named = local === symbol.name ? symbol.name : `${symbol.name} as ${local}`;
           return symbol.type && !typeOnly ? `type ${named}` : named;
         });
-        return imports ? importStatement(names, specifier(from, verbatim), typeOnly) : exportStatement(names, specifier(from, verbatim), typeOnly);
+        return imports
+          ? importStatement(names, specifier(from, verbatim), typeOnly)
+          : exportStatement(names, specifier(from, verbatim), typeOnly);
       })
       .join('\n');
   }

@@ -5,14 +5,85 @@
  */
 
 const RESERVED = new Set([
-  'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do',
-  'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in',
-  'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try',
-  'typeof', 'var', 'void', 'while', 'with', 'as', 'implements', 'interface', 'let', 'package',
-  'private', 'protected', 'public', 'static', 'yield', 'await', 'any', 'boolean', 'number',
-  'string', 'symbol', 'object', 'never', 'unknown', 'undefined', 'bigint', 'type', 'arguments',
-  'eval', 'Object', 'Array', 'String', 'Number', 'Boolean', 'Date', 'Error', 'Promise', 'Record',
-  'Map', 'Set', 'Symbol', 'Function', 'Blob', 'File', 'FormData', 'Response', 'Request', 'Headers',
+  'break',
+  'case',
+  'catch',
+  'class',
+  'const',
+  'continue',
+  'debugger',
+  'default',
+  'delete',
+  'do',
+  'else',
+  'enum',
+  'export',
+  'extends',
+  'false',
+  'finally',
+  'for',
+  'function',
+  'if',
+  'import',
+  'in',
+  'instanceof',
+  'new',
+  'null',
+  'return',
+  'super',
+  'switch',
+  'this',
+  'throw',
+  'true',
+  'try',
+  'typeof',
+  'var',
+  'void',
+  'while',
+  'with',
+  'as',
+  'implements',
+  'interface',
+  'let',
+  'package',
+  'private',
+  'protected',
+  'public',
+  'static',
+  'yield',
+  'await',
+  'any',
+  'boolean',
+  'number',
+  'string',
+  'symbol',
+  'object',
+  'never',
+  'unknown',
+  'undefined',
+  'bigint',
+  'type',
+  'arguments',
+  'eval',
+  'Object',
+  'Array',
+  'String',
+  'Number',
+  'Boolean',
+  'Date',
+  'Error',
+  'Promise',
+  'Record',
+  'Map',
+  'Set',
+  'Symbol',
+  'Function',
+  'Blob',
+  'File',
+  'FormData',
+  'Response',
+  'Request',
+  'Headers',
 ]);
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -61,7 +132,9 @@ export function isIdentifier(text: string): boolean {
 
 /** A string literal in double quotes, escaped (JSON escaping is valid TypeScript escaping). */
 export function stringLiteral(value: string): string {
-  return JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** A literal for any JSON value: strings, numbers, booleans, null, arrays and objects. */
@@ -70,9 +143,7 @@ export function jsonLiteral(value: unknown): string {
   if (value === null || typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `[${value.map(jsonLiteral).join(', ')}]`;
   if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).map(
-      ([key, item]) => `${objectKey(key)}: ${jsonLiteral(item)}`,
-    );
+    const entries = Object.entries(value as Record<string, unknown>).map(([key, item]) => `${objectKey(key)}: ${jsonLiteral(item)}`);
     return `{ ${entries.join(', ')} }`;
   }
   throw new TypeError(`cannot write ${typeof value} as a literal`);

@@ -51,7 +51,9 @@ export interface ConfigInput {
 }
 
 /** One API with defaults applied and paths made absolute; `options` typed by its style. */
-export type ApiConfig<S extends InputStyle = InputStyle> = S extends InputStyle ? ApiConfigCommon & { style: S; options: StyleOptions[S] } : never;
+export type ApiConfig<S extends InputStyle = InputStyle> = S extends InputStyle
+  ? ApiConfigCommon & { style: S; options: StyleOptions[S] }
+  : never;
 
 interface ApiConfigCommon {
   name: string;
@@ -109,7 +111,10 @@ export async function loadConfig(file: string): Promise<ApiConfig[]> {
   }
   const locate = (path: (string | number)[], at: 'key' | 'value' = 'value'): SourceLocation | undefined => {
     const parent = document.getIn(path.slice(0, -1), true) as YamlNode | undefined;
-    const pair = at === 'key' && isMap(parent) ? parent.items.find((item) => isScalar(item.key) && item.key.value === path[path.length - 1]) : undefined;
+    const pair =
+      at === 'key' && isMap(parent)
+        ? parent.items.find((item) => isScalar(item.key) && item.key.value === path[path.length - 1])
+        : undefined;
     const node = (pair?.key ?? document.getIn(path, true)) as YamlNode | undefined;
     const offset = node?.range?.[0] ?? parent?.range?.[0];
     if (offset === undefined) return undefined;
@@ -120,9 +125,22 @@ export async function loadConfig(file: string): Promise<ApiConfig[]> {
 }
 
 /** Config for `codegen generate <input> -o <dir>`: one API, no file. */
-export function inlineConfig(input: string, output: string, emit: EmitKind[] | undefined, templates: string | undefined, documents?: string[], allowRead?: string[]): ApiConfig[] {
+export function inlineConfig(
+  input: string,
+  output: string,
+  emit: EmitKind[] | undefined,
+  templates: string | undefined,
+  documents?: string[],
+  allowRead?: string[],
+): ApiConfig[] {
   const root = process.cwd();
-  return validateConfig({ apis: [{ input, output, emit, templates, documents, allowRead }] }, root, '<command line>', () => undefined, true);
+  return validateConfig(
+    { apis: [{ input, output, emit, templates, documents, allowRead }] },
+    root,
+    '<command line>',
+    () => undefined,
+    true,
+  );
 }
 
 type Locate = (path: (string | number)[], at?: 'key' | 'value') => SourceLocation | undefined;
@@ -131,10 +149,19 @@ type Locate = (path: (string | number)[], at?: 'key' | 'value') => SourceLocatio
 function validateConfig(raw: unknown, root: string, file: string, locate: Locate, inline = false): ApiConfig[] {
   const problems: Diagnostic[] = [];
   const report = (path: (string | number)[], message: string, hint?: string, at?: 'key' | 'value') =>
-    problems.push({ severity: 'error', message: `${pathText(path)}: ${message}`, hint, location: locate(path, at) ?? { file, line: 1, column: 1 } });
+    problems.push({
+      severity: 'error',
+      message: `${pathText(path)}: ${message}`,
+      hint,
+      location: locate(path, at) ?? { file, line: 1, column: 1 },
+    });
 
   if (!isRecord(raw)) {
-    throw error('the config must be an object with an `apis` list', { file, line: 1, column: 1 }, 'run `codegen init` for a commented example');
+    throw error(
+      'the config must be an object with an `apis` list',
+      { file, line: 1, column: 1 },
+      'run `codegen init` for a commented example',
+    );
   }
   checkKeys(raw, ['apis', '$schema'], [], report);
   if (!Array.isArray(raw.apis) || raw.apis.length === 0) {
@@ -148,7 +175,27 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
   raw.apis.forEach((entry: unknown, index: number) => {
     const at = ['apis', index];
     if (!isRecord(entry)) return report(at, 'expected an object with `input` and `output`');
-    checkKeys(entry, ['name', 'input', 'documents', 'style', 'output', 'emit', 'templates', 'handlers', 'options', 'allowRead', 'maxInputBytes', 'runtime', 'strict', 'lint'], at, report);
+    checkKeys(
+      entry,
+      [
+        'name',
+        'input',
+        'documents',
+        'style',
+        'output',
+        'emit',
+        'templates',
+        'handlers',
+        'options',
+        'allowRead',
+        'maxInputBytes',
+        'runtime',
+        'strict',
+        'lint',
+      ],
+      at,
+      report,
+    );
 
     const inputs = typeof entry.input === 'string' ? [entry.input] : entry.input;
     if (!Array.isArray(inputs) || inputs.length === 0 || !inputs.every((item) => typeof item === 'string' && item !== '')) {
@@ -158,12 +205,17 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
 
     const style = entry.style ?? styleOfInput(resolve(root, inputs[0] as string));
     if (!STYLES.includes(style as InputStyle)) {
-      return report([...at, entry.style === undefined ? 'input' : 'style'], `cannot tell the input style`, `set \`style\` to one of ${STYLES.join(', ')}`);
+      return report(
+        [...at, entry.style === undefined ? 'input' : 'style'],
+        `cannot tell the input style`,
+        `set \`style\` to one of ${STYLES.join(', ')}`,
+      );
     }
     const emit = entry.emit ?? DEFAULT_EMIT;
     if (!Array.isArray(emit) || emit.length === 0) return report([...at, 'emit'], `expected a list of: ${EMIT_KINDS.join(', ')}`);
     emit.forEach((kind: unknown, i: number) => {
-      if (!EMIT_KINDS.includes(kind as EmitKind)) report([...at, 'emit', i], `unknown output ${JSON.stringify(kind)}; expected one of ${EMIT_KINDS.join(', ')}`);
+      if (!EMIT_KINDS.includes(kind as EmitKind))
+        report([...at, 'emit', i], `unknown output ${JSON.stringify(kind)}; expected one of ${EMIT_KINDS.join(', ')}`);
     });
     if (entry.templates !== undefined && typeof entry.templates !== 'string') report([...at, 'templates'], 'expected a folder path');
     if (entry.handlers !== undefined && (typeof entry.handlers !== 'string' || !/\.(ts|mts)$/.test(entry.handlers))) {
@@ -174,35 +226,65 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
     if (!Array.isArray(documents) || !documents.every((item) => typeof item === 'string' && item !== '')) {
       report([...at, 'documents'], 'expected a file or folder path, or a list of them');
     } else if (documents.length > 0 && style !== 'graphql') {
-      report([...at, 'documents'], '`documents` are GraphQL operation documents; this API is not GraphQL', 'remove `documents`, or set `style: graphql`');
+      report(
+        [...at, 'documents'],
+        '`documents` are GraphQL operation documents; this API is not GraphQL',
+        'remove `documents`, or set `style: graphql`',
+      );
     }
 
     const output = resolve(root, entry.output);
     // Stale generated files are deleted from the output folder, so it must be a dedicated one.
     if (typeof entry.handlers === 'string' && isInside(output, resolve(root, entry.handlers))) {
-      report([...at, 'handlers'], 'the handler file must be outside the output folder', 'the output folder is codegen\'s; your code lives elsewhere');
+      report(
+        [...at, 'handlers'],
+        'the handler file must be outside the output folder',
+        "the output folder is codegen's; your code lives elsewhere",
+      );
     }
     const allowRead = typeof entry.allowRead === 'string' ? [entry.allowRead] : (entry.allowRead ?? []);
     if (!Array.isArray(allowRead) || !allowRead.every((item) => typeof item === 'string' && item !== '')) {
-      report([...at, 'allowRead'], 'expected a folder path or a list of them', 'e.g. `allowRead: [../shared-schemas]`: folders outside the project that `$ref`s and imports may read');
+      report(
+        [...at, 'allowRead'],
+        'expected a folder path or a list of them',
+        'e.g. `allowRead: [../shared-schemas]`: folders outside the project that `$ref`s and imports may read',
+      );
     }
     const maxInputBytes = entry.maxInputBytes;
     if (maxInputBytes !== undefined && !(typeof maxInputBytes === 'number' && Number.isSafeInteger(maxInputBytes) && maxInputBytes > 0)) {
-      report([...at, 'maxInputBytes'], 'expected a positive whole number of bytes', 'e.g. `maxInputBytes: 134217728` for 128 MiB; the default is 64 MiB');
+      report(
+        [...at, 'maxInputBytes'],
+        'expected a positive whole number of bytes',
+        'e.g. `maxInputBytes: 134217728` for 128 MiB; the default is 64 MiB',
+      );
     }
     if (entry.runtime !== undefined && entry.runtime !== 'shared' && entry.runtime !== 'per-api') {
-      report([...at, 'runtime'], 'expected "shared" or "per-api"', '`runtime: shared` writes the runtime files once, into runtime/ beside the output folders of the APIs that set it; the default, per-api, writes them into each output folder');
+      report(
+        [...at, 'runtime'],
+        'expected "shared" or "per-api"',
+        '`runtime: shared` writes the runtime files once, into runtime/ beside the output folders of the APIs that set it; the default, per-api, writes them into each output folder',
+      );
     }
     if (entry.strict !== undefined && typeof entry.strict !== 'boolean') {
-      report([...at, 'strict'], 'expected true or false', '`strict: true` makes what codegen forgives in an OpenAPI document (with a warning) an error');
+      report(
+        [...at, 'strict'],
+        'expected true or false',
+        '`strict: true` makes what codegen forgives in an OpenAPI document (with a warning) an error',
+      );
     }
-    if (isInside(output, root)) report([...at, 'output'], 'the output folder must not contain the config folder', 'use a dedicated folder such as `out/api`');
+    if (isInside(output, root))
+      report([...at, 'output'], 'the output folder must not contain the config folder', 'use a dedicated folder such as `out/api`');
 
-    const name = (entry.name as string | undefined) ?? basename(inputs[0] as string).replace(/\.[^.]+$/, '').replace(/\.(openapi|asyncapi)$/, '');
+    const name =
+      (entry.name as string | undefined) ??
+      basename(inputs[0] as string)
+        .replace(/\.[^.]+$/, '')
+        .replace(/\.(openapi|asyncapi)$/, '');
     if (names.has(name)) report([...at, 'name'], `two APIs are named ${JSON.stringify(name)}`, 'give each API a distinct `name`');
     names.add(name);
     const other = outputs.get(output);
-    if (other) report([...at, 'output'], `the output folder is also used by API ${JSON.stringify(other)}`, 'give each API its own output folder');
+    if (other)
+      report([...at, 'output'], `the output folder is also used by API ${JSON.stringify(other)}`, 'give each API its own output folder');
     outputs.set(output, name);
 
     // After the common keys: options are checked against the style's declaration, paths resolved.
@@ -216,10 +298,15 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
       output,
       emit: [...new Set(emit as EmitKind[])].sort((a, b) => EMIT_KINDS.indexOf(a) - EMIT_KINDS.indexOf(b)),
       templates: typeof entry.templates === 'string' ? resolve(root, entry.templates) : undefined,
-      handlers: (emit as EmitKind[]).includes('server') ? resolve(root, typeof entry.handlers === 'string' ? entry.handlers : join(dirname(entry.output), `${name}.handlers.ts`)) : undefined,
+      handlers: (emit as EmitKind[]).includes('server')
+        ? resolve(root, typeof entry.handlers === 'string' ? entry.handlers : join(dirname(entry.output), `${name}.handlers.ts`))
+        : undefined,
       options,
       root,
-      readRoots: [inline ? dirname(resolve(root, inputs[0] as string)) : root, ...(Array.isArray(allowRead) ? (allowRead as string[]).map((folder) => resolve(root, folder)) : [])],
+      readRoots: [
+        inline ? dirname(resolve(root, inputs[0] as string)) : root,
+        ...(Array.isArray(allowRead) ? (allowRead as string[]).map((folder) => resolve(root, folder)) : []),
+      ],
       ...(typeof maxInputBytes === 'number' ? { maxInputBytes } : {}),
       ...(entry.runtime === 'shared' ? { runtime: 'shared' } : {}),
       ...(entry.strict === true ? { strict: true } : {}),
@@ -241,13 +328,23 @@ function checkSharedRuntime(apis: ApiConfig[], entries: unknown[], report: Repor
   const clash = sharedRuntimeClash(folder, apis);
   if (!clash) return;
   const index = entries.findIndex((entry) => isRecord(entry) && entry.runtime === 'shared');
-  report(['apis', index, 'runtime'], `the shared runtime folder ${displayPath(folder)} is not free: API ${JSON.stringify(clash.name)} writes its output at ${displayPath(clash.output)}`,
-    'the shared runtime goes into runtime/ beside the output folders (e.g. out/rest and out/graphql share out/runtime): move that output folder, or keep `runtime: per-api`', 'value');
+  report(
+    ['apis', index, 'runtime'],
+    `the shared runtime folder ${displayPath(folder)} is not free: API ${JSON.stringify(clash.name)} writes its output at ${displayPath(clash.output)}`,
+    'the shared runtime goes into runtime/ beside the output folders (e.g. out/rest and out/graphql share out/runtime): move that output folder, or keep `runtime: per-api`',
+    'value',
+  );
 }
 
 function checkKeys(object: Record<string, unknown>, allowed: string[], at: (string | number)[], report: Report): void {
   for (const key of Object.keys(object).sort()) {
-    if (!allowed.includes(key)) report([...at, key], `unknown key ${JSON.stringify(key)}`, `allowed here: ${allowed.filter((k) => k !== '$schema').join(', ')}`, 'key');
+    if (!allowed.includes(key))
+      report(
+        [...at, key],
+        `unknown key ${JSON.stringify(key)}`,
+        `allowed here: ${allowed.filter((k) => k !== '$schema').join(', ')}`,
+        'key',
+      );
   }
 }
 
@@ -261,5 +358,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function pathText(path: (string | number)[]): string {
-  return path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part), '') || '(config)';
+  return (
+    path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part), '') || '(config)'
+  );
 }

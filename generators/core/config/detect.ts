@@ -72,7 +72,10 @@ function documentStyle(head: string): InputStyle | undefined {
  * mentions `type` does not count.
  */
 function detectGraphQL(file: string, text: string): DetectedFile {
-  const code = text.replace(/"""[\s\S]*?"""/g, '""').replace(/"(?:[^"\\\n]|\\.)*"/g, '""').replace(/#[^\n]*/g, '');
+  const code = text
+    .replace(/"""[\s\S]*?"""/g, '""')
+    .replace(/"(?:[^"\\\n]|\\.)*"/g, '""')
+    .replace(/#[^\n]*/g, '');
   const definitions = /^\s*(?:extend\s+)?(schema|scalar|type|interface|union|enum|input|directive)\b/m.test(code);
   const operations = /^\s*(query|mutation|subscription|fragment)\b|^\s*\{/m.test(code);
   if (operations && !definitions) return { file, style: 'graphql', role: 'documents' };

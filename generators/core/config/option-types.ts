@@ -59,7 +59,13 @@ export type ReportAt = (path: (string | number)[], message: string, hint?: strin
  * Checks one option's value against its declaration; reports every problem at its path and
  * returns the value to hand to the generator (paths resolved against `root`), or undefined.
  */
-export function checkOptionValue(value: unknown, declaration: OptionDeclaration, path: (string | number)[], root: string, reportAt: ReportAt): unknown {
+export function checkOptionValue(
+  value: unknown,
+  declaration: OptionDeclaration,
+  path: (string | number)[],
+  root: string,
+  reportAt: ReportAt,
+): unknown {
   const report = rejecting(reportAt);
   const hint = declaration.example ? `e.g. ${declaration.example}` : undefined;
   switch (declaration.type) {
@@ -73,7 +79,8 @@ export function checkOptionValue(value: unknown, declaration: OptionDeclaration,
       return report(path, `expected a path, not ${describe(value)}`, hint);
     case 'paths': {
       const list = typeof value === 'string' ? [value] : value;
-      if (!Array.isArray(list) || list.length === 0) return report(path, `expected a path or a list of paths, not ${describe(value)}`, hint);
+      if (!Array.isArray(list) || list.length === 0)
+        return report(path, `expected a path or a list of paths, not ${describe(value)}`, hint);
       let ok = true;
       list.forEach((item: unknown, index) => {
         if (typeof item === 'string' && item !== '') return;
@@ -84,9 +91,15 @@ export function checkOptionValue(value: unknown, declaration: OptionDeclaration,
     }
     case 'map': {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        return report(path, `expected an object from ${declaration.keys} to ${valueText(declaration.values)}, not ${describe(value)}`, hint);
+        return report(
+          path,
+          `expected an object from ${declaration.keys} to ${valueText(declaration.values)}, not ${describe(value)}`,
+          hint,
+        );
       }
-      const wrong = Object.entries(value as Record<string, unknown>).filter(([key, entry]) => !checkMapValue(entry, declaration.values, [...path, key], reportAt, hint));
+      const wrong = Object.entries(value as Record<string, unknown>).filter(
+        ([key, entry]) => !checkMapValue(entry, declaration.values, [...path, key], reportAt, hint),
+      );
       return wrong.length === 0 ? value : undefined;
     }
   }
@@ -100,9 +113,16 @@ function rejecting(report: ReportAt): (...args: Parameters<ReportAt>) => undefin
   };
 }
 
-function checkString(value: unknown, values: readonly string[] | undefined, path: (string | number)[], reportAt: ReportAt, hint?: string): string | undefined {
+function checkString(
+  value: unknown,
+  values: readonly string[] | undefined,
+  path: (string | number)[],
+  reportAt: ReportAt,
+  hint?: string,
+): string | undefined {
   const report = rejecting(reportAt);
-  if (typeof value !== 'string') return report(path, `expected ${values ? `one of ${values.join(', ')}` : 'a string'}, not ${describe(value)}`, hint);
+  if (typeof value !== 'string')
+    return report(path, `expected ${values ? `one of ${values.join(', ')}` : 'a string'}, not ${describe(value)}`, hint);
   if (!values || values.includes(value)) return value;
   const near = closest(value, [...values]);
   return report(path, `expected one of ${values.join(', ')}, not ${describe(value)}`, near ? `did you mean "${near}"?` : hint);
@@ -135,7 +155,10 @@ export function typeText(declaration: OptionDeclaration): string {
     case 'paths':
       return 'path or list of paths';
     case 'map': {
-      const values = declaration.values.type === 'schema' ? [...declaration.values.names, 'JSON Schema'].join(' | ') : declaration.values.values?.join(' | ') ?? 'string';
+      const values =
+        declaration.values.type === 'schema'
+          ? [...declaration.values.names, 'JSON Schema'].join(' | ')
+          : (declaration.values.values?.join(' | ') ?? 'string');
       return `{ <${declaration.keys}>: ${values} }`;
     }
   }

@@ -7,7 +7,8 @@ import { STYLES } from './input-style.js';
 import { typeText } from './option-types.js';
 import { STYLE_OPTIONS } from './style-options.js';
 
-export const README_OPTIONS_BEGIN = '<!-- options:begin (generated from generators/*/config-options.ts; test/config-options.test.ts checks it) -->';
+export const README_OPTIONS_BEGIN =
+  '<!-- options:begin (generated from generators/*/config-options.ts; test/config-options.test.ts checks it) -->';
 export const README_OPTIONS_END = '<!-- options:end -->';
 
 /** `--help`'s listing: per style, each option with its type and description. */
@@ -26,7 +27,9 @@ export function optionsHelp(): string {
 export function optionsMarkdown(): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const rows = STYLES.flatMap((style) =>
-    Object.entries(STYLE_OPTIONS[style]).map(([name, declaration]) => `| ${style} | \`${name}\` | \`${cell(typeText(declaration))}\` | ${cell(declaration.description)} |`),
+    Object.entries(STYLE_OPTIONS[style]).map(
+      ([name, declaration]) => `| ${style} | \`${name}\` | \`${cell(typeText(declaration))}\` | ${cell(declaration.description)} |`,
+    ),
   );
   return [README_OPTIONS_BEGIN, '| style | option | value | what |', '|---|---|---|---|', ...rows, README_OPTIONS_END].join('\n');
 }

@@ -30,7 +30,13 @@ export interface StyleOptions {
  * options (with a "did you mean" or the style they belong to) and wrong types are reported; the
  * result holds the valid ones, paths resolved against `root`.
  */
-export function checkStyleOptions<S extends InputStyle>(style: S, raw: unknown, path: (string | number)[], root: string, report: (path: (string | number)[], message: string, hint?: string, at?: 'key' | 'value') => void): StyleOptions[S] {
+export function checkStyleOptions<S extends InputStyle>(
+  style: S,
+  raw: unknown,
+  path: (string | number)[],
+  root: string,
+  report: (path: (string | number)[], message: string, hint?: string, at?: 'key' | 'value') => void,
+): StyleOptions[S] {
   const checked: Record<string, unknown> = {};
   if (raw === undefined) return checked as StyleOptions[S];
   const declared = STYLE_OPTIONS[style];
@@ -49,13 +55,25 @@ export function checkStyleOptions<S extends InputStyle>(style: S, raw: unknown, 
       if (result !== undefined) checked[name] = result;
       continue;
     }
-    const owners = (Object.keys(STYLE_OPTIONS) as InputStyle[]).filter((other) => Object.prototype.hasOwnProperty.call(STYLE_OPTIONS[other], name));
+    const owners = (Object.keys(STYLE_OPTIONS) as InputStyle[]).filter((other) =>
+      Object.prototype.hasOwnProperty.call(STYLE_OPTIONS[other], name),
+    );
     if (owners.length > 0) {
-      report([...path, name], `${JSON.stringify(name)} is an option of ${owners.join(' and ')} APIs; this API's style is ${style}`, `remove it, or check \`style\` and \`input\`; ${listing}`, 'key');
+      report(
+        [...path, name],
+        `${JSON.stringify(name)} is an option of ${owners.join(' and ')} APIs; this API's style is ${style}`,
+        `remove it, or check \`style\` and \`input\`; ${listing}`,
+        'key',
+      );
       continue;
     }
     const near = closest(name, names);
-    report([...path, name], `unknown ${style} option ${JSON.stringify(name)}`, `${near ? `did you mean "${near}"? ` : ''}${listing}`, 'key');
+    report(
+      [...path, name],
+      `unknown ${style} option ${JSON.stringify(name)}`,
+      `${near ? `did you mean "${near}"? ` : ''}${listing}`,
+      'key',
+    );
   }
   return checked as StyleOptions[S];
 }

@@ -66,7 +66,12 @@ export function requiredPackages(sets: { files: GeneratedFile[] }[]): Requiremen
     }
   }
   const own = codegenPackageJson();
-  const ranges = Object.assign({}, ...['peerDependencies', 'optionalDependencies', 'devDependencies', 'dependencies'].map((field) => own[field as keyof PackageJson] ?? {})) as Record<string, string>;
+  const ranges = Object.assign(
+    {},
+    ...['peerDependencies', 'optionalDependencies', 'devDependencies', 'dependencies'].map(
+      (field) => own[field as keyof PackageJson] ?? {},
+    ),
+  ) as Record<string, string>;
   for (const name of [...imported.keys()]) {
     // A package typed by DefinitelyTyped, as codegen's own package.json shows (ws → @types/ws).
     const types = typesPackage(name);
@@ -119,7 +124,13 @@ export function codegenPackageJson(): PackageJson {
  */
 export function missingPackages(requirements: Requirement[], fromFolder: string): MissingPackages {
   const chain = projectChain(resolve(fromFolder));
-  if (!chain) return { declaredIn: [], manager: 'npm', dependencies: requirements.filter((r) => !r.dev), devDependencies: requirements.filter((r) => r.dev) };
+  if (!chain)
+    return {
+      declaredIn: [],
+      manager: 'npm',
+      dependencies: requirements.filter((r) => !r.dev),
+      devDependencies: requirements.filter((r) => r.dev),
+    };
   const declared = new Set<string>();
   let unreadable: string | undefined;
   for (const { file, packageJson, problem } of chain.packageJsons) {
@@ -165,7 +176,8 @@ function projectChain(folder: string): { packageJsons: ReadPackageJson[] } | und
 function readPackageJson(file: string): ReadPackageJson {
   try {
     const packageJson = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-    if (typeof packageJson !== 'object' || packageJson === null || Array.isArray(packageJson)) return { file, problem: 'it is not a JSON object' };
+    if (typeof packageJson !== 'object' || packageJson === null || Array.isArray(packageJson))
+      return { file, problem: 'it is not a JSON object' };
     return { file, packageJson: packageJson as PackageJson };
   } catch (cause) {
     return { file, problem: (cause as Error).message };
@@ -177,7 +189,8 @@ function isWorkspaceRoot(dir: string, packageJson: PackageJson | undefined): boo
 }
 
 function packageManager(packageJsons: ReadPackageJson[]): PackageManager {
-  const known = (name: string | undefined): name is PackageManager => name === 'npm' || name === 'pnpm' || name === 'yarn' || name === 'bun';
+  const known = (name: string | undefined): name is PackageManager =>
+    name === 'npm' || name === 'pnpm' || name === 'yarn' || name === 'bun';
   // The nearest and the workspace root (the last) are where a package manager is declared.
   const places = [...new Set([packageJsons[0], packageJsons[packageJsons.length - 1]])];
   for (const { packageJson } of places) {
@@ -193,7 +206,8 @@ function packageManager(packageJsons: ReadPackageJson[]): PackageManager {
 /** The install command lines for `missing`: one for dependencies, one (`-D`) for devDependencies. */
 export function installCommands(missing: Pick<MissingPackages, 'manager' | 'dependencies' | 'devDependencies'>): string[] {
   const command = missing.manager === 'npm' ? 'npm install' : `${missing.manager} add`;
-  const specs = (requirements: Requirement[]) => requirements.map(({ name, range }) => shellWord(range ? `${name}@${range}` : name)).join(' ');
+  const specs = (requirements: Requirement[]) =>
+    requirements.map(({ name, range }) => shellWord(range ? `${name}@${range}` : name)).join(' ');
   const lines: string[] = [];
   if (missing.dependencies.length > 0) lines.push(`${command} ${specs(missing.dependencies)}`);
   if (missing.devDependencies.length > 0) lines.push(`${command} -D ${specs(missing.devDependencies)}`);
@@ -234,12 +248,17 @@ export function missingPackagesReport(sets: { folder: string; files: GeneratedFi
     const commands = installCommands(result);
     if (commands.length === 0) continue;
     if (!packageJson) {
-      lines.push(`codegen: no package.json above ${group.folders.map((folder) => displayPath(folder, cwd)).join(', ')}; the generated code imports these packages, install them with:`);
+      lines.push(
+        `codegen: no package.json above ${group.folders.map((folder) => displayPath(folder, cwd)).join(', ')}; the generated code imports these packages, install them with:`,
+      );
     } else {
       const projectFolder = dirname(packageJson);
       const where = projectFolder === resolve(cwd) ? '' : ` in ${displayPath(projectFolder, cwd)}`;
       const which = where ? displayPath(packageJson, cwd) : 'this project';
-      if (result.unreadable) lines.push(`codegen: could not read ${displayPath(packageJson, cwd)} (${result.unreadable}), so every package the generated code imports is listed`);
+      if (result.unreadable)
+        lines.push(
+          `codegen: could not read ${displayPath(packageJson, cwd)} (${result.unreadable}), so every package the generated code imports is listed`,
+        );
       lines.push(`codegen: the generated code imports packages ${which} does not list; install them${where} with:`);
       missing = true;
     }

@@ -16,7 +16,12 @@ export async function generate(apis: ApiConfig[]): Promise<OutputSet[]> {
   const sets = await Promise.all(
     apis.map(async (api) => {
       const load = GENERATORS[api.style];
-      if (!load) throw error(`${api.name}: ${api.style} input is not supported yet`, undefined, 'supported today: openapi, graphql, proto, asyncapi');
+      if (!load)
+        throw error(
+          `${api.name}: ${api.style} input is not supported yet`,
+          undefined,
+          'supported today: openapi, graphql, proto, asyncapi',
+        );
       // The generator is the one of `api.style`, so it gets that style's options.
       const generator = (await load()) as StyleGenerator;
       const templates = new TemplateRenderer(api.templates);

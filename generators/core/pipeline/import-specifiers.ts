@@ -13,7 +13,22 @@ export interface ImportedSpecifier {
 }
 
 /** After these words a `/` starts a regular expression, not a division. */
-const BEFORE_EXPRESSION = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await']);
+const BEFORE_EXPRESSION = new Set([
+  'return',
+  'typeof',
+  'instanceof',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'case',
+  'do',
+  'else',
+  'yield',
+  'await',
+]);
 
 /**
  * Where an import could be: `from`, `import` or `require`, then (past a `(`, blanks and block
@@ -97,7 +112,8 @@ export function importSpecifiers(source: string): ImportedSpecifier[] {
       i = end + 1;
       if (last === 'from' && beforeLast !== '.') found.push({ specifier: text, typeOnly: declarationTypeOnly });
       else if (last === 'import' && beforeLast !== '.') found.push({ specifier: text, typeOnly: false });
-      else if (last === '(' && (beforeLast === 'import' || beforeLast === 'require') && thirdLast !== '.') found.push({ specifier: text, typeOnly: false });
+      else if (last === '(' && (beforeLast === 'import' || beforeLast === 'require') && thirdLast !== '.')
+        found.push({ specifier: text, typeOnly: false });
       token('"');
       regexAllowed = false;
     } else if (char === '`') {
@@ -139,7 +155,9 @@ export function importSpecifiers(source: string): ImportedSpecifier[] {
 
 function isIdentifierChar(char: string): boolean {
   const code = char.charCodeAt(0);
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36 || code > 127;
+  return (
+    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36 || code > 127
+  );
 }
 
 /** The index just after a regular expression literal (its flags included) that starts at `start`. */

@@ -48,7 +48,14 @@ export class InputFiles {
     const real = realPath(resolve(path));
     if (real === undefined) return { ok: false, why: 'no such file', refused: false };
     if (!this.allows(real)) {
-      return { ok: false, refused: 'outside', why: real === resolve(path) ? 'it is outside the folders codegen reads' : `it leads (through a symbolic link) to ${real}, outside the folders codegen reads` };
+      return {
+        ok: false,
+        refused: 'outside',
+        why:
+          real === resolve(path)
+            ? 'it is outside the folders codegen reads'
+            : `it leads (through a symbolic link) to ${real}, outside the folders codegen reads`,
+      };
     }
     return readRegular(real, this.maxBytes);
   }
@@ -97,7 +104,8 @@ export function readRegular(path: string, maxBytes: number, head?: number): Read
     let length = 0;
     for (let n = 1; n > 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
     // The file grew between stat and read: the cap holds all the same.
-    if (head === undefined && length > maxBytes) return { ok: false, refused: 'size', why: `it grew past the limit of ${sizeText(maxBytes)} per input file while being read` };
+    if (head === undefined && length > maxBytes)
+      return { ok: false, refused: 'size', why: `it grew past the limit of ${sizeText(maxBytes)} per input file while being read` };
     return { ok: true, text: buffer.toString('utf8', 0, length) };
   } catch (cause) {
     return { ok: false, refused: false, why: errnoText(cause) };
@@ -142,9 +150,15 @@ function errnoText(cause: unknown): string {
  * The hint for a refused file, by why it was refused: where codegen reads and how to allow one more
  * folder; what a reference must name; how to raise the cap. `show` writes paths relative to the project.
  */
-export function refusalHint(refused: 'outside' | 'type' | 'size', files: InputFiles, refusedPath: string, show: (path: string) => string): string {
+export function refusalHint(
+  refused: 'outside' | 'type' | 'size',
+  files: InputFiles,
+  refusedPath: string,
+  show: (path: string) => string,
+): string {
   if (refused === 'type') return 'a reference must name a regular file, not a folder, device, FIFO or socket';
-  if (refused === 'size') return `raise the limit with \`maxInputBytes\` in the API's entry in codegen.config if the file is meant to be this large`;
+  if (refused === 'size')
+    return `raise the limit with \`maxInputBytes\` in the API's entry in codegen.config if the file is meant to be this large`;
   const folders = files.roots.map(show).join(', ');
   return `codegen reads referenced files only inside ${folders}; move the file there, or allow its folder with \`allowRead: [${show(dirname(refusedPath))}]\` in the API's entry in codegen.config (\`--allow-read\` on the command line)`;
 }

@@ -16,7 +16,9 @@ import { displayPath } from './paths.js';
 export async function checkNoLinkOut(folder: string, file: string): Promise<void> {
   const realFolder = await realpath(folder).catch(() => undefined);
   if (realFolder === undefined) return; // not created yet: nothing inside it can be a link
-  const parts = relative(folder, file).split(sep).filter((part) => part !== '');
+  const parts = relative(folder, file)
+    .split(sep)
+    .filter((part) => part !== '');
   let current = folder;
   for (const part of parts) {
     current = join(current, part);

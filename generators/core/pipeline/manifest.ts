@@ -40,7 +40,12 @@ export async function readManifest(folder: string): Promise<Manifest | undefined
     text = await readFile(file, 'utf8');
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new CodegenError({ severity: 'error', message: `cannot read codegen's manifest: ${(cause as Error).message}`, location: { file: displayPath(file), line: 1, column: 1 }, hint: `delete ${displayPath(file)} and run codegen again` });
+    throw new CodegenError({
+      severity: 'error',
+      message: `cannot read codegen's manifest: ${(cause as Error).message}`,
+      location: { file: displayPath(file), line: 1, column: 1 },
+      hint: `delete ${displayPath(file)} and run codegen again`,
+    });
   }
   const files = new Set<string>();
   const problems: Diagnostic[] = [];
@@ -57,7 +62,7 @@ export async function readManifest(folder: string): Promise<Manifest | undefined
       severity: 'error',
       location: { file: displayPath(file), line: index + 1, column: 1 },
       message: `${JSON.stringify(line)} is not a plain relative path inside the output folder ${displayPath(folder)}`,
-      hint: 'codegen\'s manifest lists only files it generated in this folder; delete this line (or restore the manifest from version control) and run codegen again',
+      hint: "codegen's manifest lists only files it generated in this folder; delete this line (or restore the manifest from version control) and run codegen again",
     });
   });
   if (problems.length) throw new CodegenError(problems);

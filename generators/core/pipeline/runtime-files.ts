@@ -46,7 +46,8 @@ export function importedRuntimeModules(files: readonly GeneratedFile[]): string[
     for (const { specifier } of importSpecifiers(file.content)) {
       if (!specifier.startsWith('.')) continue;
       const target = posix.join(folder, specifier);
-      if (target.startsWith(RUNTIME) && target.endsWith('.js') && !target.slice(RUNTIME.length).includes('/')) names.add(target.slice(RUNTIME.length, -'.js'.length));
+      if (target.startsWith(RUNTIME) && target.endsWith('.js') && !target.slice(RUNTIME.length).includes('/'))
+        names.add(target.slice(RUNTIME.length, -'.js'.length));
     }
   }
   return [...names].sort();

@@ -78,11 +78,17 @@ export function shareRuntime(apis: RuntimeSharer[], sets: OutputSet[]): OutputSe
 function importFromShared(file: GeneratedFile, output: string, shared: string): string {
   const fileFolder = posix.dirname(file.path);
   let content = file.content;
-  const specifiers = new Set(importSpecifiers(file.content).map(({ specifier }) => specifier).filter((specifier) => specifier.startsWith('.')));
+  const specifiers = new Set(
+    importSpecifiers(file.content)
+      .map(({ specifier }) => specifier)
+      .filter((specifier) => specifier.startsWith('.')),
+  );
   for (const specifier of specifiers) {
     const target = posix.normalize(posix.join(fileFolder, specifier));
     if (!target.startsWith(`${RUNTIME}/`)) continue;
-    let moved = relative(join(output, fileFolder), join(shared, target.slice(RUNTIME.length + 1))).split(sep).join('/');
+    let moved = relative(join(output, fileFolder), join(shared, target.slice(RUNTIME.length + 1)))
+      .split(sep)
+      .join('/');
     if (!moved.startsWith('.')) moved = `./${moved}`;
     const quoted = new RegExp(`(\\b(?:from|import)\\s*\\(?\\s*)(["'])${specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\2`, 'g');
     content = content.replace(quoted, (_match, before: string, quote: string) => `${before}${quote}${moved}${quote}`);

@@ -51,7 +51,9 @@ export class TemplateRenderer {
       template = this.handlebars.compile(this.read(name), { noEscape: true, strict: true });
       this.cache.set(name, template);
     }
-    return `${template(context).replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+    return `${template(context)
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd()}\n`;
   }
 
   /**

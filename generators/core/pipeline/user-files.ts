@@ -28,10 +28,20 @@ export interface StubTarget {
 /** Adds a stub for each member the object literal lacks; returns the new text and what was added. */
 export function addMissingMembers(text: string, file: string, target: StubTarget): { text: string; added: string[] } {
   // Indent added members as the user's file does (ts-morph's default is four spaces).
-  const indent = /^( +|\t)\S/m.exec(text.slice(text.indexOf(`${target.variable}`)).split('\n').slice(1).join('\n'))?.[1] ?? '  ';
+  const indent =
+    /^( +|\t)\S/m.exec(
+      text
+        .slice(text.indexOf(`${target.variable}`))
+        .split('\n')
+        .slice(1)
+        .join('\n'),
+    )?.[1] ?? '  ';
   const project = new Project({
     useInMemoryFileSystem: true,
-    manipulationSettings: { indentationText: indent === '\t' ? IndentationText.Tab : indent.length === 4 ? IndentationText.FourSpaces : IndentationText.TwoSpaces, quoteKind: QuoteKind.Double },
+    manipulationSettings: {
+      indentationText: indent === '\t' ? IndentationText.Tab : indent.length === 4 ? IndentationText.FourSpaces : IndentationText.TwoSpaces,
+      quoteKind: QuoteKind.Double,
+    },
   });
   const source = project.createSourceFile('/user-file.ts', text);
   const declaration = source.getVariableDeclaration(target.variable);
@@ -54,7 +64,13 @@ export function addMissingMembers(text: string, file: string, target: StubTarget
 }
 
 /** Adds what `literal` lacks of `members` (recursively into nested literals); records dotted names. */
-function addTo(literal: ObjectLiteralExpression, members: StubMember[], prefix: string, added: string[], needComma: ObjectLiteralExpression[]): void {
+function addTo(
+  literal: ObjectLiteralExpression,
+  members: StubMember[],
+  prefix: string,
+  added: string[],
+  needComma: ObjectLiteralExpression[],
+): void {
   const present = new Map<string, Node>();
   for (const property of literal.getProperties()) {
     const name = Node.hasName(property) ? property.getName() : undefined;

@@ -86,7 +86,8 @@ export async function planWrites(outputs: OutputSet[]): Promise<PlannedChange[]>
     for (const file of files) {
       const target = containedPath(folder, file.path);
       if (wanted.has(target)) throw error(`two generated files would be written to ${file.path}`);
-      if (target === manifestFile) throw error(`a generated file cannot be named ${MANIFEST_NAME}: codegen lists its generated files there`);
+      if (target === manifestFile)
+        throw error(`a generated file cannot be named ${MANIFEST_NAME}: codegen lists its generated files there`);
       await checkNoLinkOut(folder, target);
       wanted.set(target, file.content);
     }
@@ -147,7 +148,10 @@ export async function applyPlan(plan: PlannedChange[]): Promise<WriteSummary> {
     }
     // 2. Swap: move old files aside, new ones in. Renames in one folder are atomic.
     for (const item of staged) {
-      const existed = await readFile(item.file).then(() => true, () => false);
+      const existed = await readFile(item.file).then(
+        () => true,
+        () => false,
+      );
       if (existed) {
         item.backup = `${item.file}.${token}.bak`;
         await rename(item.file, item.backup);

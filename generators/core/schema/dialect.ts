@@ -28,20 +28,49 @@ const COMPOSITIONS = new Set(['allOf', 'anyOf', 'oneOf']);
 
 type Kind = 'schema' | 'schemas' | 'schemaMap' | 'number' | 'count' | 'string' | 'boolean' | 'any' | 'list';
 
-const KEYWORDS = new Map<string, Kind>(Object.entries({
-  items: 'schema', additionalProperties: 'schema', not: 'schema', if: 'schema', then: 'schema', else: 'schema',
-  contains: 'schema', propertyNames: 'schema',
-  allOf: 'schemas', anyOf: 'schemas', oneOf: 'schemas', prefixItems: 'schemas',
-  properties: 'schemaMap', patternProperties: 'schemaMap', $defs: 'schemaMap',
-  minimum: 'number', maximum: 'number', multipleOf: 'number',
-  minLength: 'count', maxLength: 'count', minItems: 'count', maxItems: 'count', minProperties: 'count',
-  maxProperties: 'count', minContains: 'count', maxContains: 'count',
-  title: 'string', description: 'string', format: 'string', pattern: 'string', contentMediaType: 'string',
-  contentEncoding: 'string',
-  uniqueItems: 'boolean', readOnly: 'boolean', writeOnly: 'boolean', deprecated: 'boolean',
-  default: 'any', const: 'any',
-  enum: 'list',
-} satisfies Record<string, Kind>));
+const KEYWORDS = new Map<string, Kind>(
+  Object.entries({
+    items: 'schema',
+    additionalProperties: 'schema',
+    not: 'schema',
+    if: 'schema',
+    then: 'schema',
+    else: 'schema',
+    contains: 'schema',
+    propertyNames: 'schema',
+    allOf: 'schemas',
+    anyOf: 'schemas',
+    oneOf: 'schemas',
+    prefixItems: 'schemas',
+    properties: 'schemaMap',
+    patternProperties: 'schemaMap',
+    $defs: 'schemaMap',
+    minimum: 'number',
+    maximum: 'number',
+    multipleOf: 'number',
+    minLength: 'count',
+    maxLength: 'count',
+    minItems: 'count',
+    maxItems: 'count',
+    minProperties: 'count',
+    maxProperties: 'count',
+    minContains: 'count',
+    maxContains: 'count',
+    title: 'string',
+    description: 'string',
+    format: 'string',
+    pattern: 'string',
+    contentMediaType: 'string',
+    contentEncoding: 'string',
+    uniqueItems: 'boolean',
+    readOnly: 'boolean',
+    writeOnly: 'boolean',
+    deprecated: 'boolean',
+    default: 'any',
+    const: 'any',
+    enum: 'list',
+  } satisfies Record<string, Kind>),
+);
 
 const EXPECTED: Record<Kind, [string, string]> = {
   schema: ['a schema (an object, or true/false)', 'write a schema object, e.g. { type: string }'],
@@ -72,14 +101,23 @@ const SPECIAL = new Map<string, Reader>([
 
 function fits(kind: Kind, value: unknown): boolean {
   switch (kind) {
-    case 'schema': return typeof value === 'boolean' || isObject(value);
-    case 'schemas': case 'list': return Array.isArray(value);
-    case 'schemaMap': return isObject(value);
-    case 'number': return typeof value === 'number' && Number.isFinite(value);
-    case 'count': return typeof value === 'number' && Number.isInteger(value) && value >= 0;
-    case 'string': return typeof value === 'string';
-    case 'boolean': return typeof value === 'boolean';
-    case 'any': return true;
+    case 'schema':
+      return typeof value === 'boolean' || isObject(value);
+    case 'schemas':
+    case 'list':
+      return Array.isArray(value);
+    case 'schemaMap':
+      return isObject(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'count':
+      return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+    case 'string':
+      return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'any':
+      return true;
   }
 }
 
@@ -90,7 +128,11 @@ let depth = 0;
 /** Lowers the schema `raw`, found at `where`, and everything inside it. */
 export function lowerSchema(raw: unknown, where: Where, ctx: SchemaContext): JsonSchema {
   if (depth >= MAX_DEPTH) {
-    ctx.problems.add(`schema nested more than ${MAX_DEPTH} levels deep`, locate(where), 'split it into named schemas under components.schemas, referenced with $ref');
+    ctx.problems.add(
+      `schema nested more than ${MAX_DEPTH} levels deep`,
+      locate(where),
+      'split it into named schemas under components.schemas, referenced with $ref',
+    );
     return {};
   }
   depth++;
@@ -128,7 +170,11 @@ function lowerObject(raw: unknown, where: Where, ctx: SchemaContext): JsonSchema
         continue;
       }
       if (COMPOSITIONS.has(key) && isObject(value)) {
-        ctx.problems.warn(`"${key}" must be a list of schemas, not an object; read as a list of this one schema`, locate(keyAt), `write ${key}: [ ... ] (in YAML, a "- " before the schema)`);
+        ctx.problems.warn(
+          `"${key}" must be a list of schemas, not an object; read as a list of this one schema`,
+          locate(keyAt),
+          `write ${key}: [ ... ] (in YAML, a "- " before the schema)`,
+        );
         set[key] = [lowerSchema(value, keyAt, ctx)];
         continue;
       }
@@ -136,13 +182,15 @@ function lowerObject(raw: unknown, where: Where, ctx: SchemaContext): JsonSchema
       continue;
     }
     if (kind === 'schema') set[key] = lowerSchema(value, keyAt, ctx);
-    else if (kind === 'schemas') set[key] = (value as unknown[]).map((item, i) => lowerSchema(item, { doc: keyAt.doc, path: child(keyAt.path, i) }, ctx));
+    else if (kind === 'schemas')
+      set[key] = (value as unknown[]).map((item, i) => lowerSchema(item, { doc: keyAt.doc, path: child(keyAt.path, i) }, ctx));
     else if (kind === 'schemaMap') {
       const map: Record<string, unknown> = {};
       for (const name of Object.keys(value as object)) {
         if (key === 'patternProperties' && !validPattern(name, { doc: keyAt.doc, path: child(keyAt.path, name) }, 'key', ctx)) continue;
         const property = (value as Record<string, unknown>)[name];
-        if (key === 'properties' && requiredFlag(property, name, { doc: keyAt.doc, path: child(keyAt.path, name) }, ctx)) flagged.push(name);
+        if (key === 'properties' && requiredFlag(property, name, { doc: keyAt.doc, path: child(keyAt.path, name) }, ctx))
+          flagged.push(name);
         setOwn(map, name, lowerSchema(property, { doc: keyAt.doc, path: child(keyAt.path, name) }, ctx));
       }
       set[key] = map;
@@ -153,7 +201,8 @@ function lowerObject(raw: unknown, where: Where, ctx: SchemaContext): JsonSchema
   if (raw.example !== undefined && out.examples === undefined) out.examples = [raw.example];
   let result: SchemaObject = readRef(raw, where, ctx, out);
   if (ctx.dialect === '3.0' && raw.nullable !== undefined) {
-    if (typeof raw.nullable !== 'boolean') wrong(ctx, at(where, 'nullable'), '"nullable"', 'must be true or false', raw.nullable, 'write true or false without quotes');
+    if (typeof raw.nullable !== 'boolean')
+      wrong(ctx, at(where, 'nullable'), '"nullable"', 'must be true or false', raw.nullable, 'write true or false without quotes');
     else if (raw.nullable) result = nullable(result);
   }
   return result;
@@ -183,13 +232,25 @@ function readType(raw: Record<string, unknown>, where: Where, ctx: SchemaContext
 }
 
 /** Types other languages have, and how JSON Schema says them. */
-const TYPE_SPELLINGS = new Map(Object.entries({
-  file: 'OpenAPI 3 has no file type: write type: string with format: binary (or contentMediaType in 3.1)',
-  date: 'write type: string with format: date', 'date-time': 'write type: string with format: date-time', datetime: 'write type: string with format: date-time',
-  int: 'write type: integer', int32: 'write type: integer with format: int32', int64: 'write type: integer with format: int64', long: 'write type: integer with format: int64',
-  float: 'write type: number with format: float', double: 'write type: number with format: double', decimal: 'write type: number',
-  bool: 'write type: boolean', any: 'leave "type" out: a schema without one takes any value', dict: 'write type: object', map: 'write type: object',
-}));
+const TYPE_SPELLINGS = new Map(
+  Object.entries({
+    file: 'OpenAPI 3 has no file type: write type: string with format: binary (or contentMediaType in 3.1)',
+    date: 'write type: string with format: date',
+    'date-time': 'write type: string with format: date-time',
+    datetime: 'write type: string with format: date-time',
+    int: 'write type: integer',
+    int32: 'write type: integer with format: int32',
+    int64: 'write type: integer with format: int64',
+    long: 'write type: integer with format: int64',
+    float: 'write type: number with format: float',
+    double: 'write type: number with format: double',
+    decimal: 'write type: number',
+    bool: 'write type: boolean',
+    any: 'leave "type" out: a schema without one takes any value',
+    dict: 'write type: object',
+    map: 'write type: object',
+  }),
+);
 
 function typeHint(item: unknown): string {
   const spelled = typeof item === 'string' ? TYPE_SPELLINGS.get(item.toLowerCase()) : undefined;
@@ -205,7 +266,11 @@ function validPattern(pattern: string, where: Where, part: 'key' | 'value', ctx:
   const compiled = patternFlags(pattern);
   if ('flags' in compiled) return true;
   const what = part === 'key' ? 'the "patternProperties" name' : '"pattern"';
-  ctx.problems.add(`${what} ${JSON.stringify(pattern)} is not a valid regular expression: ${compiled.problem}`, locate(where, part), PATTERN_HINT);
+  ctx.problems.add(
+    `${what} ${JSON.stringify(pattern)} is not a valid regular expression: ${compiled.problem}`,
+    locate(where, part),
+    PATTERN_HINT,
+  );
   return false;
 }
 
@@ -222,7 +287,12 @@ function readMultipleOf(raw: Record<string, unknown>, where: Where, ctx: SchemaC
     return;
   }
   const problem = multipleOfProblem(value);
-  if (problem) ctx.problems.add(`"multipleOf" ${problem}`, locate(at(where, 'multipleOf')), 'write a positive number, e.g. multipleOf: 0.01 (or leave it out)');
+  if (problem)
+    ctx.problems.add(
+      `"multipleOf" ${problem}`,
+      locate(at(where, 'multipleOf')),
+      'write a positive number, e.g. multipleOf: 0.01 (or leave it out)',
+    );
   else out.multipleOf = value;
 }
 
@@ -235,10 +305,21 @@ function readRequired(raw: Record<string, unknown>, where: Where, ctx: SchemaCon
   // On a property, the parent schema has read it already (requiredFlag).
   if (typeof required === 'boolean' && where.path?.parent?.key === 'properties') return;
   if (typeof required === 'boolean') {
-    ctx.problems.warn(`"required: ${required}" outside "properties" says nothing about this schema; ignored`, locate(at(where, 'required')), 'list required properties on their object schema: required: [name]; remove this one');
+    ctx.problems.warn(
+      `"required: ${required}" outside "properties" says nothing about this schema; ignored`,
+      locate(at(where, 'required')),
+      'list required properties on their object schema: required: [name]; remove this one',
+    );
     return;
   }
-  wrong(ctx, at(where, 'required'), '"required"', 'must be a list of property names', required, 'write a list of property names, e.g. required: [id, name]');
+  wrong(
+    ctx,
+    at(where, 'required'),
+    '"required"',
+    'must be a list of property names',
+    required,
+    'write a list of property names, e.g. required: [id, name]',
+  );
 }
 
 /**
@@ -250,22 +331,40 @@ function requiredFlag(property: unknown, name: string, where: Where, ctx: Schema
   if (typeof flag !== 'boolean') return false;
   const place = locate(at(where, 'required'));
   if (flag) {
-    ctx.problems.warn(`"required: true" on property "${name}" is not JSON Schema (a Swagger 2.0 habit); read as required: [${name}] on its parent schema`, place, `write required: [${name}] beside "properties", and remove "required" from the property`);
+    ctx.problems.warn(
+      `"required: true" on property "${name}" is not JSON Schema (a Swagger 2.0 habit); read as required: [${name}] on its parent schema`,
+      place,
+      `write required: [${name}] beside "properties", and remove "required" from the property`,
+    );
   } else {
-    ctx.problems.warn(`"required: false" on property "${name}" is not JSON Schema; ignored (the property is optional)`, place, 'remove it: a property is optional unless its parent lists it under required');
+    ctx.problems.warn(
+      `"required: false" on property "${name}" is not JSON Schema; ignored (the property is optional)`,
+      place,
+      'remove it: a property is optional unless its parent lists it under required',
+    );
   }
   return flag;
 }
 
-function readBound(key: 'exclusiveMinimum' | 'exclusiveMaximum', raw: Record<string, unknown>, where: Where, ctx: SchemaContext, out: SchemaObject): void {
+function readBound(
+  key: 'exclusiveMinimum' | 'exclusiveMaximum',
+  raw: Record<string, unknown>,
+  where: Where,
+  ctx: SchemaContext,
+  out: SchemaObject,
+): void {
   const value = raw[key];
   if (typeof value === 'number' && Number.isFinite(value)) out[key] = value;
-  else if (typeof value !== 'boolean') wrong(ctx, at(where, key), `"${key}"`, 'must be a number', value, 'write a number without quotes, e.g. 0');
+  else if (typeof value !== 'boolean')
+    wrong(ctx, at(where, key), `"${key}"`, 'must be a number', value, 'write a number without quotes, e.g. 0');
 }
 
 /** 3.0 (draft 4) writes exclusive bounds as booleans beside minimum/maximum; 2020-12 as numbers. */
 function booleanBounds(raw: Record<string, unknown>, out: SchemaObject): void {
-  for (const [key, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [key, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (raw[key] === true && typeof out[bound] === 'number') {
       out[key] = out[bound];
       delete out[bound];
@@ -276,7 +375,14 @@ function booleanBounds(raw: Record<string, unknown>, out: SchemaObject): void {
 function readExamples(raw: Record<string, unknown>, where: Where, ctx: SchemaContext, out: SchemaObject): void {
   if (Array.isArray(raw.examples)) out.examples = raw.examples;
   else if (ctx.dialect === '3.1') {
-    wrong(ctx, at(where, 'examples'), '"examples"', 'must be a list of example values', raw.examples, 'write a list, e.g. examples: [42]; or use example: 42');
+    wrong(
+      ctx,
+      at(where, 'examples'),
+      '"examples"',
+      'must be a list of example values',
+      raw.examples,
+      'write a list, e.g. examples: [42]; or use example: 42',
+    );
   }
 }
 
@@ -284,7 +390,14 @@ function readDependentRequired(raw: Record<string, unknown>, where: Where, ctx: 
   const value = raw.dependentRequired;
   const ok = isObject(value) && Object.values(value).every((list) => Array.isArray(list) && list.every((name) => typeof name === 'string'));
   if (!ok) {
-    wrong(ctx, at(where, 'dependentRequired'), '"dependentRequired"', 'must map property names to lists of property names', value, 'write e.g. dependentRequired: { creditCard: [billingAddress] }');
+    wrong(
+      ctx,
+      at(where, 'dependentRequired'),
+      '"dependentRequired"',
+      'must map property names to lists of property names',
+      value,
+      'write e.g. dependentRequired: { creditCard: [billingAddress] }',
+    );
     return;
   }
   const map: Record<string, string[]> = {};
@@ -297,26 +410,48 @@ function readDiscriminator(raw: Record<string, unknown>, where: Where, ctx: Sche
   const place = at(where, 'discriminator');
   if (!isObject(value) || typeof value.propertyName !== 'string') {
     const what = isObject(value) ? value.propertyName : value;
-    wrong(ctx, isObject(value) ? at(place, 'propertyName') : place, '"discriminator.propertyName"', 'must be a string', what, 'write discriminator: { propertyName: kind }');
+    wrong(
+      ctx,
+      isObject(value) ? at(place, 'propertyName') : place,
+      '"discriminator.propertyName"',
+      'must be a string',
+      what,
+      'write discriminator: { propertyName: kind }',
+    );
     return;
   }
   const discriminator: { propertyName: string; mapping?: Record<string, string> } = { propertyName: value.propertyName };
   const mapping = value.mapping;
   if (mapping !== undefined && !isObject(mapping)) {
-    wrong(ctx, at(place, 'mapping'), '"discriminator.mapping"', 'must map values to schemas', mapping, 'write mapping: { dog: "#/components/schemas/Dog" }');
+    wrong(
+      ctx,
+      at(place, 'mapping'),
+      '"discriminator.mapping"',
+      'must map values to schemas',
+      mapping,
+      'write mapping: { dog: "#/components/schemas/Dog" }',
+    );
   } else if (mapping) {
     const rewritten: Record<string, string> = {};
     for (const tag of Object.keys(mapping)) {
       const target = mapping[tag];
       const entry = at(at(place, 'mapping'), tag);
       if (typeof target !== 'string') {
-        wrong(ctx, entry, `"discriminator.mapping.${tag}"`, 'must be a schema name or a reference', target, 'write e.g. "#/components/schemas/Dog"');
+        wrong(
+          ctx,
+          entry,
+          `"discriminator.mapping.${tag}"`,
+          'must be a schema name or a reference',
+          target,
+          'write e.g. "#/components/schemas/Dog"',
+        );
         continue;
       }
       // A bare name (no `#`, no path) names a schema under components.schemas.
-      const ref = /^[^#/]+$/.test(target) && !/\.(ya?ml|json)$/i.test(target)
-        ? `#/components/schemas/${target.replace(/~/g, '~0').replace(/%/g, '%25')}`
-        : target;
+      const ref =
+        /^[^#/]+$/.test(target) && !/\.(ya?ml|json)$/i.test(target)
+          ? `#/components/schemas/${target.replace(/~/g, '~0').replace(/%/g, '%25')}`
+          : target;
       const name = ctx.refTo(ref, entry);
       if (name) setOwn(rewritten, tag, name);
     }

@@ -352,7 +352,11 @@ export class Documents {
    * `lenientYaml`: YAML that js-yaml reads but `yaml` refuses (under-indented continuation lines of
    * quoted strings, see lenient-yaml.ts) is read as js-yaml reads it, with a warning.
    */
-  constructor(readonly displayRoot: string, files?: InputFiles, private readonly options: { lenientYaml?: boolean } = {}) {
+  constructor(
+    readonly displayRoot: string,
+    files?: InputFiles,
+    private readonly options: { lenientYaml?: boolean } = {},
+  ) {
     this.files = files ?? new InputFiles({ roots: [displayRoot] });
   }
 
@@ -397,7 +401,8 @@ export class Documents {
     }
     let lineCounter = new LineCounter();
     let document: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-    const lenient = document.errors.length && this.options.lenientYaml ? this.lenientParse(text, display, lineCounter, document) : undefined;
+    const lenient =
+      document.errors.length && this.options.lenientYaml ? this.lenientParse(text, display, lineCounter, document) : undefined;
     if (lenient) ({ lineCounter, document } = lenient);
     if (document.errors.length) {
       // A truncated file makes the parser report a cascade at one spot; the first says what is wrong.
@@ -417,13 +422,24 @@ export class Documents {
     try {
       data = document.toJS({ maxAliasCount: 1000 });
     } catch (cause) {
-      return [{ severity: 'error', message: `cannot read ${display}: ${(cause as Error).message}`, location: { file: display, line: 1, column: 1 } }];
+      return [
+        {
+          severity: 'error',
+          message: `cannot read ${display}: ${(cause as Error).message}`,
+          location: { file: display, line: 1, column: 1 },
+        },
+      ];
     }
     return new YamlDoc(path, display, data, document, lenient ? new Lines(lenient.text) : lines);
   }
 
   /** The repaired text's document when the repair reads as js-yaml reads `text`; a warning where `yaml` stopped. */
-  private lenientParse(text: string, display: string, counter: LineCounter, refused: Document): { text: string; lineCounter: LineCounter; document: Document } | undefined {
+  private lenientParse(
+    text: string,
+    display: string,
+    counter: LineCounter,
+    refused: Document,
+  ): { text: string; lineCounter: LineCounter; document: Document } | undefined {
     const repair = repairQuotedIndentation(text);
     if (!repair) return undefined;
     const lineCounter = new LineCounter();
@@ -432,7 +448,10 @@ export class Documents {
     const jsYaml = readWithJsYaml(text);
     if (!jsYaml || !sameData(document.toJS({ maxAliasCount: 1000 }), jsYaml.data)) return undefined;
     const { line, col } = counter.linePos(Math.max(0, refused.errors[0]?.pos[0] ?? 0));
-    const said = (refused.errors[0]?.message ?? '').split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '').trim();
+    const said = (refused.errors[0]?.message ?? '')
+      .split('\n')[0]
+      ?.replace(/ at line \d+, column \d+:?$/, '')
+      .trim();
     const more = repair.strings > 1 ? ` (${repair.strings} such strings in this file)` : '';
     this.warnings.push({
       severity: 'warning',
@@ -458,7 +477,11 @@ export interface Target extends Where {
 export function resolveRef(docs: Documents, ref: string, from: Where, problems: Problems): Target | undefined {
   const at = () => locate(from); // only on error: finding a position in JSON costs a scan
   if (/^[a-z][a-z0-9+.-]*:/i.test(ref) || ref.startsWith('//')) {
-    problems.add(`remote $ref "${ref}" is not supported`, at(), 'download the file and refer to it by a relative path, e.g. ./schemas/pet.yaml#/Pet');
+    problems.add(
+      `remote $ref "${ref}" is not supported`,
+      at(),
+      'download the file and refer to it by a relative path, e.g. ./schemas/pet.yaml#/Pet',
+    );
     return undefined;
   }
   const hash = ref.indexOf('#');
@@ -476,19 +499,33 @@ export function resolveRef(docs: Documents, ref: string, from: Where, problems: 
     const opened = docs.open(resolve(dirname(doc.path), file), true);
     if (Array.isArray(opened)) {
       if (!opened[0]?.location) {
-        problems.add(`$ref "${ref}" points to a file that cannot be read (${opened[0]?.message ?? 'unknown error'})`, at(), opened[0]?.hint ?? `the path is relative to ${from.doc.display}`);
+        problems.add(
+          `$ref "${ref}" points to a file that cannot be read (${opened[0]?.message ?? 'unknown error'})`,
+          at(),
+          opened[0]?.hint ?? `the path is relative to ${from.doc.display}`,
+        );
       } else opened.forEach((d) => problems.push(d));
       return undefined;
     }
     doc = opened;
   }
   if (fragment !== '' && !fragment.startsWith('/')) {
-    problems.add(`$ref "${ref}" uses a plain-name fragment; only JSON pointers are supported`, at(), 'write the fragment as a JSON pointer, e.g. #/components/schemas/Pet');
+    problems.add(
+      `$ref "${ref}" uses a plain-name fragment; only JSON pointers are supported`,
+      at(),
+      'write the fragment as a JSON pointer, e.g. #/components/schemas/Pet',
+    );
     return undefined;
   }
   let parts: string[];
   try {
-    parts = fragment === '' ? [] : fragment.slice(1).split('/').map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'));
+    parts =
+      fragment === ''
+        ? []
+        : fragment
+            .slice(1)
+            .split('/')
+            .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'));
   } catch {
     problems.add(`$ref "${ref}" has a badly percent-encoded pointer`, at(), 'write %25 for a literal %');
     return undefined;
@@ -517,7 +554,12 @@ export function resolveRef(docs: Documents, ref: string, from: Where, problems: 
  * Follows a chain of `$ref`-only objects (parameters, responses, ...) to the object they name.
  * Reports dangling references and cycles; returns undefined then.
  */
-export function deref(docs: Documents, value: unknown, where: Where, problems: Problems): { value: unknown; where: Where; key?: string } | undefined {
+export function deref(
+  docs: Documents,
+  value: unknown,
+  where: Where,
+  problems: Problems,
+): { value: unknown; where: Where; key?: string } | undefined {
   const seen = new Set<string>();
   let key: string | undefined;
   for (;;) {
@@ -531,7 +573,11 @@ export function deref(docs: Documents, value: unknown, where: Where, problems: P
     const target = resolveRef(docs, ref, refWhere, problems);
     if (!target) return undefined;
     if (seen.has(target.key)) {
-      problems.add(`$ref "${ref}" is part of a cycle of references that never reaches a definition`, locate(refWhere), 'make one of the references point at an actual definition');
+      problems.add(
+        `$ref "${ref}" is part of a cycle of references that never reaches a definition`,
+        locate(refWhere),
+        'make one of the references point at an actual definition',
+      );
       return undefined;
     }
     seen.add(target.key);
@@ -554,7 +600,9 @@ export function describe(value: unknown): string {
 /** The candidate nearest to `word` by edit distance, when near enough to be a likely typo. */
 export function closest(word: string, candidates: string[]): string | undefined {
   const lower = word.toLowerCase();
-  const containing = candidates.find((candidate) => candidate !== '' && (candidate.toLowerCase().startsWith(lower) || lower.startsWith(candidate.toLowerCase())));
+  const containing = candidates.find(
+    (candidate) => candidate !== '' && (candidate.toLowerCase().startsWith(lower) || lower.startsWith(candidate.toLowerCase())),
+  );
   if (containing && word.length >= 3) return containing;
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;

@@ -88,9 +88,19 @@ export function refName(ref: string): string | undefined {
 export function forEachSubschema(schema: JsonSchema, visit: (schema: JsonSchema) => void): void {
   if (typeof schema !== 'object') return;
   visit(schema);
-  const single = [schema.items, schema.additionalProperties, schema.not, schema.if, schema.then, schema.else, schema.contains, schema.propertyNames];
+  const single = [
+    schema.items,
+    schema.additionalProperties,
+    schema.not,
+    schema.if,
+    schema.then,
+    schema.else,
+    schema.contains,
+    schema.propertyNames,
+  ];
   for (const child of single) if (child !== undefined) forEachSubschema(child, visit);
-  for (const list of [schema.allOf, schema.anyOf, schema.oneOf, schema.prefixItems]) list?.forEach((child) => forEachSubschema(child, visit));
+  for (const list of [schema.allOf, schema.anyOf, schema.oneOf, schema.prefixItems])
+    list?.forEach((child) => forEachSubschema(child, visit));
   for (const map of [schema.properties, schema.patternProperties, schema.$defs]) {
     if (map) for (const child of Object.values(map)) forEachSubschema(child, visit);
   }

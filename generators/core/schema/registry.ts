@@ -24,7 +24,11 @@ export class SchemaRegistry {
   private readonly named: NamedSchema[] = [];
   readonly context: SchemaContext;
 
-  constructor(private readonly docs: Documents, dialect: '3.0' | '3.1', readonly problems: Problems) {
+  constructor(
+    private readonly docs: Documents,
+    dialect: '3.0' | '3.1',
+    readonly problems: Problems,
+  ) {
     this.context = { dialect, problems, refTo: (ref, where) => this.refTo(ref, where) };
   }
 

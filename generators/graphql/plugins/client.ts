@@ -23,7 +23,16 @@ import { renderer } from '../plugin-support.js';
 import type { ClientContext, ClientMethodContext } from '../template-context.js';
 
 /** Names client.ts declares, its code's locals and the globals it names: imports from operations.ts avoid them. */
-const CLIENT_MODULE_NAMES = ['Client', 'ClientOptions', 'createClient', 'http', 'opened', 'subscriptions', 'Promise', 'AsyncIterableIterator'];
+const CLIENT_MODULE_NAMES = [
+  'Client',
+  'ClientOptions',
+  'createClient',
+  'http',
+  'opened',
+  'subscriptions',
+  'Promise',
+  'AsyncIterableIterator',
+];
 
 /**
  * The runtime names the template's code prints as they are, by runtime module. Only `GraphQLHttp`
@@ -39,13 +48,19 @@ const TEMPLATE_NAMES = {
  * The files under `runtime/` this plugin's output needs, read from its imports and the runtime
  * manifest: a graphql-codegen setup writes each with the `runtime` plugin (`npx codegen` adds them itself).
  */
-export async function runtimeFiles(schema: GraphQLSchema, documents: Types.DocumentFile[], config: GraphQLPluginConfig = {}): Promise<string[]> {
+export async function runtimeFiles(
+  schema: GraphQLSchema,
+  documents: Types.DocumentFile[],
+  config: GraphQLPluginConfig = {},
+): Promise<string[]> {
   return runtimeFilesOf({ path: 'client.ts', content: await plugin(schema, documents, config) });
 }
 
 function hasSubscriptions(documents: readonly Types.DocumentFile[]): boolean {
   return documents.some((file) =>
-    (file.document?.definitions ?? []).some((definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.operation === 'subscription'),
+    (file.document?.definitions ?? []).some(
+      (definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.operation === 'subscription',
+    ),
   );
 }
 
@@ -66,15 +81,17 @@ function clientContext(schema: GraphQLSchema, documents: Types.DocumentFile[], c
   file.reexport(...reexported);
   // A re-exported name is not bound in client.ts, but an import of the same name would read as the same thing.
   file.reserve(...reexported.map((exported) => exported.name));
-  const methods = operations.map((operation): ClientMethodContext => ({
-    doc: jsDoc([`Sends the ${operation.kind} \`${operation.name}\`.`, operation.description && `\n${operation.description}`], '  '),
-    method: operation.method,
-    constant: file.use(symbol(operation.constant, './operations')),
-    result: file.use(typeSymbol(operation.resultType, './operations')),
-    variables: file.use(typeSymbol(operation.variablesType, './operations')),
-    optional: variablesOptional(operation),
-    subscription: operation.kind === 'subscription',
-  }));
+  const methods = operations.map(
+    (operation): ClientMethodContext => ({
+      doc: jsDoc([`Sends the ${operation.kind} \`${operation.name}\`.`, operation.description && `\n${operation.description}`], '  '),
+      method: operation.method,
+      constant: file.use(symbol(operation.constant, './operations')),
+      result: file.use(typeSymbol(operation.resultType, './operations')),
+      variables: file.use(typeSymbol(operation.variablesType, './operations')),
+      optional: variablesOptional(operation),
+      subscription: operation.kind === 'subscription',
+    }),
+  );
   const example = operations.find((operation) => operation.kind === 'query') ?? operations[0];
   return {
     source: config.source ?? DEFAULT_SOURCE,
@@ -98,5 +115,7 @@ function clientReexports(subscriptions: boolean): ImportSymbol[] {
 
 /** Every variable is nullable or has a default (or there are none): the argument may be left out. */
 function variablesOptional(operation: OperationInfo): boolean {
-  return (operation.node.variableDefinitions ?? []).every((variable) => variable.type.kind !== Kind.NON_NULL_TYPE || variable.defaultValue !== undefined);
+  return (operation.node.variableDefinitions ?? []).every(
+    (variable) => variable.type.kind !== Kind.NON_NULL_TYPE || variable.defaultValue !== undefined,
+  );
 }

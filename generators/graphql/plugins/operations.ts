@@ -31,7 +31,8 @@ export const plugin: PluginFunction<GraphQLPluginConfig, string> = (schema, docu
 function operationsContext(schema: GraphQLSchema, documents: Types.DocumentFile[], config: GraphQLPluginConfig): OperationsContext {
   const { operations, fragments, fragmentNodes } = operationSet(schema, documents);
   const file = new FileBuilder('operations.ts', [
-    ...OPERATIONS_MODULE_NAMES, ...GLOBALS,
+    ...OPERATIONS_MODULE_NAMES,
+    ...GLOBALS,
     ...fragments.map((fragment) => fragment.typeName),
     ...operations.flatMap((operation) => [operation.constant, operation.resultType, operation.variablesType]),
   ]);
@@ -40,7 +41,8 @@ function operationsContext(schema: GraphQLSchema, documents: Types.DocumentFile[
   const fragmentContexts = fragments.map((fragment) => {
     const on = fragment.node.typeCondition.name.value;
     const type = schema.getType(on);
-    if (!isCompositeType(type)) throw new Error(`codegen operations: fragment ${fragment.name} is on ${on}, which is not an object, interface or union`);
+    if (!isCompositeType(type))
+      throw new Error(`codegen operations: fragment ${fragment.name} is on ${on}, which is not an object, interface or union`);
     return {
       doc: jsDoc([`The fields of fragment \`${fragment.name}\` on \`${on}\`.`]),
       declaration: declaration(fragment.typeName, shapesOf(context, type, [fragment.node.selectionSet])),

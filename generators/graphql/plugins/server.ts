@@ -26,7 +26,11 @@ import type { ServerContext } from '../template-context.js';
  * The files under `runtime/` this plugin's output needs, read from its imports and the runtime
  * manifest: a graphql-codegen setup writes each with the `runtime` plugin (`npx codegen` adds them itself).
  */
-export async function runtimeFiles(schema: GraphQLSchema, documents: Types.DocumentFile[], config: GraphQLPluginConfig = {}): Promise<string[]> {
+export async function runtimeFiles(
+  schema: GraphQLSchema,
+  documents: Types.DocumentFile[],
+  config: GraphQLPluginConfig = {},
+): Promise<string[]> {
   return runtimeFilesOf({ path: 'server.ts', content: await plugin(schema, documents, config) });
 }
 

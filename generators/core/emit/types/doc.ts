@@ -8,10 +8,18 @@ import { jsDoc } from '../../builder/names.js';
 
 /** Numeric and string facts shown as `@name value`, in this order. */
 const FACTS = [
-  'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf',
-  'minLength', 'maxLength', 'pattern',
-  'minItems', 'maxItems',
-  'minProperties', 'maxProperties',
+  'minimum',
+  'exclusiveMinimum',
+  'maximum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
 ] as const satisfies readonly (keyof SchemaObject)[];
 
 /** Compact JSON for a tag (`@default`, `@example`); nothing for values JSON cannot write. */

@@ -30,8 +30,21 @@ import { isBinarySchema } from '../../schema/binary.js';
 import { schemaDoc } from './doc.js';
 import { cyclicComponents } from './graph.js';
 import {
-  BLOB, BOOLEAN, NEVER, NULL, NUMBER, STRING, UNKNOWN,
-  arrayOf, atom, intersection, literal, recordOf, tupleElement, typeAfter, union,
+  BLOB,
+  BOOLEAN,
+  NEVER,
+  NULL,
+  NUMBER,
+  STRING,
+  UNKNOWN,
+  arrayOf,
+  atom,
+  intersection,
+  literal,
+  recordOf,
+  tupleElement,
+  typeAfter,
+  union,
   type TypeText,
 } from './text.js';
 import type { JsonSchema, JsonType, NamedSchema, SchemaObject } from '../../schema/json-schema.js';
@@ -93,8 +106,20 @@ const UNDEFINED = atom('undefined');
 const COMPOSITION = ['$ref', 'allOf', 'anyOf', 'oneOf'] as const;
 /** Keywords that give a schema a shape; the rest (description, readOnly, ...) only annotate. */
 const STRUCTURE = [
-  '$ref', 'allOf', 'anyOf', 'oneOf', 'type', 'enum', 'const', 'properties', 'additionalProperties',
-  'patternProperties', 'items', 'prefixItems', 'format', 'contentMediaType',
+  '$ref',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'type',
+  'enum',
+  'const',
+  'properties',
+  'additionalProperties',
+  'patternProperties',
+  'items',
+  'prefixItems',
+  'format',
+  'contentMediaType',
 ] as const;
 
 function isObject(schema: JsonSchema | undefined): schema is SchemaObject {
@@ -170,8 +195,15 @@ function skipped(schema: JsonSchema, direction: Direction): boolean {
 }
 
 function plainString(schema: JsonSchema | undefined): boolean {
-  return isObject(schema) && schema.type === 'string' && !has(schema, 'enum') && !has(schema, 'const')
-    && schema.format !== 'binary' && !has(schema, 'contentMediaType') && !COMPOSITION.some((key) => has(schema, key));
+  return (
+    isObject(schema) &&
+    schema.type === 'string' &&
+    !has(schema, 'enum') &&
+    !has(schema, 'const') &&
+    schema.format !== 'binary' &&
+    !has(schema, 'contentMediaType') &&
+    !COMPOSITION.some((key) => has(schema, key))
+  );
 }
 
 function compareNames(a: NamedSchema, b: NamedSchema): number {
@@ -198,7 +230,10 @@ class Emitter implements TypeEmitter {
   private readonly docs: boolean;
   private readonly enumObjects: boolean;
 
-  constructor(private readonly schemas: NamedSchema[], options: TypeEmitterOptions) {
+  constructor(
+    private readonly schemas: NamedSchema[],
+    options: TypeEmitterOptions,
+  ) {
     for (const { name, schema } of schemas) this.byName.set(name, schema);
     this.readWrite = readWriteNames(schemas, options.requestSchemas);
     this.docs = options.docs !== false;
@@ -221,7 +256,8 @@ class Emitter implements TypeEmitter {
   declarations(): string {
     const blocks: string[] = [];
     for (const named of [...this.schemas].sort(compareNames)) {
-      const names = this.typeName(named.name, 'read') === this.typeName(named.name, 'write') ? ['read'] as const : ['read', 'write'] as const;
+      const names =
+        this.typeName(named.name, 'read') === this.typeName(named.name, 'write') ? (['read'] as const) : (['read', 'write'] as const);
       for (const direction of names) blocks.push(this.declare(named, direction));
     }
     return blocks.length ? `${blocks.join('\n\n')}\n` : '';
@@ -271,7 +307,13 @@ class Emitter implements TypeEmitter {
     const values: Array<string | number | boolean | null> = [];
     const seen = new Set<string>();
     for (const value of schema.enum ?? []) {
-      if (value !== null && typeof value !== 'string' && typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value))) return undefined;
+      if (
+        value !== null &&
+        typeof value !== 'string' &&
+        typeof value !== 'boolean' &&
+        !(typeof value === 'number' && Number.isFinite(value))
+      )
+        return undefined;
       const text = jsonLiteral(value);
       if (seen.has(text)) continue;
       seen.add(text);
@@ -348,7 +390,8 @@ class Emitter implements TypeEmitter {
       const kind = this.kind(ref);
       if (kind !== 'interface' && kind !== 'extends') return false;
       const parent = this.schemaOf(ref) as SchemaObject;
-      if (parent.patternProperties || (isObject(parent.additionalProperties) && Object.keys(parent.additionalProperties).length)) return false;
+      if (parent.patternProperties || (isObject(parent.additionalProperties) && Object.keys(parent.additionalProperties).length))
+        return false;
       for (const [key, property] of this.propertiesOf(ref)) {
         // The same property reached twice (a diamond) is the same type; anything else may clash.
         if (seen.has(key) && seen.get(key) !== property) return false;
@@ -453,7 +496,9 @@ class Emitter implements TypeEmitter {
 
     const tagged = (values: string[], base?: JsonSchema): SchemaObject => {
       const schema: SchemaObject = { enum: values };
-      if (isObject(base)) for (const key of ['title', 'description', 'deprecated', 'readOnly', 'writeOnly'] as const) if (has(base, key)) (schema as Record<string, unknown>)[key] = base[key];
+      if (isObject(base))
+        for (const key of ['title', 'description', 'deprecated', 'readOnly', 'writeOnly'] as const)
+          if (has(base, key)) (schema as Record<string, unknown>)[key] = base[key];
       return schema;
     };
     if (conflict) {
@@ -515,7 +560,8 @@ class Emitter implements TypeEmitter {
       const tags = plan.tags.get(property);
       if (tags) return tags;
       const object = plan.object;
-      if (object && hasOwn(object.properties, property) && object.required?.includes(property)) return this.literalsOf(object.properties![property]);
+      if (object && hasOwn(object.properties, property) && object.required?.includes(property))
+        return this.literalsOf(object.properties![property]);
       for (const ref of plan.refs) {
         const found = this.memberLiterals(ref, property, depth + 1);
         if (found) return found;
@@ -609,7 +655,8 @@ class Emitter implements TypeEmitter {
 
   /** `oneOf`/`anyOf`: a union; with a discriminator, each member pinned to its discriminator value. */
   private alternatives(members: JsonSchema[], discriminator: SchemaObject['discriminator'], context: Context): TypeText {
-    if (!discriminator || typeof discriminator.propertyName !== 'string') return union(members.map((member) => this.render(member, context)));
+    if (!discriminator || typeof discriminator.propertyName !== 'string')
+      return union(members.map((member) => this.render(member, context)));
     const property = discriminator.propertyName;
     const mapped = new Map<string, string[]>();
     for (const [tag, ref] of Object.entries(discriminator.mapping ?? {})) {
@@ -619,21 +666,23 @@ class Emitter implements TypeEmitter {
       tags.push(tag);
       mapped.set(target, tags);
     }
-    return union(members.map((member) => {
-      const type = this.render(member, context);
-      const target = refOnly(member) ? refName(member.$ref) : undefined;
-      if (target === undefined || !this.readWrite.has(target) || type === UNKNOWN) return type;
-      const pinned = this.memberLiterals(target, property);
-      let tags = mapped.get(target);
-      if (!tags) {
-        if (pinned) return type;
-        tags = [target];
-      } else if (pinned && pinned.every((value) => tags!.includes(value))) {
-        return type;
-      }
-      const value = union(tags.map(literal));
-      return intersection([type, atom(`{ ${propertyKey(property)}: ${value.text} }`)]);
-    }));
+    return union(
+      members.map((member) => {
+        const type = this.render(member, context);
+        const target = refOnly(member) ? refName(member.$ref) : undefined;
+        if (target === undefined || !this.readWrite.has(target) || type === UNKNOWN) return type;
+        const pinned = this.memberLiterals(target, property);
+        let tags = mapped.get(target);
+        if (!tags) {
+          if (pinned) return type;
+          tags = [target];
+        } else if (pinned && pinned.every((value) => tags!.includes(value))) {
+          return type;
+        }
+        const value = union(tags.map(literal));
+        return intersection([type, atom(`{ ${propertyKey(property)}: ${value.text} }`)]);
+      }),
+    );
   }
 
   /** What `type`, `enum`, `const` and the object/array/string keywords say, or undefined when nothing. */
@@ -648,17 +697,25 @@ class Emitter implements TypeEmitter {
       else return undefined;
     }
     if (list.length === 0) return undefined;
-    return union(list.map((type): TypeText => {
-      switch (type) {
-        case 'string': return this.stringType(schema);
-        case 'number':
-        case 'integer': return NUMBER;
-        case 'boolean': return BOOLEAN;
-        case 'object': return this.objectType(schema, context, false);
-        case 'array': return this.arrayType(schema, context);
-        default: return UNKNOWN;
-      }
-    }));
+    return union(
+      list.map((type): TypeText => {
+        switch (type) {
+          case 'string':
+            return this.stringType(schema);
+          case 'number':
+          case 'integer':
+            return NUMBER;
+          case 'boolean':
+            return BOOLEAN;
+          case 'object':
+            return this.objectType(schema, context, false);
+          case 'array':
+            return this.arrayType(schema, context);
+          default:
+            return UNKNOWN;
+        }
+      }),
+    );
   }
 
   private stringType(schema: SchemaObject): TypeText {
@@ -676,7 +733,8 @@ class Emitter implements TypeEmitter {
     const minimum = schema.minItems ?? 0;
     const types = prefix.map((item) => this.render(item, inner));
     const elements = types.map((type, index) => tupleElement(type, index >= minimum));
-    const closed = schema.items === false || (schema.items === undefined && schema.maxItems !== undefined && schema.maxItems <= prefix.length);
+    const closed =
+      schema.items === false || (schema.items === undefined && schema.maxItems !== undefined && schema.maxItems <= prefix.length);
     if (!closed) {
       const rest = schema.items === undefined ? UNKNOWN : this.render(schema.items, inner);
       types.push(rest);

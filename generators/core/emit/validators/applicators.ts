@@ -46,7 +46,9 @@ function emitAnyOf(e: Emitter, members: JsonSchema[], s: Scope, body: Body): voi
     return;
   }
   body.exit();
-  body.if(`!(${live.map(wrap).join(' || ')})`, (inner) => explain(e, members, 'anyOf', s, inner, 'must match at least one schema in anyOf'));
+  body.if(`!(${live.map(wrap).join(' || ')})`, (inner) =>
+    explain(e, members, 'anyOf', s, inner, 'must match at least one schema in anyOf'),
+  );
 }
 
 function emitOneOf(e: Emitter, members: JsonSchema[], s: Scope, body: Body): void {
@@ -65,7 +67,8 @@ function emitOneOf(e: Emitter, members: JsonSchema[], s: Scope, body: Body): voi
   body.if(
     `${matched} === 0`,
     (inner) => explain(e, members, 'oneOf', s, inner, 'must match exactly one schema in oneOf (matched none)'),
-    (inner) => check(s, inner, `${matched} > 1`, 'oneOf', { expr: `"must match exactly one schema in oneOf (matched " + ${matched} + ")"` }),
+    (inner) =>
+      check(s, inner, `${matched} > 1`, 'oneOf', { expr: `"must match exactly one schema in oneOf (matched " + ${matched} + ")"` }),
   );
 }
 
@@ -113,13 +116,18 @@ function admitted(e: Emitter, raw: JsonSchema, doc: JsonSchema, depth: number): 
 function explain(e: Emitter, members: JsonSchema[], keyword: string, s: Scope, body: Body, message: string): void {
   const kinds = members.map((member) => admitted(e, member, s.doc, 0));
   const known = kinds.every((kind) => kind !== undefined);
-  const disjoint = known && kinds.every((kind, i) => kinds.every((other, j) => i === j || [...(kind as Set<string>)].every((k) => !(other as Set<string>).has(k))));
+  const disjoint =
+    known &&
+    kinds.every((kind, i) => kinds.every((other, j) => i === j || [...(kind as Set<string>)].every((k) => !(other as Set<string>).has(k))));
   const cases: Array<{ condition: string; member: JsonSchema; index: number }> = [];
   if (disjoint) {
     members.forEach((member, i) => {
       const kind = [...(kinds[i] as Set<string>)];
       if (!kind.length) return;
-      const condition = kind.map((type) => typeOk(type as Group, s.value)).map((test) => (kind.length > 1 ? `(${test})` : test)).join(' || ');
+      const condition = kind
+        .map((type) => typeOk(type as Group, s.value))
+        .map((test) => (kind.length > 1 ? `(${test})` : test))
+        .join(' || ');
       cases.push({ condition, member, index: i });
     });
   }
@@ -134,7 +142,11 @@ function explain(e: Emitter, members: JsonSchema[], keyword: string, s: Scope, b
       fail(s, into, keyword, message);
       return;
     }
-    into.if(item.condition, (inner) => e.emit(item.member, at(s, keyword, item.index), inner), (rest) => chain(rest, index + 1));
+    into.if(
+      item.condition,
+      (inner) => e.emit(item.member, at(s, keyword, item.index), inner),
+      (rest) => chain(rest, index + 1),
+    );
   };
   chain(body, 0);
 }
@@ -151,4 +163,3 @@ function emitConditional(e: Emitter, schema: SchemaObject, s: Scope, body: Body)
     },
   );
 }
-

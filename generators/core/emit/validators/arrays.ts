@@ -18,10 +18,18 @@ function items(count: number): string {
 export function emitArrayKeywords(e: Emitter, schema: SchemaObject, s: Scope, body: Body, array: string): void {
   const bounds: Bound[] = [];
   if (typeof schema.minItems === 'number' && schema.minItems > 0) {
-    bounds.push({ failed: `${array}.length < ${schema.minItems}`, keyword: 'minItems', message: `must have at least ${items(schema.minItems)}` });
+    bounds.push({
+      failed: `${array}.length < ${schema.minItems}`,
+      keyword: 'minItems',
+      message: `must have at least ${items(schema.minItems)}`,
+    });
   }
   if (typeof schema.maxItems === 'number') {
-    bounds.push({ failed: `${array}.length > ${schema.maxItems}`, keyword: 'maxItems', message: `must have at most ${items(schema.maxItems)}` });
+    bounds.push({
+      failed: `${array}.length > ${schema.maxItems}`,
+      keyword: 'maxItems',
+      message: `must have at most ${items(schema.maxItems)}`,
+    });
   }
   bounded(s, body, bounds, (inner) => emitItems(e, schema, s, inner, array));
 }

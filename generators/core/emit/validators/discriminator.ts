@@ -113,7 +113,9 @@ export function emitDiscriminator(e: Emitter, schema: SchemaObject, s: Scope, bo
         member.line('break;');
       },
     }));
-    const message = { expr: `${tag} === undefined ? ${stringLiteral(`is required (one of ${values})`)} : ${stringLiteral(`must be one of ${values}`)}` };
+    const message = {
+      expr: `${tag} === undefined ? ${stringLiteral(`is required (one of ${values})`)} : ${stringLiteral(`must be one of ${values}`)}`,
+    };
     const fallback = (into: Body) => fail(s, into, 'discriminator', message, [{ text: escapeToken(property) }]);
     inner.switch(tag, [...members, { labels: ['default:'], emit: fallback }]);
   });

@@ -135,7 +135,8 @@ function build(entries: Entry[], options: SchemaValidatorOptions, typeNames: Set
   ];
   const validatorImports = [...m.externalUsed].filter((name) => new RegExp(`\\b${name}\\(`).test(code)).sort();
   // The helpers keep their names: the module reserves them all, so nothing it declares takes one.
-  for (const name of runtimeImports.filter((specifier) => !specifier.startsWith('type '))) options.file?.use(runtimeSymbol(name, 'validation'), name);
+  for (const name of runtimeImports.filter((specifier) => !specifier.startsWith('type ')))
+    options.file?.use(runtimeSymbol(name, 'validation'), name);
   for (const name of validatorImports) options.file?.use(symbol(name, './validators'), name);
   return { code, runtimeImports, ...(validatorImports.length ? { validatorImports } : {}) };
 }
@@ -187,4 +188,3 @@ export function emitSchemaValidators(
   });
   return { ...build(entries, options, new Set(typeNames)), typeImports: [] };
 }
-

@@ -59,7 +59,11 @@ export function refHelper(required: boolean): PropertyHelper {
 
 /** Every helper name the emitter can use; the runtime exports each. */
 export const HELPER_NAMES: readonly string[] = [
-  'fail', 'failType', 'reqRef', 'optRef',
+  'fail',
+  'failType',
+  'reqRef',
+  'optRef',
   ...[...HELPER_TYPES.map(capitalise), ...Object.values(FORMAT_CHECKS).map((check) => check.replace(/^valid/, ''))].flatMap((base) =>
-    [true, false].flatMap((required) => [false, true].map((nullable) => helperName(required, base, nullable)))),
+    [true, false].flatMap((required) => [false, true].map((nullable) => helperName(required, base, nullable))),
+  ),
 ];

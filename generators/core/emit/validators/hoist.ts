@@ -38,7 +38,18 @@ export function weight(schema: JsonSchema): number {
   return total;
 }
 
-const ANNOTATIONS = new Set(['title', 'description', 'examples', 'example', 'default', 'deprecated', '$comment', 'x-location', 'externalDocs', 'xml']);
+const ANNOTATIONS = new Set([
+  'title',
+  'description',
+  'examples',
+  'example',
+  'default',
+  'deprecated',
+  '$comment',
+  'x-location',
+  'externalDocs',
+  'xml',
+]);
 const keys = new WeakMap<object, string>();
 
 /**
@@ -55,7 +66,9 @@ export function structuralKey(schema: JsonSchema): string {
     if (ANNOTATIONS.has(keyword) || keyword.startsWith('x-')) continue;
     let text: string;
     if (SCHEMA_MAPS.has(keyword) && value && typeof value === 'object' && !Array.isArray(value)) {
-      text = `{${Object.entries(value as Record<string, JsonSchema>).map(([name, child]) => `${JSON.stringify(name)}:${structuralKey(child)}`).join(',')}}`;
+      text = `{${Object.entries(value as Record<string, JsonSchema>)
+        .map(([name, child]) => `${JSON.stringify(name)}:${structuralKey(child)}`)
+        .join(',')}}`;
     } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) {
       text = `[${(value as JsonSchema[]).map(structuralKey).join(',')}]`;
     } else if (SCHEMA_ONES.has(keyword) && !Array.isArray(value)) {

@@ -76,7 +76,7 @@ export function mergeEquivalent(functions: string[]): string[] {
   functions.forEach((text, index) => {
     const match = /^function ([\w$]+)\(/.exec(text);
     if (match && rename.has(match[1]) && names.get(match[1]) === index) return;
-    out.push(text.replace(TOKEN, (token) => (token.charCodeAt(0) === 34 ? token : rename.get(token) ?? token)));
+    out.push(text.replace(TOKEN, (token) => (token.charCodeAt(0) === 34 ? token : (rename.get(token) ?? token))));
   });
   return out;
 }

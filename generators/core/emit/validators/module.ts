@@ -236,7 +236,9 @@ export class ValidatorModule {
   regex(pattern: string, pointer: string[]): string {
     const compiled = patternFlags(pattern);
     if ('problem' in compiled) {
-      throw new ValidatorSchemaError(`pattern ${JSON.stringify(pattern)} at ${pointer.join('/')} is not a valid regular expression: ${compiled.problem}`);
+      throw new ValidatorSchemaError(
+        `pattern ${JSON.stringify(pattern)} at ${pointer.join('/')} is not a valid regular expression: ${compiled.problem}`,
+      );
     }
     const flags = compiled.flags;
     const init = `new RegExp(${stringLiteral(pattern)}${flags ? `, ${stringLiteral(flags)}` : ''})`;
@@ -301,7 +303,12 @@ function finish(emitted: Stmt[]): Stmt[] {
   if (last.then.length !== 1 || typeof then !== 'string') return stmts;
   const failure = /^ok = ((?:fail|failType)\(.*\));$/.exec(then);
   if (failure) {
-    stmts.splice(-1, 1, { kind: 'if', condition: last.condition, then: [`return ${failure[1]};`], otherwise: [] }, ...finish(last.otherwise));
+    stmts.splice(
+      -1,
+      1,
+      { kind: 'if', condition: last.condition, then: [`return ${failure[1]};`], otherwise: [] },
+      ...finish(last.otherwise),
+    );
     return stmts;
   }
   if (then === `${OK} = false;` && last.otherwise.length === 0) {

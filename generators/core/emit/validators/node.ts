@@ -8,8 +8,22 @@ import { Body, bounded, call, check, fail, gate, references, type Scope } from '
 import { ValidatorSchemaError, resolveRef } from './refs.js';
 import type { ValidatorModule } from './module.js';
 import {
-  GROUP_KEYWORDS, UNSUPPORTED, constEnumChecks, groupGuard, groupOf, has, numberChecks, scalarExpression, stringChecks,
-  trivial, typeFailed, typeList, typeMessage, validation, type CheckType, type Group,
+  GROUP_KEYWORDS,
+  UNSUPPORTED,
+  constEnumChecks,
+  groupGuard,
+  groupOf,
+  has,
+  numberChecks,
+  scalarExpression,
+  stringChecks,
+  trivial,
+  typeFailed,
+  typeList,
+  typeMessage,
+  validation,
+  type CheckType,
+  type Group,
 } from './scalars.js';
 import { emitObjectKeywords } from './objects.js';
 import { emitArrayKeywords } from './arrays.js';
@@ -26,7 +40,8 @@ export function createEmitter(m: ValidatorModule): Emitter {
     m,
     emit: (schema, scope, body) => {
       // A large inline subschema is called like a reference (see emit-validators-hoist.ts).
-      if (typeof schema === 'object' && schema !== null && weight(schema) >= HOIST_WEIGHT) emitCall(emitter, schema, scope.pointer, scope, body);
+      if (typeof schema === 'object' && schema !== null && weight(schema) >= HOIST_WEIGHT)
+        emitCall(emitter, schema, scope.pointer, scope, body);
       else emitSchema(emitter, schema, scope, body);
     },
     test: (schema, scope) => testSchema(emitter, schema, scope),
@@ -119,9 +134,14 @@ function emitGroup(e: Emitter, schema: SchemaObject, group: Group, s: Scope, bod
     // An enclosing condition may already have narrowed the value (to `never`, in a contradictory schema).
     const subject = s.fresh ? s.value : `(${s.value} as ${group})`;
     const checks = group === 'string' ? stringChecks(e.m, schema, subject, s.pointer) : numberChecks(e.m, schema, subject, s.pointer);
-    bounded(scope, body, checks.filter((item) => item.bound), (inner) => {
-      for (const item of checks) if (!item.bound) check(scope, inner, item.failed, item.keyword, item.message);
-    });
+    bounded(
+      scope,
+      body,
+      checks.filter((item) => item.bound),
+      (inner) => {
+        for (const item of checks) if (!item.bound) check(scope, inner, item.failed, item.keyword, item.message);
+      },
+    );
     return;
   }
   const local = body.local(LOCAL_PREFIX[group]);

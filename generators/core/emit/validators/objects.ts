@@ -5,7 +5,25 @@
  */
 import type { JsonSchema, SchemaObject } from '../../schema/json-schema.js';
 import { stringLiteral } from '../../builder/names.js';
-import { Body, ERRORS, EXIT, OK, at, bounded, call, check, child, escapeToken, fail, pathExpr, references, type Bound, type PathPart, type Scope, type Stmt } from './code.js';
+import {
+  Body,
+  ERRORS,
+  EXIT,
+  OK,
+  at,
+  bounded,
+  call,
+  check,
+  child,
+  escapeToken,
+  fail,
+  pathExpr,
+  references,
+  type Bound,
+  type PathPart,
+  type Scope,
+  type Stmt,
+} from './code.js';
 import { refHelper, scalarHelper } from './helpers.js';
 import { requiredIn } from './refs.js';
 import { has, trivial } from './scalars.js';
@@ -54,11 +72,19 @@ export function emitObjectKeywords(e: Emitter, schema: SchemaObject, s: Scope, b
   const bounds: Bound[] = [];
   const min = schema.minProperties;
   if (typeof min === 'number' && min > 0) {
-    bounds.push({ failed: `propertyCount(${object}) < ${min}`, keyword: 'minProperties', message: `must have at least ${propertiesText(min)}` });
+    bounds.push({
+      failed: `propertyCount(${object}) < ${min}`,
+      keyword: 'minProperties',
+      message: `must have at least ${propertiesText(min)}`,
+    });
   }
   const max = schema.maxProperties;
   if (typeof max === 'number') {
-    bounds.push({ failed: `propertyCount(${object}) > ${max}`, keyword: 'maxProperties', message: `must have at most ${propertiesText(max)}` });
+    bounds.push({
+      failed: `propertyCount(${object}) > ${max}`,
+      keyword: 'maxProperties',
+      message: `must have at most ${propertiesText(max)}`,
+    });
   }
   bounded(s, body, bounds, (inner) => emitContent(e, schema, s, inner, object));
 }
@@ -73,7 +99,15 @@ function emitContent(e: Emitter, schema: SchemaObject, s: Scope, body: Body, obj
   for (let index = 1; index < parts; index++) {
     const group = names.slice(index * PART_SIZE, (index + 1) * PART_SIZE);
     const part: SchemaObject = { properties: Object.fromEntries(group.map((name) => [name, properties[name]])) };
-    const name = e.m.partFor(s.doc, part, group.filter((item) => required.includes(item)), s.fn, s.pointer, s.dir, index + 1);
+    const name = e.m.partFor(
+      s.doc,
+      part,
+      group.filter((item) => required.includes(item)),
+      s.fn,
+      s.pointer,
+      s.dir,
+      index + 1,
+    );
     call({ ...s, value: object }, body, name);
   }
   for (const name of required) {
@@ -170,7 +204,12 @@ function emitProperty(
   body.line(`const ${value} = ${readProperty(object, name)};`);
   const typed = required ? missingAsType(inner.stmts, value) : undefined;
   if (typed) body.push(typed);
-  else if (required) body.if(`${value} === undefined`, (report) => fail(s, report, 'required', 'is required', [part]), (rest) => rest.append(inner));
+  else if (required)
+    body.if(
+      `${value} === undefined`,
+      (report) => fail(s, report, 'required', 'is required', [part]),
+      (rest) => rest.append(inner),
+    );
   else body.if(`${value} !== undefined`, (rest) => rest.append(inner));
 }
 
@@ -204,7 +243,14 @@ function missingAsType(stmts: Stmt[], value: string): Stmt | undefined {
 function knownName(e: Emitter, s: Scope, key: string, names: string[]): string | undefined {
   if (names.length === 0) return undefined;
   if (names.length <= 8) return names.map((name) => `${key} === ${stringLiteral(name)}`).join(' || ');
-  const set = e.m.constant(`names:${JSON.stringify(names)}`, s.pointer, 'PROPERTIES', `new Set<string>(${JSON.stringify(names).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')})`);
+  const set = e.m.constant(
+    `names:${JSON.stringify(names)}`,
+    s.pointer,
+    'PROPERTIES',
+    `new Set<string>(${JSON.stringify(names)
+      .replace(/\u2028/g, '\\u2028')
+      .replace(/\u2029/g, '\\u2029')})`,
+  );
   return `${set}.has(${key})`;
 }
 
@@ -223,14 +269,17 @@ function emitKeyLoop(e: Emitter, schema: SchemaObject, s: Scope, body: Body, obj
   const validName = checkNames ? e.test(names, { ...s, value: key, fresh: false, pointer: [...s.pointer, 'propertyNames'] }) : 'true';
   if (validName === 'false') check(s, body, `propertyCount(${object}) !== 0`, 'propertyNames', 'must have no properties');
   body.loop(`for (const ${key} in ${object})`, (loop) => {
-    if (validName !== 'false' && validName !== 'true') check(s, loop, `!(${validName})`, 'propertyNames', 'is not an allowed property name', [part]);
+    if (validName !== 'false' && validName !== 'true')
+      check(s, loop, `!(${validName})`, 'propertyNames', 'is not an allowed property name', [part]);
     for (const [pattern, sub] of checkPatterns) {
       const regex = e.m.regex(pattern, [...s.pointer, 'key']);
       loop.if(`${regex}.test(${key})`, (inner) => e.emit(sub, child(s, value, part, 'patternProperties', pattern), inner));
     }
     if (checkAdditional) {
-      const matches = [knownName(e, s, key, known), ...patterns.map(([pattern]) => `${e.m.regex(pattern, [...s.pointer, 'key'])}.test(${key})`)]
-        .filter((item): item is string => item !== undefined);
+      const matches = [
+        knownName(e, s, key, known),
+        ...patterns.map(([pattern]) => `${e.m.regex(pattern, [...s.pointer, 'key'])}.test(${key})`),
+      ].filter((item): item is string => item !== undefined);
       const extra = (into: Body) => {
         if (additional === false) fail(s, into, 'additionalProperties', 'is not allowed', [part]);
         else e.emit(additional, child(s, value, part, 'additionalProperties'), into);

@@ -21,7 +21,9 @@ export interface Resolved {
 /** Resolves `#`, `#/a/b` (percent- and `~`-escaped) against `doc`. */
 export function resolveRef(doc: JsonSchema, ref: string): Resolved {
   if (!ref.startsWith('#')) {
-    throw new ValidatorSchemaError(`$ref ${JSON.stringify(ref)}: only local references ("#/...") can be compiled; bundle other documents first`);
+    throw new ValidatorSchemaError(
+      `$ref ${JSON.stringify(ref)}: only local references ("#/...") can be compiled; bundle other documents first`,
+    );
   }
   const fragment = ref.slice(1);
   if (fragment === '') return { schema: doc, pointer: [] };
@@ -34,7 +36,10 @@ export function resolveRef(doc: JsonSchema, ref: string): Resolved {
   } catch {
     throw new ValidatorSchemaError(`$ref ${JSON.stringify(ref)}: malformed percent-encoding`);
   }
-  const pointer = decoded.slice(1).split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const pointer = decoded
+    .slice(1)
+    .split('/')
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
   let node: unknown = doc;
   for (const token of pointer) {
     if (Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(token) && Number(token) < node.length) {
@@ -54,7 +59,16 @@ export function resolveRef(doc: JsonSchema, ref: string): Resolved {
 /** Subschemas of `schema` in applicator keywords (not `$defs`, not through `$ref`). */
 export function childSchemas(schema: SchemaObject): JsonSchema[] {
   const out: JsonSchema[] = [];
-  for (const one of [schema.items, schema.additionalProperties, schema.not, schema.if, schema.then, schema.else, schema.contains, schema.propertyNames]) {
+  for (const one of [
+    schema.items,
+    schema.additionalProperties,
+    schema.not,
+    schema.if,
+    schema.then,
+    schema.else,
+    schema.contains,
+    schema.propertyNames,
+  ]) {
     if (one !== undefined && !Array.isArray(one)) out.push(one);
   }
   for (const list of [schema.allOf, schema.anyOf, schema.oneOf, schema.prefixItems]) if (Array.isArray(list)) out.push(...list);
@@ -153,7 +167,8 @@ function inPlace(doc: JsonSchema, node: SchemaObject): Array<[string, JsonSchema
     if (member !== undefined) out.push([keyword, member]);
   }
   const dependent = (node as { dependentSchemas?: Record<string, JsonSchema> }).dependentSchemas;
-  if (dependent && typeof dependent === 'object') for (const [name, member] of Object.entries(dependent)) out.push([`dependentSchemas/${name}`, member]);
+  if (dependent && typeof dependent === 'object')
+    for (const [name, member] of Object.entries(dependent)) out.push([`dependentSchemas/${name}`, member]);
   const refs = [node.$ref, ...Object.values(node.discriminator?.mapping ?? {})].filter((ref): ref is string => typeof ref === 'string');
   for (const ref of refs) {
     try {

@@ -55,8 +55,15 @@ export const GROUP_KEYWORDS: Record<Group, readonly string[]> = {
   string: ['minLength', 'maxLength', 'pattern', 'format'],
   number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
   object: [
-    'properties', 'required', 'additionalProperties', 'patternProperties', 'propertyNames', 'minProperties', 'maxProperties',
-    'dependentRequired', 'dependentSchemas',
+    'properties',
+    'required',
+    'additionalProperties',
+    'patternProperties',
+    'propertyNames',
+    'minProperties',
+    'maxProperties',
+    'dependentRequired',
+    'dependentSchemas',
   ],
   array: ['items', 'prefixItems', 'minItems', 'maxItems', 'uniqueItems', 'contains'],
 };
@@ -167,7 +174,9 @@ export function groupGuard(group: Group, value: string): string {
 }
 
 export function typeMessage(types: CheckType[]): string {
-  const named = types.map((type) => (type === 'null' ? 'null' : type === 'blob' ? 'a file (Blob)' : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`));
+  const named = types.map((type) =>
+    type === 'null' ? 'null' : type === 'blob' ? 'a file (Blob)' : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`,
+  );
   return `must be ${orList(named)}`;
 }
 
@@ -216,7 +225,12 @@ export function constEnumChecks(m: CheckModule, schema: SchemaObject, scope: Sco
       passed = `${m.use('deepIncludes')}(${list}, ${scope.value})`;
       failed = `!${passed}`;
     }
-    checks.push({ failed, passed, keyword: 'enum', message: values.length ? `must be one of ${valuesText(values)}` : 'no value is allowed (empty enum)' });
+    checks.push({
+      failed,
+      passed,
+      keyword: 'enum',
+      message: values.length ? `must be one of ${valuesText(values)}` : 'no value is allowed (empty enum)',
+    });
   }
   return checks;
 }
@@ -243,12 +257,14 @@ export function stringChecks(m: CheckModule, schema: SchemaObject, text: string,
   const min = numberKeyword(schema, 'minLength', pointer);
   if (min !== undefined && min > 0) {
     // Code points are between half the UTF-16 length and the length: count them only in between.
-    const failed = min === 1
-      ? `${text}.length === 0`
-      : `${text}.length < ${min} || (${text}.length < ${2 * min - 1} && ${m.use('codePointLength')}(${text}) < ${min})`;
-    const passed = min === 1
-      ? `${text}.length !== 0`
-      : `${text}.length >= ${min} && (${text}.length >= ${2 * min - 1} || ${m.use('codePointLength')}(${text}) >= ${min})`;
+    const failed =
+      min === 1
+        ? `${text}.length === 0`
+        : `${text}.length < ${min} || (${text}.length < ${2 * min - 1} && ${m.use('codePointLength')}(${text}) < ${min})`;
+    const passed =
+      min === 1
+        ? `${text}.length !== 0`
+        : `${text}.length >= ${min} && (${text}.length >= ${2 * min - 1} || ${m.use('codePointLength')}(${text}) >= ${min})`;
     checks.push({ failed, passed, keyword: 'minLength', message: `must have at least ${plural(min, 'character')}`, bound: true });
   }
   const max = numberKeyword(schema, 'maxLength', pointer);
@@ -259,11 +275,21 @@ export function stringChecks(m: CheckModule, schema: SchemaObject, text: string,
   }
   if (typeof schema.pattern === 'string') {
     const regex = m.regex(schema.pattern, pointer);
-    checks.push({ failed: `!${regex}.test(${text})`, passed: `${regex}.test(${text})`, keyword: 'pattern', message: `must match the pattern ${JSON.stringify(schema.pattern)}` });
+    checks.push({
+      failed: `!${regex}.test(${text})`,
+      passed: `${regex}.test(${text})`,
+      keyword: 'pattern',
+      message: `must match the pattern ${JSON.stringify(schema.pattern)}`,
+    });
   }
   const format = typeof schema.format === 'string' ? FORMAT_CHECKS[schema.format] : undefined;
   if (format && m.options.formats === 'assert') {
-    checks.push({ failed: `!${m.use(format)}(${text})`, passed: `${m.use(format)}(${text})`, keyword: 'format', message: `must be a valid ${schema.format}` });
+    checks.push({
+      failed: `!${m.use(format)}(${text})`,
+      passed: `${m.use(format)}(${text})`,
+      keyword: 'format',
+      message: `must be a valid ${schema.format}`,
+    });
   }
   return checks;
 }
@@ -280,7 +306,12 @@ export function numberChecks(m: CheckModule, schema: SchemaObject, num: string, 
   for (const [keyword, failing, wanted] of bounds) {
     const limit = numberKeyword(schema, keyword, pointer);
     if (limit !== undefined) {
-      checks.push({ failed: `${num} ${failing} ${limit}`, passed: `${num} ${wanted} ${limit}`, keyword, message: `must be ${wanted} ${limit}` });
+      checks.push({
+        failed: `${num} ${failing} ${limit}`,
+        passed: `${num} ${wanted} ${limit}`,
+        keyword,
+        message: `must be ${wanted} ${limit}`,
+      });
     }
   }
   const divisor = numberKeyword(schema, 'multipleOf', pointer);
@@ -297,14 +328,32 @@ export function numberChecks(m: CheckModule, schema: SchemaObject, num: string, 
 
 /** Keywords the emitter compiles. */
 const IMPLEMENTED = new Set([
-  '$ref', 'type', 'const', 'enum', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else',
-  ...Object.values(GROUP_KEYWORDS).flat(), 'minContains', 'maxContains',
+  '$ref',
+  'type',
+  'const',
+  'enum',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  ...Object.values(GROUP_KEYWORDS).flat(),
+  'minContains',
+  'maxContains',
 ]);
 
 /** Keywords that change validation but are not compiled (reported through `onUnsupported`). */
 export const UNSUPPORTED = [
-  'unevaluatedProperties', 'unevaluatedItems', 'dependencies', 'additionalItems',
-  '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'dependencies',
+  'additionalItems',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$recursiveRef',
+  '$recursiveAnchor',
 ];
 
 /** Whether a keyword affects validation (as opposed to an annotation such as `title`). */
