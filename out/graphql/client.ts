@@ -5,65 +5,81 @@
  * Each call resolves with `{ data, errors }`: GraphQL errors are results, not exceptions, so check
  * both. Only a request that gets no GraphQL response rejects, with a `GraphQLRequestError`.
  */
-import { GraphQLHttp, type GraphQLResult, type HttpOptions, type RequestOptions } from "./runtime/graphql-client.js";
-// Types only: the WebSocket code comes with `webSocketSubscriptions`, which only apps that subscribe import.
-import type { GraphQLSubscriptions, SubscribeOptions, SubscriptionTransport } from "./runtime/graphql-subscriptions.js";
 import {
   CreateTask,
+  type CreateTaskMutation,
+  type CreateTaskMutationVariables,
   DeleteTask,
+  type DeleteTaskMutation,
+  type DeleteTaskMutationVariables,
   GetTask,
+  type GetTaskQuery,
+  type GetTaskQueryVariables,
   ProjectTasks,
+  type ProjectTasksQuery,
+  type ProjectTasksQueryVariables,
   Search,
+  type SearchQuery,
+  type SearchQueryVariables,
   TaskChanged,
+  type TaskChangedSubscription,
+  type TaskChangedSubscriptionVariables,
   UpdateTask,
+  type UpdateTaskMutation,
+  type UpdateTaskMutationVariables,
   Viewer,
+  type ViewerQuery,
+  type ViewerQueryVariables,
 } from "./operations.js";
+import {
+  GraphQLHttp,
+  type GraphQLResult,
+  type HttpOptions,
+  type RequestOptions,
+} from "./runtime/graphql-client.js";
 import type {
-  CreateTaskMutation,
-  CreateTaskMutationVariables,
-  DeleteTaskMutation,
-  DeleteTaskMutationVariables,
-  GetTaskQuery,
-  GetTaskQueryVariables,
-  ProjectTasksQuery,
-  ProjectTasksQueryVariables,
-  SearchQuery,
-  SearchQueryVariables,
-  TaskChangedSubscription,
-  TaskChangedSubscriptionVariables,
-  UpdateTaskMutation,
-  UpdateTaskMutationVariables,
-  ViewerQuery,
-  ViewerQueryVariables,
-} from "./operations.js";
+  GraphQLSubscriptions,
+  SubscribeOptions,
+  SubscriptionTransport,
+} from "./runtime/graphql-subscriptions.js";
 
 /**
- * `new GraphQLHttp(options).execute(GetTask, variables)`: one operation constant from
- * operations.ts at a time, so a bundle holds only the documents it sends (`createClient`'s
- * methods reference them all).
+ * The runtime's public API. `new GraphQLHttp(options).execute(GetTask, variables)` sends one
+ * operation constant from operations.ts at a time, so a bundle holds only the documents it sends
+ * (`createClient`'s methods reference them all).
  */
-export { GraphQLHttp, GraphQLRequestError, isGraphQLRequestError } from "./runtime/graphql-client.js";
-export type {
-  GraphQLRequestErrorKind,
-  GraphQLResult,
-  GraphQLResultError,
-  HttpOptions,
-  PersistedQueries,
-  RequestOptions,
-} from "./runtime/graphql-client.js";
-export { automaticPersistedQueries, persistedQueryIds } from "./runtime/graphql-client-persisted.js";
-export { ClientError, isClientError } from "./runtime/client-common.js";
-export type {
-  ClientErrorKind,
-  CommonClientOptions,
-  Credential,
-  Fetch,
-  HeaderValues,
-  HeadersOption,
-  RetryOptions,
+export {
+  ClientError,
+  type ClientErrorKind,
+  type CommonClientOptions,
+  type Credential,
+  type Fetch,
+  type HeadersOption,
+  type HeaderValues,
+  isClientError,
+  type RetryOptions,
 } from "./runtime/client-common.js";
-export { webSocketSubscriptions } from "./runtime/graphql-subscriptions.js";
-export type { SubscribeOptions, SubscriptionOptions, SubscriptionTransport } from "./runtime/graphql-subscriptions.js";
+export {
+  GraphQLHttp,
+  GraphQLRequestError,
+  type GraphQLRequestErrorKind,
+  type GraphQLResult,
+  type GraphQLResultError,
+  type HttpOptions,
+  isGraphQLRequestError,
+  type PersistedQueries,
+  type RequestOptions,
+} from "./runtime/graphql-client.js";
+export {
+  automaticPersistedQueries,
+  persistedQueryIds,
+} from "./runtime/graphql-client-persisted.js";
+export {
+  type SubscribeOptions,
+  type SubscriptionOptions,
+  type SubscriptionTransport,
+  webSocketSubscriptions,
+} from "./runtime/graphql-subscriptions.js";
 
 export interface ClientOptions extends HttpOptions {
   /**

@@ -16,25 +16,32 @@
  * server.listen(4000);
  * ```
  */
-import { createServer, type GraphQLServer, type GraphQLServerOptions, type Viewer } from "./runtime/graphql-server.js";
 import { persistedOperations } from "./operations.js";
+import {
+  createServer,
+  type GraphQLServer,
+  type GraphQLServerOptions,
+  type Viewer,
+} from "./runtime/graphql-server.js";
 import type { Resolvers } from "./types.js";
 
-export { DEFAULT_LIMITS, ErrorCode, MemoryStore } from "./runtime/graphql-server.js";
-export { createHttpServer, type HttpServerOptions } from "./runtime/http-listener.js";
-export type {
-  GraphQLRequest,
-  GraphQLServer,
-  GraphQLServerOptions,
-  Limits,
-  Listener,
-  MaybePromise,
-  MemoryStoreOptions,
-  RateLimitOptions,
-  Store,
-  Viewer,
-  WebSocketOptions,
+export {
+  DEFAULT_LIMITS,
+  ErrorCode,
+  type GraphQLRequest,
+  type GraphQLServer,
+  type GraphQLServerOptions,
+  type Limits,
+  type Listener,
+  type MaybePromise,
+  MemoryStore,
+  type MemoryStoreOptions,
+  type RateLimitOptions,
+  type Store,
+  type Viewer,
+  type WebSocketOptions,
 } from "./runtime/graphql-server.js";
+export { createHttpServer, type HttpServerOptions } from "./runtime/http-listener.js";
 
 /** The schema, printed from its SDL; built into an executable schema once, at start-up. */
 const SDL = [

@@ -16,8 +16,6 @@
  * carry. Methods without a rule, and methods that stream requests, are not here.
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { createRestConnection, type RestCallOptions, type RestClientOptions, type RestConnection } from "./runtime/grpc-rest-client.js";
-import { TaskServiceHttpRules } from "./http-rules.js";
 import type { Empty } from "@bufbuild/protobuf/wkt";
 import {
   type CreateTaskRequestSchema,
@@ -28,11 +26,33 @@ import {
   TaskService,
   type UpdateTaskRequestSchema,
 } from "./acme/tasks/v1/tasks_pb.js";
+import { TaskServiceHttpRules } from "./http-rules.js";
+import {
+  createRestConnection,
+  type RestCallOptions,
+  type RestClientOptions,
+  type RestConnection,
+} from "./runtime/grpc-rest-client.js";
 
-export { Code, ConnectError, GrpcError, RestRequestError } from "./runtime/grpc-rest-client.js";
-export type { RestCallOptions, RestClientOptions } from "./runtime/grpc-rest-client.js";
-export { ClientError, isClientError } from "./runtime/client-common.js";
-export type { ClientErrorKind, Credential, Fetch, HeaderValues, HeadersOption } from "./runtime/client-common.js";
+export {
+  ClientError,
+  type ClientErrorKind,
+  type CommonClientOptions,
+  type Credential,
+  type Fetch,
+  type HeadersOption,
+  type HeaderValues,
+  isClientError,
+  type RetryOptions,
+} from "./runtime/client-common.js";
+export {
+  Code,
+  ConnectError,
+  GrpcError,
+  type RestCallOptions,
+  type RestClientOptions,
+  RestRequestError,
+} from "./runtime/grpc-rest-client.js";
 
 /**
  * Tasks of projects. Every call needs `authorization: Bearer <token>` metadata.

@@ -14,10 +14,8 @@
  * `metadata`, `details`; `cause` is Connect's `ConnectError`).
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { Transport } from "@connectrpc/connect";
-import { serviceClient, type CallOptions } from "./runtime/grpc-client.js";
-import { createConnectWebTransport, createGrpcWebTransport, type GrpcWebClientOptions } from "./runtime/grpc-web-client.js";
 import type { Empty } from "@bufbuild/protobuf/wkt";
+import type { Transport } from "@connectrpc/connect";
 import {
   type CreateTaskRequestSchema,
   type DeleteTaskRequestSchema,
@@ -27,13 +25,37 @@ import {
   TaskService,
   type UpdateTaskRequestSchema,
 } from "./acme/tasks/v1/tasks_pb.js";
+import { type CallOptions, serviceClient } from "./runtime/grpc-client.js";
+import {
+  createConnectWebTransport,
+  createGrpcWebTransport,
+  type GrpcWebClientOptions,
+} from "./runtime/grpc-web-client.js";
 
-export { Code, ConnectError, GrpcError } from "./runtime/grpc-client.js";
-export type { CallOptions, GrpcClientOptions, Interceptor } from "./runtime/grpc-client.js";
-export { createConnectWebTransport, createGrpcWebTransport } from "./runtime/grpc-web-client.js";
-export type { GrpcWebClientOptions } from "./runtime/grpc-web-client.js";
-export { ClientError, isClientError } from "./runtime/client-common.js";
-export type { ClientErrorKind, CommonClientOptions, Credential, Fetch, HeaderValues, HeadersOption, RetryOptions } from "./runtime/client-common.js";
+export {
+  ClientError,
+  type ClientErrorKind,
+  type CommonClientOptions,
+  type Credential,
+  type Fetch,
+  type HeadersOption,
+  type HeaderValues,
+  isClientError,
+  type RetryOptions,
+} from "./runtime/client-common.js";
+export {
+  type CallOptions,
+  Code,
+  ConnectError,
+  type GrpcClientOptions,
+  GrpcError,
+  type Interceptor,
+} from "./runtime/grpc-client.js";
+export {
+  createConnectWebTransport,
+  createGrpcWebTransport,
+  type GrpcWebClientOptions,
+} from "./runtime/grpc-web-client.js";
 
 /**
  * Tasks of projects. Every call needs `authorization: Bearer <token>` metadata.

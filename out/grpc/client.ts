@@ -15,8 +15,6 @@
  * `code`, `rawMessage`, `metadata`, `details`; `cause` is Connect's `ConnectError`).
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { serviceClient, type CallOptions } from "./runtime/grpc-client.js";
-import { createNodeTransport, type GrpcNodeClientOptions } from "./runtime/grpc-node-client.js";
 import type { Empty } from "@bufbuild/protobuf/wkt";
 import {
   type CreateTaskRequestSchema,
@@ -31,13 +29,33 @@ import {
   TaskService,
   type UpdateTaskRequestSchema,
 } from "./acme/tasks/v1/tasks_pb.js";
+import { type CallOptions, serviceClient } from "./runtime/grpc-client.js";
+import { createNodeTransport, type GrpcNodeClientOptions } from "./runtime/grpc-node-client.js";
 
-export { Code, ConnectError, GrpcError } from "./runtime/grpc-client.js";
-export type { CallOptions, GrpcClientOptions, Interceptor } from "./runtime/grpc-client.js";
-export { createNodeTransport } from "./runtime/grpc-node-client.js";
-export type { GrpcNodeClientOptions, GrpcNodeTransport } from "./runtime/grpc-node-client.js";
-export { ClientError, isClientError } from "./runtime/client-common.js";
-export type { ClientErrorKind, CommonClientOptions, Credential, Fetch, HeaderValues, HeadersOption, RetryOptions } from "./runtime/client-common.js";
+export {
+  ClientError,
+  type ClientErrorKind,
+  type CommonClientOptions,
+  type Credential,
+  type Fetch,
+  type HeadersOption,
+  type HeaderValues,
+  isClientError,
+  type RetryOptions,
+} from "./runtime/client-common.js";
+export {
+  type CallOptions,
+  Code,
+  ConnectError,
+  type GrpcClientOptions,
+  GrpcError,
+  type Interceptor,
+} from "./runtime/grpc-client.js";
+export {
+  createNodeTransport,
+  type GrpcNodeClientOptions,
+  type GrpcNodeTransport,
+} from "./runtime/grpc-node-client.js";
 
 /**
  * Tasks of projects. Every call needs `authorization: Bearer <token>` metadata.

@@ -7,14 +7,6 @@
  * `Code.NotFound`, `Code.InvalidArgument`); anything else answers INTERNAL without details.
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import {
-  serveGrpc,
-  type GrpcCallContext,
-  type GrpcServer,
-  type GrpcServerOptions,
-  type MaybePromise,
-  type ServiceBinding,
-} from "./runtime/grpc-server.js";
 import type { EmptySchema } from "@bufbuild/protobuf/wkt";
 import {
   type CreateTaskRequest,
@@ -30,9 +22,27 @@ import {
   type UpdateTaskRequest,
 } from "./acme/tasks/v1/tasks_pb.js";
 import { TaskServiceHttpRules } from "./http-rules.js";
+import {
+  type GrpcCallContext,
+  type GrpcServer,
+  type GrpcServerOptions,
+  type MaybePromise,
+  serveGrpc,
+  type ServiceBinding,
+} from "./runtime/grpc-server.js";
 
-export { Code, ConnectError, GrpcCallContext, HealthStatus, ServingStatus } from "./runtime/grpc-server.js";
-export type { GrpcCorsOptions, GrpcRequestHandler, GrpcServer, GrpcServerOptions, MaybePromise } from "./runtime/grpc-server.js";
+export {
+  Code,
+  ConnectError,
+  GrpcCallContext,
+  type GrpcCorsOptions,
+  type GrpcRequestHandler,
+  type GrpcServer,
+  type GrpcServerOptions,
+  HealthStatus,
+  type MaybePromise,
+  ServingStatus,
+} from "./runtime/grpc-server.js";
 
 /**
  * Tasks of projects. Every call needs `authorization: Bearer <token>` metadata.

@@ -21,10 +21,10 @@ import type {
   ChatClientMessage,
   ChatReplies,
   ChatServerMessage,
+  TasksEvents,
   TaskSummaryEvents,
   TaskSummaryParams,
   TaskSummaryRequest,
-  TasksEvents,
 } from "./types.js";
 import {
   validateChatServerMessage,
@@ -36,13 +36,13 @@ import {
 
 export {
   ClientError,
-  isClientError,
   type ClientErrorKind,
   type CommonClientOptions,
   type Credential,
   type Fetch,
-  type HeaderValues,
   type HeadersOption,
+  type HeaderValues,
+  isClientError,
   type RetryOptions,
 } from "./runtime/client-common.js";
 export {
@@ -50,9 +50,9 @@ export {
   CONNECTING,
   OPEN,
   SseConnectionError,
+  type SseEvent,
   SseInvalidEventError,
   SseResponseError,
-  type SseEvent,
 } from "./runtime/sse-client.js";
 export {
   WebSocketClientError,

@@ -12,9 +12,24 @@
  *
  * Call `close()` before `server.close()`: open streams and sockets would keep it waiting.
  */
-import type { Server, IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { CorsOptions } from "./runtime/cors-policy.js";
+import {
+  createSseEndpoint,
+  type PostStreamContext,
+  type SseEndpointOptions,
+  SseHttpError,
+} from "./runtime/sse-server.js";
+import { MemoryEventLog } from "./runtime/sse-store.js";
+import { CloseCode } from "./runtime/ws-protocol.js";
+import {
+  createWebSocketEndpoint,
+  type FirstMessageAuth,
+  serveWebSockets,
+  type WebSocketConnection,
+  type WebSocketEndpointOptions,
+} from "./runtime/ws-server.js";
 import type {
   AckPayload,
   ChatClientMessage,
@@ -22,10 +37,10 @@ import type {
   ChatServerMessage,
   JoinPayload,
   SayPayload,
+  TasksEvents,
   TaskSummaryEvents,
   TaskSummaryParams,
   TaskSummaryRequest,
-  TasksEvents,
 } from "./types.js";
 import {
   validateChatClientMessage,
@@ -35,28 +50,13 @@ import {
   validateTaskSummaryRequest,
   validateTaskUpdatedPayload,
 } from "./validators.js";
-import {
-  createSseEndpoint,
-  SseHttpError,
-  type SseEndpointOptions,
-  type PostStreamContext,
-} from "./runtime/sse-server.js";
-import { MemoryEventLog } from "./runtime/sse-store.js";
-import {
-  createWebSocketEndpoint,
-  serveWebSockets,
-  type WebSocketConnection,
-  type WebSocketEndpointOptions,
-  type FirstMessageAuth,
-} from "./runtime/ws-server.js";
-import { CloseCode } from "./runtime/ws-protocol.js";
 
 export type { CorsOptions } from "./runtime/cors-policy.js";
 export { createHttpServer, type HttpServerOptions } from "./runtime/http-listener.js";
 export { SseHttpError } from "./runtime/sse-server.js";
-export { MemoryEventLog, type EventLog } from "./runtime/sse-store.js";
-export { MemoryFanOut, type FanOut } from "./runtime/ws-fanout.js";
-export { CloseCode } from "./runtime/ws-protocol.js";
+export { type EventLog, MemoryEventLog } from "./runtime/sse-store.js";
+export { type FanOut, MemoryFanOut } from "./runtime/ws-fanout.js";
+export { CloseCode, ReadyState } from "./runtime/ws-protocol.js";
 
 /** The path of `taskSummary` for these parameters (/v1/tasks/{taskId}/summary). */
 export function taskSummaryPath(params: TaskSummaryParams): string {

@@ -17,7 +17,11 @@ export type Assignee = PersonAssignee | TeamAssignee;
 
 export interface AuthPayload {
   type: "auth";
-  /** @minLength 1 */
+  /**
+   * A bearer token, e.g. a JWT; 8 KiB is more than any identity provider issues.
+   * @minLength 1
+   * @maxLength 8192
+   */
   token: string;
 }
 

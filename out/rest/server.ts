@@ -4,18 +4,36 @@
  * Problem Details errors are generated; CORS, rate limits, auth, idempotency and conditional
  * requests run around the handlers you write (`TasksApiHandlers`).
  */
-import { createListener } from "./runtime/server.js";
-import type {
-  Listener,
-  MaybePromise,
-  OperationOptions,
-  OperationSpec,
-  RequestContext,
-  ResponseHeaders,
-  RouteNode,
-  ServerOptions,
-  SortField,
+import {
+  createListener,
+  type Listener,
+  type MaybePromise,
+  type OperationOptions,
+  type OperationSpec,
+  type RequestContext,
+  type ResponseHeaders,
+  type RouteNode,
+  type ServerOptions,
+  type SortField,
 } from "./runtime/server.js";
+import {
+  validateCreateProjectHeaders,
+  validateCreateTaskHeaders,
+  validateCreateTaskPath,
+  validateDeleteProjectPath,
+  validateDeleteTaskPath,
+  validateGetProjectPath,
+  validateGetTaskHeaders,
+  validateGetTaskPath,
+  validateListProjectsQuery,
+  validateListProjectTasksPath,
+  validateListProjectTasksQuery,
+  validateReplaceTaskHeaders,
+  validateReplaceTaskPath,
+  validateUpdateTaskHeaders,
+  validateUpdateTaskPath,
+  validateUploadAttachmentPath,
+} from "./server-validators.js";
 import type {
   Attachment,
   Problem,
@@ -43,50 +61,29 @@ import {
   validateUploadAttachmentBody,
   validateValidationProblem,
 } from "./validators.js";
-import {
-  validateCreateProjectHeaders,
-  validateCreateTaskHeaders,
-  validateCreateTaskPath,
-  validateDeleteProjectPath,
-  validateDeleteTaskPath,
-  validateGetProjectPath,
-  validateGetTaskHeaders,
-  validateGetTaskPath,
-  validateListProjectTasksPath,
-  validateListProjectTasksQuery,
-  validateListProjectsQuery,
-  validateReplaceTaskHeaders,
-  validateReplaceTaskPath,
-  validateUpdateTaskHeaders,
-  validateUpdateTaskPath,
-  validateUploadAttachmentPath,
-} from "./server-validators.js";
 
-export { combine, createHttpServer, DEFAULT_LIMITS, HttpProblem } from "./runtime/server.js";
-export { MemoryStore } from "./runtime/store.js";
+export type { Credentials } from "./runtime/auth.js";
 export { computeEtag } from "./runtime/conditional.js";
-export type {
-  ErrorContext,
-  FieldError,
-  HeaderValue,
-  HttpServerOptions,
-  Limits,
-  Listener,
-  MaybePromise,
-  OperationOptions,
-  RequestContext,
-  ResponseHeaders,
-  ServerOptions,
-  SortField,
+export {
+  combine,
+  createHttpServer,
+  DEFAULT_LIMITS,
+  type ErrorContext,
+  type FieldError,
+  type HeaderValue,
+  HttpProblem,
+  type HttpServerOptions,
+  type Limits,
+  type Listener,
+  type MaybePromise,
+  type OperationOptions,
+  type RequestContext,
+  type ResponseHeaders,
+  type ServerOptions,
+  type SortField,
 } from "./runtime/server.js";
-export type {
-  Credentials,
-} from "./runtime/auth.js";
-export type {
-  OperationMeta,
-  ProblemBody,
-  Store,
-} from "./runtime/server-types.js";
+export type { OperationMeta, ProblemBody, Store } from "./runtime/server-types.js";
+export { MemoryStore } from "./runtime/store.js";
 
 /** Path prefixes of the document's `servers`: the routes live below them. */
 export const BASE_PATHS: readonly string[] = ["/v1"];

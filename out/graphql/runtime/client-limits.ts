@@ -45,8 +45,10 @@ export class OpenCounts {
     readonly max: number,
     readonly maxPerClient: number,
   ) {
-    if (!(max === Infinity || (Number.isSafeInteger(max) && max >= 1))) throw new RangeError(`the global limit must be a positive integer, not ${max}`);
-    if (!Number.isSafeInteger(maxPerClient) || maxPerClient < 1) throw new RangeError(`the per-client limit must be a positive integer, not ${maxPerClient}`);
+    if (!(max === Infinity || (Number.isSafeInteger(max) && max >= 1)))
+      throw new RangeError(`the global limit must be a positive integer, not ${max}`);
+    if (!Number.isSafeInteger(maxPerClient) || maxPerClient < 1)
+      throw new RangeError(`the per-client limit must be a positive integer, not ${maxPerClient}`);
   }
 
   /** Counts one more for `client`, or says which limit refuses it (nothing is counted then). */

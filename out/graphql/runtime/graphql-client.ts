@@ -12,6 +12,7 @@
  * `AbortController` exist (browsers, Node 20+, Deno, Bun, workers).
  */
 import {
+  backoffDelay,
   ClientError,
   resolveCredential,
   resolveHeaders,
@@ -20,12 +21,15 @@ import {
   type Credential,
   type HeaderValues,
   type RetryOptions,
-} from './client-common.js';
+} from "./client-common.js";
 
 // ---------------------------------------------------------------------------------------------
 // Results and errors
 
-/** One entry of a response's `errors`. */
+/**
+ * One entry of a response's `errors`.
+ * @public
+ */
 export interface GraphQLResultError {
   message: string;
   locations?: ReadonlyArray<{ line: number; column: number }>;
@@ -34,7 +38,10 @@ export interface GraphQLResultError {
   extensions?: Record<string, unknown>;
 }
 
-/** What the server answered: check both `data` and `errors` (partial success is normal). */
+/**
+ * What the server answered: check both `data` and `errors` (partial success is normal).
+ * @public
+ */
 export interface GraphQLResult<Data> {
   /** The selected fields; a field that failed is null. `null` when nothing could be executed. */
   data: Data | null;
@@ -53,19 +60,31 @@ export interface GraphQLResult<Data> {
  *   in a browser, which hides its target): headers go only to the configured origin;
  * - `too-large`: a response body larger than `maxResponseBytes`;
  * - `closed`: the WebSocket of subscriptions closed, or failed.
+ * @public
  */
-export type GraphQLRequestErrorKind = Extract<ClientErrorKind, 'network' | 'timeout' | 'response' | 'invalid-response' | 'redirect' | 'too-large' | 'closed'>;
+export type GraphQLRequestErrorKind = Extract<
+  ClientErrorKind,
+  "network" | "timeout" | "response" | "invalid-response" | "redirect" | "too-large" | "closed"
+>;
 
-/** A request that got no GraphQL response (GraphQL errors are in `GraphQLResult.errors` instead). */
+/**
+ * A request that got no GraphQL response (GraphQL errors are in `GraphQLResult.errors` instead).
+ * @public
+ */
 export class GraphQLRequestError extends ClientError {
-  override readonly name = 'GraphQLRequestError';
+  override readonly name = "GraphQLRequestError";
   readonly kind: GraphQLRequestErrorKind;
   /** The HTTP status, when a response arrived. */
   readonly status: number | undefined;
   /** The start of the response body, when there was one. */
   readonly body: string | undefined;
 
-  constructor(kind: GraphQLRequestErrorKind, operation: string, message: string, details: { status?: number; body?: string; cause?: unknown } = {}) {
+  constructor(
+    kind: GraphQLRequestErrorKind,
+    operation: string,
+    message: string,
+    details: { status?: number; body?: string; cause?: unknown } = {},
+  ) {
     super(operation, `${operation}: ${message}`, details);
     this.kind = kind;
     this.status = details.status;
@@ -73,7 +92,10 @@ export class GraphQLRequestError extends ClientError {
   }
 }
 
-/** Whether `error` is a `GraphQLRequestError`, optionally of one kind. */
+/**
+ * Whether `error` is a `GraphQLRequestError`, optionally of one kind.
+ * @public
+ */
 export function isGraphQLRequestError(error: unknown, kind?: GraphQLRequestErrorKind): error is GraphQLRequestError {
   return error instanceof GraphQLRequestError && (kind === undefined || error.kind === kind);
 }
@@ -81,6 +103,7 @@ export function isGraphQLRequestError(error: unknown, kind?: GraphQLRequestError
 // ---------------------------------------------------------------------------------------------
 // Options
 
+/** @public */
 export interface HttpOptions extends CommonClientOptions {
   /** The GraphQL endpoint, e.g. `https://api.example.com/graphql` or `/graphql`. */
   url: string;
@@ -107,7 +130,7 @@ export interface HttpOptions extends CommonClientOptions {
    */
   persisted?: PersistedQueries;
   /** HTTP method of queries (mutations are always POST). `GET` lets caches and CDNs keep answers. Default `POST`. */
-  method?: 'POST' | 'GET';
+  method?: "POST" | "GET";
   /**
    * Largest response body in bytes, checked against `Content-Length` and counted while reading;
    * a larger one fails with kind `too-large`. 0 = no limit. Default 16 MiB.
@@ -115,7 +138,10 @@ export interface HttpOptions extends CommonClientOptions {
   maxResponseBytes?: number;
 }
 
-/** Options of one call; they add to the client's. */
+/**
+ * Options of one call; they add to the client's.
+ * @public
+ */
 export interface RequestOptions {
   /** Aborts the call (retries included); it then rejects with `signal.reason`. */
   signal?: AbortSignal;
@@ -130,7 +156,7 @@ export interface RequestOptions {
  * only carries its result and variables types.
  */
 export interface Operation<Result, Variables> {
-  readonly kind: 'query' | 'mutation' | 'subscription';
+  readonly kind: "query" | "mutation" | "subscription";
   readonly name: string;
   readonly id: string;
   readonly document: string;
@@ -145,7 +171,7 @@ const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** As many as `fetch` follows itself. */
 const MAX_REDIRECTS = 20;
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
-const ACCEPT = 'application/graphql-response+json, application/json';
+const ACCEPT = "application/graphql-response+json, application/json";
 /** Statuses that say "try again later" (without a GraphQL body): retried for queries. */
 const RETRY_STATUSES = [408, 429, 502, 503, 504];
 /** How much of an unusable response body an error keeps. */
@@ -163,12 +189,23 @@ export interface Payload {
 /** Sends one payload (`get`: as a GET, which only queries may be) and resolves with the answer. */
 export type SendPayload<Result> = (payload: Payload, get: boolean) => Promise<GraphQLResult<Result>>;
 
-/** How an operation is sent by id: what the `persisted` option takes. */
+/**
+ * How an operation is sent by id: what the `persisted` option takes.
+ * @public
+ */
 export interface PersistedQueries {
-  send<Result>(operation: Operation<Result, never>, payload: Payload, get: boolean, send: SendPayload<Result>): Promise<GraphQLResult<Result>>;
+  send<Result>(
+    operation: Operation<Result, never>,
+    payload: Payload,
+    get: boolean,
+    send: SendPayload<Result>,
+  ): Promise<GraphQLResult<Result>>;
 }
 
-/** Runs queries and mutations over HTTP. */
+/**
+ * Runs queries and mutations over HTTP.
+ * @public
+ */
 export class GraphQLHttp {
   readonly #options: HttpOptions;
 
@@ -189,25 +226,32 @@ export class GraphQLHttp {
       try {
         return await this.#attempt(operation, variables, options, signals);
       } catch (error) {
-        const transient = error instanceof GraphQLRequestError && (error.kind === 'network' || error.kind === 'timeout' || RETRY_STATUSES.includes(error.status ?? 0));
+        const transient =
+          error instanceof GraphQLRequestError &&
+          (error.kind === "network" || error.kind === "timeout" || RETRY_STATUSES.includes(error.status ?? 0));
         // Queries only: a mutation that failed in transit may have taken effect.
-        if (!transient || retry === false || operation.kind !== 'query' || attempt >= maxRetries) throw error;
+        if (!transient || retry === false || operation.kind !== "query" || attempt >= maxRetries) throw error;
         // Exponential backoff with full jitter; at least 1 ms, as a timer of 0 never fires.
-        const pause = timer(Math.max(1, Math.random() * Math.min(maxDelay, baseDelay * 2 ** attempt)), signals);
+        const pause = timer(Math.max(1, backoffDelay(attempt, baseDelay, maxDelay)), signals);
         await new Promise<void>((resolve, reject) => {
           const settle = (): void => (pause.expired() ? resolve() : reject(pause.signal.reason));
           if (pause.signal.aborted) settle();
-          else pause.signal.addEventListener('abort', settle, { once: true });
+          else pause.signal.addEventListener("abort", settle, { once: true });
         }).finally(pause.clear);
       }
     }
   }
 
-  async #attempt<Result>(operation: Operation<Result, never>, variables: object, options: RequestOptions, signals: ReadonlyArray<AbortSignal | undefined>): Promise<GraphQLResult<Result>> {
+  async #attempt<Result>(
+    operation: Operation<Result, never>,
+    variables: object,
+    options: RequestOptions,
+    signals: ReadonlyArray<AbortSignal | undefined>,
+  ): Promise<GraphQLResult<Result>> {
     const deadline = timer(options.timeout ?? this.#options.timeout ?? DEFAULT_TIMEOUT, signals);
     try {
       const base: Payload = { operationName: operation.name, variables };
-      const get = operation.kind === 'query' && this.#options.method === 'GET';
+      const get = operation.kind === "query" && this.#options.method === "GET";
       const send: SendPayload<Result> = (payload, asGet) => this.#send(operation, payload, asGet, options, deadline);
       const persisted = this.#options.persisted;
       return await (persisted ? persisted.send(operation, base, get, send) : send({ ...base, query: operation.document }, get));
@@ -216,18 +260,24 @@ export class GraphQLHttp {
     }
   }
 
-  async #send<Result>(operation: Operation<Result, never>, payload: Payload, get: boolean, options: RequestOptions, deadline: Timer): Promise<GraphQLResult<Result>> {
+  async #send<Result>(
+    operation: Operation<Result, never>,
+    payload: Payload,
+    get: boolean,
+    options: RequestOptions,
+    deadline: Timer,
+  ): Promise<GraphQLResult<Result>> {
     const headers = await resolveHeaders(this.#options.headers);
     const token = await resolveCredential(this.#options.token);
-    if (token) headers.set('authorization', `Bearer ${token}`);
+    if (token) headers.set("authorization", `Bearer ${token}`);
     (await resolveHeaders(options.headers)).forEach((value, name) => headers.set(name, value));
-    headers.set('accept', ACCEPT);
+    headers.set("accept", ACCEPT);
     let url = this.#options.url;
-    const init: RequestInit = { method: get ? 'GET' : 'POST', headers, signal: deadline.signal };
+    const init: RequestInit = { method: get ? "GET" : "POST", headers, signal: deadline.signal };
     if (get) {
-      url += (url.includes('?') ? '&' : '?') + searchParams(payload);
+      url += (url.includes("?") ? "&" : "?") + searchParams(payload);
     } else {
-      headers.set('content-type', 'application/json');
+      headers.set("content-type", "application/json");
       init.body = JSON.stringify(payload);
     }
 
@@ -240,12 +290,12 @@ export class GraphQLHttp {
       if (cause instanceof GraphQLRequestError) throw cause;
       const aborted = deadline.parents.find((signal) => signal.aborted);
       if (aborted) throw aborted.reason;
-      if (deadline.expired()) throw new GraphQLRequestError('timeout', operation.name, `timed out after ${deadline.timeout} ms`);
-      throw new GraphQLRequestError('network', operation.name, cause instanceof Error ? cause.message : 'the request failed', { cause });
+      if (deadline.expired()) throw new GraphQLRequestError("timeout", operation.name, `timed out after ${deadline.timeout} ms`);
+      throw new GraphQLRequestError("network", operation.name, cause instanceof Error ? cause.message : "the request failed", { cause });
     }
 
     const status = response.status;
-    const graphqlMediaType = /application\/graphql-response\+json/i.test(response.headers.get('content-type') ?? '');
+    const graphqlMediaType = /application\/graphql-response\+json/i.test(response.headers.get("content-type") ?? "");
     let body: unknown;
     let cause: unknown;
     try {
@@ -255,9 +305,14 @@ export class GraphQLHttp {
     }
     const details = { status, body: excerpt(text), cause };
     // Per GraphQL over HTTP, a non-2xx answer is a GraphQL response only with the GraphQL media type.
-    if (!response.ok && (cause || !graphqlMediaType)) throw new GraphQLRequestError('response', operation.name, `HTTP ${status}`, details);
+    if (!response.ok && (cause || !graphqlMediaType)) throw new GraphQLRequestError("response", operation.name, `HTTP ${status}`, details);
     if (cause || !isGraphQLResponse(body)) {
-      throw new GraphQLRequestError('invalid-response', operation.name, `the response is not ${cause ? 'JSON' : 'a GraphQL response'} (HTTP ${status})`, details);
+      throw new GraphQLRequestError(
+        "invalid-response",
+        operation.name,
+        `the response is not ${cause ? "JSON" : "a GraphQL response"} (HTTP ${status})`,
+        details,
+      );
     }
     return toResult<Result>(body);
   }
@@ -271,30 +326,36 @@ export class GraphQLHttp {
     // Relative to the page in browsers; an endpoint that is no URL fails here, as a network error.
     let target = new URL(url, (globalThis as { location?: { href?: string } }).location?.href);
     const origin = target.origin;
-    let current: RequestInit = { ...init, redirect: 'manual' };
+    let current: RequestInit = { ...init, redirect: "manual" };
     for (let hops = 0; ; hops++) {
       const response = await (this.#options.fetch ?? fetch)(new Request(target, current));
       const refuse = async (location: string | undefined, reason: string): Promise<never> => {
         await discard(response.body);
-        throw new GraphQLRequestError('redirect', operation, `redirected${location === undefined ? '' : ` to ${location}`}, which the client does not follow: ${reason}`, { status: response.status });
+        throw new GraphQLRequestError(
+          "redirect",
+          operation,
+          `redirected${location === undefined ? "" : ` to ${location}`}, which the client does not follow: ${reason}`,
+          { status: response.status },
+        );
       };
-      if (response.type === 'opaqueredirect') return refuse(undefined, 'browsers hide where a redirect leads; set url to the final URL');
-      const location = REDIRECT_STATUSES.includes(response.status) ? response.headers.get('location') : null;
+      if (response.type === "opaqueredirect") return refuse(undefined, "browsers hide where a redirect leads; set url to the final URL");
+      const location = REDIRECT_STATUSES.includes(response.status) ? response.headers.get("location") : null;
       if (location === null) return response;
       let next: URL;
       try {
         next = new URL(location, target);
       } catch {
-        return refuse(location, 'its Location is not a URL');
+        return refuse(location, "its Location is not a URL");
       }
-      if (next.origin !== origin) return refuse(next.href, `it leads to another origin than ${origin}; set url to the new origin if it is trusted`);
+      if (next.origin !== origin)
+        return refuse(next.href, `it leads to another origin than ${origin}; set url to the new origin if it is trusted`);
       if (hops === MAX_REDIRECTS) return refuse(next.href, `more than ${MAX_REDIRECTS} redirects`);
       await discard(response.body);
       // As fetch does: a 303, or a 301/302 after a POST, becomes a GET without body.
-      if (current.method === 'POST' && (response.status === 301 || response.status === 302 || response.status === 303)) {
+      if (current.method === "POST" && (response.status === 301 || response.status === 302 || response.status === 303)) {
         const headers = new Headers(current.headers);
-        headers.delete('content-type');
-        current = { ...current, method: 'GET', headers, body: null };
+        headers.delete("content-type");
+        current = { ...current, method: "GET", headers, body: null };
       }
       target = next;
     }
@@ -312,15 +373,18 @@ function discard(stream: { cancel(): Promise<void> } | null): Promise<unknown> {
  */
 async function readText(response: Response, limit: number, operation: string): Promise<string> {
   const body = response.body;
-  if (body === null) return '';
-  const tooLarge = () => new GraphQLRequestError('too-large', operation, `the response is larger than maxResponseBytes (${limit} bytes)`, { status: response.status });
-  if (limit > 0 && Number(response.headers.get('content-length')) > limit) {
+  if (body === null) return "";
+  const tooLarge = () =>
+    new GraphQLRequestError("too-large", operation, `the response is larger than maxResponseBytes (${limit} bytes)`, {
+      status: response.status,
+    });
+  if (limit > 0 && Number(response.headers.get("content-length")) > limit) {
     await discard(body);
     throw tooLarge();
   }
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let text = '';
+  let text = "";
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
@@ -346,21 +410,21 @@ export function toResult<Data>(body: { data?: unknown; errors?: unknown; extensi
 
 function isGraphQLResponse(body: unknown): body is { data?: unknown; errors?: unknown; extensions?: unknown } {
   if (!isObject(body)) return false;
-  const errors = body['errors'];
+  const errors = body["errors"];
   // `errors`, when present, must be a list of errors; without it, `data` must be there.
-  if ('errors' in body) return Array.isArray(errors) && errors.every((entry) => isObject(entry) && typeof entry['message'] === 'string');
-  return 'data' in body && (body['data'] === null || isObject(body['data']));
+  if ("errors" in body) return Array.isArray(errors) && errors.every((entry) => isObject(entry) && typeof entry["message"] === "string");
+  return "data" in body && (body["data"] === null || isObject(body["data"]));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** GraphQL over HTTP's GET form: objects (`variables`, `extensions`) as JSON, empty ones left out. */
 function searchParams(payload: Payload): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(payload)) {
-    if (typeof value === 'string') params.set(name, value);
+    if (typeof value === "string") params.set(name, value);
     else if (value && Object.keys(value).length) params.set(name, JSON.stringify(value));
   }
   return params.toString();
@@ -391,14 +455,15 @@ function timer(timeout: number, callers: ReadonlyArray<AbortSignal | undefined>)
   let expired = false;
   for (const parent of parents) {
     if (parent.aborted) controller.abort(parent.reason);
-    else parent.addEventListener('abort', onAbort, { once: true });
+    else parent.addEventListener("abort", onAbort, { once: true });
   }
-  const id = timeout > 0 && Number.isFinite(timeout) && !controller.signal.aborted
-    ? setTimeout(() => {
-      expired = true;
-      controller.abort();
-    }, timeout)
-    : undefined;
+  const id =
+    timeout > 0 && Number.isFinite(timeout) && !controller.signal.aborted
+      ? setTimeout(() => {
+          expired = true;
+          controller.abort();
+        }, timeout)
+      : undefined;
   return {
     signal: controller.signal,
     parents,
@@ -406,7 +471,7 @@ function timer(timeout: number, callers: ReadonlyArray<AbortSignal | undefined>)
     expired: () => expired,
     clear: () => {
       clearTimeout(id);
-      for (const parent of parents) parent.removeEventListener('abort', onAbort);
+      for (const parent of parents) parent.removeEventListener("abort", onAbort);
     },
   };
 }

@@ -6,8 +6,17 @@
  * and by total text length. Only the page sizes that come from variables are checked per request.
  */
 import {
-  GraphQLError, Kind, getOperationAST, parse, specifiedRules, validate,
-  type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type ValidationRule,
+  GraphQLError,
+  Kind,
+  getOperationAST,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type ValidationRule,
 } from "graphql";
 import { ErrorCode, codedError, withCode, withoutSuggestions } from "./graphql-errors.js";
 import { OperationLimits, type Limits, type OperationMeasure, type Variables } from "./graphql-limits.js";
@@ -65,12 +74,18 @@ export class DocumentCache {
   }
 
   /** The operation to run, or why it may not run. */
-  prepare(query: string, operationName: string | null | undefined, variables: Variables | null | undefined): PreparedOperation | readonly GraphQLError[] {
+  prepare(
+    query: string,
+    operationName: string | null | undefined,
+    variables: Variables | null | undefined,
+  ): PreparedOperation | readonly GraphQLError[] {
     const entry = this.entry(query);
     if (!entry.document) return entry.errors ?? [];
     const operation = getOperationAST(entry.document, operationName);
     if (!operation) {
-      const message = operationName ? `Unknown operation named "${operationName}".` : "Must provide operation name if query contains multiple operations.";
+      const message = operationName
+        ? `Unknown operation named "${operationName}".`
+        : "Must provide operation name if query contains multiple operations.";
       return [codedError(message, ErrorCode.BadUserInput)];
     }
     let measure = entry.measures.get(operation);
@@ -123,7 +138,9 @@ export class DocumentCache {
     const errors = validate(this.schema, document, this.rules);
     if (errors.length > 0) {
       const hide = this.options.hideSuggestions;
-      entry.errors = errors.map((error) => withCode(error, ErrorCode.ValidationFailed, hide ? withoutSuggestions(error.message) : error.message));
+      entry.errors = errors.map((error) =>
+        withCode(error, ErrorCode.ValidationFailed, hide ? withoutSuggestions(error.message) : error.message),
+      );
       entry.cacheable = true;
       return entry;
     }

@@ -93,9 +93,16 @@ export function errorFormatter(options: ErrorFormatOptions): (error: Readonly<Gr
     if (error.path !== undefined && original !== undefined && !(original instanceof GraphQLError)) {
       options.onError(original);
       const message = options.production ? "Internal server error" : original.message;
-      return new GraphQLError(message, { nodes: error.nodes ?? null, source: error.source, positions: error.positions, path: error.path, extensions: { code: ErrorCode.Internal } });
+      return new GraphQLError(message, {
+        nodes: error.nodes ?? null,
+        source: error.source,
+        positions: error.positions,
+        path: error.path,
+        extensions: { code: ErrorCode.Internal },
+      });
     }
-    if (options.production && SUGGESTION.test(error.message)) return withCode(error, ErrorCode.BadUserInput, withoutSuggestions(error.message));
+    if (options.production && SUGGESTION.test(error.message))
+      return withCode(error, ErrorCode.BadUserInput, withoutSuggestions(error.message));
     return error;
   };
 }

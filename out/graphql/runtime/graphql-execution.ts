@@ -5,7 +5,7 @@
  * time limit, and the error formatter. Both transports hand these to their library (graphql-http,
  * graphql-ws), which then skips its own parsing and validation.
  */
-import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import type { IncomingMessage } from "node:http";
 import { GraphQLError, createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
 import type { CorsOptions } from "./cors-policy.js";
 import { DocumentCache, type PreparedOperation } from "./graphql-documents.js";
@@ -13,21 +13,19 @@ import { ErrorCode, codedError, errorFormatter, withCode } from "./graphql-error
 import { DEFAULT_LIMITS, DEFAULT_PAGINATION_ARGUMENTS, type Limits } from "./graphql-limits.js";
 import { PersistedQueries } from "./graphql-persisted.js";
 import { RateLimiter, type RateLimitOptions } from "./graphql-rate-limit.js";
-import { ExecutionState, buildExecutableSchema, eventState, stopReason, timeoutError, type AuthRules, type Viewer } from "./graphql-schema.js";
+import type { GraphQLRequest } from "./graphql-request.js";
+import {
+  ExecutionState,
+  buildExecutableSchema,
+  eventState,
+  stopReason,
+  timeoutError,
+  type AuthRules,
+  type Viewer,
+} from "./graphql-schema.js";
 
 export type MaybePromise<T> = T | Promise<T>;
-
-/** What `authenticate` and `context` know of a request. */
-export interface GraphQLRequest {
-  readonly transport: "http" | "websocket";
-  /** The HTTP request, or the WebSocket upgrade request. */
-  readonly raw: IncomingMessage;
-  readonly headers: IncomingHttpHeaders;
-  /** The `connection_init` payload (WebSocket only). */
-  readonly connectionParams: Readonly<Record<string, unknown>> | undefined;
-  /** Aborted when the operation times out or (over HTTP) the client disconnects: pass it on to slow I/O. */
-  readonly signal: AbortSignal;
-}
+export type { GraphQLRequest } from "./graphql-request.js";
 
 export interface WebSocketOptions {
   /** Milliseconds a client has to send `connection_init`. Default 3000. */
@@ -163,9 +161,12 @@ export class Executor<Context, V extends Viewer> {
     this.formatError = errorFormatter({ production: this.production, onError: this.onError });
     const rate = options.rateLimit;
     if (rate?.cost === "complexity" && !(rate.limit >= limits.complexity)) {
-      throw new RangeError(`rateLimit: with cost "complexity", limit (${rate.limit}) must be at least limits.complexity (${limits.complexity})`);
+      throw new RangeError(
+        `rateLimit: with cost "complexity", limit (${rate.limit}) must be at least limits.complexity (${limits.complexity})`,
+      );
     }
-    this.rateLimiter = rate && new RateLimiter(rate.limit, rate.windowMs, { weighted: rate.cost === "complexity", store: rate.store, prefix: rate.prefix });
+    this.rateLimiter =
+      rate && new RateLimiter(rate.limit, rate.windowMs, { weighted: rate.cost === "complexity", store: rate.store, prefix: rate.prefix });
   }
 
   /** The client `raw` comes from, for per-client limits. */
@@ -202,7 +203,13 @@ export class Executor<Context, V extends Viewer> {
   }
 
   /** The arguments to run a checked operation with for `viewer`, or the error of `context`. */
-  async start(prepared: PreparedOperation, params: OperationParams, request: GraphQLRequest, state: ExecutionState, viewer: V | null): Promise<ExecutionArgs | readonly GraphQLError[]> {
+  async start(
+    prepared: PreparedOperation,
+    params: OperationParams,
+    request: GraphQLRequest,
+    state: ExecutionState,
+    viewer: V | null,
+  ): Promise<ExecutionArgs | readonly GraphQLError[]> {
     state.viewer = viewer;
     try {
       const contextValue = await this.options.context({ ...request, viewer });
@@ -222,7 +229,11 @@ export class Executor<Context, V extends Viewer> {
   }
 
   /** `check` and `start` in one, for a WebSocket operation: its viewer is known from `connection_init`. */
-  async prepare(params: OperationParams, request: Omit<GraphQLRequest, "signal">, viewer: V | null): Promise<ExecutionArgs | readonly GraphQLError[]> {
+  async prepare(
+    params: OperationParams,
+    request: Omit<GraphQLRequest, "signal">,
+    viewer: V | null,
+  ): Promise<ExecutionArgs | readonly GraphQLError[]> {
     const prepared = this.check(params);
     if (!("document" in prepared)) return prepared;
     const state = this.newState();
@@ -298,9 +309,12 @@ export class Executor<Context, V extends Viewer> {
       const timer = setTimeout(() => {
         state?.abort(timeoutError());
         resolve({ errors: [timeoutError()] });
-        void started.then((late) => {
-          if (Symbol.asyncIterator in late) void late[Symbol.asyncIterator]().return?.();
-        }, () => {});
+        void started.then(
+          (late) => {
+            if (Symbol.asyncIterator in late) void late[Symbol.asyncIterator]().return?.();
+          },
+          () => {},
+        );
       }, this.timeout);
       started.then(
         (value) => {

@@ -10,9 +10,21 @@
  * fragments cannot make the measurement itself expensive.
  */
 import {
-  GraphQLError, Kind, getNamedType, getNullableType, isInterfaceType, isListType, isObjectType,
-  type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLNamedType, type GraphQLSchema,
-  type OperationDefinitionNode, type SelectionSetNode, type ValueNode,
+  GraphQLError,
+  Kind,
+  getNamedType,
+  getNullableType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValueNode,
 } from "graphql";
 import { ErrorCode, codedError } from "./graphql-errors.js";
 
@@ -65,7 +77,11 @@ export class OperationLimits {
    * Every limit `operation` breaks. Without `variables` (when a document is first seen), page
    * sizes held by variables are unknown and `usesVariables` says so.
    */
-  check(operation: OperationDefinitionNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, variables?: Variables): OperationMeasure {
+  check(
+    operation: OperationDefinitionNode,
+    fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+    variables?: Variables,
+  ): OperationMeasure {
     const root = this.schema.getRootType(operation.operation);
     const walk = new Walk(this, fragments, operation, variables);
     const measure = root ? walk.selections(operation.selectionSet, root) : { cost: 0, depth: 0, aliases: 0 };
@@ -74,10 +90,16 @@ export class OperationLimits {
       errors.push(codedError(`Query depth ${measure.depth} exceeds the limit of ${this.limits.depth}.`, ErrorCode.DepthLimit, [operation]));
     }
     if (measure.aliases > this.limits.aliases) {
-      errors.push(codedError(`Query has ${measure.aliases} aliases; the limit is ${this.limits.aliases}.`, ErrorCode.AliasLimit, [operation]));
+      errors.push(
+        codedError(`Query has ${measure.aliases} aliases; the limit is ${this.limits.aliases}.`, ErrorCode.AliasLimit, [operation]),
+      );
     }
     if (measure.cost > this.limits.complexity && !(walk.usesVariables && variables === undefined)) {
-      errors.push(codedError(`Query complexity ${measure.cost} exceeds the limit of ${this.limits.complexity}.`, ErrorCode.ComplexityLimit, [operation]));
+      errors.push(
+        codedError(`Query complexity ${measure.cost} exceeds the limit of ${this.limits.complexity}.`, ErrorCode.ComplexityLimit, [
+          operation,
+        ]),
+      );
     }
     return { ...measure, usesVariables: walk.usesVariables, errors };
   }
@@ -169,7 +191,11 @@ class Walk {
       if (value === undefined) value = definition.args.find((arg) => arg.name === name)?.defaultValue;
       if (typeof value !== "number" || !Number.isFinite(value)) continue;
       if (value < 0 || value > max) {
-        this.errors.push(codedError(`"${name}" of ${definition.name} must be between 0 and ${max}; got ${value}.`, ErrorCode.PageSizeLimit, [argument ?? node]));
+        this.errors.push(
+          codedError(`"${name}" of ${definition.name} must be between 0 and ${max}; got ${value}.`, ErrorCode.PageSizeLimit, [
+            argument ?? node,
+          ]),
+        );
       }
       size = size === undefined ? value : Math.max(size, value);
     }

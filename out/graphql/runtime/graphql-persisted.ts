@@ -37,7 +37,10 @@ export class PersistedQueries {
   private readonly texts: ReadonlySet<string>;
   private readonly remembered = new Map<string, string>();
 
-  constructor(operations: Readonly<Record<string, string>>, private readonly options: PersistedOptions) {
+  constructor(
+    operations: Readonly<Record<string, string>>,
+    private readonly options: PersistedOptions,
+  ) {
     this.registered = new Map(Object.entries(operations));
     this.texts = new Set(this.registered.values());
   }
@@ -92,7 +95,8 @@ function persistedQueryOf(extensions: unknown): string | undefined {
   if (typeof extensions !== "object" || extensions === null) return undefined;
   const persisted = (extensions as { persistedQuery?: unknown }).persistedQuery;
   if (persisted === undefined) return undefined;
-  if (typeof persisted !== "object" || persisted === null) throw codedError("extensions.persistedQuery must be an object.", ErrorCode.BadUserInput);
+  if (typeof persisted !== "object" || persisted === null)
+    throw codedError("extensions.persistedQuery must be an object.", ErrorCode.BadUserInput);
   const { version, sha256Hash } = persisted as { version?: unknown; sha256Hash?: unknown };
   if (version !== 1) throw codedError("Unsupported persisted query version; use 1.", ErrorCode.PersistedQueryNotSupported);
   if (typeof sha256Hash !== "string") throw codedError("persistedQuery.sha256Hash must be a string.", ErrorCode.BadUserInput);

@@ -13,7 +13,7 @@
  * concurrent requests of one client may each pass on the same remaining budget (overshoot bounded
  * by that client's concurrency). An atomic add-N in the `Store` (Redis `INCRBY`) would make it exact.
  */
-import type { GraphQLRequest } from "./graphql-execution.js";
+import type { GraphQLRequest } from "./graphql-request.js";
 import type { Store } from "./server-types.js";
 import { MemoryStore } from "./store.js";
 
@@ -60,7 +60,8 @@ export class RateLimiter {
     options: { weighted: boolean; store?: Store | undefined; prefix?: string | undefined },
   ) {
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`rateLimit: limit must be a positive integer, not ${limit}`);
-    if (!(windowMs > 0) || !Number.isFinite(windowMs)) throw new RangeError(`rateLimit: windowMs must be a positive number, not ${windowMs}`);
+    if (!(windowMs > 0) || !Number.isFinite(windowMs))
+      throw new RangeError(`rateLimit: windowMs must be a positive number, not ${windowMs}`);
     this.weighted = options.weighted;
     this.store = options.store ?? new MemoryStore();
     this.prefix = options.prefix ?? "graphql-ratelimit:";

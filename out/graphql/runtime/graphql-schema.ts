@@ -13,8 +13,18 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import {
-  GraphQLError, buildSchema, defaultFieldResolver, isInterfaceType, isObjectType, isScalarType, isUnionType,
-  type GraphQLField, type GraphQLFieldResolver, type GraphQLIsTypeOfFn, type GraphQLSchema, type GraphQLTypeResolver,
+  GraphQLError,
+  buildSchema,
+  defaultFieldResolver,
+  isInterfaceType,
+  isObjectType,
+  isScalarType,
+  isUnionType,
+  type GraphQLField,
+  type GraphQLFieldResolver,
+  type GraphQLIsTypeOfFn,
+  type GraphQLSchema,
+  type GraphQLTypeResolver,
 } from "graphql";
 import { ErrorCode } from "./graphql-errors.js";
 
@@ -37,7 +47,10 @@ export class ExecutionState {
   viewer: Viewer | null;
   private readonly controller = new AbortController();
 
-  constructor(viewer: Viewer | null, private readonly roles: readonly string[]) {
+  constructor(
+    viewer: Viewer | null,
+    private readonly roles: readonly string[],
+  ) {
     this.viewer = viewer;
   }
 
@@ -53,7 +66,8 @@ export class ExecutionState {
 
   /** Throws unless the viewer holds `role` (or a higher one). */
   authorize(role: string): void {
-    if (!this.viewer) throw new GraphQLError("You must be signed in to see this field.", { extensions: { code: ErrorCode.Unauthenticated } });
+    if (!this.viewer)
+      throw new GraphQLError("You must be signed in to see this field.", { extensions: { code: ErrorCode.Unauthenticated } });
     if (this.roles.indexOf(this.viewer.role) < this.roles.indexOf(role)) {
       throw new GraphQLError("Your role does not allow this field.", { extensions: { code: ErrorCode.Forbidden } });
     }
@@ -153,6 +167,11 @@ interface ScalarLike {
 }
 
 function isScalarLike(value: unknown): value is ScalarLike {
-  return typeof value === "object" && value !== null && typeof (value as Partial<ScalarLike>).serialize === "function"
-    && typeof (value as Partial<ScalarLike>).parseValue === "function" && typeof (value as Partial<ScalarLike>).parseLiteral === "function";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Partial<ScalarLike>).serialize === "function" &&
+    typeof (value as Partial<ScalarLike>).parseValue === "function" &&
+    typeof (value as Partial<ScalarLike>).parseLiteral === "function"
+  );
 }

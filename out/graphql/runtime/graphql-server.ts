@@ -36,17 +36,25 @@ import type { RateLimitVerdict } from "./graphql-rate-limit.js";
 import type { ExecutionState, Viewer } from "./graphql-schema.js";
 import { createWebSocketEndpoint, pathOf } from "./graphql-websocket.js";
 
+/** @public */
 export { ErrorCode } from "./graphql-errors.js";
+/** @public */
 export { DEFAULT_LIMITS, type Limits } from "./graphql-limits.js";
+/** @public */
 export type { GraphQLRequest, GraphQLServerOptions, MaybePromise, WebSocketOptions } from "./graphql-execution.js";
+/** @public */
 export type { RateLimitOptions } from "./graphql-rate-limit.js";
 export type { CorsOptions } from "./cors-policy.js";
 export type { Store } from "./server-types.js";
+/** @public */
 export { MemoryStore, type MemoryStoreOptions } from "./store.js";
+/** @public */
 export type { Viewer } from "./graphql-schema.js";
 
+/** @public */
 export type Listener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
 
+/** @public */
 export interface GraphQLServer {
   /** The executable schema, resolvers attached. */
   readonly schema: GraphQLSchema;
@@ -72,7 +80,10 @@ const GRAPHQL_CORS: CorsSurface = {
   exposeHeaders: ["Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy"],
 };
 
-export function createServer<Context, V extends Viewer>(definition: ServerDefinition, options: GraphQLServerOptions<Context, V>): GraphQLServer {
+export function createServer<Context, V extends Viewer>(
+  definition: ServerDefinition,
+  options: GraphQLServerOptions<Context, V>,
+): GraphQLServer {
   const executor = new Executor(definition, options);
   const path = options.path ?? "/graphql";
   const maxBodyBytes = options.maxBodyBytes ?? 102_400;
@@ -104,7 +115,8 @@ export function createServer<Context, V extends Viewer>(definition: ServerDefini
     handleUpgrade: (request, socket, head) => sockets.handleUpgrade(request, socket, head),
     attach(server) {
       server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-        if (!sockets.handleUpgrade(request, socket, head)) socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+        if (!sockets.handleUpgrade(request, socket, head))
+          socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
       });
     },
     close: () => sockets.close(),
@@ -117,11 +129,21 @@ export function createServer<Context, V extends Viewer>(definition: ServerDefini
  * request that gets here is counted, a refused document too (for 1, against the anonymous key: its
  * sender is not worth an `authenticate` call).
  */
-async function prepare<Context, V extends Viewer>(executor: Executor<Context, V>, request: HttpRequest, params: RequestParams): Promise<OperationArgs | readonly GraphQLError[] | Response> {
+async function prepare<Context, V extends Viewer>(
+  executor: Executor<Context, V>,
+  request: HttpRequest,
+  params: RequestParams,
+): Promise<OperationArgs | readonly GraphQLError[] | Response> {
   const checked = executor.check(params);
   const state = executor.newState();
   abortOnDisconnect(request.context.res, state);
-  const http: GraphQLRequest = { transport: "http", raw: request.raw, headers: request.raw.headers, connectionParams: undefined, signal: state.signal };
+  const http: GraphQLRequest = {
+    transport: "http",
+    raw: request.raw,
+    headers: request.raw.headers,
+    connectionParams: undefined,
+    signal: state.signal,
+  };
   let viewer: V | null = null;
   let prepared: PreparedOperation | undefined;
   let refused: readonly GraphQLError[] | undefined;
@@ -174,14 +196,21 @@ function tooManyRequests(request: HttpRequest, verdict: RateLimitVerdict): Respo
   const type = accept.includes("application/graphql-response+json") ? "application/graphql-response+json" : "application/json";
   const seconds = verdict.headers["retry-after"];
   const body = { errors: [{ message: `Too many requests; retry after ${seconds} s.`, extensions: { code: ErrorCode.RateLimited } }] };
-  return [JSON.stringify(body), { status: 429, statusText: "Too Many Requests", headers: { ...verdict.headers, "content-type": `${type}; charset=utf-8` } }];
+  return [
+    JSON.stringify(body),
+    { status: 429, statusText: "Too Many Requests", headers: { ...verdict.headers, "content-type": `${type}; charset=utf-8` } },
+  ];
 }
 
 /**
  * graphql-http's request parsing, with what it lacks: a body size limit, and the persisted forms
  * (`queryId`, `documentId`, APQ) turned into a `query` before it checks there is one.
  */
-async function readParams<Context, V extends Viewer>(request: HttpRequest, maxBytes: number, executor: Executor<Context, V>): Promise<RequestParams | Response> {
+async function readParams<Context, V extends Viewer>(
+  request: HttpRequest,
+  maxBytes: number,
+  executor: Executor<Context, V>,
+): Promise<RequestParams | Response> {
   if (request.method === "POST") {
     const body = await readBody(request.raw, maxBytes, executor.options.bodyTimeout ?? 30_000);
     if (typeof body !== "string") return body;
@@ -211,7 +240,12 @@ async function readParams<Context, V extends Viewer>(request: HttpRequest, maxBy
         // graphql-http answers unparsable extensions itself.
         return parseRequestParams(request);
       }
-      const text = executor.persisted.resolve({ query: search.get("query") ?? undefined, queryId: search.get("queryId"), documentId: search.get("documentId"), extensions });
+      const text = executor.persisted.resolve({
+        query: search.get("query") ?? undefined,
+        queryId: search.get("queryId"),
+        documentId: search.get("documentId"),
+        extensions,
+      });
       if (typeof text === "string") search.set("query", text);
       return parseRequestParams({ ...request, url: `${pathOf(request.url)}?${search.toString()}` });
     }
@@ -261,7 +295,13 @@ function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: number)
     // A body that has arrived whole cannot be late: no timer to arm and clear.
     const timer = request.complete
       ? undefined
-      : setTimeout(() => finish(errorResponse(408, "Request Timeout", `The request body did not arrive within ${timeoutMs} ms.`, ErrorCode.RequestTimeout)), timeoutMs);
+      : setTimeout(
+          () =>
+            finish(
+              errorResponse(408, "Request Timeout", `The request body did not arrive within ${timeoutMs} ms.`, ErrorCode.RequestTimeout),
+            ),
+          timeoutMs,
+        );
     request.on("data", onData);
     request.on("end", onEnd);
     request.on("error", onError);

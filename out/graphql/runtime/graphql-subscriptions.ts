@@ -9,10 +9,11 @@
  * A client gets subscriptions only from `createClient({ subscriptions: webSocketSubscriptions(...) })`:
  * this module (and graphql-ws) is then in the app's bundle, and never in a query-only app's.
  */
-import { createClient, type Client } from 'graphql-ws';
-import { resolveCredential, type Credential } from './client-common.js';
-import { GraphQLRequestError, toResult, type GraphQLResult, type Operation } from './graphql-client.js';
+import { createClient, type Client } from "graphql-ws";
+import { resolveCredential, type Credential } from "./client-common.js";
+import { GraphQLRequestError, toResult, type GraphQLResult, type Operation } from "./graphql-client.js";
 
+/** @public */
 export interface SubscriptionOptions {
   /** The WebSocket endpoint; default: the client's `url` with `ws:`/`wss:` instead of `http:`/`https:`. */
   url?: string;
@@ -31,10 +32,14 @@ export interface SubscriptionOptions {
 /**
  * What `createClient`'s `subscriptions` option takes: opens the subscriptions of a client whose
  * HTTP endpoint is `httpUrl` (and whose `token` is `token`), on its first subscription.
+ * @public
  */
 export type SubscriptionTransport = (httpUrl: string, token?: Credential) => GraphQLSubscriptions;
 
-/** Subscriptions over `graphql-ws`, for `createClient({ subscriptions: webSocketSubscriptions(options) })`. */
+/**
+ * Subscriptions over `graphql-ws`, for `createClient({ subscriptions: webSocketSubscriptions(options) })`.
+ * @public
+ */
 export function webSocketSubscriptions(options: SubscriptionOptions = {}): SubscriptionTransport {
   return (httpUrl, token) => {
     if (options.connectionParams !== undefined || token === undefined) return new GraphQLSubscriptions(options, httpUrl);
@@ -47,7 +52,10 @@ export function webSocketSubscriptions(options: SubscriptionOptions = {}): Subsc
   };
 }
 
-/** Options of one subscription. */
+/**
+ * Options of one subscription.
+ * @public
+ */
 export interface SubscribeOptions {
   /** Ends the subscription, like leaving the `for await` loop. */
   signal?: AbortSignal;
@@ -84,9 +92,9 @@ export class GraphQLSubscriptions {
       },
     );
     const onAbort = (): void => void queue.return();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
+    options.signal?.addEventListener("abort", onAbort, { once: true });
     queue.onReturn = () => {
-      options.signal?.removeEventListener('abort', onAbort);
+      options.signal?.removeEventListener("abort", onAbort);
       unsubscribe();
     };
     return queue;
@@ -115,7 +123,7 @@ export class GraphQLSubscriptions {
 function webSocketUrl(httpUrl: string): string {
   const base = (globalThis as { location?: { href: string } }).location?.href;
   const url = new URL(httpUrl, base);
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   return url.href;
 }
 
@@ -198,11 +206,11 @@ class ResultQueue<Result> implements AsyncIterableIterator<GraphQLResult<Result>
  * closed the WebSocket, `network` when it could not be opened or failed.
  */
 function socketError(operation: string, error: unknown): GraphQLRequestError {
-  if (error instanceof Error) return new GraphQLRequestError('network', operation, error.message, { cause: error });
+  if (error instanceof Error) return new GraphQLRequestError("network", operation, error.message, { cause: error });
   const event = error as { code?: unknown; reason?: unknown } | null;
-  if (typeof event?.code === 'number') {
-    const reason = typeof event.reason === 'string' && event.reason ? ` ${event.reason}` : '';
-    return new GraphQLRequestError('closed', operation, `the WebSocket closed: ${event.code}${reason}`, { cause: error });
+  if (typeof event?.code === "number") {
+    const reason = typeof event.reason === "string" && event.reason ? ` ${event.reason}` : "";
+    return new GraphQLRequestError("closed", operation, `the WebSocket closed: ${event.code}${reason}`, { cause: error });
   }
-  return new GraphQLRequestError('network', operation, 'the WebSocket failed', { cause: error });
+  return new GraphQLRequestError("network", operation, "the WebSocket failed", { cause: error });
 }

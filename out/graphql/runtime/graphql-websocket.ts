@@ -77,7 +77,12 @@ export function createWebSocketEndpoint<Context, V extends Viewer>(executor: Exe
       execute: executor.execute,
       subscribe: executor.subscribe,
       async onConnect(context) {
-        const request = { transport: "websocket" as const, raw: context.extra.request, headers: context.extra.request.headers, connectionParams: context.connectionParams };
+        const request = {
+          transport: "websocket" as const,
+          raw: context.extra.request,
+          headers: context.extra.request.headers,
+          connectionParams: context.connectionParams,
+        };
         try {
           const viewer = await executor.authenticate({ ...request, signal: new AbortController().signal });
           connections.set(context, { request, viewer });
@@ -113,7 +118,8 @@ export function createWebSocketEndpoint<Context, V extends Viewer>(executor: Exe
     options.keepAlive ?? 12_000,
   );
   // useServer installs graphql-ws's own choice, which declines the legacy protocol (see above).
-  sockets.options.handleProtocols = (offered) => (offered.has(PROTOCOL) ? PROTOCOL : offered.has(LEGACY_PROTOCOL) ? LEGACY_PROTOCOL : false);
+  sockets.options.handleProtocols = (offered) =>
+    offered.has(PROTOCOL) ? PROTOCOL : offered.has(LEGACY_PROTOCOL) ? LEGACY_PROTOCOL : false;
 
   return {
     handleUpgrade(request, socket, head) {

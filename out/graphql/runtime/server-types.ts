@@ -41,7 +41,10 @@ export type Next = () => Promise<ServerResponse>;
  */
 export type Stage = (request: ServerRequest, next: Next) => Promise<ServerResponse>;
 
-/** What the stages need to know of an operation; generated once per operation. */
+/**
+ * What the stages need to know of an operation; generated once per operation.
+ * @public
+ */
 export interface OperationMeta {
   id: string;
   method: string;
@@ -66,6 +69,7 @@ export interface OperationMeta {
  * Shared state behind a small async interface (idempotency records, rate-limit counters), so a
  * Redis implementation can replace the in-memory default: `setIfAbsent` maps to `SET NX PX`,
  * `increment` to `INCR` + `PEXPIRE`.
+ * @public
  */
 export interface Store {
   get(key: string): Promise<string | undefined>;
@@ -77,7 +81,10 @@ export interface Store {
   increment(key: string, ttlMs: number): Promise<{ count: number; ttlMs: number }>;
 }
 
-/** An RFC 9457 Problem Details body; `traceId` is added to every one. */
+/**
+ * An RFC 9457 Problem Details body; `traceId` is added to every one.
+ * @public
+ */
 export interface ProblemBody {
   type: string;
   title: string;
@@ -88,13 +95,25 @@ export interface ProblemBody {
   [extension: string]: unknown;
 }
 
-/** Thrown (by stages or handlers) to answer with a problem instead of a result. */
+/**
+ * Thrown (by stages or handlers) to answer with a problem instead of a result.
+ * @public
+ */
 export class HttpProblem extends Error {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly extensions: Record<string, unknown>;
 
-  constructor(status: number, title: string, init: { detail?: string | undefined; type?: string | undefined; headers?: Record<string, string>; extensions?: Record<string, unknown> } = {}) {
+  constructor(
+    status: number,
+    title: string,
+    init: {
+      detail?: string | undefined;
+      type?: string | undefined;
+      headers?: Record<string, string>;
+      extensions?: Record<string, unknown>;
+    } = {},
+  ) {
     super(title);
     this.name = "HttpProblem";
     this.status = status;

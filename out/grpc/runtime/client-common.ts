@@ -11,24 +11,32 @@
 /**
  * Sends one request. The global `fetch` fits, and so does any wrapper that logs, signs, mocks or
  * proxies requests: it gets one `Request` that carries the method, URL, headers and body.
+ * @public
  */
 export type Fetch = (request: Request) => Promise<Response>;
 
-/** Header values; entries whose value is `undefined` are left out. */
-export type HeaderValues =
-  | Headers
-  | Record<string, string | undefined>
-  | ReadonlyArray<readonly [string, string]>;
+/**
+ * Header values; entries whose value is `undefined` are left out.
+ * @public
+ */
+export type HeaderValues = Headers | Record<string, string | undefined> | ReadonlyArray<readonly [string, string]>;
 
-/** Headers sent with every call, or a function returning them, called once per call (it may be async). */
+/**
+ * Headers sent with every call, or a function returning them, called once per call (it may be async).
+ * @public
+ */
 export type HeadersOption = HeaderValues | (() => HeaderValues | Promise<HeaderValues>);
 
-/** A credential, or a function returning one per call (sync or async; `undefined` = none), e.g. to refresh a token. */
+/**
+ * A credential, or a function returning one per call (sync or async; `undefined` = none), e.g. to refresh a token.
+ * @public
+ */
 export type Credential<T = string> = T | (() => T | undefined | Promise<T | undefined>);
 
 /**
  * Retrying of calls that may safely be sent again (network errors, timeouts, and answers that say
  * "try later"); which calls qualify depends on the protocol and is documented by each client.
+ * @public
  */
 export interface RetryOptions {
   /** Retries after the first attempt; 0 disables retrying. Default 2. */
@@ -39,7 +47,18 @@ export interface RetryOptions {
   maxDelay?: number;
 }
 
-/** The options every generated client takes, named and typed alike in every style. */
+/**
+ * The delay before retry `attempt` (0-based): exponential backoff with full jitter, a random delay in
+ * [0, min(maxDelay, baseDelay × 2^attempt)) ms, so clients that failed together do not retry together.
+ */
+export function backoffDelay(attempt: number, baseDelay: number, maxDelay: number, random: () => number = Math.random): number {
+  return random() * Math.min(maxDelay, baseDelay * 2 ** attempt);
+}
+
+/**
+ * The options every generated client takes, named and typed alike in every style.
+ * @public
+ */
 export interface CommonClientOptions {
   /** The `fetch` to send requests with (default: the global `fetch`, looked up on each call). */
   fetch?: Fetch;
@@ -61,24 +80,26 @@ export interface CommonClientOptions {
  * - `invalid-response`: the answer is not what the protocol or the schema says;
  * - `invalid-request`: the client refused to send what it was given;
  * - `closed`: the server closed a connection the call needed.
+ * @public
  */
 export type ClientErrorKind =
-  | 'response'
-  | 'network'
-  | 'timeout'
-  | 'redirect'
-  | 'too-large'
-  | 'invalid-response'
-  | 'invalid-request'
-  | 'closed';
+  | "response"
+  | "network"
+  | "timeout"
+  | "redirect"
+  | "too-large"
+  | "invalid-response"
+  | "invalid-request"
+  | "closed";
 
 /** Marks every `ClientError`, whichever copy of this file made it (see `Symbol.hasInstance`). */
-const CLIENT_ERROR = Symbol.for('codegen-ts.ClientError');
+const CLIENT_ERROR = Symbol.for("codegen-ts.ClientError");
 
 /**
  * The base class of every error a generated client throws. Each output folder has its own copy
  * of this file (one per API unless `runtime: shared`), so `error instanceof ClientError` asks for
  * the mark all copies set rather than for one copy's prototype: one `catch` serves every client.
+ * @public
  */
 export abstract class ClientError extends Error {
   /** Why the call failed. */
@@ -95,18 +116,21 @@ export abstract class ClientError extends Error {
   static override [Symbol.hasInstance](value: unknown): boolean {
     // Subclasses (`ApiError`...) keep the ordinary prototype check.
     if (this !== ClientError) return Function.prototype[Symbol.hasInstance].call(this, value);
-    return typeof value === 'object' && value !== null && CLIENT_ERROR in value;
+    return typeof value === "object" && value !== null && CLIENT_ERROR in value;
   }
 }
 
-/** Whether `error` came from a generated client, optionally of one kind. */
+/**
+ * Whether `error` came from a generated client, optionally of one kind.
+ * @public
+ */
 export function isClientError(error: unknown, kind?: ClientErrorKind): error is ClientError {
   return error instanceof ClientError && (kind === undefined || error.kind === kind);
 }
 
 /** The headers `option` stands for (a function is called now), without the `undefined` entries. */
 export async function resolveHeaders(option: HeadersOption | undefined): Promise<Headers> {
-  const values = typeof option === 'function' ? await option() : option;
+  const values = typeof option === "function" ? await option() : option;
   const headers = new Headers();
   if (values === undefined) return headers;
   const entries = values instanceof Headers || Array.isArray(values) ? values : Object.entries(values);
@@ -118,5 +142,5 @@ export async function resolveHeaders(option: HeadersOption | undefined): Promise
 
 /** The value of `credential` for this call (a function is asked now). */
 export async function resolveCredential<T>(credential: Credential<T> | undefined): Promise<T | undefined> {
-  return typeof credential === 'function' ? await (credential as () => T | undefined | Promise<T | undefined>)() : credential;
+  return typeof credential === "function" ? await (credential as () => T | undefined | Promise<T | undefined>)() : credential;
 }

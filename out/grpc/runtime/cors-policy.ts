@@ -122,8 +122,17 @@ export class CorsPolicy {
    */
   preflight(origin: string, requestedHeaders: string | undefined, methods?: readonly string[]): PreflightAnswer {
     if (!this.allows(origin)) {
-      const body = JSON.stringify({ type: "about:blank", title: "Forbidden", status: 403, detail: "This origin is not allowed to call the API." });
-      return { status: 403, headers: { "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(body)), vary: PREFLIGHT_VARY }, body };
+      const body = JSON.stringify({
+        type: "about:blank",
+        title: "Forbidden",
+        status: 403,
+        detail: "This origin is not allowed to call the API.",
+      });
+      return {
+        status: 403,
+        headers: { "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(body)), vary: PREFLIGHT_VARY },
+        body,
+      };
     }
     const headers: Record<string, string> = {
       "access-control-allow-origin": this.wildcard ? "*" : origin,
@@ -145,7 +154,11 @@ export class CorsPolicy {
 
 /** Whether `request` is a CORS preflight (an `OPTIONS` without those headers is an ordinary one). */
 export function isPreflight(request: CorsRequest): boolean {
-  return request.method === "OPTIONS" && request.headers["origin"] !== undefined && request.headers["access-control-request-method"] !== undefined;
+  return (
+    request.method === "OPTIONS" &&
+    request.headers["origin"] !== undefined &&
+    request.headers["access-control-request-method"] !== undefined
+  );
 }
 
 /**
@@ -199,7 +212,10 @@ export function originMatcher(origins: CorsOptions["origins"]): (origin: string)
     const parsed = parseOrigin(candidate);
     // Only a real origin (browsers send it serialized) whose host ends in `.suffix`, with more before it.
     if (parsed === undefined || parsed.origin !== candidate) return false;
-    return patterns.some(({ scheme, suffix, port }) => parsed.protocol === scheme && parsed.port === port && parsed.hostname.endsWith(suffix) && parsed.hostname.length > suffix.length);
+    return patterns.some(
+      ({ scheme, suffix, port }) =>
+        parsed.protocol === scheme && parsed.port === port && parsed.hostname.endsWith(suffix) && parsed.hostname.length > suffix.length,
+    );
   };
 }
 

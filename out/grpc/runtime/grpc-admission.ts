@@ -26,7 +26,11 @@ export type AdmittedHandler = (request: Request, response: Response, admitted: A
  * A request listener that runs the auth hooks of `guarded` methods (by path) on the headers, then
  * hands the request to `next`, or refuses it without reading its body.
  */
-export function admission(guarded: ReadonlyMap<string, DescMethod>, hooks: Hooks, next: AdmittedHandler): (request: Request, response: Response) => void {
+export function admission(
+  guarded: ReadonlyMap<string, DescMethod>,
+  hooks: Hooks,
+  next: AdmittedHandler,
+): (request: Request, response: Response) => void {
   if (hooks.authenticate === undefined) return (request, response) => next(request, response, undefined);
   return (request, response) => {
     const method = guarded.get(pathOf(request.url ?? ""));
@@ -72,7 +76,9 @@ export function refuse(request: Request, response: Response, error: ConnectError
     (response as ServerResponse).writeHead(200, { "content-type": type }).end(message);
   } else {
     // Connect unary (POST or GET): the code's HTTP status and the JSON error.
-    (response as ServerResponse).writeHead(codeToHttpStatus(error.code), { "content-type": "application/json" }).end(errorToJsonBytes(error, undefined));
+    (response as ServerResponse)
+      .writeHead(codeToHttpStatus(error.code), { "content-type": "application/json" })
+      .end(errorToJsonBytes(error, undefined));
   }
   if (request.httpVersionMajor === 2) resetUnreadRequest((response as Http2ServerResponse).stream);
 }

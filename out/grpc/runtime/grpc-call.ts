@@ -102,7 +102,12 @@ export function implement(service: DescService, handlers: object, hooks: Hooks):
     const handler = (handlers as Record<string, AnyHandler | undefined>)[method.localName];
     if (typeof handler !== "function") continue;
     const call = handler.bind(handlers);
-    implementation.set(method.localName, method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming" ? streaming(method, call, hooks) : single(method, call, hooks));
+    implementation.set(
+      method.localName,
+      method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming"
+        ? streaming(method, call, hooks)
+        : single(method, call, hooks),
+    );
   }
   return implementation;
 }

@@ -8,6 +8,7 @@
 import type { DescMessage, DescMethod, DescService, MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
 import {
+  backoffDelay,
   ClientError,
   resolveCredential,
   resolveHeaders,
@@ -17,9 +18,12 @@ import {
   type RetryOptions,
 } from "./client-common.js";
 
+/** @public */
 export type { CallOptions, Interceptor } from "@connectrpc/connect";
+/** @public */
 export { Code, ConnectError } from "@connectrpc/connect";
 
+/** @public */
 export interface GrpcClientOptions extends CommonClientOptions {
   /** The server, e.g. `http://127.0.0.1:8080` or `https://api.example.com`. */
   baseUrl: string;
@@ -44,6 +48,7 @@ export interface GrpcClientOptions extends CommonClientOptions {
  * Connect); `kind` says why in the words of every generated client: `timeout` (the deadline
  * passed), `network` (no answer: connection refused or lost, the call canceled), `too-large` (a
  * response message over `readMaxBytes`), `response` (a status the server sent).
+ * @public
  */
 export class GrpcError extends ClientError {
   override name = "GrpcError";
@@ -96,7 +101,8 @@ export function serviceClient<S extends DescService>(service: S, transport: Tran
     const operation = `${service.typeName}/${method.name}`;
     client[method.localName] = streamsResponse(method)
       ? (...args: unknown[]) => rethrowing(call(...args) as AsyncIterable<unknown>, operation)
-      : (...args: unknown[]) => (call(...args) as Promise<unknown>).catch((error: unknown) => Promise.reject(toGrpcError(error, operation)));
+      : (...args: unknown[]) =>
+          (call(...args) as Promise<unknown>).catch((error: unknown) => Promise.reject(toGrpcError(error, operation)));
   }
   return client as Client<S>;
 }
@@ -165,7 +171,7 @@ function retryUnavailable(retry: RetryOptions): Interceptor {
         return await next(request);
       } catch (error) {
         if (attempt >= maxRetries || request.signal.aborted || ConnectError.from(error).code !== Code.Unavailable) throw error;
-        await sleep(Math.random() * Math.min(maxDelay, baseDelay * 2 ** attempt), request.signal);
+        await sleep(backoffDelay(attempt, baseDelay, maxDelay), request.signal);
       }
     }
   };

@@ -96,7 +96,13 @@ class Http2Call implements CallState {
   private headersSent = false;
   private done = false;
 
-  constructor(server: Http2Grpc, request: Http2ServerRequest, response: Http2ServerResponse, method: DescMethod, admitted: Admitted | undefined) {
+  constructor(
+    server: Http2Grpc,
+    request: Http2ServerRequest,
+    response: Http2ServerResponse,
+    method: DescMethod,
+    admitted: Admitted | undefined,
+  ) {
     this.server = server;
     this.admitted = admitted;
     this.request = request;
@@ -233,7 +239,8 @@ class Http2Call implements CallState {
     const bytes = await this.next();
     const kind = this.method.methodKind === "unary" ? "unary" : "server streaming";
     if (bytes === undefined) throw new ConnectError(`protocol error: missing input message for ${kind} method`, Code.Unimplemented);
-    if ((await this.next()) !== undefined) throw new ConnectError(`protocol error: received extra input message for ${kind} method`, Code.Unimplemented);
+    if ((await this.next()) !== undefined)
+      throw new ConnectError(`protocol error: received extra input message for ${kind} method`, Code.Unimplemented);
     return parse(this.method, bytes);
   }
 
@@ -291,7 +298,9 @@ class Http2Call implements CallState {
       this.response.end();
     } else {
       // Trailers-Only: one HEADERS frame with the status and END_STREAM, as gRPC clients expect.
-      stream.respond(nodeHeaders({ ":status": 200, "content-type": "application/grpc+proto", ...trailers }, this.responseHeaders), { endStream: true });
+      stream.respond(nodeHeaders({ ":status": 200, "content-type": "application/grpc+proto", ...trailers }, this.responseHeaders), {
+        endStream: true,
+      });
     }
     // Answered before the request ended (an error, a deadline): the client may stop sending.
     if (this.ended !== true) resetUnreadRequest(stream);
@@ -337,8 +346,13 @@ class EnvelopeReader {
         if (this.bufferedBytes < 5) break;
         const prefix = this.take(5);
         const length = prefix.readUInt32BE(1);
-        if (length > this.readMaxBytes) throw new ConnectError(`message size ${length} is larger than configured readMaxBytes ${this.readMaxBytes}`, Code.ResourceExhausted);
-        if ((prefix.readUInt8(0) & 1) === 1) throw new ConnectError("protocol error: received a compressed message without grpc-encoding", Code.Internal);
+        if (length > this.readMaxBytes)
+          throw new ConnectError(
+            `message size ${length} is larger than configured readMaxBytes ${this.readMaxBytes}`,
+            Code.ResourceExhausted,
+          );
+        if ((prefix.readUInt8(0) & 1) === 1)
+          throw new ConnectError("protocol error: received a compressed message without grpc-encoding", Code.Internal);
         this.length = length;
       }
       if (this.bufferedBytes < this.length) break;

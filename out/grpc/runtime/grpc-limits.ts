@@ -6,7 +6,14 @@
  * concurrent streams per session.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { constants, type Http2ServerRequest, type Http2ServerResponse, type Http2Session, type Http2Stream, type Http2Server } from "node:http2";
+import {
+  constants,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+  type Http2Session,
+  type Http2Stream,
+  type Http2Server,
+} from "node:http2";
 import { Code, ConnectError } from "@connectrpc/connect";
 
 /** The longest delay `setTimeout` holds (about 24.8 days); longer ones fire at once. */
@@ -41,7 +48,8 @@ export function resolveLimits(options: Partial<Limits>): Limits {
 }
 
 function checked(name: string, value: number, max: number): number {
-  if (!Number.isInteger(value) || value < 1 || value > max) throw new RangeError(`createGrpcServer: options.${name} must be an integer from 1 to ${max}, got ${String(value)}`);
+  if (!Number.isInteger(value) || value < 1 || value > max)
+    throw new RangeError(`createGrpcServer: options.${name} must be an integer from 1 to ${max}, got ${String(value)}`);
   return value;
 }
 
@@ -65,7 +73,8 @@ function timeoutValueMs(value: string): number | undefined {
 export function grpcTimeoutMs(value: string, maxTimeoutMs: number | undefined): number | undefined {
   const timeoutMs = timeoutValueMs(value);
   if (timeoutMs === undefined) throw new ConnectError(`protocol error: invalid grpc timeout value: ${value}`, Code.InvalidArgument);
-  if (maxTimeoutMs !== undefined && timeoutMs > maxTimeoutMs) throw new ConnectError(`timeout ${timeoutMs}ms must be <= ${maxTimeoutMs}`, Code.InvalidArgument);
+  if (maxTimeoutMs !== undefined && timeoutMs > maxTimeoutMs)
+    throw new ConnectError(`timeout ${timeoutMs}ms must be <= ${maxTimeoutMs}`, Code.InvalidArgument);
   return timeoutMs > MAX_TIMER_MS ? undefined : timeoutMs;
 }
 
@@ -114,7 +123,11 @@ function cancelIdleStream(this: Http2Stream): void {
  * Watches an HTTP/2 request until it has been read to its end: nothing arriving or leaving for
  * `ms` resets the stream. HTTP/1.1 requests have the HTTP server's own headers and request timeouts.
  */
-export function watchRequest(request: IncomingMessage | Http2ServerRequest, response: ServerResponse | Http2ServerResponse, ms: number): void {
+export function watchRequest(
+  request: IncomingMessage | Http2ServerRequest,
+  response: ServerResponse | Http2ServerResponse,
+  ms: number,
+): void {
   if (request.httpVersionMajor !== 2) return;
   const stream = (response as Http2ServerResponse).stream;
   idleStream(stream, ms);

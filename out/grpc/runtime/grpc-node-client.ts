@@ -10,6 +10,7 @@ import { clientInterceptors, timeoutSettings, type GrpcClientOptions } from "./g
 /**
  * `fetch` is left out: it cannot send gRPC over HTTP/2 (no trailers, no request streams), so the
  * Node client has its own HTTP/2 session. Browsers' clients (client-web.ts) take `fetch`.
+ * @public
  */
 export interface GrpcNodeClientOptions extends Omit<GrpcClientOptions, "fetch"> {
   /**
@@ -23,6 +24,7 @@ export interface GrpcNodeClientOptions extends Omit<GrpcClientOptions, "fetch"> 
 /** grpc-js's and grpc-go's default receive limit. */
 const DEFAULT_READ_MAX_BYTES = 4 * 1024 * 1024;
 
+/** @public */
 export interface GrpcNodeTransport {
   /** Connect's transport, for Connect's `createClient` of other services. */
   readonly transport: Transport;
@@ -30,7 +32,10 @@ export interface GrpcNodeTransport {
   close(): void;
 }
 
-/** A transport to the gRPC server at `options.baseUrl`; aborting `options.signal` closes it too. */
+/**
+ * A transport to the gRPC server at `options.baseUrl`; aborting `options.signal` closes it too.
+ * @public
+ */
 export function createNodeTransport(options: GrpcNodeClientOptions): GrpcNodeTransport {
   const sessionManager = new Http2SessionManager(options.baseUrl);
   const transport = createGrpcTransport({

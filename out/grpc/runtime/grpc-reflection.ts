@@ -8,7 +8,16 @@
  * imports (breadth first), leaving out the imports this stream already received; what is not
  * known gets an `error_response` with NOT_FOUND and the stream goes on.
  */
-import { toBinary, type DescEnum, type DescExtension, type DescFile, type DescMessage, type DescService, type Message, type MessageInitShape } from "@bufbuild/protobuf";
+import {
+  toBinary,
+  type DescEnum,
+  type DescExtension,
+  type DescFile,
+  type DescMessage,
+  type DescService,
+  type Message,
+  type MessageInitShape,
+} from "@bufbuild/protobuf";
 import { fileDesc, serviceDesc, type GenFile, type GenMessage, type GenService } from "@bufbuild/protobuf/codegenv2";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
@@ -67,7 +76,9 @@ export const ServerReflectionV1Alpha: ReflectionServiceDesc = serviceDesc(file_g
  */
 export class ReflectionIndex {
   private readonly services: readonly DescService[];
-  private built: { files: Map<string, DescFile>; symbols: Map<string, DescFile>; extensions: Map<string, Map<number, DescFile>> } | undefined;
+  private built:
+    | { files: Map<string, DescFile>; symbols: Map<string, DescFile>; extensions: Map<string, Map<number, DescFile>> }
+    | undefined;
   private readonly encoded = new Map<DescFile, Uint8Array>();
 
   /** @param services every service the server answers, reflection's own included */
@@ -112,7 +123,11 @@ export class ReflectionIndex {
 
   private index() {
     if (this.built !== undefined) return this.built;
-    const built = { files: new Map<string, DescFile>(), symbols: new Map<string, DescFile>(), extensions: new Map<string, Map<number, DescFile>>() };
+    const built = {
+      files: new Map<string, DescFile>(),
+      symbols: new Map<string, DescFile>(),
+      extensions: new Map<string, Map<number, DescFile>>(),
+    };
     const pending = this.services.map((service) => service.file);
     for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
       if (built.files.has(file.proto.name)) continue;
@@ -183,7 +198,10 @@ function answer(index: ReflectionIndex, request: ReflectionRequest, sent: Set<st
       return files(index, index.fileContaining(messageRequest.value), sent) ?? notFound(`symbol "${messageRequest.value}" not found`);
     case "fileContainingExtension": {
       const { containingType, extensionNumber } = messageRequest.value;
-      return files(index, index.fileContainingExtension(containingType, extensionNumber), sent) ?? notFound(`extension ${extensionNumber} of "${containingType}" not found`);
+      return (
+        files(index, index.fileContainingExtension(containingType, extensionNumber), sent) ??
+        notFound(`extension ${extensionNumber} of "${containingType}" not found`)
+      );
     }
     case "allExtensionNumbersOfType": {
       const numbers = index.extensionNumbers(messageRequest.value);

@@ -9,13 +9,26 @@
  * generated client throws) with the gRPC code the server's problem document names, or the HTTP
  * status suggests; a request its route cannot carry is a `RestRequestError`, and nothing is sent.
  */
-import { create, fromJson, toJson, type DescFile, type DescMessage, type DescMethod, type JsonObject, type JsonValue, type MessageInitShape, type MessageShape, type Registry } from "@bufbuild/protobuf";
+import {
+  create,
+  fromJson,
+  toJson,
+  type DescFile,
+  type DescMessage,
+  type DescMethod,
+  type JsonObject,
+  type JsonValue,
+  type MessageInitShape,
+  type MessageShape,
+  type Registry,
+} from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ClientError, resolveCredential, resolveHeaders, type CommonClientOptions, type Credential } from "./client-common.js";
 import { toGrpcError } from "./grpc-client.js";
 import { isUrlMap, isUrlValue, jsonRegistry, resolveFieldPath, takeJsonField } from "./grpc-transcoding-fields.js";
 import { expandPathTemplate, parsePathTemplate, type HttpRule, type PathTemplate } from "./grpc-transcoding-path.js";
 
+/** @public */
 export { Code, ConnectError } from "@connectrpc/connect";
 export { GrpcError } from "./grpc-client.js";
 export type { HttpRule, HttpRules } from "./grpc-transcoding-path.js";
@@ -23,13 +36,17 @@ export type { HttpRule, HttpRules } from "./grpc-transcoding-path.js";
 /**
  * A request its route cannot carry, refused before anything is sent: a path field that is empty or
  * does not fit its template, or a value the query cannot hold. `cause` is the reason.
+ * @public
  */
 export class RestRequestError extends ClientError {
   override name = "RestRequestError";
   readonly kind = "invalid-request" as const;
 }
 
-/** The options of a REST client: every client's (`fetch`, `headers`, `timeout`, `signal`), and where and who. */
+/**
+ * The options of a REST client: every client's (`fetch`, `headers`, `timeout`, `signal`), and where and who.
+ * @public
+ */
 export interface RestClientOptions extends CommonClientOptions {
   /** The server, e.g. `http://127.0.0.1:8080` or `https://api.example.com`. */
   baseUrl: string;
@@ -40,6 +57,7 @@ export interface RestClientOptions extends CommonClientOptions {
   token?: Credential;
 }
 
+/** @public */
 export interface RestCallOptions {
   /** Aborts the call (CANCELED). */
   signal?: AbortSignal;
@@ -54,9 +72,19 @@ export type TypedMethod<I extends DescMessage, O extends DescMessage> = DescMeth
 
 export interface RestConnection {
   /** Calls a unary method through `rule`. */
-  unary<I extends DescMessage, O extends DescMessage>(method: TypedMethod<I, O>, rule: HttpRule, request: MessageInitShape<I>, options?: RestCallOptions): Promise<MessageShape<O>>;
+  unary<I extends DescMessage, O extends DescMessage>(
+    method: TypedMethod<I, O>,
+    rule: HttpRule,
+    request: MessageInitShape<I>,
+    options?: RestCallOptions,
+  ): Promise<MessageShape<O>>;
   /** Calls a server-streaming method through `rule`: one message per `{"result": ...}` line. */
-  serverStream<I extends DescMessage, O extends DescMessage>(method: TypedMethod<I, O>, rule: HttpRule, request: MessageInitShape<I>, options?: RestCallOptions): AsyncIterable<MessageShape<O>>;
+  serverStream<I extends DescMessage, O extends DescMessage>(
+    method: TypedMethod<I, O>,
+    rule: HttpRule,
+    request: MessageInitShape<I>,
+    options?: RestCallOptions,
+  ): AsyncIterable<MessageShape<O>>;
 }
 
 /** A connection to the REST routes of the server at `options.baseUrl`. */
@@ -74,13 +102,19 @@ export function createRestConnection(options: RestClientOptions): RestConnection
     const timeoutMs = call.timeoutMs ?? (options.timeout ? options.timeout : undefined);
     // The server's handler gets the deadline too (grpc-gateway reads this header), and stops in time.
     if (timeoutMs !== undefined) headers.set("grpc-timeout", `${Math.max(1, Math.ceil(timeoutMs))}m`);
-    const signals = [options.signal, call.signal, timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs)].filter((signal) => signal !== undefined);
+    const signals = [options.signal, call.signal, timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs)].filter(
+      (signal) => signal !== undefined,
+    );
     const signal = signals.length === 0 ? undefined : AbortSignal.any(signals);
     let response: Response;
     try {
-      response = await (options.fetch ?? ((input: Request) => fetch(input)))(new Request(url, { method: rule.method, headers, ...(body !== undefined ? { body } : {}), ...(signal ? { signal } : {}) }));
+      response = await (options.fetch ?? ((input: Request) => fetch(input)))(
+        new Request(url, { method: rule.method, headers, ...(body !== undefined ? { body } : {}), ...(signal ? { signal } : {}) }),
+      );
     } catch (error) {
-      throw signal?.aborted ? abortError(signal) : new ConnectError(`${rule.method} ${url} failed: ${(error as Error).message}`, Code.Unavailable, undefined, undefined, error);
+      throw signal?.aborted
+        ? abortError(signal)
+        : new ConnectError(`${rule.method} ${url} failed: ${(error as Error).message}`, Code.Unavailable, undefined, undefined, error);
     }
     if (!response.ok) throw await errorOf(response);
     return response;
@@ -122,7 +156,13 @@ const templates = new WeakMap<HttpRule, PathTemplate>();
  * @throws TypeError for a request that does not fit the rule (the client turns it into a `RestRequestError`): a path field that is empty or does
  *   not fit its template, or a map or list of messages that only a body could carry.
  */
-function encodeRequest(base: string, method: DescMethod, rule: HttpRule, request: unknown, registry: Registry): { url: string; body: string | undefined } {
+function encodeRequest(
+  base: string,
+  method: DescMethod,
+  rule: HttpRule,
+  request: unknown,
+  registry: Registry,
+): { url: string; body: string | undefined } {
   let template = templates.get(rule);
   if (template === undefined) templates.set(rule, (template = parsePathTemplate(rule.path)));
   const json = toJson(method.input, create(method.input, request as MessageInitShape<DescMessage>), { registry }) as JsonObject;
@@ -159,7 +199,9 @@ function queryOf(message: DescMessage, json: JsonObject, prefix: string, query: 
     } else if (field?.fieldKind === "message" && value !== null && typeof value === "object" && !Array.isArray(value)) {
       queryOf(field.message, value, `${name}.`, query, rule);
     } else {
-      throw new TypeError(`${name} cannot travel in the query of ${rule.method} ${rule.path}: only a body carries maps of messages, lists of messages and free-form JSON`);
+      throw new TypeError(
+        `${name} cannot travel in the query of ${rule.method} ${rule.path}: only a body carries maps of messages, lists of messages and free-form JSON`,
+      );
     }
   }
 }
@@ -174,7 +216,13 @@ function decodeResponse<O extends DescMessage>(output: O, rule: HttpRule, json: 
   try {
     return fromJson(output, whole, { registry, ignoreUnknownFields: true });
   } catch (error) {
-    throw new ConnectError(`the answer is not a ${output.typeName}: ${(error as Error).message}`, Code.Internal, undefined, undefined, error);
+    throw new ConnectError(
+      `the answer is not a ${output.typeName}: ${(error as Error).message}`,
+      Code.Internal,
+      undefined,
+      undefined,
+      error,
+    );
   }
 }
 
@@ -193,13 +241,15 @@ async function errorOf(response: Response): Promise<ConnectError> {
 
 function problemError(problem: JsonObject, status: number, headers: Headers): ConnectError {
   const named = typeof problem["code"] === "string" ? codeOfName(problem["code"]) : undefined;
-  const detail = typeof problem["detail"] === "string" ? problem["detail"] : typeof problem["title"] === "string" ? problem["title"] : `HTTP ${status}`;
+  const detail =
+    typeof problem["detail"] === "string" ? problem["detail"] : typeof problem["title"] === "string" ? problem["title"] : `HTTP ${status}`;
   return new ConnectError(detail, named ?? codeOfStatus(status), headers, undefined, problem);
 }
 
 /** `Code.NotFound` for `NOT_FOUND` (google/rpc/code.proto's names). */
 function codeOfName(name: string): Code | undefined {
-  const key = name === "CANCELLED" ? "Canceled" : name.toLowerCase().replace(/(?:^|_)([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  const key =
+    name === "CANCELLED" ? "Canceled" : name.toLowerCase().replace(/(?:^|_)([a-z])/g, (_, letter: string) => letter.toUpperCase());
   const code = (Code as unknown as Record<string, unknown>)[key];
   return typeof code === "number" ? (code as Code) : undefined;
 }
@@ -207,9 +257,20 @@ function codeOfName(name: string): Code | undefined {
 /** The gRPC code an HTTP status stands for, when the body names none. */
 function codeOfStatus(status: number): Code {
   const codes: Record<number, Code> = {
-    400: Code.InvalidArgument, 401: Code.Unauthenticated, 403: Code.PermissionDenied, 404: Code.NotFound, 405: Code.Unimplemented,
-    409: Code.Aborted, 412: Code.FailedPrecondition, 413: Code.ResourceExhausted, 415: Code.InvalidArgument, 429: Code.ResourceExhausted,
-    499: Code.Canceled, 501: Code.Unimplemented, 503: Code.Unavailable, 504: Code.DeadlineExceeded,
+    400: Code.InvalidArgument,
+    401: Code.Unauthenticated,
+    403: Code.PermissionDenied,
+    404: Code.NotFound,
+    405: Code.Unimplemented,
+    409: Code.Aborted,
+    412: Code.FailedPrecondition,
+    413: Code.ResourceExhausted,
+    415: Code.InvalidArgument,
+    429: Code.ResourceExhausted,
+    499: Code.Canceled,
+    501: Code.Unimplemented,
+    503: Code.Unavailable,
+    504: Code.DeadlineExceeded,
   };
   return codes[status] ?? (status >= 500 ? Code.Internal : Code.Unknown);
 }
@@ -217,7 +278,13 @@ function codeOfStatus(status: number): Code {
 function abortError(signal: AbortSignal): ConnectError {
   const reason: unknown = signal.reason;
   const timedOut = reason instanceof DOMException && reason.name === "TimeoutError";
-  return new ConnectError(timedOut ? "the deadline passed" : "the call was cancelled", timedOut ? Code.DeadlineExceeded : Code.Canceled, undefined, undefined, reason);
+  return new ConnectError(
+    timedOut ? "the deadline passed" : "the call was cancelled",
+    timedOut ? Code.DeadlineExceeded : Code.Canceled,
+    undefined,
+    undefined,
+    reason,
+  );
 }
 
 /** The lines of a response body, as they arrive. */

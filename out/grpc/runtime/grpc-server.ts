@@ -22,7 +22,15 @@ import { createServer as createHttp2Server, type Http2ServerRequest, type Http2S
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { createHttpServer, type HttpServerOptions } from "./http-listener.js";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
-import { Code, ConnectError, cors as connectCors, createContextValues, type ConnectRouter, type MethodImpl, type ServiceImpl } from "@connectrpc/connect";
+import {
+  Code,
+  ConnectError,
+  cors as connectCors,
+  createContextValues,
+  type ConnectRouter,
+  type MethodImpl,
+  type ServiceImpl,
+} from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { applyCors, CorsPolicy, type CorsOptions, type CorsSurface } from "./cors-policy.js";
 import { admission } from "./grpc-admission.js";
@@ -33,13 +41,20 @@ import { ReflectionIndex, reflectionService, ServerReflectionV1, ServerReflectio
 import { Http2Grpc, type Http2Route } from "./grpc-http2.js";
 import { Transcoder, type HttpRules } from "./grpc-transcoding.js";
 
+/** @public */
 export { Code, ConnectError } from "@connectrpc/connect";
+/** @public */
 export { GrpcCallContext, type MaybePromise } from "./grpc-call.js";
+/** @public */
 export { HealthStatus, ServingStatus } from "./grpc-health.js";
 
-/** CORS for browser clients (gRPC-Web, Connect): the options every generated server takes. */
+/**
+ * CORS for browser clients (gRPC-Web, Connect): the options every generated server takes.
+ * @public
+ */
 export type GrpcCorsOptions = CorsOptions;
 
+/** @public */
 export interface GrpcServerOptions<Principal = unknown> {
   /**
    * Limits of the HTTP/1.1 side (gRPC-Web and Connect): request head size and how long the head
@@ -89,9 +104,13 @@ export interface GrpcServerOptions<Principal = unknown> {
   onError?: (error: unknown, method: DescMethod) => void;
 }
 
-/** A request listener for `http.createServer` or `http2.createServer` (CORS included). */
+/**
+ * A request listener for `http.createServer` or `http2.createServer` (CORS included).
+ * @public
+ */
 export type GrpcRequestHandler = (request: IncomingMessage | Http2ServerRequest, response: ServerResponse | Http2ServerResponse) => void;
 
+/** @public */
 export interface GrpcServer {
   /** Accepts HTTP/2 (gRPC) and HTTP/1.1 (gRPC-Web, Connect) on one port. */
   readonly server: Server;
@@ -126,13 +145,15 @@ export function serveGrpc<Principal>(bindings: readonly ServiceBinding[], option
   const health = new HealthStatus(bindings.map((binding) => binding.service.typeName));
   const served = bindings.map(({ service, handlers }) => ({ service, methods: implement(service, handlers, hooks) }));
   // Health checks come without credentials: the same wrapping, without the auth hooks.
-  if (options.health !== false) served.push({ service: Health, methods: implement(Health, healthService(health), { onError: hooks.onError }) });
+  if (options.health !== false)
+    served.push({ service: Health, methods: implement(Health, healthService(health), { onError: hooks.onError }) });
   // Reflection only describes what is served, its own two versions included; no auth unless asked.
   const reflection = options.reflection ?? process.env["NODE_ENV"] !== "production";
   if (reflection !== false) {
     const index = new ReflectionIndex([...served.map(({ service }) => service), ServerReflectionV1, ServerReflectionV1Alpha]);
     const reflectionHooks = reflection === "authenticated" ? hooks : { onError: hooks.onError };
-    for (const service of [ServerReflectionV1, ServerReflectionV1Alpha]) served.push({ service, methods: implement(service, reflectionService(index), reflectionHooks) });
+    for (const service of [ServerReflectionV1, ServerReflectionV1Alpha])
+      served.push({ service, methods: implement(service, reflectionService(index), reflectionHooks) });
   }
   const shutdown = new AbortController();
   setMaxListeners(0, shutdown.signal); // every running call listens to it
@@ -161,8 +182,21 @@ export function serveGrpc<Principal>(bindings: readonly ServiceBinding[], option
   }
   // REST routes from `google.api.http` rules, on the same port, through the same wrapped handlers.
   const transcoded = bindings.flatMap(({ service, http }, i) => (http ? [{ service, methods: served[i]!.methods, http }] : []));
-  const transcoder = transcoded.length > 0 ? new Transcoder(transcoded, new Set(routes.keys()), { hooks, readMaxBytes, shutdownSignal: shutdown.signal, maxTimeoutMs: limits.maxTimeoutMs }) : undefined;
-  const grpc = new Http2Grpc(routes, { readMaxBytes, maxTimeoutMs: limits.maxTimeoutMs, streamIdleTimeoutMs: limits.streamIdleTimeoutMs, shutdownSignal: shutdown.signal });
+  const transcoder =
+    transcoded.length > 0
+      ? new Transcoder(transcoded, new Set(routes.keys()), {
+          hooks,
+          readMaxBytes,
+          shutdownSignal: shutdown.signal,
+          maxTimeoutMs: limits.maxTimeoutMs,
+        })
+      : undefined;
+  const grpc = new Http2Grpc(routes, {
+    readMaxBytes,
+    maxTimeoutMs: limits.maxTimeoutMs,
+    streamIdleTimeoutMs: limits.streamIdleTimeoutMs,
+    shutdownSignal: shutdown.signal,
+  });
   // Generated services authenticate before their body is read; health checks and reflection do not.
   const open = new Set<DescService>(reflection === "authenticated" ? [Health] : [Health, ServerReflectionV1, ServerReflectionV1Alpha]);
   const guarded = new Map<string, DescMethod>();
@@ -180,7 +214,15 @@ export function serveGrpc<Principal>(bindings: readonly ServiceBinding[], option
     if (transcoder?.serve(request, response)) return;
     admitted(request, response);
   };
-  const handler: GrpcRequestHandler = options.cors ? withCors(limited, new CorsPolicy(options.cors, transcoder ? { ...GRPC_CORS, methods: [...new Set([...GRPC_CORS.methods, ...transcoder.methods])] } : GRPC_CORS)) : limited;
+  const handler: GrpcRequestHandler = options.cors
+    ? withCors(
+        limited,
+        new CorsPolicy(
+          options.cors,
+          transcoder ? { ...GRPC_CORS, methods: [...new Set([...GRPC_CORS.methods, ...transcoder.methods])] } : GRPC_CORS,
+        ),
+      )
+    : limited;
 
   // gRPC-Web and Connect over HTTP/1.1: the same hardened listener as every other style's server.
   const http1 = createHttpServer(handler as (request: IncomingMessage, response: ServerResponse) => void, options.http1);
@@ -233,7 +275,12 @@ export function serveGrpc<Principal>(bindings: readonly ServiceBinding[], option
 }
 
 /** Hands a new connection to the HTTP/2 or the HTTP/1.1 server, by its first bytes. */
-function dispatch(socket: Socket, http1: ReturnType<typeof createHttpServer>, http2: ReturnType<typeof createHttp2Server>, sniffTimeoutMs: number): void {
+function dispatch(
+  socket: Socket,
+  http1: ReturnType<typeof createHttpServer>,
+  http2: ReturnType<typeof createHttp2Server>,
+  sniffTimeoutMs: number,
+): void {
   let head: Buffer | undefined;
   const fail = () => socket.destroy();
   // Silent, or a preface that never completes: closed, as the HTTP server's headers timeout would.

@@ -5,7 +5,16 @@
  * (https://protobuf.dev/programming-guides/json/): the server writes path variables and query
  * parameters into that JSON before `fromJson`, the REST client reads them out of `toJson`'s.
  */
-import { createRegistry, ScalarType, type DescField, type DescFile, type DescMessage, type JsonObject, type JsonValue, type Registry } from "@bufbuild/protobuf";
+import {
+  createRegistry,
+  ScalarType,
+  type DescField,
+  type DescFile,
+  type DescMessage,
+  type JsonObject,
+  type JsonValue,
+  type Registry,
+} from "@bufbuild/protobuf";
 
 /** The registry of every file `roots` reach through their imports, so `Any` fields in JSON resolve. */
 export function jsonRegistry(roots: Iterable<DescFile>): Registry {

@@ -22,12 +22,32 @@
 import { randomUUID } from "node:crypto";
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
-import { create, fromJson, toJson, type DescField, type DescMessage, type DescMethod, type DescService, type JsonObject, type JsonValue, type MessageInitShape, type Registry } from "@bufbuild/protobuf";
+import {
+  create,
+  fromJson,
+  toJson,
+  type DescField,
+  type DescMessage,
+  type DescMethod,
+  type DescService,
+  type JsonObject,
+  type JsonValue,
+  type MessageInitShape,
+  type Registry,
+} from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
 import { metadataOf } from "./grpc-admission.js";
 import { ADMITTED, admit, type Admitted, type CallHandler, type CallState, type Hooks } from "./grpc-call.js";
 import { grpcTimeoutMs } from "./grpc-limits.js";
-import { isUrlMap, isUrlValue, jsonRegistry, resolveFieldPath, setJsonField, setJsonMapEntry, urlValueJson } from "./grpc-transcoding-fields.js";
+import {
+  isUrlMap,
+  isUrlValue,
+  jsonRegistry,
+  resolveFieldPath,
+  setJsonField,
+  setJsonMapEntry,
+  urlValueJson,
+} from "./grpc-transcoding-fields.js";
 import { matchPathTemplate, parsePathTemplate, type HttpRule, type HttpRules, type PathTemplate } from "./grpc-transcoding-path.js";
 
 export type { HttpRule, HttpRules } from "./grpc-transcoding-path.js";
@@ -123,7 +143,10 @@ export class Transcoder {
       }
     }
     // A path ending in `:verb` fits `{name=x/*}:verb` and, with the verb in `name`, `{name=x/*}`: the verb wins.
-    this.#routes = [...routes.filter((route) => route.template.verb !== undefined), ...routes.filter((route) => route.template.verb === undefined)];
+    this.#routes = [
+      ...routes.filter((route) => route.template.verb !== undefined),
+      ...routes.filter((route) => route.template.verb === undefined),
+    ];
   }
 
   /** The HTTP methods of the routes (for CORS). */
@@ -137,9 +160,16 @@ export class Transcoder {
     const mark = url.indexOf("?");
     const path = mark === -1 ? url : url.slice(0, mark);
     const type = String(request.headers["content-type"] ?? "");
-    if (/^application\/(grpc|connect\+)/i.test(type) || request.headers["connect-protocol-version"] !== undefined || this.#grpcPaths.has(path)) return false;
+    if (
+      /^application\/(grpc|connect\+)/i.test(type) ||
+      request.headers["connect-protocol-version"] !== undefined ||
+      this.#grpcPaths.has(path)
+    )
+      return false;
     const traceId = randomUUID();
-    this.#answer(request, response, path, mark === -1 ? "" : url.slice(mark + 1)).catch((error: unknown) => this.#fail(request, response, error, path, traceId));
+    this.#answer(request, response, path, mark === -1 ? "" : url.slice(mark + 1)).catch((error: unknown) =>
+      this.#fail(request, response, error, path, traceId),
+    );
     return true;
   }
 
@@ -160,7 +190,8 @@ export class Transcoder {
     }
     const head = request.method === "HEAD";
     const match = matches.find((candidate) => candidate.route.httpMethod === (head ? "GET" : request.method));
-    if (match === undefined) throw requestProblem(`${path} does not answer ${request.method}; it answers ${allow}`, Code.Unimplemented, 405, { allow });
+    if (match === undefined)
+      throw requestProblem(`${path} does not answer ${request.method}; it answers ${allow}`, Code.Unimplemented, 405, { allow });
     const { route, variables } = match;
     const metadata = metadataOf(request);
     const { hooks } = this.#options;
@@ -170,7 +201,8 @@ export class Transcoder {
     } catch (error) {
       throw asConnectError(error, route.method, hooks);
     }
-    if (route.handler === undefined) throw new ConnectError(`${route.method.parent.typeName}/${route.method.name} is not implemented`, Code.Unimplemented);
+    if (route.handler === undefined)
+      throw new ConnectError(`${route.method.parent.typeName}/${route.method.name} is not implemented`, Code.Unimplemented);
     const timeout = request.headers["grpc-timeout"];
     const timeoutMs = typeof timeout === "string" ? grpcTimeoutMs(timeout, this.#options.maxTimeoutMs) : undefined;
     const body = route.body === undefined ? undefined : await readJsonBody(request, this.#options.readMaxBytes);
@@ -178,7 +210,10 @@ export class Transcoder {
 
     const cancel = new AbortController();
     const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
-    const timer = timeoutMs === undefined ? undefined : setTimeout(() => cancel.abort(new ConnectError("the operation timed out", Code.DeadlineExceeded)), timeoutMs);
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => cancel.abort(new ConnectError("the operation timed out", Code.DeadlineExceeded)), timeoutMs);
     response.once("close", () => {
       clearTimeout(timer);
       if (!response.writableFinished) cancel.abort(new ConnectError("the client went away", Code.Canceled));
@@ -198,7 +233,11 @@ export class Transcoder {
       // An answer after the deadline (or the shutdown) is not sent as if all were well.
       if (call.signal.aborted) throw ConnectError.from(call.signal.reason, Code.Canceled);
       const bytes = Buffer.from(JSON.stringify(this.#outputJson(route, output)));
-      response.writeHead(200, { ...forwarded(call.responseHeader), "content-type": "application/json", "content-length": String(bytes.length) });
+      response.writeHead(200, {
+        ...forwarded(call.responseHeader),
+        "content-type": "application/json",
+        "content-length": String(bytes.length),
+      });
       if (head) response.end();
       else response.end(bytes);
       return;
@@ -211,7 +250,8 @@ export class Transcoder {
     let json: JsonObject = {};
     if (body !== undefined) {
       if (route.body === "*") {
-        if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalid(`the body must be a JSON object (a ${route.method.input.typeName})`);
+        if (body === null || typeof body !== "object" || Array.isArray(body))
+          throw invalid(`the body must be a JSON object (a ${route.method.input.typeName})`);
         json = body;
       } else if (route.body !== undefined) setJsonField(json, route.body, body);
     }
@@ -236,7 +276,9 @@ export class Transcoder {
       }
       const last = fields[fields.length - 1]!;
       if (entry ? !isUrlMap(last) : !isUrlValue(last)) {
-        throw invalid(`query parameter "${name}" ${entry ? "is not a map of scalars" : `is a message, a map or a list of messages; set its fields one by one ("${name}.<field>=...") or a map's entries ("${name}[<key>]=...")`}`);
+        throw invalid(
+          `query parameter "${name}" ${entry ? "is not a map of scalars" : `is a message, a map or a list of messages; set its fields one by one ("${name}.<field>=...") or a map's entries ("${name}[<key>]=...")`}`,
+        );
       }
       const key = `${fields.map((field) => field.number).join(".")}${entry ? `[${entry[2]!}]` : ""}`;
       const clash = route.bound.find((bound) => `${key}.`.startsWith(`${bound}.`) || `${bound}.`.startsWith(`${key}.`));
@@ -267,7 +309,14 @@ export class Transcoder {
   }
 
   /** A server stream, one `{"result": ...}` line per message; an error before the first is a problem. */
-  async #stream(response: Response, route: Route, messages: AsyncIterator<unknown>, call: CallState, head: boolean, path: string): Promise<void> {
+  async #stream(
+    response: Response,
+    route: Route,
+    messages: AsyncIterator<unknown>,
+    call: CallState,
+    head: boolean,
+    path: string,
+  ): Promise<void> {
     let next = await messages.next();
     response.writeHead(200, { ...forwarded(call.responseHeader), "content-type": "application/json" });
     if (head) {
@@ -297,7 +346,12 @@ export class Transcoder {
     const failure = error instanceof ConnectError ? error : asConnectError(error, undefined, this.#options.hooks);
     const { status, body } = problemOf(failure, path, traceId);
     const bytes = Buffer.from(JSON.stringify(body));
-    const headers: Record<string, string> = { ...requestProblems.get(failure)?.headers, "content-type": "application/problem+json", "content-length": String(bytes.length), "trace-id": traceId };
+    const headers: Record<string, string> = {
+      ...requestProblems.get(failure)?.headers,
+      "content-type": "application/problem+json",
+      "content-length": String(bytes.length),
+      "trace-id": traceId,
+    };
     if (status === 401) headers["www-authenticate"] = "Bearer";
     // A refused body may still be arriving: do not make the client send it all.
     // (HTTP/1.1 only: HTTP/2 has no Connection header, and resets just the stream.)
@@ -327,14 +381,16 @@ function compileRoute(method: DescMethod, handler: CallHandler | undefined, rule
     const name = variable.fieldPath.join(".");
     const resolved = fields(name, "path variable");
     const last = resolved[resolved.length - 1]!;
-    if (!isUrlValue(last) || last.fieldKind === "list") throw new TypeError(`${where}: path variable "${name}" must be a singular scalar, enum or string-valued field`);
+    if (!isUrlValue(last) || last.fieldKind === "list")
+      throw new TypeError(`${where}: path variable "${name}" must be a singular scalar, enum or string-valued field`);
     pathFields.set(name, resolved);
   }
   const body = rule.body === undefined || rule.body === "" ? undefined : rule.body === "*" ? "*" : fields(rule.body, "body");
   let responseBody: DescField | undefined;
   if (rule.responseBody !== undefined && rule.responseBody !== "") {
     responseBody = method.output.fields.find((field) => field.name === rule.responseBody);
-    if (responseBody === undefined) throw new TypeError(`${where}: response_body "${rule.responseBody}" is not a field of ${method.output.typeName}`);
+    if (responseBody === undefined)
+      throw new TypeError(`${where}: response_body "${rule.responseBody}" is not a field of ${method.output.typeName}`);
   }
   const numbers = (resolved: DescField[]) => resolved.map((field) => field.number).join(".");
   const bound = [...pathFields.values()].map(numbers);
@@ -364,7 +420,13 @@ function readJsonBody(request: Request, limit: number): Promise<JsonValue | unde
       if (text.trim() === "") return resolve(undefined);
       const type = String(request.headers["content-type"] ?? "");
       if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
-        return reject(requestProblem(`the body must be application/json, not ${type === "" ? "untyped" : JSON.stringify(type)}`, Code.InvalidArgument, 415));
+        return reject(
+          requestProblem(
+            `the body must be application/json, not ${type === "" ? "untyped" : JSON.stringify(type)}`,
+            Code.InvalidArgument,
+            415,
+          ),
+        );
       }
       try {
         resolve(JSON.parse(text) as JsonValue);

@@ -23,6 +23,7 @@ import { STATUS_CODES, createServer as createNodeServer } from "node:http";
 import type { IncomingMessage, Server, ServerOptions as NodeServerOptions, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 
+/** @public */
 export interface HttpServerOptions {
   /** Largest request head (request line and headers) in bytes; 431 above. Default 16 KiB. */
   maxHeaderSize?: number;
@@ -43,6 +44,7 @@ export type RequestListener = (request: IncomingMessage, response: ServerRespons
  * as `application/problem+json` with a `Trace-Id`, on a connection that then closes.
  *
  * @throws RangeError for a limit that is not a positive integer.
+ * @public
  */
 export function createHttpServer(listener: RequestListener, options: HttpServerOptions = {}): Server {
   const headersTimeout = positive("headersTimeout", options.headersTimeout ?? 20_000);
@@ -87,7 +89,12 @@ export function createHttpServer(listener: RequestListener, options: HttpServerO
 /** A problem answered before any listener runs; the connection closes, as node's own answer does. */
 function refuse(response: ServerResponse, status: number, detail: string): void {
   const { body, traceId } = problem(status, detail);
-  response.writeHead(status, { "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(body)), "trace-id": traceId, connection: "close" });
+  response.writeHead(status, {
+    "content-type": "application/problem+json",
+    "content-length": String(Buffer.byteLength(body)),
+    "trace-id": traceId,
+    connection: "close",
+  });
   response.end(body);
 }
 

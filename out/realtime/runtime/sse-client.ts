@@ -26,9 +26,14 @@ import {
   type RetryOptions,
 } from "./client-common.js";
 
-/** `readyState` values, as EventSource has them (WHATWG HTML standard, server-sent events). */
+/**
+ * `readyState` values, as EventSource has them (WHATWG HTML standard, server-sent events).
+ * @public
+ */
 export const CONNECTING = 0;
+/** @public */
 export const OPEN = 1;
+/** @public */
 export const CLOSED = 2;
 export type ReadyState = typeof CONNECTING | typeof OPEN | typeof CLOSED;
 
@@ -38,7 +43,10 @@ export type Validator<T> = (value: unknown) => { ok: true; value: T } | { ok: fa
 /** Names of the events of `Events` (an event map: event name → payload type). */
 export type EventName<Events extends object> = keyof Events & string;
 
-/** One received event; `data`'s type follows from `event`. */
+/**
+ * One received event; `data`'s type follows from `event`.
+ * @public
+ */
 export type SseEvent<Events extends object> = {
   [K in EventName<Events>]: {
     event: K;
@@ -112,6 +120,7 @@ export interface SseClientOptions<Events extends object> {
 /**
  * The server answered with a status other than 200 (kind `response`), or a body that is not an
  * event stream (kind `invalid-response`).
+ * @public
  */
 export class SseResponseError extends ClientError {
   override name = "SseResponseError";
@@ -122,7 +131,10 @@ export class SseResponseError extends ClientError {
   readonly body: string;
 
   constructor(operation: string, status: number, contentType: string | null, body: string) {
-    super(operation, status === 200 ? `SSE: expected text/event-stream, got ${contentType ?? "no content type"}` : `SSE: the server answered ${status}`);
+    super(
+      operation,
+      status === 200 ? `SSE: expected text/event-stream, got ${contentType ?? "no content type"}` : `SSE: the server answered ${status}`,
+    );
     this.kind = status === 200 ? "invalid-response" : "response";
     this.status = status;
     this.contentType = contentType;
@@ -134,6 +146,7 @@ export class SseResponseError extends ClientError {
  * The connection failed and will not be retried: kind `network` (a POST stream dropped,
  * `maxRetries` reached), `timeout` (no answer within `timeout`), `too-large` (an oversized event)
  * or `redirect` (one the client does not follow: to another origin, more than 20, or any in a browser).
+ * @public
  */
 export class SseConnectionError extends ClientError {
   override name = "SseConnectionError";
@@ -145,7 +158,10 @@ export class SseConnectionError extends ClientError {
   }
 }
 
-/** An event that was skipped: undeclared, not JSON, or rejected by its validator. */
+/**
+ * An event that was skipped: undeclared, not JSON, or rejected by its validator.
+ * @public
+ */
 export class SseInvalidEventError extends ClientError {
   override name = "SseInvalidEventError";
   readonly kind = "invalid-response";
@@ -154,7 +170,14 @@ export class SseInvalidEventError extends ClientError {
   readonly id: string;
   readonly errors: readonly { path: string; message: string }[];
 
-  constructor(operation: string, message: string, event: string, data: string, id: string, errors: readonly { path: string; message: string }[] = []) {
+  constructor(
+    operation: string,
+    message: string,
+    event: string,
+    data: string,
+    id: string,
+    errors: readonly { path: string; message: string }[] = [],
+  ) {
     super(operation, message);
     this.event = event;
     this.data = data;
@@ -296,7 +319,9 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
     const attempt = new AbortController();
     const abort = (): void => attempt.abort(this.controller.signal.reason);
     this.controller.signal.addEventListener("abort", abort, { once: true });
-    const timer = options.timeout ? setTimeout(() => attempt.abort(new DOMException(`no answer within ${options.timeout} ms`, "TimeoutError")), options.timeout) : undefined;
+    const timer = options.timeout
+      ? setTimeout(() => attempt.abort(new DOMException(`no answer within ${options.timeout} ms`, "TimeoutError")), options.timeout)
+      : undefined;
     let response: Response;
     try {
       response = await this.follow({
@@ -345,7 +370,11 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
       const refuse = async (location: string | undefined, reason: string): Promise<never> => {
         await response.body?.cancel().catch(() => {});
         this.setState(CLOSED);
-        throw new SseConnectionError(this.operation, "redirect", `SSE: redirected${location === undefined ? "" : ` to ${location}`}, which the client does not follow: ${reason}`);
+        throw new SseConnectionError(
+          this.operation,
+          "redirect",
+          `SSE: redirected${location === undefined ? "" : ` to ${location}`}, which the client does not follow: ${reason}`,
+        );
       };
       if (response.type === "opaqueredirect") return refuse(undefined, "browsers hide where a redirect leads; use the final URL");
       const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get("location") : null;
@@ -395,7 +424,11 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
         parser.feed(decoder.decode(value, { stream: true }));
         if (tooLarge) {
           this.setState(CLOSED);
-          throw new SseConnectionError(this.operation, "too-large", `SSE: an event is larger than maxEventSize (${this.options.maxEventSize ?? 1_048_576} characters)`);
+          throw new SseConnectionError(
+            this.operation,
+            "too-large",
+            `SSE: an event is larger than maxEventSize (${this.options.maxEventSize ?? 1_048_576} characters)`,
+          );
         }
         for (let index = 0; index < messages.length; index++) {
           const message = messages[index]!;
@@ -420,7 +453,16 @@ export class SseClient<Events extends object> implements AsyncIterable<SseEvent<
   private decode(message: EventSourceMessage): SseEvent<Events> | undefined {
     const name = message.event ?? "message";
     const invalid = (reason: string, errors?: readonly { path: string; message: string }[]): undefined => {
-      this.options.onInvalid?.(new SseInvalidEventError(this.operation, `SSE: skipped event ${JSON.stringify(name)}: ${reason}`, name, message.data, this.lastEventId, errors));
+      this.options.onInvalid?.(
+        new SseInvalidEventError(
+          this.operation,
+          `SSE: skipped event ${JSON.stringify(name)}: ${reason}`,
+          name,
+          message.data,
+          this.lastEventId,
+          errors,
+        ),
+      );
       return undefined;
     };
     let data: unknown = message.data;

@@ -45,7 +45,8 @@ export function formatEvent(event: WireEvent): string {
 
 /** Sets the client's reconnection delay (the `retry` field) without dispatching an event. */
 export function formatRetry(milliseconds: number): string {
-  if (!Number.isSafeInteger(milliseconds) || milliseconds < 0) throw new RangeError(`SSE: retry must be whole milliseconds, not ${milliseconds}`);
+  if (!Number.isSafeInteger(milliseconds) || milliseconds < 0)
+    throw new RangeError(`SSE: retry must be whole milliseconds, not ${milliseconds}`);
   return `retry: ${milliseconds}\n\n`;
 }
 

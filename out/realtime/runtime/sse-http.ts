@@ -33,7 +33,8 @@ export function bearerToken(request: IncomingMessage): string | undefined {
  * `timeoutMs` → 408. On either the rest is discarded unread and the connection closes.
  */
 export function readBody(request: IncomingMessage, limit: number, timeoutMs = 30_000): Promise<string> {
-  const tooLarge = () => new SseHttpError(413, "Content Too Large", { detail: `The body may have at most ${limit} bytes.`, headers: { connection: "close" } });
+  const tooLarge = () =>
+    new SseHttpError(413, "Content Too Large", { detail: `The body may have at most ${limit} bytes.`, headers: { connection: "close" } });
   if (Number(request.headers["content-length"] ?? 0) > limit) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -54,11 +55,21 @@ export function readBody(request: IncomingMessage, limit: number, timeoutMs = 30
       else chunks.push(chunk);
     };
     const onEnd = (): void => finish(undefined);
-    const onError = (): void => finish(new SseHttpError(400, "Bad Request", { detail: "The body could not be read.", headers: { connection: "close" } }));
+    const onError = (): void =>
+      finish(new SseHttpError(400, "Bad Request", { detail: "The body could not be read.", headers: { connection: "close" } }));
     // A body that has arrived whole cannot be late: no timer to arm and clear.
     const timer = request.complete
       ? undefined
-      : setTimeout(() => finish(new SseHttpError(408, "Request Timeout", { detail: `The body did not arrive within ${timeoutMs} ms.`, headers: { connection: "close" } })), timeoutMs);
+      : setTimeout(
+          () =>
+            finish(
+              new SseHttpError(408, "Request Timeout", {
+                detail: `The body did not arrive within ${timeoutMs} ms.`,
+                headers: { connection: "close" },
+              }),
+            ),
+          timeoutMs,
+        );
     request.on("data", onData);
     request.on("end", onEnd);
     request.on("error", onError);
@@ -68,6 +79,10 @@ export function readBody(request: IncomingMessage, limit: number, timeoutMs = 30
 /** Answers with a Problem Details body (RFC 9457); nothing internal is in it. */
 export function writeProblem(response: ServerResponse, problem: SseHttpError, cors: Readonly<Record<string, string>>): void {
   const body = JSON.stringify({ type: "about:blank", title: problem.message, status: problem.status, detail: problem.detail });
-  const headers = Object.assign({ "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(body)) }, cors, problem.headers);
+  const headers = Object.assign(
+    { "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(body)) },
+    cors,
+    problem.headers,
+  );
   response.writeHead(problem.status, headers).end(body);
 }

@@ -27,6 +27,7 @@ import { bearerToken, readBody, SseHttpError, writeProblem } from "./sse-http.js
 import { MemoryEventLog, idIsAfter } from "./sse-store.js";
 import type { EventLog, LoggedEvent, Unsubscribe } from "./sse-store.js";
 
+/** @public */
 export { SseHttpError } from "./sse-http.js";
 
 /** A generated validator: the value, typed, or the failing paths. */
@@ -310,9 +311,13 @@ export function createSseEndpoint<Events extends object, Principal = unknown, Bo
   function reserve(request: IncomingMessage, response: ServerResponse, principal: Principal | undefined): void {
     const client = clientOf(request, principal, options.clientKey);
     const refused = counts.admit(client);
-    if (refused === "total") throw new SseHttpError(503, "Service Unavailable", { detail: "Too many open streams.", headers: { "retry-after": "5" } });
+    if (refused === "total")
+      throw new SseHttpError(503, "Service Unavailable", { detail: "Too many open streams.", headers: { "retry-after": "5" } });
     if (refused === "client") {
-      throw new SseHttpError(429, "Too Many Requests", { detail: `At most ${counts.maxPerClient} streams may be open per client.`, headers: { "retry-after": "5" } });
+      throw new SseHttpError(429, "Too Many Requests", {
+        detail: `At most ${counts.maxPerClient} streams may be open per client.`,
+        headers: { "retry-after": "5" },
+      });
     }
     response.once("close", () => counts.release(client));
   }
@@ -399,7 +404,8 @@ export function createSseEndpoint<Events extends object, Principal = unknown, Bo
     if (method !== "GET" && method !== "HEAD" && !(method === "POST" && options.post)) {
       throw new SseHttpError(405, "Method Not Allowed", { headers: { allow: methods } });
     }
-    if (closed) throw new SseHttpError(503, "Service Unavailable", { detail: "The server is shutting down.", headers: { "retry-after": "1" } });
+    if (closed)
+      throw new SseHttpError(503, "Service Unavailable", { detail: "The server is shutting down.", headers: { "retry-after": "1" } });
     let url: URL;
     try {
       url = new URL(request.url ?? "/", "http://localhost");
@@ -413,7 +419,10 @@ export function createSseEndpoint<Events extends object, Principal = unknown, Bo
       principal = await options.authenticate(request, token);
       if (principal === undefined) {
         const challenge = token === undefined ? 'Bearer realm="sse"' : 'Bearer realm="sse", error="invalid_token"';
-        throw new SseHttpError(401, "Unauthorized", { detail: "Valid credentials are required.", headers: { "www-authenticate": challenge } });
+        throw new SseHttpError(401, "Unauthorized", {
+          detail: "Valid credentials are required.",
+          headers: { "www-authenticate": challenge },
+        });
       }
     }
     const context: SseRequest<Principal> = { request, url, principal };
@@ -425,14 +434,20 @@ export function createSseEndpoint<Events extends object, Principal = unknown, Bo
     if (method === "POST") return servePost(context, response, cors);
     const channel = options.channel ? options.channel(context) : url.pathname;
     if (method === "HEAD") {
-      response.writeHead(200, Object.assign({ "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" }, cors)).end();
+      response
+        .writeHead(200, Object.assign({ "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" }, cors))
+        .end();
       return;
     }
     const stream = open(request, response, cors);
     await join(channel, stream, lastEventId(request, url));
   }
 
-  async function servePost(context: SseRequest<Principal>, response: ServerResponse, cors: Readonly<Record<string, string>>): Promise<void> {
+  async function servePost(
+    context: SseRequest<Principal>,
+    response: ServerResponse,
+    cors: Readonly<Record<string, string>>,
+  ): Promise<void> {
     const post = options.post!;
     const { request } = context;
     const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();

@@ -21,6 +21,7 @@ export interface LoggedEvent {
 /** Stops a subscription. */
 export type Unsubscribe = () => void;
 
+/** @public */
 export interface EventLog {
   /**
    * Appends an event to `channel` and delivers it to the channel's subscribers, in append order.
@@ -87,6 +88,7 @@ export function idIsAfter(id: string, than: string): boolean | undefined {
  * even when the clock stands still or steps back, and increasing across restarts as long as the
  * clock does: a client resuming with an id from before a restart gets every retained event.
  * Listeners run synchronously inside `append`; a listener that throws does not stop the others.
+ * @public
  */
 export class MemoryEventLog implements EventLog {
   private readonly channels = new Map<string, Channel>();
@@ -101,10 +103,15 @@ export class MemoryEventLog implements EventLog {
     this.maxAgeMs = options.maxAgeMs ?? 300_000;
     this.maxChannels = options.maxChannels ?? 10_000;
     this.now = options.now ?? Date.now;
-    for (const [name, value] of [["maxEvents", this.maxEvents], ["maxChannels", this.maxChannels]] as const) {
-      if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`MemoryEventLog: ${name} must be a positive integer, not ${value}`);
+    for (const [name, value] of [
+      ["maxEvents", this.maxEvents],
+      ["maxChannels", this.maxChannels],
+    ] as const) {
+      if (!Number.isSafeInteger(value) || value < 1)
+        throw new RangeError(`MemoryEventLog: ${name} must be a positive integer, not ${value}`);
     }
-    if (!(this.maxAgeMs > 0)) throw new RangeError(`MemoryEventLog: maxAgeMs must be a positive number of milliseconds, not ${this.maxAgeMs}`);
+    if (!(this.maxAgeMs > 0))
+      throw new RangeError(`MemoryEventLog: maxAgeMs must be a positive number of milliseconds, not ${this.maxAgeMs}`);
   }
 
   async append(channel: string, event: { event: string; data: string }): Promise<string> {

@@ -25,7 +25,7 @@ export class ErrorCollector {
   private readonly parent: ErrorCollector | undefined;
   private readonly relative: string;
 
-  constructor(errors: ValidationError[], parent?: ErrorCollector, relative = '') {
+  constructor(errors: ValidationError[], parent?: ErrorCollector, relative = "") {
     this.errors = errors;
     this.parent = parent;
     this.relative = relative;
@@ -516,8 +516,8 @@ export function optHostnameOrNull(value: unknown, errors: ErrorCollector | undef
 
 /** A property name or array index as a JSON pointer segment (`~` → `~0`, `/` → `~1`). */
 export function pointerToken(key: string | number): string {
-  if (typeof key === 'number') return String(key);
-  return key.indexOf('~') === -1 && key.indexOf('/') === -1 ? key : key.replace(/~/g, '~0').replace(/\//g, '~1');
+  if (typeof key === "number") return String(key);
+  return key.indexOf("~") === -1 && key.indexOf("/") === -1 ? key : key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 const hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -553,7 +553,7 @@ export function codePointLength(text: string): number {
 /** JSON equality: 1 equals 1.0, key order does not matter, arrays compare item by item. */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
@@ -596,7 +596,7 @@ export function duplicateIndex(items: readonly unknown[]): number {
   const composites = new Set<string>();
   for (let j = 0; j < length; j++) {
     const item = items[j];
-    if (typeof item === 'object' && item !== null) {
+    if (typeof item === "object" && item !== null) {
       const key = canonical(item);
       if (composites.has(key)) return j;
       composites.add(key);
@@ -614,35 +614,35 @@ export function duplicateIndex(items: readonly unknown[]): number {
  * quoted, numbers as JavaScript prints them (1 and 1.0 are one number, -0 prints as 0).
  */
 function canonical(value: unknown): string {
-  if (value === null) return 'null';
+  if (value === null) return "null";
   switch (typeof value) {
-    case 'string':
+    case "string":
       return JSON.stringify(value);
-    case 'number':
-    case 'boolean':
-    case 'bigint':
+    case "number":
+    case "boolean":
+    case "bigint":
       return String(value);
-    case 'undefined':
-      return 'undefined';
-    case 'object':
+    case "undefined":
+      return "undefined";
+    case "object":
       break;
     default:
       // A function or symbol is never in parsed JSON; described by its text.
       return `#${String(value)}`;
   }
   if (Array.isArray(value)) {
-    let text = '[';
-    for (let i = 0; i < value.length; i++) text += (i ? ',' : '') + canonical(value[i]);
+    let text = "[";
+    for (let i = 0; i < value.length; i++) text += (i ? "," : "") + canonical(value[i]);
     return `${text}]`;
   }
   const object = value as Record<string, unknown>;
   const keys = Object.keys(object);
   if (keys.length > 1) keys.sort();
-  let text = '{';
+  let text = "{";
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
     // Quoted as JSON only when it needs escaping (most keys do not, and this is the hot path).
-    text += (i ? ',' : '') + (PLAIN_KEY.test(key) ? `"${key}"` : JSON.stringify(key)) + ':' + canonical(object[key]);
+    text += (i ? "," : "") + (PLAIN_KEY.test(key) ? `"${key}"` : JSON.stringify(key)) + ":" + canonical(object[key]);
   }
   return `${text}}`;
 }
@@ -724,9 +724,9 @@ export function validUuid(text: string): boolean {
 }
 
 // Building blocks from the RFC 3986 grammar, as regular-expression source.
-const DEC_OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const DEC_OCTET = "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
 const IPV4 = `(?:${DEC_OCTET}\\.){3}${DEC_OCTET}`;
-const H16 = '[0-9a-fA-F]{1,4}';
+const H16 = "[0-9a-fA-F]{1,4}";
 const LS32 = `(?:${H16}:${H16}|${IPV4})`;
 const IPV6 = [
   `(?:${H16}:){6}${LS32}`,
@@ -738,7 +738,9 @@ const IPV6 = [
   `(?:(?:${H16}:){0,4}${H16})?::${LS32}`,
   `(?:(?:${H16}:){0,5}${H16})?::${H16}`,
   `(?:(?:${H16}:){0,6}${H16})?::`,
-].map((alternative) => `(?:${alternative})`).join('|');
+]
+  .map((alternative) => `(?:${alternative})`)
+  .join("|");
 const IPV4_FORMAT = new RegExp(`^${IPV4}$`);
 const IPV6_FORMAT = new RegExp(`^(?:${IPV6})$`);
 
@@ -752,7 +754,7 @@ export function validIpv6(text: string): boolean {
   return IPV6_FORMAT.test(text);
 }
 
-const PCT = '%[0-9a-fA-F]{2}';
+const PCT = "%[0-9a-fA-F]{2}";
 const UNRESERVED_SUB = "A-Za-z0-9\\-._~!$&'()*+,;=";
 const PCHAR = `(?:[${UNRESERVED_SUB}:@]|${PCT})`;
 const IP_LITERAL = `\\[(?:${IPV6}|[vV][0-9a-fA-F]+\\.[${UNRESERVED_SUB}:]+)\\]`;
@@ -777,7 +779,7 @@ export function validUriReference(text: string): boolean {
   return URI_REFERENCE_FORMAT.test(text);
 }
 
-const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+const LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
 const HOSTNAME = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})*$`);
 const A_LABEL = /(?:^|\.)xn--/i;
 
@@ -785,8 +787,8 @@ const A_LABEL = /(?:^|\.)xn--/i;
 export function validHostname(text: string): boolean {
   if (!HOSTNAME.test(text)) return false;
   if (!A_LABEL.test(text)) return true;
-  for (const label of text.split('.')) {
-    if (label.length > 4 && label.slice(0, 4).toLowerCase() === 'xn--' && !validULabel(decodePunycode(label.slice(4)))) return false;
+  for (const label of text.split(".")) {
+    if (label.length > 4 && label.slice(0, 4).toLowerCase() === "xn--" && !validULabel(decodePunycode(label.slice(4)))) return false;
   }
   return true;
 }
@@ -805,7 +807,7 @@ export function validEmail(text: string): boolean {
 /** RFC 3492 decoding; undefined when the text is not valid Punycode. */
 function decodePunycode(input: string): number[] | undefined {
   const output: number[] = [];
-  const basicEnd = input.lastIndexOf('-');
+  const basicEnd = input.lastIndexOf("-");
   for (let i = 0; i < Math.max(basicEnd, 0); i++) output.push(input.charCodeAt(i));
   let n = 128;
   let bias = 72;
@@ -815,7 +817,8 @@ function decodePunycode(input: string): number[] | undefined {
     for (let weight = 1, k = 36; ; k += 36) {
       if (at >= input.length) return undefined;
       const code = input.charCodeAt(at++);
-      const digit = code >= 48 && code <= 57 ? code - 22 : code >= 65 && code <= 90 ? code - 65 : code >= 97 && code <= 122 ? code - 97 : 36;
+      const digit =
+        code >= 48 && code <= 57 ? code - 22 : code >= 65 && code <= 90 ? code - 65 : code >= 97 && code <= 122 ? code - 97 : 36;
       if (digit >= 36) return undefined;
       i += digit * weight;
       const threshold = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias;
@@ -843,16 +846,17 @@ const GREEK = /^\p{Script=Greek}$/u;
 const HEBREW = /^\p{Script=Hebrew}$/u;
 const KANA_HAN = /^[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]$/u;
 const JOINING = /^[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Mandaic}]$/u;
-const VIRAMA = /^[\u094d\u09cd\u0a4d\u0acd\u0b4d\u0bcd\u0c4d\u0ccd\u0d3b\u0d3c\u0d4d\u0dca\u0e3a\u0eba\u0f84\u1039\u103a\u1714\u1734\u17d2\u1a60\u1b44\u1baa\u1bab\u1bf2\u1bf3\u2d7f\ua806\ua8c4\ua953\ua9c0\uaaf6\uabed]$/;
+const VIRAMA =
+  /^[\u094d\u09cd\u0a4d\u0acd\u0b4d\u0bcd\u0c4d\u0ccd\u0d3b\u0d3c\u0d4d\u0dca\u0e3a\u0eba\u0f84\u1039\u103a\u1714\u1734\u17d2\u1a60\u1b44\u1baa\u1bab\u1bf2\u1bf3\u2d7f\ua806\ua8c4\ua953\ua9c0\uaaf6\uabed]$/;
 
 /** RFC 5891 section 5.4 and the RFC 5892 contextual rules, on the decoded code points. */
 function validULabel(points: number[] | undefined): boolean {
   if (!points || points.length === 0) return false;
   const chars = points.map((point) => String.fromCodePoint(point));
   // '' before the first and after the last character.
-  const charAt = (index: number) => chars[index] ?? '';
+  const charAt = (index: number) => chars[index] ?? "";
   if (MARK.test(charAt(0))) return false;
-  if (charAt(2) === '-' && charAt(3) === '-') return false;
+  if (charAt(2) === "-" && charAt(3) === "-") return false;
   let arabicDigits = false;
   let extendedDigits = false;
   for (const [i, point] of points.entries()) {
@@ -861,18 +865,18 @@ function validULabel(points: number[] | undefined): boolean {
     if (point >= 0x660 && point <= 0x669) arabicDigits = true;
     if (point >= 0x6f0 && point <= 0x6f9) extendedDigits = true;
     if (point === 0xb7) {
-      if (charAt(i - 1) !== 'l' || charAt(i + 1) !== 'l') return false;
+      if (charAt(i - 1) !== "l" || charAt(i + 1) !== "l") return false;
     } else if (point === 0x375) {
       if (!GREEK.test(charAt(i + 1))) return false;
     } else if (point === 0x5f3 || point === 0x5f4) {
       if (!HEBREW.test(charAt(i - 1))) return false;
     } else if (point === 0x30fb) {
-      if (!chars.some((other) => other !== '\u30fb' && KANA_HAN.test(other))) return false;
+      if (!chars.some((other) => other !== "\u30fb" && KANA_HAN.test(other))) return false;
     } else if (point === 0x200d) {
       if (!VIRAMA.test(charAt(i - 1))) return false;
     } else if (point === 0x200c) {
       if (!VIRAMA.test(charAt(i - 1)) && !(JOINING.test(charAt(i - 1)) && JOINING.test(charAt(i + 1)))) return false;
-    } else if (!PVALID_EXCEPTIONS.has(point) && char !== '-' && !LETTER_DIGIT_MARK.test(char)) {
+    } else if (!PVALID_EXCEPTIONS.has(point) && char !== "-" && !LETTER_DIGIT_MARK.test(char)) {
       return false;
     }
   }

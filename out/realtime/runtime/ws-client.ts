@@ -30,7 +30,7 @@
  *   Application-level, because browsers expose no protocol ping. A `pong` that answers no
  *   request (the answer to such a ping) is dropped before validation and listeners.
  */
-import { ClientError, resolveCredential, type ClientErrorKind, type Credential, type RetryOptions } from "./client-common.js";
+import { backoffDelay, ClientError, resolveCredential, type ClientErrorKind, type Credential, type RetryOptions } from "./client-common.js";
 import type { ValidationResult } from "./validation.js";
 import { MESSAGE_DEFAULTS, ReadyState, type MessageOf, type ReplyOf } from "./ws-protocol.js";
 
@@ -118,6 +118,7 @@ export interface WebSocketClientOptions<Receive, C extends string = "id"> {
  * (no reply within `timeout`), `invalid-response` (a message that is not JSON, not an object or
  * not valid), `invalid-request` (the queue is full, no WebSocket implementation), `closed` (the
  * client is closed, or the server closed it for good: `WebSocketClosedError`).
+ * @public
  */
 export class WebSocketClientError extends ClientError {
   override name = "WebSocketClientError";
@@ -133,6 +134,7 @@ export class WebSocketClientError extends ClientError {
  * The server closed the connection with a final code other than 1000 (RFC 6455 section 7.4.1:
  * 1008 policy violation, e.g. missing or refused first-message auth; 1003, 1007, 1009, ...): it
  * would refuse a reconnect the same way, so the client is CLOSED.
+ * @public
  */
 export class WebSocketClosedError extends WebSocketClientError {
   override name = "WebSocketClosedError";
@@ -146,7 +148,10 @@ export class WebSocketClosedError extends WebSocketClientError {
   }
 }
 
-/** The server answered a request with its error message (`errorType`). */
+/**
+ * The server answered a request with its error message (`errorType`).
+ * @public
+ */
 export class WebSocketReplyError<M> extends ClientError {
   override name = "WebSocketReplyError";
   readonly kind = "response";
@@ -228,7 +233,8 @@ export class WebSocketClient<
   constructor(private readonly options: WebSocketClientOptions<Receive, C>) {
     this.operation = options.operation ?? (typeof options.url === "string" ? options.url : "websocket");
     const implementation = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-    if (!implementation) throw this.error("invalid-request", "No WebSocket implementation: pass `WebSocket` (e.g. the `ws` package's) in Node");
+    if (!implementation)
+      throw this.error("invalid-request", "No WebSocket implementation: pass `WebSocket` (e.g. the `ws` package's) in Node");
     this.WebSocket = implementation;
     this.discriminator = options.discriminator ?? MESSAGE_DEFAULTS.discriminator;
     this.correlationKey = options.correlationKey ?? MESSAGE_DEFAULTS.correlationKey;
@@ -260,7 +266,10 @@ export class WebSocketClient<
    * Sends a request (without a correlation id: the client adds its own) and resolves with its
    * reply; `timeout` (default the client's) bounds the wait, `signal` abandons it.
    */
-  request<M extends RequestMessage<Send, Replies, K, C>>(message: M, options: { timeout?: number; signal?: AbortSignal } = {}): Promise<ReplyOf<Replies, M[K]>> {
+  request<M extends RequestMessage<Send, Replies, K, C>>(
+    message: M,
+    options: { timeout?: number; signal?: AbortSignal } = {},
+  ): Promise<ReplyOf<Replies, M[K]>> {
     const sequence = ++this.nextId;
     const id = this.options.numericIds ? String(sequence) : `${this.idPrefix}${sequence}`;
     const queued: Queued = { text: JSON.stringify({ ...message, [this.correlationKey]: this.options.numericIds ? sequence : id }), id };
@@ -339,8 +348,7 @@ export class WebSocketClient<
         else if (ended) {
           if (this.failure) throw this.failure;
           return;
-        }
-        else
+        } else
           await new Promise<void>((resolve) => {
             wake = resolve;
           });
@@ -385,7 +393,8 @@ export class WebSocketClient<
       this.socket.send(message.text);
       return true;
     } else if (this.state === ReadyState.CONNECTING) {
-      if (this.queue.length >= this.maxQueued) throw this.error("invalid-request", `Not connected, and ${this.maxQueued} messages are already queued`);
+      if (this.queue.length >= this.maxQueued)
+        throw this.error("invalid-request", `Not connected, and ${this.maxQueued} messages are already queued`);
       this.queue.push(message);
       return false;
     } else {
@@ -472,7 +481,8 @@ export class WebSocketClient<
     // valid. Only an object carries a correlation id or a discriminator.
     const record = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
     const id = record?.[this.correlationKey];
-    const pending = typeof id === "string" || (typeof id === "number" && this.options.numericIds) ? this.pending.get(String(id)) : undefined;
+    const pending =
+      typeof id === "string" || (typeof id === "number" && this.options.numericIds) ? this.pending.get(String(id)) : undefined;
     // A pong that answers no request answers the client's own ping: it only showed the server alive.
     const appPing = this.options.appPing ?? MESSAGE_DEFAULTS;
     if (!pending && appPing && record?.[this.discriminator] === appPing.pong) return;
@@ -481,7 +491,12 @@ export class WebSocketClient<
       const result = this.options.validate(value);
       if (!result.ok) {
         const first = result.errors[0];
-        this.report(this.error("invalid-response", `The server sent an invalid message: ${first ? `${first.path || "/"} ${first.message}` : "invalid"}`));
+        this.report(
+          this.error(
+            "invalid-response",
+            `The server sent an invalid message: ${first ? `${first.path || "/"} ${first.message}` : "invalid"}`,
+          ),
+        );
         return;
       }
       message = result.value;
@@ -489,7 +504,8 @@ export class WebSocketClient<
     if (pending) {
       this.pending.delete(String(id));
       clearTimeout(pending.timer);
-      if (this.options.errorType !== undefined && record?.[this.discriminator] === this.options.errorType) pending.reject(new WebSocketReplyError(this.operation, message));
+      if (this.options.errorType !== undefined && record?.[this.discriminator] === this.options.errorType)
+        pending.reject(new WebSocketReplyError(this.operation, message));
       else pending.resolve(message);
       return;
     }
@@ -514,8 +530,11 @@ export class WebSocketClient<
     const wanted = this.options.shouldReconnect ? this.options.shouldReconnect(code, reason) : !FINAL_CODES.has(code);
     const ends = this.stopped || !reconnect || !wanted || this.attempt >= (reconnect.maxRetries ?? Infinity);
     // A final code the client did not ask for is the server's refusal: the caller hears of it.
-    if (ends && !this.stopped && code !== 1000 && FINAL_CODES.has(code)) this.failure = new WebSocketClosedError(this.operation, code, reason);
-    const lost = this.stopped ? this.error("closed", "The client is closed") : this.error("network", `The connection closed (${code}) before the reply came`);
+    if (ends && !this.stopped && code !== 1000 && FINAL_CODES.has(code))
+      this.failure = new WebSocketClosedError(this.operation, code, reason);
+    const lost = this.stopped
+      ? this.error("closed", "The client is closed")
+      : this.error("network", `The connection closed (${code}) before the reply came`);
     this.failPending(this.failure ?? lost, true);
     try {
       this.options.onClose?.(code, reason);
@@ -528,7 +547,7 @@ export class WebSocketClient<
       this.finish(this.failure);
       return;
     }
-    const delay = this.random() * Math.min(reconnect.maxDelay ?? 30_000, (reconnect.baseDelay ?? 500) * 2 ** this.attempt);
+    const delay = backoffDelay(this.attempt, reconnect.baseDelay ?? 500, reconnect.maxDelay ?? 30_000, this.random);
     this.attempt++;
     this.setState(ReadyState.CONNECTING);
     this.options.onReconnect?.(this.attempt, delay);

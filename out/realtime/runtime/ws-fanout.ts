@@ -9,6 +9,7 @@
 /** Receives every message published on a topic; it must not throw. */
 export type FanOutListener = (message: string) => void;
 
+/** @public */
 export interface FanOut {
   /** Delivers `message` to every listener of `topic`, in publishing order per topic. */
   publish(topic: string, message: string): Promise<void>;
@@ -16,7 +17,10 @@ export interface FanOut {
   subscribe(topic: string, listener: FanOutListener): Promise<() => Promise<void>>;
 }
 
-/** A `FanOut` within one process: `publish` calls every listener before it resolves. */
+/**
+ * A `FanOut` within one process: `publish` calls every listener before it resolves.
+ * @public
+ */
 export class MemoryFanOut implements FanOut {
   private readonly topics = new Map<string, Set<FanOutListener>>();
 

@@ -11,7 +11,10 @@
  * pong, so the ping is also a request like any other (`request({ type: "ping" })`).
  */
 
-/** Close codes of RFC 6455 section 7.4 as this API uses them. 1006 is never sent: it means "no close frame". */
+/**
+ * Close codes of RFC 6455 section 7.4 as this API uses them. 1006 is never sent: it means "no close frame".
+ * @public
+ */
 export const CloseCode = {
   /** The client or the server ended the session on purpose. */
   Normal: 1000,
@@ -31,7 +34,10 @@ export const CloseCode = {
 
 export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode];
 
-/** `readyState` values, the same numbers as the browser WebSocket API's (WHATWG WebSockets). */
+/**
+ * `readyState` values, the same numbers as the browser WebSocket API's (WHATWG WebSockets).
+ * @public
+ */
 export const ReadyState = {
   /** Not yet established (or waiting to reconnect). */
   CONNECTING: 0,

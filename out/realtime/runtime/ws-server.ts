@@ -218,7 +218,11 @@ export function createWebSocketEndpoint<
     clientTracking: false,
     maxPayload: options.maxPayload ?? 65_536,
     perMessageDeflate: deflate
-      ? { threshold: (deflate === true ? undefined : deflate.threshold) ?? 1024, serverNoContextTakeover: true, clientNoContextTakeover: true }
+      ? {
+          threshold: (deflate === true ? undefined : deflate.threshold) ?? 1024,
+          serverNoContextTakeover: true,
+          clientNoContextTakeover: true,
+        }
       : false,
     handleProtocols: (offered) => chooseProtocol(offered, protocols),
   });
@@ -246,8 +250,10 @@ export function createWebSocketEndpoint<
   };
 
   // Only an object reply can carry the request's id; a string, number or array goes as it is.
-  const withId = <M,>(message: M, id: string | number | undefined): M =>
-    id === undefined || typeof message !== "object" || message === null || Array.isArray(message) ? message : ({ ...message, [correlationKey]: id } as M);
+  const withId = <M>(message: M, id: string | number | undefined): M =>
+    id === undefined || typeof message !== "object" || message === null || Array.isArray(message)
+      ? message
+      : ({ ...message, [correlationKey]: id } as M);
 
   const answer = (peer: Peer<Out, Ctx>, reply: unknown, id: string | number | undefined): void => {
     if (reply !== undefined && reply !== null) peer.send(withId(reply as Out, id));
@@ -275,7 +281,11 @@ export function createWebSocketEndpoint<
       fail(peer, error);
       return;
     }
-    if (reply instanceof Promise) reply.then((value: unknown) => answer(peer, value, id), (error: unknown) => fail(peer, error));
+    if (reply instanceof Promise)
+      reply.then(
+        (value: unknown) => answer(peer, value, id),
+        (error: unknown) => fail(peer, error),
+      );
     else answer(peer, reply, id);
   };
 
@@ -324,7 +334,8 @@ export function createWebSocketEndpoint<
     }
     if (rateLimit !== undefined && !peer.take(Date.now())) {
       if (rateLimit?.onExceeded !== "drop") peer.close(CloseCode.PolicyViolation, "Rate limit exceeded");
-      else if (options.errorReply) peer.send(options.errorReply({ reason: "rate-limited", message: "Rate limit exceeded", errors: [], id: undefined }));
+      else if (options.errorReply)
+        peer.send(options.errorReply({ reason: "rate-limited", message: "Rate limit exceeded", errors: [], id: undefined }));
       return;
     }
     let value: unknown;
@@ -436,7 +447,8 @@ export function createWebSocketEndpoint<
         .then(
           (decision) => {
             socket.off("error", ignore);
-            if ("status" in decision) refuseUpgrade(socket, decision.status, decision.message ?? (decision.status === 401 ? "Unauthorized" : "Forbidden"));
+            if ("status" in decision)
+              refuseUpgrade(socket, decision.status, decision.message ?? (decision.status === 401 ? "Unauthorized" : "Forbidden"));
             else upgrade(request, socket, head, channel, params, decision.context);
           },
           (error: unknown) => {

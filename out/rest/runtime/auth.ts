@@ -20,7 +20,10 @@ export type SchemeSpec =
   | { type: "oauth2"; flows?: unknown; description?: string }
   | { type: "openIdConnect"; openIdConnectUrl?: string; description?: string };
 
-/** Credentials found on a request for the security scheme named `scheme`. */
+/**
+ * Credentials found on a request for the security scheme named `scheme`.
+ * @public
+ */
 export type Credentials =
   | { scheme: string; type: "bearer"; token: string }
   | { scheme: string; type: "basic"; username: string; password: string }
@@ -111,7 +114,12 @@ export function authenticate<Principal>(options: AuthenticateOptions<Principal>)
   }
 
   /** The common case, `security: [{ scheme: [] }]`: the same decisions without the bookkeeping of alternatives. */
-  async function single(request: ServerRequest, next: () => Promise<ServerResponse>, security: string[][], name: string): Promise<ServerResponse> {
+  async function single(
+    request: ServerRequest,
+    next: () => Promise<ServerResponse>,
+    security: string[][],
+    name: string,
+  ): Promise<ServerResponse> {
     const kind = kindOf(name);
     const credentials = extract(name, kind, options.schemes[name], request);
     if (credentials === undefined) throw unauthorized(security, NONE);
@@ -136,7 +144,6 @@ export function authenticate<Principal>(options: AuthenticateOptions<Principal>)
 
   /** Alternatives of scheme sets: the first whose credentials all verify wins. */
   async function any(request: ServerRequest, next: () => Promise<ServerResponse>, security: string[][]): Promise<ServerResponse> {
-
     const extracted = new Map<string, Extracted>();
     const verified = new Map<string, Principal | undefined>();
     const rejected = new Set<string>();
@@ -170,7 +177,8 @@ export function authenticate<Principal>(options: AuthenticateOptions<Principal>)
       if (!satisfied || principal === undefined) continue;
 
       request.principal = principal;
-      if (options.authorize && !(await authorized(principal, request))) throw forbidden(alternative.some((name) => kindOf(name) === "bearer"));
+      if (options.authorize && !(await authorized(principal, request)))
+        throw forbidden(alternative.some((name) => kindOf(name) === "bearer"));
       return next();
     }
 
@@ -186,7 +194,9 @@ function schemeKind(name: string, spec: SchemeSpec): Kind {
     case "http": {
       const scheme = spec.scheme.toLowerCase();
       if (scheme === "bearer" || scheme === "basic") return scheme;
-      throw new TypeError(`authenticate: scheme ${JSON.stringify(name)} uses HTTP ${JSON.stringify(spec.scheme)}; only bearer and basic are supported`);
+      throw new TypeError(
+        `authenticate: scheme ${JSON.stringify(name)} uses HTTP ${JSON.stringify(spec.scheme)}; only bearer and basic are supported`,
+      );
     }
     case "apiKey":
       if (!["header", "query", "cookie"].includes(spec.in) || !spec.name) {
@@ -235,7 +245,10 @@ function cookie(header: string | undefined, name: string): string | undefined {
   for (const pair of header.split(";")) {
     const equals = pair.indexOf("=");
     if (equals < 0 || pair.slice(0, equals).trim() !== name) continue;
-    return pair.slice(equals + 1).trim().replace(/^"(.*)"$/, "$1");
+    return pair
+      .slice(equals + 1)
+      .trim()
+      .replace(/^"(.*)"$/, "$1");
   }
   return undefined;
 }

@@ -44,6 +44,7 @@ export interface ConditionalOptions {
 /**
  * The ETag of a body: a base64url SHA-256 of its bytes, quoted, `W/`-prefixed when weak. Handlers
  * use it to compute the current ETag of a resource the same way a GET computes it.
+ * @public
  */
 export function computeEtag(body: Uint8Array | string, kind: EtagKind = "strong"): string {
   const tag = `"${createHash("sha256").update(body).digest("base64url")}"`;
@@ -122,7 +123,11 @@ export function conditional(options: ConditionalOptions = {}): Stage {
     return writeWithIfMatch(request, next, mode);
   };
 
-  async function writeWithIfMatch(request: ServerRequest, next: () => Promise<ServerResponse>, mode: "optional" | "required"): Promise<ServerResponse> {
+  async function writeWithIfMatch(
+    request: ServerRequest,
+    next: () => Promise<ServerResponse>,
+    mode: "optional" | "required",
+  ): Promise<ServerResponse> {
     const sent = request.headers["if-match"] !== undefined;
     if (!sent && mode === "required") assertIfMatch(request, undefined);
     if (sent && currentEtag) assertIfMatch(request, await currentEtag(request));

@@ -44,7 +44,11 @@ export const DEFAULT_EXPOSE_HEADERS: readonly string[] = [
 const DEFAULT_METHODS: readonly string[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 
 /** What REST clients send and read, beyond the safelisted headers. */
-export const REST_CORS: CorsSurface = { methods: DEFAULT_METHODS, allowHeaders: DEFAULT_ALLOW_HEADERS, exposeHeaders: DEFAULT_EXPOSE_HEADERS };
+export const REST_CORS: CorsSurface = {
+  methods: DEFAULT_METHODS,
+  allowHeaders: DEFAULT_ALLOW_HEADERS,
+  exposeHeaders: DEFAULT_EXPOSE_HEADERS,
+};
 
 export interface RestCorsOptions extends CorsOptions {
   /**
@@ -71,7 +75,10 @@ export function cors(options: RestCorsOptions): Stage {
       const answer = policy.preflight(origin, headerValue(request.headers["access-control-request-headers"]), allowMethods(request));
       if (answer.status === 403) {
         // `!`: CorsPolicy's 403 answer always carries Vary.
-        throw new HttpProblem(403, "Forbidden", { detail: "This origin is not allowed to call the API.", headers: { vary: answer.headers["vary"]! } });
+        throw new HttpProblem(403, "Forbidden", {
+          detail: "This origin is not allowed to call the API.",
+          headers: { vary: answer.headers["vary"]! },
+        });
       }
       return { status: 204, headers: answer.headers };
     }

@@ -5,10 +5,13 @@
  * GET of that URL, and answers a `304` with the remembered body (status and headers of the
  * remembered answer, updated by the 304's). Only apps that pass it bundle it.
  */
-import type { Fetch } from './client-common.js';
-import type { HttpCache } from './http.js';
+import type { Fetch } from "./client-common.js";
+import type { HttpCache } from "./http.js";
 
-/** What the cache stores for one URL. */
+/**
+ * What the cache stores for one URL.
+ * @public
+ */
 export interface CachedResponse {
   etag: string;
   status: number;
@@ -17,13 +20,19 @@ export interface CachedResponse {
   body: string;
 }
 
-/** Storage of remembered answers. `MemoryCache` is the default; any async store fits. */
+/**
+ * Storage of remembered answers. `MemoryCache` is the default; any async store fits.
+ * @public
+ */
 export interface ResponseCache {
   get(key: string): CachedResponse | undefined | Promise<CachedResponse | undefined>;
   set(key: string, value: CachedResponse): void | Promise<void>;
 }
 
-/** An in-memory `ResponseCache` that forgets the least recently used entry beyond `maxEntries`. */
+/**
+ * An in-memory `ResponseCache` that forgets the least recently used entry beyond `maxEntries`.
+ * @public
+ */
 export class MemoryCache implements ResponseCache {
   readonly #entries = new Map<string, CachedResponse>();
 
@@ -54,13 +63,16 @@ function entries(headers: Headers): Array<[string, string]> {
   return list;
 }
 
-/** The `cache` option: conditional GETs against `store` (default: a `MemoryCache` of 500 URLs). */
+/**
+ * The `cache` option: conditional GETs against `store` (default: a `MemoryCache` of 500 URLs).
+ * @public
+ */
 export function etagCache(store: ResponseCache = new MemoryCache()): HttpCache {
   return {
     async fetch(request: Request, next: Fetch): Promise<Response> {
-      const key = `${request.url} ${request.headers.get('Authorization') ?? ''}`;
-      const cached = request.headers.has('If-None-Match') ? undefined : await store.get(key);
-      if (cached) request.headers.set('If-None-Match', cached.etag);
+      const key = `${request.url} ${request.headers.get("Authorization") ?? ""}`;
+      const cached = request.headers.has("If-None-Match") ? undefined : await store.get(key);
+      if (cached) request.headers.set("If-None-Match", cached.etag);
       const response = await next(request);
       if (response.status === 304 && cached) {
         const headers = new Headers(cached.headers);
@@ -68,12 +80,13 @@ export function etagCache(store: ResponseCache = new MemoryCache()): HttpCache {
         await store.set(key, { ...cached, headers: entries(headers) });
         return new Response(cached.body, { status: cached.status, headers });
       }
-      const etag = response.headers.get('ETag');
-      const textual = /json|^text\/|xml/i.test(response.headers.get('Content-Type') ?? '');
-      if (!response.ok || !etag || !textual || !response.body || /\bno-store\b/i.test(response.headers.get('Cache-Control') ?? '')) return response;
+      const etag = response.headers.get("ETag");
+      const textual = /json|^text\/|xml/i.test(response.headers.get("Content-Type") ?? "");
+      if (!response.ok || !etag || !textual || !response.body || /\bno-store\b/i.test(response.headers.get("Cache-Control") ?? ""))
+        return response;
       // Kept as it is read: a body read in part only (too large, aborted) is never stored.
       const decoder = new TextDecoder();
-      let body = '';
+      let body = "";
       const keep = new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
           body += decoder.decode(chunk, { stream: true });
@@ -83,7 +96,11 @@ export function etagCache(store: ResponseCache = new MemoryCache()): HttpCache {
           await store.set(key, { etag, status: response.status, headers: entries(response.headers), body: body + decoder.decode() });
         },
       });
-      return new Response(response.body.pipeThrough(keep), { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(response.body.pipeThrough(keep), {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     },
   };
 }

@@ -4,9 +4,12 @@
  * the generated validators of each operation's 2xx bodies into the check the client runs. The
  * generated `response-validators.ts` calls it, so only apps that validate bundle this module.
  */
-import { ApiInvalidResponseError, type ApiResponse, type ResponseValidators } from './http.js';
+import { ApiInvalidResponseError, type ApiResponse, type ResponseValidators } from "./http.js";
 
-/** One way a response body differs from its schema. */
+/**
+ * One way a response body differs from its schema.
+ * @public
+ */
 export interface ValidationIssue {
   /** JSON pointer into the body. */
   path: string;
@@ -14,18 +17,28 @@ export interface ValidationIssue {
   message: string;
 }
 
-/** A validator generated from a schema (see `validators.ts`). */
-export type ResponseValidator = (
-  value: unknown,
-) => { ok: true } | { ok: false; errors: readonly ValidationIssue[] };
+/**
+ * A validator generated from a schema (see `validators.ts`).
+ * @public
+ */
+export type ResponseValidator = (value: unknown) => { ok: true } | { ok: false; errors: readonly ValidationIssue[] };
 
-/** A 2xx body does not match its schema (only with `validateResponses`). */
+/**
+ * A 2xx body does not match its schema (only with `validateResponses`).
+ * @public
+ */
 export class ResponseValidationError extends ApiInvalidResponseError {
-  override readonly name: string = 'ResponseValidationError';
+  override readonly name: string = "ResponseValidationError";
   readonly errors: readonly ValidationIssue[];
 
   constructor(operation: string, method: string, url: string, response: ApiResponse, errors: readonly ValidationIssue[]) {
-    super(operation, method, url, response, `does not match its schema: ${errors.map((issue) => `${issue.path || '/'} ${issue.message}`).join('; ')}`);
+    super(
+      operation,
+      method,
+      url,
+      response,
+      `does not match its schema: ${errors.map((issue) => `${issue.path || "/"} ${issue.message}`).join("; ")}`,
+    );
     this.errors = errors;
   }
 }

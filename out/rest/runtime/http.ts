@@ -14,6 +14,7 @@
  * `AbortController` exist (browsers, Node 20+, Deno, Bun, workers).
  */
 import {
+  backoffDelay,
   ClientError,
   resolveCredential,
   resolveHeaders,
@@ -22,12 +23,15 @@ import {
   type Fetch,
   type HeaderValues,
   type RetryOptions,
-} from './client-common.js';
+} from "./client-common.js";
 
 // ---------------------------------------------------------------------------------------------
 // Options
 
-/** Credentials of an HTTP Basic security scheme. */
+/**
+ * Credentials of an HTTP Basic security scheme.
+ * @public
+ */
 export interface BasicCredentials {
   username: string;
   password: string;
@@ -43,10 +47,14 @@ export interface BasicCredentials {
  *   console.log(request.method, request.url, response.status);
  *   return response;
  * };
+ * @public
  */
 export type Middleware = (request: Request, next: Fetch) => Promise<Response>;
 
-/** Every client's `RetryOptions`, and which response statuses are retried. */
+/**
+ * Every client's `RetryOptions`, and which response statuses are retried.
+ * @public
+ */
 export interface HttpRetryOptions extends RetryOptions {
   /** Response statuses that are retried. Default 408, 429, 502, 503, 504. */
   statuses?: readonly number[];
@@ -55,11 +63,13 @@ export interface HttpRetryOptions extends RetryOptions {
 /**
  * Conditional GETs: what the `cache` option takes (`etagCache()` from `runtime/http-cache.js`).
  * It sends a GET through `next`, and may add `If-None-Match` and answer a `304` from what it kept.
+ * @public
  */
 export interface HttpCache {
   fetch(request: Request, next: Fetch): Promise<Response>;
 }
 
+/** @public */
 export interface ClientOptions<Auth extends object = Record<string, Credential>> extends CommonClientOptions {
   /** Prefix of every request URL, e.g. `https://api.example.com/v1`. */
   baseUrl?: string;
@@ -80,7 +90,7 @@ export interface ClientOptions<Auth extends object = Record<string, Credential>>
    * attempt of one call) if the caller did not set one: `declared` (default) for operations that
    * declare the header, `always` for all, `never` for none.
    */
-  idempotencyKeys?: 'declared' | 'always' | 'never';
+  idempotencyKeys?: "declared" | "always" | "never";
   /**
    * Conditional GET: `etagCache()` from `runtime/http-cache.js` remembers `ETag` + body per URL,
    * sends `If-None-Match`, and answers a `304` with the remembered body. Default off.
@@ -99,7 +109,10 @@ export interface ClientOptions<Auth extends object = Record<string, Credential>>
   maxResponseBytes?: number;
 }
 
-/** Options of one call; they override the client's. */
+/**
+ * Options of one call; they override the client's.
+ * @public
+ */
 export interface RequestOptions {
   /** Aborts the call (retries and backoff included); the call then rejects with `signal.reason`. */
   signal?: AbortSignal;
@@ -119,7 +132,10 @@ export interface RequestOptions {
 // ---------------------------------------------------------------------------------------------
 // Results and errors
 
-/** One response: its status, headers and parsed body. */
+/**
+ * One response: its status, headers and parsed body.
+ * @public
+ */
 export interface ApiResponse<Status extends number = number, Data = unknown> {
   status: Status;
   headers: Headers;
@@ -129,6 +145,7 @@ export interface ApiResponse<Status extends number = number, Data = unknown> {
 /**
  * The promise an operation returns. Awaited, it gives the response body; `withResponse()` gives
  * `{ status, headers, data }`, typed per status. The request starts when the method is called.
+ * @public
  */
 export class ApiPromise<T, R extends ApiResponse = ApiResponse> extends Promise<T> {
   // Derived promises (then/catch/finally) are plain Promises.
@@ -164,7 +181,10 @@ export interface ErrorResponse {
   data: unknown;
 }
 
-/** What the errors of a sent request share: the operation, the method and the URL. */
+/**
+ * What the errors of a sent request share: the operation, the method and the URL.
+ * @public
+ */
 export abstract class ApiRequestError extends ClientError {
   readonly method: string;
   readonly url: string;
@@ -176,7 +196,10 @@ export abstract class ApiRequestError extends ClientError {
   }
 }
 
-/** What the errors of an answered request share: its status, headers and parsed body. */
+/**
+ * What the errors of an answered request share: its status, headers and parsed body.
+ * @public
+ */
 export abstract class ApiResponseError extends ApiRequestError {
   readonly status: number;
   readonly headers: Headers;
@@ -193,16 +216,17 @@ export abstract class ApiResponseError extends ApiRequestError {
 /**
  * The server answered with a status that is not 2xx (after any retries). `data` is the parsed body,
  * typically Problem Details; narrow `status` to get the body type of that response.
+ * @public
  */
 export class ApiError<R extends ErrorResponse = ErrorResponse> extends ApiResponseError {
-  override readonly name = 'ApiError';
-  readonly kind = 'response';
-  declare readonly status: R['status'];
-  declare readonly data: R['data'];
+  override readonly name = "ApiError";
+  readonly kind = "response";
+  declare readonly status: R["status"];
+  declare readonly data: R["data"];
 
-  constructor(operation: string, method: string, url: string, response: R, statusText = '') {
+  constructor(operation: string, method: string, url: string, response: R, statusText = "") {
     const { title, detail } = (response.data ?? {}) as { title?: unknown; detail?: unknown };
-    const text = [title, detail].filter((part) => typeof part === 'string' && part !== '').join(': ');
+    const text = [title, detail].filter((part) => typeof part === "string" && part !== "").join(": ");
     super(operation, method, url, response, `failed: ${response.status}${statusText && ` ${statusText}`}${text && ` (${text})`}`);
   }
 }
@@ -210,20 +234,26 @@ export class ApiError<R extends ErrorResponse = ErrorResponse> extends ApiRespon
 /** `ApiError<A> | ApiError<B>` for responses `A | B`, so that checking `status` narrows `data`. */
 export type ApiErrorFor<R extends ErrorResponse> = R extends ErrorResponse ? ApiError<R> : never;
 
-/** The request never got a response: DNS, connection refused or reset, CORS, ... */
+/**
+ * The request never got a response: DNS, connection refused or reset, CORS, ...
+ * @public
+ */
 export class ApiNetworkError extends ApiRequestError {
-  override readonly name = 'ApiNetworkError';
-  readonly kind = 'network';
+  override readonly name = "ApiNetworkError";
+  readonly kind = "network";
 
   constructor(operation: string, method: string, url: string, cause: unknown) {
     super(operation, method, url, `failed: ${(cause as Error).message}`, cause);
   }
 }
 
-/** An attempt took longer than the `timeout` option (after any retries). */
+/**
+ * An attempt took longer than the `timeout` option (after any retries).
+ * @public
+ */
 export class ApiTimeoutError extends ApiRequestError {
-  override readonly name = 'ApiTimeoutError';
-  readonly kind = 'timeout';
+  override readonly name = "ApiTimeoutError";
+  readonly kind = "timeout";
   /** The limit, in milliseconds. */
   readonly timeout: number;
 
@@ -238,10 +268,11 @@ export class ApiTimeoutError extends ApiRequestError {
  * or one that would fill a path segment with nothing, `.` or `..` (which URL parsers, the WHATWG
  * one in `fetch` included, resolve as dot segments even when percent-encoded: `{ taskId: ".." }`
  * would reach the parent collection).
+ * @public
  */
 export class ApiParameterError extends ClientError {
-  override readonly name = 'ApiParameterError';
-  readonly kind = 'invalid-request';
+  override readonly name = "ApiParameterError";
+  readonly kind = "invalid-request";
   /** The parameter's name on the wire. */
   readonly parameter: string;
 
@@ -255,26 +286,35 @@ export class ApiParameterError extends ClientError {
  * The server answered with a redirect the client does not follow: to another origin (credentials
  * and headers go only to the configured origin), more than 20 in a row, or any redirect in a
  * browser, where `fetch` hides the target of a redirect it does not follow itself.
+ * @public
  */
 export class ApiRedirectError extends ApiRequestError {
-  override readonly name = 'ApiRedirectError';
-  readonly kind = 'redirect';
+  override readonly name = "ApiRedirectError";
+  readonly kind = "redirect";
   /** The redirect's status (0 in browsers, which hide it). */
   readonly status: number;
   /** The resolved `Location`, when it could be read. */
   readonly location: string | undefined;
 
   constructor(operation: string, method: string, url: string, status: number, location: string | undefined, reason: string) {
-    super(operation, method, url, `was redirected${location === undefined ? '' : ` to ${location}`}, which the client does not follow: ${reason}`);
+    super(
+      operation,
+      method,
+      url,
+      `was redirected${location === undefined ? "" : ` to ${location}`}, which the client does not follow: ${reason}`,
+    );
     this.status = status;
     this.location = location;
   }
 }
 
-/** The response body is larger than `maxResponseBytes`; reading stopped there. */
+/**
+ * The response body is larger than `maxResponseBytes`; reading stopped there.
+ * @public
+ */
 export class ApiResponseTooLargeError extends ApiRequestError {
-  override readonly name = 'ApiResponseTooLargeError';
-  readonly kind = 'too-large';
+  override readonly name = "ApiResponseTooLargeError";
+  readonly kind = "too-large";
   readonly status: number;
   /** The limit, in bytes. */
   readonly limit: number;
@@ -289,16 +329,18 @@ export class ApiResponseTooLargeError extends ApiRequestError {
 /**
  * Checks a 2xx response before the call resolves with it, and throws to refuse it: what the
  * `validateResponses` option takes (`responseValidators` of the generated `response-validators.ts`).
+ * @public
  */
 export type ResponseValidators = (operation: string, method: string, url: string, response: ApiResponse) => void;
 
 /**
  * A 2xx body is not what its media type says (JSON that does not parse), or, with
  * `validateResponses`, not what its schema says (then it is a `ResponseValidationError`).
+ * @public
  */
 export class ApiInvalidResponseError extends ApiResponseError {
-  override readonly name: string = 'ApiInvalidResponseError';
-  readonly kind = 'invalid-response';
+  override readonly name: string = "ApiInvalidResponseError";
+  readonly kind = "invalid-response";
 
   constructor(operation: string, method: string, url: string, response: ApiResponse, problem: string, cause?: unknown) {
     super(operation, method, url, response, `answered ${response.status} with a body that ${problem}`, cause);
@@ -321,7 +363,7 @@ export interface ParameterSpec {
   readonly key: string;
   /** Name on the wire. */
   readonly name: string;
-  readonly in: 'path' | 'query' | 'header' | 'cookie';
+  readonly in: "path" | "query" | "header" | "cookie";
   /**
    * Absent for the default style (`form` in the query and cookies, `simple` elsewhere) of
    * scalars and arrays, which the core serialises itself.
@@ -332,7 +374,7 @@ export interface ParameterSpec {
 }
 
 /** Encodes a request body (forms and multipart, from `runtime/http-forms.js`); may set headers. */
-export type BodyEncoder = (value: unknown, headers: Headers) => NonNullable<RequestInit['body']>;
+export type BodyEncoder = (value: unknown, headers: Headers) => NonNullable<RequestInit["body"]>;
 
 /**
  * Applies one security scheme's credential to a request: sets a header or a cookie, or adds
@@ -342,8 +384,8 @@ export type BodyEncoder = (value: unknown, headers: Headers) => NonNullable<Requ
 export type SecuritySchemeSpec = (value: unknown, headers: Headers, query: string[]) => void;
 
 export type PaginationSpec =
-  | { readonly kind: 'cursor'; readonly cursor: string; readonly items: string; readonly nextCursor: string }
-  | { readonly kind: 'page'; readonly page: string; readonly pageSize: string; readonly items: string };
+  | { readonly kind: "cursor"; readonly cursor: string; readonly items: string; readonly nextCursor: string }
+  | { readonly kind: "page"; readonly page: string; readonly pageSize: string; readonly items: string };
 
 export interface OperationSpec {
   /** Client method name, used in errors. */
@@ -370,6 +412,7 @@ export interface OperationSpec {
  * An operation's description carrying its params, result and response types: what
  * `HttpClient.call` takes. The generated `<method>Operation` constants are these, one per
  * operation, so an app that calls operations this way bundles only the descriptions it uses.
+ * @public
  */
 export interface TypedOperationSpec<Params, Result, Response extends ApiResponse> extends OperationSpec {
   /** Never set: carries the types to `call`. */
@@ -381,7 +424,10 @@ export interface ClientDefaults {
   securitySchemes?: Readonly<Record<string, SecuritySchemeSpec>>;
 }
 
-/** Sends the operations of a generated client. */
+/**
+ * Sends the operations of a generated client.
+ * @public
+ */
 export interface HttpClient {
   /** Sends one typed operation (a generated `<method>Operation` constant), as the client's methods do. */
   call<P, T, R extends ApiResponse>(
@@ -411,9 +457,9 @@ const DEFAULT_RETRY: Required<HttpRetryOptions> = {
 export function httpClient(options: ClientOptions<object>, defaults: ClientDefaults = {}): HttpClient {
   // The booleans these options took before would silently do nothing.
   if ((options.validateResponses as unknown) === true || (options.cache as unknown) === true) {
-    throw new TypeError('validateResponses takes responseValidators, cache takes etagCache()');
+    throw new TypeError("validateResponses takes responseValidators, cache takes etagCache()");
   }
-  const baseUrl = (options.baseUrl ?? defaults.baseUrl ?? '').replace(/\/+$/, '');
+  const baseUrl = (options.baseUrl ?? defaults.baseUrl ?? "").replace(/\/+$/, "");
   const schemes = defaults.securitySchemes ?? {};
 
   /** Sends through the middleware to `fetch`. */
@@ -427,7 +473,7 @@ export function httpClient(options: ClientOptions<object>, defaults: ClientDefau
    * any in `headers`) must never reach a host the client was not configured for, and `fetch`
    * itself keeps every header but `Authorization` when it follows a redirect to another origin.
    */
-  const follow = async (operation: string, request: Request, body: RequestInit['body']): Promise<Response> => {
+  const follow = async (operation: string, request: Request, body: RequestInit["body"]): Promise<Response> => {
     const origin = new URL(request.url).origin;
     for (let hops = 0; ; hops++) {
       const response = await dispatch(request);
@@ -435,16 +481,18 @@ export function httpClient(options: ClientOptions<object>, defaults: ClientDefau
         await discard(response);
         throw new ApiRedirectError(operation, request.method, request.url, response.status, location, reason);
       };
-      if (response.type === 'opaqueredirect') return refuse(undefined, 'browsers hide where a redirect leads; set baseUrl to the final URL');
-      const location = [301, 302, 303, 307, 308].includes(response.status) ? response.headers.get('Location') : null;
+      if (response.type === "opaqueredirect")
+        return refuse(undefined, "browsers hide where a redirect leads; set baseUrl to the final URL");
+      const location = [301, 302, 303, 307, 308].includes(response.status) ? response.headers.get("Location") : null;
       if (location === null) return response;
       let target: URL;
       try {
         target = new URL(location, request.url);
       } catch {
-        return refuse(location, 'its Location is not a URL');
+        return refuse(location, "its Location is not a URL");
       }
-      if (target.origin !== origin) return refuse(target.href, `it leads to another origin than ${origin}; set baseUrl to the new origin if it is trusted`);
+      if (target.origin !== origin)
+        return refuse(target.href, `it leads to another origin than ${origin}; set baseUrl to the new origin if it is trusted`);
       if (hops === MAX_REDIRECTS) return refuse(target.href, `more than ${MAX_REDIRECTS} redirects`);
       await discard(response);
       request = redirected(request, target, response.status, body);
@@ -459,7 +507,7 @@ export function httpClient(options: ClientOptions<object>, defaults: ClientDefau
       for (const name of alternative) {
         const scheme = Object.hasOwn(schemes, name) ? schemes[name] : undefined;
         const value = await resolveCredential(Object.hasOwn(auth, name) ? auth[name] : undefined);
-        if (!scheme || value === undefined || value === null || value === '') break;
+        if (!scheme || value === undefined || value === null || value === "") break;
         resolved.push([scheme, value]);
       }
       if (resolved.length < alternative.length) continue;
@@ -473,61 +521,68 @@ export function httpClient(options: ClientOptions<object>, defaults: ClientDefau
     const signals = [options.signal, call.signal];
     for (const signal of signals) signal?.throwIfAborted();
     const method = spec.method;
-    const retry: Required<HttpRetryOptions> = options.retry === false || call.retry === false
-      ? { ...DEFAULT_RETRY, maxRetries: 0 }
-      : { ...DEFAULT_RETRY, ...options.retry, ...call.retry };
+    const retry: Required<HttpRetryOptions> =
+      options.retry === false || call.retry === false
+        ? { ...DEFAULT_RETRY, maxRetries: 0 }
+        : { ...DEFAULT_RETRY, ...options.retry, ...call.retry };
     const timeout = call.timeout ?? options.timeout ?? DEFAULT_TIMEOUT;
     const limit = call.maxResponseBytes ?? options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    const cache = method === 'GET' && call.cache !== false ? options.cache : undefined;
+    const cache = method === "GET" && call.cache !== false ? options.cache : undefined;
 
     // Everything but credentials is built once, so that every attempt sends the same request.
     const path = baseUrl + expandPath(spec, values);
     const query: string[] = [];
     const headers = await resolveHeaders(options.headers);
-    if (spec.accept && !headers.has('Accept')) headers.set('Accept', spec.accept);
+    if (spec.accept && !headers.has("Accept")) headers.set("Accept", spec.accept);
     for (const parameter of spec.params ?? []) {
       const value = values[parameter.key];
-      if (parameter.in !== 'path' && value !== undefined && value !== null) {
-        const text = serialize(parameter, value, parameter.in === 'query');
-        if (parameter.in === 'query') {
+      if (parameter.in !== "path" && value !== undefined && value !== null) {
+        const text = serialize(parameter, value, parameter.in === "query");
+        if (parameter.in === "query") {
           if (text) query.push(text);
-        } else if (parameter.in === 'header') headers.set(parameter.name, text);
+        } else if (parameter.in === "header") headers.set(parameter.name, text);
         else appendCookie(headers, parameter.name, text);
       }
     }
     (await resolveHeaders(call.headers)).forEach((value, name) => headers.set(name, value));
-    if (call.idempotencyKey !== undefined) headers.set('Idempotency-Key', call.idempotencyKey);
-    const body = spec.body === undefined ? undefined : encodeBody(spec, values['body'], headers);
-    const keys = options.idempotencyKeys ?? 'declared';
-    if (!IDEMPOTENT_METHODS.test(method) && !headers.has('Idempotency-Key')) {
-      if (keys === 'always' || (keys === 'declared' && spec.idempotencyKey)) headers.set('Idempotency-Key', randomKey());
+    if (call.idempotencyKey !== undefined) headers.set("Idempotency-Key", call.idempotencyKey);
+    const body = spec.body === undefined ? undefined : encodeBody(spec, values["body"], headers);
+    const keys = options.idempotencyKeys ?? "declared";
+    if (!IDEMPOTENT_METHODS.test(method) && !headers.has("Idempotency-Key")) {
+      if (keys === "always" || (keys === "declared" && spec.idempotencyKey)) headers.set("Idempotency-Key", randomKey());
     }
-    const retryable = IDEMPOTENT_METHODS.test(method) || headers.has('Idempotency-Key');
+    const retryable = IDEMPOTENT_METHODS.test(method) || headers.has("Idempotency-Key");
 
     for (let attempt = 0; ; attempt++) {
       const attemptHeaders = new Headers(headers);
       const attemptQuery = [...query];
       await applyAuth(spec, attemptHeaders, attemptQuery);
-      const url = path + (attemptQuery.length ? `?${attemptQuery.join('&')}` : '');
+      const url = path + (attemptQuery.length ? `?${attemptQuery.join("&")}` : "");
       const canRetry = retryable && attempt < retry.maxRetries;
       const deadline = timer(timeout, signals);
       let delay: number;
       try {
         // Outside the transport `try`: a malformed URL is a mistake to report, not a failure to retry.
         // `manual`: redirects are followed by `follow`, which keeps credentials on this origin.
-        const request = new Request(url, { method, headers: attemptHeaders, body: body ?? null, signal: deadline.signal, redirect: 'manual' });
+        const request = new Request(url, {
+          method,
+          headers: attemptHeaders,
+          body: body ?? null,
+          signal: deadline.signal,
+          redirect: "manual",
+        });
         try {
           const response = await (cache ? cache.fetch(request, (input) => follow(spec.id, input, body)) : follow(spec.id, request, body));
           if (canRetry && retry.statuses.includes(response.status)) {
             await discard(response);
-            delay = retryAfter(response.headers) ?? backoff(retry, attempt);
+            delay = retryAfter(response.headers) ?? backoffDelay(attempt, retry.baseDelay, retry.maxDelay);
           } else {
             const head = { status: response.status, headers: response.headers };
             const result: ApiResponse = {
               ...head,
               data: await readResponse(response, method, limit, {
                 tooLarge: () => new ApiResponseTooLargeError(spec.id, method, url, response.status, limit),
-                invalid: (data, cause) => new ApiInvalidResponseError(spec.id, method, url, { ...head, data }, 'is not valid JSON', cause),
+                invalid: (data, cause) => new ApiInvalidResponseError(spec.id, method, url, { ...head, data }, "is not valid JSON", cause),
               }),
             };
             if (!response.ok) throw new ApiError(spec.id, method, url, result, response.statusText);
@@ -541,7 +596,7 @@ export function httpClient(options: ClientOptions<object>, defaults: ClientDefau
           if (!expired && !(error instanceof TypeError)) throw error;
           const failure = expired ? new ApiTimeoutError(spec.id, method, url, timeout) : new ApiNetworkError(spec.id, method, url, error);
           if (!canRetry) throw failure;
-          delay = backoff(retry, attempt);
+          delay = backoffDelay(attempt, retry.baseDelay, retry.maxDelay);
         }
       } finally {
         deadline.clear();
@@ -565,18 +620,18 @@ export function httpClient(options: ClientOptions<object>, defaults: ClientDefau
  * The next request of a same-origin redirect, as `fetch` would make it: 303 (and 301/302 after a
  * POST) become a GET without body; 307 and 308 repeat the method and body.
  */
-function redirected(request: Request, target: URL, status: number, body: RequestInit['body']): Request {
-  const toGet = (status === 303 && request.method !== 'GET' && request.method !== 'HEAD') || (status < 303 && request.method === 'POST');
+function redirected(request: Request, target: URL, status: number, body: RequestInit["body"]): Request {
+  const toGet = (status === 303 && request.method !== "GET" && request.method !== "HEAD") || (status < 303 && request.method === "POST");
   const headers = new Headers(request.headers);
-  if (toGet) for (const name of ['Type', 'Encoding', 'Language', 'Location']) headers.delete(`Content-${name}`);
+  if (toGet) for (const name of ["Type", "Encoding", "Language", "Location"]) headers.delete(`Content-${name}`);
   // A form gets a new multipart boundary in the new request: fetch writes its Content-Type again.
-  else if (body instanceof FormData) headers.delete('Content-Type');
+  else if (body instanceof FormData) headers.delete("Content-Type");
   return new Request(target, {
-    method: toGet ? 'GET' : request.method,
+    method: toGet ? "GET" : request.method,
     headers,
     body: toGet ? null : (body ?? null),
     signal: request.signal,
-    redirect: 'manual',
+    redirect: "manual",
   });
 }
 
@@ -586,7 +641,7 @@ export function encode(value: string): string {
 
 /** A scalar as text; objects (in arrays, or without a style) as JSON. */
 export function scalar(value: unknown): string {
-  return value instanceof Date ? value.toISOString() : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+  return value instanceof Date ? value.toISOString() : typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
 }
 
 /**
@@ -595,12 +650,12 @@ export function scalar(value: unknown): string {
  * unless it goes in a header or cookie (cookies are encoded by `appendCookie`).
  */
 function serialize(parameter: ParameterSpec, value: unknown, inQuery: boolean): string {
-  const code = inQuery || parameter.in === 'path' ? encode : String;
+  const code = inQuery || parameter.in === "path" ? encode : String;
   if (parameter.style) return parameter.style(parameter.name, value, parameter.explode ?? inQuery, code);
   const items = (Array.isArray(value) ? value : [value]).map((item) => code(scalar(item)));
-  if (!inQuery) return items.join(',');
+  if (!inQuery) return items.join(",");
   const name = encode(parameter.name);
-  return (parameter.explode ?? true) ? items.map((item) => `${name}=${item}`).join('&') : items.length ? `${name}=${items.join(',')}` : '';
+  return (parameter.explode ?? true) ? items.map((item) => `${name}=${item}`).join("&") : items.length ? `${name}=${items.join(",")}` : "";
 }
 
 /**
@@ -610,28 +665,28 @@ function serialize(parameter: ParameterSpec, value: unknown, inQuery: boolean): 
  */
 function expandPath(spec: OperationSpec, params: Record<string, unknown>): string {
   return spec.path
-    .split('/')
+    .split("/")
     .map((template) => {
-      let last = '';
+      let last = "";
       const segment = template.replace(/\{([^}]+)\}/g, (_match, name: string) => {
-        const parameter = spec.params?.find((item) => item.in === 'path' && item.name === name);
+        const parameter = spec.params?.find((item) => item.in === "path" && item.name === name);
         const value = parameter ? params[parameter.key] : undefined;
-        if (!parameter || value === undefined || value === null) throw new ApiParameterError(spec.id, name, 'is missing');
+        if (!parameter || value === undefined || value === null) throw new ApiParameterError(spec.id, name, "is missing");
         last = name;
         return serialize(parameter, value, false);
       });
-      if (last && (segment === '' || segment === '.' || segment === '..')) {
+      if (last && (segment === "" || segment === "." || segment === "..")) {
         throw new ApiParameterError(spec.id, last, 'must not be empty, "." or ".." (the segment would address another resource)');
       }
       return segment;
     })
-    .join('/');
+    .join("/");
 }
 
 /** Adds `name=value` (percent-encoded) to the `Cookie` header. */
 export function appendCookie(headers: Headers, name: string, value: string): void {
-  const existing = headers.get('Cookie');
-  headers.set('Cookie', `${existing ? `${existing}; ` : ''}${name}=${encode(value)}`);
+  const existing = headers.get("Cookie");
+  headers.set("Cookie", `${existing ? `${existing}; ` : ""}${name}=${encode(value)}`);
 }
 
 function isJson(mediaType: string): boolean {
@@ -639,13 +694,15 @@ function isJson(mediaType: string): boolean {
 }
 
 /** Serialises a request body: by the operation's encoder, else JSON, text or bytes as they are. */
-function encodeBody(spec: OperationSpec, value: unknown, headers: Headers): RequestInit['body'] {
+function encodeBody(spec: OperationSpec, value: unknown, headers: Headers): RequestInit["body"] {
   if (value === undefined) return undefined;
-  const mediaType = spec.body ?? '';
-  if (!headers.has('Content-Type')) headers.set('Content-Type', mediaType);
+  const mediaType = spec.body ?? "";
+  if (!headers.has("Content-Type")) headers.set("Content-Type", mediaType);
   if (spec.encodeBody) return spec.encodeBody(value, headers);
   if (isJson(mediaType)) return JSON.stringify(value);
-  return value instanceof Blob || value instanceof ArrayBuffer || ArrayBuffer.isView(value) ? (value as RequestInit['body']) : scalar(value);
+  return value instanceof Blob || value instanceof ArrayBuffer || ArrayBuffer.isView(value)
+    ? (value as RequestInit["body"])
+    : scalar(value);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -659,18 +716,23 @@ function discard(response: Response): Promise<unknown> {
  * Reads and parses the body: JSON and text by `Content-Type`, anything else as a `Blob`. A 2xx
  * body that is not the JSON it claims to be fails with `fail.invalid`.
  */
-async function readResponse(response: Response, method: string, limit: number, fail: { tooLarge(): Error; invalid(data: string, cause: unknown): Error }): Promise<unknown> {
-  if (method === 'HEAD' || [204, 205, 304].includes(response.status)) {
+async function readResponse(
+  response: Response,
+  method: string,
+  limit: number,
+  fail: { tooLarge(): Error; invalid(data: string, cause: unknown): Error },
+): Promise<unknown> {
+  if (method === "HEAD" || [204, 205, 304].includes(response.status)) {
     await discard(response);
     return undefined;
   }
-  const type = response.headers.get('Content-Type');
+  const type = response.headers.get("Content-Type");
   const blob = await readBlob(response, limit, fail.tooLarge);
   if (type && !isJson(type) && !/^text\/|xml|x-www-form-urlencoded/i.test(type)) {
     return blob.size === 0 ? undefined : new Blob([blob], { type });
   }
   const text = await blob.text();
-  if (text === '' || (type && !isJson(type))) return text || undefined;
+  if (text === "" || (type && !isJson(type))) return text || undefined;
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -690,7 +752,7 @@ async function readBlob(response: Response, limit: number, tooLarge: () => Error
   const chunks: NonNullable<ConstructorParameters<typeof Blob>[0]> = [];
   let size = 0;
   if (body) {
-    if (limit > 0 && Number(response.headers.get('Content-Length')) > limit) {
+    if (limit > 0 && Number(response.headers.get("Content-Length")) > limit) {
       await discard(response);
       throw tooLarge();
     }
@@ -712,14 +774,9 @@ async function readBlob(response: Response, limit: number, tooLarge: () => Error
 // ---------------------------------------------------------------------------------------------
 // Retries and time
 
-/** Exponential backoff with full jitter. */
-function backoff(retry: Required<HttpRetryOptions>, attempt: number): number {
-  return Math.random() * Math.min(retry.maxDelay, retry.baseDelay * 2 ** attempt);
-}
-
 /** Milliseconds to wait from a `Retry-After` header (delay in seconds, or an HTTP date). */
 function retryAfter(headers: Headers): number | undefined {
-  const value = headers.get('Retry-After')?.trim() ?? '';
+  const value = headers.get("Retry-After")?.trim() ?? "";
   // Neither (NaN): the backoff decides.
   const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
   return Number.isNaN(ms) ? undefined : Math.max(0, ms);
@@ -732,7 +789,7 @@ function sleep(ms: number, signals: ReadonlyArray<AbortSignal | undefined>): Pro
   return new Promise<void>((resolve, reject) => {
     const settle = (): void => (deadline.expired() ? resolve() : reject(deadline.signal.reason));
     if (deadline.signal.aborted) settle();
-    else deadline.signal.addEventListener('abort', settle, { once: true });
+    else deadline.signal.addEventListener("abort", settle, { once: true });
   }).finally(deadline.clear);
 }
 
@@ -753,20 +810,21 @@ function timer(timeout: number, parents: ReadonlyArray<AbortSignal | undefined>)
   let expired = false;
   for (const parent of signals) {
     if (parent.aborted) controller.abort(parent.reason);
-    else parent.addEventListener('abort', onAbort, { once: true });
+    else parent.addEventListener("abort", onAbort, { once: true });
   }
-  const id = timeout > 0 && Number.isFinite(timeout)
-    ? setTimeout(() => {
-      expired = true;
-      controller.abort();
-    }, timeout)
-    : undefined;
+  const id =
+    timeout > 0 && Number.isFinite(timeout)
+      ? setTimeout(() => {
+          expired = true;
+          controller.abort();
+        }, timeout)
+      : undefined;
   return {
     signal: controller.signal,
     expired: () => expired,
     clear: () => {
       clearTimeout(id);
-      for (const parent of signals) parent.removeEventListener('abort', onAbort);
+      for (const parent of signals) parent.removeEventListener("abort", onAbort);
     },
   };
 }
@@ -775,8 +833,11 @@ function timer(timeout: number, parents: ReadonlyArray<AbortSignal | undefined>)
 function randomKey(): string {
   // randomUUID exists only in secure contexts in browsers: elsewhere each `x` of the template gets
   // 4 random bits, and `y` the variant bits `10` and 2 random bits.
-  return crypto.randomUUID?.() ?? 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'.replace(/[xy]/g, (c) => {
-    const bits = (crypto.getRandomValues(new Uint8Array(1))[0] ?? 0) & 15;
-    return (c === 'x' ? bits : (bits & 3) | 8).toString(16);
-  });
+  return (
+    crypto.randomUUID?.() ??
+    "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".replace(/[xy]/g, (c) => {
+      const bits = (crypto.getRandomValues(new Uint8Array(1))[0] ?? 0) & 15;
+      return (c === "x" ? bits : (bits & 3) | 8).toString(16);
+    })
+  );
 }

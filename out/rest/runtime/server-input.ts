@@ -8,9 +8,12 @@
  */
 import type { IncomingMessage } from "node:http";
 import { HttpProblem } from "./server-types.js";
-import type { BodySpec, FieldSpec, OperationSpec, ParameterSpec, ParameterType, RouteNode } from "./server.js";
+import type { BodySpec, FieldSpec, OperationSpec, ParameterSpec, ParameterType, RouteNode } from "./server-spec.js";
 
-/** A validation failure, as listed in a problem's `errors`: where (a JSON pointer), which rule, why. */
+/**
+ * A validation failure, as listed in a problem's `errors`: where (a JSON pointer), which rule, why.
+ * @public
+ */
 export interface FieldError {
   pointer: string;
   keyword: string;
@@ -52,7 +55,11 @@ export function parseTarget(url: string): Target {
   for (const segment of raw.slice(1, end)) {
     const encoded = segment.indexOf("%") !== -1;
     const decoded = encoded ? decode(segment, "path") : segment;
-    if (decoded === "." || decoded === ".." || (encoded ? /[/\\\0]/.test(decoded) : segment.indexOf("\\") !== -1 || segment.indexOf("\0") !== -1)) {
+    if (
+      decoded === "." ||
+      decoded === ".." ||
+      (encoded ? /[/\\\0]/.test(decoded) : segment.indexOf("\\") !== -1 || segment.indexOf("\0") !== -1)
+    ) {
       throw new HttpProblem(400, "Bad Request", { detail: "The path contains a dot segment or an encoded slash." });
     }
     segments.push(decoded);
@@ -268,7 +275,10 @@ export function readParameters(operation: OperationSpec, inputs: ParameterInputs
         errors.push({ pointer, keyword: "type", message: "must be given once" });
         continue;
       }
-      const message = parameter.type === "array" ? EXPECTED_ITEMS[parameter.items ?? "unknown"] : EXPECTED[parameter.type === "object" ? "unknown" : parameter.type];
+      const message =
+        parameter.type === "array"
+          ? EXPECTED_ITEMS[parameter.items ?? "unknown"]
+          : EXPECTED[parameter.type === "object" ? "unknown" : parameter.type];
       errors.push({ pointer, keyword: "type", message });
       continue;
     }
@@ -297,7 +307,10 @@ function queryValue(parameter: ParameterSpec, query: ReadonlyMap<string, string[
       }
       const text = texts.at(-1);
       if (property === undefined || property === "" || property.includes("[") || text === undefined) continue;
-      const value = scalar(text, parameter.properties && Object.hasOwn(parameter.properties, property) ? parameter.properties[property] : "string");
+      const value = scalar(
+        text,
+        parameter.properties && Object.hasOwn(parameter.properties, property) ? parameter.properties[property] : "string",
+      );
       if (value === INVALID) return INVALID;
       Object.defineProperty(object, property, { value, enumerable: true, writable: true, configurable: true });
       found = true;
@@ -345,7 +358,10 @@ function delimited(parameter: ParameterSpec, text: string, by: string): unknown 
           })
         : Array.from({ length: Math.floor(parts.length / 2) }, (_, i) => [parts[2 * i] ?? "", parts[2 * i + 1] ?? ""]);
       for (const [key, item] of entries) {
-        const value = scalar(item.trim(), parameter.properties && Object.hasOwn(parameter.properties, key) ? parameter.properties[key] : "string");
+        const value = scalar(
+          item.trim(),
+          parameter.properties && Object.hasOwn(parameter.properties, key) ? parameter.properties[key] : "string",
+        );
         if (value === INVALID) return INVALID;
         Object.defineProperty(object, key.trim(), { value, enumerable: true, writable: true, configurable: true });
       }
@@ -409,7 +425,9 @@ export function hasBody(request: IncomingMessage): boolean {
 export function acceptsMediaType(spec: BodySpec, contentType: string | undefined): boolean {
   const type = mediaTypeOf(contentType);
   if (type === undefined) return false;
-  const accepted = spec.mediaTypes.some((declared) => declared === type || declared === "*/*" || (declared.endsWith("/*") && type.startsWith(declared.slice(0, -1))));
+  const accepted = spec.mediaTypes.some(
+    (declared) => declared === type || declared === "*/*" || (declared.endsWith("/*") && type.startsWith(declared.slice(0, -1))),
+  );
   if (!accepted) return false;
   if (isJsonType(type)) {
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? "");
@@ -439,7 +457,9 @@ export function readBody(request: IncomingMessage, limits: BodyLimits): Promise<
   if (request.readableEnded) return Promise.resolve(parsedBody(request));
   const declared = request.headers["content-length"];
   if (declared !== undefined && !/^\d+$/.test(declared)) {
-    return Promise.reject(new HttpProblem(400, "Bad Request", { detail: "Content-Length is not a number.", headers: { connection: "close" } }));
+    return Promise.reject(
+      new HttpProblem(400, "Bad Request", { detail: "Content-Length is not a number.", headers: { connection: "close" } }),
+    );
   }
   if (declared !== undefined && Number(declared) > limits.maxBodySize) return Promise.reject(tooLarge(limits.maxBodySize));
   return new Promise((resolve, reject) => {
@@ -470,7 +490,13 @@ export function readBody(request: IncomingMessage, limits: BodyLimits): Promise<
     const timer = request.complete
       ? undefined
       : setTimeout(
-          () => finish(new HttpProblem(408, "Request Timeout", { detail: `The request body did not arrive within ${limits.bodyTimeout} ms.`, headers: { connection: "close" } })),
+          () =>
+            finish(
+              new HttpProblem(408, "Request Timeout", {
+                detail: `The request body did not arrive within ${limits.bodyTimeout} ms.`,
+                headers: { connection: "close" },
+              }),
+            ),
           limits.bodyTimeout,
         );
     request.on("data", onData);
@@ -489,7 +515,10 @@ function parsedBody(request: IncomingMessage): Uint8Array | undefined {
 }
 
 function tooLarge(limit: number): HttpProblem {
-  return new HttpProblem(413, "Content Too Large", { detail: `The request body exceeds ${limit} bytes.`, headers: { connection: "close" } });
+  return new HttpProblem(413, "Content Too Large", {
+    detail: `The request body exceeds ${limit} bytes.`,
+    headers: { connection: "close" },
+  });
 }
 
 /** The client went away while its request was read: there is nobody to answer. */
@@ -554,7 +583,9 @@ function parseJson(source: string, maxDepth: number): unknown {
   try {
     return JSON.parse(source);
   } catch (error) {
-    throw new HttpProblem(400, "Bad Request", { detail: `The body is not valid JSON: ${error instanceof Error ? error.message : "syntax error"}.` });
+    throw new HttpProblem(400, "Bad Request", {
+      detail: `The body is not valid JSON: ${error instanceof Error ? error.message : "syntax error"}.`,
+    });
   }
 }
 
@@ -568,7 +599,7 @@ function depthOf(source: string): number {
       // Jump over the string: to the next quote not escaped by an odd run of backslashes.
       let end = i;
       for (;;) {
-        end = source.indexOf("\"", end + 1);
+        end = source.indexOf('"', end + 1);
         if (end === -1) return deepest;
         let slashes = 0;
         while (source.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
@@ -585,7 +616,10 @@ function depthOf(source: string): number {
 }
 
 /** Form fields as an object: lists where the schema has an array, scalars coerced, files kept. */
-function formObject(fields: Map<string, Array<string | File>>, specs: Readonly<Record<string, FieldSpec>> | undefined): Record<string, unknown> {
+function formObject(
+  fields: Map<string, Array<string | File>>,
+  specs: Readonly<Record<string, FieldSpec>> | undefined,
+): Record<string, unknown> {
   const object: Record<string, unknown> = {};
   const errors: FieldError[] = [];
   for (const [name, values] of fields) {
@@ -605,7 +639,12 @@ function formObject(fields: Map<string, Array<string | File>>, specs: Readonly<R
       value = read(last, spec?.type);
     }
     if (value === INVALID) {
-      errors.push({ pointer: `/body/${pointerToken(name)}`, keyword: "type", message: spec?.type === "array" ? "has a malformed item" : EXPECTED[spec?.type === "binary" || spec === undefined ? "unknown" : spec.type] });
+      errors.push({
+        pointer: `/body/${pointerToken(name)}`,
+        keyword: "type",
+        message:
+          spec?.type === "array" ? "has a malformed item" : EXPECTED[spec?.type === "binary" || spec === undefined ? "unknown" : spec.type],
+      });
       continue;
     }
     Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true });

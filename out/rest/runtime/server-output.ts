@@ -8,7 +8,7 @@ import { STATUS_CODES, validateHeaderName, validateHeaderValue } from "node:http
 import { HttpProblem } from "./server-types.js";
 import type { ProblemBody, ServerResponse } from "./server-types.js";
 import type { FieldError } from "./server-input.js";
-import type { HandlerResult, OperationSpec, PaginationSpec, ResponseSpec } from "./server.js";
+import type { HandlerResult, OperationSpec, PaginationSpec, ResponseSpec } from "./server-spec.js";
 
 const PROBLEM_JSON = "application/problem+json";
 
@@ -40,8 +40,17 @@ export function publicBase(publicUrl: string | undefined): string {
   } catch {
     url = undefined;
   }
-  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
-    throw new TypeError(`publicUrl ${JSON.stringify(publicUrl)} is not an absolute http(s) URL without query or fragment, e.g. "https://api.example.com"`);
+  if (
+    url === undefined ||
+    (url.protocol !== "http:" && url.protocol !== "https:") ||
+    url.search !== "" ||
+    url.hash !== "" ||
+    url.username !== "" ||
+    url.password !== ""
+  ) {
+    throw new TypeError(
+      `publicUrl ${JSON.stringify(publicUrl)} is not an absolute http(s) URL without query or fragment, e.g. "https://api.example.com"`,
+    );
   }
   return url.href.replace(/\/+$/, "");
 }
@@ -60,7 +69,12 @@ export function statusTitle(status: number): string {
 }
 
 /** A problem response, ready to write. Extension members never replace the standard ones. */
-export function problemResponse(status: number, title: string, init: { detail?: string | undefined; type?: string | undefined; headers?: Record<string, string>; extensions?: Record<string, unknown> }, context: ProblemContext): ServerResponse {
+export function problemResponse(
+  status: number,
+  title: string,
+  init: { detail?: string | undefined; type?: string | undefined; headers?: Record<string, string>; extensions?: Record<string, unknown> },
+  context: ProblemContext,
+): ServerResponse {
   const body: ProblemBody = { type: init.type ?? "about:blank", title, status };
   if (init.detail) body.detail = init.detail;
   body.instance = context.instance;
@@ -82,12 +96,17 @@ export function problemResponse(status: number, title: string, init: { detail?: 
 export function errorResponse(error: unknown, context: ProblemContext): ServerResponse {
   if (error instanceof HttpProblem && error.status >= 400 && error.status <= 599) {
     const { type, detail, ...extensions } = error.extensions;
-    return problemResponse(error.status, error.message || statusTitle(error.status), {
-      type: typeof type === "string" ? type : undefined,
-      detail: typeof detail === "string" ? detail : undefined,
-      headers: error.headers,
-      extensions,
-    }, context);
+    return problemResponse(
+      error.status,
+      error.message || statusTitle(error.status),
+      {
+        type: typeof type === "string" ? type : undefined,
+        detail: typeof detail === "string" ? detail : undefined,
+        headers: error.headers,
+        extensions,
+      },
+      context,
+    );
   }
   const detail = context.production ? undefined : internalDetail(error);
   return problemResponse(500, statusTitle(500), { detail }, context);
@@ -104,7 +123,12 @@ export class ResponseValidationError extends Error {
   readonly errors: FieldError[];
 
   constructor(operation: string, status: number, errors: FieldError[]) {
-    super(`The ${status} response of ${operation} does not match its schema: ${errors.slice(0, 3).map((error) => `${error.pointer || "/"} ${error.message}`).join("; ")}.`);
+    super(
+      `The ${status} response of ${operation} does not match its schema: ${errors
+        .slice(0, 3)
+        .map((error) => `${error.pointer || "/"} ${error.message}`)
+        .join("; ")}.`,
+    );
     this.name = "ResponseValidationError";
     this.errors = errors;
   }
@@ -149,12 +173,17 @@ export function resultResponse(operation: OperationSpec, result: HandlerResult, 
   if (context.validateResponses && !context.production && spec?.validate) {
     const checked = spec.validate(body);
     if (!checked.ok) {
-      throw new ResponseValidationError(operation.id, status, checked.errors.map((error) => ({ pointer: `/body${error.path}`, keyword: error.keyword, message: error.message })));
+      throw new ResponseValidationError(
+        operation.id,
+        status,
+        checked.errors.map((error) => ({ pointer: `/body${error.path}`, keyword: error.keyword, message: error.message })),
+      );
     }
   }
   if (status === 201 && headers["location"] === undefined && operation.location) {
     const id = typeof body === "object" && body !== null ? (body as Record<string, unknown>)[operation.location.property] : undefined;
-    if (typeof id === "string" || typeof id === "number") headers["location"] = `${context.base}${trimSlash(context.path)}/${encodeURIComponent(String(id))}`;
+    if (typeof id === "string" || typeof id === "number")
+      headers["location"] = `${context.base}${trimSlash(context.path)}/${encodeURIComponent(String(id))}`;
   }
   if (status >= 200 && status < 300 && operation.pagination && headers["link"] === undefined) {
     const link = linkHeader(operation.pagination, body, context);
@@ -211,7 +240,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** Keeps only `fields` of the body, or of each item of its `items` list, or of each element. */
 function sparse(body: unknown, fields: readonly string[], items: string | undefined): unknown {
-  if (items && isPlainObject(body) && Array.isArray(body[items])) return { ...body, [items]: (body[items] as unknown[]).map((item) => pick(item, fields)) };
+  if (items && isPlainObject(body) && Array.isArray(body[items]))
+    return { ...body, [items]: (body[items] as unknown[]).map((item) => pick(item, fields)) };
   if (Array.isArray(body)) return body.map((item) => pick(item, fields));
   return pick(body, fields);
 }
@@ -220,7 +250,8 @@ function pick(value: unknown, fields: readonly string[]): unknown {
   if (!isPlainObject(value)) return value;
   const picked: Record<string, unknown> = {};
   for (const field of fields) {
-    if (Object.hasOwn(value, field)) Object.defineProperty(picked, field, { value: value[field], enumerable: true, writable: true, configurable: true });
+    if (Object.hasOwn(value, field))
+      Object.defineProperty(picked, field, { value: value[field], enumerable: true, writable: true, configurable: true });
   }
   return picked;
 }
@@ -233,7 +264,8 @@ function pick(value: unknown, fields: readonly string[]): unknown {
 function linkHeader(pagination: PaginationSpec, body: unknown, context: ResultContext): string | undefined {
   if (!isPlainObject(body)) return undefined;
   const links: string[] = [];
-  const link = (rel: string, changes: Record<string, string>) => links.push(`<${context.base}${withQuery(context.path, context.query, changes)}>; rel="${rel}"`);
+  const link = (rel: string, changes: Record<string, string>) =>
+    links.push(`<${context.base}${withQuery(context.path, context.query, changes)}>; rel="${rel}"`);
   if (pagination.kind === "cursor") {
     const next = body[pagination.next];
     if (typeof next === "string" && next !== "") link("next", { [pagination.cursor]: next });
@@ -258,18 +290,21 @@ function linkHeader(pagination: PaginationSpec, body: unknown, context: ResultCo
 
 /** `path?query` with the named parameters replaced (others kept as sent, in order). */
 function withQuery(path: string, query: string, changes: Record<string, string>): string {
-  const pairs = query === "" ? [] : query.split("&").filter((pair) => {
-    if (pair === "") return false;
-    const equals = pair.indexOf("=");
-    const name = equals === -1 ? pair : pair.slice(0, equals);
-    let decoded = name;
-    try {
-      decoded = decodeURIComponent(name.replace(/\+/g, " "));
-    } catch {
-      // Kept as sent.
-    }
-    return !Object.hasOwn(changes, decoded);
-  });
+  const pairs =
+    query === ""
+      ? []
+      : query.split("&").filter((pair) => {
+          if (pair === "") return false;
+          const equals = pair.indexOf("=");
+          const name = equals === -1 ? pair : pair.slice(0, equals);
+          let decoded = name;
+          try {
+            decoded = decodeURIComponent(name.replace(/\+/g, " "));
+          } catch {
+            // Kept as sent.
+          }
+          return !Object.hasOwn(changes, decoded);
+        });
   for (const [name, value] of Object.entries(changes)) pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
   // `<` and `>` never appear: the path and query come percent-encoded from the request line.
   return `${path.replace(/[<>"\s]/g, encodeURIComponent)}?${pairs.join("&").replace(/[<>"\s]/g, encodeURIComponent)}`;

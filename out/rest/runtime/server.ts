@@ -17,171 +17,57 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse as NodeResponse } from "node:http";
-import { authenticate, type AuthenticateOptions, type SchemeSpec } from "./auth.js";
+import { authenticate, type AuthenticateOptions } from "./auth.js";
 import { assertIfMatch, conditional, type ConditionalOptions } from "./conditional.js";
 import { cors, type CorsOptions } from "./cors.js";
 import { idempotency, type IdempotencyOptions } from "./idempotency.js";
 import { rateLimit, type RateLimitOptions } from "./rate-limit.js";
-import { acceptsMediaType, ClientGoneError, decodeBody, describeErrors, hasBody, isJsonType, matchRoute, mediaTypeOf, parseQuery, parseTarget, readBody, readParameters } from "./server-input.js";
+import {
+  acceptsMediaType,
+  ClientGoneError,
+  decodeBody,
+  describeErrors,
+  hasBody,
+  isJsonType,
+  matchRoute,
+  mediaTypeOf,
+  parseQuery,
+  parseTarget,
+  readBody,
+  readParameters,
+} from "./server-input.js";
 import type { FieldError, ParameterValues, RouteMatch, Target } from "./server-input.js";
 import { errorResponse, problemResponse, publicBase, requestPath, resultResponse, statusTitle } from "./server-output.js";
 import { HttpProblem } from "./server-types.js";
 import type { OperationMeta, ServerRequest, ServerResponse, Stage, Store } from "./server-types.js";
+import type { MaybePromise, HandlerResult, SortField, RequestContext, OperationSpec, RouteNode, ApiSpec } from "./server-spec.js";
 import { MemoryStore } from "./store.js";
 import type { ValidationResult } from "./validation.js";
 
 export { HttpProblem } from "./server-types.js";
 export type { FieldError } from "./server-input.js";
-
-// ---- what server.ts declares ------------------------------------------------------------------
-
-export type MaybePromise<T> = T | Promise<T>;
-
-/** A response header value; numbers are written in decimal. */
-export type HeaderValue = string | number | readonly string[];
-
-/** Extra response headers a handler may set beside the declared ones. */
-export interface ResponseHeaders {
-  [name: string]: HeaderValue | undefined;
-}
-
-/** What every handler returns: a status, and the body and headers declared for it. */
-export interface HandlerResult {
-  status: number;
-  body?: unknown;
-  headers?: ResponseHeaders;
-}
-
-/** One `sort` key: `-createdAt` is `{ field: "createdAt", direction: "desc" }`. */
-export interface SortField<Field extends string = string> {
-  field: Field;
-  direction: "asc" | "desc";
-}
-
-/** What a handler knows of its request beside its parameters and body. */
-export interface RequestContext<Principal = unknown> {
-  /** Also the `Trace-Id` response header and the `traceId` of every problem. */
-  readonly traceId: string;
-  /** Who `auth.verify` said the credentials belong to; undefined on public operations. */
-  readonly principal: Principal | undefined;
-  readonly operation: OperationMeta;
-  /** The base path the request came under (`/v1`), or "". */
-  readonly basePath: string;
-  /** The raw request, for what the generated parameters do not cover. */
-  readonly request: IncomingMessage;
-  /** Aborted when the client goes away before the answer is written. */
-  readonly signal: AbortSignal;
-  /**
-   * Compares the request's `If-Match` with the ETag of the resource as loaded now: 412 when it does
-   * not match, 428 when the operation requires `If-Match` and none was sent.
-   */
-  assertIfMatch(currentEtag: string | undefined): void;
-}
-
-export type Validator = (value: unknown) => ValidationResult<unknown>;
-
-/** How a parameter's text is read before its schema validates it. */
-export type ParameterType = "string" | "integer" | "number" | "boolean" | "unknown";
-
-export interface ParameterSpec {
-  /** Name on the wire, e.g. `filter[status]` or `If-Match`. */
-  readonly name: string;
-  readonly in: "path" | "query" | "header" | "cookie";
-  /** Property of the handler's request object. */
-  readonly key: string;
-  /** The request property that collects this one (`filter` for `filter[status]`). */
-  readonly group?: string;
-  readonly type: ParameterType | "array" | "object";
-  /** Type of the items of an array. */
-  readonly items?: ParameterType;
-  /** Types of the properties of an object. */
-  readonly properties?: Readonly<Record<string, ParameterType>>;
-  /** Default `form` in the query and cookies, `simple` in the path and headers. */
-  readonly style?: "form" | "simple" | "label" | "matrix" | "spaceDelimited" | "pipeDelimited" | "deepObject";
-  /** Default true for `form`, false otherwise. */
-  readonly explode?: boolean;
-  /** The schema's `default`, given to the handler when the parameter is absent. */
-  readonly default?: unknown;
-}
-
-/** How a form or multipart field is read: `binary` fields are files. */
-export interface FieldSpec {
-  readonly type: ParameterType | "binary" | "array";
-  readonly items?: ParameterType | "binary";
-}
-
-export interface BodySpec {
-  readonly required: boolean;
-  /** Media types the operation takes, lower case (`application/json`, `multipart/form-data`). */
-  readonly mediaTypes: readonly string[];
-  readonly validate?: Validator;
-  /** The validator of a text body (`text/*`), from its string schema. */
-  readonly validateText?: Validator;
-  /** A binary body's size in bytes, from its schema's `minLength`/`maxLength`. */
-  readonly bytes?: { readonly minLength?: number; readonly maxLength?: number };
-  /** Form and multipart fields by name. */
-  readonly fields?: Readonly<Record<string, FieldSpec>>;
-}
-
-export interface ResponseSpec {
-  readonly contentType?: string;
-  /** The body's validator, run when `validateResponses` is on (never in production). */
-  readonly validate?: Validator;
-}
-
-export type PaginationSpec =
-  | { readonly kind: "cursor"; readonly cursor: string; readonly items?: string; readonly next: string; readonly prev?: string }
-  | {
-      readonly kind: "page";
-      readonly page: { readonly name: string; readonly key: string };
-      readonly pageSize: { readonly name: string; readonly key: string };
-      readonly items?: string;
-      readonly total?: string;
-    };
-
-/** Everything the core knows of an operation (`allow` is computed from its route). */
-export interface OperationSpec extends Omit<OperationMeta, "allow"> {
-  readonly parameters?: readonly ParameterSpec[];
-  /** Validators of the parameter values by location, keyed by wire name. */
-  readonly validate?: { readonly path?: Validator; readonly query?: Validator; readonly header?: Validator; readonly cookie?: Validator };
-  readonly body?: BodySpec;
-  /** By status: `200`, `4XX`, `default`. */
-  readonly responses: Readonly<Record<string, ResponseSpec>>;
-  /** A 201 without `Location` gets `<request path>/<body[property]>`. */
-  readonly location?: { readonly property: string };
-  readonly pagination?: PaginationSpec;
-  /** Page-size parameter with no declared maximum: clamped to `maxPageSize`. */
-  readonly pageSize?: { readonly key: string };
-  /** `sort` parsed into `SortField`s; `fields` lists the sortable names when the schema says. */
-  readonly sort?: { readonly key: string; readonly fields?: readonly string[] };
-  /** Sparse fieldset: the request property listing the fields, and the body's item list. */
-  readonly fields?: { readonly key: string; readonly items?: string };
-}
-
-/**
- * The routes, one node per path segment: literal segments in `children`, `{name}.{ext}`-style
- * segments in `patterns`, a whole-segment parameter in `param`. A node with `methods` ends a path.
- */
-export interface RouteNode {
-  /** The path template ending here. */
-  readonly path?: string;
-  /** Path parameter names of the template, in order. */
-  readonly names?: readonly string[];
-  readonly methods?: Readonly<Record<string, OperationSpec>>;
-  readonly children?: Readonly<Record<string, RouteNode>>;
-  readonly patterns?: readonly { readonly match: RegExp; readonly node: RouteNode }[];
-  readonly param?: RouteNode;
-}
-
-export interface ApiSpec {
-  readonly routes: RouteNode;
-  /** Path prefixes of the API's servers (`/v1`); "" for the root. */
-  readonly basePaths: readonly string[];
-  readonly securitySchemes: Readonly<Record<string, SchemeSpec>>;
-}
+export type {
+  MaybePromise,
+  HeaderValue,
+  ResponseHeaders,
+  HandlerResult,
+  SortField,
+  RequestContext,
+  Validator,
+  ParameterType,
+  ParameterSpec,
+  FieldSpec,
+  BodySpec,
+  ResponseSpec,
+  PaginationSpec,
+  OperationSpec,
+  RouteNode,
+  ApiSpec,
+} from "./server-spec.js";
 
 // ---- options ----------------------------------------------------------------------------------
 
+/** @public */
 export interface Limits {
   /** Largest request body in bytes (413 above). Default 1 MiB. */
   maxBodySize: number;
@@ -193,9 +79,13 @@ export interface Limits {
   maxJsonDepth: number;
 }
 
+/** @public */
 export const DEFAULT_LIMITS: Readonly<Limits> = { maxBodySize: 1024 * 1024, maxUrlLength: 8192, bodyTimeout: 30_000, maxJsonDepth: 64 };
 
-/** Settings of one operation that the document does not say. */
+/**
+ * Settings of one operation that the document does not say.
+ * @public
+ */
 export interface OperationOptions {
   /** `Cache-Control` of its successful GET/HEAD responses, e.g. `public, max-age=60` or `no-store`. */
   cacheControl?: string;
@@ -203,7 +93,10 @@ export interface OperationOptions {
   ifMatch?: "optional" | "required";
 }
 
-/** What `onError` is told besides the error. */
+/**
+ * What `onError` is told besides the error.
+ * @public
+ */
 export interface ErrorContext {
   traceId: string;
   /** The operation id, when routing got that far. */
@@ -211,6 +104,7 @@ export interface ErrorContext {
   request: IncomingMessage;
 }
 
+/** @public */
 export interface ServerOptions<Principal = unknown> {
   /**
    * Path prefixes the routes live under. Default: the paths of the document's `servers`
@@ -264,7 +158,10 @@ export interface ServerOptions<Principal = unknown> {
   store?: Store;
 }
 
-/** The request listener: for `http.createServer`, or as middleware (`app.use(listener)`). */
+/**
+ * The request listener: for `http.createServer`, or as middleware (`app.use(listener)`).
+ * @public
+ */
 export type Listener = (request: IncomingMessage, response: NodeResponse, next?: (error?: unknown) => void) => void;
 
 // ---- the listener -----------------------------------------------------------------------------
@@ -379,12 +276,16 @@ export function createListener<Principal>(
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const production = options.production ?? process.env["NODE_ENV"] === "production";
   const publicPrefix = publicBase(options.publicUrl);
-  const basePaths = (options.basePath === undefined ? api.basePaths : typeof options.basePath === "string" ? [options.basePath] : options.basePath)
+  const basePaths = (
+    options.basePath === undefined ? api.basePaths : typeof options.basePath === "string" ? [options.basePath] : options.basePath
+  )
     .map((path) => path.split("/").filter(Boolean))
     // Longest first, so `/api/v2` wins over `/api`.
     .sort((a, b) => b.length - a.length);
   const maxPageSize = options.maxPageSize ?? 100;
-  const onError = options.onError ?? ((error: unknown, where: ErrorContext) => console.error(`[${where.traceId}]${where.operation ? ` ${where.operation}:` : ""}`, error));
+  const onError =
+    options.onError ??
+    ((error: unknown, where: ErrorContext) => console.error(`[${where.traceId}]${where.operation ? ` ${where.operation}:` : ""}`, error));
   const fallthrough = options.fallthrough ?? true;
   const validateResponses = options.validateResponses ?? false;
   const customTraceId = options.traceId;
@@ -405,7 +306,10 @@ export function createListener<Principal>(
     const { resolved: operation, node, raw: req } = exchange;
     if (operation === node.options) return { status: 204, headers: { allow: node.allowText } };
     if (operation === node.notAllowed) {
-      throw new HttpProblem(405, "Method Not Allowed", { detail: `${exchange.method} is not one of ${node.allow.join(", ")}.`, headers: { allow: node.allowText } });
+      throw new HttpProblem(405, "Method Not Allowed", {
+        detail: `${exchange.method} is not one of ${node.allow.join(", ")}.`,
+        headers: { allow: node.allowText },
+      });
     }
     const handler = table[operation.id];
     if (typeof handler !== "function") throw new HttpProblem(501, "Not Implemented", { detail: `No handler for ${operation.id}.` });
@@ -441,7 +345,17 @@ export function createListener<Principal>(
       const url = exchange.target;
       const path = requestPath(originalUrl(req) ?? url);
       // Written out rather than `{ ...where, path }`: V8 makes a spread copy that gains properties slowly.
-      const resultContext = { traceId, instance: instanceOf(url), production, base: publicPrefix, path, query: exchange.query, request: input, fields, validateResponses };
+      const resultContext = {
+        traceId,
+        instance: instanceOf(url),
+        production,
+        base: publicPrefix,
+        path,
+        query: exchange.query,
+        request: input,
+        fields,
+        validateResponses,
+      };
       return resultResponse(operation, result, resultContext);
     } catch (error) {
       if (error instanceof HttpProblem) throw error;
@@ -491,7 +405,8 @@ export function createListener<Principal>(
     let match: RouteMatch | undefined;
     let target: Target;
     try {
-      if (url.length > limits.maxUrlLength) throw new HttpProblem(414, "URI Too Long", { detail: `The request target is longer than ${limits.maxUrlLength} characters.` });
+      if (url.length > limits.maxUrlLength)
+        throw new HttpProblem(414, "URI Too Long", { detail: `The request target is longer than ${limits.maxUrlLength} characters.` });
       target = parseTarget(url);
       match = matchRoute(api.routes, basePaths, target.segments);
     } catch (error) {
@@ -499,11 +414,37 @@ export function createListener<Principal>(
     }
     if (!match) {
       if (next && fallthrough) return next();
-      return send(req, res, problemResponse(404, "Not Found", { detail: "No resource lives at this path." }, { traceId, instance: instanceOf(url), production }), traceId);
+      return send(
+        req,
+        res,
+        problemResponse(
+          404,
+          "Not Found",
+          { detail: "No resource lives at this path." },
+          { traceId, instance: instanceOf(url), production },
+        ),
+        traceId,
+      );
     }
     const node = nodes.get(match.node)!;
-    const operation = node.operations.get(method) ?? (method === "HEAD" ? node.operations.get("GET") : undefined) ?? (method === "OPTIONS" ? node.options : node.notAllowed);
-    const exchange = new Exchange(method, req, res, url, operation, traceId, operation, node, match, target.query, chains.get(operation)!, clientKeyOf);
+    const operation =
+      node.operations.get(method) ??
+      (method === "HEAD" ? node.operations.get("GET") : undefined) ??
+      (method === "OPTIONS" ? node.options : node.notAllowed);
+    const exchange = new Exchange(
+      method,
+      req,
+      res,
+      url,
+      operation,
+      traceId,
+      operation,
+      node,
+      match,
+      target.query,
+      chains.get(operation)!,
+      clientKeyOf,
+    );
 
     let response: ServerResponse;
     try {
@@ -569,19 +510,29 @@ function conventionStages<Principal>(api: ApiSpec, options: ServerOptions<Princi
   if (options.auth) {
     before.push([authenticate({ ...options.auth, schemes: api.securitySchemes }), (operation) => operation.security.length > 0]);
   } else if (options.auth === undefined && Object.keys(api.securitySchemes).length > 0 && usesSecurity(api.routes)) {
-    throw new TypeError("createServer: the API's operations require authentication: pass auth: { verify }, or auth: false to turn the checks off.");
+    throw new TypeError(
+      "createServer: the API's operations require authentication: pass auth: { verify }, or auth: false to turn the checks off.",
+    );
   }
-  if (options.idempotency !== false) after.push([idempotency({ ...options.idempotency, store }), (operation) => operation.idempotencyKey === true]);
+  if (options.idempotency !== false)
+    after.push([idempotency({ ...options.idempotency, store }), (operation) => operation.idempotencyKey === true]);
   if (options.conditional !== false) {
     // GET (and HEAD, which runs the GET operation) get ETags and 304s; writes with `ifMatch` get 428/412.
-    after.push([conditional(options.conditional || {}), (operation) => operation.method === "GET" || operation.method === "HEAD" || operation.ifMatch !== undefined]);
+    after.push([
+      conditional(options.conditional || {}),
+      (operation) => operation.method === "GET" || operation.method === "HEAD" || operation.ifMatch !== undefined,
+    ]);
   }
   return { before, after };
 }
 
 function usesSecurity(node: RouteNode): boolean {
   if (node.methods && Object.values(node.methods).some((operation) => operation.security.length > 0)) return true;
-  const children = [...Object.values(node.children ?? {}), ...(node.patterns ?? []).map((pattern) => pattern.node), ...(node.param ? [node.param] : [])];
+  const children = [
+    ...Object.values(node.children ?? {}),
+    ...(node.patterns ?? []).map((pattern) => pattern.node),
+    ...(node.param ? [node.param] : []),
+  ];
   return children.some(usesSecurity);
 }
 
@@ -597,8 +548,7 @@ function resolveRoutes(
   const visit = (node: RouteNode): void => {
     if (node.methods) {
       const declared = Object.keys(node.methods);
-      const allow = [...new Set([...declared, ...(declared.includes("GET") ? ["HEAD"] : []), "OPTIONS"])]
-        .sort((a, b) => rank(a) - rank(b));
+      const allow = [...new Set([...declared, ...(declared.includes("GET") ? ["HEAD"] : []), "OPTIONS"])].sort((a, b) => rank(a) - rank(b));
       const operations = new Map<string, Resolved>();
       for (const [method, operation] of Object.entries(node.methods)) {
         const extra = Object.hasOwn(overrides, operation.id) ? overrides[operation.id] : undefined;
@@ -607,7 +557,13 @@ function resolveRoutes(
         chains.set(resolved, chainOf(resolved));
       }
       const pseudo = (id: string, method: string): Resolved => ({ id, method, path: node.path ?? "", security: [], responses: {}, allow });
-      const info: NodeInfo = { allow, allowText: allow.join(", "), operations, options: pseudo("options", "OPTIONS"), notAllowed: pseudo("methodNotAllowed", "") };
+      const info: NodeInfo = {
+        allow,
+        allowText: allow.join(", "),
+        operations,
+        options: pseudo("options", "OPTIONS"),
+        notAllowed: pseudo("methodNotAllowed", ""),
+      };
       chains.set(info.options, chainOf(info.options));
       chains.set(info.notAllowed, chainOf(info.notAllowed));
       nodes.set(node, info);
@@ -658,7 +614,14 @@ function readInput(
   return withBody(operation, values, errors, decoded, contentType, maxPageSize);
 }
 
-function withBody(operation: OperationSpec, values: ParameterValues, errors: FieldError[], body: unknown, contentType: string | undefined, maxPageSize: number): Record<string, unknown> {
+function withBody(
+  operation: OperationSpec,
+  values: ParameterValues,
+  errors: FieldError[],
+  body: unknown,
+  contentType: string | undefined,
+  maxPageSize: number,
+): Record<string, unknown> {
   const spec = operation.body!;
   if (body === undefined) {
     if (spec.required) errors.push({ pointer: "/body", keyword: "required", message: "is required" });
@@ -675,7 +638,13 @@ function withBody(operation: OperationSpec, values: ParameterValues, errors: Fie
   return shapeInput(operation, values, errors, body, maxPageSize);
 }
 
-function shapeInput(operation: OperationSpec, values: ParameterValues, errors: FieldError[], body: unknown, maxPageSize: number): Record<string, unknown> {
+function shapeInput(
+  operation: OperationSpec,
+  values: ParameterValues,
+  errors: FieldError[],
+  body: unknown,
+  maxPageSize: number,
+): Record<string, unknown> {
   const request: Record<string, unknown> = {};
   for (const parameter of operation.parameters ?? []) {
     if (parameter.group !== undefined && request[parameter.group] === undefined) request[parameter.group] = {};
@@ -686,7 +655,8 @@ function shapeInput(operation: OperationSpec, values: ParameterValues, errors: F
     }
     if (value === undefined) continue;
     const target = parameter.group === undefined ? request : (request[parameter.group] as Record<string, unknown>);
-    if (parameter.key === "__proto__") Object.defineProperty(target, parameter.key, { value, enumerable: true, writable: true, configurable: true });
+    if (parameter.key === "__proto__")
+      Object.defineProperty(target, parameter.key, { value, enumerable: true, writable: true, configurable: true });
     else target[parameter.key] = value;
   }
   if (operation.sort) {
@@ -709,7 +679,8 @@ function shapeInput(operation: OperationSpec, values: ParameterValues, errors: F
 }
 
 function collect(result: ValidationResult<unknown>, prefix: string, errors: FieldError[]): void {
-  if (!result.ok) for (const error of result.errors) errors.push({ pointer: prefix + error.path, keyword: error.keyword, message: error.message });
+  if (!result.ok)
+    for (const error of result.errors) errors.push({ pointer: prefix + error.path, keyword: error.keyword, message: error.message });
 }
 
 /** `-createdAt,title` → sort fields; a message when a field is not sortable. */
@@ -729,7 +700,14 @@ function parseSort(value: unknown, fields: readonly string[] | undefined): SortF
 
 /** The fields of a sparse fieldset; none listed (`fields=`) means all of them. */
 function fieldList(value: unknown): string[] | undefined {
-  const fields = Array.isArray(value) ? value.map(String) : typeof value === "string" ? value.split(",").map((field) => field.trim()).filter(Boolean) : [];
+  const fields = Array.isArray(value)
+    ? value.map(String)
+    : typeof value === "string"
+      ? value
+          .split(",")
+          .map((field) => field.trim())
+          .filter(Boolean)
+      : [];
   return fields.length ? fields : undefined;
 }
 
@@ -781,7 +759,13 @@ function requestUrl(req: IncomingMessage, url: string): URL {
 }
 
 /** Writes a response: `Trace-Id` always; HEAD, 204 and 304 without a body. */
-function send(req: IncomingMessage, res: NodeResponse, response: ServerResponse, traceId: string, onError?: (error: unknown, context: ErrorContext) => void): void {
+function send(
+  req: IncomingMessage,
+  res: NodeResponse,
+  response: ServerResponse,
+  traceId: string,
+  onError?: (error: unknown, context: ErrorContext) => void,
+): void {
   if (res.headersSent || res.destroyed) return;
   // The response was made for this request alone (stage contract): its headers are completed in
   // place rather than copied once more.
@@ -812,6 +796,7 @@ function send(req: IncomingMessage, res: NodeResponse, response: ServerResponse,
  *
  * @example
  * http.createServer(combine(createServerV1(handlersV1), createServerV2(handlersV2))).listen(8080);
+ * @public
  */
 export function combine(...listeners: Listener[]): Listener {
   return (req, res, next) => {
@@ -820,7 +805,17 @@ export function combine(...listeners: Listener[]): Listener {
       if (listener === undefined) {
         if (next) return next();
         const traceId = traceIdOf(req, undefined);
-        return send(req, res, problemResponse(404, "Not Found", { detail: "No resource lives at this path." }, { traceId, instance: requestPath(req.url ?? "/"), production: true }), traceId);
+        return send(
+          req,
+          res,
+          problemResponse(
+            404,
+            "Not Found",
+            { detail: "No resource lives at this path." },
+            { traceId, instance: requestPath(req.url ?? "/"), production: true },
+          ),
+          traceId,
+        );
       }
       listener(req, res, (error) => {
         if (error !== undefined) {

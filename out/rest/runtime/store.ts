@@ -35,6 +35,7 @@ interface Entry {
  * A `Store` in a `Map`. TTLs are in milliseconds and must be positive (`Infinity` keeps an entry
  * until it is deleted or evicted). Counters made by `increment` read back through `get` as decimal
  * strings, as they do in Redis.
+ * @public
  */
 export class MemoryStore implements Store {
   private readonly entries = new Map<string, Entry>();

@@ -14,12 +14,9 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-import { extDesc, fileDesc } from "@bufbuild/protobuf/codegenv2";
-import type { GenExtension, GenFile } from "@bufbuild/protobuf/codegenv2";
-import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
-import type { MethodOptions } from "@bufbuild/protobuf/wkt";
-import { file_google_api_http } from "./http_pb.js";
-import type { HttpRule } from "./http_pb.js";
+import { extDesc, fileDesc, type GenExtension, type GenFile } from "@bufbuild/protobuf/codegenv2";
+import { file_google_protobuf_descriptor, type MethodOptions } from "@bufbuild/protobuf/wkt";
+import { file_google_api_http, type HttpRule } from "./http_pb.js";
 
 /** Describes the file google/api/annotations.proto. */
 export const file_google_api_annotations: GenFile = /*@__PURE__*/

@@ -15,8 +15,7 @@
 // limitations under the License.
 
 import type { Message } from "@bufbuild/protobuf";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc, type GenFile, type GenMessage, messageDesc } from "@bufbuild/protobuf/codegenv2";
 
 /** Describes the file google/api/http.proto. */
 export const file_google_api_http: GenFile = /*@__PURE__*/

@@ -5,15 +5,26 @@
 // one request REST routes too, served on the same port (gRPC transcoding).
 
 import type { Message } from "@bufbuild/protobuf";
-import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import {
+  enumDesc,
+  fileDesc,
+  type GenEnum,
+  type GenFile,
+  type GenMessage,
+  type GenService,
+  messageDesc,
+  serviceDesc,
+} from "@bufbuild/protobuf/codegenv2";
+import {
+  type Duration,
+  type EmptySchema,
+  type FieldMask,
   file_google_protobuf_duration,
   file_google_protobuf_empty,
   file_google_protobuf_field_mask,
   file_google_protobuf_timestamp,
+  type Timestamp,
 } from "@bufbuild/protobuf/wkt";
-import type { Duration, EmptySchema, FieldMask, Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_api_annotations } from "../../../google/api/annotations_pb.js";
 
 /** Describes the file acme/tasks/v1/tasks.proto. */
