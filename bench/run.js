@@ -12,6 +12,7 @@
 //  10. sse-server          events/s delivered by our SSE runtime (publish fan-out) vs a hand-written res.write loop
 //  11. worst-case          per validator keyword, the blocking time of the worst request within default limits
 //  12. bundle-size         one operation per style bundled for browsers with esbuild, vs hey-api, openapi-fetch, graphql-request, connect-web
+//  13. lint-peers          codegen lint vs Spectral (spectral:oas) and Redocly (recommended) on the corpus's OpenAPI documents
 // Every figure is printed as measured, with ratios from the same run; targets are information, not
 // assertions. The exit code is 1 only when something could not be run at all.
 // Options: see --help.
@@ -33,8 +34,9 @@ import { benchWsServer } from './lib/ws-server.js';
 import { benchSseServer } from './lib/sse-server.js';
 import { benchWorstCase } from './lib/worst-case.js';
 import { benchBundleSize } from './lib/bundle-size.js';
+import { benchLintPeers } from './lib/lint-peers.js';
 
-const SECTIONS = ['generation', 'tsc', 'validators', 'rest-server', 'graphql-generation', 'graphql-server', 'grpc-messages', 'grpc-server', 'ws-server', 'sse-server', 'worst-case', 'bundle-size'];
+const SECTIONS = ['generation', 'tsc', 'validators', 'rest-server', 'graphql-generation', 'graphql-server', 'grpc-messages', 'grpc-server', 'ws-server', 'sse-server', 'worst-case', 'bundle-size', 'lint-peers'];
 const GENERATORS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
 const TSC_SUBJECTS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
 
@@ -88,7 +90,12 @@ Client sections:
                         one query, one subscription; gRPC-Web one unary) bundled from out/ with esbuild's
                         JS API (bundle, minify, esm, browser), minified and gzipped bytes, vs hey-api
                         (generated into bench/.work), openapi-fetch, graphql-request, graphql-ws and
-                        connect-web with the same _pb.ts; a few seconds, the same with --quick`;
+                        connect-web with the same _pb.ts; a few seconds, the same with --quick
+
+Lint section:
+  lint-peers            codegen lint, Spectral (spectral:oas) and Redocly (recommended) over the OpenAPI
+                        documents of ../shared/corpus (bench/lint-peers.js): findings, time, what only one
+                        tool finds; 20-60 s depending on load, so --quick runs it only when --only names it`;
 
 function parseArgs(argv) {
   const dashdash = argv.indexOf('--');
@@ -119,7 +126,7 @@ function parseArgs(argv) {
     return n;
   };
   const quick = flags.has('quick');
-  const only = list('only', SECTIONS, SECTIONS);
+  const only = list('only', SECTIONS, quick ? SECTIONS.filter((section) => section !== 'lint-peers') : SECTIONS);
   const skip = list('skip', SECTIONS, []);
   return {
     help: flags.has('h') || flags.has('help'),
@@ -248,6 +255,10 @@ async function main() {
   if (options.sections.includes('bundle-size')) {
     results.bundleSize = await benchBundleSize({ log, quick: options.quick });
     failed ||= results.bundleSize.ok === false;
+  }
+  if (options.sections.includes('lint-peers')) {
+    results.lintPeers = benchLintPeers({ log });
+    failed ||= results.lintPeers.ok === false;
   }
   results.totalMs = performance.now() - started;
   results.loadAtEnd = loadavg().map((value) => Math.round(value * 100) / 100);
