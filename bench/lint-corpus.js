@@ -55,14 +55,28 @@ function documents() {
 /** A config for one .proto with its include root (the CLI takes include paths from the config). */
 function protoConfig(job, folder) {
   const config = join(folder, 'codegen.config.json');
-  writeFileSync(config, JSON.stringify({
-    apis: [{ name: 'corpus', style: 'proto', input: job.file, output: join(folder, 'out'), allowRead: [job.includeRoot], options: { includePaths: [job.includeRoot] } }],
-  }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      apis: [
+        {
+          name: 'corpus',
+          style: 'proto',
+          input: job.file,
+          output: join(folder, 'out'),
+          allowRead: [job.includeRoot],
+          options: { includePaths: [job.includeRoot] },
+        },
+      ],
+    }),
+  );
   return config;
 }
 
 function lint(job, scratch) {
-  const argv = job.includeRoot ? ['lint', '--config', protoConfig(job, scratch), '--format', 'json'] : ['lint', job.file, '--format', 'json'];
+  const argv = job.includeRoot
+    ? ['lint', '--config', protoConfig(job, scratch), '--format', 'json']
+    : ['lint', job.file, '--format', 'json'];
   const run = spawnSync(process.execPath, [cli, ...argv], { cwd: scratch, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   try {
     const report = JSON.parse(run.stdout);
@@ -102,14 +116,25 @@ try {
       entry.documents.add(job.rel);
       entry.findings++;
       perRule.set(finding.ruleId, entry);
-      all.push({ document: job.rel, ruleId: finding.ruleId, file: relative(corpus, finding.file), line: finding.line, column: finding.column, message: finding.message });
+      all.push({
+        document: job.rel,
+        ruleId: finding.ruleId,
+        file: relative(corpus, finding.file),
+        line: finding.line,
+        column: finding.column,
+        message: finding.message,
+      });
     }
   }
-  console.log(`# codegen lint over ${corpus}: ${jobs.length} documents, ${jobs.length - refused.length} linted, ${refused.length} refused by the loader\n`);
+  console.log(
+    `# codegen lint over ${corpus}: ${jobs.length} documents, ${jobs.length - refused.length} linted, ${refused.length} refused by the loader\n`,
+  );
   console.log('| rule | documents with findings | findings |\n|---|---:|---:|');
-  for (const [rule, entry] of [...perRule].sort(([a], [b]) => a.localeCompare(b))) console.log(`| ${rule} | ${entry.documents.size} | ${entry.findings} |`);
+  for (const [rule, entry] of [...perRule].sort(([a], [b]) => a.localeCompare(b)))
+    console.log(`| ${rule} | ${entry.documents.size} | ${entry.findings} |`);
   console.log(`| **total** | ${new Set(all.map((f) => f.document)).size} | ${all.length} |`);
-  if (refused.length) console.log(`\nRefused (the generator's loader stops; lint reports the load error):\n${refused.map((line) => `- ${line}`).join('\n')}`);
+  if (refused.length)
+    console.log(`\nRefused (the generator's loader stops; lint reports the load error):\n${refused.map((line) => `- ${line}`).join('\n')}`);
   if (findingsOut) writeFileSync(findingsOut, JSON.stringify(all, null, 1));
 
   if (!args.includes('--no-timing')) {

@@ -36,7 +36,21 @@ import { benchWorstCase } from './lib/worst-case.js';
 import { benchBundleSize } from './lib/bundle-size.js';
 import { benchLintPeers } from './lib/lint-peers.js';
 
-const SECTIONS = ['generation', 'tsc', 'validators', 'rest-server', 'graphql-generation', 'graphql-server', 'grpc-messages', 'grpc-server', 'ws-server', 'sse-server', 'worst-case', 'bundle-size', 'lint-peers'];
+const SECTIONS = [
+  'generation',
+  'tsc',
+  'validators',
+  'rest-server',
+  'graphql-generation',
+  'graphql-server',
+  'grpc-messages',
+  'grpc-server',
+  'ws-server',
+  'sse-server',
+  'worst-case',
+  'bundle-size',
+  'lint-peers',
+];
 const GENERATORS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
 const TSC_SUBJECTS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
 
@@ -107,13 +121,32 @@ function parseArgs(argv) {
     if (!match) throw new Error(`unexpected argument ${arg}`);
     flags.set(match[1], match[2] ?? true);
   }
-  const known = ['only', 'skip', 'tools', 'tsc', 'runs', 'hey-api-runs', 'warmup', 'hey-api-warmup', 'tsc-runs', 'tsc-warmup', 'regenerate', 'quick', 'json', 'h', 'help'];
+  const known = [
+    'only',
+    'skip',
+    'tools',
+    'tsc',
+    'runs',
+    'hey-api-runs',
+    'warmup',
+    'hey-api-warmup',
+    'tsc-runs',
+    'tsc-warmup',
+    'regenerate',
+    'quick',
+    'json',
+    'h',
+    'help',
+  ];
   for (const key of flags.keys()) if (!known.includes(key)) throw new Error(`unknown option --${key}\n\n${HELP}`);
   const list = (key, allowed, fallback) => {
     const value = flags.get(key);
     if (value === undefined) return fallback;
     if (value === true) throw new Error(`--${key} needs a value, e.g. --${key}=${allowed[0]}`);
-    const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+    const items = value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
     const bad = items.filter((item) => !allowed.includes(item));
     if (bad.length) throw new Error(`--${key}: unknown ${bad.join(', ')}; expected ${allowed.join(', ')}`);
     return items;
@@ -132,7 +165,11 @@ function parseArgs(argv) {
     help: flags.has('h') || flags.has('help'),
     sections: only.filter((section) => !skip.includes(section)),
     tools: list('tools', GENERATORS, quick ? GENERATORS.filter((id) => id !== 'hey-api') : GENERATORS),
-    tsc: list('tsc', TSC_SUBJECTS, TSC_SUBJECTS.filter((id) => id !== 'hey-api')),
+    tsc: list(
+      'tsc',
+      TSC_SUBJECTS,
+      TSC_SUBJECTS.filter((id) => id !== 'hey-api'),
+    ),
     runs: count('runs', quick ? 1 : 5, 1),
     heyRuns: count('hey-api-runs', quick ? 1 : 3, 1),
     warmup: count('warmup', quick ? 0 : 1),
@@ -194,15 +231,29 @@ async function main() {
   const info = machine();
   log(`# codegen benchmark — ${info.date}`);
   log(`node ${info.node} · ${info.platform} · ${info.cpus} × ${info.cpuModel} · ${info.memoryGb} GB`);
-  if (info.revision) log(`codegen at ${info.revision.commit}${info.revision.uncommittedGeneratorFiles ? ` + ${info.revision.uncommittedGeneratorFiles} uncommitted file(s) under bin/ generators/ templates/` : ' (generator sources clean)'}`);
-  log(`load average at start (1/5/15 min): ${info.loadAtStart.join(' / ')}${info.loadAtStart[0] > info.cpus * 0.25 ? '  ! the machine is busy: wall times will be noisy, compare the CPU columns' : ''}`);
-  log(`sections: ${options.sections.join(', ')}${options.quick ? ' (--quick: smoke test, not figures)' : ''}${hasGnuTime ? '' : ' · /usr/bin/time missing: no peak RSS'}`);
+  if (info.revision)
+    log(
+      `codegen at ${info.revision.commit}${info.revision.uncommittedGeneratorFiles ? ` + ${info.revision.uncommittedGeneratorFiles} uncommitted file(s) under bin/ generators/ templates/` : ' (generator sources clean)'}`,
+    );
+  log(
+    `load average at start (1/5/15 min): ${info.loadAtStart.join(' / ')}${info.loadAtStart[0] > info.cpus * 0.25 ? '  ! the machine is busy: wall times will be noisy, compare the CPU columns' : ''}`,
+  );
+  log(
+    `sections: ${options.sections.join(', ')}${options.quick ? ' (--quick: smoke test, not figures)' : ''}${hasGnuTime ? '' : ' · /usr/bin/time missing: no peak RSS'}`,
+  );
 
   const started = performance.now();
   const results = { machine: info, options: { ...options, passArgs: undefined } };
   let failed = false;
   if (options.sections.includes('generation')) {
-    results.generation = benchGeneration({ runs: options.runs, heyRuns: options.heyRuns, warmup: options.warmup, heyWarmup: options.heyWarmup, tools: options.tools, log });
+    results.generation = benchGeneration({
+      runs: options.runs,
+      heyRuns: options.heyRuns,
+      warmup: options.warmup,
+      heyWarmup: options.heyWarmup,
+      tools: options.tools,
+      log,
+    });
     failed ||= Object.values(results.generation.results).some((r) => r.failure);
   }
   if (options.sections.includes('tsc')) {
@@ -267,7 +318,9 @@ async function main() {
   writeFileSync(join(WORK, 'results.json'), json);
   if (options.json) writeFileSync(options.json, json);
   log(`\nload average at end: ${results.loadAtEnd.join(' / ')}`);
-  log(`done in ${(results.totalMs / 1000).toFixed(0)} s · results: ${relative(ROOT, join(WORK, 'results.json'))}${options.json ? `, ${options.json}` : ''}`);
+  log(
+    `done in ${(results.totalMs / 1000).toFixed(0)} s · results: ${relative(ROOT, join(WORK, 'results.json'))}${options.json ? `, ${options.json}` : ''}`,
+  );
   if (failed) log('some measurements could not be taken (✗ above): exit code 1');
   return failed ? 1 : 0;
 }

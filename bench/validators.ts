@@ -30,12 +30,19 @@ const ROUNDS = QUICK ? 3 : 7;
 const ROUND_MS = QUICK ? 100 : 400;
 
 // ajv-formats is CommonJS: its default export arrives as the module object or the function.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (
+  ajv: Ajv2020,
+) => void;
 
 /** The components, with refs rewritten to `#/$defs/<name>` as the loaders produce them. */
 function taskSchemas(): Record<string, JsonSchema> {
-  const document = parse(readFileSync(join(ROOT, 'schemas/openapi/tasks.yaml'), 'utf8')) as { components: { schemas: Record<string, JsonSchema> } };
-  return JSON.parse(JSON.stringify(document.components.schemas).replace(/#\/components\/schemas\//g, '#/$defs/')) as Record<string, JsonSchema>;
+  const document = parse(readFileSync(join(ROOT, 'schemas/openapi/tasks.yaml'), 'utf8')) as {
+    components: { schemas: Record<string, JsonSchema> };
+  };
+  return JSON.parse(JSON.stringify(document.components.schemas).replace(/#\/components\/schemas\//g, '#/$defs/')) as Record<
+    string,
+    JsonSchema
+  >;
 }
 
 async function loadOurs(schemas: Record<string, JsonSchema>, formats: boolean): Promise<Record<string, Check>> {
@@ -176,7 +183,9 @@ async function main(): Promise<void> {
   const schemas = taskSchemas();
   const valid = validData();
   const invalid = invalidData();
-  console.log(`validators: Task from schemas/openapi/tasks.yaml; ${valid.length} valid and ${invalid.length} invalid tasks; median of ${ROUNDS} × ${ROUND_MS} ms`);
+  console.log(
+    `validators: Task from schemas/openapi/tasks.yaml; ${valid.length} valid and ${invalid.length} invalid tasks; median of ${ROUNDS} × ${ROUND_MS} ms`,
+  );
   console.log(`node ${process.version}; ajv 2020 + ajv-formats (full mode), discriminator on`);
   for (const formats of [true, false]) {
     const checks = await pair(schemas, formats);
@@ -186,7 +195,10 @@ async function main(): Promise<void> {
     console.log('');
     console.log(formats ? 'formats checked (date, date-time, email, uuid):' : 'formats not checked (structure only):');
     console.log('data      ours isTask   ajv (first error)  ratio   ours validateTask  ajv allErrors  ratio');
-    for (const [label, data] of [['valid', valid], ['invalid', formats ? invalid : invalid.filter((_, index) => index !== 1 && index !== 5)]] as const) {
+    for (const [label, data] of [
+      ['valid', valid],
+      ['invalid', formats ? invalid : invalid.filter((_, index) => index !== 1 && index !== 5)],
+    ] as const) {
       const oursIs = measure(checks.is, data);
       const ajvIs = measure(checks.ajvFirst, data);
       const oursAll = measure(checks.validate, data);

@@ -72,54 +72,98 @@ const TREE: JsonSchema = {
 
 const CASES: Case[] = [
   {
-    layer: 'validator', name: 'pattern, catastrophic, maxLength 16', limit: 'maxLength checked first; 2^15 backtracking steps',
-    schema: { type: 'string', maxLength: 16, pattern: CATASTROPHIC }, body: () => JSON.stringify(`${'a'.repeat(15)}!`),
+    layer: 'validator',
+    name: 'pattern, catastrophic, maxLength 16',
+    limit: 'maxLength checked first; 2^15 backtracking steps',
+    schema: { type: 'string', maxLength: 16, pattern: CATASTROPHIC },
+    body: () => JSON.stringify(`${'a'.repeat(15)}!`),
   },
   {
-    layer: 'validator', name: 'pattern, catastrophic, maxLength 24', limit: 'the user\'s regex: 2^23 steps, doubling per character',
-    schema: { type: 'string', maxLength: 24, pattern: CATASTROPHIC }, body: () => JSON.stringify(`${'a'.repeat(23)}!`),
+    layer: 'validator',
+    name: 'pattern, catastrophic, maxLength 24',
+    limit: "the user's regex: 2^23 steps, doubling per character",
+    schema: { type: 'string', maxLength: 24, pattern: CATASTROPHIC },
+    body: () => JSON.stringify(`${'a'.repeat(23)}!`),
   },
   {
-    layer: 'validator', name: 'pattern, catastrophic, over maxLength (1 MiB)', limit: 'maxLength fails: pattern not run',
-    schema: { type: 'string', maxLength: 16, pattern: CATASTROPHIC }, body: () => bigString('a', '!'),
+    layer: 'validator',
+    name: 'pattern, catastrophic, over maxLength (1 MiB)',
+    limit: 'maxLength fails: pattern not run',
+    schema: { type: 'string', maxLength: 16, pattern: CATASTROPHIC },
+    body: () => bigString('a', '!'),
   },
   {
-    layer: 'validator', name: 'pattern, linear, no maxLength (1 MiB)', limit: 'body limit; one regex pass',
-    schema: { type: 'string', pattern: '^[a-z0-9-]*$' }, body: () => bigString('a', '!'),
+    layer: 'validator',
+    name: 'pattern, linear, no maxLength (1 MiB)',
+    limit: 'body limit; one regex pass',
+    schema: { type: 'string', pattern: '^[a-z0-9-]*$' },
+    body: () => bigString('a', '!'),
   },
   {
-    layer: 'validator', name: 'uniqueItems, distinct small objects (1 MiB)', limit: 'body limit; one canonical form per item',
-    schema: { type: 'array', uniqueItems: true }, body: () => fill((i) => `{"a":${i}}`),
+    layer: 'validator',
+    name: 'uniqueItems, distinct small objects (1 MiB)',
+    limit: 'body limit; one canonical form per item',
+    schema: { type: 'array', uniqueItems: true },
+    body: () => fill((i) => `{"a":${i}}`),
   },
   {
-    layer: 'validator', name: 'uniqueItems, distinct nested objects (1 MiB)', limit: 'body limit; keys sorted per object',
-    schema: { type: 'array', uniqueItems: true }, body: () => fill((i) => `{"z":{"y":[${i},{"x":1,"w":2}]},"b":1,"a":0}`),
+    layer: 'validator',
+    name: 'uniqueItems, distinct nested objects (1 MiB)',
+    limit: 'body limit; keys sorted per object',
+    schema: { type: 'array', uniqueItems: true },
+    body: () => fill((i) => `{"z":{"y":[${i},{"x":1,"w":2}]},"b":1,"a":0}`),
   },
   {
-    layer: 'validator', name: 'uniqueItems, distinct strings (1 MiB)', limit: 'body limit; a Set',
-    schema: { type: 'array', uniqueItems: true }, body: () => fill((i) => `"${i}"`),
+    layer: 'validator',
+    name: 'uniqueItems, distinct strings (1 MiB)',
+    limit: 'body limit; a Set',
+    schema: { type: 'array', uniqueItems: true },
+    body: () => fill((i) => `"${i}"`),
   },
   {
-    layer: 'validator', name: 'uniqueItems + maxItems 10, 60,000+ objects', limit: 'maxItems fails: uniqueItems not run',
-    schema: { type: 'array', maxItems: 10, uniqueItems: true }, body: () => fill((i) => `{"name":"l${i}"}`),
+    layer: 'validator',
+    name: 'uniqueItems + maxItems 10, 60,000+ objects',
+    limit: 'maxItems fails: uniqueItems not run',
+    schema: { type: 'array', maxItems: 10, uniqueItems: true },
+    body: () => fill((i) => `{"name":"l${i}"}`),
   },
   {
-    layer: 'validator', name: 'items: object with 4 properties (1 MiB)', limit: 'body limit; linear',
-    schema: { type: 'array', items: { type: 'object', required: ['a', 'b'], properties: { a: { type: 'integer' }, b: { type: 'string', minLength: 1 }, c: { type: 'boolean' }, d: { type: 'string', format: 'date' } } } },
+    layer: 'validator',
+    name: 'items: object with 4 properties (1 MiB)',
+    limit: 'body limit; linear',
+    schema: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['a', 'b'],
+        properties: {
+          a: { type: 'integer' },
+          b: { type: 'string', minLength: 1 },
+          c: { type: 'boolean' },
+          d: { type: 'string', format: 'date' },
+        },
+      },
+    },
     body: () => fill((i) => `{"a":${i},"b":"x","c":true,"d":"2024-01-01"}`),
   },
   {
-    layer: 'validator', name: 'many properties: additionalProperties + patternProperties (1 MiB)', limit: 'body limit; one pass over the keys',
+    layer: 'validator',
+    name: 'many properties: additionalProperties + patternProperties (1 MiB)',
+    limit: 'body limit; one pass over the keys',
     schema: { type: 'object', patternProperties: { '^x-': { type: 'string' } }, additionalProperties: { type: 'integer' } },
     body: () => fill((i) => `"k${i}":${i}`, '{', '}'),
   },
   {
-    layer: 'validator', name: 'maxProperties 10, 1 MiB of properties', limit: 'maxProperties fails: properties not checked',
+    layer: 'validator',
+    name: 'maxProperties 10, 1 MiB of properties',
+    limit: 'maxProperties fails: properties not checked',
     schema: { type: 'object', maxProperties: 10, additionalProperties: { type: 'string', pattern: CATASTROPHIC } },
     body: () => fill((i) => `"k${i}":"${'a'.repeat(20)}!"`, '{', '}'),
   },
   {
-    layer: 'validator', name: 'deep nesting: 64 levels, wide', limit: 'maxJsonDepth 64 (server) + body limit',
+    layer: 'validator',
+    name: 'deep nesting: 64 levels, wide',
+    limit: 'maxJsonDepth 64 (server) + body limit',
     schema: { $defs: { n: { type: 'array', items: { $ref: '#/$defs/n' } } }, $ref: '#/$defs/n' },
     body: () => {
       let inner = fill(() => '[]', '[', ']', BODY_LIMIT - 200);
@@ -128,33 +172,61 @@ const CASES: Case[] = [
     },
   },
   {
-    layer: 'validator', name: 'anyOf, 8 object branches failing late (1 MiB)', limit: 'body limit × branches',
+    layer: 'validator',
+    name: 'anyOf, 8 object branches failing late (1 MiB)',
+    limit: 'body limit × branches',
     schema: {
       type: 'array',
-      items: { anyOf: Array.from({ length: 8 }, (_, b) => ({ type: 'object', required: ['a', 'b', 'kind'], properties: { a: { type: 'integer' }, b: { type: 'string' }, kind: { const: `k${b}` } } })) },
+      items: {
+        anyOf: Array.from({ length: 8 }, (_, b) => ({
+          type: 'object',
+          required: ['a', 'b', 'kind'],
+          properties: { a: { type: 'integer' }, b: { type: 'string' }, kind: { const: `k${b}` } },
+        })),
+      },
     },
     body: () => fill((i) => `{"a":${i},"b":"x","kind":"none"}`),
   },
   {
-    layer: 'validator', name: 'oneOf, 8 object branches, all checked (1 MiB)', limit: 'body limit × branches',
+    layer: 'validator',
+    name: 'oneOf, 8 object branches, all checked (1 MiB)',
+    limit: 'body limit × branches',
     schema: {
       type: 'array',
-      items: { oneOf: Array.from({ length: 8 }, (_, b) => ({ type: 'object', required: ['a', 'b'], properties: { a: { type: 'integer' }, b: { type: 'string' }, [`p${b}`]: { type: 'string' } } })) },
+      items: {
+        oneOf: Array.from({ length: 8 }, (_, b) => ({
+          type: 'object',
+          required: ['a', 'b'],
+          properties: { a: { type: 'integer' }, b: { type: 'string' }, [`p${b}`]: { type: 'string' } },
+        })),
+      },
     },
     body: () => fill((i) => `{"a":${i},"b":"x"}`),
   },
   {
-    layer: 'validator', name: 'recursive anyOf, 2 branches, 16 levels', limit: '2^depth: both branches descend before failing',
-    schema: TREE, body: () => branchyTree(16),
+    layer: 'validator',
+    name: 'recursive anyOf, 2 branches, 16 levels',
+    limit: '2^depth: both branches descend before failing',
+    schema: TREE,
+    body: () => branchyTree(16),
   },
   {
-    layer: 'validator', name: 'recursive anyOf, 2 branches, 20 levels', limit: '2^depth; maxJsonDepth 64 allows 31 levels (NOT bounded)',
-    schema: TREE, body: () => branchyTree(20),
+    layer: 'validator',
+    name: 'recursive anyOf, 2 branches, 20 levels',
+    limit: '2^depth; maxJsonDepth 64 allows 31 levels (NOT bounded)',
+    schema: TREE,
+    body: () => branchyTree(20),
   },
-  ...(['date-time', 'email', 'uri', 'uri-reference', 'hostname', 'ipv6', 'uuid'] as const).map((format): Case => ({
-    layer: 'validator', name: `format ${format}, no maxLength (1 MiB)`, limit: 'body limit; the worst of several shapes',
-    schema: { type: 'string', format }, body: () => '', format,
-  })),
+  ...(['date-time', 'email', 'uri', 'uri-reference', 'hostname', 'ipv6', 'uuid'] as const).map(
+    (format): Case => ({
+      layer: 'validator',
+      name: `format ${format}, no maxLength (1 MiB)`,
+      limit: 'body limit; the worst of several shapes',
+      schema: { type: 'string', format },
+      body: () => '',
+      format,
+    }),
+  ),
 ];
 
 /** Strings meant to make each format's check slow: long runs of what its grammar repeats. */
@@ -163,8 +235,20 @@ function formatBodies(format: string): string[] {
   const shapes: Record<string, string[]> = {
     'date-time': ['2024-01-01T00:00:00.' + '1'.repeat(n), '2024-01-01T00:00:00.' + '1'.repeat(n) + 'x'],
     email: ['a.'.repeat(n / 2) + 'a', 'a'.repeat(n) + '@', 'a@' + 'a.'.repeat(n / 2 - 2) + '-', '"' + ' '.repeat(n) + '@'],
-    uri: ['a:' + '/'.repeat(n), 'a://' + 'a'.repeat(n) + '@', 'a://' + '%aa'.repeat(n / 3) + '\u0000', 'a:' + 'a/'.repeat(n / 2) + '\u0000', 'a://' + ':'.repeat(n) + '\u0000'],
-    'uri-reference': ['/'.repeat(n) + '\u0000', 'a'.repeat(n) + '\u0000', '//' + 'a'.repeat(n) + '@\u0000', '//' + ':'.repeat(n) + '\u0000', 'a/'.repeat(n / 2) + '\u0000'],
+    uri: [
+      'a:' + '/'.repeat(n),
+      'a://' + 'a'.repeat(n) + '@',
+      'a://' + '%aa'.repeat(n / 3) + '\u0000',
+      'a:' + 'a/'.repeat(n / 2) + '\u0000',
+      'a://' + ':'.repeat(n) + '\u0000',
+    ],
+    'uri-reference': [
+      '/'.repeat(n) + '\u0000',
+      'a'.repeat(n) + '\u0000',
+      '//' + 'a'.repeat(n) + '@\u0000',
+      '//' + ':'.repeat(n) + '\u0000',
+      'a/'.repeat(n / 2) + '\u0000',
+    ],
     hostname: ['a.'.repeat(n / 2) + '-', 'xn--' + 'a'.repeat(n)],
     ipv6: ['1:'.repeat(n / 2), '::' + '1:'.repeat(n / 2)],
     uuid: ['0'.repeat(n)],
@@ -181,7 +265,10 @@ async function compile(): Promise<Module> {
     ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
   // The runtime module itself, transpiled beside the validators: the measured code runs as plain JS.
   writeFileSync(join(dir, 'validation.mjs'), transpile(readFileSync(new URL('../runtime/validation.ts', import.meta.url), 'utf8')));
-  writeFileSync(join(dir, 'validators.mjs'), transpile(`${validatorImports(result, { types: './types.js', runtime: './validation.mjs' })}\n${result.code}`));
+  writeFileSync(
+    join(dir, 'validators.mjs'),
+    transpile(`${validatorImports(result, { types: './types.js', runtime: './validation.mjs' })}\n${result.code}`),
+  );
   return (await import(pathToFileURL(join(dir, 'validators.mjs')).href)) as Module;
 }
 
@@ -223,7 +310,13 @@ async function main(): Promise<void> {
     rows.push([item.layer, item.name, size, ms(worst.parse), ms(worst.validate), item.limit]);
   });
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows) console.log(row.map((cell, column) => (column >= 2 && column <= 4 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  ').trimEnd());
+  for (const row of rows)
+    console.log(
+      row
+        .map((cell, column) => (column >= 2 && column <= 4 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
+        .join('  ')
+        .trimEnd(),
+    );
 }
 
 await main();

@@ -28,11 +28,15 @@ export function lintCommand(log: Log, setExitCode: (code: number) => void): Comm
     .option('-c, --config <file>', 'config file (default: ./codegen.config.*)')
     .addOption(new Option('-f, --format <format>', 'output format').choices([...FORMATS]).default('human'))
     .option('--max-warnings <n>', 'exit 1 when there are more warnings than this')
-    .addHelpText('after', `\nRules (configure per API: lint: { rules: { <id>: off | warn | error } }):\n${RULES.map((rule) => `  ${rule.id.padEnd(28)} ${rule.severity.padEnd(8)} ${rule.docs}`).join('\n')}`)
+    .addHelpText(
+      'after',
+      `\nRules (configure per API: lint: { rules: { <id>: off | warn | error } }):\n${RULES.map((rule) => `  ${rule.id.padEnd(28)} ${rule.severity.padEnd(8)} ${rule.docs}`).join('\n')}`,
+    )
     .exitOverride()
     .action(async (files: string[], options: LintOptions) => {
       const maxWarnings = options.maxWarnings === undefined ? undefined : Number(options.maxWarnings);
-      if (maxWarnings !== undefined && !(Number.isSafeInteger(maxWarnings) && maxWarnings >= 0)) throw new UsageError(`--max-warnings: expected a whole number ≥ 0, not ${JSON.stringify(options.maxWarnings)}`);
+      if (maxWarnings !== undefined && !(Number.isSafeInteger(maxWarnings) && maxWarnings >= 0))
+        throw new UsageError(`--max-warnings: expected a whole number ≥ 0, not ${JSON.stringify(options.maxWarnings)}`);
       const targets = await lintTargets(files, options.config);
       const results: LintResult[] = [];
       for (const target of targets) results.push(await lintTarget(target));
@@ -48,7 +52,8 @@ async function lintTargets(files: string[], configOption: string | undefined): P
   const cwd = process.cwd();
   const configFile = configOption ?? findConfig(cwd);
   if (files.length === 0) {
-    if (!configFile) throw new UsageError('no codegen.config.* in this folder; name the files to lint (`codegen lint api.yaml`), or run `codegen init`');
+    if (!configFile)
+      throw new UsageError('no codegen.config.* in this folder; name the files to lint (`codegen lint api.yaml`), or run `codegen init`');
     return (await loadConfig(configFile)).map(targetOf);
   }
   const apis = configFile ? await loadConfig(configFile) : [];
@@ -57,13 +62,22 @@ async function lintTargets(files: string[], configOption: string | undefined): P
     const api = apis.find((candidate) => candidate.inputs.includes(absolute));
     if (api) return { ...targetOf(api), inputs: [absolute] };
     const style = styleOfInput(absolute);
-    if (!style) throw new UsageError(`${displayPath(absolute)}: cannot tell its style from its name or content; lint reads OpenAPI/Swagger (.yaml, .json), GraphQL SDL (.graphql) and .proto files`);
+    if (!style)
+      throw new UsageError(
+        `${displayPath(absolute)}: cannot tell its style from its name or content; lint reads OpenAPI/Swagger (.yaml, .json), GraphQL SDL (.graphql) and .proto files`,
+      );
     return { name: basename(file), style, inputs: [absolute], root: cwd, readRoots: [dirname(absolute)] };
   });
 }
 
 function targetOf(api: ApiConfig): LintTarget {
-  const target: LintTarget = { name: api.name, style: api.style, inputs: api.inputs, root: api.root, options: api.options as LintTarget['options'] & object };
+  const target: LintTarget = {
+    name: api.name,
+    style: api.style,
+    inputs: api.inputs,
+    root: api.root,
+    options: api.options as LintTarget['options'] & object,
+  };
   if (api.readRoots) target.readRoots = api.readRoots;
   if (api.maxInputBytes !== undefined) target.maxInputBytes = api.maxInputBytes;
   if (api.lint) target.lint = api.lint;

@@ -94,13 +94,18 @@ describe('lint rules', () => {
     expect(await lintFixture('rest-idempotency-key.yaml')).not.toContain('rest-idempotency-key.yaml:16:5 rest/idempotency-key');
     expect((await lintFixture('graphql-paginate-lists.graphql')).filter((f) => f.endsWith('/paginate-lists'))).toHaveLength(1);
     expect((await lintFixture('proto-field-names.proto')).filter((f) => f.endsWith('/field-names'))).toHaveLength(1);
-    expect((await lintFixture('realtime-bounded-client-payloads.asyncapi.yaml')).filter((f) => f.endsWith('/bounded-client-payloads'))).toHaveLength(1);
+    expect(
+      (await lintFixture('realtime-bounded-client-payloads.asyncapi.yaml')).filter((f) => f.endsWith('/bounded-client-payloads')),
+    ).toHaveLength(1);
   });
 
   it('lint.rules in the config turns rules off and changes severities', async () => {
     const dir = tempDir('codegen-lint-');
     cpSync(join(FIXTURES, 'rest-pagination-style.yaml'), join(dir, 'api.yaml'));
-    writeFileSync(join(dir, 'codegen.config.yaml'), 'apis:\n  - input: api.yaml\n    output: out\n    lint:\n      rules:\n        rest/pagination-style: error\n        rest/problem-details: off\n');
+    writeFileSync(
+      join(dir, 'codegen.config.yaml'),
+      'apis:\n  - input: api.yaml\n    output: out\n    lint:\n      rules:\n        rest/pagination-style: error\n        rest/problem-details: off\n',
+    );
     const [api] = await loadConfig(join(dir, 'codegen.config.yaml'));
     expect(api?.lint).toEqual({ rules: { 'rest/pagination-style': 'error', 'rest/problem-details': 'off' } });
     const result = await lintTarget({ ...api!, options: {} });
@@ -110,11 +115,16 @@ describe('lint rules', () => {
   it('lint config mistakes are located errors with a suggestion', async () => {
     const dir = tempDir('codegen-lint-');
     writeFileSync(join(dir, 'api.yaml'), 'openapi: 3.1.0\n');
-    writeFileSync(join(dir, 'codegen.config.yaml'), 'apis:\n  - input: api.yaml\n    output: out\n    lint:\n      rules:\n        rest/max-nest: off\n        rest/max-nesting: warning\n      rulez: {}\n');
+    writeFileSync(
+      join(dir, 'codegen.config.yaml'),
+      'apis:\n  - input: api.yaml\n    output: out\n    lint:\n      rules:\n        rest/max-nest: off\n        rest/max-nesting: warning\n      rulez: {}\n',
+    );
     const problem = await loadConfig(join(dir, 'codegen.config.yaml')).catch((error: Error) => error.message);
     expect(problem).toContain('codegen.config.yaml:6:9: error: apis[0].lint.rules.rest/max-nest: unknown lint rule "rest/max-nest"');
     expect(problem).toContain('did you mean "rest/max-nesting"?');
-    expect(problem).toContain('codegen.config.yaml:7:27: error: apis[0].lint.rules.rest/max-nesting: expected off, warn or error, not "warning"');
+    expect(problem).toContain(
+      'codegen.config.yaml:7:27: error: apis[0].lint.rules.rest/max-nesting: expected off, warn or error, not "warning"',
+    );
     expect(problem).toContain('codegen.config.yaml:8:7: error: apis[0].lint.rulez: unknown key "rulez"');
   });
 
@@ -132,7 +142,9 @@ describe('codegen lint (CLI)', () => {
   it('human format: file:line:col, severity, rule id, message and a code frame; exit 0 on warnings', () => {
     const result = codegen(['lint', 'test/fixtures/lint/rest-max-nesting.yaml']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('test/fixtures/lint/rest-max-nesting.yaml:4:3: warning rest/max-nesting: path /v1/projects/{projectId}/tasks/{taskId}/comments nests 3 collections');
+    expect(result.stdout).toContain(
+      'test/fixtures/lint/rest-max-nesting.yaml:4:3: warning rest/max-nesting: path /v1/projects/{projectId}/tasks/{taskId}/comments nests 3 collections',
+    );
     expect(result.stdout).toContain('> 4 |   /v1/projects/{projectId}/tasks/{taskId}/comments:\n    |   ^');
     expect(result.stdout).toContain('codegen lint: 1 problem(s) (0 error(s), 1 warning(s)) in 1 API(s)');
   });
@@ -153,40 +165,46 @@ describe('codegen lint (CLI)', () => {
     for (const rule of RULES) expect(result.stdout).toMatch(new RegExp(`${rule.id}\\s+${rule.severity}`));
   });
 
-  it('a file named on the command line is linted with its API\'s settings from the config', () => {
+  it("a file named on the command line is linted with its API's settings from the config", () => {
     const dir = tempDir('codegen-lint-');
     cpSync(join(FIXTURES, 'rest-no-secrets-in-query.yaml'), join(dir, 'api.yaml'));
     expect(codegen(['lint', 'api.yaml'], dir).code).toBe(1);
-    writeFileSync(join(dir, 'codegen.config.yaml'), 'apis:\n  - input: api.yaml\n    output: out\n    lint: { rules: { rest/no-secrets-in-query: warn } }\n');
+    writeFileSync(
+      join(dir, 'codegen.config.yaml'),
+      'apis:\n  - input: api.yaml\n    output: out\n    lint: { rules: { rest/no-secrets-in-query: warn } }\n',
+    );
     const result = codegen(['lint', 'api.yaml'], dir);
     expect(result.stdout).toContain('api.yaml:10:11: warning rest/no-secrets-in-query');
     expect(result.code).toBe(0);
   });
 
-  it('rest/no-secrets-in-query: a prefixed password or secret is a secret (Ceph\'s mutual_password), a page_token is not', async () => {
+  it("rest/no-secrets-in-query: a prefixed password or secret is a secret (Ceph's mutual_password), a page_token is not", async () => {
     const dir = tempDir('codegen-lint-');
     const file = join(dir, 'api.yaml');
-    writeFileSync(file, [
-      'openapi: 3.0.3',
-      'info: { title: Secrets, version: 1.0.0 }',
-      'paths:',
-      '  /targets:',
-      '    put:',
-      '      parameters:',
-      '        - { name: mutual_password, in: query, schema: { type: string } }',
-      '        - { name: client-secret, in: query, schema: { type: string } }',
-      '        - { name: page_token, in: query, schema: { type: string } }',
-      '        - { name: secret_name, in: query, schema: { type: string } }',
-      '      responses:',
-      "        '204': { description: Done. }",
-      '',
-    ].join('\n'));
+    writeFileSync(
+      file,
+      [
+        'openapi: 3.0.3',
+        'info: { title: Secrets, version: 1.0.0 }',
+        'paths:',
+        '  /targets:',
+        '    put:',
+        '      parameters:',
+        '        - { name: mutual_password, in: query, schema: { type: string } }',
+        '        - { name: client-secret, in: query, schema: { type: string } }',
+        '        - { name: page_token, in: query, schema: { type: string } }',
+        '        - { name: secret_name, in: query, schema: { type: string } }',
+        '      responses:',
+        "        '204': { description: Done. }",
+        '',
+      ].join('\n'),
+    );
     const result = await lintTarget({ name: 'api', style: 'openapi', inputs: [file], root: dir, readRoots: [dir] });
     const secrets = result.findings.filter((finding) => finding.ruleId === 'rest/no-secrets-in-query');
     expect(secrets.map((finding) => `${finding.location.line}:${finding.location.column}`)).toEqual(['7:11', '8:11']);
   });
 
-  it('every API of the config by default: the repository\'s own is clean (exit 0)', () => {
+  it("every API of the config by default: the repository's own is clean (exit 0)", () => {
     const result = codegen(['lint']);
     expect(result.stdout).toContain('codegen lint: no problems in 4 API(s)');
     expect(result.code).toBe(0);
@@ -205,17 +223,31 @@ describe('codegen lint (CLI)', () => {
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ errorCount: 0, warningCount: 1 });
-    expect(report.apis[0].findings).toEqual([{
-      ruleId: 'graphql/deprecated-reason', severity: 'warning', file: 'test/fixtures/lint/graphql-deprecated-reason.graphql', line: 7, column: 16,
-      message: expect.stringContaining('@deprecated(reason:'),
-    }]);
+    expect(report.apis[0].findings).toEqual([
+      {
+        ruleId: 'graphql/deprecated-reason',
+        severity: 'warning',
+        file: 'test/fixtures/lint/graphql-deprecated-reason.graphql',
+        line: 7,
+        column: 16,
+        message: expect.stringContaining('@deprecated(reason:'),
+      },
+    ]);
   });
 
   it('--format sarif validates against the SARIF 2.1.0 JSON schema', () => {
-    const result = codegen(['lint', 'test/fixtures/lint/rest-no-secrets-in-query.yaml', 'test/fixtures/lint/proto-unique-rpc-messages.proto', '--format', 'sarif']);
+    const result = codegen([
+      'lint',
+      'test/fixtures/lint/rest-no-secrets-in-query.yaml',
+      'test/fixtures/lint/proto-unique-rpc-messages.proto',
+      '--format',
+      'sarif',
+    ]);
     expect(result.code).toBe(1);
     const log = JSON.parse(result.stdout);
-    const schema = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@microsoft', 'jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json'), 'utf8'));
+    const schema = JSON.parse(
+      readFileSync(join(ROOT, 'node_modules', '@microsoft', 'jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json'), 'utf8'),
+    );
     // The package is CommonJS: its class is the default export's `default`.
     const ajv = new AjvModule.default({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false });
     const validate = ajv.compile(schema);
@@ -226,8 +258,16 @@ describe('codegen lint (CLI)', () => {
     expect(validate(broken)).toBe(false);
     expect(log.runs[0].results).toHaveLength(5);
     expect(log.runs[0].results[0]).toMatchObject({
-      ruleId: 'rest/no-secrets-in-query', level: 'error',
-      locations: [{ physicalLocation: { artifactLocation: { uri: 'test/fixtures/lint/rest-no-secrets-in-query.yaml' }, region: { startLine: 10, startColumn: 11 } } }],
+      ruleId: 'rest/no-secrets-in-query',
+      level: 'error',
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: 'test/fixtures/lint/rest-no-secrets-in-query.yaml' },
+            region: { startLine: 10, startColumn: 11 },
+          },
+        },
+      ],
     });
     expect(log.runs[0].tool.driver.rules.map((rule: { id: string }) => rule.id)).toEqual(RULES.map((rule) => rule.id));
   });
@@ -239,7 +279,9 @@ async function lintInline(name: string, lines: string[], rules: string[], lint?:
   const file = join(dir, name);
   writeFileSync(file, [...lines, ''].join('\n'));
   const result = await lintTarget({ name, style: styleOfInput(file)!, inputs: [file], root: dir, readRoots: [dir], lint });
-  return result.findings.filter((finding) => rules.includes(finding.ruleId)).map((finding) => `${finding.location.line}:${finding.location.column} ${finding.ruleId}`);
+  return result.findings
+    .filter((finding) => rules.includes(finding.ruleId))
+    .map((finding) => `${finding.location.line}:${finding.location.column} ${finding.ruleId}`);
 }
 
 describe('rule fixes from the corpus run (bench/lint-corpus.md)', () => {
@@ -251,90 +293,115 @@ describe('rule fixes from the corpus run (bench/lint-corpus.md)', () => {
       `      requestBody: { content: { application/json: { schema: { type: object } } } }`,
       "      responses: { '204': { description: Done. } }",
     ];
-    const findings = await lintInline('api.yaml', [
-      'openapi: 3.1.0',
-      'info: { title: Actions, version: 1.0.0 }',
-      'paths:',
-      ...post('/tasks/{taskId}:archive'), // 4
-      ...post('/tasks/{taskId}/archive'), // 9
-      ...post('/user/validate_password'), // 14
-      ...post('/trash/purge'), // 19
-      ...post('/projects/{projectId}/tasks/{taskId}/merge'), // 24
-      ...post('/images/{imageId}/copy'), // 29: an action that creates
-      ...post('/messages/{messageId}/send'), // 34: an action that repeats
-      ...post('/repos/{owner}/{repo}/check-runs'), // 39: a collection named by a compound noun
-      ...post('/projects/{projectId}/tasks/{taskId}/comments'), // 44: three collections deep
-      ...post('/images/{imageId}/clone_format_version', 'put'), // 49: a thing (no POST), not an action
-      ...post('/auth/check'), // 54: "auth" is a namespace here, "check" the action
-    ], ['rest/no-verbs-in-paths', 'rest/max-nesting', 'rest/idempotency-key']);
+    const findings = await lintInline(
+      'api.yaml',
+      [
+        'openapi: 3.1.0',
+        'info: { title: Actions, version: 1.0.0 }',
+        'paths:',
+        ...post('/tasks/{taskId}:archive'), // 4
+        ...post('/tasks/{taskId}/archive'), // 9
+        ...post('/user/validate_password'), // 14
+        ...post('/trash/purge'), // 19
+        ...post('/projects/{projectId}/tasks/{taskId}/merge'), // 24
+        ...post('/images/{imageId}/copy'), // 29: an action that creates
+        ...post('/messages/{messageId}/send'), // 34: an action that repeats
+        ...post('/repos/{owner}/{repo}/check-runs'), // 39: a collection named by a compound noun
+        ...post('/projects/{projectId}/tasks/{taskId}/comments'), // 44: three collections deep
+        ...post('/images/{imageId}/clone_format_version', 'put'), // 49: a thing (no POST), not an action
+        ...post('/auth/check'), // 54: "auth" is a namespace here, "check" the action
+      ],
+      ['rest/no-verbs-in-paths', 'rest/max-nesting', 'rest/idempotency-key'],
+    );
     expect(findings).toEqual([
-      '4:3 rest/no-verbs-in-paths', '9:3 rest/no-verbs-in-paths', '14:3 rest/no-verbs-in-paths', '19:3 rest/no-verbs-in-paths',
-      '24:3 rest/no-verbs-in-paths', '29:3 rest/no-verbs-in-paths', '30:5 rest/idempotency-key', '34:3 rest/no-verbs-in-paths',
-      '35:5 rest/idempotency-key', '40:5 rest/idempotency-key', '44:3 rest/max-nesting', '45:5 rest/idempotency-key',
+      '4:3 rest/no-verbs-in-paths',
+      '9:3 rest/no-verbs-in-paths',
+      '14:3 rest/no-verbs-in-paths',
+      '19:3 rest/no-verbs-in-paths',
+      '24:3 rest/no-verbs-in-paths',
+      '29:3 rest/no-verbs-in-paths',
+      '30:5 rest/idempotency-key',
+      '34:3 rest/no-verbs-in-paths',
+      '35:5 rest/idempotency-key',
+      '40:5 rest/idempotency-key',
+      '44:3 rest/max-nesting',
+      '45:5 rest/idempotency-key',
       '54:3 rest/no-verbs-in-paths',
     ]);
   });
 
-  it('rest/conditional-get: only a GET of one resource, a member of a declared collection or one object (not ceph\'s /grafana/validation/{params})', async () => {
+  it("rest/conditional-get: only a GET of one resource, a member of a declared collection or one object (not ceph's /grafana/validation/{params})", async () => {
     const get = (path: string, schema: string) => [
       `  ${path}:`,
       '    get:',
       `      parameters: [${[...path.matchAll(/\{(\w+)\}/g)].map((match) => `{ name: ${match[1]}, in: path, required: true, schema: { type: string } }`).join(', ')}]`,
       `      responses: { '200': { description: OK., content: { application/json: ${schema} } } }`,
     ];
-    const findings = await lintInline('api.yaml', [
-      'openapi: 3.1.0',
-      'info: { title: Caching, version: 1.0.0 }',
-      'paths:',
-      ...get('/grafana/validation/{params}', '{}'), // 4: a check's input, no schema
-      ...get('/tasks', '{ schema: { type: array } }'), // 8
-      ...get('/tasks/{taskId}', '{}'), // 12: a member of /tasks
-      ...get('/reports/{reportId}', '{ schema: { type: object } }'), // 16: one object
-      ...get('/images/{imageId}', '{ schema: { type: array } }'), // 20: a list
-    ], ['rest/conditional-get']);
+    const findings = await lintInline(
+      'api.yaml',
+      [
+        'openapi: 3.1.0',
+        'info: { title: Caching, version: 1.0.0 }',
+        'paths:',
+        ...get('/grafana/validation/{params}', '{}'), // 4: a check's input, no schema
+        ...get('/tasks', '{ schema: { type: array } }'), // 8
+        ...get('/tasks/{taskId}', '{}'), // 12: a member of /tasks
+        ...get('/reports/{reportId}', '{ schema: { type: object } }'), // 16: one object
+        ...get('/images/{imageId}', '{ schema: { type: array } }'), // 20: a list
+      ],
+      ['rest/conditional-get'],
+    );
     expect(findings).toEqual(['15:20 rest/conditional-get', '19:20 rest/conditional-get']);
   });
 
-  it('rest/pagination-style: a list is what returns an array or wraps one; a list the caller names (ceph\'s ?names=) needs no paging', async () => {
+  it("rest/pagination-style: a list is what returns an array or wraps one; a list the caller names (ceph's ?names=) needs no paging", async () => {
     const get = (path: string, query: string, schema: string) => [
       `  ${path}:`,
       '    get:',
       `      parameters: [${query}]`,
       `      responses: { '200': { description: OK., content: { application/json: { schema: ${schema} } } } }`,
     ];
-    const findings = await lintInline('api.yaml', [
-      'openapi: 3.1.0',
-      'info: { title: Lists, version: 1.0.0 }',
-      'paths:',
-      ...get('/settings', '{ name: names, in: query, schema: { type: string } }', '{ type: array }'), // 4: named by the caller
-      ...get('/tasks', '', '{ type: object, properties: { tasks: { type: array } } }'), // 8: wraps its collection
-      ...get('/pets', '', '{ type: object, properties: { all: { type: array } } }'), // 12: wraps one array
-      ...get('/health', '', '{ type: object, properties: { status: { type: string }, checks: { type: array } } }'), // 16: one resource
-      ...get('/notes', '{ name: noteIds, in: query, schema: { type: array } }', '{ type: array }'), // 20: named by the caller
-    ], ['rest/pagination-style']);
+    const findings = await lintInline(
+      'api.yaml',
+      [
+        'openapi: 3.1.0',
+        'info: { title: Lists, version: 1.0.0 }',
+        'paths:',
+        ...get('/settings', '{ name: names, in: query, schema: { type: string } }', '{ type: array }'), // 4: named by the caller
+        ...get('/tasks', '', '{ type: object, properties: { tasks: { type: array } } }'), // 8: wraps its collection
+        ...get('/pets', '', '{ type: object, properties: { all: { type: array } } }'), // 12: wraps one array
+        ...get('/health', '', '{ type: object, properties: { status: { type: string }, checks: { type: array } } }'), // 16: one resource
+        ...get('/notes', '{ name: noteIds, in: query, schema: { type: array } }', '{ type: array }'), // 20: named by the caller
+      ],
+      ['rest/pagination-style'],
+    );
     expect(findings).toEqual(['9:5 rest/pagination-style', '13:5 rest/pagination-style']);
   });
 
-  it('grpc/enum-zero-unspecified: a zero value ending in _UNSPECIFIED passes (datastore\'s nested STRATEGY_UNSPECIFIED); UNKNOWN = 0 still warns', async () => {
-    const findings = await lintInline('api.proto', [
-      'syntax = "proto3";',
-      'package acme.tasks.v1;',
-      'message Mutation {',
-      '  enum ConflictResolutionStrategy {',
-      '    STRATEGY_UNSPECIFIED = 0;',
-      '    SERVER_VALUE = 1;',
-      '  }',
-      '  ConflictResolutionStrategy strategy = 1;',
-      '}',
-      'enum Health {',
-      '  UNKNOWN = 0;',
-      '  SERVING = 1;',
-      '}',
-    ], ['grpc/enum-zero-unspecified']);
+  it("grpc/enum-zero-unspecified: a zero value ending in _UNSPECIFIED passes (datastore's nested STRATEGY_UNSPECIFIED); UNKNOWN = 0 still warns", async () => {
+    const findings = await lintInline(
+      'api.proto',
+      [
+        'syntax = "proto3";',
+        'package acme.tasks.v1;',
+        'message Mutation {',
+        '  enum ConflictResolutionStrategy {',
+        '    STRATEGY_UNSPECIFIED = 0;',
+        '    SERVER_VALUE = 1;',
+        '  }',
+        '  ConflictResolutionStrategy strategy = 1;',
+        '}',
+        'enum Health {',
+        '  UNKNOWN = 0;',
+        '  SERVING = 1;',
+        '}',
+      ],
+      ['grpc/enum-zero-unspecified'],
+    );
     expect(findings).toEqual(['11:3 grpc/enum-zero-unspecified']);
   });
 
-  it('realtime/websocket-auth: a token field in a message clients send is auth (Kraken\'s subscribe.subscription.token); a page token is not', async () => {
+  it("realtime/websocket-auth: a token field in a message clients send is auth (Kraken's subscribe.subscription.token); a page token is not", async () => {
     const channel = (name: string, property: string) => [
       `  ${name}:`,
       `    address: /${name}`,
@@ -342,64 +409,79 @@ describe('rule fixes from the corpus run (bench/lint-corpus.md)', () => {
       `    messages: { ${name}Message: { payload: { type: object, properties: { subscription: { type: object, properties: { ${property}: { type: string, maxLength: 100 } } } } } } }`,
     ];
     const operation = (name: string) => [`  receive${name}:`, '    action: receive', `    channel: { $ref: '#/channels/${name}' }`];
-    const findings = await lintInline('api.asyncapi.yaml', [
-      'asyncapi: 3.0.0',
-      'info: { title: Auth, version: 1.0.0 }',
-      'servers:',
-      '  ws: { host: localhost:8080, protocol: ws }',
-      'channels:',
-      ...channel('private', 'token'), // 6
-      ...channel('paged', 'pageToken'), // 10
-      'operations:',
-      ...operation('private'),
-      ...operation('paged'),
-    ], ['realtime/websocket-auth']);
+    const findings = await lintInline(
+      'api.asyncapi.yaml',
+      [
+        'asyncapi: 3.0.0',
+        'info: { title: Auth, version: 1.0.0 }',
+        'servers:',
+        '  ws: { host: localhost:8080, protocol: ws }',
+        'channels:',
+        ...channel('private', 'token'), // 6
+        ...channel('paged', 'pageToken'), // 10
+        'operations:',
+        ...operation('private'),
+        ...operation('paged'),
+      ],
+      ['realtime/websocket-auth'],
+    );
     expect(findings).toEqual(['10:3 realtime/websocket-auth']);
   });
 
   it('rest/query-conventions: "query" is a filter only where a list is returned (not ceph\'s GET /api/rgw/site?query=)', async () => {
-    const findings = await lintInline('api.yaml', [
-      'openapi: 3.1.0',
-      'info: { title: Queries, version: 1.0.0 }',
-      'paths:',
-      '  /site:',
-      '    get:',
-      '      parameters: [{ name: query, in: query, schema: { type: string } }]',
-      "      responses: { '200': { description: OK., content: { application/json: { schema: { type: object } } } } }",
-      '  /tasks:',
-      '    get:',
-      '      parameters: [{ name: query, in: query, schema: { type: string } }]',
-      "      responses: { '200': { description: OK., content: { application/json: { schema: { type: array } } } } }",
-    ], ['rest/query-conventions']);
+    const findings = await lintInline(
+      'api.yaml',
+      [
+        'openapi: 3.1.0',
+        'info: { title: Queries, version: 1.0.0 }',
+        'paths:',
+        '  /site:',
+        '    get:',
+        '      parameters: [{ name: query, in: query, schema: { type: string } }]',
+        "      responses: { '200': { description: OK., content: { application/json: { schema: { type: object } } } } }",
+        '  /tasks:',
+        '    get:',
+        '      parameters: [{ name: query, in: query, schema: { type: string } }]',
+        "      responses: { '200': { description: OK., content: { application/json: { schema: { type: array } } } } }",
+      ],
+      ['rest/query-conventions'],
+    );
     expect(findings).toEqual(['10:20 rest/query-conventions']);
   });
 
-  it('realtime/message-discriminator names the messages that pin the same value (Slack\'s botAdded and botChanged)', async () => {
+  it("realtime/message-discriminator names the messages that pin the same value (Slack's botAdded and botChanged)", async () => {
     const dir = tempDir('codegen-lint-');
     const file = join(dir, 'api.asyncapi.yaml');
-    writeFileSync(file, [
-      'asyncapi: 3.0.0',
-      'info: { title: Kinds, version: 1.0.0 }',
-      'servers:',
-      '  ws: { host: localhost:8080, protocol: ws, security: [{ $ref: \'#/components/securitySchemes/token\' }] }',
-      'channels:',
-      '  feed:',
-      '    address: /feed',
-      "    servers: [{ $ref: '#/servers/ws' }]",
-      '    messages:',
-      '      botAdded: { payload: { type: object, properties: { type: { const: bot_added }, id: { type: integer } } } }',
-      '      botChanged: { payload: { type: object, properties: { type: { const: bot_added }, name: { type: string } } } }',
-      'operations:',
-      '  sendFeed:',
-      '    action: send',
-      "    channel: { $ref: '#/channels/feed' }",
-      'components:',
-      '  securitySchemes:',
-      '    token: { type: httpApiKey, name: token, in: query }',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      file,
+      [
+        'asyncapi: 3.0.0',
+        'info: { title: Kinds, version: 1.0.0 }',
+        'servers:',
+        "  ws: { host: localhost:8080, protocol: ws, security: [{ $ref: '#/components/securitySchemes/token' }] }",
+        'channels:',
+        '  feed:',
+        '    address: /feed',
+        "    servers: [{ $ref: '#/servers/ws' }]",
+        '    messages:',
+        '      botAdded: { payload: { type: object, properties: { type: { const: bot_added }, id: { type: integer } } } }',
+        '      botChanged: { payload: { type: object, properties: { type: { const: bot_added }, name: { type: string } } } }',
+        'operations:',
+        '  sendFeed:',
+        '    action: send',
+        "    channel: { $ref: '#/channels/feed' }",
+        'components:',
+        '  securitySchemes:',
+        '    token: { type: httpApiKey, name: token, in: query }',
+        '',
+      ].join('\n'),
+    );
     const result = await lintTarget({ name: 'api', style: 'asyncapi', inputs: [file], root: dir, readRoots: [dir] });
-    const messages = result.findings.filter((finding) => finding.ruleId === 'realtime/message-discriminator').map((finding) => finding.message);
-    expect(messages).toEqual([expect.stringContaining('feed carries several messages: botAdded and botChanged both pin type to "bot_added"')]);
+    const messages = result.findings
+      .filter((finding) => finding.ruleId === 'realtime/message-discriminator')
+      .map((finding) => finding.message);
+    expect(messages).toEqual([
+      expect.stringContaining('feed carries several messages: botAdded and botChanged both pin type to "bot_added"'),
+    ]);
   });
 });

@@ -32,75 +32,99 @@ function cases() {
   const rel = (path) => JSON.stringify(relative(DIR, path).split('\\').join('/'));
   return [
     {
-      id: 'rest-ours', style: 'REST', label: 'codegen (ours), createClient(…).getTask (11 operations)',
+      id: 'rest-ours',
+      style: 'REST',
+      label: 'codegen (ours), createClient(…).getTask (11 operations)',
       needs: join(OUT, 'rest', 'client.ts'),
       entry: `import { createClient } from ${rel(join(OUT, 'rest', 'client.ts'))};
 export const task = createClient({ auth: { bearerAuth: "t" } }).getTask({ taskId: "1" });`,
     },
     {
-      id: 'rest-ours-call', style: 'REST', label: 'codegen (ours), createHttpClient(…).call(getTaskOperation)',
+      id: 'rest-ours-call',
+      style: 'REST',
+      label: 'codegen (ours), createHttpClient(…).call(getTaskOperation)',
       needs: join(OUT, 'rest', 'client.ts'),
       entry: `import { createHttpClient, getTaskOperation } from ${rel(join(OUT, 'rest', 'client.ts'))};
 export const task = createHttpClient({ auth: { bearerAuth: "t" } }).call(getTaskOperation, { taskId: "1" });`,
     },
     {
-      id: 'rest-ours-validated', style: 'REST', label: 'codegen (ours), getTask, response validation on',
+      id: 'rest-ours-validated',
+      style: 'REST',
+      label: 'codegen (ours), getTask, response validation on',
       needs: join(OUT, 'rest', 'response-validators.ts'),
       entry: `import { createClient } from ${rel(join(OUT, 'rest', 'client.ts'))};
 import { responseValidators } from ${rel(join(OUT, 'rest', 'response-validators.ts'))};
 export const task = createClient({ auth: { bearerAuth: "t" }, validateResponses: responseValidators }).getTask({ taskId: "1" });`,
     },
     {
-      id: 'rest-hey-api', style: 'REST', label: `@hey-api/openapi-ts ${versionOf('@hey-api/openapi-ts')} (client-fetch), getTask`,
+      id: 'rest-hey-api',
+      style: 'REST',
+      label: `@hey-api/openapi-ts ${versionOf('@hey-api/openapi-ts')} (client-fetch), getTask`,
       needs: join(DIR, 'hey-api', 'sdk.gen.ts'),
       entry: `import { getTask } from "./hey-api/sdk.gen.ts";
 export const task = getTask({ path: { taskId: "1" }, auth: "t" });`,
     },
     {
-      id: 'rest-openapi-fetch', style: 'REST', label: `openapi-fetch ${versionOf('openapi-fetch')} + openapi-typescript, GET /tasks/{taskId}`,
+      id: 'rest-openapi-fetch',
+      style: 'REST',
+      label: `openapi-fetch ${versionOf('openapi-fetch')} + openapi-typescript, GET /tasks/{taskId}`,
       entry: `import createClient from "openapi-fetch";
 const client = createClient({ baseUrl: "https://api.example.com/v1", headers: { Authorization: "Bearer t" } });
 export const task = client.GET("/tasks/{taskId}", { params: { path: { taskId: "1" } } });`,
     },
     {
-      id: 'graphql-ours-query', style: 'GraphQL', label: 'codegen (ours), createClient(…).getTask (8 operations)',
+      id: 'graphql-ours-query',
+      style: 'GraphQL',
+      label: 'codegen (ours), createClient(…).getTask (8 operations)',
       needs: join(OUT, 'graphql', 'client.ts'),
       entry: `import { createClient } from ${rel(join(OUT, 'graphql', 'client.ts'))};
 export const task = createClient({ url: "https://api.example.com/graphql" }).getTask({ id: "1" });`,
     },
     {
-      id: 'graphql-ours-execute', style: 'GraphQL', label: 'codegen (ours), GraphQLHttp.execute(GetTask)',
+      id: 'graphql-ours-execute',
+      style: 'GraphQL',
+      label: 'codegen (ours), GraphQLHttp.execute(GetTask)',
       needs: join(OUT, 'graphql', 'client.ts'),
       entry: `import { GraphQLHttp } from ${rel(join(OUT, 'graphql', 'client.ts'))};
 import { GetTask } from ${rel(join(OUT, 'graphql', 'operations.ts'))};
 export const task = new GraphQLHttp({ url: "https://api.example.com/graphql" }).execute(GetTask, { id: "1" });`,
     },
     {
-      id: 'graphql-request-query', style: 'GraphQL', label: `graphql-request ${versionOf('graphql-request')}, the same query`,
+      id: 'graphql-request-query',
+      style: 'GraphQL',
+      label: `graphql-request ${versionOf('graphql-request')}, the same query`,
       entry: `import { GraphQLClient } from "graphql-request";
 export const task = new GraphQLClient("https://api.example.com/graphql").request(${JSON.stringify(GET_TASK_DOCUMENT)}, { id: "1" });`,
     },
     {
-      id: 'graphql-ours-subscription', style: 'GraphQL', label: 'codegen (ours), subscription TaskChanged',
+      id: 'graphql-ours-subscription',
+      style: 'GraphQL',
+      label: 'codegen (ours), subscription TaskChanged',
       needs: join(OUT, 'graphql', 'client.ts'),
       entry: `import { createClient, webSocketSubscriptions } from ${rel(join(OUT, 'graphql', 'client.ts'))};
 const client = createClient({ url: "https://api.example.com/graphql", subscriptions: webSocketSubscriptions({ connectionParams: { token: "t" } }) });
 export const changes = client.taskChanged({ projectId: "1" });`,
     },
     {
-      id: 'graphql-ws-subscription', style: 'GraphQL', label: `graphql-ws ${versionOf('graphql-ws')} alone, the same subscription`,
+      id: 'graphql-ws-subscription',
+      style: 'GraphQL',
+      label: `graphql-ws ${versionOf('graphql-ws')} alone, the same subscription`,
       entry: `import { createClient } from "graphql-ws";
 const client = createClient({ url: "wss://api.example.com/graphql", connectionParams: { token: "t" } });
 export const changes = client.iterate({ query: "subscription TaskChanged($projectId: ID!) { taskChanged(projectId: $projectId) { kind } }", variables: { projectId: "1" } });`,
     },
     {
-      id: 'grpc-ours', style: 'gRPC-Web', label: 'codegen (ours) client-web.ts + connect-web, GetTask',
+      id: 'grpc-ours',
+      style: 'gRPC-Web',
+      label: 'codegen (ours) client-web.ts + connect-web, GetTask',
       needs: join(OUT, 'grpc', 'client-web.ts'),
       entry: `import { createClient } from ${rel(join(OUT, 'grpc', 'client-web.ts'))};
 export const task = createClient({ baseUrl: "https://api.example.com", token: "t" }).taskService.getTask({ id: "1" });`,
     },
     {
-      id: 'grpc-connect-web', style: 'gRPC-Web', label: `connect-web ${versionOf('@connectrpc/connect-web')} + protoc-gen-es _pb.ts, GetTask`,
+      id: 'grpc-connect-web',
+      style: 'gRPC-Web',
+      label: `connect-web ${versionOf('@connectrpc/connect-web')} + protoc-gen-es _pb.ts, GetTask`,
       needs: join(OUT, 'grpc', 'acme', 'tasks', 'v1', 'tasks_pb.ts'),
       entry: `import { createClient } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
@@ -115,12 +139,19 @@ export const task = createClient(TaskService, transport).getTask({ id: "1" });`,
 function generateHeyApi(log) {
   const output = join(DIR, 'hey-api');
   rmSync(output, { recursive: true, force: true });
-  const result = spawnSync(process.execPath, [binOf('@hey-api/openapi-ts'), '-i', TASKS_YAML, '-o', output, '-c', '@hey-api/client-fetch', '--silent', '--no-log-file'], {
-    cwd: DIR,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  if (result.status !== 0) log(`   ✗ @hey-api/openapi-ts failed: ${(result.stderr || result.stdout || String(result.error)).trim().split('\n').slice(0, 5).join(' | ')}`);
+  const result = spawnSync(
+    process.execPath,
+    [binOf('@hey-api/openapi-ts'), '-i', TASKS_YAML, '-o', output, '-c', '@hey-api/client-fetch', '--silent', '--no-log-file'],
+    {
+      cwd: DIR,
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
+  if (result.status !== 0)
+    log(
+      `   ✗ @hey-api/openapi-ts failed: ${(result.stderr || result.stdout || String(result.error)).trim().split('\n').slice(0, 5).join(' | ')}`,
+    );
 }
 
 /** Bundles one entry as a browser app would; returns the minified and gzipped sizes. */
@@ -181,9 +212,11 @@ export async function benchBundleSize({ log }) {
   log('   | --- | --- | ---: | ---: | --- |');
   for (const row of rows) {
     const target = targetOf(row, byId);
-    log(row.failure
-      ? `   | ${row.style} | ${row.label} | ✗ ${row.failure} | | |`
-      : `   | ${row.style} | ${row.label} | ${kb(row.minified)} | ${kb(row.gzipped)} | ${target} |`);
+    log(
+      row.failure
+        ? `   | ${row.style} | ${row.label} | ✗ ${row.failure} | | |`
+        : `   | ${row.style} | ${row.label} | ${kb(row.minified)} | ${kb(row.gzipped)} | ${target} |`,
+    );
   }
   return { ok, rows };
 }

@@ -54,11 +54,26 @@ export function benchGeneration({ runs, heyRuns, warmup, heyWarmup, tools: ids, 
   const tools = ids.map((id) => all[id]).filter(Boolean);
   const specBytes = statSync(SPEC).size;
   log(`\n## 1. Generation — ${basename(SPEC)} (${bytes(specBytes)}), wall time of one process per run`);
-  const hey = ids.includes('hey-api') && (heyRuns !== runs || heyWarmup !== warmup) ? ` (@hey-api/openapi-ts: ${heyWarmup} warm-up, ${heyRuns} runs)` : '';
+  const hey =
+    ids.includes('hey-api') && (heyRuns !== runs || heyWarmup !== warmup)
+      ? ` (@hey-api/openapi-ts: ${heyWarmup} warm-up, ${heyRuns} runs)`
+      : '';
   log(`   ${warmup} warm-up run(s) per tool, then ${runs} measured runs${hey}, interleaved; median reported`);
 
   const state = Object.fromEntries(
-    tools.map((tool) => [tool.id, { tool, samples: [], rss: [], cpu: [], failure: null, netAttempts: new Set(), runs: tool.id === 'hey-api' ? heyRuns : runs, warmup: tool.id === 'hey-api' ? heyWarmup : warmup }]),
+    tools.map((tool) => [
+      tool.id,
+      {
+        tool,
+        samples: [],
+        rss: [],
+        cpu: [],
+        failure: null,
+        netAttempts: new Set(),
+        runs: tool.id === 'hey-api' ? heyRuns : runs,
+        warmup: tool.id === 'hey-api' ? heyWarmup : warmup,
+      },
+    ]),
   );
   const usageFile = join(WORK, 'usage.txt');
 
@@ -67,7 +82,9 @@ export function benchGeneration({ runs, heyRuns, warmup, heyWarmup, tools: ids, 
     if (!result.ok) {
       entry.failure = { phase, error: result.error, output: tail(`${result.stdout}\n${result.stderr}`) };
       const same = Object.values(state).find((other) => other !== entry && other.failure?.output === entry.failure.output);
-      log(`   ✗ ${entry.tool.label}: ${phase} failed (${result.error})${same ? `, same output as ${same.tool.label}` : `\n${entry.failure.output}`}`);
+      log(
+        `   ✗ ${entry.tool.label}: ${phase} failed (${result.error})${same ? `, same output as ${same.tool.label}` : `\n${entry.failure.output}`}`,
+      );
       return false;
     }
     return true;
@@ -135,7 +152,9 @@ export function benchGeneration({ runs, heyRuns, warmup, heyWarmup, tools: ids, 
       group.lines += file.lines;
       groups.set(key, group);
     }
-    log(`   ${results[id].label} output: ${[...groups].map(([key, g]) => `${key} ${bytes(g.bytes)} / ${int(g.lines)} lines${g.files > 1 ? ` (${g.files} files)` : ''}`).join(' · ')}`);
+    log(
+      `   ${results[id].label} output: ${[...groups].map(([key, g]) => `${key} ${bytes(g.bytes)} / ${int(g.lines)} lines${g.files > 1 ? ` (${g.files} files)` : ''}`).join(' · ')}`,
+    );
   }
 
   const ratios = [];
@@ -155,7 +174,12 @@ export function benchGeneration({ runs, heyRuns, warmup, heyWarmup, tools: ids, 
   }
   if (ratios.length) {
     log('');
-    log(table(['ratio (generation)', 'wall', 'CPU', 'target (on wall time)'], ratios.map((r) => [r.name, fmtRatio(r.value), fmtRatio(r.cpu), r.target == null ? 'info' : verdict(r.value, r.target)])));
+    log(
+      table(
+        ['ratio (generation)', 'wall', 'CPU', 'target (on wall time)'],
+        ratios.map((r) => [r.name, fmtRatio(r.value), fmtRatio(r.cpu), r.target == null ? 'info' : verdict(r.value, r.target)]),
+      ),
+    );
   }
   const net = Object.values(results).filter((r) => r.netAttempts.length);
   for (const r of net) log(`   ! ${r.label} tried to reach the network (blocked): ${r.netAttempts.slice(0, 3).join('; ')}`);

@@ -88,7 +88,9 @@ function incomplete(outDir) {
 export function benchGraphQLGeneration({ runs, warmup, log }) {
   writeConfigs();
   const schemaBytes = statSync(GRAPHQL_SCHEMA).size;
-  log(`\n## 5. GraphQL generation — GitHub's schema.graphql (@octokit/graphql-schema ${versionOf('@octokit/graphql-schema')}, ${bytes(schemaBytes)}), wall time of one process per run`);
+  log(
+    `\n## 5. GraphQL generation — GitHub's schema.graphql (@octokit/graphql-schema ${versionOf('@octokit/graphql-schema')}, ${bytes(schemaBytes)}), wall time of one process per run`,
+  );
   log(`   ${warmup} warm-up run(s) per tool, then ${runs} measured runs, interleaved; median reported`);
   const usageFile = join(WORK, 'usage.txt');
   const state = tools().map((tool) => ({ tool, samples: [], cpu: [], rss: [], failure: null, netAttempts: new Set() }));
@@ -157,7 +159,12 @@ export function benchGraphQLGeneration({ runs, warmup, log }) {
   const value = comparable ? ratio(ours.time?.median, theirs.time?.median) : null;
   const cpu = comparable ? ratio(ours.cpu?.median, theirs.cpu?.median) : null;
   log('');
-  log(table(['ratio (GraphQL generation)', 'wall', 'CPU', 'target (on wall time)'], [['ours / graphql-codegen', fmtRatio(value), fmtRatio(cpu), comparable ? verdict(value, TARGET) : 'not comparable yet']]));
+  log(
+    table(
+      ['ratio (GraphQL generation)', 'wall', 'CPU', 'target (on wall time)'],
+      [['ours / graphql-codegen', fmtRatio(value), fmtRatio(cpu), comparable ? verdict(value, TARGET) : 'not comparable yet']],
+    ),
+  );
   const net = Object.values(results).filter((r) => r.netAttempts.length);
   for (const r of net) log(`   ! ${r.label} tried to reach the network (blocked): ${r.netAttempts.slice(0, 3).join('; ')}`);
   if (!net.length) log('   network: no generator attempted a connection (all ran with bench/lib/netguard.js preloaded)');

@@ -42,7 +42,13 @@ for (let p = 1; p <= 3; p++) {
   const project = { id: `project-${p}`, name: `Project ${p}`, createdAt: at(p) };
   projects.set(project.id, project);
   tasksOfProject.set(project.id, []);
-  for (let t = 0; t < 100; t++) addTask({ projectId: project.id, title: `Task ${t + 1} of ${project.name}`, status: STATUSES[t % 3], assigneeId: t % 5 === 4 ? null : `user-${(t % 10) + 1}` });
+  for (let t = 0; t < 100; t++)
+    addTask({
+      projectId: project.id,
+      title: `Task ${t + 1} of ${project.name}`,
+      status: STATUSES[t % 3],
+      assigneeId: t % 5 === 4 ? null : `user-${(t % 10) + 1}`,
+    });
 }
 
 /** @param {{ projectId: string, title: string, status: TaskRecord['status'], assigneeId: string | null }} input */
@@ -97,7 +103,7 @@ function anyRecord(id) {
  */
 export const resolvers = {
   Query: {
-    viewer: (_parent, _args, context) => (context.viewerId ? users.get(context.viewerId) ?? null : null),
+    viewer: (_parent, _args, context) => (context.viewerId ? (users.get(context.viewerId) ?? null) : null),
     node: (_parent, { id }) => anyRecord(id),
     project: (_parent, { id }) => projects.get(id) ?? null,
     projects: (_parent, { first, after }) => page([...projects.values()], first, after).items,
@@ -113,7 +119,12 @@ export const resolvers = {
   Mutation: {
     createTask: (_parent, { input }) => {
       if (!projects.has(input.projectId)) throw new Error(`no project ${input.projectId}`);
-      const task = addTask({ projectId: input.projectId, title: input.title, status: input.status ?? 'TODO', assigneeId: input.assigneeId ?? null });
+      const task = addTask({
+        projectId: input.projectId,
+        title: input.title,
+        status: input.status ?? 'TODO',
+        assigneeId: input.assigneeId ?? null,
+      });
       publish('CREATED', task);
       return task;
     },
@@ -154,7 +165,7 @@ export const resolvers = {
     },
   },
   Task: {
-    assignee: (parent) => (parent.assigneeId === null ? null : users.get(parent.assigneeId) ?? null),
+    assignee: (parent) => (parent.assigneeId === null ? null : (users.get(parent.assigneeId) ?? null)),
     project: (parent) => projects.get(parent.projectId),
   },
 };

@@ -55,7 +55,11 @@ const BODY = JSON.stringify({ query: QUERY, operationName: 'ProjectTasks', varia
 const DEEP = `{ project(id: "project-1") { tasks { edges { node { project { tasks { edges { node { project { tasks { edges { node { id } } } } } } } } } } } } }`;
 
 /** What a GraphQL-over-HTTP client sends (the spec's recommended Accept); neither server needs the token for this query. */
-const HEADERS = { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json;q=0.9', authorization: 'Bearer demo-token' };
+const HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/graphql-response+json, application/json;q=0.9',
+  authorization: 'Bearer demo-token',
+};
 
 export const GRAPHQL_SERVERS = [
   {
@@ -66,7 +70,8 @@ export const GRAPHQL_SERVERS = [
     /** Why it cannot run yet, if so. */
     unavailable: () => {
       if (!existsSync(OURS_SOURCE)) return 'not generated yet (out/graphql/server.ts is missing)';
-      if (!readFileSync(OURS_SOURCE, 'utf8').includes('createGraphQLServer')) return 'not generated yet (out/graphql/server.ts has no createGraphQLServer)';
+      if (!readFileSync(OURS_SOURCE, 'utf8').includes('createGraphQLServer'))
+        return 'not generated yet (out/graphql/server.ts has no createGraphQLServer)';
       return null;
     },
   },
@@ -115,7 +120,14 @@ async function prepare(url) {
 }
 
 async function load(autocannon, url, seconds) {
-  const result = await autocannon({ url: `${url}/graphql`, method: 'POST', headers: HEADERS, body: BODY, connections: CONNECTIONS, duration: seconds });
+  const result = await autocannon({
+    url: `${url}/graphql`,
+    method: 'POST',
+    headers: HEADERS,
+    body: BODY,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
   return {
     rps: result.requests.average,
     total: result.requests.total,
@@ -135,9 +147,20 @@ export async function benchGraphQLServer({ log, quick, seconds = quick ? 3 : 10 
   log('\n## 6. GraphQL server: the generated server vs graphql-yoga, same SDL and resolvers');
   const { default: autocannon } = await import('autocannon');
   const warmup = quick ? 1 : 3;
-  log(`   query: ProjectTasks (project → tasks(first: 20) → edges → node { … assignee { id name } }), POST /graphql, ${Buffer.byteLength(BODY)} B body`);
-  log(`   autocannon ${versionOf('autocannon')} (programmatic), ${CONNECTIONS} connections, ${warmup} s warm-up + ${seconds} s measured; each server its own child process`);
-  log(`   servers: ${GRAPHQL_SERVERS.map((server) => `${server.id} = node ${server.args.join(' ')} ${Object.entries(server.env).map(([k, v]) => `${k}=${v}`).join(' ')}`).join('; ')}`);
+  log(
+    `   query: ProjectTasks (project → tasks(first: 20) → edges → node { … assignee { id name } }), POST /graphql, ${Buffer.byteLength(BODY)} B body`,
+  );
+  log(
+    `   autocannon ${versionOf('autocannon')} (programmatic), ${CONNECTIONS} connections, ${warmup} s warm-up + ${seconds} s measured; each server its own child process`,
+  );
+  log(
+    `   servers: ${GRAPHQL_SERVERS.map(
+      (server) =>
+        `${server.id} = node ${server.args.join(' ')} ${Object.entries(server.env)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')}`,
+    ).join('; ')}`,
+  );
 
   const results = [];
   let ok = true;
@@ -164,8 +187,10 @@ export async function benchGraphQLServer({ log, quick, seconds = quick ? 3 : 10 
       const cpuBefore = cpuMs(running.child.pid);
       Object.assign(entry, await load(autocannon, running.url, seconds));
       const cpuAfter = cpuMs(running.child.pid);
-      entry.cpuUsPerRequest = cpuBefore === null || cpuAfter === null || !entry.total ? null : ((cpuAfter - cpuBefore) * 1000) / entry.total;
-      if (entry.errors || entry.timeouts || entry.non2xx) log(`   ! ${server.id}: ${entry.non2xx} non-2xx, ${entry.errors} errors, ${entry.timeouts} timeouts`);
+      entry.cpuUsPerRequest =
+        cpuBefore === null || cpuAfter === null || !entry.total ? null : ((cpuAfter - cpuBefore) * 1000) / entry.total;
+      if (entry.errors || entry.timeouts || entry.non2xx)
+        log(`   ! ${server.id}: ${entry.non2xx} non-2xx, ${entry.errors} errors, ${entry.timeouts} timeouts`);
     } catch (error) {
       entry.failure = error.message;
       ok = false;
@@ -191,8 +216,23 @@ export async function benchGraphQLServer({ log, quick, seconds = quick ? 3 : 10 
     entry.deepQuery ?? '—',
   ]);
   log('');
-  log(table(['server', 'req/s', 'p50', 'p99', 'requests', 'server CPU/req', '13-level query'], rows).split('\n').map((line) => `   ${line}`).join('\n'));
+  log(
+    table(['server', 'req/s', 'p50', 'p99', 'requests', 'server CPU/req', '13-level query'], rows)
+      .split('\n')
+      .map((line) => `   ${line}`)
+      .join('\n'),
+  );
   const verdict = ratio == null ? 'not measured' : ratio >= TARGET ? 'within' : 'under';
-  log(`   ours / yoga = ${fmtRatio(ratio)} req/s, ${fmtRatio(cpuRatio)} by CPU per request (yoga's CPU/req over ours) (target ≥ ${TARGET}×: ${verdict})`);
-  return { ok, query: 'ProjectTasks', connections: CONNECTIONS, seconds, warmup, results, ratio: { rps: ratio, cpu: cpuRatio, target: TARGET } };
+  log(
+    `   ours / yoga = ${fmtRatio(ratio)} req/s, ${fmtRatio(cpuRatio)} by CPU per request (yoga's CPU/req over ours) (target ≥ ${TARGET}×: ${verdict})`,
+  );
+  return {
+    ok,
+    query: 'ProjectTasks',
+    connections: CONNECTIONS,
+    seconds,
+    warmup,
+    results,
+    ratio: { rps: ratio, cpu: cpuRatio, target: TARGET },
+  };
 }

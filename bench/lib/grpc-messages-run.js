@@ -70,7 +70,8 @@ function check(testCase) {
   const oursJson = toJsonString(schema, message);
   const pbjsJson = JSON.stringify(pbjsMessage);
   if (!equals(schema, fromJsonString(schema, oursJson), message)) problems.push('ours does not round-trip its JSON');
-  if (Buffer.compare(type.encode(type.fromObject(JSON.parse(pbjsJson))).finish(), pbjsBytes) !== 0) problems.push('pbjs does not round-trip its JSON');
+  if (Buffer.compare(type.encode(type.fromObject(JSON.parse(pbjsJson))).finish(), pbjsBytes) !== 0)
+    problems.push('pbjs does not round-trip its JSON');
   return {
     problems,
     binaryBytes: { ours: oursBytes.length, pbjs: pbjsBytes.length },
@@ -98,7 +99,12 @@ function subjects(testCase, checked) {
     row('decode', 'ours', oursBytes.length, () => (sink += fromBinary(schema, oursBytes) === null ? 1 : 0)),
     row('decode', 'pbjs', pbjsBytes.length, () => (sink += type.decode(pbjsBytes) === null ? 1 : 0)),
     // Information: the read/write options a caller can pass (unknown fields are kept by default).
-    row('decode', 'ours-no-unknown', oursBytes.length, () => (sink += fromBinary(schema, oursBytes, { readUnknownFields: false }) === null ? 1 : 0)),
+    row(
+      'decode',
+      'ours-no-unknown',
+      oursBytes.length,
+      () => (sink += fromBinary(schema, oursBytes, { readUnknownFields: false }) === null ? 1 : 0),
+    ),
     row('json-encode', 'ours', Buffer.byteLength(oursJson), () => (sink += toJsonString(schema, message).length)),
     row('json-encode', 'pbjs', Buffer.byteLength(pbjsJson), () => (sink += JSON.stringify(pbjsMessage).length)),
     row('json-decode', 'ours', Buffer.byteLength(oursJson), () => (sink += fromJsonString(schema, oursJson) === null ? 1 : 0)),

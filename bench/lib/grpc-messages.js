@@ -64,13 +64,21 @@ function generate(log) {
   const oursArgs = [join(ROOT, 'bin/codegen.js'), '--config', config, '--quiet'];
   const pbjsArgs = [
     join(ROOT, 'node_modules/protobufjs-cli/bin/pbjs'),
-    '-t', 'static-module', '-w', 'es6',
-    '-p', 'node_modules/protoc/include',
+    '-t',
+    'static-module',
+    '-w',
+    'es6',
+    '-p',
+    'node_modules/protoc/include',
     ...INCLUDES.flatMap((path) => ['-p', path]),
-    '-o', relative(ROOT, PBJS_OUT),
+    '-o',
+    relative(ROOT, PBJS_OUT),
     ...PROTOS,
   ];
-  for (const [id, args] of [['ours', oursArgs], ['pbjs', pbjsArgs]]) {
+  for (const [id, args] of [
+    ['ours', oursArgs],
+    ['pbjs', pbjsArgs],
+  ]) {
     const run = timed(process.execPath, args, { cwd: ROOT });
     if (!run.ok) throw new Error(`${id} generation failed (${run.error}):\n${tail(`${run.stdout}\n${run.stderr}`)}`);
     log(`   ${id}: node ${args.map((arg) => (arg.startsWith(ROOT) ? relative(ROOT, arg) : arg)).join(' ')}  (${ms(run.ms)})`);
@@ -136,13 +144,16 @@ function importCost() {
   return out;
 }
 
-const rate = (value) => (value >= 1e6 ? `${(value / 1e6).toFixed(2)} M/s` : value >= 1e3 ? `${(value / 1e3).toFixed(1)} k/s` : `${value.toFixed(0)}/s`);
+const rate = (value) =>
+  value >= 1e6 ? `${(value / 1e6).toFixed(2)} M/s` : value >= 1e3 ? `${(value / 1e3).toFixed(1)} k/s` : `${value.toFixed(0)}/s`;
 
 /**
  * @param {{ log: (line: string) => void, quick: boolean }} options
  */
 export async function benchGrpcMessages({ log, quick }) {
-  log(`\n## 7. gRPC messages: generated protobuf-es v2 code (@bufbuild/protobuf ${versionOf('@bufbuild/protobuf')}) vs protobufjs ${versionOf('protobufjs')} static code (pbjs ${versionOf('protobufjs-cli')})`);
+  log(
+    `\n## 7. gRPC messages: generated protobuf-es v2 code (@bufbuild/protobuf ${versionOf('@bufbuild/protobuf')}) vs protobufjs ${versionOf('protobufjs')} static code (pbjs ${versionOf('protobufjs-cli')})`,
+  );
   if (!oursBuilt()) {
     log('   ✗ dist/bin/cli.js is missing: `npm run build` has not produced the CLI');
     return { ok: false, failure: 'CLI not built' };
@@ -157,10 +168,20 @@ export async function benchGrpcMessages({ log, quick }) {
   const rounds = quick ? 3 : 7;
   const roundMs = quick ? 50 : 150;
   const warmupMs = quick ? 100 : 300;
-  log(`   timing: per subject a batch of ~${roundMs} ms, ${warmupMs} ms warm-up, ${rounds} rounds in rotating order, median (child: node bench/lib/grpc-messages-run.js)`);
+  log(
+    `   timing: per subject a batch of ~${roundMs} ms, ${warmupMs} ms warm-up, ${rounds} rounds in rotating order, median (child: node bench/lib/grpc-messages-run.js)`,
+  );
   const run = timed(process.execPath, [join(import.meta.dirname, 'grpc-messages-run.js')], {
     cwd: ROOT,
-    env: childEnv({ extra: { BENCH_OURS: OURS_JS, BENCH_PBJS: PBJS_OUT, BENCH_ROUNDS: String(rounds), BENCH_ROUND_MS: String(roundMs), BENCH_WARMUP_MS: String(warmupMs) } }),
+    env: childEnv({
+      extra: {
+        BENCH_OURS: OURS_JS,
+        BENCH_PBJS: PBJS_OUT,
+        BENCH_ROUNDS: String(rounds),
+        BENCH_ROUND_MS: String(roundMs),
+        BENCH_WARMUP_MS: String(warmupMs),
+      },
+    }),
     timeoutMs: 10 * 60_000,
   });
   if (!run.ok) {
@@ -187,24 +208,62 @@ export async function benchGrpcMessages({ log, quick }) {
       if (!mine || !theirs) continue;
       const value = mine.opsPerSec / theirs.opsPerSec;
       ratios.push({ case: caseId, op, ratio: value });
-      rows.push([check.label, label, rate(mine.opsPerSec), `${mine.mbPerSec.toFixed(1)} MB/s`, rate(theirs.opsPerSec), `${theirs.mbPerSec.toFixed(1)} MB/s`, fmtRatio(value)]);
+      rows.push([
+        check.label,
+        label,
+        rate(mine.opsPerSec),
+        `${mine.mbPerSec.toFixed(1)} MB/s`,
+        rate(theirs.opsPerSec),
+        `${theirs.mbPerSec.toFixed(1)} MB/s`,
+        fmtRatio(value),
+      ]);
       const variant = find(caseId, op, 'ours-no-unknown');
-      if (variant) rows.push([check.label, `${label}, readUnknownFields: false`, rate(variant.opsPerSec), `${variant.mbPerSec.toFixed(1)} MB/s`, '', '', fmtRatio(variant.opsPerSec / theirs.opsPerSec)]);
+      if (variant)
+        rows.push([
+          check.label,
+          `${label}, readUnknownFields: false`,
+          rate(variant.opsPerSec),
+          `${variant.mbPerSec.toFixed(1)} MB/s`,
+          '',
+          '',
+          fmtRatio(variant.opsPerSec / theirs.opsPerSec),
+        ]);
     }
   }
   log('');
-  log(table(['message', 'operation', 'ours', 'ours MB/s', 'pbjs', 'pbjs MB/s', 'ours/pbjs'], rows).split('\n').map((line) => `   ${line}`).join('\n'));
+  log(
+    table(['message', 'operation', 'ours', 'ours MB/s', 'pbjs', 'pbjs MB/s', 'ours/pbjs'], rows)
+      .split('\n')
+      .map((line) => `   ${line}`)
+      .join('\n'),
+  );
   const binary = ratios.filter((r) => r.op === 'encode' || r.op === 'decode').map((r) => r.ratio);
   const low = binary.length ? Math.min(...binary) : null;
-  log(`   binary ours/pbjs from ${fmtRatio(low)} to ${fmtRatio(binary.length ? Math.max(...binary) : null)} (target ≥ ${TARGET}×: ${low == null ? 'not measured' : low >= TARGET ? 'within' : 'under'}); JSON rows are information: pbjs's JSON is not proto3 JSON (Timestamp/Duration as {seconds, nanos} objects), ours is`);
+  log(
+    `   binary ours/pbjs from ${fmtRatio(low)} to ${fmtRatio(binary.length ? Math.max(...binary) : null)} (target ≥ ${TARGET}×: ${low == null ? 'not measured' : low >= TARGET ? 'within' : 'under'}); JSON rows are information: pbjs's JSON is not proto3 JSON (Timestamp/Duration as {seconds, nanos} objects), ours is`,
+  );
 
   let imports = null;
   try {
     imports = importCost();
-    log(`   import cost (fresh process, median of ${IMPORT_RUNS}): ours ${imports.ours.importMs.toFixed(1)} ms + first Task encode/decode ${imports.ours.firstUseMs.toFixed(1)} ms; pbjs ${imports.pbjs.importMs.toFixed(1)} ms + ${imports.pbjs.firstUseMs.toFixed(1)} ms`);
+    log(
+      `   import cost (fresh process, median of ${IMPORT_RUNS}): ours ${imports.ours.importMs.toFixed(1)} ms + first Task encode/decode ${imports.ours.firstUseMs.toFixed(1)} ms; pbjs ${imports.pbjs.importMs.toFixed(1)} ms + ${imports.pbjs.firstUseMs.toFixed(1)} ms`,
+    );
   } catch (error) {
     log(`   ! ${error.message}`);
   }
-  log(`   generated code: ours ${bytes(sizes.ours.ts)} of TypeScript (${bytes(sizes.ours.js)} as JS, types erased), pbjs ${bytes(sizes.pbjs.js)} of JS; runtimes not counted (no bundler installed)`);
-  return { ok, checks: measured.checks, results: measured.results, rounds, roundMs, warmupMs, imports, sizes, ratio: { binaryMin: low, target: TARGET } };
+  log(
+    `   generated code: ours ${bytes(sizes.ours.ts)} of TypeScript (${bytes(sizes.ours.js)} as JS, types erased), pbjs ${bytes(sizes.pbjs.js)} of JS; runtimes not counted (no bundler installed)`,
+  );
+  return {
+    ok,
+    checks: measured.checks,
+    results: measured.results,
+    rounds,
+    roundMs,
+    warmupMs,
+    imports,
+    sizes,
+    ratio: { binaryMin: low, target: TARGET },
+  };
 }

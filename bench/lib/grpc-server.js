@@ -82,7 +82,14 @@ function expected(index) {
   const record = taskRecordLoose(taskRecord(index));
   const { dueWithin, ...rest } = record;
   // oneofs: true adds the name of the set member of each oneof (`_assigneeId` is proto3 optional's).
-  return { ...rest, status: 'TASK_STATUS_IN_PROGRESS', dueWithin, due: 'dueWithin', _assigneeId: 'assigneeId', attachment: Buffer.from(record.attachment) };
+  return {
+    ...rest,
+    status: 'TASK_STATUS_IN_PROGRESS',
+    dueWithin,
+    due: 'dueWithin',
+    _assigneeId: 'assigneeId',
+    attachment: Buffer.from(record.attachment),
+  };
 }
 
 function call(client, id, deadlineMs = 5000) {
@@ -98,8 +105,10 @@ function call(client, id, deadlineMs = 5000) {
 function canonical(value) {
   return JSON.stringify(value, (_key, item) => {
     if (item === 0 || item === '') return undefined;
-    if (item && typeof item === 'object' && item.type === 'Buffer' && Array.isArray(item.data)) return Buffer.from(item.data).toString('base64');
-    if (item && typeof item === 'object' && !Array.isArray(item)) return Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b)));
+    if (item && typeof item === 'object' && item.type === 'Buffer' && Array.isArray(item.data))
+      return Buffer.from(item.data).toString('base64');
+    if (item && typeof item === 'object' && !Array.isArray(item))
+      return Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b)));
     return item;
   });
 }
@@ -109,10 +118,12 @@ async function prepare(client) {
   for (const index of [0, LIST_LENGTH - 1]) {
     const { error, response } = await call(client, `t${index + 1}`);
     if (error) problems.push(`GetTask t${index + 1}: ${error.code} ${error.details}`);
-    else if (canonical(response) !== canonical(expected(index))) problems.push(`GetTask t${index + 1} answered ${canonical(response).slice(0, 300)}`);
+    else if (canonical(response) !== canonical(expected(index)))
+      problems.push(`GetTask t${index + 1} answered ${canonical(response).slice(0, 300)}`);
   }
   const missing = await call(client, 'nope');
-  if (missing.error?.code !== grpc.status.NOT_FOUND) problems.push(`unknown id: expected NOT_FOUND, got ${missing.error ? missing.error.code : 'a task'}`);
+  if (missing.error?.code !== grpc.status.NOT_FOUND)
+    problems.push(`unknown id: expected NOT_FOUND, got ${missing.error ? missing.error.code : 'a task'}`);
   return problems;
 }
 
@@ -155,7 +166,9 @@ async function load(client, seconds) {
 export async function benchGrpcServer({ log, quick, seconds = quick ? 3 : 10 }) {
   log('\n## 8. gRPC server: the generated server vs plain @grpc/grpc-js, same handler, unary GetTask');
   const warmup = quick ? 1 : 3;
-  log(`   client: @grpc/grpc-js ${versionOf('@grpc/grpc-js')} + @grpc/proto-loader (no generated code), in the harness process, one channel, ${CONCURRENCY} calls in flight, ${warmup} s warm-up + ${seconds} s measured; each server its own child process`);
+  log(
+    `   client: @grpc/grpc-js ${versionOf('@grpc/grpc-js')} + @grpc/proto-loader (no generated code), in the harness process, one channel, ${CONCURRENCY} calls in flight, ${warmup} s warm-up + ${seconds} s measured; each server its own child process`,
+  );
   const oursReason = generateOurs(log);
   const TaskService = loadTaskService();
 
@@ -215,11 +228,29 @@ export async function benchGrpcServer({ log, quick, seconds = quick ? 3 : 10 }) 
     entry.clientCpuUsPerCall == null ? '—' : `${entry.clientCpuUsPerCall.toFixed(0)} µs`,
   ]);
   log('');
-  log(table(['server', 'calls/s', 'p50', 'p99', 'calls', 'server CPU/call', 'client CPU/call'], rows).split('\n').map((line) => `   ${line}`).join('\n'));
+  log(
+    table(['server', 'calls/s', 'p50', 'p99', 'calls', 'server CPU/call', 'client CPU/call'], rows)
+      .split('\n')
+      .map((line) => `   ${line}`)
+      .join('\n'),
+  );
   if (ours?.skipped) log('   ours: not generated yet — only the grpc-js peer was measured');
   const verdict = ratio == null ? 'not measured' : ratio >= TARGET ? 'within' : 'under';
-  log(`   ours / grpc-js = ${fmtRatio(ratio)} calls/s, ${fmtRatio(cpuRatio)} by CPU per call (grpc-js's CPU/call over ours) (target ≥ ${TARGET}×: ${verdict})`);
+  log(
+    `   ours / grpc-js = ${fmtRatio(ratio)} calls/s, ${fmtRatio(cpuRatio)} by CPU per call (grpc-js's CPU/call over ours) (target ≥ ${TARGET}×: ${verdict})`,
+  );
   const bare = of('connect');
-  if (bare?.callsPerSec && ours?.callsPerSec) log(`   information: ours / bare Connect = ${fmtRatio(ours.callsPerSec / bare.callsPerSec)} calls/s, ${fmtRatio(bare.cpuUsPerCall / ours.cpuUsPerCall)} by CPU per call`);
-  return { ok, method: 'GetTask', concurrency: CONCURRENCY, seconds, warmup, results, ratio: { calls: ratio, cpu: cpuRatio, target: TARGET } };
+  if (bare?.callsPerSec && ours?.callsPerSec)
+    log(
+      `   information: ours / bare Connect = ${fmtRatio(ours.callsPerSec / bare.callsPerSec)} calls/s, ${fmtRatio(bare.cpuUsPerCall / ours.cpuUsPerCall)} by CPU per call`,
+    );
+  return {
+    ok,
+    method: 'GetTask',
+    concurrency: CONCURRENCY,
+    seconds,
+    warmup,
+    results,
+    ratio: { calls: ratio, cpu: cpuRatio, target: TARGET },
+  };
 }

@@ -48,7 +48,9 @@ function call(session, { path, token, message, announced, frame }) {
     stream.on('error', () => {});
     stream.resume();
     stream.on('close', () => resolve(status ?? `rst ${stream.rstCode}`));
-    const body = message ? Buffer.concat([envelopeHead(message.length), message]) : Buffer.concat([envelopeHead(announced - 5), Buffer.alloc(announced - 5, 1)]);
+    const body = message
+      ? Buffer.concat([envelopeHead(message.length), message])
+      : Buffer.concat([envelopeHead(announced - 5), Buffer.alloc(announced - 5, 1)]);
     let wake;
     stream.on('drain', () => wake?.());
     stream.on('close', () => wake?.());
@@ -62,10 +64,30 @@ function call(session, { path, token, message, announced, frame }) {
 }
 
 const CASES = [
-  { name: 'unauthenticated GetTask, 4 MiB in 256 B frames', streams: 1, call: { path: '/acme.tasks.v1.TaskService/GetTask', announced: 4 * MiB, frame: 256 }, bound: 'refused from the headers; the body is never read (was 7 s CPU)' },
-  { name: 'authenticated UpdateTask, 4 MiB message in 256 B frames', streams: 1, call: { path: '/acme.tasks.v1.TaskService/UpdateTask', token: 'bench', message: updateTask(4 * MiB - 64), frame: 256 }, bound: 'readMaxBytes; linear reading, one copy, one parse' },
-  { name: '100 unauthenticated streams × 4 MiB, one session', streams: 100, call: { path: '/acme.tasks.v1.TaskService/GetTask', announced: 4 * MiB, frame: 16384 }, bound: 'refused before the body (was +564 MiB)' },
-  { name: '100 authenticated streams × 4 MiB, one session', streams: 100, call: { path: '/acme.tasks.v1.TaskService/UpdateTask', token: 'bench', message: updateTask(4 * MiB - 64), frame: 16384 }, bound: 'maxConcurrentStreams 100 × readMaxBytes' },
+  {
+    name: 'unauthenticated GetTask, 4 MiB in 256 B frames',
+    streams: 1,
+    call: { path: '/acme.tasks.v1.TaskService/GetTask', announced: 4 * MiB, frame: 256 },
+    bound: 'refused from the headers; the body is never read (was 7 s CPU)',
+  },
+  {
+    name: 'authenticated UpdateTask, 4 MiB message in 256 B frames',
+    streams: 1,
+    call: { path: '/acme.tasks.v1.TaskService/UpdateTask', token: 'bench', message: updateTask(4 * MiB - 64), frame: 256 },
+    bound: 'readMaxBytes; linear reading, one copy, one parse',
+  },
+  {
+    name: '100 unauthenticated streams × 4 MiB, one session',
+    streams: 100,
+    call: { path: '/acme.tasks.v1.TaskService/GetTask', announced: 4 * MiB, frame: 16384 },
+    bound: 'refused before the body (was +564 MiB)',
+  },
+  {
+    name: '100 authenticated streams × 4 MiB, one session',
+    streams: 100,
+    call: { path: '/acme.tasks.v1.TaskService/UpdateTask', token: 'bench', message: updateTask(4 * MiB - 64), frame: 16384 },
+    bound: 'maxConcurrentStreams 100 × readMaxBytes',
+  },
 ];
 
 async function main() {
@@ -93,9 +115,15 @@ async function main() {
       const after = await usage();
       session.destroy();
       statuses = [...new Set(results)].join(', ');
-      worst = { cpu: Math.max(worst.cpu, after.cpuMs - before.cpuMs), block: Math.max(worst.block, after.maxBlockMs), rss: Math.max(worst.rss, (after.rssBytes - before.rssBytes) / MiB) };
+      worst = {
+        cpu: Math.max(worst.cpu, after.cpuMs - before.cpuMs),
+        block: Math.max(worst.block, after.maxBlockMs),
+        rss: Math.max(worst.rss, (after.rssBytes - before.rssBytes) / MiB),
+      };
     }
-    console.log(`| gRPC | ${item.name} | ${statuses} | ${worst.cpu.toFixed(0)} | ${worst.block.toFixed(1)} | ${worst.rss.toFixed(0)} | ${item.bound} |`);
+    console.log(
+      `| gRPC | ${item.name} | ${statuses} | ${worst.cpu.toFixed(0)} | ${worst.block.toFixed(1)} | ${worst.rss.toFixed(0)} | ${item.bound} |`,
+    );
   }
   child.disconnect();
 }

@@ -11,7 +11,8 @@ function report(what) {
 const blocked = () => new Error('network access is blocked by the codegen benchmark (bench/lib/netguard.js)');
 
 net.Socket.prototype.connect = function connect(options) {
-  const target = typeof options === 'object' && options !== null ? `${options.host ?? options.path ?? ''}:${options.port ?? ''}` : String(options);
+  const target =
+    typeof options === 'object' && options !== null ? `${options.host ?? options.path ?? ''}:${options.port ?? ''}` : String(options);
   report(`socket connect ${target}`);
   // Fail the way an offline machine would: an 'error' event, not an exception thrown at the caller.
   process.nextTick(() => this.destroy(blocked()));

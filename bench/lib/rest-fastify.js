@@ -48,7 +48,14 @@ function requestSchemas() {
 }
 
 function problem(reply, status, title, detail, extra = {}) {
-  const body = { type: 'about:blank', title, status, ...(detail ? { detail } : {}), instance: reply.request.url.split('?', 1)[0], ...extra };
+  const body = {
+    type: 'about:blank',
+    title,
+    status,
+    ...(detail ? { detail } : {}),
+    instance: reply.request.url.split('?', 1)[0],
+    ...extra,
+  };
   return reply.code(status).type('application/problem+json').send(JSON.stringify(body));
 }
 
@@ -82,11 +89,23 @@ app.addHook('onRequest', async (request, reply) => {
 
 app.setErrorHandler((error, request, reply) => {
   if (error.validation) {
-    const errors = error.validation.map((item) => ({ pointer: `/${error.validationContext}${item.instancePath}`, keyword: item.keyword, message: item.message }));
+    const errors = error.validation.map((item) => ({
+      pointer: `/${error.validationContext}${item.instancePath}`,
+      keyword: item.keyword,
+      message: item.message,
+    }));
     return problem(reply, 422, 'Unprocessable Content', `${errors[0].pointer} ${errors[0].message}.`, { errors });
   }
-  if (error instanceof HttpProblem) return problem(reply, error.status, error.message, error.extensions.detail, error.extensions.errors ? { errors: error.extensions.errors } : {});
-  if (error.statusCode >= 400 && error.statusCode < 500) return problem(reply, error.statusCode, error.code ?? 'Bad Request', error.message);
+  if (error instanceof HttpProblem)
+    return problem(
+      reply,
+      error.status,
+      error.message,
+      error.extensions.detail,
+      error.extensions.errors ? { errors: error.extensions.errors } : {},
+    );
+  if (error.statusCode >= 400 && error.statusCode < 500)
+    return problem(reply, error.statusCode, error.code ?? 'Bad Request', error.message);
   return problem(reply, 500, 'Internal Server Error');
 });
 
@@ -117,10 +136,17 @@ app.post('/v1/projects', { schema: { body: { $ref: 'tasks#/$defs/Project' } } },
   return sendResult(reply, result);
 });
 
-app.post('/v1/projects/:projectId/tasks', { schema: { params: projectParams, body: { $ref: 'tasks#/$defs/Task' } } }, async (request, reply) => {
-  const result = await handlers.createTask({ projectId: request.params.projectId, body: request.body, idempotencyKey: request.headers['idempotency-key'] }, context(request));
-  return sendResult(reply, result);
-});
+app.post(
+  '/v1/projects/:projectId/tasks',
+  { schema: { params: projectParams, body: { $ref: 'tasks#/$defs/Task' } } },
+  async (request, reply) => {
+    const result = await handlers.createTask(
+      { projectId: request.params.projectId, body: request.body, idempotencyKey: request.headers['idempotency-key'] },
+      context(request),
+    );
+    return sendResult(reply, result);
+  },
+);
 
 const address = await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
 process.stdout.write(`listening on ${address}\n`);

@@ -80,11 +80,22 @@ async function prepare(url, route) {
   } else {
     const ok = await fetch(url + route.path(id), { method: 'POST', headers: json, body: route.body });
     expect('201 with Location', ok.status === 201 && /^\/v1\/tasks\//.test(ok.headers.get('location') ?? ''));
-    const bad = await fetch(url + route.path(id), { method: 'POST', headers: json, body: JSON.stringify({ title: '', status: 'blocked', assignee: { kind: 'robot' } }) });
+    const bad = await fetch(url + route.path(id), {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ title: '', status: 'blocked', assignee: { kind: 'robot' } }),
+    });
     const problem = await bad.json();
-    expect('422 problem+json for an invalid body', bad.status === 422 && bad.headers.get('content-type')?.startsWith('application/problem+json') && Array.isArray(problem.errors));
+    expect(
+      '422 problem+json for an invalid body',
+      bad.status === 422 && bad.headers.get('content-type')?.startsWith('application/problem+json') && Array.isArray(problem.errors),
+    );
   }
-  const anonymous = await fetch(url + route.path(id), { method: route.method, headers: { 'content-type': 'application/json' }, body: route.body });
+  const anonymous = await fetch(url + route.path(id), {
+    method: route.method,
+    headers: { 'content-type': 'application/json' },
+    body: route.body,
+  });
   expect('401 without credentials', anonymous.status === 401);
   return { id, problems };
 }
@@ -122,8 +133,17 @@ export async function benchRestServer({ log, quick, seconds = quick ? 3 : 10 }) 
   }
   const { default: autocannon } = await import('autocannon');
   const warmup = quick ? 1 : 3;
-  log(`   autocannon ${versionOf('autocannon')} (programmatic), ${CONNECTIONS} connections, ${warmup} s warm-up + ${seconds} s measured per case; each server a fresh child process per route`);
-  log(`   servers: ${REST_SERVERS.map((server) => `${server.id} = node ${server.args.join(' ')} ${Object.entries(server.env).map(([k, v]) => `${k}=${v}`).join(' ')}`).join('; ')}`);
+  log(
+    `   autocannon ${versionOf('autocannon')} (programmatic), ${CONNECTIONS} connections, ${warmup} s warm-up + ${seconds} s measured per case; each server a fresh child process per route`,
+  );
+  log(
+    `   servers: ${REST_SERVERS.map(
+      (server) =>
+        `${server.id} = node ${server.args.join(' ')} ${Object.entries(server.env)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')}`,
+    ).join('; ')}`,
+  );
 
   const results = [];
   let ok = true;
@@ -139,8 +159,10 @@ export async function benchRestServer({ log, quick, seconds = quick ? 3 : 10 }) 
         const cpuBefore = cpuMs(running.child.pid);
         Object.assign(entry, await load(autocannon, running.url, route, id, seconds));
         const cpuAfter = cpuMs(running.child.pid);
-        entry.cpuUsPerRequest = cpuBefore === null || cpuAfter === null || !entry.total ? null : ((cpuAfter - cpuBefore) * 1000) / entry.total;
-        if (entry.errors || entry.timeouts || entry.non2xx) log(`   ! ${server.id} ${route.id}: ${entry.non2xx} non-2xx, ${entry.errors} errors, ${entry.timeouts} timeouts`);
+        entry.cpuUsPerRequest =
+          cpuBefore === null || cpuAfter === null || !entry.total ? null : ((cpuAfter - cpuBefore) * 1000) / entry.total;
+        if (entry.errors || entry.timeouts || entry.non2xx)
+          log(`   ! ${server.id} ${route.id}: ${entry.non2xx} non-2xx, ${entry.errors} errors, ${entry.timeouts} timeouts`);
       } catch (error) {
         entry.failure = error.message;
         ok = false;
@@ -176,11 +198,18 @@ export async function benchRestServer({ log, quick, seconds = quick ? 3 : 10 }) 
     }
   }
   log('');
-  log(table(['route', 'server', 'req/s', 'p50', 'p99', 'requests', 'server CPU/req', 'req/s vs fastify', 'CPU/req vs fastify'], rows).split('\n').map((line) => `   ${line}`).join('\n'));
-  log('   (CPU/req vs fastify: Fastify\'s server CPU time per request divided by ours; above 1.0× we use less)');
+  log(
+    table(['route', 'server', 'req/s', 'p50', 'p99', 'requests', 'server CPU/req', 'req/s vs fastify', 'CPU/req vs fastify'], rows)
+      .split('\n')
+      .map((line) => `   ${line}`)
+      .join('\n'),
+  );
+  log("   (CPU/req vs fastify: Fastify's server CPU time per request divided by ours; above 1.0× we use less)");
   for (const route of REST_ROUTES) {
     const ratio = ratios[route.id]?.rps;
-    log(`   ${route.label}: ours / fastify = ${fmtRatio(ratio)} req/s, ${fmtRatio(ratios[route.id]?.cpu)} by CPU per request (target ≥ 1.0×: ${ratio == null ? 'not measured' : ratio >= 1 ? 'within' : 'under'})`);
+    log(
+      `   ${route.label}: ours / fastify = ${fmtRatio(ratio)} req/s, ${fmtRatio(ratios[route.id]?.cpu)} by CPU per request (target ≥ 1.0×: ${ratio == null ? 'not measured' : ratio >= 1 ? 'within' : 'under'})`,
+    );
   }
   return { ok, connections: CONNECTIONS, seconds, warmup, results, ratios };
 }

@@ -76,7 +76,9 @@ function checkEvents(readers) {
     if (ids.some((id) => !id) || new Set(ids).size !== ids.length) problems.push(`reader ${index}: missing or repeated ids`);
     // Ours: `<ms>-<seq>`; raw: the counter. Both increase as numbers, part by part.
     const key = (id) => id.split('-').map(Number);
-    const increasing = ids.every((id, at) => at === 0 || (([a0, a1 = 0], [b0, b1 = 0]) => a0 > b0 || (a0 === b0 && a1 > b1))(key(id), key(ids[at - 1])));
+    const increasing = ids.every(
+      (id, at) => at === 0 || (([a0, a1 = 0], [b0, b1 = 0]) => a0 > b0 || (a0 === b0 && a1 > b1))(key(id), key(ids[at - 1])),
+    );
     if (!increasing) problems.push(`reader ${index}: ids not increasing`);
     if (problems.length > 5) break;
   }
@@ -89,7 +91,11 @@ async function measure(running, { warmup, seconds }) {
   try {
     await until(async () => (await control(base, '/status', 'GET')).streams === READERS, 10_000, `${READERS} streams open`);
     await control(base, `/publish?count=${CHECK_EVENTS}`);
-    await until(() => readers.every((reader) => reader.events.length >= CHECK_EVENTS || reader.ended), 10_000, `every reader got ${CHECK_EVENTS} events`).catch(() => {});
+    await until(
+      () => readers.every((reader) => reader.events.length >= CHECK_EVENTS || reader.ended),
+      10_000,
+      `every reader got ${CHECK_EVENTS} events`,
+    ).catch(() => {});
     const problems = checkEvents(readers);
     if (problems.length) throw new Error(`does not deliver every event in order: ${problems.join('; ')}`);
     startCounting(readers);
@@ -97,9 +103,21 @@ async function measure(running, { warmup, seconds }) {
     const pid = running.child.pid;
     await control(base, '/run');
     await wait(warmup * 1000);
-    const before = { events: delivered(), at: performance.now(), cpu: process.cpuUsage(), server: cpuMs(pid), published: (await control(base, '/status', 'GET')).published };
+    const before = {
+      events: delivered(),
+      at: performance.now(),
+      cpu: process.cpuUsage(),
+      server: cpuMs(pid),
+      published: (await control(base, '/status', 'GET')).published,
+    };
     await wait(seconds * 1000);
-    const after = { events: delivered(), at: performance.now(), cpu: process.cpuUsage(), server: cpuMs(pid), published: (await control(base, '/status', 'GET')).published };
+    const after = {
+      events: delivered(),
+      at: performance.now(),
+      cpu: process.cpuUsage(),
+      server: cpuMs(pid),
+      published: (await control(base, '/status', 'GET')).published,
+    };
     await control(base, '/stop');
     const dropped = readers.filter((reader) => reader.ended).length;
     const elapsed = (after.at - before.at) / 1000;
@@ -129,7 +147,9 @@ export async function benchSseServer({ log, quick, seconds = quick ? 3 : 10 }) {
   log('\n## 10. SSE server: our runtime (publish fan-out) vs a hand-written res.write loop');
   const warmup = quick ? 1 : 3;
   const rounds = quick ? 1 : ROUNDS;
-  log(`   ${rounds} round(s) per server, interleaved, medians shown; ${READERS} node:http readers in the harness process on one channel; the publisher inside each server process, 50 events per batch, waiting on readers with > 64 KB queued; ~130-byte JSON events; ${warmup} s warm-up + ${seconds} s measured`);
+  log(
+    `   ${rounds} round(s) per server, interleaved, medians shown; ${READERS} node:http readers in the harness process on one channel; the publisher inside each server process, 50 events per batch, waiting on readers with > 64 KB queued; ~130-byte JSON events; ${warmup} s warm-up + ${seconds} s measured`,
+  );
   const built = await buildRuntime(DIR, RUNTIME_FILES);
   const results = SERVERS.map((server) => ({ server: server.id, label: server.label, samples: [] }));
   let ok = true;
@@ -182,11 +202,35 @@ export async function benchSseServer({ log, quick, seconds = quick ? 3 : 10 }) {
     measured(entry) ? share(entry.clientCpuShare) : '—',
   ]);
   log('');
-  log(table(['server', 'delivered events/s', 'min – max', 'published/s', 'server CPU/event', 'server CPU', 'client CPU/event', 'client CPU'], rows).split('\n').map((line) => `   ${line}`).join('\n'));
-  log(`   (delivered = complete events counted by all ${READERS} readers; CPU/event per delivered event; CPU share of one core; "client" is the harness)`);
-  const perRound = ours?.samples.length && ours.samples.length === raw?.samples.length ? ours.samples.map((sample, round) => fmtRatio(sample.eventsPerSec / raw.samples[round].eventsPerSec)) : [];
+  log(
+    table(
+      ['server', 'delivered events/s', 'min – max', 'published/s', 'server CPU/event', 'server CPU', 'client CPU/event', 'client CPU'],
+      rows,
+    )
+      .split('\n')
+      .map((line) => `   ${line}`)
+      .join('\n'),
+  );
+  log(
+    `   (delivered = complete events counted by all ${READERS} readers; CPU/event per delivered event; CPU share of one core; "client" is the harness)`,
+  );
+  const perRound =
+    ours?.samples.length && ours.samples.length === raw?.samples.length
+      ? ours.samples.map((sample, round) => fmtRatio(sample.eventsPerSec / raw.samples[round].eventsPerSec))
+      : [];
   if (perRound.length > 1) log(`   ours / peer per round: ${perRound.join(', ')}`);
   const verdict = ratio == null ? 'not measured' : ratio >= TARGET ? 'within' : 'under';
-  log(`   ours / res.write loop = ${fmtRatio(ratio)} events/s, ${fmtRatio(cpuRatio)} by server CPU per delivered event (the loop's CPU/event over ours) (target ≥ ${TARGET}×: ${verdict})`);
-  return { ok, rounds, readers: READERS, checkEvents: CHECK_EVENTS, seconds, warmup, results, ratio: { events: ratio, cpu: cpuRatio, target: TARGET } };
+  log(
+    `   ours / res.write loop = ${fmtRatio(ratio)} events/s, ${fmtRatio(cpuRatio)} by server CPU per delivered event (the loop's CPU/event over ours) (target ≥ ${TARGET}×: ${verdict})`,
+  );
+  return {
+    ok,
+    rounds,
+    readers: READERS,
+    checkEvents: CHECK_EVENTS,
+    seconds,
+    warmup,
+    results,
+    ratio: { events: ratio, cpu: cpuRatio, target: TARGET },
+  };
 }

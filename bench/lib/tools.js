@@ -46,8 +46,7 @@ export function generators(spec = SPEC) {
   const oursTypes = join(WORK, 'ours-types');
   const oat = join(WORK, 'openapi-typescript');
   const hey = join(WORK, 'hey-api');
-  const oursUnavailable = () =>
-    !existsSync(OURS_DIST) ? 'dist/bin/cli.js is missing: `npm run build` has not produced the CLI' : null;
+  const oursUnavailable = () => (!existsSync(OURS_DIST) ? 'dist/bin/cli.js is missing: `npm run build` has not produced the CLI' : null);
   return {
     ours: {
       id: 'ours',
@@ -80,9 +79,14 @@ export function generators(spec = SPEC) {
       // --no-log-file: it would otherwise write a log folder into the working directory.
       args: [
         binOf('@hey-api/openapi-ts'),
-        '--input', spec,
-        '--output', hey,
-        '--plugins', '@hey-api/typescript', '@hey-api/sdk', '@hey-api/client-fetch',
+        '--input',
+        spec,
+        '--output',
+        hey,
+        '--plugins',
+        '@hey-api/typescript',
+        '@hey-api/sdk',
+        '@hey-api/client-fetch',
         '--no-log-file',
         '--silent',
       ],

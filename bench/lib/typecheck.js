@@ -34,8 +34,18 @@ function subjects() {
   return [
     { id: 'ours', label: 'ours: whole output', generator: gen.ours, include: [`${relPath(gen.ours.outDir)}/**/*.ts`] },
     { id: 'ours-types', label: 'ours: types.ts only', generator: gen.ours, files: [`${relPath(gen.ours.outDir)}/types.ts`] },
-    { id: 'openapi-typescript', label: 'openapi-typescript: schema.ts', generator: gen['openapi-typescript'], files: [`${relPath(gen['openapi-typescript'].outDir)}/schema.ts`] },
-    { id: 'hey-api', label: '@hey-api/openapi-ts: whole output', generator: gen['hey-api'], include: [`${relPath(gen['hey-api'].outDir)}/**/*.ts`] },
+    {
+      id: 'openapi-typescript',
+      label: 'openapi-typescript: schema.ts',
+      generator: gen['openapi-typescript'],
+      files: [`${relPath(gen['openapi-typescript'].outDir)}/schema.ts`],
+    },
+    {
+      id: 'hey-api',
+      label: '@hey-api/openapi-ts: whole output',
+      generator: gen['hey-api'],
+      include: [`${relPath(gen['hey-api'].outDir)}/**/*.ts`],
+    },
   ];
 }
 
@@ -63,7 +73,9 @@ function countErrors(text) {
  */
 export function benchTypecheck({ runs, warmup, subjects: wanted, log, regenerate, generation }) {
   log(`\n## 2. tsc --noEmit on the generated code (strict, skipLibCheck, lib ES2022+DOM+DOM.Iterable, NodeNext)`);
-  log(`   ${warmup} warm-up run(s), then median of ${runs} (a check over ${SLOW_MS / 1000} s is measured once); tsconfigs in ${relative(ROOT, TSC_DIR)}/`);
+  log(
+    `   ${warmup} warm-up run(s), then median of ${runs} (a check over ${SLOW_MS / 1000} s is measured once); tsconfigs in ${relative(ROOT, TSC_DIR)}/`,
+  );
   const chosen = subjects().filter((subject) => wanted.includes(subject.id));
 
   // Outputs come from section 1 of this run; if it was skipped, reuse earlier outputs or generate once (untimed).
@@ -98,7 +110,17 @@ export function benchTypecheck({ runs, warmup, subjects: wanted, log, regenerate
       : outputSize(subject.generator.outDir, (path) => path.endsWith('.ts'));
     const config = writeConfig(subject);
     for (const compiler of COMPILERS) {
-      const cell = { subject, compiler, config, samples: [], cpu: [], errors: null, failure: problem ?? null, size: size || null, firstErrors: '' };
+      const cell = {
+        subject,
+        compiler,
+        config,
+        samples: [],
+        cpu: [],
+        errors: null,
+        failure: problem ?? null,
+        size: size || null,
+        firstErrors: '',
+      };
       if (!problem && !size) cell.failure = `nothing to check: ${relative(ROOT, target)} does not exist`;
       cells.push(cell);
     }
@@ -106,7 +128,12 @@ export function benchTypecheck({ runs, warmup, subjects: wanted, log, regenerate
 
   const usageFile = join(WORK, 'usage.txt');
   const run = (cell) =>
-    timed(process.execPath, [cell.compiler.bin, '-p', cell.config, '--pretty', 'false'], { cwd: ROOT, env: childEnv(), timeoutMs: 5 * 60_000, usageFile });
+    timed(process.execPath, [cell.compiler.bin, '-p', cell.config, '--pretty', 'false'], {
+      cwd: ROOT,
+      env: childEnv(),
+      timeoutMs: 5 * 60_000,
+      usageFile,
+    });
   // tsc exits 1 or 2 when it reports diagnostics: still a valid timing (flagged); anything else is a failure.
   const broken = (cell, result) => {
     if (!result.error || result.status === 1 || result.status === 2) return false;
@@ -181,8 +208,10 @@ export function benchTypecheck({ runs, warmup, subjects: wanted, log, regenerate
     if (r.failure) {
       if (!reported.has(`${r.subject}\0${r.failure}`)) log(`   ✗ ${r.label}: ${r.failure}`);
       reported.add(`${r.subject}\0${r.failure}`);
-    }
-    else if (r.errors) log(`   ! ${r.label} (${r.compiler}): ${r.errors} type error(s); first ones:\n${cells.find((c) => c.subject.id === r.subject && c.compiler.label === r.compiler).firstErrors}`);
+    } else if (r.errors)
+      log(
+        `   ! ${r.label} (${r.compiler}): ${r.errors} type error(s); first ones:\n${cells.find((c) => c.subject.id === r.subject && c.compiler.label === r.compiler).firstErrors}`,
+      );
   }
 
   const ratios = [];
@@ -206,10 +235,14 @@ export function benchTypecheck({ runs, warmup, subjects: wanted, log, regenerate
     log(
       table(
         ['ratio (tsc --noEmit)', 'wall', 'CPU', 'target (on wall time)'],
-        ratios.map((r) => [r.name, fmtRatio(r.value), fmtRatio(r.cpu), `${r.target == null ? 'info' : verdict(r.value, r.target)}${r.note ? ` (${r.note})` : ''}`]),
+        ratios.map((r) => [
+          r.name,
+          fmtRatio(r.value),
+          fmtRatio(r.cpu),
+          `${r.target == null ? 'info' : verdict(r.value, r.target)}${r.note ? ` (${r.note})` : ''}`,
+        ]),
       ),
     );
   }
   return { compilerOptions: COMPILER_OPTIONS, results, ratios };
 }
-

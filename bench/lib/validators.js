@@ -30,19 +30,22 @@ export function benchValidators({ log, quick, passArgs }) {
     return { script: null, skipped: 'no validators benchmark script yet' };
   }
   const isTs = /\.m?ts$/.test(script);
-  const args = [
-    ...(isTs ? [`--import=${pathToFileURL(join(import.meta.dirname, 'ts-register.js')).href}`] : []),
-    script,
-    ...passArgs,
-  ];
-  log(`   running: node ${args.map((arg) => (arg.startsWith(ROOT) ? relative(ROOT, arg) : arg.replace(pathToFileURL(ROOT).href + '/', ''))).join(' ')}`);
+  const args = [...(isTs ? [`--import=${pathToFileURL(join(import.meta.dirname, 'ts-register.js')).href}`] : []), script, ...passArgs];
+  log(
+    `   running: node ${args.map((arg) => (arg.startsWith(ROOT) ? relative(ROOT, arg) : arg.replace(pathToFileURL(ROOT).href + '/', ''))).join(' ')}`,
+  );
   const result = timed(process.execPath, args, {
     cwd: ROOT,
     env: childEnv({ extra: { BENCH_WORK: WORK, ...(quick ? { BENCH_QUICK: '1' } : {}) } }),
     timeoutMs: 10 * 60_000,
   });
   const output = `${result.stdout}${result.stderr ? `\n${result.stderr}` : ''}`.trimEnd();
-  log(output.split('\n').map((line) => `   ${line}`).join('\n'));
+  log(
+    output
+      .split('\n')
+      .map((line) => `   ${line}`)
+      .join('\n'),
+  );
   if (!result.ok) log(`   ✗ ${relative(ROOT, script)} failed (${result.error}) after ${ms(result.ms)}`);
   else log(`   (${relative(ROOT, script)} took ${ms(result.ms)} in total)`);
   return { script: relative(ROOT, script), ok: result.ok, error: result.error ?? null, ms: result.ms, output };

@@ -13,7 +13,11 @@ import { ROOT } from './tools.js';
 export function benchWorstCase({ log, quick }) {
   log('\n## 11. Worst case: blocking time of one request within default limits, per validator keyword and transport');
   const runs = [
-    { script: join(ROOT, 'bench', 'worst-case.ts'), args: [`--import=${pathToFileURL(join(import.meta.dirname, 'ts-register.js')).href}`], extra: quick ? { BENCH_QUICK: '1' } : {} },
+    {
+      script: join(ROOT, 'bench', 'worst-case.ts'),
+      args: [`--import=${pathToFileURL(join(import.meta.dirname, 'ts-register.js')).href}`],
+      extra: quick ? { BENCH_QUICK: '1' } : {},
+    },
     { script: join(import.meta.dirname, 'grpc-worst-case.js'), args: [], extra: quick ? { BENCH_RUNS: '1' } : {} },
   ];
   const outputs = [];
@@ -21,9 +25,18 @@ export function benchWorstCase({ log, quick }) {
   let error = null;
   let elapsed = 0;
   for (const run of runs) {
-    const result = timed(process.execPath, [...run.args, run.script], { cwd: ROOT, env: childEnv({ extra: run.extra }), timeoutMs: 10 * 60_000 });
+    const result = timed(process.execPath, [...run.args, run.script], {
+      cwd: ROOT,
+      env: childEnv({ extra: run.extra }),
+      timeoutMs: 10 * 60_000,
+    });
     const output = `${result.stdout}${result.stderr ? `\n${result.stderr}` : ''}`.trimEnd();
-    log(output.split('\n').map((line) => `   ${line}`).join('\n'));
+    log(
+      output
+        .split('\n')
+        .map((line) => `   ${line}`)
+        .join('\n'),
+    );
     if (!result.ok) log(`   ✗ ${relative(ROOT, run.script)} failed (${result.error}) after ${ms(result.ms)}`);
     outputs.push(output);
     ok &&= result.ok;

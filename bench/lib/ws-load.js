@@ -41,12 +41,16 @@ export async function checkEcho(url, { validates, count = 200 }) {
   const timeout = new Promise((resolve) => setTimeout(resolve, 5000, 'timeout'));
   if ((await Promise.race([done, timeout])) === 'timeout') problems.push(`${received.length} of ${count} echoes within 5 s`);
   const wrong = received.findIndex((echo, index) => echo.isBinary || echo.text !== sent[index]);
-  if (wrong !== -1) problems.push(`echo ${wrong} differs: sent ${sent[wrong]}, got ${received[wrong].isBinary ? 'a binary frame' : received[wrong].text}`);
+  if (wrong !== -1)
+    problems.push(`echo ${wrong} differs: sent ${sent[wrong]}, got ${received[wrong].isBinary ? 'a binary frame' : received[wrong].text}`);
   if (validates) {
     const end = closed(socket);
     socket.send(JSON.stringify({ type: 'echo', seq: -1, text: '' }));
     const outcome = await Promise.race([end, new Promise((resolve) => setTimeout(resolve, 5000, null))]);
-    if (outcome?.code !== 1008) problems.push(`an invalid message: expected close 1008, got ${outcome ? `${outcome.code} ${outcome.reason}` : 'no close within 5 s'}`);
+    if (outcome?.code !== 1008)
+      problems.push(
+        `an invalid message: expected close 1008, got ${outcome ? `${outcome.code} ${outcome.reason}` : 'no close within 5 s'}`,
+      );
   }
   socket.terminate();
   return problems;

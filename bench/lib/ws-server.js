@@ -21,7 +21,16 @@ const TARGET = 0.8;
 /** Measured runs per server, interleaved; figures are the medians. */
 const ROUNDS = 3;
 const DIR = join(WORK, 'ws-server');
-const RUNTIME_FILES = ['validation', 'cors-policy', 'client-limits', 'ws-protocol', 'ws-fanout', 'ws-handshake', 'ws-connection', 'ws-server'];
+const RUNTIME_FILES = [
+  'validation',
+  'cors-policy',
+  'client-limits',
+  'ws-protocol',
+  'ws-fanout',
+  'ws-handshake',
+  'ws-connection',
+  'ws-server',
+];
 
 const SERVERS = [
   {
@@ -99,7 +108,9 @@ export async function benchWsServer({ log, quick, seconds = quick ? 3 : 10 }) {
   log('\n## 9. WebSocket server: our runtime (validate + dispatch + echo) vs a raw ws echo server');
   const warmup = quick ? 1 : 3;
   const rounds = quick ? 1 : ROUNDS;
-  log(`   ${rounds} round(s) per server, interleaved, medians shown; load: ${CONNECTIONS} ws ${versionOf('ws')} clients in the harness process, ${WINDOW} messages in flight on each, ~100-byte JSON text messages, ${warmup} s warm-up + ${seconds} s measured; each server its own child process`);
+  log(
+    `   ${rounds} round(s) per server, interleaved, medians shown; load: ${CONNECTIONS} ws ${versionOf('ws')} clients in the harness process, ${WINDOW} messages in flight on each, ~100-byte JSON text messages, ${warmup} s warm-up + ${seconds} s measured; each server its own child process`,
+  );
   const built = await buildRuntime(DIR, RUNTIME_FILES);
   const results = SERVERS.map((server) => ({ server: server.id, label: server.label, samples: [] }));
   let ok = true;
@@ -139,7 +150,8 @@ export async function benchWsServer({ log, quick, seconds = quick ? 3 : 10 }) {
   const ours = of('ours');
   const raw = of('raw');
   const ratio = ours?.messagesPerSec && raw?.messagesPerSec ? ours.messagesPerSec / raw.messagesPerSec : null;
-  const cpuRatio = ours?.serverCpuUsPerMessage && raw?.serverCpuUsPerMessage ? raw.serverCpuUsPerMessage / ours.serverCpuUsPerMessage : null;
+  const cpuRatio =
+    ours?.serverCpuUsPerMessage && raw?.serverCpuUsPerMessage ? raw.serverCpuUsPerMessage / ours.serverCpuUsPerMessage : null;
   const measured = (entry) => entry.messagesPerSec != null;
   const msText = (value) => (value == null ? '—' : `${value.toFixed(1)} ms`);
   const us = (value) => (value == null ? '—' : `${value.toFixed(1)} µs`);
@@ -157,13 +169,35 @@ export async function benchWsServer({ log, quick, seconds = quick ? 3 : 10 }) {
     measured(entry) ? share(entry.clientCpuShare) : '—',
   ]);
   log('');
-  log(table(['server', 'msg/s', 'min – max', 'p50', 'p99', 'server CPU/msg', 'server CPU', 'client CPU/msg', 'client CPU'], rows).split('\n').map((line) => `   ${line}`).join('\n'));
+  log(
+    table(['server', 'msg/s', 'min – max', 'p50', 'p99', 'server CPU/msg', 'server CPU', 'client CPU/msg', 'client CPU'], rows)
+      .split('\n')
+      .map((line) => `   ${line}`)
+      .join('\n'),
+  );
   log('   (CPU: share of one core over the measured window; "client" is the harness process that runs the load)');
-  const perRound = ours?.samples.length && ours.samples.length === raw?.samples.length ? ours.samples.map((sample, round) => fmtRatio(sample.messagesPerSec / raw.samples[round].messagesPerSec)) : [];
+  const perRound =
+    ours?.samples.length && ours.samples.length === raw?.samples.length
+      ? ours.samples.map((sample, round) => fmtRatio(sample.messagesPerSec / raw.samples[round].messagesPerSec))
+      : [];
   if (perRound.length > 1) log(`   ours / peer per round: ${perRound.join(', ')}`);
   const verdict = ratio == null ? 'not measured' : ratio >= TARGET ? 'within' : 'under';
   const json = of('json');
-  if (json?.messagesPerSec && ours?.messagesPerSec) log(`   information: ours / hand-written validating echo = ${fmtRatio(ours.messagesPerSec / json.messagesPerSec)} msg/s, ${fmtRatio(json.serverCpuUsPerMessage / ours.serverCpuUsPerMessage)} by server CPU per message; that echo / raw ws = ${fmtRatio(raw?.messagesPerSec ? json.messagesPerSec / raw.messagesPerSec : null)} msg/s`);
-  log(`   ours / raw ws = ${fmtRatio(ratio)} msg/s, ${fmtRatio(cpuRatio)} by server CPU per message (raw's CPU/msg over ours) (target ≥ ${TARGET}×: ${verdict})`);
-  return { ok, rounds, connections: CONNECTIONS, window: WINDOW, seconds, warmup, results, ratio: { messages: ratio, cpu: cpuRatio, target: TARGET } };
+  if (json?.messagesPerSec && ours?.messagesPerSec)
+    log(
+      `   information: ours / hand-written validating echo = ${fmtRatio(ours.messagesPerSec / json.messagesPerSec)} msg/s, ${fmtRatio(json.serverCpuUsPerMessage / ours.serverCpuUsPerMessage)} by server CPU per message; that echo / raw ws = ${fmtRatio(raw?.messagesPerSec ? json.messagesPerSec / raw.messagesPerSec : null)} msg/s`,
+    );
+  log(
+    `   ours / raw ws = ${fmtRatio(ratio)} msg/s, ${fmtRatio(cpuRatio)} by server CPU per message (raw's CPU/msg over ours) (target ≥ ${TARGET}×: ${verdict})`,
+  );
+  return {
+    ok,
+    rounds,
+    connections: CONNECTIONS,
+    window: WINDOW,
+    seconds,
+    warmup,
+    results,
+    ratio: { messages: ratio, cpu: cpuRatio, target: TARGET },
+  };
 }

@@ -22,13 +22,20 @@ export interface AsyncApiLoadOptions {
 export class AsyncApiContext extends LintContextBase {
   readonly style = 'asyncapi';
 
-  private constructor(readonly model: RealtimeModel, readonly root: SourceDoc) {
+  private constructor(
+    readonly model: RealtimeModel,
+    readonly root: SourceDoc,
+  ) {
     super();
   }
 
   static async load(file: string, options: AsyncApiLoadOptions): Promise<AsyncApiContext> {
     const readRoots = options.readRoots ?? [dirname(resolve(file))];
-    const model = await loadAsyncApi(file, { displayRoot: options.displayRoot, readRoots, ...(options.maxInputBytes !== undefined ? { maxInputBytes: options.maxInputBytes } : {}) });
+    const model = await loadAsyncApi(file, {
+      displayRoot: options.displayRoot,
+      readRoots,
+      ...(options.maxInputBytes !== undefined ? { maxInputBytes: options.maxInputBytes } : {}),
+    });
     const docs = new Documents(resolve(options.displayRoot), new InputFiles({ roots: readRoots, maxBytes: options.maxInputBytes }));
     const root = docs.open(resolve(file));
     if (Array.isArray(root)) throw new CodegenError(root);
@@ -73,7 +80,12 @@ export class AsyncApiContext extends LintContextBase {
         const ref = own(node, '$ref');
         if (typeof ref !== 'string' || !ref.startsWith('#/')) break;
         collect(node);
-        node = this.raw(ref.slice(2).split('/').map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~')));
+        node = this.raw(
+          ref
+            .slice(2)
+            .split('/')
+            .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~')),
+        );
       }
       if (node === undefined) break;
       collect(node);

@@ -46,9 +46,11 @@ function formatHuman(results: LintResult[], cwd: string): string {
   }
   const { errors, warnings } = counts(results);
   const total = errors + warnings;
-  blocks.push(total === 0
-    ? `codegen lint: no problems in ${results.length} API(s)`
-    : `codegen lint: ${total} problem(s) (${errors} error(s), ${warnings} warning(s)) in ${results.length} API(s)`);
+  blocks.push(
+    total === 0
+      ? `codegen lint: no problems in ${results.length} API(s)`
+      : `codegen lint: ${total} problem(s) (${errors} error(s), ${warnings} warning(s)) in ${results.length} API(s)`,
+  );
   return blocks.join('\n\n');
 }
 
@@ -76,22 +78,26 @@ export function codeFrame(lines: string[], line: number, column: number): string
 
 function formatJson(results: LintResult[], cwd: string): string {
   const { errors, warnings } = counts(results);
-  return JSON.stringify({
-    errorCount: errors,
-    warningCount: warnings,
-    apis: results.map((result) => ({
-      name: result.target.name,
-      style: result.target.style,
-      findings: result.findings.map((finding) => ({
-        ruleId: finding.ruleId,
-        severity: finding.severity,
-        message: finding.message,
-        file: fileFromCwd(result, finding, cwd),
-        line: finding.location.line,
-        column: finding.location.column,
+  return JSON.stringify(
+    {
+      errorCount: errors,
+      warningCount: warnings,
+      apis: results.map((result) => ({
+        name: result.target.name,
+        style: result.target.style,
+        findings: result.findings.map((finding) => ({
+          ruleId: finding.ruleId,
+          severity: finding.severity,
+          message: finding.message,
+          file: fileFromCwd(result, finding, cwd),
+          line: finding.location.line,
+          column: finding.location.column,
+        })),
       })),
-    })),
-  }, null, 2);
+    },
+    null,
+    2,
+  );
 }
 
 /** SARIF 2.1.0: one run, the rules as the tool's `rules`, each finding a result with a region. */
@@ -100,34 +106,40 @@ export function toSarif(results: LintResult[], cwd: string): Record<string, unkn
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
-    runs: [{
-      tool: {
-        driver: {
-          name: 'codegen',
-          semanticVersion: codegenVersion(),
-          informationUri: 'https://www.npmjs.com/package/codegen-ts',
-          rules: RULES.map((rule) => ({
-            id: rule.id,
-            shortDescription: { text: rule.docs },
-            fullDescription: { text: `${rule.docs} (api-conventions ${rule.section})` },
-            defaultConfiguration: { enabled: rule.severity !== 'off', level: rule.severity === 'error' ? 'error' : 'warning' },
-            properties: { style: rule.style, section: rule.section },
-          })),
-        },
-      },
-      results: results.flatMap((result) => result.findings.map((finding) => ({
-        ruleId: finding.ruleId,
-        ruleIndex: ruleIndex.get(finding.ruleId) ?? -1,
-        level: finding.severity === 'error' ? 'error' : 'warning',
-        message: { text: finding.message },
-        locations: [{
-          physicalLocation: {
-            artifactLocation: { uri: encodeURI(fileFromCwd(result, finding, cwd)) },
-            region: { startLine: finding.location.line, startColumn: finding.location.column },
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'codegen',
+            semanticVersion: codegenVersion(),
+            informationUri: 'https://www.npmjs.com/package/codegen-ts',
+            rules: RULES.map((rule) => ({
+              id: rule.id,
+              shortDescription: { text: rule.docs },
+              fullDescription: { text: `${rule.docs} (api-conventions ${rule.section})` },
+              defaultConfiguration: { enabled: rule.severity !== 'off', level: rule.severity === 'error' ? 'error' : 'warning' },
+              properties: { style: rule.style, section: rule.section },
+            })),
           },
-        }],
-      }))),
-      columnKind: 'utf16CodeUnits',
-    }],
+        },
+        results: results.flatMap((result) =>
+          result.findings.map((finding) => ({
+            ruleId: finding.ruleId,
+            ruleIndex: ruleIndex.get(finding.ruleId) ?? -1,
+            level: finding.severity === 'error' ? 'error' : 'warning',
+            message: { text: finding.message },
+            locations: [
+              {
+                physicalLocation: {
+                  artifactLocation: { uri: encodeURI(fileFromCwd(result, finding, cwd)) },
+                  region: { startLine: finding.location.line, startColumn: finding.location.column },
+                },
+              },
+            ],
+          })),
+        ),
+        columnKind: 'utf16CodeUnits',
+      },
+    ],
   };
 }

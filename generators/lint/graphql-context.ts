@@ -23,7 +23,12 @@ export class GraphQLContext extends LintContextBase {
   }
 
   static load(files: string[], options: GraphQLLoadOptions): GraphQLContext {
-    const input = loadGraphQL(files, [], { displayRoot: options.displayRoot, readRoots: options.readRoots ?? [], maxInputBytes: options.maxInputBytes, assumeValidSDL: options.assumeValidSDL === true });
+    const input = loadGraphQL(files, [], {
+      displayRoot: options.displayRoot,
+      readRoots: options.readRoots ?? [],
+      maxInputBytes: options.maxInputBytes,
+      assumeValidSDL: options.assumeValidSDL === true,
+    });
     return new GraphQLContext(input.schema);
   }
 

@@ -18,7 +18,8 @@ export function checkLintConfig(value: unknown, at: (string | number)[], report:
     report(at, 'expected an object with `rules`', 'e.g. lint: { rules: { rest/max-nesting: off } }');
     return undefined;
   }
-  for (const key of Object.keys(value)) if (key !== 'rules') report([...at, key], `unknown key ${JSON.stringify(key)}`, 'allowed here: rules', 'key');
+  for (const key of Object.keys(value))
+    if (key !== 'rules') report([...at, key], `unknown key ${JSON.stringify(key)}`, 'allowed here: rules', 'key');
   const rules = value.rules ?? {};
   if (!isRecord(rules)) {
     report([...at, 'rules'], 'expected an object of rule ids to off, warn or error');
@@ -28,7 +29,12 @@ export function checkLintConfig(value: unknown, at: (string | number)[], report:
   for (const [id, setting] of Object.entries(rules)) {
     if (!RULE_IDS.includes(id)) {
       const near = closest(id, [...RULE_IDS]);
-      report([...at, 'rules', id], `unknown lint rule ${JSON.stringify(id)}`, near ? `did you mean "${near}"? (\`codegen lint --help\` lists the rules)` : '`codegen lint --help` lists the rules', 'key');
+      report(
+        [...at, 'rules', id],
+        `unknown lint rule ${JSON.stringify(id)}`,
+        near ? `did you mean "${near}"? (\`codegen lint --help\` lists the rules)` : '`codegen lint --help` lists the rules',
+        'key',
+      );
     } else if (!RULE_SETTINGS.includes(setting as RuleSetting)) {
       report([...at, 'rules', id], `expected off, warn or error, not ${JSON.stringify(setting)}`);
     } else {

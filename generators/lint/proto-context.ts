@@ -16,19 +16,43 @@ export interface ProtoLoadOptions {
 }
 
 /** Field numbers of FileDescriptorProto and friends, the element paths of source_code_info. */
-export const PROTO_PATH = { package: 2, messageType: 4, enumType: 5, service: 6, messageField: 2, nestedType: 3, messageEnum: 4, enumValue: 2, serviceMethod: 2, methodInput: 2, methodOutput: 3, name: 1 } as const;
+export const PROTO_PATH = {
+  package: 2,
+  messageType: 4,
+  enumType: 5,
+  service: 6,
+  messageField: 2,
+  nestedType: 3,
+  messageEnum: 4,
+  enumValue: 2,
+  serviceMethod: 2,
+  methodInput: 2,
+  methodOutput: 3,
+  name: 1,
+} as const;
 
 export class ProtoContext extends LintContextBase {
   readonly style = 'proto';
 
-  private constructor(readonly files: FileDescriptorProto[], private readonly display: ReadonlyMap<string, string>) {
+  private constructor(
+    readonly files: FileDescriptorProto[],
+    private readonly display: ReadonlyMap<string, string>,
+  ) {
     super();
   }
 
   static load(inputs: string[], options: ProtoLoadOptions): ProtoContext {
-    const loaded = loadProto(inputs, { displayRoot: options.displayRoot, ...(options.includePaths ? { includePaths: options.includePaths } : {}), readRoots: options.readRoots ?? [options.displayRoot], maxInputBytes: options.maxInputBytes });
+    const loaded = loadProto(inputs, {
+      displayRoot: options.displayRoot,
+      ...(options.includePaths ? { includePaths: options.includePaths } : {}),
+      readRoots: options.readRoots ?? [options.displayRoot],
+      maxInputBytes: options.maxInputBytes,
+    });
     const asked = new Set(loaded.files);
-    return new ProtoContext(loaded.set.file.filter((file) => asked.has(file.name)), loaded.displayNames);
+    return new ProtoContext(
+      loaded.set.file.filter((file) => asked.has(file.name)),
+      loaded.displayNames,
+    );
   }
 
   /** Reports at the element `path` of `file` (source_code_info's numbering), or the nearest ancestor recorded. */

@@ -29,11 +29,33 @@ import { sseResume } from './rules/realtime/sse-resume.js';
 import { sseRetry } from './rules/realtime/sse-retry.js';
 
 export const RULES: readonly LintRule[] = [
-  noVerbsInPaths, noPostForRead, maxNesting, createReturns201, deleteWithoutBody, problemDetails, idempotencyKey, paginationStyle, noSecretsInQuery,
-  errorsNot200, rateLimit429, conditionalGet, queryConventions,
-  paginateLists, mutationPayload, deprecatedReason, subscriptionArguments,
-  packageVersion, uniqueRpcMessages, enumZeroUnspecified, fieldNames, browserStreaming,
-  websocketAuth, messageDiscriminator, boundedClientPayloads, sseRetry, sseResume,
+  noVerbsInPaths,
+  noPostForRead,
+  maxNesting,
+  createReturns201,
+  deleteWithoutBody,
+  problemDetails,
+  idempotencyKey,
+  paginationStyle,
+  noSecretsInQuery,
+  errorsNot200,
+  rateLimit429,
+  conditionalGet,
+  queryConventions,
+  paginateLists,
+  mutationPayload,
+  deprecatedReason,
+  subscriptionArguments,
+  packageVersion,
+  uniqueRpcMessages,
+  enumZeroUnspecified,
+  fieldNames,
+  browserStreaming,
+  websocketAuth,
+  messageDiscriminator,
+  boundedClientPayloads,
+  sseRetry,
+  sseResume,
 ] as LintRule[];
 
 export const RULE_IDS: readonly string[] = RULES.map((rule) => rule.id);

@@ -6,7 +6,18 @@
  */
 import { dirname, resolve } from 'node:path';
 import type { ApiModel, Operation } from '../openapi/model.js';
-import { child, deref, Documents, isObject, locate, own, Problems, segments, type SourceDoc, type Where } from '../core/schema/json-documents.js';
+import {
+  child,
+  deref,
+  Documents,
+  isObject,
+  locate,
+  own,
+  Problems,
+  segments,
+  type SourceDoc,
+  type Where,
+} from '../core/schema/json-documents.js';
 import { CodegenError } from '../core/diagnostics.js';
 import { InputFiles } from '../core/pipeline/input-files.js';
 import { loadOpenApi } from '../openapi/load.js';
@@ -31,7 +42,12 @@ export interface RestLoadOptions {
 export class RestContext extends LintContextBase {
   readonly style = 'openapi';
 
-  private constructor(readonly model: ApiModel, readonly root: SourceDoc, readonly docs: Documents, readonly operations: RestOperation[]) {
+  private constructor(
+    readonly model: ApiModel,
+    readonly root: SourceDoc,
+    readonly docs: Documents,
+    readonly operations: RestOperation[],
+  ) {
     super();
   }
 
@@ -39,14 +55,20 @@ export class RestContext extends LintContextBase {
     const readRoots = options.readRoots ?? [dirname(resolve(file))];
     // The model first: a document the generator refuses is reported as it would be by `codegen`.
     const model = await loadOpenApi(file, { displayRoot: options.displayRoot, readRoots, maxInputBytes: options.maxInputBytes });
-    const docs = new Documents(resolve(options.displayRoot), new InputFiles({ roots: readRoots, maxBytes: options.maxInputBytes }), { lenientYaml: true });
+    const docs = new Documents(resolve(options.displayRoot), new InputFiles({ roots: readRoots, maxBytes: options.maxInputBytes }), {
+      lenientYaml: true,
+    });
     const opened = docs.open(resolve(file));
     if (Array.isArray(opened)) throw new CodegenError(opened);
     const problems = new Problems(true);
     const root = isSwagger(opened.data) ? convertSwagger2(opened, docs, problems) : opened;
     // collectOperations is the loader's own walk: its order is the model's order.
     const raw = collectOperations(root, docs, problems);
-    const operations = model.operations.map((operation, i) => ({ model: operation, raw: raw[i]?.raw ?? {}, where: raw[i]?.where ?? { doc: root, path: undefined } }));
+    const operations = model.operations.map((operation, i) => ({
+      model: operation,
+      raw: raw[i]?.raw ?? {},
+      where: raw[i]?.where ?? { doc: root, path: undefined },
+    }));
     return new RestContext(model, root, docs, operations);
   }
 

@@ -98,7 +98,7 @@ const ITEM_PROPERTIES = ['items', 'data', 'results'];
 export function isList(context: RestContext, schema: JsonSchema | undefined, collection?: string): boolean {
   const resolved = resolveSchema(context, schema);
   if (typeof resolved !== 'object') return false;
-  if (resolved.type === 'array' || resolved.items !== undefined && resolved.type === undefined) return true;
+  if (resolved.type === 'array' || (resolved.items !== undefined && resolved.type === undefined)) return true;
   const properties = Object.keys(resolved.properties ?? {});
   const wrappers = properties.length === 1 ? properties : [...ITEM_PROPERTIES, ...(collection ? [collection] : [])];
   return wrappers.some((name) => {

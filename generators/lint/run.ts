@@ -54,7 +54,8 @@ async function loadContext(style: LintStyle, target: LintTarget): Promise<LintCo
   const common = { displayRoot: target.root, readRoots: target.readRoots ?? [target.root], maxInputBytes: target.maxInputBytes };
   if (style === 'openapi') return RestContext.load(target.inputs[0] ?? '', common);
   if (style === 'asyncapi') return AsyncApiContext.load(target.inputs[0] ?? '', common);
-  if (style === 'graphql') return GraphQLContext.load(target.inputs, { ...common, assumeValidSDL: target.options?.assumeValidSDL === true });
+  if (style === 'graphql')
+    return GraphQLContext.load(target.inputs, { ...common, assumeValidSDL: target.options?.assumeValidSDL === true });
   return ProtoContext.load(target.inputs, { ...common, includePaths: target.options?.includePaths });
 }
 
@@ -62,6 +63,10 @@ function inFileOrder(findings: Finding[]): Finding[] {
   return [...findings].sort((a, b) => {
     const x = a.location;
     const y = b.location;
-    return x.file < y.file ? -1 : x.file > y.file ? 1 : x.line - y.line || x.column - y.column || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0);
+    return x.file < y.file
+      ? -1
+      : x.file > y.file
+        ? 1
+        : x.line - y.line || x.column - y.column || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0);
   });
 }

@@ -20,7 +20,11 @@ export const deprecatedReason = defineRule({
           if (directive.name.value !== 'deprecated') return;
           const reason = directive.arguments?.find((argument) => argument.name.value === 'reason');
           if (reason && !(reason.value.kind === Kind.STRING && reason.value.value.trim() === '')) return;
-          context.report(directive, `@deprecated without a reason; clients need to know what to use instead (§9): write @deprecated(reason: "Use … instead.")`, definition);
+          context.report(
+            directive,
+            `@deprecated without a reason; clients need to know what to use instead (§9): write @deprecated(reason: "Use … instead.")`,
+            definition,
+          );
         },
       });
     }

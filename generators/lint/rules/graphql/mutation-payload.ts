@@ -14,7 +14,11 @@ export const mutationPayload = defineRule({
     for (const field of Object.values(mutation.getFields())) {
       const named = getNamedType(field.type);
       if (isObjectType(named) && field.type.toString().replace(/!$/, '') === named.name) continue;
-      context.report(field.astNode, `Mutation.${field.name} returns ${field.type.toString()}, not an object payload; a payload type (e.g. ${field.name.charAt(0).toUpperCase()}${field.name.slice(1)}Payload { ... }) can carry the result and business errors and grow fields without breaking old clients (§7.2, §9)`, mutation.astNode);
+      context.report(
+        field.astNode,
+        `Mutation.${field.name} returns ${field.type.toString()}, not an object payload; a payload type (e.g. ${field.name.charAt(0).toUpperCase()}${field.name.slice(1)}Payload { ... }) can carry the result and business errors and grow fields without breaking old clients (§7.2, §9)`,
+        mutation.astNode,
+      );
     }
   },
 });

@@ -10,7 +10,11 @@ export const paginateLists = defineRule({
   docs: `Fields returning a list of objects take a page-size argument (${PAGE_SIZE_ARGUMENTS.join(', ')}) or return a connection.`,
   check(context) {
     for (const { type, field } of unboundedListFields(context.schema)) {
-      context.report(field.astNode, `${type}.${field.name} returns an unbounded list; unbounded list fields are to be avoided and pagination arguments enforced in the schema (§8): add a page-size argument (first or limit, with a default) or return a connection`, context.schema.getType(type)?.astNode);
+      context.report(
+        field.astNode,
+        `${type}.${field.name} returns an unbounded list; unbounded list fields are to be avoided and pagination arguments enforced in the schema (§8): add a page-size argument (first or limit, with a default) or return a connection`,
+        context.schema.getType(type)?.astNode,
+      );
     }
   },
 });

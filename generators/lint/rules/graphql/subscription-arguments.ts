@@ -12,7 +12,11 @@ export const subscriptionArguments = defineRule({
     if (!subscription) return;
     for (const field of Object.values(subscription.getFields())) {
       if (field.args.length > 0) continue;
-      context.report(field.astNode, `Subscription.${field.name} takes no argument, so every event goes to every subscriber; add an argument that narrows it (an id, or a filter such as projectId: ID!) to bound the fan-out (§8)`, subscription.astNode);
+      context.report(
+        field.astNode,
+        `Subscription.${field.name} takes no argument, so every event goes to every subscriber; add an argument that narrows it (an id, or a filter such as projectId: ID!) to bound the fan-out (§8)`,
+        subscription.astNode,
+      );
     }
   },
 });

@@ -24,7 +24,11 @@ export const browserStreaming = defineRule({
           const prefix = [PROTO_PATH.service, s, PROTO_PATH.serviceMethod, m, METHOD_OPTIONS, HTTP_RULE];
           if (!locations.some((location) => prefix.every((n, i) => location.path[i] === n))) return;
           const mode = method.serverStreaming ? 'bidirectional' : 'client';
-          context.report(file, prefix, `${service.name}.${method.name} is ${mode} streaming and has a google.api.http route; browsers and REST clients get unary and server streaming only (§4.6, §8), so the route is never served: remove the option, or split the rpc into unary calls`);
+          context.report(
+            file,
+            prefix,
+            `${service.name}.${method.name} is ${mode} streaming and has a google.api.http route; browsers and REST clients get unary and server streaming only (§4.6, §8), so the route is never served: remove the option, or split the rpc into unary calls`,
+          );
         });
       });
     }

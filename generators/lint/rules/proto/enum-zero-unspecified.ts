@@ -13,7 +13,7 @@ export const enumZeroUnspecified = defineRule({
   style: 'proto',
   severity: 'warning',
   section: '§9',
-  docs: 'Every enum\'s zero value ends in _UNSPECIFIED (<ENUM_NAME>_UNSPECIFIED by convention).',
+  docs: "Every enum's zero value ends in _UNSPECIFIED (<ENUM_NAME>_UNSPECIFIED by convention).",
   check(context) {
     for (const file of context.files) {
       file.enumType.forEach((en, i) => checkEnum(context, file, en, [PROTO_PATH.enumType, i]));
@@ -31,6 +31,16 @@ function checkEnum(context: ProtoContext, file: FileDescriptorProto, en: EnumDes
   const zero = en.value.findIndex((value) => value.number === 0);
   const value = en.value[zero];
   if (value?.name.endsWith('_UNSPECIFIED')) return;
-  if (value) context.report(file, [...path, PROTO_PATH.enumValue, zero, PROTO_PATH.name], `enum ${en.name}'s zero value is ${value.name}, not ${expected}; proto3 reads a missing value as 0, so 0 must mean "unspecified": rename it to ${expected} (and give the real values other numbers), so values can be added as the schema evolves (§9)`);
-  else context.report(file, path, `enum ${en.name} has no zero value; add ${expected} = 0 as its first value (proto3 reads a missing value as 0; §9)`);
+  if (value)
+    context.report(
+      file,
+      [...path, PROTO_PATH.enumValue, zero, PROTO_PATH.name],
+      `enum ${en.name}'s zero value is ${value.name}, not ${expected}; proto3 reads a missing value as 0, so 0 must mean "unspecified": rename it to ${expected} (and give the real values other numbers), so values can be added as the schema evolves (§9)`,
+    );
+  else
+    context.report(
+      file,
+      path,
+      `enum ${en.name} has no zero value; add ${expected} = 0 as its first value (proto3 reads a missing value as 0; §9)`,
+    );
 }

@@ -15,8 +15,15 @@ export const fieldNames = defineRule({
         if (message.options?.mapEntry) return;
         message.field.forEach((field, i) => {
           if (/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(field.name)) return;
-          const snake = field.name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/__+/g, '_').toLowerCase();
-          context.report(file, [...path, PROTO_PATH.messageField, i, PROTO_PATH.name], `field ${message.name}.${field.name} is not lower_snake_case; rename it ${snake}: one .proto serves gRPC and JSON (§4.6), and JSON names are derived from snake_case ones (its JSON name stays lowerCamelCase, and generated code reads it as ${snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())})`);
+          const snake = field.name
+            .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+            .replace(/__+/g, '_')
+            .toLowerCase();
+          context.report(
+            file,
+            [...path, PROTO_PATH.messageField, i, PROTO_PATH.name],
+            `field ${message.name}.${field.name} is not lower_snake_case; rename it ${snake}: one .proto serves gRPC and JSON (§4.6), and JSON names are derived from snake_case ones (its JSON name stays lowerCamelCase, and generated code reads it as ${snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())})`,
+          );
         });
         message.nestedType.forEach((nested, i) => walk(nested, [...path, PROTO_PATH.nestedType, i]));
       };

@@ -14,11 +14,19 @@ export const packageVersion = defineRule({
   check(context) {
     for (const file of context.files) {
       if (!file.package) {
-        context.report(file, [], `${file.name} declares no package; declare one ending in a version segment, e.g. package acme.tasks.v1; (§9: the package name may carry a version segment, so breaking changes go to v2 beside v1)`);
+        context.report(
+          file,
+          [],
+          `${file.name} declares no package; declare one ending in a version segment, e.g. package acme.tasks.v1; (§9: the package name may carry a version segment, so breaking changes go to v2 beside v1)`,
+        );
         continue;
       }
       if (/(^|\.)v\d+((alpha|beta)\d*)?$/.test(file.package)) continue;
-      context.report(file, [PROTO_PATH.package], `package ${file.package} has no version segment; end it in one, e.g. package ${file.package}.v1; (§9: a breaking change then goes to a new package beside the old one)`);
+      context.report(
+        file,
+        [PROTO_PATH.package],
+        `package ${file.package} has no version segment; end it in one, e.g. package ${file.package}.v1; (§9: a breaking change then goes to a new package beside the old one)`,
+      );
     }
   },
 });

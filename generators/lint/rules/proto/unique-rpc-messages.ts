@@ -30,7 +30,12 @@ export const uniqueRpcMessages = defineRule({
             if (field === PROTO_PATH.methodOutput && !/Response$/.test(type)) continue;
             const owner = seen.get(type);
             if (owner === undefined) seen.set(type, name);
-            else context.report(file, [PROTO_PATH.service, s, PROTO_PATH.serviceMethod, m, field], `${name} uses ${type.slice(1)}, which ${owner} uses too; give each rpc its own ${own} message, so one rpc's fields can change without the other's (§9)`);
+            else
+              context.report(
+                file,
+                [PROTO_PATH.service, s, PROTO_PATH.serviceMethod, m, field],
+                `${name} uses ${type.slice(1)}, which ${owner} uses too; give each rpc its own ${own} message, so one rpc's fields can change without the other's (§9)`,
+              );
           }
         });
       });

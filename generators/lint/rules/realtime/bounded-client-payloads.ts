@@ -17,14 +17,26 @@ export const boundedClientPayloads = defineRule({
         if (!message.actions.includes('receive')) continue;
         const unbounded = unboundedPaths(context, { $ref: `#/$defs/${message.payload}` }, '', new Set());
         if (unbounded.length === 0) continue;
-        const list = unbounded.slice(0, 3).map(({ path, kind }) => `${path || '(the payload)'} (${kind === 'string' ? 'maxLength' : 'maxItems'})`).join(', ');
-        context.report(message.location, `message ${message.name} that clients send on ${channel.key} has unbounded ${list}${unbounded.length > 3 ? ` and ${unbounded.length - 3} more` : ''}; message sizes are limited against denial of service (§8): give every string a maxLength and every array a maxItems`, ['channels', channel.key, 'messages', message.key]);
+        const list = unbounded
+          .slice(0, 3)
+          .map(({ path, kind }) => `${path || '(the payload)'} (${kind === 'string' ? 'maxLength' : 'maxItems'})`)
+          .join(', ');
+        context.report(
+          message.location,
+          `message ${message.name} that clients send on ${channel.key} has unbounded ${list}${unbounded.length > 3 ? ` and ${unbounded.length - 3} more` : ''}; message sizes are limited against denial of service (§8): give every string a maxLength and every array a maxItems`,
+          ['channels', channel.key, 'messages', message.key],
+        );
       }
     }
   },
 });
 
-function unboundedPaths(context: AsyncApiContext, value: JsonSchema | undefined, path: string, seen: Set<string>): { path: string; kind: 'string' | 'array' }[] {
+function unboundedPaths(
+  context: AsyncApiContext,
+  value: JsonSchema | undefined,
+  path: string,
+  seen: Set<string>,
+): { path: string; kind: 'string' | 'array' }[] {
   if (typeof value === 'object' && value.$ref?.startsWith('#/$defs/')) {
     if (seen.has(value.$ref)) return [];
     seen.add(value.$ref);
@@ -34,10 +46,13 @@ function unboundedPaths(context: AsyncApiContext, value: JsonSchema | undefined,
   const out: { path: string; kind: 'string' | 'array' }[] = [];
   const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
   const fixed = schema.const !== undefined || schema.enum !== undefined;
-  if (types.includes('string') && !fixed && schema.maxLength === undefined && !BOUNDED_FORMATS.has(schema.format ?? '')) out.push({ path, kind: 'string' });
+  if (types.includes('string') && !fixed && schema.maxLength === undefined && !BOUNDED_FORMATS.has(schema.format ?? ''))
+    out.push({ path, kind: 'string' });
   if (types.includes('array') && schema.maxItems === undefined) out.push({ path, kind: 'array' });
-  for (const [name, property] of Object.entries(schema.properties ?? {})) out.push(...unboundedPaths(context, property, `${path}/${name}`, seen));
+  for (const [name, property] of Object.entries(schema.properties ?? {}))
+    out.push(...unboundedPaths(context, property, `${path}/${name}`, seen));
   if (typeof schema.items === 'object') out.push(...unboundedPaths(context, schema.items as JsonSchema, `${path}/items`, seen));
-  for (const part of [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])]) out.push(...unboundedPaths(context, part, path, seen));
+  for (const part of [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])])
+    out.push(...unboundedPaths(context, part, path, seen));
   return out;
 }

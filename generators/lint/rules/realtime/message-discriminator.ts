@@ -14,13 +14,20 @@ export const messageDiscriminator = defineRule({
   check(context) {
     for (const channel of context.model.channels) {
       if (channel.transport !== 'websocket' || channel.discriminator !== undefined) continue;
-      const directions = (['send', 'receive'] as const).map((action) => channel.messages.filter((message) => message.actions.includes(action)));
+      const directions = (['send', 'receive'] as const).map((action) =>
+        channel.messages.filter((message) => message.actions.includes(action)),
+      );
       if (!directions.some((messages) => messages.length > 1)) continue;
       const clashes = directions.map((messages) => sameValues(context, messages)).find((found) => found.length > 0) ?? [];
-      const why = clashes.length > 0
-        ? `: ${clashes.map((clash) => `${clash.names.join(' and ')} ${clash.names.length === 2 ? 'both' : 'all'} pin ${clash.property} to "${clash.value}"`).join(', ')}`
-        : ' with nothing that tells them apart';
-      context.report(channel.location, `WebSocket channel ${channel.key} carries several messages${why}; give every payload a property such as type with a distinct const and name it in x-discriminator: type, so both sides can dispatch text frames (§6.2)`, ['channels', channel.key]);
+      const why =
+        clashes.length > 0
+          ? `: ${clashes.map((clash) => `${clash.names.join(' and ')} ${clash.names.length === 2 ? 'both' : 'all'} pin ${clash.property} to "${clash.value}"`).join(', ')}`
+          : ' with nothing that tells them apart';
+      context.report(
+        channel.location,
+        `WebSocket channel ${channel.key} carries several messages${why}; give every payload a property such as type with a distinct const and name it in x-discriminator: type, so both sides can dispatch text frames (§6.2)`,
+        ['channels', channel.key],
+      );
     }
   },
 });
@@ -35,7 +42,10 @@ function sameValues(context: AsyncApiContext, messages: Message[]): { property: 
   const payloads = messages.map((message) => context.schema({ $ref: `#/$defs/${message.payload}` }));
   const properties = new Set(payloads.flatMap((payload) => Object.keys((typeof payload === 'object' && payload.properties) || {})));
   const pinned = [...properties]
-    .map((property) => ({ property, values: messages.map((message) => pinnedValue({ $ref: `#/$defs/${message.payload}` }, property, byName)) }))
+    .map((property) => ({
+      property,
+      values: messages.map((message) => pinnedValue({ $ref: `#/$defs/${message.payload}` }, property, byName)),
+    }))
     .sort((a, b) => b.values.filter(Boolean).length - a.values.filter(Boolean).length);
   const best = pinned[0];
   if (!best) return [];

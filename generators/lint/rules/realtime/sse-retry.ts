@@ -10,7 +10,11 @@ export const sseRetry = defineRule({
   check(context) {
     for (const channel of context.model.channels) {
       if (channel.transport !== 'sse' || channel.sse?.method !== 'GET' || channel.sse.retry !== undefined) continue;
-      context.report(channel.location, `SSE feed ${channel.key} sends no retry: clients reconnect after their default of about 3 seconds (§8), whatever the server can take; set x-sse: { retry: <ms> } so the first event tells them (§2.5, §6.1 rule 6)`, ['channels', channel.key]);
+      context.report(
+        channel.location,
+        `SSE feed ${channel.key} sends no retry: clients reconnect after their default of about 3 seconds (§8), whatever the server can take; set x-sse: { retry: <ms> } so the first event tells them (§2.5, §6.1 rule 6)`,
+        ['channels', channel.key],
+      );
     }
   },
 });

@@ -20,8 +20,17 @@ export const websocketAuth = defineRule({
       if (channel.servers.some((server) => secured(['servers', server]))) continue;
       if (channel.operations.some((operation) => secured(['operations', operation.name]))) continue;
       // A token in a message clients send is §5.3's "token in the first message" (Kraken's subscribe.subscription.token).
-      if (channel.messages.some((message) => message.actions.includes('receive') && carriesToken(context, { $ref: `#/$defs/${message.payload}` }, 0))) continue;
-      context.report(channel.location, `WebSocket channel ${channel.key} (${channel.address}) has no authentication; after the handshake the cookie/token flow is gone (§5.3): declare security on its server (a token in the handshake), or a token field in the first message clients send (or x-first-message-auth), and keep the server's Origin allow-list (§5.4)`, ['channels', channel.key]);
+      if (
+        channel.messages.some(
+          (message) => message.actions.includes('receive') && carriesToken(context, { $ref: `#/$defs/${message.payload}` }, 0),
+        )
+      )
+        continue;
+      context.report(
+        channel.location,
+        `WebSocket channel ${channel.key} (${channel.address}) has no authentication; after the handshake the cookie/token flow is gone (§5.3): declare security on its server (a token in the handshake), or a token field in the first message clients send (or x-first-message-auth), and keep the server's Origin allow-list (§5.4)`,
+        ['channels', channel.key],
+      );
     }
   },
 });
@@ -35,8 +44,10 @@ function carriesToken(context: AsyncApiContext, value: JsonSchema | undefined, d
   const schema = context.schema(value);
   if (typeof schema !== 'object' || depth > 3) return false;
   const parts = [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])];
-  return Object.entries(schema.properties ?? {}).some(([name, property]) => isCredential(name) || carriesToken(context, property, depth + 1))
-    || parts.some((part) => carriesToken(context, part, depth + 1));
+  return (
+    Object.entries(schema.properties ?? {}).some(([name, property]) => isCredential(name) || carriesToken(context, property, depth + 1)) ||
+    parts.some((part) => carriesToken(context, part, depth + 1))
+  );
 }
 
 function isCredential(name: string): boolean {

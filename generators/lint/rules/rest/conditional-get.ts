@@ -19,7 +19,10 @@ export const conditionalGet = defineRule({
       if (!isOneResource(context, operation.model)) continue;
       const names = ok.headers.map((header) => header.name.toLowerCase());
       if (['etag', 'last-modified', 'cache-control'].some((name) => names.includes(name))) continue;
-      context.report(context.at(operation.where, 'responses', '200'), `GET ${path} answers 200 without ETag, Last-Modified or Cache-Control; declare an ETag header (a validator: clients send If-None-Match and get 304 without a body) and a Cache-Control policy (§4.3)`);
+      context.report(
+        context.at(operation.where, 'responses', '200'),
+        `GET ${path} answers 200 without ETag, Last-Modified or Cache-Control; declare an ETag header (a validator: clients send If-None-Match and get 304 without a body) and a Cache-Control policy (§4.3)`,
+      );
     }
   },
 });

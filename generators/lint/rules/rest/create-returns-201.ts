@@ -17,9 +17,15 @@ export const createReturns201 = defineRule({
       const responsesAt = context.at(operation.where, 'responses');
       if (!created) {
         const success = responses.find((response) => /^2/.test(response.status));
-        context.report(success ? context.at(responsesAt, success.status) : responsesAt, `POST ${path} creates a resource but declares no 201 response${success ? ` (it answers ${success.status})` : ''}; a create answers 201 with a Location header carrying the new resource's URL (§4.1)`);
+        context.report(
+          success ? context.at(responsesAt, success.status) : responsesAt,
+          `POST ${path} creates a resource but declares no 201 response${success ? ` (it answers ${success.status})` : ''}; a create answers 201 with a Location header carrying the new resource's URL (§4.1)`,
+        );
       } else if (!created.headers.some((header) => header.name.toLowerCase() === 'location')) {
-        context.report(context.at(responsesAt, '201'), `POST ${path} answers 201 without a Location header; declare headers: { Location: { required: true, schema: { type: string, format: uri-reference } } } carrying the new resource's URL (§4.1)`);
+        context.report(
+          context.at(responsesAt, '201'),
+          `POST ${path} answers 201 without a Location header; declare headers: { Location: { required: true, schema: { type: string, format: uri-reference } } } carrying the new resource's URL (§4.1)`,
+        );
       }
     }
   },

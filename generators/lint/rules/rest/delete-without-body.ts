@@ -11,9 +11,17 @@ export const deleteWithoutBody = defineRule({
     for (const operation of context.operations) {
       const { method, path, requestBody, responses } = operation.model;
       if (method !== 'delete') continue;
-      if (requestBody) context.report(context.at(operation.where, 'requestBody'), `DELETE ${path} has a request body; DELETE takes none (§4.1), and proxies may drop it: identify what to delete by the path, and move options to query parameters`);
+      if (requestBody)
+        context.report(
+          context.at(operation.where, 'requestBody'),
+          `DELETE ${path} has a request body; DELETE takes none (§4.1), and proxies may drop it: identify what to delete by the path, and move options to query parameters`,
+        );
       const ok = responses.find((response) => response.status === '200' && response.contents.length > 0);
-      if (ok) context.report(context.at(operation.where, 'responses', '200'), `DELETE ${path} answers 200 with a body; a DELETE answers 204 without a body, so a repeat gives the same result (§4.1): declare '204' instead`);
+      if (ok)
+        context.report(
+          context.at(operation.where, 'responses', '200'),
+          `DELETE ${path} answers 200 with a body; a DELETE answers 204 without a body, so a repeat gives the same result (§4.1): declare '204' instead`,
+        );
     }
   },
 });

@@ -17,7 +17,10 @@ export const errorsNot200 = defineRule({
         const schema = resolveSchema(context, jsonContent(response.contents)?.schema);
         const fields = typeof schema === 'object' ? Object.keys(schema.properties ?? {}).filter((key) => ERROR_FIELDS.includes(key)) : [];
         if (fields.length === 0) continue;
-        context.report(context.at(operation.where, 'responses', response.status), `the ${response.status} response of ${operation.model.method.toUpperCase()} ${operation.model.path} carries ${fields.join(', ')}: errors answered with a success status; business errors use real HTTP status codes (§4.1 rule 2, §7.2): answer 4xx/5xx with a Problem Details body and drop ${fields.join('/')} from the success body`);
+        context.report(
+          context.at(operation.where, 'responses', response.status),
+          `the ${response.status} response of ${operation.model.method.toUpperCase()} ${operation.model.path} carries ${fields.join(', ')}: errors answered with a success status; business errors use real HTTP status codes (§4.1 rule 2, §7.2): answer 4xx/5xx with a Problem Details body and drop ${fields.join('/')} from the success body`,
+        );
       }
     }
   },

@@ -16,9 +16,13 @@ export const idempotencyKey = defineRule({
   check(context) {
     for (const operation of context.operations) {
       const { method, path, parameters } = operation.model;
-      if (!isCreate(context, operation) && !(method === 'post' && finalAction(path, pathMethods(context, path))?.effect === 'repeats')) continue;
+      if (!isCreate(context, operation) && !(method === 'post' && finalAction(path, pathMethods(context, path))?.effect === 'repeats'))
+        continue;
       if (parameters.some((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === 'idempotency-key')) continue;
-      context.report(operation.where, `POST ${path} has no Idempotency-Key header; a POST that may be retried carries one so duplicates are prevented (§4.1 rule 1): add a header parameter "Idempotency-Key" (string)`);
+      context.report(
+        operation.where,
+        `POST ${path} has no Idempotency-Key header; a POST that may be retried carries one so duplicates are prevented (§4.1 rule 1): add a header parameter "Idempotency-Key" (string)`,
+      );
     }
   },
 });

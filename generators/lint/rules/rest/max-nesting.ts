@@ -13,7 +13,10 @@ export const maxNesting = defineRule({
       const collections = collectionSegments(path, pathMethods(context, path));
       if (collections.length <= 2) continue;
       const child = collections[collections.length - 1] ?? '';
-      context.report(context.pathKey(operation), `path ${path} nests ${collections.length} collections (${collections.join(' → ')}); nesting beyond 2 levels is discouraged (§2.1): give ${child} its own top-level collection (/${child}/{id}) and filter it by its parent (e.g. filter[parent]=…)`);
+      context.report(
+        context.pathKey(operation),
+        `path ${path} nests ${collections.length} collections (${collections.join(' → ')}); nesting beyond 2 levels is discouraged (§2.1): give ${child} its own top-level collection (/${child}/{id}) and filter it by its parent (e.g. filter[parent]=…)`,
+      );
     }
   },
 });

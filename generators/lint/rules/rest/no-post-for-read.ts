@@ -14,7 +14,10 @@ export const noPostForRead = defineRule({
     for (const operation of context.operations) {
       const { method, path, operationId } = operation.model;
       if (method !== 'post' || operationId === undefined || !READS.has(firstWord(operationId))) continue;
-      context.report(operation.where, `POST ${path} (${operationId}) reads: using POST for a read is discouraged (§2.1, §4.1: GET is safe and idempotent); make it a GET with query parameters`);
+      context.report(
+        operation.where,
+        `POST ${path} (${operationId}) reads: using POST for a read is discouraged (§2.1, §4.1: GET is safe and idempotent); make it a GET with query parameters`,
+      );
     }
   },
 });

@@ -13,7 +13,10 @@ export const noVerbsInPaths = defineRule({
     for (const { path, operation } of pathKeys(context)) {
       const action = pathActions(path, pathMethods(context, path))[0];
       if (action === undefined) continue;
-      context.report(context.pathKey(operation), `path ${path} has the verb "${action.verb}" in it (${action.segment}); URLs name resources and the HTTP method is the verb (§2.1): rename the segment to the noun it acts on and let the method say what happens (e.g. DELETE /tasks/{id}, not POST /deleteTask; PATCH /tasks/{id} with a status, not POST /tasks/{id}/archive)`);
+      context.report(
+        context.pathKey(operation),
+        `path ${path} has the verb "${action.verb}" in it (${action.segment}); URLs name resources and the HTTP method is the verb (§2.1): rename the segment to the noun it acts on and let the method say what happens (e.g. DELETE /tasks/{id}, not POST /deleteTask; PATCH /tasks/{id} with a status, not POST /tasks/{id}/archive)`,
+      );
     }
   },
 });

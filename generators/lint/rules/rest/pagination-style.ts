@@ -34,9 +34,15 @@ export const paginationStyle = defineRule({
       const cursor = names.includes('cursor');
       if (offset.length > 0 && cursor) {
         const second = query.find((parameter) => parameter.name === 'cursor');
-        context.report(second ? parameterWhere(context, operation, second) : operation.where, `GET ${path} mixes offset (${offset.join(', ')}) and cursor pagination; take one style of §4.2: page + pageSize, or cursor + limit`);
+        context.report(
+          second ? parameterWhere(context, operation, second) : operation.where,
+          `GET ${path} mixes offset (${offset.join(', ')}) and cursor pagination; take one style of §4.2: page + pageSize, or cursor + limit`,
+        );
       } else if (!OFFSET.every((name) => names.includes(name)) && !CURSOR.every((name) => names.includes(name))) {
-        context.report(operation.where, `GET ${path} returns a list without a pagination style of §4.2${names.length ? ` (query: ${names.join(', ')})` : ''}; add page + pageSize (offset) or cursor + limit (cursor, for large sets) query parameters`);
+        context.report(
+          operation.where,
+          `GET ${path} returns a list without a pagination style of §4.2${names.length ? ` (query: ${names.join(', ')})` : ''}; add page + pageSize (offset) or cursor + limit (cursor, for large sets) query parameters`,
+        );
       }
     }
   },

@@ -19,10 +19,23 @@ export const problemDetails = defineRule({
           if (mediaType === 'application/problem+json') continue;
           const schema = resolveSchema(context, content.schema);
           const properties = typeof schema === 'object' ? Object.keys(schema.properties ?? {}) : [];
-          if (['title', 'status'].every((key) => properties.includes(key)) || ['message', 'traceId'].every((key) => properties.includes(key))) continue;
-          const responseAt = context.member(context.valueAt(context.at(operation.where, 'responses')), context.at(operation.where, 'responses'), response.status);
-          const at = responseAt ? context.at(responseAt.where, 'content', content.mediaType) : context.at(operation.where, 'responses', response.status);
-          context.report(at, `the ${response.status} response of ${operation.model.method.toUpperCase()} ${operation.model.path} is ${content.mediaType} without the Problem Details fields; error bodies are Problem Details (§2.2, §7.2): answer application/problem+json with type, title, status, detail and instance (or at least message and traceId)`);
+          if (
+            ['title', 'status'].every((key) => properties.includes(key)) ||
+            ['message', 'traceId'].every((key) => properties.includes(key))
+          )
+            continue;
+          const responseAt = context.member(
+            context.valueAt(context.at(operation.where, 'responses')),
+            context.at(operation.where, 'responses'),
+            response.status,
+          );
+          const at = responseAt
+            ? context.at(responseAt.where, 'content', content.mediaType)
+            : context.at(operation.where, 'responses', response.status);
+          context.report(
+            at,
+            `the ${response.status} response of ${operation.model.method.toUpperCase()} ${operation.model.path} is ${content.mediaType} without the Problem Details fields; error bodies are Problem Details (§2.2, §7.2): answer application/problem+json with type, title, status, detail and instance (or at least message and traceId)`,
+          );
           break;
         }
       }

@@ -19,8 +19,15 @@ export const rateLimit429 = defineRule({
       const header = responses.flatMap((response) => response.headers).find((h) => RATE_LIMIT_HEADER.test(h.name));
       const extension = Object.keys(operation.raw).find((key) => RATE_LIMIT_EXTENSION.test(key) && own(operation.raw, key) !== false);
       if (!header && !extension && !declaredAtTop) continue;
-      const why = header ? `its responses carry ${header.name}` : extension ? `it declares ${extension}` : 'the document declares a rate limit';
-      context.report(context.at(operation.where, 'responses'), `${method.toUpperCase()} ${path} is rate limited (${why}) but declares no 429; a rate limit exceeded is answered 429 (§8): add '429' with a Retry-After header and a Problem Details body, so clients know to wait`);
+      const why = header
+        ? `its responses carry ${header.name}`
+        : extension
+          ? `it declares ${extension}`
+          : 'the document declares a rate limit';
+      context.report(
+        context.at(operation.where, 'responses'),
+        `${method.toUpperCase()} ${path} is rate limited (${why}) but declares no 429; a rate limit exceeded is answered 429 (§8): add '429' with a Retry-After header and a Problem Details body, so clients know to wait`,
+      );
     }
   },
 });
