@@ -81,7 +81,7 @@ describe('generated client code', () => {
     for (const text of [client, runtime, readFileSync(join(OUT, 'types.ts'), 'utf8')]) expect(anyTypes(text)).toEqual([]);
     expect(runtime).not.toMatch(/from ['"]node:/);
     // Dependency-free: it imports only the runtime every client shares.
-    expect(runtime.match(/from ['"][^'"]+['"]/g)).toEqual(["from './client-common.js'"]);
+    expect(runtime.match(/from ['"][^'"]+['"]/g)?.map((from) => from.replace(/'/g, '"'))).toEqual(['from "./client-common.js"']);
     for (const name of [
       'listProjects',
       'createProject',

@@ -92,7 +92,9 @@ describe('runtime modules', () => {
 
   it('find the module declaring an export, or say why they cannot', () => {
     expect(runtimeExport('ErrorCode').module).toBe('graphql-errors');
-    expect(() => runtimeExport('MaybePromise')).toThrow(/graphql-execution, grpc-call, server all declare MaybePromise: name the module/);
+    expect(() => runtimeExport('MaybePromise')).toThrow(
+      /graphql-execution, grpc-call, server-spec all declare MaybePromise: name the module/,
+    );
     expect(() => runtimeExport('NoSuchExport')).toThrow(/no runtime module declares an export named NoSuchExport/);
     expect(() => runtimeExport('httpClient', 'server')).toThrow(/runtime\/server.ts has no export named httpClient/);
   });

@@ -62,7 +62,7 @@ export function templateDocs(): TemplateDoc[] {
       ...declaration.members.filter(ts.isPropertySignature).map((member) => ({
         name: member.name.getText(source),
         optional: member.questionToken !== undefined,
-        type: member.type?.getText(source).replace(/\s+/g, ' ') ?? 'unknown',
+        type: member.type ? oneLine(member.type.getText(source)) : 'unknown',
         description: jsDocText(member),
       })),
     ];
@@ -82,6 +82,15 @@ export function templateDocs(): TemplateDoc[] {
     }
   }
   return docs.sort((a, b) => (a.template < b.template ? -1 : 1));
+}
+
+/** A type as one line, whatever the formatter made of it: no line breaks, no padding inside brackets, no trailing commas. */
+function oneLine(type: string): string {
+  return type
+    .replace(/\s+/g, ' ')
+    .replace(/,\s*([>)\]}])/g, '$1')
+    .replace(/([<([]) /g, '$1')
+    .replace(/ ([>)\]])/g, '$1');
 }
 
 function baseNames(declaration: ts.InterfaceDeclaration, source: ts.SourceFile): string[] {
