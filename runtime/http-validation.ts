@@ -3,7 +3,7 @@
  * the generated validators of each operation's 2xx bodies into the check the client runs. The
  * generated `response-validators.ts` calls it, so only apps that validate bundle this module.
  */
-import { ApiInvalidResponseError, type ApiResponse, type ResponseValidators } from "./http.js";
+import { ApiInvalidResponseError, type ApiResponse, type ResponseValidators } from "./http-results.js";
 
 /**
  * One way a response body differs from its schema.
