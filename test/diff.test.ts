@@ -60,6 +60,77 @@ describe('codegen diff: OpenAPI, one case per change kind', () => {
       ],
     ],
     ['all-of-same-shape', []],
+    // additionalProperties by direction: requests may only open, responses only close; map values compared.
+    [
+      'additional-properties-closed',
+      [
+        'request-additional-properties-closed breaking additional-properties-closed.yaml:75:7',
+        'response-additional-properties-closed safe additional-properties-closed.yaml:62:7',
+      ],
+    ],
+    [
+      'map-value-narrowed',
+      [
+        'response-additional-properties-opened dangerous map-value-narrowed.yaml:32:7',
+        'request-max-length-narrowed breaking map-value-narrowed.yaml:41:9',
+      ],
+      'maps-base.yaml',
+    ],
+    [
+      'request-additional-properties-opened',
+      ['request-additional-properties-opened safe request-additional-properties-opened.yaml:38:7'],
+      'maps-base.yaml',
+    ],
+    // Serialisation: explode on a single value writes the same bytes; on an array it does not.
+    [
+      'parameter-serialisation',
+      [
+        'parameter-allow-reserved-changed dangerous parameter-serialisation.yaml:10:11',
+        'parameter-serialisation-changed safe parameter-serialisation.yaml:15:11',
+      ],
+    ],
+    [
+      'parameter-style-changed',
+      ['parameter-serialisation-changed breaking parameter-style-changed.yaml:10:11'],
+      'parameter-style-base.yaml',
+    ],
+    [
+      'parameter-explode-changed',
+      ['parameter-serialisation-changed breaking parameter-explode-changed.yaml:10:11'],
+      'parameter-style-base.yaml',
+    ],
+    ['required-header-added', ['required-parameter-added breaking required-header-added.yaml:14:11']],
+    [
+      'response-headers-changed',
+      [
+        'response-header-removed breaking headers-base.yaml:23:13',
+        'response-header-became-optional breaking response-headers-changed.yaml:23:13',
+        'response-header-removed dangerous headers-base.yaml:31:13',
+        'response-header-added safe response-headers-changed.yaml:26:13',
+      ],
+      'headers-base.yaml',
+    ],
+    [
+      'server-path-changed',
+      ['server-path-changed breaking server-path-changed.yaml:6:5', 'server-added safe server-path-changed.yaml:6:5'],
+      'servers-base.yaml',
+    ],
+    ['server-added', ['server-added safe server-added.yaml:7:5'], 'servers-base.yaml'],
+    ['servers-removed', ['server-removed breaking servers-base.yaml:5:1'], 'servers-base.yaml'],
+    [
+      'server-version-switched',
+      ['server-path-changed breaking versioned server-version-switched.yaml:6:5', 'server-added safe server-version-switched.yaml:6:5'],
+      'servers-v1-base.yaml',
+    ],
+    [
+      'security-changed',
+      [
+        'security-added breaking security-changed.yaml:9:7',
+        'security-scope-added breaking security-changed.yaml:32:7',
+        'security-scheme-changed breaking security-changed.yaml:50:7',
+      ],
+      'security-base.yaml',
+    ],
     // §9.1: the same breaking change under a new version segment is allowed.
     [
       'versioned-path',
@@ -122,6 +193,16 @@ describe('codegen diff: proto, one case per change kind (with buf breaking categ
     ['rpc-response-type-changed', [`rpc-response-type-changed breaking ${file('rpc-response-type-changed')}:33:3 ${ALL}`]],
     ['field-json-name-changed', [`field-json-name-changed breaking ${file('field-json-name-changed')}:13:3 FILE,PACKAGE,WIRE_JSON`]],
     ['field-added', [`field-added safe ${file('field-added')}:17:3 `]],
+    // Against options-base (editions 2023, an extension, a google.api.http rule); features compared resolved.
+    ['options-extension-removed', [`extension-removed breaking ${file('options-base')}:21:3 FILE,PACKAGE`]],
+    ['options-extension-number-changed', [`extension-number-changed breaking ${file('options-extension-number-changed')}:21:3 ${ALL}`]],
+    ['options-extension-type-changed', [`extension-type-changed breaking ${file('options-extension-type-changed')}:21:3 ${ALL}`]],
+    // Parsers read packed and expanded alike: safe, and buf agrees.
+    ['options-field-packed-changed', [`field-packed-changed safe ${file('options-field-packed-changed')}:14:3 `]],
+    ['options-field-presence-changed', [`field-presence-changed breaking ${file('options-field-presence-changed')}:16:3 FILE,PACKAGE`]],
+    ['options-utf8-validation-changed', [`field-utf8-validation-changed breaking ${file('options-utf8-validation-changed')}:13:3 ${ALL}`]],
+    ['options-enum-closed', [`enum-type-changed breaking ${file('options-enum-closed')}:7:1 FILE,PACKAGE`]],
+    ['options-http-rule-changed', [`http-rule-changed breaking ${file('options-http-rule-changed')}:29:3 `]],
     // §9.4: breaking changes in a new package version are allowed.
     [
       'package-v2',
@@ -133,7 +214,7 @@ describe('codegen diff: proto, one case per change kind (with buf breaking categ
   ];
   for (const [name, expected] of cases) {
     it(name, async () => {
-      const changes = await changesOf('proto', 'base', name);
+      const changes = await changesOf('proto', name.startsWith('options-') ? 'options-base' : 'base', name);
       expect(changes.map((c) => `${summary(c)} ${(c.categories ?? []).join(',')}`).sort()).toEqual([...expected].sort());
     });
   }

@@ -62,7 +62,7 @@ export class SchemaDiff {
     if (sa === undefined || sb === undefined) return;
     const where = (side: 'old' | 'new', at: string[] = path) =>
       (side === 'old' ? this.old : this.current).locate(named, at) ?? place.location;
-    const what = path.length > 0 ? `${place.label}: property "${path.join('.')}"` : place.label;
+    const what = path.length > 0 ? `${place.label}: property "${shownPath(path)}"` : place.label;
     const add = (
       kind: string,
       cls: ChangeClass,
@@ -139,7 +139,7 @@ export class SchemaDiff {
     const reqB = new Set(sb.required ?? []);
     for (const name of Object.keys(propsA)) {
       const at = [...path, name];
-      const label = `${place.label}: property "${at.join('.')}"`;
+      const label = `${place.label}: property "${shownPath(at)}"`;
       if (!Object.hasOwn(propsB, name)) {
         if (request)
           add(
@@ -189,7 +189,7 @@ export class SchemaDiff {
     for (const name of Object.keys(propsB)) {
       if (Object.hasOwn(propsA, name)) continue;
       const at = [...path, name];
-      const label = `${place.label}: property "${at.join('.')}"`;
+      const label = `${place.label}: property "${shownPath(at)}"`;
       if (request && reqB.has(name))
         add(
           'required-property-added',
@@ -211,15 +211,10 @@ export class SchemaDiff {
           at,
         );
     }
-    if (sa.additionalProperties !== false && sb.additionalProperties === false && request) {
-      add(
-        'additional-properties-closed',
-        'breaking',
-        `${what}: additional properties are no longer allowed`,
-        'requests with unknown properties are now rejected',
-        'the generated validator refuses extra keys',
-      );
-    }
+    this.compareAdditionalProperties(sa, sb, what, request, at('additionalProperties'));
+    const valuesA = sa.additionalProperties;
+    const valuesB = sb.additionalProperties;
+    if (typeof valuesA === 'object' && typeof valuesB === 'object') this.walk(valuesA, valuesB, place, named, [...path, '{}'], depth + 1);
 
     if (sa.items !== undefined && sb.items !== undefined) this.walk(sa.items, sb.items, place, named, [...path, '[]'], depth + 1);
 
@@ -297,6 +292,42 @@ export class SchemaDiff {
         request ? 'the generated union gains it' : 'the generated union gains it; exhaustive switches no longer compile',
       );
     }
+  }
+
+  /** Closed (`false`) < a map of one value schema < open (absent, `true`, `{}`): requests may only open, responses only close. */
+  private compareAdditionalProperties(
+    sa: SchemaObject,
+    sb: SchemaObject,
+    what: string,
+    request: boolean,
+    add: (kind: string, cls: ChangeClass, message: string, wire: string, code: string) => void,
+  ): void {
+    const before = openness(sa.additionalProperties);
+    const after = openness(sb.additionalProperties);
+    if (before === after) return;
+    const narrower = OPENNESS.indexOf(after) < OPENNESS.indexOf(before);
+    const kind = after === 'closed' ? 'closed' : after === 'open' ? 'opened' : before === 'closed' ? 'opened' : 'typed';
+    const words = { closed: 'not allowed', typed: 'allowed with a value schema', open: 'allowed with any value' };
+    if (narrower)
+      add(
+        `additional-properties-${kind}`,
+        request ? 'breaking' : 'safe',
+        `${what}: additional properties ${words[before]} → ${words[after]}`,
+        request ? 'requests with the extra keys old clients send may now be rejected (422)' : 'the server sends fewer kinds of extra keys',
+        request
+          ? 'the generated input type and validator accept fewer extra keys; callers setting them no longer compile'
+          : 'the generated type is narrower; existing reads still compile',
+      );
+    else
+      add(
+        `additional-properties-${kind}`,
+        request ? 'safe' : 'dangerous',
+        `${what}: additional properties ${words[before]} → ${words[after]}`,
+        request ? 'the server accepts more extra keys' : 'old clients may receive extra keys or values their validators reject',
+        request
+          ? 'the generated input type accepts more keys'
+          : 'the generated type gains an index signature; reads of it must handle the new values',
+      );
   }
 
   private compareBounds(
@@ -377,6 +408,20 @@ export function refName(schema: JsonSchema): string | undefined {
   if (typeof schema !== 'object' || schema.$ref === undefined) return undefined;
   const match = /^#\/\$defs\/(.+)$/.exec(schema.$ref);
   return match?.[1];
+}
+
+/** `['labels', '{}']` → `labels.<value>`: a map's values have no name of their own. */
+function shownPath(path: string[]): string {
+  return path.map((step) => (step === '{}' ? '<value>' : step)).join('.');
+}
+
+const OPENNESS = ['closed', 'typed', 'open'] as const;
+
+function openness(values: JsonSchema | undefined): (typeof OPENNESS)[number] {
+  if (values === false) return 'closed';
+  if (values === undefined || values === true || (typeof values === 'object' && Object.keys(values).every((key) => key.startsWith('x-'))))
+    return 'open';
+  return 'typed';
 }
 
 function typesOf(schema: SchemaObject): Set<string> | undefined {

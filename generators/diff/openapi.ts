@@ -8,18 +8,22 @@
 import { dirname, resolve } from 'node:path';
 import type { SourceLocation } from '../core/diagnostics.js';
 import { Documents, isObject, own, type SourceDoc } from '../core/schema/json-documents.js';
-import type { ApiModel, Operation, Parameter } from '../openapi/model.js';
+import type { ApiModel, Operation, Parameter, Response, ResponseHeader, SecurityRequirement, SecurityScheme } from '../openapi/model.js';
 import type { JsonSchema } from '../core/schema/json-schema.js';
 import { loadOpenApi } from '../openapi/load.js';
 import { SchemaRegistry } from '../core/schema/registry.js';
 import { CWD_ROOTS, type Change, type DiffResult, type SideRoots } from './changes.js';
-import { SchemaDiff, type SchemaSide } from './json-schema.js';
+import { refName, SchemaDiff, type SchemaSide } from './json-schema.js';
 
 export interface LoadedSide {
   model: ApiModel;
   side: SchemaSide;
   /** Where an operation's parts are written: `['parameters', 'q']`, `['responses', '200']`, `['requestBody']`. */
   locateIn: (operation: Operation, part: string[]) => SourceLocation | undefined;
+  /** A parameter's keyword as written (for keywords the model does not keep, like `allowReserved`). */
+  parameterKeyword: (operation: Operation, parameter: Parameter, keyword: string) => unknown;
+  /** Where the document's `servers` (or its first server) is written. */
+  serversLocation: (index?: number) => SourceLocation | undefined;
 }
 
 /** `roots`: the folder each side's paths are shown from (a `git:REF` side lives in a temporary folder). */
@@ -48,12 +52,45 @@ async function loadSide(file: string, displayRoot: string, readRoots?: string[])
       return typeof schema === 'object' ? schema['x-location'] : undefined;
     },
   };
-  return { model, side, locateIn: (operation, part) => locateOperationPart(root, operation, part) };
+  return {
+    model,
+    side,
+    locateIn: (operation, part) => locateOperationPart(root, operation, part),
+    parameterKeyword: (operation, parameter, keyword) => own(rawParameter(root, operation, parameter), keyword),
+    serversLocation: (index) =>
+      root?.data && own(root.data, 'servers')
+        ? root.locate(index === undefined ? ['servers'] : ['servers', String(index)], 'key')
+        : undefined,
+  };
 }
 
-/** `['owner', '[]', 'id']` → `properties/owner/items/properties/id`. */
+/** The parameter object as written on the operation or its path item, through one local `$ref`. */
+function rawParameter(root: SourceDoc | undefined, operation: Operation, parameter: Parameter): unknown {
+  const item = own(own(root?.data, 'paths'), operation.path);
+  for (const list of [own(own(item, operation.method), 'parameters'), own(item, 'parameters')]) {
+    if (!Array.isArray(list)) continue;
+    for (const entry of list) {
+      const ref = own(entry, '$ref');
+      const raw = typeof ref === 'string' && ref.startsWith('#/') ? pointerIn(root?.data, ref) : entry;
+      if (own(raw, 'name') === parameter.name && own(raw, 'in') === parameter.in) return raw;
+    }
+  }
+  return undefined;
+}
+
+function pointerIn(data: unknown, ref: string): unknown {
+  return ref
+    .slice(2)
+    .split('/')
+    .map((step) => step.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((node, step) => own(node, step), data);
+}
+
+/** `['owner', '[]', 'id', '{}']` → `properties/owner/items/properties/id/additionalProperties`. */
 function schemaPointer(path: string[]): string[] {
-  return path.flatMap((step) => (step === '[]' ? ['items'] : step.startsWith('#') ? [step.slice(1)] : ['properties', step]));
+  const step = (name: string) =>
+    name === '[]' ? ['items'] : name === '{}' ? ['additionalProperties'] : name.startsWith('#') ? [name.slice(1)] : ['properties', name];
+  return path.flatMap(step);
 }
 
 function locateOperationPart(root: SourceDoc | undefined, operation: Operation, part: string[]): SourceLocation | undefined {
@@ -151,6 +188,7 @@ export function compareModels(before: LoadedSide, after: LoadedSide): Change[] {
     if (versioned)
       for (const change of [...local, ...schemas.changes.slice(schemaStart)]) if (change.class === 'breaking') change.versioned = true;
   }
+  compareServers(before, after, changes);
   return mostSevere([...changes, ...schemas.changes]);
 }
 
@@ -230,6 +268,7 @@ function compareOperation(a: Operation, b: Operation, before: LoadedSide, after:
         location: after.locateIn(b, ['parameters', q.name]),
       });
     }
+    compareSerialisation(p, q, a, b, before, after, out);
     schemas.compare(p.schema, q.schema, {
       direction: 'request',
       label: `${name}: ${q.in} parameter "${q.name}"`,
@@ -344,19 +383,7 @@ function compareOperation(a: Operation, b: Operation, before: LoadedSide, after:
         location: after.locateIn(b, ['responses', twin.status]),
       });
     }
-    for (const header of response.headers) {
-      const kept = twin.headers.find((h) => h.name.toLowerCase() === header.name.toLowerCase());
-      if (!kept && header.required) {
-        out.push({
-          kind: 'response-header-removed',
-          class: 'breaking',
-          message: `${name}: response ${response.status} header "${header.name}" removed`,
-          wire: 'old clients reading it find nothing',
-          code: 'the generated result loses it',
-          location: before.locateIn(a, ['responses', response.status, 'headers', header.name]),
-        });
-      }
-    }
+    compareResponseHeaders(response, twin, a, b, before, after, schemas, out);
   }
   for (const response of b.responses) {
     if (a.responses.some((r) => r.status === response.status)) continue;
@@ -373,16 +400,261 @@ function compareOperation(a: Operation, b: Operation, before: LoadedSide, after:
     });
   }
 
-  const securityOf = (op: Operation, model: ApiModel) => JSON.stringify(op.security ?? model.security);
-  if (securityOf(a, before.model) !== securityOf(b, after.model)) {
-    const wasPublic = (a.security ?? before.model.security).length === 0;
+  compareSecurity(a, b, before, after, out);
+}
+
+/** `style`, `explode` and `allowReserved`: the same value written another way on the wire. */
+function compareSerialisation(
+  p: Parameter,
+  q: Parameter,
+  a: Operation,
+  b: Operation,
+  before: LoadedSide,
+  after: LoadedSide,
+  out: Change[],
+): void {
+  const name = `${label(b)}: ${q.in} parameter "${q.name}"`;
+  const location = after.locateIn(b, ['parameters', q.name]);
+  if (p.style !== q.style || p.explode !== q.explode) {
+    // `explode` only changes how arrays and objects are written; a single value reads the same.
+    const scalar = p.style === q.style && !isComposite(q.schema, after) && !isComposite(p.schema, before);
     out.push({
-      kind: 'security-changed',
-      class: wasPublic ? 'breaking' : 'dangerous',
-      message: `${name}: security changed from ${securityOf(a, before.model)} to ${securityOf(b, after.model)}`,
-      wire: wasPublic ? 'old clients that send no credentials get 401' : 'old clients with the old credentials may get 401/403',
-      code: 'the generated client sends the credentials of the new schemes',
+      kind: 'parameter-serialisation-changed',
+      class: scalar ? 'safe' : 'breaking',
+      message: `${name}: serialised as ${p.style}${p.explode ? ' exploded' : ''} → ${q.style}${q.explode ? ' exploded' : ''}`,
+      wire: scalar ? 'unchanged for a single value' : 'old clients write the same value in the old form; the server misreads or rejects it',
+      code: 'the generated client serialises the parameter in the new form',
+      location,
+    });
+  }
+  const reservedBefore = before.parameterKeyword(a, p, 'allowReserved') === true;
+  const reservedAfter = after.parameterKeyword(b, q, 'allowReserved') === true;
+  if (reservedBefore !== reservedAfter) {
+    out.push({
+      kind: 'parameter-allow-reserved-changed',
+      class: 'dangerous',
+      message: `${name}: allowReserved ${reservedBefore} → ${reservedAfter}`,
+      wire: reservedAfter
+        ? 'the server now reads reserved characters (/?#&…) literally; old clients percent-encode them'
+        : 'old clients send reserved characters unencoded; the server now splits or misreads them',
+      code: 'unchanged: the generated client always percent-encodes parameter values',
+      location,
+    });
+  }
+}
+
+/** An array or object schema (through one named reference): the values `explode` writes differently. */
+function isComposite(schema: JsonSchema, side: LoadedSide): boolean {
+  const name = refName(schema);
+  const target = name === undefined ? schema : side.side.defs.get(name);
+  if (typeof target !== 'object') return false;
+  const types = Array.isArray(target.type) ? target.type : [target.type];
+  return types.includes('array') || types.includes('object') || target.properties !== undefined || target.items !== undefined;
+}
+
+function compareResponseHeaders(
+  response: Response,
+  twin: Response,
+  a: Operation,
+  b: Operation,
+  before: LoadedSide,
+  after: LoadedSide,
+  schemas: SchemaDiff,
+  out: Change[],
+): void {
+  const prefix = `${label(b)}: response ${twin.status} header`;
+  const sameName = (name: string) => (h: ResponseHeader) => h.name.toLowerCase() === name.toLowerCase();
+  for (const header of response.headers) {
+    const kept = twin.headers.find(sameName(header.name));
+    const location = after.locateIn(b, ['responses', twin.status, 'headers', kept?.name ?? header.name]);
+    if (!kept) {
+      out.push({
+        kind: 'response-header-removed',
+        class: header.required ? 'breaking' : 'dangerous',
+        message: `${prefix} "${header.name}" removed`,
+        wire: header.required ? 'old clients reading it find nothing' : 'old clients that read it when present never find it',
+        code: 'the generated result loses it; code reading it no longer compiles',
+        location: before.locateIn(a, ['responses', response.status, 'headers', header.name]),
+      });
+      continue;
+    }
+    if (header.required && !kept.required) {
+      out.push({
+        kind: 'response-header-became-optional',
+        class: 'breaking',
+        message: `${prefix} "${kept.name}" is no longer required`,
+        wire: 'old clients may find it missing',
+        code: 'the generated result makes it optional; reads must handle undefined',
+        location,
+      });
+    }
+    schemas.compare(header.schema, kept.schema, { direction: 'response', label: `${prefix} "${kept.name}"`, location });
+  }
+  for (const header of twin.headers) {
+    if (response.headers.some(sameName(header.name))) continue;
+    out.push({
+      kind: 'response-header-added',
+      class: 'safe',
+      message: `${prefix} "${header.name}" added`,
+      wire: 'old clients ignore it',
+      code: 'the generated result gains it',
+      location: after.locateIn(b, ['responses', twin.status, 'headers', header.name]),
+    });
+  }
+}
+
+/**
+ * Security per operation: the requirement alternatives (OR) of scheme sets (AND) with scopes, and
+ * each scheme's definition (type, where an API key goes, the HTTP scheme).
+ */
+function compareSecurity(a: Operation, b: Operation, before: LoadedSide, after: LoadedSide, out: Change[]): void {
+  const name = label(b);
+  const location = after.locateIn(b, ['security']);
+  const oldRequirements = a.security ?? before.model.security;
+  const newRequirements = b.security ?? after.model.security;
+  const wasPublic = oldRequirements.length === 0 || oldRequirements.some((r) => Object.keys(r).length === 0);
+  const isPublic = newRequirements.length === 0 || newRequirements.some((r) => Object.keys(r).length === 0);
+  if (wasPublic && !isPublic) {
+    out.push({
+      kind: 'security-added',
+      class: 'breaking',
+      message: `${name}: now requires ${describeRequirements(newRequirements)}`,
+      wire: 'old clients that send no credentials get 401',
+      code: 'the generated client sends the credentials of the new schemes; callers must configure them',
+      location,
+    });
+    return;
+  }
+  if (isPublic) {
+    if (!wasPublic)
+      out.push({
+        kind: 'security-removed',
+        class: 'safe',
+        message: `${name}: no longer requires credentials`,
+        wire: 'old clients send credentials the server ignores',
+        code: 'the generated client no longer needs credentials for it',
+        location,
+      });
+    return;
+  }
+  // An old client satisfies one old alternative; it keeps working if some new alternative asks no more.
+  const covers = (oldOne: SecurityRequirement, newOne: SecurityRequirement) =>
+    Object.entries(newOne).every(([scheme, scopes]) => scheme in oldOne && scopes.every((scope) => oldOne[scheme]!.includes(scope)));
+  for (const requirement of oldRequirements) {
+    if (newRequirements.some((candidate) => covers(requirement, candidate))) continue;
+    const sameSchemes = newRequirements.find((candidate) => sameKeys(candidate, requirement));
+    const added = sameSchemes
+      ? Object.entries(sameSchemes).flatMap(([scheme, scopes]) =>
+          scopes.filter((s) => !requirement[scheme]!.includes(s)).map((s) => `${scheme}:${s}`),
+        )
+      : [];
+    out.push(
+      sameSchemes
+        ? {
+            kind: 'security-scope-added',
+            class: 'breaking',
+            message: `${name}: ${describeRequirements([requirement])} now also needs scope${added.length > 1 ? 's' : ''} ${added.join(', ')}`,
+            wire: 'old clients whose tokens lack the new scopes get 403',
+            code: 'unchanged: scopes are granted to the token, not chosen by the generated client',
+            location,
+          }
+        : {
+            kind: 'security-requirement-changed',
+            class: 'breaking',
+            message: `${name}: ${describeRequirements([requirement])} is no longer accepted (now ${describeRequirements(newRequirements)})`,
+            wire: 'old clients with the old credentials get 401/403',
+            code: 'the generated client sends the credentials of the new schemes',
+            location,
+          },
+    );
+  }
+  for (const scheme of new Set(oldRequirements.flatMap((r) => Object.keys(r)))) {
+    const was = before.model.securitySchemes[scheme];
+    const now = after.model.securitySchemes[scheme];
+    if (!was || !now || !newRequirements.some((r) => scheme in r)) continue;
+    const shape = (s: SecurityScheme) => [s.type, s.in, s.name?.toLowerCase(), s.scheme?.toLowerCase()].filter(Boolean).join(' ');
+    if (shape(was) === shape(now)) continue;
+    out.push({
+      kind: 'security-scheme-changed',
+      class: 'breaking',
+      message: `${name}: security scheme ${scheme} changed from ${shape(was)} to ${shape(now)}`,
+      wire: 'old clients send the credential in the old form or place and get 401',
+      code: 'the generated client sends the credential the new way',
       location: after.locateIn(b, ['security']),
+    });
+  }
+}
+
+function sameKeys(x: SecurityRequirement, y: SecurityRequirement): boolean {
+  const keys = Object.keys(x);
+  return keys.length === Object.keys(y).length && keys.every((key) => key in y);
+}
+
+/** `[{ oauth: [read] }, { apiKey: [] }]` → `oauth(read) or apiKey`. */
+function describeRequirements(requirements: SecurityRequirement[]): string {
+  return requirements
+    .map((r) =>
+      Object.entries(r)
+        .map(([scheme, scopes]) => (scopes.length > 0 ? `${scheme}(${scopes.join(', ')})` : scheme))
+        .join(' and '),
+    )
+    .join(' or ');
+}
+
+function isVersionSwitch(oldPath: string, newUrl: string): boolean {
+  const version = (url: string) => url.split('/').find((segment) => VERSION_SEGMENT.test(segment));
+  const before = version(oldPath);
+  const after = version(newUrl);
+  return before !== undefined && after !== undefined && before !== after;
+}
+
+/** The API's base URLs: a changed path prefix moves every operation of every generated client. */
+function compareServers(before: LoadedSide, after: LoadedSide, out: Change[]): void {
+  const pathOf = (url: string) => {
+    const match = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/]*(.*)$/i.exec(url);
+    return ((match ? match[1] : url) ?? '').replace(/\/+$/, '');
+  };
+  const oldServers = before.model.servers;
+  const newServers = after.model.servers;
+  if (oldServers.length > 0 && newServers.length === 0) {
+    out.push({
+      kind: 'server-removed',
+      class: pathOf(oldServers[0]!.url) === '' ? 'dangerous' : 'breaking',
+      message: `servers removed (was ${oldServers.map((s) => s.url).join(', ')})`,
+      wire: 'requests now go to the host root: the old base path is gone',
+      code: 'the generated clients lose their default base URL; callers must pass one',
+      location: before.serversLocation(),
+    });
+    return;
+  }
+  const newPaths = new Set(newServers.map((s) => pathOf(s.url)));
+  for (const [index, server] of oldServers.entries()) {
+    if (newServers.some((s) => s.url === server.url)) continue;
+    const samePath = newPaths.has(pathOf(server.url));
+    out.push({
+      kind: samePath ? 'server-removed' : 'server-path-changed',
+      class: samePath ? 'dangerous' : 'breaking',
+      message: samePath
+        ? `server ${server.url} removed`
+        : `server ${server.url} removed; no server keeps its base path ${pathOf(server.url) || '/'}`,
+      wire: samePath
+        ? 'clients configured for that host must move'
+        : 'every operation moves: old clients call the old base path and get 404',
+      code: index === 0 ? 'the generated clients default to another base URL' : 'the generated clients list the servers without it',
+      location: after.serversLocation(Math.min(index, newServers.length - 1)),
+      // §9.1: a base path moving to a new version segment (/v1 → /v2) is a version switch.
+      ...(!samePath && isVersionSwitch(pathOf(server.url), newServers[Math.min(index, newServers.length - 1)]!.url) && { versioned: true }),
+    });
+  }
+  for (const [index, server] of newServers.entries()) {
+    if (oldServers.some((s) => s.url === server.url)) continue;
+    out.push({
+      kind: 'server-added',
+      class: 'safe',
+      message: `server ${server.url} added`,
+      wire: 'old clients keep calling their server',
+      code: 'the generated clients list one more server',
+      location: after.serversLocation(index),
     });
   }
 }
