@@ -13,9 +13,10 @@ import type {
   FileDescriptorProto,
   ServiceDescriptorProto,
 } from '@bufbuild/protobuf/wkt';
-import { isFieldSet } from '@bufbuild/protobuf';
+import { isFieldSet, type DescField } from '@bufbuild/protobuf';
 import { FieldDescriptorProtoSchema, FieldDescriptorProto_Label, FieldDescriptorProto_Type } from '@bufbuild/protobuf/wkt';
 import type { SourceLocation } from '../core/diagnostics.js';
+import { httpRulesOf, type HttpBinding } from '../proto/http-rules.js';
 import { loadProto, type LoadedProto } from '../proto/load.js';
 import type { Change, ChangeClass, DiffResult, SideRoots } from './changes.js';
 
@@ -42,6 +43,8 @@ interface Side {
   messages: Map<string, Placed<DescriptorProto>>;
   enums: Map<string, Placed<EnumDescriptorProto>>;
   services: Map<string, Placed<ServiceDescriptorProto>>;
+  /** Extension fields, by name inside the package (`Task.note` when declared inside a message). */
+  extensions: Map<string, Placed<FieldDescriptorProto>>;
 }
 
 const ALL = ['FILE', 'PACKAGE', 'WIRE_JSON', 'WIRE'];
@@ -59,7 +62,7 @@ export function diffProto(oldFiles: string[], newFiles: string[], options: Proto
 }
 
 function index(loaded: LoadedProto): Side {
-  const side: Side = { loaded, packages: new Set(), messages: new Map(), enums: new Map(), services: new Map() };
+  const side: Side = { loaded, packages: new Set(), messages: new Map(), enums: new Map(), services: new Map(), extensions: new Map() };
   const asked = new Set(loaded.files);
   for (const file of loaded.set.file) {
     // The files asked for, not what they import (well-known types, google/api): those are not the API's.
@@ -72,10 +75,14 @@ function index(loaded: LoadedProto): Side {
       message.enumType.forEach((nested, i) =>
         side.enums.set(`${name}.${nested.name}`, { value: nested, file, path: [...path, 4, i], name: `${name}.${nested.name}` }),
       );
+      message.extension.forEach((value, i) =>
+        side.extensions.set(`${name}.${value.name}`, { value, file, path: [...path, 6, i], name: `${name}.${value.name}` }),
+      );
     };
     file.messageType.forEach((message, i) => addMessage(message, [4, i], ''));
     file.enumType.forEach((value, i) => side.enums.set(value.name, { value, file, path: [5, i], name: value.name }));
     file.service.forEach((value, i) => side.services.set(value.name, { value, file, path: [6, i], name: value.name }));
+    file.extension.forEach((value, i) => side.extensions.set(value.name, { value, file, path: [7, i], name: value.name }));
   }
   return side;
 }
@@ -186,6 +193,8 @@ function compareSides(before: Side, after: Side): Change[] {
     }
     compareService(old, now, before, after, push);
   }
+
+  compareExtensions(before, after, push);
 
   // §9.4: a breaking change is allowed only in a new package version.
   const versioned = packageMoved && versionOf(oldPackages) !== versionOf(newPackages) && newPackages.every((p) => VERSION.test(p));
@@ -345,7 +354,8 @@ function compareMessage(old: Placed<DescriptorProto>, now: Placed<DescriptorProt
       isFieldSet(field, FieldDescriptorProtoSchema.field.oneofIndex) && !field.proto3Optional
         ? message.oneofDecl[field.oneofIndex]?.name
         : undefined;
-    if (oneofOf(old.value, f) !== oneofOf(now.value, twin.f)) {
+    const sameOneof = oneofOf(old.value, f) === oneofOf(now.value, twin.f);
+    if (!sameOneof) {
       push(
         'field-oneof-changed',
         'breaking',
@@ -356,6 +366,10 @@ function compareMessage(old: Placed<DescriptorProto>, now: Placed<DescriptorProt
         where,
       );
     }
+    const resolved = [fieldOf(before, old, number), fieldOf(after, now, number)] as const;
+    // Only when nothing above already tells the change (a oneof member, for one, has explicit presence).
+    if (resolved[0] && resolved[1] && sameOneof && cardinality(f) === cardinality(twin.f) && typeOf(f) === typeOf(twin.f))
+      compareEncoding(label, resolved[0], resolved[1], where, push);
   }
   for (const [number, { f, i }] of newFields) {
     if (oldFields.has(number)) continue;
@@ -397,8 +411,91 @@ function compareMessage(old: Placed<DescriptorProto>, now: Placed<DescriptorProt
   }
 }
 
+/** The descriptor with features resolved (file → message → field) by protobuf-es, for the field numbered `number`. */
+function fieldOf(side: Side, message: Placed<DescriptorProto>, number: number): DescField | undefined {
+  return side.loaded.registry.getMessage(fullName(message))?.fields.find((field) => field.number === number);
+}
+
+function fullName(placed: Placed<unknown>): string {
+  return placed.file.package ? `${placed.file.package}.${placed.name}` : placed.name;
+}
+
+const PRESENCE = ['unknown', 'explicit', 'implicit', 'required'];
+
+/**
+ * Options and editions features that change how one field is encoded, on a field whose type and
+ * label stay: `packed` / `repeated_field_encoding`, `field_presence`, `utf8_validation`,
+ * `message_encoding` (delimited). Resolved, so a proto3 file moved to editions with the same
+ * behaviour shows no change.
+ */
+function compareEncoding(label: string, old: DescField, now: DescField, where: SourceLocation, push: Push): void {
+  if (old.fieldKind === 'list' && now.fieldKind === 'list' && old.packed !== now.packed) {
+    const mode = (packed: boolean) => (packed ? 'packed' : 'expanded');
+    push(
+      'field-packed-changed',
+      'safe',
+      [],
+      `field ${label}: repeated encoding ${mode(old.packed)} → ${mode(now.packed)}`,
+      'unchanged for conformant peers: parsers read both packed and expanded forms (protobuf ≥ 2.3)',
+      'unchanged',
+      where,
+    );
+  }
+  if (old.presence !== now.presence) {
+    const required = old.presence === 3 || now.presence === 3;
+    push(
+      'field-presence-changed',
+      'breaking',
+      required ? ALL : SOURCE,
+      `field ${label}: presence ${PRESENCE[old.presence]} → ${PRESENCE[now.presence]}`,
+      required
+        ? 'a required field missing fails parsing: old or new peers reject messages without it'
+        : 'unchanged except whether a zero value is sent (implicit presence drops it)',
+      'the generated property changes (optional ↔ always set)',
+      where,
+    );
+  }
+  if (old.utf8Validation !== now.utf8Validation) {
+    push(
+      'field-utf8-validation-changed',
+      'breaking',
+      ALL,
+      `field ${label}: utf8_validation ${old.utf8Validation ? 'VERIFY' : 'NONE'} → ${now.utf8Validation ? 'VERIFY' : 'NONE'}`,
+      'invalid UTF-8 one side accepts makes the other side fail to parse the message',
+      'unchanged',
+      where,
+    );
+  }
+  if (old.fieldKind === 'message' && now.fieldKind === 'message' && old.delimitedEncoding !== now.delimitedEncoding) {
+    const mode = (delimited: boolean) => (delimited ? 'delimited' : 'length-prefixed');
+    push(
+      'field-message-encoding-changed',
+      'breaking',
+      ALL,
+      `field ${label}: message encoding ${mode(old.delimitedEncoding)} → ${mode(now.delimitedEncoding)}`,
+      'another wire type (group vs length-prefixed): old peers skip or fail on the field',
+      'unchanged',
+      where,
+    );
+  }
+}
+
 function compareEnum(old: Placed<EnumDescriptorProto>, now: Placed<EnumDescriptorProto>, before: Side, after: Side, push: Push): void {
   const at = (side: Side, placed: Placed<EnumDescriptorProto>, i: number) => locate(side, placed.file, [...placed.path, 2, i]);
+  const wasOpen = before.loaded.registry.getEnum(fullName(old))?.open;
+  const isOpen = after.loaded.registry.getEnum(fullName(now))?.open;
+  if (wasOpen !== undefined && isOpen !== undefined && wasOpen !== isOpen) {
+    const kind = (open: boolean) => (open ? 'open' : 'closed');
+    push(
+      'enum-type-changed',
+      'breaking',
+      SOURCE,
+      `enum ${old.name}: ${kind(wasOpen)} → ${kind(isOpen)}`,
+      'bytes unchanged; an unknown value lands in the field (open) or in unknown fields (closed), so peers disagree on what was received',
+      'the generated field accepts any number (open) or only the listed values (closed)',
+      locate(after, now.file, now.path),
+    );
+  }
   old.value.value.forEach((value, i) => {
     const j = now.value.value.findIndex((v) => v.number === value.number);
     const twin = now.value.value[j];
@@ -446,6 +543,8 @@ function compareService(
   after: Side,
   push: Push,
 ): void {
+  const oldRoutes = routesOf(before, old);
+  const newRoutes = routesOf(after, now);
   old.value.method.forEach((method, i) => {
     const j = now.value.method.findIndex((m) => m.name === method.name);
     const twin = now.value.method[j];
@@ -502,6 +601,19 @@ function compareService(
         where,
       );
     }
+    const routes = [oldRoutes.get(method.name) ?? [], newRoutes.get(twin.name) ?? []];
+    const gone = routes[0]!.filter((route) => !routes[1]!.includes(route));
+    if (gone.length > 0) {
+      push(
+        'http-rule-changed',
+        'breaking',
+        [],
+        `rpc ${name}: google.api.http ${routes[0]!.join(', ')} → ${routes[1]!.join(', ') || 'none'}`,
+        `REST clients of the transcoding still call ${gone.join(', ')} and get 404 or 405`,
+        'the generated REST routes and transcoding client change',
+        where,
+      );
+    }
   });
   now.value.method.forEach((method, j) => {
     if (!old.value.method.some((m) => m.name === method.name))
@@ -515,4 +627,93 @@ function compareService(
         locate(after, now.file, [...now.path, 2, j]),
       );
   });
+}
+
+/** Each method's `google.api.http` bindings as `VERB /path (body: x)`, by method name. */
+function routesOf(side: Side, service: Placed<ServiceDescriptorProto>): Map<string, string[]> {
+  const desc = side.loaded.registry.getService(fullName(service));
+  const routes = new Map<string, string[]>();
+  if (!desc) return routes;
+  const rules = httpRulesOf(side.loaded, desc);
+  const show = (b: HttpBinding) =>
+    `${b.method} ${b.path}${b.body ? ` (body: ${b.body})` : ''}${b.responseBody ? ` (response body: ${b.responseBody})` : ''}`;
+  for (const method of desc.methods) routes.set(method.name, (rules.get(method.localName) ?? []).map(show));
+  return routes;
+}
+
+/** Extensions are fields on the wire: matched by name, their number, extendee and type compared like a field's. */
+function compareExtensions(before: Side, after: Side, push: Push): void {
+  const rel = (placed: Placed<FieldDescriptorProto>, type: string) => packageOf(placed.file, type.replace(/^\./, ''));
+  for (const [name, old] of before.extensions) {
+    const now = after.extensions.get(name);
+    const label = `extension ${name} = ${old.value.number} of ${rel(old, old.value.extendee)}`;
+    if (!now) {
+      push(
+        'extension-removed',
+        'breaking',
+        SOURCE,
+        `${label} removed`,
+        `old peers still send number ${old.value.number}; new ones keep it as an unknown field, and a later extension may reuse it`,
+        'the generated extension is gone; code reading it no longer compiles',
+        locate(before, old.file, old.path),
+      );
+      continue;
+    }
+    const where = locate(after, now.file, now.path);
+    if (now.value.number !== old.value.number)
+      push(
+        'extension-number-changed',
+        'breaking',
+        ALL,
+        `${label}: number ${old.value.number} → ${now.value.number}`,
+        'old peers write and read it under the old number: the value is lost or misread',
+        'the generated extension is unchanged; the binary encoding is not',
+        where,
+      );
+    if (rel(old, old.value.extendee) !== rel(now, now.value.extendee))
+      push(
+        'extension-extendee-changed',
+        'breaking',
+        ALL,
+        `${label}: now extends ${rel(now, now.value.extendee)}`,
+        'old peers look for it on the old message',
+        'the generated extension applies to another message',
+        where,
+      );
+    if (rel(old, typeOf(old.value)) !== rel(now, typeOf(now.value))) {
+      const compatible = !old.value.typeName && !now.value.typeName && wireCompatible(old.value, now.value);
+      push(
+        'extension-type-changed',
+        'breaking',
+        compatible ? JSON_AND_SOURCE : ALL,
+        `${label}: type ${rel(old, typeOf(old.value))} → ${rel(now, typeOf(now.value))}`,
+        compatible
+          ? 'binary-compatible (same wire type, values may be truncated); the JSON form changes'
+          : 'old peers decode the bytes as the old type: garbage or a parse error',
+        'the generated extension has another value type',
+        where,
+      );
+    }
+    if (cardinality(old.value) !== cardinality(now.value))
+      push(
+        'extension-cardinality-changed',
+        'breaking',
+        ALL,
+        `${label}: ${cardinality(old.value)} → ${cardinality(now.value)}`,
+        'old peers read a repeated value as one (the last) or the reverse',
+        'the generated extension value changes (T ↔ T[])',
+        where,
+      );
+  }
+  for (const [name, now] of after.extensions)
+    if (!before.extensions.has(name))
+      push(
+        'extension-added',
+        'safe',
+        [],
+        `extension ${name} = ${now.value.number} of ${rel(now, now.value.extendee)} added`,
+        'old peers keep it as an unknown field',
+        'a new generated extension',
+        locate(after, now.file, now.path),
+      );
 }
