@@ -81,6 +81,17 @@ describe('codegen diff: OpenAPI, one case per change kind', () => {
       ['request-additional-properties-opened safe request-additional-properties-opened.yaml:38:7'],
       'maps-base.yaml',
     ],
+    // Value rules (oasdiff's multipleOf/default checks) and a renamed operationId (wire-identical, code-breaking).
+    [
+      'value-rules-and-rename',
+      [
+        'operation-renamed dangerous value-rules-and-rename.yaml:47:7',
+        'request-multiple-of-narrowed breaking value-rules-and-rename.yaml:14:11',
+        'request-default-changed dangerous value-rules-and-rename.yaml:14:11',
+      ],
+    ],
+    // A readOnly property never travels in a request: adding it as required breaks no client.
+    ['read-only-property-added', []],
     // Serialisation: explode on a single value writes the same bytes; on an array it does not.
     [
       'parameter-serialisation',
@@ -260,6 +271,14 @@ describe('codegen diff: AsyncAPI (SSE events by their event name, WebSocket mess
     ['ws-message-renamed', ['message-renamed breaking ws-message-renamed.yaml:25:7'], 'ws-base.yaml'],
     ['ws-client-text-narrowed', ['request-max-length-narrowed breaking ws-client-text-narrowed.yaml:24:15'], 'ws-base.yaml'],
     ['ws-max-message-size-narrowed', ['ws-max-message-size-narrowed breaking ws-max-message-size-narrowed.yaml:10:3'], 'ws-base.yaml'],
+    ['ws-message-direction-changed', ['message-direction-changed breaking ws-message-direction-changed.yaml:15:7'], 'ws-base.yaml'],
+    // Replies matched by the tags on the wire: a request left unanswered, a reply's payload narrowed, a reply added.
+    ['ws-reply-removed', ['reply-removed breaking ws-reply-removed.yaml:35:3'], 'ws-reply-base.yaml'],
+    ['ws-reply-payload-narrowed', ['response-property-removed breaking ws-reply-base.yaml:32:13'], 'ws-reply-base.yaml'],
+    ['ws-reply-base', ['reply-added safe ws-reply-base.yaml:35:3'], 'ws-base.yaml'],
+    // SSE settings: retry is a hint; a new end marker is data to old clients.
+    ['sse-retry-changed', ['sse-retry-changed safe sse-retry-changed.yaml:10:3']],
+    ['sse-done-changed', ['sse-done-changed breaking sse-done-changed.yaml:10:3']],
     // A new version segment in the address makes the rename allowed.
     [
       'versioned-channel',

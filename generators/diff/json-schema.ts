@@ -132,14 +132,22 @@ export class SchemaDiff {
       );
     }
 
+    this.compareValueRules(sa, sb, what, request, at);
+
     // Properties.
     const propsA = sa.properties ?? {};
     const propsB = sb.properties ?? {};
     const reqA = new Set(sa.required ?? []);
     const reqB = new Set(sb.required ?? []);
+    // A readOnly property never travels in a request, a writeOnly one never in a response.
+    const absent = (schema: JsonSchema | undefined, side: SchemaSide) => {
+      const target = schema === undefined ? undefined : this.resolve(schema, side);
+      return (request ? target?.readOnly : target?.writeOnly) === true;
+    };
     for (const name of Object.keys(propsA)) {
       const at = [...path, name];
       const label = `${place.label}: property "${shownPath(at)}"`;
+      if (absent(propsA[name], this.old) && (!Object.hasOwn(propsB, name) || absent(propsB[name], this.current))) continue;
       if (!Object.hasOwn(propsB, name)) {
         if (request)
           add(
@@ -187,7 +195,7 @@ export class SchemaDiff {
       this.walk(propsA[name], propsB[name], place, named, at, depth + 1);
     }
     for (const name of Object.keys(propsB)) {
-      if (Object.hasOwn(propsA, name)) continue;
+      if (Object.hasOwn(propsA, name) || absent(propsB[name], this.current)) continue;
       const at = [...path, name];
       const label = `${place.label}: property "${shownPath(at)}"`;
       if (request && reqB.has(name))
@@ -290,6 +298,58 @@ export class SchemaDiff {
         `${what}: enum value${added.length > 1 ? 's' : ''} ${added.join(', ')} added`,
         request ? 'the server accepts one more value' : 'old clients may receive a value they do not know (their validators reject it)',
         request ? 'the generated union gains it' : 'the generated union gains it; exhaustive switches no longer compile',
+      );
+    }
+  }
+
+  /** `multipleOf`, `uniqueItems` and, for what clients send, `default`. */
+  private compareValueRules(
+    sa: SchemaObject,
+    sb: SchemaObject,
+    what: string,
+    request: boolean,
+    at: (keyword: string) => (kind: string, cls: ChangeClass, message: string, wire: string, code: string) => void,
+  ): void {
+    if (sa.multipleOf !== sb.multipleOf) {
+      // A new step that divides the old one accepts every old value: wider. Otherwise narrower.
+      const wider = sb.multipleOf === undefined || (sa.multipleOf !== undefined && isMultiple(sa.multipleOf, sb.multipleOf));
+      at('multipleOf')(
+        wider ? 'multiple-of-widened' : 'multiple-of-narrowed',
+        wider === request ? 'safe' : request ? 'breaking' : 'dangerous',
+        `${what}: multipleOf ${sa.multipleOf ?? 'none'} → ${sb.multipleOf ?? 'none'}`,
+        request
+          ? wider
+            ? 'the server accepts more values'
+            : 'values old clients send may now be rejected (422)'
+          : wider
+            ? 'old clients may receive values off the step they validate'
+            : 'the server sends fewer values',
+        'the generated validator checks the new step',
+      );
+    }
+    if ((sa.uniqueItems === true) !== (sb.uniqueItems === true)) {
+      const narrower = sb.uniqueItems === true;
+      at('uniqueItems')(
+        narrower ? 'unique-items-added' : 'unique-items-removed',
+        narrower ? (request ? 'breaking' : 'safe') : request ? 'safe' : 'dangerous',
+        `${what}: uniqueItems ${sa.uniqueItems === true} → ${sb.uniqueItems === true}`,
+        request
+          ? narrower
+            ? 'lists with duplicates old clients send are now rejected (422)'
+            : 'the server accepts duplicates'
+          : narrower
+            ? 'the server no longer sends duplicates'
+            : 'old clients may receive duplicates they do not expect',
+        'the generated validator checks the new rule',
+      );
+    }
+    if (request && show(sa.default) !== show(sb.default)) {
+      at('default')(
+        'default-changed',
+        'dangerous',
+        `${what}: default ${sa.default === undefined ? 'none' : show(sa.default)} → ${sb.default === undefined ? 'none' : show(sb.default)}`,
+        'old clients that omit it get another behaviour than they did',
+        'the generated documentation shows the new default; calls still compile',
       );
     }
   }
@@ -422,6 +482,12 @@ function openness(values: JsonSchema | undefined): (typeof OPENNESS)[number] {
   if (values === undefined || values === true || (typeof values === 'object' && Object.keys(values).every((key) => key.startsWith('x-'))))
     return 'open';
   return 'typed';
+}
+
+/** `step` divides `value` (within floating-point noise): every multiple of `value` is one of `step`. */
+function isMultiple(value: number, step: number): boolean {
+  const ratio = value / step;
+  return Math.abs(ratio - Math.round(ratio)) < 1e-9;
 }
 
 function typesOf(schema: SchemaObject): Set<string> | undefined {

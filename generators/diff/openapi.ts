@@ -232,6 +232,16 @@ function compareOperation(a: Operation, b: Operation, before: LoadedSide, after:
       location: after.locateIn(b, []),
     });
   }
+  if (a.name !== b.name) {
+    out.push({
+      kind: 'operation-renamed',
+      class: 'dangerous',
+      message: `${name}: generated method ${a.name}() renamed to ${b.name}()${b.operationId !== a.operationId ? ` (operationId ${a.operationId ?? 'none'} → ${b.operationId ?? 'none'})` : ''}`,
+      wire: 'unchanged',
+      code: `the generated client's ${a.name}() becomes ${b.name}() and the server's handler is renamed; callers no longer compile`,
+      location: after.locateIn(b, b.operationId !== undefined ? ['operationId'] : []),
+    });
+  }
   if (!a.deprecated && b.deprecated) {
     out.push({
       kind: 'operation-deprecated',
