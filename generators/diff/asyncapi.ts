@@ -10,7 +10,7 @@ import type { SourceLocation } from '../core/diagnostics.js';
 import { Documents, own, type SourceDoc } from '../core/schema/json-documents.js';
 import type { JsonSchema } from '../core/schema/json-schema.js';
 import { loadAsyncApi } from '../asyncapi/load.js';
-import type { Action, Channel, Message, RealtimeModel } from '../asyncapi/model.js';
+import type { Action, Channel, ChannelOperation, Message, RealtimeModel } from '../asyncapi/model.js';
 import { CWD_ROOTS, type Change, type DiffResult, type SideRoots } from './changes.js';
 import { SchemaDiff, type SchemaSide } from './json-schema.js';
 
@@ -145,6 +145,27 @@ function compareChannel(old: Channel, now: Channel, schemas: SchemaDiff, out: Ch
       code: 'the generated server keeps no event log',
       location: now.location,
     });
+  if (old.sse && now.sse && old.sse.retry !== now.sse.retry)
+    out.push({
+      kind: 'sse-retry-changed',
+      class: 'safe',
+      message: `${name}: retry ${old.sse.retry ?? 'none'} → ${now.sse.retry ?? 'none'} ms`,
+      wire: 'clients wait another time before reconnecting (none sent: their default, about 3 s)',
+      code: 'the generated server sends the new retry: line when a stream opens',
+      location: now.location,
+    });
+  if (old.sse && now.sse && old.sse.done !== now.sse.done)
+    out.push({
+      kind: 'sse-done-changed',
+      class: 'breaking',
+      message: `${name}: end marker ${old.sse.done === undefined ? 'none' : JSON.stringify(old.sse.done)} → ${now.sse.done === undefined ? 'none' : JSON.stringify(now.sse.done)}`,
+      wire:
+        old.sse.done === undefined
+          ? 'old clients read the new end marker as an event and fail to parse it'
+          : 'old clients wait for the old end marker and never see the stream end (or treat it as an event)',
+      code: 'the generated client stops at another data: line',
+      location: now.location,
+    });
   if (old.sse && now.sse && old.sse.method !== now.sse.method)
     out.push({
       kind: 'sse-method-changed',
@@ -215,6 +236,7 @@ function compareChannel(old: Channel, now: Channel, schemas: SchemaDiff, out: Ch
     if (received)
       schemas.compare(ref(message), ref(twin), { direction: 'request', label: `${name} ${what} payload`, location: twin.location });
   }
+  compareReplies(old, now, out);
   for (const [tag, message] of newMessages) {
     if (oldMessages.has(tag) || old.messages.some((m) => m.payload === message.payload && !newMessages.has(m.tag))) continue;
     const sent = message.actions.includes('send');
@@ -226,5 +248,58 @@ function compareChannel(old: Channel, now: Channel, schemas: SchemaDiff, out: Ch
       code: 'the generated message union gains it',
       location: message.location as SourceLocation,
     });
+  }
+}
+
+/** Request tag → the tags that answer it and the operation saying so, over the channel's operations with a reply. */
+function repliesOf(channel: Channel): Map<string, { replies: Set<string>; operation: ChannelOperation }> {
+  const tagOf = new Map(channel.messages.map((m) => [m.key, m.tag]));
+  const replies = new Map<string, { replies: Set<string>; operation: ChannelOperation }>();
+  for (const operation of channel.operations) {
+    const answers = (operation.reply?.messages ?? []).map((key) => tagOf.get(key) ?? key);
+    for (const key of operation.messages) {
+      const tag = tagOf.get(key) ?? key;
+      const entry = replies.get(tag) ?? { replies: new Set<string>(), operation };
+      for (const answer of answers) entry.replies.add(answer);
+      replies.set(tag, entry);
+    }
+  }
+  return replies;
+}
+
+/**
+ * A request's reply, matched by the tags on the wire: an answer dropped leaves old clients awaiting
+ * it (the generated request() times out); an answer added is one more message they may ignore.
+ */
+function compareReplies(old: Channel, now: Channel, out: Change[]): void {
+  const before = repliesOf(old);
+  const after = repliesOf(now);
+  for (const [request, { replies }] of before) {
+    const twin = after.get(request);
+    if (!twin) continue; // the request itself is gone: reported as a message change
+    const dropped = [...replies].filter((tag) => !twin.replies.has(tag));
+    const added = [...twin.replies].filter((tag) => !replies.has(tag));
+    const name = `channel ${now.key}: "${request}"`;
+    if (dropped.length > 0)
+      out.push({
+        kind: 'reply-removed',
+        class: 'breaking',
+        message: `${name} is no longer answered by ${dropped.map((t) => `"${t}"`).join(', ')}`,
+        wire: 'old clients wait for an answer the server no longer sends, until their request times out',
+        code: 'the generated request() resolves with another reply type, or becomes a plain send',
+        location: twin.operation.location,
+      });
+    if (added.length > 0)
+      out.push({
+        kind: 'reply-added',
+        class: replies.size === 0 ? 'safe' : 'dangerous',
+        message: `${name} is now answered by ${added.map((t) => `"${t}"`).join(', ')}`,
+        wire:
+          replies.size === 0
+            ? 'old clients receive the answer as an ordinary message'
+            : 'old clients awaiting the old answer may take the new one as unrelated',
+        code: 'the generated request() returns the new reply type',
+        location: twin.operation.location,
+      });
   }
 }
