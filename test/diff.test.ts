@@ -90,6 +90,29 @@ describe('codegen diff: OpenAPI, one case per change kind', () => {
         'request-default-changed dangerous value-rules-and-rename.yaml:14:11',
       ],
     ],
+    // Unions: the tag property, the schema a tag value selects, a response enum lifted.
+    [
+      'union-changes',
+      [
+        'response-enum-removed dangerous union-changes.yaml:58:7',
+        'response-discriminator-value-changed breaking union-changes.yaml:75:11',
+        'response-discriminator-value-added dangerous union-changes.yaml:75:11',
+      ],
+      'union-base.yaml',
+    ],
+    [
+      'discriminator-property-changed',
+      ['response-discriminator-property-changed breaking discriminator-property-changed.yaml:76:11'],
+      'union-base.yaml',
+    ],
+    [
+      'media-types-added',
+      [
+        'parameter-deprecated safe media-types-added.yaml:14:11',
+        'request-media-type-added safe media-types-added.yaml:37:11',
+        'response-media-type-added safe media-types-added.yaml:47:13',
+      ],
+    ],
     // A readOnly property never travels in a request: adding it as required breaks no client.
     ['read-only-property-added', []],
     // Serialisation: explode on a single value writes the same bytes; on an array it does not.

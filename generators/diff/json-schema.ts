@@ -226,6 +226,8 @@ export class SchemaDiff {
 
     if (sa.items !== undefined && sb.items !== undefined) this.walk(sa.items, sb.items, place, named, [...path, '[]'], depth + 1);
 
+    this.compareDiscriminator(sa, sb, what, request, at('discriminator'));
+
     // Alternatives, by the named schema each one is (inline alternatives are compared by position).
     for (const keyword of ['oneOf', 'anyOf'] as const) {
       const listA = sa[keyword];
@@ -267,19 +269,32 @@ export class SchemaDiff {
     request: boolean,
     add: (kind: string, cls: ChangeClass, message: string, wire: string, code: string) => void,
   ): void {
-    if (!sa.enum || !sb.enum) {
-      if (!sa.enum && sb.enum && request)
+    // `const` is a one-value enum.
+    const valuesA = sa.enum ?? (sa.const !== undefined ? [sa.const] : undefined);
+    const valuesB = sb.enum ?? (sb.const !== undefined ? [sb.const] : undefined);
+    if (!valuesA || !valuesB) {
+      if (!valuesA && valuesB && request)
         add(
           'enum-added',
           'breaking',
-          `${what}: restricted to ${sb.enum.map(show).join(', ')}`,
+          `${what}: restricted to ${valuesB.map(show).join(', ')}`,
           'other values old clients send are now rejected',
           'the generated type becomes a union of the values',
         );
+      if (valuesA && !valuesB)
+        add(
+          'enum-removed',
+          request ? 'safe' : 'dangerous',
+          `${what}: no longer restricted to ${valuesA.map(show).join(', ')}`,
+          request ? 'the server accepts any value' : 'old clients may receive values outside the list they validate',
+          request
+            ? 'the generated type widens from the union of values'
+            : 'the generated type widens from the union of values; exhaustive switches must handle any value',
+        );
       return;
     }
-    const inB = new Set(sb.enum.map(show));
-    const inA = new Set(sa.enum.map(show));
+    const inB = new Set(valuesB.map(show));
+    const inA = new Set(valuesA.map(show));
     const removed = [...inA].filter((v) => !inB.has(v));
     const added = [...inB].filter((v) => !inA.has(v));
     if (removed.length > 0) {
@@ -298,6 +313,59 @@ export class SchemaDiff {
         `${what}: enum value${added.length > 1 ? 's' : ''} ${added.join(', ')} added`,
         request ? 'the server accepts one more value' : 'old clients may receive a value they do not know (their validators reject it)',
         request ? 'the generated union gains it' : 'the generated union gains it; exhaustive switches no longer compile',
+      );
+    }
+  }
+
+  /** The tag property of a union and which schema each tag value selects. */
+  private compareDiscriminator(
+    sa: SchemaObject,
+    sb: SchemaObject,
+    what: string,
+    request: boolean,
+    add: (kind: string, cls: ChangeClass, message: string, wire: string, code: string) => void,
+  ): void {
+    const before = sa.discriminator;
+    const after = sb.discriminator;
+    if (!before || !after) return;
+    if (before.propertyName !== after.propertyName) {
+      add(
+        'discriminator-property-changed',
+        'breaking',
+        `${what}: discriminator property "${before.propertyName}" → "${after.propertyName}"`,
+        request
+          ? 'old clients tag their payloads with the old property; the server cannot tell the variants apart'
+          : 'old clients look for the tag in the old property and cannot tell the variants apart',
+        'the generated union narrows on the new property; code switching on the old one no longer compiles',
+      );
+      return;
+    }
+    const mappingA = before.mapping ?? {};
+    const mappingB = after.mapping ?? {};
+    for (const [tag, target] of Object.entries(mappingA)) {
+      const now = mappingB[tag];
+      if (now === target) continue;
+      if (now === undefined && after.mapping === undefined) continue;
+      add(
+        now === undefined ? 'discriminator-value-removed' : 'discriminator-value-changed',
+        now === undefined && !request ? 'safe' : 'breaking',
+        `${what}: discriminator value ${show(tag)} ${now === undefined ? 'removed' : `now selects ${refTarget(now)} instead of ${refTarget(target)}`}`,
+        now === undefined
+          ? request
+            ? 'old clients sending it are rejected (422)'
+            : 'the server no longer sends it'
+          : 'the same tag now means another shape: old clients and the server read it differently',
+        'the generated union changes; code narrowing on the tag must follow',
+      );
+    }
+    for (const tag of Object.keys(mappingB)) {
+      if (Object.hasOwn(mappingA, tag) || before.mapping === undefined) continue;
+      add(
+        'discriminator-value-added',
+        request ? 'safe' : 'dangerous',
+        `${what}: discriminator value ${show(tag)} added (${refTarget(mappingB[tag]!)})`,
+        request ? 'the server accepts one more variant' : 'old clients may receive a variant they do not know',
+        'the generated union gains it; code narrowing it must handle the new case',
       );
     }
   }
@@ -462,6 +530,10 @@ export class SchemaDiff {
     }
     return merged;
   }
+}
+
+function refTarget(ref: string): string {
+  return /^#\/\$defs\/(.+)$/.exec(ref)?.[1] ?? ref;
 }
 
 export function refName(schema: JsonSchema): string | undefined {

@@ -278,6 +278,15 @@ function compareOperation(a: Operation, b: Operation, before: LoadedSide, after:
         location: after.locateIn(b, ['parameters', q.name]),
       });
     }
+    if (!p.deprecated && q.deprecated)
+      out.push({
+        kind: 'parameter-deprecated',
+        class: 'safe',
+        message: `${name}: ${q.in} parameter "${q.name}" deprecated`,
+        wire: 'unchanged',
+        code: 'the generated parameter is marked @deprecated',
+        location: after.locateIn(b, ['parameters', q.name]),
+      });
     compareSerialisation(p, q, a, b, before, after, out);
     schemas.compare(p.schema, q.schema, {
       direction: 'request',
@@ -357,6 +366,17 @@ function compareOperation(a: Operation, b: Operation, before: LoadedSide, after:
         location: after.locateIn(b, ['requestBody', 'content', twin.mediaType]),
       });
     }
+    for (const content of b.requestBody.contents) {
+      if (a.requestBody.contents.some((c) => c.mediaType === content.mediaType)) continue;
+      out.push({
+        kind: 'request-media-type-added',
+        class: 'safe',
+        message: `${name}: request body also accepts ${content.mediaType}`,
+        wire: 'old clients keep sending the media types they know',
+        code: 'the generated client can send it',
+        location: after.locateIn(b, ['requestBody', 'content', content.mediaType]),
+      });
+    }
   }
 
   // Responses.
@@ -391,6 +411,17 @@ function compareOperation(a: Operation, b: Operation, before: LoadedSide, after:
         direction: 'response',
         label: `${name} response ${twin.status}`,
         location: after.locateIn(b, ['responses', twin.status]),
+      });
+    }
+    for (const content of twin.contents) {
+      if (response.contents.some((c) => c.mediaType === content.mediaType)) continue;
+      out.push({
+        kind: 'response-media-type-added',
+        class: 'safe',
+        message: `${name}: response ${twin.status} can also be ${content.mediaType}`,
+        wire: 'old clients ask for the media types they know (Accept)',
+        code: 'the generated result type gains it',
+        location: after.locateIn(b, ['responses', twin.status, 'content', content.mediaType]),
       });
     }
     compareResponseHeaders(response, twin, a, b, before, after, schemas, out);
