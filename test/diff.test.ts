@@ -141,6 +141,7 @@ describe('codegen diff: OpenAPI, one case per change kind', () => {
         'response-header-became-optional breaking response-headers-changed.yaml:23:13',
         'response-header-removed dangerous headers-base.yaml:31:13',
         'response-header-added safe response-headers-changed.yaml:26:13',
+        'response-type-changed breaking response-headers-changed.yaml:23:13',
       ],
       'headers-base.yaml',
     ],
