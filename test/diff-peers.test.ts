@@ -48,6 +48,8 @@ const BUF_RULES: Record<string, string[]> = {
   EXTENSION_NO_DELETE: ['extension-removed'],
   PACKAGE_EXTENSION_NO_DELETE: ['extension-removed'],
   ENUM_SAME_TYPE: ['enum-type-changed'],
+  FIELD_SAME_DEFAULT: ['field-default-changed'],
+  FIELD_SAME_JSTYPE: ['field-jstype-changed'],
   ENUM_VALUE_NO_DELETE: ['enum-value-removed', 'enum-value-removed-reserved'],
   ENUM_VALUE_NO_DELETE_UNLESS_NUMBER_RESERVED: ['enum-value-removed'],
   ENUM_VALUE_NO_DELETE_UNLESS_NAME_RESERVED: ['enum-value-removed', 'enum-value-removed-reserved'],

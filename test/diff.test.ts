@@ -237,6 +237,9 @@ describe('codegen diff: proto, one case per change kind (with buf breaking categ
     ['options-field-presence-changed', [`field-presence-changed breaking ${file('options-field-presence-changed')}:16:3 FILE,PACKAGE`]],
     ['options-utf8-validation-changed', [`field-utf8-validation-changed breaking ${file('options-utf8-validation-changed')}:13:3 ${ALL}`]],
     ['options-enum-closed', [`enum-type-changed breaking ${file('options-enum-closed')}:7:1 FILE,PACKAGE`]],
+    ['options-field-default-changed', [`field-default-changed breaking ${file('options-field-default-changed')}:16:3 ${ALL}`]],
+    // jstype: the bytes stay, the generated int64 property turns from bigint into string.
+    ['options-field-jstype-changed', [`field-jstype-changed breaking ${file('options-field-jstype-changed')}:35:3 FILE,PACKAGE`]],
     ['options-http-rule-changed', [`http-rule-changed breaking ${file('options-http-rule-changed')}:29:3 `]],
     // §9.4: breaking changes in a new package version are allowed.
     [

@@ -14,7 +14,12 @@ import type {
   ServiceDescriptorProto,
 } from '@bufbuild/protobuf/wkt';
 import { isFieldSet, type DescField } from '@bufbuild/protobuf';
-import { FieldDescriptorProtoSchema, FieldDescriptorProto_Label, FieldDescriptorProto_Type } from '@bufbuild/protobuf/wkt';
+import {
+  FieldDescriptorProtoSchema,
+  FieldDescriptorProto_Label,
+  FieldDescriptorProto_Type,
+  FieldOptions_JSType,
+} from '@bufbuild/protobuf/wkt';
 import type { SourceLocation } from '../core/diagnostics.js';
 import { httpRulesOf, type HttpBinding } from '../proto/http-rules.js';
 import { loadProto, type LoadedProto } from '../proto/load.js';
@@ -368,8 +373,10 @@ function compareMessage(old: Placed<DescriptorProto>, now: Placed<DescriptorProt
     }
     const resolved = [fieldOf(before, old, number), fieldOf(after, now, number)] as const;
     // Only when nothing above already tells the change (a oneof member, for one, has explicit presence).
-    if (resolved[0] && resolved[1] && sameOneof && cardinality(f) === cardinality(twin.f) && typeOf(f) === typeOf(twin.f))
+    if (resolved[0] && resolved[1] && sameOneof && cardinality(f) === cardinality(twin.f) && typeOf(f) === typeOf(twin.f)) {
       compareEncoding(label, resolved[0], resolved[1], where, push);
+      compareValueOptions(label, f, twin.f, where, push);
+    }
   }
   for (const [number, { f, i }] of newFields) {
     if (oldFields.has(number)) continue;
@@ -478,6 +485,33 @@ function compareEncoding(label: string, old: DescField, now: DescField, where: S
       where,
     );
   }
+}
+
+/** Options that change the value read or the generated type, not the bytes: `default`, `jstype`. */
+function compareValueOptions(label: string, old: FieldDescriptorProto, now: FieldDescriptorProto, where: SourceLocation, push: Push): void {
+  const defaultOf = (f: FieldDescriptorProto) =>
+    isFieldSet(f, FieldDescriptorProtoSchema.field.defaultValue) ? JSON.stringify(f.defaultValue) : 'none';
+  if (defaultOf(old) !== defaultOf(now))
+    push(
+      'field-default-changed',
+      'breaking',
+      ALL,
+      `field ${label}: default ${defaultOf(old)} → ${defaultOf(now)}`,
+      'bytes unchanged; a field not sent reads as a different value on old and new peers',
+      'the generated default changes',
+      where,
+    );
+  const jstype = (f: FieldDescriptorProto) => FieldOptions_JSType[f.options?.jstype ?? FieldOptions_JSType.JS_NORMAL];
+  if (jstype(old) !== jstype(now))
+    push(
+      'field-jstype-changed',
+      'breaking',
+      SOURCE,
+      `field ${label}: jstype ${jstype(old)} → ${jstype(now)}`,
+      'unchanged',
+      'the generated property changes between bigint and string; code using it no longer compiles',
+      where,
+    );
 }
 
 function compareEnum(old: Placed<EnumDescriptorProto>, now: Placed<EnumDescriptorProto>, before: Side, after: Side, push: Push): void {
