@@ -162,7 +162,7 @@ describe('codegen diff: OpenAPI, one case per change kind', () => {
       [
         'security-added breaking security-changed.yaml:9:7',
         'security-scope-added breaking security-changed.yaml:32:7',
-        'security-scheme-changed breaking security-changed.yaml:50:7',
+        'security-scheme-changed breaking security-changed.yaml:72:5',
       ],
       'security-base.yaml',
     ],

@@ -24,6 +24,8 @@ export interface LoadedSide {
   parameterKeyword: (operation: Operation, parameter: Parameter, keyword: string) => unknown;
   /** Where the document's `servers` (or its first server) is written. */
   serversLocation: (index?: number) => SourceLocation | undefined;
+  /** Where a security scheme is defined (`components.securitySchemes`, or Swagger 2.0's `securityDefinitions`). */
+  schemeLocation: (scheme: string) => SourceLocation | undefined;
 }
 
 /** `roots`: the folder each side's paths are shown from (a `git:REF` side lives in a temporary folder). */
@@ -61,6 +63,11 @@ async function loadSide(file: string, displayRoot: string, readRoots?: string[])
       root?.data && own(root.data, 'servers')
         ? root.locate(index === undefined ? ['servers'] : ['servers', String(index)], 'key')
         : undefined,
+    schemeLocation: (scheme) => {
+      if (!root) return undefined;
+      const inComponents = own(own(own(root.data, 'components'), 'securitySchemes'), scheme) !== undefined;
+      return root.locate(inComponents ? ['components', 'securitySchemes', scheme] : ['securityDefinitions', scheme], 'key');
+    },
   };
 }
 
@@ -193,8 +200,9 @@ export function compareModels(before: LoadedSide, after: LoadedSide): Change[] {
 }
 
 /**
- * A shape used both in requests and responses yields one change per direction; the same message at
- * the same place is kept once, in its most severe class.
+ * A shape used both in requests and responses yields one change per direction, a changed security
+ * scheme one per operation using it; the same message at the same place is kept once, in its most
+ * severe class.
  */
 function mostSevere(changes: Change[]): Change[] {
   const rank = { breaking: 0, dangerous: 1, safe: 2 } as const;
@@ -203,6 +211,8 @@ function mostSevere(changes: Change[]): Change[] {
     const key = `${change.message}\u0000${change.location ? `${change.location.file}:${change.location.line}:${change.location.column}` : ''}`;
     const seen = kept.get(key);
     if (!seen || rank[change.class] < rank[seen.class]) kept.set(key, change);
+    // One change met through versioned and unversioned operations alike is excused only if all are.
+    else if (rank[change.class] === rank[seen.class] && !change.versioned) delete seen.versioned;
   }
   return [...kept.values()];
 }
@@ -618,10 +628,10 @@ function compareSecurity(a: Operation, b: Operation, before: LoadedSide, after: 
     out.push({
       kind: 'security-scheme-changed',
       class: 'breaking',
-      message: `${name}: security scheme ${scheme} changed from ${shape(was)} to ${shape(now)}`,
+      message: `security scheme ${scheme} changed from ${shape(was)} to ${shape(now)}`,
       wire: 'old clients send the credential in the old form or place and get 401',
       code: 'the generated client sends the credential the new way',
-      location: after.locateIn(b, ['security']),
+      location: after.schemeLocation(scheme),
     });
   }
 }
