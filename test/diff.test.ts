@@ -241,6 +241,7 @@ describe('codegen diff: proto, one case per change kind (with buf breaking categ
     // jstype: the bytes stay, the generated int64 property turns from bigint into string.
     ['options-field-jstype-changed', [`field-jstype-changed breaking ${file('options-field-jstype-changed')}:35:3 FILE,PACKAGE`]],
     ['options-http-rule-changed', [`http-rule-changed breaking ${file('options-http-rule-changed')}:29:3 `]],
+    ['options-http-route-added', [`http-route-added safe ${file('options-http-route-added')}:29:3 `]],
     // §9.4: breaking changes in a new package version are allowed.
     [
       'package-v2',
@@ -306,6 +307,8 @@ describe('codegen diff: AsyncAPI (SSE events by their event name, WebSocket mess
     // SSE settings: retry is a hint; a new end marker is data to old clients.
     ['sse-retry-changed', ['sse-retry-changed safe sse-retry-changed.yaml:10:3']],
     ['sse-done-changed', ['sse-done-changed breaking sse-done-changed.yaml:10:3']],
+    ['sse-resume-removed', ['sse-resume-removed dangerous sse-resume-removed.yaml:10:3']],
+    ['sse-resume-added', ['sse-resume-added safe sse-resume-added.yaml:10:3'], 'sse-resume-removed.yaml'],
     // A new version segment in the address makes the rename allowed.
     [
       'versioned-channel',

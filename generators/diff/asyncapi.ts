@@ -145,6 +145,15 @@ function compareChannel(old: Channel, now: Channel, schemas: SchemaDiff, out: Ch
       code: 'the generated server keeps no event log',
       location: now.location,
     });
+  if (old.sse && !old.sse.resume && now.sse?.resume)
+    out.push({
+      kind: 'sse-resume-added',
+      class: 'safe',
+      message: `${name}: resume after Last-Event-ID turned on`,
+      wire: 'events carry ids; reconnecting clients get what they missed',
+      code: 'the generated server keeps an event log',
+      location: now.location,
+    });
   if (old.sse && now.sse && old.sse.retry !== now.sse.retry)
     out.push({
       kind: 'sse-retry-changed',
@@ -260,6 +269,8 @@ function repliesOf(channel: Channel): Map<string, { replies: Set<string>; operat
     for (const key of operation.messages) {
       const tag = tagOf.get(key) ?? key;
       const entry = replies.get(tag) ?? { replies: new Set<string>(), operation };
+      // Located at the operation that declares the reply, when one does.
+      if (answers.length > 0) entry.operation = operation;
       for (const answer of answers) entry.replies.add(answer);
       replies.set(tag, entry);
     }

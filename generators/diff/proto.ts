@@ -647,6 +647,16 @@ function compareService(
         'the generated REST routes and transcoding client change',
         where,
       );
+    } else if (routes[1]!.length > routes[0]!.length) {
+      push(
+        'http-route-added',
+        'safe',
+        [],
+        `rpc ${name}: google.api.http ${routes[1]!.filter((route) => !routes[0]!.includes(route)).join(', ')} added`,
+        'old REST clients do not call it',
+        'a new generated REST route',
+        where,
+      );
     }
   });
   now.value.method.forEach((method, j) => {
