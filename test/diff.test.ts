@@ -115,6 +115,7 @@ describe('codegen diff: OpenAPI, one case per change kind', () => {
     ],
     // A readOnly property never travels in a request: adding it as required breaks no client.
     ['read-only-property-added', []],
+    ['property-made-read-only', ['request-property-removed dangerous base.yaml:79:9']],
     // Serialisation: explode on a single value writes the same bytes; on an array it does not.
     [
       'parameter-serialisation',

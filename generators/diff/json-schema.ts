@@ -140,20 +140,24 @@ export class SchemaDiff {
     const reqA = new Set(sa.required ?? []);
     const reqB = new Set(sb.required ?? []);
     // A readOnly property never travels in a request, a writeOnly one never in a response.
-    const absent = (schema: JsonSchema | undefined, side: SchemaSide) => {
-      const target = schema === undefined ? undefined : this.resolve(schema, side);
-      return (request ? target?.readOnly : target?.writeOnly) === true;
+    // Made readOnly counts as removed from requests, made writeOnly as removed from responses.
+    const travels = (props: Record<string, JsonSchema>, name: string, side: SchemaSide) => {
+      if (!Object.hasOwn(props, name)) return false;
+      const target = this.resolve(props[name]!, side);
+      return (request ? target?.readOnly : target?.writeOnly) !== true;
     };
+    const hidden = request ? 'readOnly' : 'writeOnly';
     for (const name of Object.keys(propsA)) {
       const at = [...path, name];
+      if (!travels(propsA, name, this.old)) continue;
       const label = `${place.label}: property "${shownPath(at)}"`;
-      if (absent(propsA[name], this.old) && (!Object.hasOwn(propsB, name) || absent(propsB[name], this.current))) continue;
-      if (!Object.hasOwn(propsB, name)) {
+      if (!travels(propsB, name, this.current)) {
+        const removed = Object.hasOwn(propsB, name) ? `is now ${hidden}` : 'removed';
         if (request)
           add(
             'property-removed',
             'dangerous',
-            `${label} removed`,
+            `${label} ${removed}`,
             'old clients still send it; the server ignores it, or rejects it when additional properties are closed',
             'the generated input type loses it; callers setting it no longer compile',
             'old',
@@ -163,7 +167,7 @@ export class SchemaDiff {
           add(
             'property-removed',
             'breaking',
-            `${label} removed`,
+            `${label} ${removed}`,
             'old clients read it and get undefined',
             'the generated type loses it; code reading it no longer compiles',
             'old',
@@ -195,7 +199,7 @@ export class SchemaDiff {
       this.walk(propsA[name], propsB[name], place, named, at, depth + 1);
     }
     for (const name of Object.keys(propsB)) {
-      if (Object.hasOwn(propsA, name) || absent(propsB[name], this.current)) continue;
+      if (travels(propsA, name, this.old) || !travels(propsB, name, this.current)) continue;
       const at = [...path, name];
       const label = `${place.label}: property "${shownPath(at)}"`;
       if (request && reqB.has(name))
