@@ -116,6 +116,12 @@ describe('codegen diff: OpenAPI, one case per change kind', () => {
     // A readOnly property never travels in a request: adding it as required breaks no client.
     ['read-only-property-added', []],
     ['property-made-read-only', ['request-property-removed dangerous base.yaml:79:9']],
+    // oasdiff's positional prefixItems comparison.
+    [
+      'tuple-changed',
+      ['response-type-changed breaking tuple-changed.yaml:75:15', 'response-prefix-items-removed dangerous tuple-changed.yaml:74:11'],
+      'tuple-base.yaml',
+    ],
     // Serialisation: explode on a single value writes the same bytes; on an array it does not.
     [
       'parameter-serialisation',
@@ -235,7 +241,8 @@ describe('codegen diff: proto, one case per change kind (with buf breaking categ
     ['options-extension-type-changed', [`extension-type-changed breaking ${file('options-extension-type-changed')}:21:3 ${ALL}`]],
     // Parsers read packed and expanded alike: safe, and buf agrees.
     ['options-field-packed-changed', [`field-packed-changed safe ${file('options-field-packed-changed')}:14:3 `]],
-    ['options-field-presence-changed', [`field-presence-changed breaking ${file('options-field-presence-changed')}:16:3 FILE,PACKAGE`]],
+    // field_presence = IMPLICIT: the editions spelling of a proto3 field without `optional`.
+    ['options-field-presence-changed', [`field-cardinality-changed breaking ${file('options-field-presence-changed')}:16:3 FILE,PACKAGE`]],
     ['options-utf8-validation-changed', [`field-utf8-validation-changed breaking ${file('options-utf8-validation-changed')}:13:3 ${ALL}`]],
     ['options-enum-closed', [`enum-type-changed breaking ${file('options-enum-closed')}:7:1 FILE,PACKAGE`]],
     ['options-field-default-changed', [`field-default-changed breaking ${file('options-field-default-changed')}:16:3 ${ALL}`]],

@@ -229,6 +229,7 @@ export class SchemaDiff {
     if (typeof valuesA === 'object' && typeof valuesB === 'object') this.walk(valuesA, valuesB, place, named, [...path, '{}'], depth + 1);
 
     if (sa.items !== undefined && sb.items !== undefined) this.walk(sa.items, sb.items, place, named, [...path, '[]'], depth + 1);
+    this.compareTuples(sa, sb, place, named, path, depth, what, request, at('prefixItems'));
 
     this.compareDiscriminator(sa, sb, what, request, at('discriminator'));
 
@@ -319,6 +320,40 @@ export class SchemaDiff {
         request ? 'the generated union gains it' : 'the generated union gains it; exhaustive switches no longer compile',
       );
     }
+  }
+
+  /** `prefixItems` by position: a new position constrains what clients send, a dropped one what they receive. */
+  private compareTuples(
+    sa: SchemaObject,
+    sb: SchemaObject,
+    place: SchemaPlace,
+    named: string | undefined,
+    path: string[],
+    depth: number,
+    what: string,
+    request: boolean,
+    add: (kind: string, cls: ChangeClass, message: string, wire: string, code: string) => void,
+  ): void {
+    const before = sa.prefixItems;
+    const after = sb.prefixItems;
+    if (!before || !after) return;
+    for (let i = 0; i < Math.min(before.length, after.length); i++)
+      this.walk(before[i], after[i], place, named, [...path, `[${i}]`], depth + 1);
+    if (before.length === after.length) return;
+    const longer = after.length > before.length;
+    add(
+      longer ? 'prefix-items-added' : 'prefix-items-removed',
+      longer === request ? (request ? 'breaking' : 'dangerous') : 'safe',
+      `${what}: ${before.length} → ${after.length} positional items (prefixItems)`,
+      request
+        ? longer
+          ? 'lists old clients send are now checked at more positions and may be rejected'
+          : 'the server checks fewer positions'
+        : longer
+          ? 'the server constrains more positions'
+          : 'old clients may receive values at positions they validate as typed',
+      'the generated tuple type changes; code indexing it must follow',
+    );
   }
 
   /** The tag property of a union and which schema each tag value selects. */
@@ -548,7 +583,11 @@ export function refName(schema: JsonSchema): string | undefined {
 
 /** `['labels', '{}']` → `labels.<value>`: a map's values have no name of their own. */
 function shownPath(path: string[]): string {
-  return path.map((step) => (step === '{}' ? '<value>' : step)).join('.');
+  // A tuple position joins without a dot: `pair[0]`.
+  return path
+    .map((step) => (step === '{}' ? '<value>' : step))
+    .join('.')
+    .replace(/\.(\[\d+\])/g, '$1');
 }
 
 const OPENNESS = ['closed', 'typed', 'open'] as const;

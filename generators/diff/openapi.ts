@@ -93,11 +93,15 @@ function pointerIn(data: unknown, ref: string): unknown {
     .reduce((node, step) => own(node, step), data);
 }
 
-/** `['owner', '[]', 'id', '{}']` → `properties/owner/items/properties/id/additionalProperties`. */
+/** `['owner', '[]', 'id', '{}', '[0]']` → `properties/owner/items/properties/id/additionalProperties/prefixItems/0`. */
 function schemaPointer(path: string[]): string[] {
-  const step = (name: string) =>
-    name === '[]' ? ['items'] : name === '{}' ? ['additionalProperties'] : name.startsWith('#') ? [name.slice(1)] : ['properties', name];
-  return path.flatMap(step);
+  return path.flatMap((name) => {
+    if (name === '[]') return ['items'];
+    if (name === '{}') return ['additionalProperties'];
+    const position = /^\[(\d+)\]$/.exec(name);
+    if (position) return ['prefixItems', position[1]!];
+    return name.startsWith('#') ? [name.slice(1)] : ['properties', name];
+  });
 }
 
 function locateOperationPart(root: SourceDoc | undefined, operation: Operation, part: string[]): SourceLocation | undefined {
