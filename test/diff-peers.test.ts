@@ -39,7 +39,7 @@ const BUF_RULES: Record<string, string[]> = {
   FIELD_SAME_TYPE: ['field-type-changed', 'extension-type-changed'],
   FIELD_WIRE_COMPATIBLE_TYPE: ['field-type-changed', 'extension-type-changed'],
   FIELD_WIRE_JSON_COMPATIBLE_TYPE: ['field-type-changed', 'extension-type-changed'],
-  FIELD_SAME_CARDINALITY: ['field-cardinality-changed', 'field-oneof-changed', 'field-presence-changed'],
+  FIELD_SAME_CARDINALITY: ['field-cardinality-changed', 'field-oneof-changed'],
   FIELD_WIRE_COMPATIBLE_CARDINALITY: ['field-cardinality-changed'],
   FIELD_WIRE_JSON_COMPATIBLE_CARDINALITY: ['field-cardinality-changed'],
   FIELD_SAME_ONEOF: ['field-oneof-changed'],

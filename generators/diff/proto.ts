@@ -18,6 +18,7 @@ import {
   FieldDescriptorProtoSchema,
   FieldDescriptorProto_Label,
   FieldDescriptorProto_Type,
+  FeatureSet_FieldPresence,
   FieldOptions_JSType,
 } from '@bufbuild/protobuf/wkt';
 import type { SourceLocation } from '../core/diagnostics.js';
@@ -243,10 +244,17 @@ function wireCompatible(a: FieldDescriptorProto, b: FieldDescriptorProto): boole
   return WIRE_GROUPS.some((group) => group.includes(ka) && group.includes(kb));
 }
 
-function cardinality(field: FieldDescriptorProto): string {
+/**
+ * With the resolved descriptor, presence decides too: editions write `required` and `optional` as
+ * `field_presence`, so a file moved to editions with the same behaviour keeps its cardinalities.
+ */
+function cardinality(field: FieldDescriptorProto, resolved?: DescField): string {
   if (field.label === FieldDescriptorProto_Label.REPEATED) return 'repeated';
-  if (field.label === FieldDescriptorProto_Label.REQUIRED) return 'required';
-  return field.proto3Optional ? 'optional' : 'singular';
+  if (field.label === FieldDescriptorProto_Label.REQUIRED || resolved?.presence === FeatureSet_FieldPresence.LEGACY_REQUIRED)
+    return 'required';
+  if (field.proto3Optional) return 'optional';
+  const scalar = resolved?.fieldKind === 'scalar' || resolved?.fieldKind === 'enum';
+  return scalar && resolved.presence === FeatureSet_FieldPresence.EXPLICIT && !resolved.oneof ? 'optional' : 'singular';
 }
 
 function packageOf(file: FileDescriptorProto, typeName: string): string {
@@ -338,15 +346,16 @@ function compareMessage(old: Placed<DescriptorProto>, now: Placed<DescriptorProt
         where,
       );
     }
-    if (cardinality(f) !== cardinality(twin.f)) {
-      const wireOk =
-        (cardinality(f) === 'optional' && cardinality(twin.f) === 'singular') ||
-        (cardinality(f) === 'singular' && cardinality(twin.f) === 'optional');
+    const resolved = [fieldOf(before, old, number), fieldOf(after, now, number)] as const;
+    const was = cardinality(f, resolved[0]);
+    const is = cardinality(twin.f, resolved[1]);
+    if (was !== is) {
+      const wireOk = (was === 'optional' && is === 'singular') || (was === 'singular' && is === 'optional');
       push(
         'field-cardinality-changed',
         'breaking',
         wireOk ? SOURCE : ALL,
-        `field ${label}: ${cardinality(f)} → ${cardinality(twin.f)}`,
+        `field ${label}: ${was} → ${is}`,
         wireOk
           ? 'unchanged on the wire except presence of default values'
           : 'old peers read a repeated field as one value (the last) or the reverse',
@@ -371,9 +380,8 @@ function compareMessage(old: Placed<DescriptorProto>, now: Placed<DescriptorProt
         where,
       );
     }
-    const resolved = [fieldOf(before, old, number), fieldOf(after, now, number)] as const;
     // Only when nothing above already tells the change (a oneof member, for one, has explicit presence).
-    if (resolved[0] && resolved[1] && sameOneof && cardinality(f) === cardinality(twin.f) && typeOf(f) === typeOf(twin.f)) {
+    if (resolved[0] && resolved[1] && sameOneof && was === is && typeOf(f) === typeOf(twin.f)) {
       compareEncoding(label, resolved[0], resolved[1], where, push);
       compareValueOptions(label, f, twin.f, where, push);
     }
@@ -427,11 +435,9 @@ function fullName(placed: Placed<unknown>): string {
   return placed.file.package ? `${placed.file.package}.${placed.name}` : placed.name;
 }
 
-const PRESENCE = ['unknown', 'explicit', 'implicit', 'required'];
-
 /**
  * Options and editions features that change how one field is encoded, on a field whose type and
- * label stay: `packed` / `repeated_field_encoding`, `field_presence`, `utf8_validation`,
+ * label stay: `packed` / `repeated_field_encoding`, `utf8_validation`,
  * `message_encoding` (delimited). Resolved, so a proto3 file moved to editions with the same
  * behaviour shows no change.
  */
@@ -448,21 +454,8 @@ function compareEncoding(label: string, old: DescField, now: DescField, where: S
       where,
     );
   }
-  if (old.presence !== now.presence) {
-    const required = old.presence === 3 || now.presence === 3;
-    push(
-      'field-presence-changed',
-      'breaking',
-      required ? ALL : SOURCE,
-      `field ${label}: presence ${PRESENCE[old.presence]} → ${PRESENCE[now.presence]}`,
-      required
-        ? 'a required field missing fails parsing: old or new peers reject messages without it'
-        : 'unchanged except whether a zero value is sent (implicit presence drops it)',
-      'the generated property changes (optional ↔ always set)',
-      where,
-    );
-  }
-  if (old.utf8Validation !== now.utf8Validation) {
+  // Resolved on every field, but only strings are validated.
+  if (old.proto.type === FieldDescriptorProto_Type.STRING && old.utf8Validation !== now.utf8Validation) {
     push(
       'field-utf8-validation-changed',
       'breaking',
