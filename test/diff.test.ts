@@ -116,6 +116,12 @@ describe('codegen diff: OpenAPI, one case per change kind', () => {
     // A readOnly property never travels in a request: adding it as required breaks no client.
     ['read-only-property-added', []],
     ['property-made-read-only', ['request-property-removed dangerous base.yaml:79:9']],
+    // codegen's own consequence: the pagination it recognises gives the client an …All() iterator.
+    [
+      'pagination-removed',
+      ['parameter-removed dangerous pagination-base.yaml:14:11', 'pagination-removed dangerous pagination-removed.yaml:7:5'],
+      'pagination-base.yaml',
+    ],
     // oasdiff's positional prefixItems comparison.
     [
       'tuple-changed',

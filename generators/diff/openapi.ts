@@ -455,7 +455,32 @@ function compareOperation(a: Operation, b: Operation, before: LoadedSide, after:
     });
   }
 
+  comparePagination(a, b, after, out);
   compareSecurity(a, b, before, after, out);
+}
+
+/** The pagination codegen recognises gives the client an `…All()` iterator; its wire parts are compared as parameters and bodies. */
+function comparePagination(a: Operation, b: Operation, after: LoadedSide, out: Change[]): void {
+  const describe = (op: Operation) =>
+    op.pagination === undefined
+      ? 'none'
+      : op.pagination.kind === 'cursor'
+        ? `cursor (${op.pagination.cursorParam} → ${op.pagination.nextCursorProperty})`
+        : `page (${op.pagination.pageParam}, ${op.pagination.pageSizeParam})`;
+  if (describe(a) === describe(b)) return;
+  const lost = b.pagination === undefined;
+  out.push({
+    kind: lost ? 'pagination-removed' : a.pagination === undefined ? 'pagination-added' : 'pagination-changed',
+    class: a.pagination === undefined ? 'safe' : 'dangerous',
+    message: `${label(b)}: pagination ${describe(a)} → ${describe(b)}`,
+    wire: 'as the parameter and body changes say',
+    code: lost
+      ? `the generated client loses ${a.name}All(); callers iterating with it no longer compile`
+      : a.pagination === undefined
+        ? `the generated client gains ${b.name}All()`
+        : `the generated ${b.name}All() pages the new way`,
+    location: after.locateIn(b, []),
+  });
 }
 
 /** `style`, `explode` and `allowReserved`: the same value written another way on the wire. */
