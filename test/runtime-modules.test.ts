@@ -100,7 +100,7 @@ describe('runtime modules', () => {
   });
 
   it('close a set of modules over their imports', () => {
-    expect(runtimeClosure(['http-auth'])).toEqual(['client-common', 'http', 'http-auth']);
+    expect(runtimeClosure(['http-auth'])).toEqual(['client-common', 'http', 'http-auth', 'http-results']);
     expect(runtimeClosure(['graphql-server'])).toContain('graphql-errors');
     expect(() => runtimeClosure(['nope'])).toThrow(/no runtime module named runtime\/nope.ts/);
   });
@@ -124,6 +124,7 @@ describe('the runtime files of an output', () => {
       'nested/rules.ts',
       'runtime/client-common.ts',
       'runtime/grpc-transcoding-path.ts',
+      'runtime/http-results.ts',
       'runtime/http.ts',
       'types.ts',
     ]);
@@ -148,6 +149,7 @@ describe('the runtime files of an output', () => {
       'runtime/client-common.ts',
       'runtime/conditional.ts',
       'runtime/http-auth.ts',
+      'runtime/http-results.ts',
       'runtime/http.ts',
       'runtime/server-types.ts',
     ]);
