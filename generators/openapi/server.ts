@@ -62,17 +62,6 @@ export interface ServerEmitOptions {
  * everything from it; `redis-store` too with `options.redis`.
  */
 const REEXPORTED_MODULES = ['server', 'store', 'conditional', 'auth', 'server-types'];
-/** The runtime names templates/openapi/server.ts.hbs prints in its own code. */
-const TEMPLATE_RUNTIME = [
-  'createListener',
-  'Listener',
-  'MaybePromise',
-  'OperationOptions',
-  'OperationSpec',
-  'RequestContext',
-  'RouteNode',
-  'ServerOptions',
-];
 /** Global names the type emitter's expressions may print, which imports must not shadow. */
 const GLOBALS = ['Record', 'Promise', 'Uint8Array', 'File', 'Blob'];
 
@@ -85,8 +74,9 @@ export function emitServer(
 ): GeneratedFile[] {
   // A document without operations (webhooks only) has nothing to serve.
   if (model.operations.length === 0) return [];
-  const { server, validators } = serverContext(model, types, described, options);
-  const files: GeneratedFile[] = [{ path: 'server.ts', content: templates.render('openapi/server.ts.hbs', server) }];
+  const { server, file, validators } = serverContext(model, types, described, options);
+  // The template's own code names the runtime exports it uses ({{runtime}}), imported through `file`.
+  const files: GeneratedFile[] = [{ path: 'server.ts', content: templates.render('openapi/server.ts.hbs', server, file) }];
   // Same shape as validators.ts: the same template renders it.
   if (validators) files.push({ path: 'server-validators.ts', content: templates.render('openapi/validators.ts.hbs', validators) });
   return files;
@@ -150,7 +140,7 @@ function serverContext(
   types: TypeEmitter,
   described: OperationsInfo,
   options: ServerEmitOptions,
-): { server: ServerContext; validators?: ValidatorsContext } {
+): { server: ServerContext; file: FileBuilder; validators?: ValidatorsContext } {
   const { operations: infos, statusType } = described;
   const base = apiBaseName(model.title);
   const { handlers: handlersType, options: optionsType } = serverTypeNames(model);
@@ -164,8 +154,6 @@ function serverContext(
   const reexported = file
     .reexportRuntime(...REEXPORTED_MODULES, ...(options.redis ? ['redis-store'] : []))
     .map((exported) => exported.name);
-  // Imported first, so that they keep their names.
-  for (const name of TEMPLATE_RUNTIME) file.use(runtimeSymbol(name, 'server'));
 
   const schemaNames = new Set(model.schemas.map(({ name }) => name));
   // `isX`/`validateX` suffixes validators.ts already uses.
@@ -226,6 +214,7 @@ function serverContext(
   const securitySchemes = schemes.map(([name, scheme]) => `  ${objectKey(name)}: ${schemeLiteral(scheme)},`);
   return {
     validators,
+    file,
     server: {
       source: options.source,
       doc: jsDoc([
@@ -235,8 +224,6 @@ function serverContext(
           'requests run around the handlers you write (`' + handlersType + '`).',
         ].join('\n'),
       ]).trimEnd(),
-      imports: file.imports(),
-      exports: file.exports(),
       basePaths: `[${basePaths(model.servers).map(stringLiteral).join(', ')}]`,
       requests: operations.map((operation) => operation.requestDeclaration),
       results: operations.map((operation) => operation.resultDeclaration),

@@ -105,16 +105,14 @@ export interface ClientContext extends HeaderContext {
 
 /**
  * `server.ts`: per operation a request type, a result type and a spec; the typed handlers
- * interface; the route tree; `createServer(handlers, options)`, a listener for `node:http`.
+ * interface; the route tree; `createServer(handlers, options)`, a listener for `node:http`. The
+ * template places the file's imports and re-exports with `{{importBlock}}` and `{{exportBlock}}`, and names
+ * the runtime exports its own code uses with `{{runtime "Listener" from="server"}}`.
  * @template openapi/server.ts.hbs
  */
 export interface ServerContext extends HeaderContext {
   /** The file's JSDoc, naming the API (title and version, escaped). */
   doc: string;
-  /** The import statements; the template's own code prints `createListener`, `Listener`, `MaybePromise`, `OperationOptions`, `OperationSpec`, `RequestContext`, `RouteNode` and `ServerOptions`. */
-  imports: string;
-  /** The re-exports of the runtime's public API (problems, options, stores, `createHttpServer`; `RedisStore` with `options.redis`). */
-  exports: string;
   /** The path prefixes of the document's servers, as an array literal. */
   basePaths: string;
   /** Per operation, `<Operation>Request`: what its handler receives. */

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUILTIN_RUNTIME } from './templates.js';
+import { BUILTIN_RUNTIME } from './package-folders.js';
 
 export interface RuntimeExport {
   name: string;

@@ -3,26 +3,14 @@
  * template by its relative path (e.g. `openapi/client.ts.hbs`); the rest come from this package.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import Handlebars from 'handlebars';
+import { runtimeSymbol, type FileBuilder } from '../builder/file.js';
 import { error } from '../diagnostics.js';
+import { BUILTIN_RUNTIME, BUILTIN_TEMPLATES } from './package-folders.js';
 import { codegenVersion } from './version.js';
 
-/** `templates/` of this package, found from both `generators/core` and `dist/generators/core`. */
-export const BUILTIN_TEMPLATES = findBuiltinTemplates();
-
-/** `runtime/` of this package: the TypeScript modules copied into every output that needs them. */
-export const BUILTIN_RUNTIME = join(dirname(BUILTIN_TEMPLATES), 'runtime');
-
-function findBuiltinTemplates(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    if (existsSync(join(dir, 'templates', 'partials'))) return join(dir, 'templates');
-    dir = dirname(dir);
-  }
-  throw new Error('codegen: cannot find its templates/ folder');
-}
+export { BUILTIN_RUNTIME, BUILTIN_TEMPLATES } from './package-folders.js';
 
 export interface HeaderInfo {
   /** Input file the output was generated from, relative to the config folder. */
@@ -39,21 +27,41 @@ export class TemplateRenderer {
     this.handlebars.registerHelper('oneLine', (text: unknown) => String(text).replace(/[\r\n\u2028\u2029]+/g, ' '));
     // Runtime files are the same for every API: their header names codegen's version, not a schema.
     this.handlebars.registerHelper('codegenVersion', () => codegenVersion());
+    // `{{runtime "Name"}}` (`from="module"` when several modules declare it, `type=true` for a class
+    // used as a type): a runtime export the template's own code prints, imported through the file's
+    // builder under the name it gets there. `{{importBlock}}` and `{{exportBlock}}` mark where the
+    // file's import and re-export blocks go; they are filled in once the whole template has rendered.
+    this.handlebars.registerHelper('runtime', (name: string, options: Handlebars.HelperOptions) => {
+      const { from, type } = options.hash as { from?: string; type?: boolean };
+      const symbol = runtimeSymbol(name, from);
+      return fileOf(options, `{{runtime "${name}"}}`).use(type ? { ...symbol, type: true } : symbol);
+    });
+    this.handlebars.registerHelper(
+      'importBlock',
+      (options: Handlebars.HelperOptions) => (fileOf(options, '{{importBlock}}'), IMPORTS_MARK),
+    );
+    this.handlebars.registerHelper(
+      'exportBlock',
+      (options: Handlebars.HelperOptions) => (fileOf(options, '{{exportBlock}}'), EXPORTS_MARK),
+    );
     this.handlebars.registerPartial('header', this.read('partials/header.hbs'));
     this.handlebars.registerPartial('runtime-header', this.read('partials/runtime-header.hbs'));
   }
 
-  /** Renders `name` (e.g. `openapi/types.ts.hbs`) with `context`; output ends with one newline. */
-  render(name: string, context: object): string {
+  /**
+   * Renders `name` (e.g. `openapi/types.ts.hbs`) with `context`; output ends with one newline. With
+   * `file`, the template may name runtime exports (`{{runtime}}`) and place the file's imports.
+   */
+  render(name: string, context: object, file?: FileBuilder): string {
     let template = this.cache.get(name);
     if (!template) {
       // Generated code, not HTML: escaping is done by generators/core/builder/names.ts, not by Handlebars.
       template = this.handlebars.compile(this.read(name), { noEscape: true, strict: true });
       this.cache.set(name, template);
     }
-    return `${template(context)
-      .replace(/\n{3,}/g, '\n\n')
-      .trimEnd()}\n`;
+    let text = template(context, { data: { file } });
+    if (file) text = text.replace(IMPORTS_MARK, () => file.imports()).replace(EXPORTS_MARK, () => file.exports());
+    return `${text.replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
   }
 
   /**
@@ -82,4 +90,14 @@ export class TemplateRenderer {
     if (!existsSync(builtin)) throw error(`no template named ${name}`);
     return readFileSync(builtin, 'utf8');
   }
+}
+
+const IMPORTS_MARK = '\u0000codegen:imports\u0000';
+const EXPORTS_MARK = '\u0000codegen:exports\u0000';
+
+/** The file builder a template is rendered into, for the helpers that import through it. */
+function fileOf(options: Handlebars.HelperOptions, helper: string): FileBuilder {
+  const file = (options.data as { file?: FileBuilder } | undefined)?.file;
+  if (!file) throw error(`${helper} is used in a template rendered without a file builder`);
+  return file;
 }
