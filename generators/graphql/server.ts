@@ -1,11 +1,11 @@
 /**
- * What templates/graphql/server.ts.hbs prints: the imports and re-exports, the schema's SDL (built
+ * What templates/graphql/server.ts.hbs prints: the imports and re-exports (placed by the template), the schema's SDL (built
  * into an executable schema once, at start-up), the `@auth` roles and field rules, and whether
  * registered operations exist.
  */
 import type { Types } from '@graphql-codegen/plugin-helpers';
 import { Kind, printSchema, type GraphQLSchema } from 'graphql';
-import { FileBuilder, runtimeSymbol, symbol, typeSymbol } from '../core/builder/file.js';
+import { FileBuilder, symbol, typeSymbol } from '../core/builder/file.js';
 import { stringLiteral } from '../core/builder/names.js';
 import { typesNames } from './names.js';
 import { authModel } from './server-auth.js';
@@ -14,27 +14,31 @@ import type { ServerContext } from './template-context.js';
 /** Names server.ts declares. */
 const SERVER_MODULE_NAMES = ['SDL', 'ROLES', 'ViewerRole', 'FIELD_ROLES', 'createGraphQLServer', 'Context', 'V'];
 
-/** The runtime names the template's code prints as they are, from the server runtime's entry module. */
-const TEMPLATE_NAMES = ['createServer', 'GraphQLServer', 'GraphQLServerOptions', 'Viewer'];
-
-export function serverContext(schema: GraphQLSchema, documents: Types.DocumentFile[]): Omit<ServerContext, 'source'> {
+/**
+ * The template's context (without `source`) and the file builder to render it with: the template's own
+ * code names the runtime exports it uses (`{{runtime}}`), imported through `file`.
+ */
+export function serverContext(
+  schema: GraphQLSchema,
+  documents: Types.DocumentFile[],
+): { context: Omit<ServerContext, 'source'>; file: FileBuilder } {
   const auth = authModel(schema);
   const persisted = documents.some((file) =>
     file.document?.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION),
   );
   const file = new FileBuilder('server.ts', SERVER_MODULE_NAMES);
-  for (const name of TEMPLATE_NAMES) file.use(runtimeSymbol(name, 'graphql-server'), name);
   if (persisted) file.use(symbol('persistedOperations', './operations'), 'persistedOperations');
   const resolvers = file.use(typeSymbol(typesNames(schema).resolvers, './types'));
   // The server runtime's public API (`@public`): its entry module's, and the hardened http.Server's.
   file.reexportRuntime('graphql-server', 'http-listener');
   return {
-    imports: file.imports(),
-    exports: file.exports(),
-    resolvers,
-    sdlLines: printSchema(schema).split('\n').map(stringLiteral),
-    roles: (auth?.roles ?? []).map(stringLiteral),
-    fieldRoles: (auth?.fields ?? []).map(({ path, role }) => ({ key: stringLiteral(path), role: stringLiteral(role) })),
-    persisted,
+    file,
+    context: {
+      resolvers,
+      sdlLines: printSchema(schema).split('\n').map(stringLiteral),
+      roles: (auth?.roles ?? []).map(stringLiteral),
+      fieldRoles: (auth?.fields ?? []).map(({ path, role }) => ({ key: stringLiteral(path), role: stringLiteral(role) })),
+      persisted,
+    },
   };
 }

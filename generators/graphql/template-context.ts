@@ -2,8 +2,9 @@
  * What each template of the GraphQL style receives. A user's `templates/graphql/<file>.hbs` (or a
  * graphql-codegen plugin's `config.templates` folder) overrides the built-in one and gets the same
  * context. Blocks of code (imports, re-exports, declarations) come printed by the plugin's file
- * builder, which has imported every name they use and the names the template's own code prints;
- * the fixed code and prose around them are the template's.
+ * builder, which has imported every name they use; the runtime exports the template's own code
+ * prints are named with `{{runtime}}` and imported through the same builder. The fixed code and
+ * prose around them are the template's.
  */
 
 /** Shared by every template that starts with `{{> header}}`. */
@@ -132,20 +133,14 @@ export interface ClientMethodContext {
 
 /**
  * `client.ts`: `createClient(options)`, a typed client with one method per operation of the
- * documents, and the client runtime's public API.
+ * documents, and the client runtime's public API. The template places the file's imports and
+ * re-exports with `{{importBlock}}` and `{{exportBlock}}`, and names the runtime exports its own code
+ * uses with `{{runtime "GraphQLHttp" from="graphql-client"}}` (`type=true` for a class used as a type).
  * @template graphql/client.ts.hbs
  */
 export interface ClientContext extends HeaderContext {
   /** Whether a document has a subscription: then the client has a WebSocket transport option and `close()`. */
   subscriptions: boolean;
-  /**
-   * The import statements: the operations from `operations.ts`, and the runtime names the template's
-   * code prints (`GraphQLHttp`, `GraphQLResult`, `HttpOptions`, `RequestOptions`; with subscriptions
-   * `GraphQLSubscriptions`, `SubscribeOptions`, `SubscriptionTransport`).
-   */
-  imports: string;
-  /** The re-export statements of the client runtime's public API. */
-  exports: string;
   /** One per operation, in document order. */
   methods: ClientMethodContext[];
   /** The call in `createClient`'s example: the first query, else the first operation; none without operations. */
@@ -170,18 +165,12 @@ export interface FieldRoleContext {
 
 /**
  * `server.ts`: `createGraphQLServer(resolvers, options)`, the schema's SDL, its `@auth` rules and
- * the server runtime's public API.
+ * the server runtime's public API. The template places the file's imports and re-exports with
+ * `{{importBlock}}` and `{{exportBlock}}`, and names the runtime exports its own code uses with
+ * `{{runtime "createServer" from="graphql-server"}}`.
  * @template graphql/server.ts.hbs
  */
 export interface ServerContext extends HeaderContext {
-  /**
-   * The import statements: the runtime names the template's code prints (`createServer`,
-   * `GraphQLServer`, `GraphQLServerOptions`, `Viewer`), the resolvers map from `types.ts` and,
-   * with operation documents, `persistedOperations`.
-   */
-  imports: string;
-  /** The re-export statements of the server runtime's public API. */
-  exports: string;
   /** The local name of `types.ts`'s resolvers map (`Resolvers`, numbered when a schema type has that name). */
   resolvers: string;
   /** The SDL's lines as string literals. */

@@ -13,8 +13,8 @@
  */
 import type { PluginFunction, Types } from '@graphql-codegen/plugin-helpers';
 import { Kind, type GraphQLSchema } from 'graphql';
-import { FileBuilder, publicRuntimeSymbols, runtimeSymbol, symbol, typeSymbol, type ImportSymbol } from '../../core/builder/file.js';
-import { jsDoc } from '../../core/builder/names.js';
+import { FileBuilder, publicRuntimeSymbols, symbol, typeSymbol, type ImportSymbol } from '../../core/builder/file.js';
+import { jsDoc, uniqueName } from '../../core/builder/names.js';
 import type { GraphQLPluginConfig } from '../config.js';
 import { DEFAULT_SOURCE } from '../config.js';
 import { operationSet, type OperationInfo } from '../operation-types.js';
@@ -33,16 +33,6 @@ const CLIENT_MODULE_NAMES = [
   'Promise',
   'AsyncIterableIterator',
 ];
-
-/**
- * The runtime names the template's code prints as they are, by runtime module. Only `GraphQLHttp`
- * is used as a value: the WebSocket code comes with `webSocketSubscriptions`, which only apps that
- * subscribe import, so client.ts takes nothing but types from graphql-subscriptions.
- */
-const TEMPLATE_NAMES = {
-  'graphql-client': { values: ['GraphQLHttp'], types: ['GraphQLResult', 'HttpOptions', 'RequestOptions'] },
-  'graphql-subscriptions': { values: [], types: ['GraphQLSubscriptions', 'SubscribeOptions', 'SubscriptionTransport'] },
-};
 
 /**
  * The files under `runtime/` this plugin's output needs, read from its imports and the runtime
@@ -65,22 +55,28 @@ function hasSubscriptions(documents: readonly Types.DocumentFile[]): boolean {
 }
 
 export const plugin: PluginFunction<GraphQLPluginConfig, string> = (schema, documents, config) => {
-  return renderer(config).render('graphql/client.ts.hbs', clientContext(schema, documents, config));
+  const { context, file } = clientContext(schema, documents, config);
+  // The template's own code names the runtime exports it uses ({{runtime}}), imported through `file`.
+  return renderer(config).render('graphql/client.ts.hbs', context, file);
 };
 
-function clientContext(schema: GraphQLSchema, documents: Types.DocumentFile[], config: GraphQLPluginConfig): ClientContext {
+function clientContext(
+  schema: GraphQLSchema,
+  documents: Types.DocumentFile[],
+  config: GraphQLPluginConfig,
+): { context: ClientContext; file: FileBuilder } {
   const { operations } = operationSet(schema, documents);
   const subscriptions = hasSubscriptions(documents);
-  const file = new FileBuilder('client.ts', CLIENT_MODULE_NAMES);
-  const modules = subscriptions ? (['graphql-client', 'graphql-subscriptions'] as const) : (['graphql-client'] as const);
-  for (const module of modules) {
-    for (const name of TEMPLATE_NAMES[module].values) file.use(runtimeSymbol(name, module), name);
-    for (const name of TEMPLATE_NAMES[module].types) file.use({ ...runtimeSymbol(name, module), type: true }, name);
-  }
   const reexported = clientReexports(subscriptions);
+  const reexportedNames = reexported.map((exported) => exported.name);
+  // A re-exported name is not bound in client.ts, but an import of the same name would read as the
+  // same thing: the builder aliases an operations.ts import that has one, and aliases avoid them too.
+  // The runtime names the template prints ({{runtime}}) are the re-exported ones themselves and keep
+  // their names, so they are not reserved.
+  const file = new FileBuilder('client.ts', CLIENT_MODULE_NAMES, {
+    alias: (symbol, taken) => uniqueName(`${symbol.name}${symbol.type ? 'Type' : 'Value'}`, new Set([...taken, ...reexportedNames])),
+  });
   file.reexport(...reexported);
-  // A re-exported name is not bound in client.ts, but an import of the same name would read as the same thing.
-  file.reserve(...reexported.map((exported) => exported.name));
   const methods = operations.map(
     (operation): ClientMethodContext => ({
       doc: jsDoc([`Sends the ${operation.kind} \`${operation.name}\`.`, operation.description && `\n${operation.description}`], '  '),
@@ -94,12 +90,13 @@ function clientContext(schema: GraphQLSchema, documents: Types.DocumentFile[], c
   );
   const example = operations.find((operation) => operation.kind === 'query') ?? operations[0];
   return {
-    source: config.source ?? DEFAULT_SOURCE,
-    subscriptions,
-    imports: file.imports(),
-    exports: file.exports(),
-    methods,
-    example: example && { method: example.method, optional: variablesOptional(example) },
+    file,
+    context: {
+      source: config.source ?? DEFAULT_SOURCE,
+      subscriptions,
+      methods,
+      example: example && { method: example.method, optional: variablesOptional(example) },
+    },
   };
 }
 

@@ -35,6 +35,8 @@ export async function runtimeFiles(
 }
 
 export const plugin: PluginFunction<GraphQLPluginConfig, string> = (schema, documents, config) => {
-  const context: ServerContext = { source: config.source ?? DEFAULT_SOURCE, ...serverContext(schema, documents) };
-  return renderer(config).render('graphql/server.ts.hbs', context);
+  const { context: parts, file } = serverContext(schema, documents);
+  const context: ServerContext = { source: config.source ?? DEFAULT_SOURCE, ...parts };
+  // The template's own code names the runtime exports it uses ({{runtime}}), imported through `file`.
+  return renderer(config).render('graphql/server.ts.hbs', context, file);
 };
