@@ -188,15 +188,6 @@ ${fixed.map((line) => `        ${line},`).join('\n')}
     );
   }
 
-  // The runtime names the template's fixed code prints.
-  const names: ClientContext['runtime'] = {
-    CommonClientOptions: runtime('CommonClientOptions'),
-    Credential: runtime('Credential'),
-    ...(sse.length > 0 ? { SseClientOptions: runtime('SseClientOptions') } : {}),
-    ...(ws.length > 0
-      ? { WebSocketClientOptions: runtime('WebSocketClientOptions'), WebSocketConstructor: runtime('WebSocketConstructor') }
-      : {}),
-  };
   // The runtime's client API, for the transports used.
   file.reexportRuntime(
     ...[
@@ -210,18 +201,16 @@ ${fixed.map((line) => `        ${line},`).join('\n')}
     source,
     title: commentText(model.title),
     version: commentText(model.version),
-    imports: file.imports(),
-    exports: file.exports(),
     sse: sse.length > 0,
     websocket: ws.length > 0,
     authenticated,
-    runtime: names,
     pathFunctions: pathFunctions.join('\n\n'),
     channelTypes: channelTypes.join('\n\n'),
     members: members.join('\n'),
     implementations: implementations.join('\n'),
   };
-  const content = templates.render('asyncapi/client.ts.hbs', context);
+  // The template's own code names the runtime exports it uses ({{runtime}}), imported through `file`.
+  const content = templates.render('asyncapi/client.ts.hbs', context, file);
   return [{ path: 'client.ts', content }];
 }
 

@@ -221,24 +221,13 @@ export function emitServer(
 
   const withoutResume = sse.some((info) => !info.channel.sse!.resume && info.channel.sse!.method === 'GET');
   const notFound = sse.some((info) => info.paramsType);
-  // The runtime and node:http names the template's fixed code prints.
+  // The node:http names the template's fixed code prints (it names its runtime exports itself, with {{runtime}}).
   const printed: ServerContext['names'] = {
-    CorsOptions: names.runtime('CorsOptions'),
     IncomingMessage: file.use(typeSymbol('IncomingMessage', 'node:http')),
     ...(routed.length > 0 ? { ServerResponse: file.use(typeSymbol('ServerResponse', 'node:http')) } : {}),
-    ...(sse.length > 0 ? { MemoryEventLog: names.runtime('MemoryEventLog'), SseEndpointOptions: names.runtime('SseEndpointOptions') } : {}),
-    ...(withoutResume ? { EventLog: names.runtime('EventLog') } : {}),
-    ...(notFound ? { SseHttpError: names.runtime('SseHttpError', 'sse-server') } : {}),
-    ...(streams.length > 0 ? { HttpStreamEndpointOptions: names.runtime('HttpStreamEndpointOptions') } : {}),
     ...(ws.length > 0
-      ? {
-          Server: file.use(typeSymbol('Server', 'node:http')),
-          Duplex: file.use(typeSymbol('Duplex', 'node:stream')),
-          WebSocketEndpointOptions: names.runtime('WebSocketEndpointOptions'),
-          serveWebSockets: names.runtime('serveWebSockets'),
-        }
+      ? { Server: file.use(typeSymbol('Server', 'node:http')), Duplex: file.use(typeSymbol('Duplex', 'node:stream')) }
       : {}),
-    ...(verifies.length > 0 ? { FirstMessageAuth: names.runtime('FirstMessageAuth') } : {}),
   };
   // RealtimeServerOptions takes CORS as every server does: its type goes with it.
   file.reexport(runtimeSymbol('CorsOptions'));
@@ -257,8 +246,6 @@ export function emitServer(
     source,
     title: commentText(model.title),
     version: commentText(model.version),
-    imports: file.imports(),
-    exports: file.exports(),
     sse: sse.length > 0,
     streams: streams.length > 0,
     websocket: ws.length > 0,
@@ -277,7 +264,8 @@ export function emitServer(
     withoutResume,
     notFound,
   };
-  return [{ path: 'server.ts', content: templates.render('asyncapi/server.ts.hbs', context) }];
+  // The template's own code names the runtime exports it uses ({{runtime}}), imported through `file`.
+  return [{ path: 'server.ts', content: templates.render('asyncapi/server.ts.hbs', context, file) }];
 }
 
 /** Names server.ts declares itself (besides those of channels, reserved as they are chosen). */

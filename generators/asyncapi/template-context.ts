@@ -39,24 +39,18 @@ export interface ValidatorsContext extends GeneratedFileContext {
 
 /**
  * `client.ts`: `createClient({ baseUrl })`, one typed member per channel (an `SseClient`, an
- * `HttpStreamClient` or a `WebSocketClient`), for browsers and Node.
+ * `HttpStreamClient` or a `WebSocketClient`), for browsers and Node. The template places the file's
+ * imports and re-exports (the runtime's client API for the transports used) with `{{importBlock}}` and
+ * `{{exportBlock}}`, and names the runtime exports its own code uses with `{{runtime "Credential"}}`.
  * @template asyncapi/client.ts.hbs
  */
 export interface ClientContext extends GeneratedFileContext {
-  /** The import statements. */
-  imports: string;
-  /** The re-exports of the runtime's client API (errors, options, constants) for the transports used. */
-  exports: string;
   /** Whether the API has SSE channels. */
   sse: boolean;
   /** Whether the API has WebSocket channels. */
   websocket: boolean;
   /** Whether a WebSocket channel requires first-message auth (then `createClient` has a `token` overload). */
   authenticated: boolean;
-  /** Local names of the runtime exports the fixed code prints, imported by the generator; only those of the transports used. */
-  runtime: Partial<
-    Record<'CommonClientOptions' | 'Credential' | 'SseClientOptions' | 'WebSocketClientOptions' | 'WebSocketConstructor', string>
-  >;
   /** `<member>Path(params)` of each channel whose address has `{parameters}`. */
   pathFunctions: string;
   /** `<Channel>Client`, the client type of each WebSocket channel. */
@@ -85,14 +79,13 @@ export interface HandlersContext {
 
 /**
  * `server.ts`: `createRealtimeServer(handlers, options)`, one SSE, HTTP stream or WebSocket endpoint
- * per channel, its handler, publish, option and server types, served with node:http.
+ * per channel, its handler, publish, option and server types, served with node:http. The template
+ * places the file's imports and re-exports (the runtime's server API: CORS, `createHttpServer`, event
+ * logs, fan-outs, Redis stores) with `{{importBlock}}` and `{{exportBlock}}`, and names the runtime
+ * exports its own code uses with `{{runtime "MemoryEventLog"}}` (`from="sse-server"` for `SseHttpError`).
  * @template asyncapi/server.ts.hbs
  */
 export interface ServerContext extends GeneratedFileContext {
-  /** The import statements. */
-  imports: string;
-  /** The re-exports of the runtime's server API (CORS, `createHttpServer`, event logs, fan-outs, Redis stores). */
-  exports: string;
   /** Whether the API has SSE channels. */
   sse: boolean;
   /** Whether the API has HTTP stream (newline-delimited JSON) channels. */
@@ -105,25 +98,8 @@ export interface ServerContext extends GeneratedFileContext {
   auth: boolean;
   /** The WebSocket channels with first-message auth, as backticked keys (`chat`, `feed`); empty when none (then `websocket` options are optional). */
   verifies: string;
-  /** Local names of the runtime and node: exports the fixed code prints, imported by the generator; only those of the transports used. */
-  names: Partial<
-    Record<
-      | 'CorsOptions'
-      | 'IncomingMessage'
-      | 'ServerResponse'
-      | 'Server'
-      | 'Duplex'
-      | 'MemoryEventLog'
-      | 'EventLog'
-      | 'SseEndpointOptions'
-      | 'SseHttpError'
-      | 'HttpStreamEndpointOptions'
-      | 'WebSocketEndpointOptions'
-      | 'FirstMessageAuth'
-      | 'serveWebSockets',
-      string
-    >
-  >;
+  /** Local names of the node: exports the fixed code prints, imported by the generator; only those of the transports used. */
+  names: Partial<Record<'IncomingMessage' | 'ServerResponse' | 'Server' | 'Duplex', string>>;
   /** Per channel: path functions, WebSocket connection, input and handler types, POST stream contexts. */
   declarations: string;
   /** The members of `RealtimeHandlers`, one per WebSocket channel with handlers and per POST stream; empty when the server needs none. */

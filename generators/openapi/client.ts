@@ -60,8 +60,9 @@ export function emitClient(
   templates: TemplateRenderer,
   options: ClientEmitOptions,
 ): GeneratedFile[] {
-  const { client, responseValidators } = clientContext(model, types, described, options);
-  const files = [{ path: 'client.ts', content: templates.render('openapi/client.ts.hbs', client) }];
+  const { client, file, responseValidators } = clientContext(model, types, described, options);
+  // The template's own code names the runtime exports it uses ({{runtime}}), imported through `file`.
+  const files = [{ path: 'client.ts', content: templates.render('openapi/client.ts.hbs', client, file) }];
   if (responseValidators)
     files.push({ path: 'response-validators.ts', content: templates.render('openapi/response-validators.ts.hbs', responseValidators) });
   return files;
@@ -72,7 +73,7 @@ function clientContext(
   types: TypeEmitter,
   described: OperationsInfo,
   options: ClientEmitOptions,
-): { client: ClientContext; responseValidators?: ResponseValidatorsContext } {
+): { client: ClientContext; file: FileBuilder; responseValidators?: ResponseValidatorsContext } {
   const infos = described.operations;
   const base = apiBaseName(model.title);
   /** The interface of `createClient`'s object, named after the API (`TasksApiClient`). */
@@ -98,16 +99,6 @@ function clientContext(
     ...GLOBALS,
   ]);
   file.reexportRuntime(...REEXPORTED_MODULES);
-  // The runtime names the template's own code prints, imported first so that they keep their names.
-  for (const name of [
-    'httpClient',
-    'ClientOptions',
-    'HttpClient',
-    ...(hasOperations ? ['ApiError', 'ApiErrorFor'] : []),
-    ...(schemes.length ? ['SecuritySchemeSpec'] : []),
-  ]) {
-    file.use(runtimeSymbol(name, 'http'));
-  }
   const known = new Map<string, ImportSymbol>();
   for (const { name } of model.schemas)
     for (const type of [types.typeName(name, 'read'), types.typeName(name, 'write')]) known.set(type, typeSymbol(type, './types'));
@@ -128,8 +119,6 @@ function clientContext(
 
   const client: ClientContext = {
     source: options.source,
-    imports: file.imports(),
-    exports: file.exports(),
     defaultBaseUrl: server === undefined ? undefined : stringLiteral(server),
     serverDoc:
       server === undefined
@@ -161,7 +150,7 @@ function clientContext(
     isApiErrorExample: isApiErrorExample(infos),
     hasOperations,
   };
-  return { client, responseValidators: responseValidatorsContext(model, types, infos, options) };
+  return { client, file, responseValidators: responseValidatorsContext(model, types, infos, options) };
 }
 
 /**

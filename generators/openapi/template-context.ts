@@ -56,14 +56,13 @@ export interface ResponseValidatorsContext extends HeaderContext {
 
 /**
  * `client.ts`: `createClient(options)`, an object with one method per operation, the
- * `<method>Operation` constants it sends, and `createHttpClient` to send them alone.
+ * `<method>Operation` constants it sends, and `createHttpClient` to send them alone. The template places
+ * the file's imports and re-exports (the runtime's public API: errors, options, cache, response
+ * validation) with `{{importBlock}}` and `{{exportBlock}}`, and names the runtime exports its own code uses
+ * with `{{runtime "HttpClient" from="http"}}`.
  * @template openapi/client.ts.hbs
  */
 export interface ClientContext extends HeaderContext {
-  /** The import statements; the template's own code prints `httpClient`, `ClientOptions` and `HttpClient`, and with operations `ApiError` and `ApiErrorFor`, with security schemes `SecuritySchemeSpec`. */
-  imports: string;
-  /** The re-exports of the runtime's public API (errors, options, cache, response validation). */
-  exports: string;
   /** The first server's URL as a string literal; absent when the document has no servers (the options then require `baseUrl`). */
   defaultBaseUrl?: string;
   /** The JSDoc of `DEFAULT_BASE_URL` (the server's description, escaped); absent without servers. */
