@@ -12,7 +12,7 @@
  * client.close();
  * ```
  */
-import { FileBuilder, runtimeSymbol, typeSymbol } from '../core/builder/file.js';
+import { FileBuilder, typeSymbol } from '../core/builder/file.js';
 import { jsDoc, propertyKey } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
@@ -25,23 +25,23 @@ import type { ClientContext, ClientMemberContext, ClientServiceContext, WebClien
 const WEB_KINDS: MethodKind[] = ['unary', 'server_streaming'];
 
 export function emitClients(model: ServicesModel, templates: TemplateRenderer, source: string): GeneratedFile[] {
+  // The templates' own code names the runtime exports it uses ({{runtime}}), imported through each file.
+  const node = nodeClient(model, source);
+  const web = webClient(model, source);
   return [
-    { path: 'client.ts', content: templates.render('proto/client.ts.hbs', nodeClient(model, source)) },
-    { path: 'client-web.ts', content: templates.render('proto/client-web.ts.hbs', webClient(model, source)) },
+    { path: 'client.ts', content: templates.render('proto/client.ts.hbs', node.context, node.file) },
+    { path: 'client-web.ts', content: templates.render('proto/client-web.ts.hbs', web.context, web.file) },
   ];
 }
 
-function nodeClient(model: ServicesModel, source: string): ClientContext {
+function nodeClient(model: ServicesModel, source: string): { context: ClientContext; file: FileBuilder } {
   const file = new FileBuilder('client.ts', [
     ...model.services.flatMap((service) => [service.clientType, service.createClient]),
     'Clients',
     'createClient',
   ]);
-  importNamed(file, [
-    typeSymbol('MessageInitShape', '@bufbuild/protobuf'),
-    ...['serviceClient', 'CallOptions'].map((name) => runtimeSymbol(name, 'grpc-client')),
-    ...['createNodeTransport', 'GrpcNodeClientOptions'].map((name) => runtimeSymbol(name, 'grpc-node-client')),
-  ]);
+  // The package type the template's code prints; its runtime names come from {{runtime}}.
+  importNamed(file, [typeSymbol('MessageInitShape', '@bufbuild/protobuf')]);
   file.reexportRuntime('grpc-client', 'grpc-node-client', 'client-common');
   // The header's example calls a unary method, when there is one.
   const unary = model.services.flatMap((service) =>
@@ -53,27 +53,21 @@ function nodeClient(model: ServicesModel, source: string): ClientContext {
   const services = model.services.map((service) =>
     clientService(file, service, service.clientType, `Client of \`${service.desc.typeName}\`.`, service.methods),
   );
-  return { source, ...example, imports: file.imports(), exports: file.exports(), services };
+  return { context: { source, ...example, services }, file };
 }
 
-function webClient(model: ServicesModel, source: string): WebClientContext {
+function webClient(model: ServicesModel, source: string): { context: WebClientContext; file: FileBuilder } {
   const own = model.services.flatMap((service) => [service.webClientType, service.createClient]);
   const file = new FileBuilder('client-web.ts', [...own, 'WebClients', 'createClient', 'createConnectClient', 'webClients']);
-  importNamed(file, [
-    typeSymbol('MessageInitShape', '@bufbuild/protobuf'),
-    typeSymbol('Transport', '@connectrpc/connect'),
-    ...['serviceClient', 'CallOptions'].map((name) => runtimeSymbol(name, 'grpc-client')),
-    ...['createConnectWebTransport', 'createGrpcWebTransport', 'GrpcWebClientOptions'].map((name) =>
-      runtimeSymbol(name, 'grpc-web-client'),
-    ),
-  ]);
+  // The package types the template's code prints; its runtime names come from {{runtime}}.
+  importNamed(file, [typeSymbol('MessageInitShape', '@bufbuild/protobuf'), typeSymbol('Transport', '@connectrpc/connect')]);
   file.reexportRuntime('grpc-client', 'grpc-web-client', 'client-common');
   const services = model.services.flatMap((service) => {
     const methods = service.methods.filter((method) => WEB_KINDS.includes(method.kind));
     const doc = `Browser client of \`${service.desc.typeName}\`: unary and server-streaming methods.`;
     return methods.length === 0 ? [] : [clientService(file, service, service.webClientType, doc, methods)];
   });
-  return { source, imports: file.imports(), exports: file.exports(), services };
+  return { context: { source, services }, file };
 }
 
 function clientService(

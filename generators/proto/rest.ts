@@ -8,7 +8,7 @@
  * const task = await client.taskService.getTask({ id: "t1" }); // GET /v1/tasks/t1
  * ```
  */
-import { FileBuilder, runtimeSymbol, symbol, typeSymbol } from '../core/builder/file.js';
+import { FileBuilder, symbol, typeSymbol } from '../core/builder/file.js';
 import { jsDoc, propertyAccess, propertyKey, stringLiteral } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
@@ -41,26 +41,32 @@ export function emitRest(
   emit: { server: boolean; client: boolean },
 ): GeneratedFile[] {
   if (rest.services.length === 0 || (!emit.server && !emit.client)) return [];
-  const files: GeneratedFile[] = [{ path: 'http-rules.ts', content: templates.render('proto/http-rules.ts.hbs', httpRules(rest, source)) }];
-  if (emit.client) files.push({ path: 'client-rest.ts', content: templates.render('proto/client-rest.ts.hbs', restClient(rest, source)) });
+  // The templates' own code names the runtime exports it uses ({{runtime}}), imported through each file.
+  const rules = httpRules(rest, source);
+  const files: GeneratedFile[] = [
+    { path: 'http-rules.ts', content: templates.render('proto/http-rules.ts.hbs', rules.context, rules.file) },
+  ];
+  if (emit.client) {
+    const client = restClient(rest, source);
+    files.push({ path: 'client-rest.ts', content: templates.render('proto/client-rest.ts.hbs', client.context, client.file) });
+  }
   return files;
 }
 
-function httpRules(rest: RestModel, source: string): HttpRulesContext {
+function httpRules(rest: RestModel, source: string): { context: HttpRulesContext; file: FileBuilder } {
   const file = new FileBuilder(
     'http-rules.ts',
     rest.services.map((entry) => entry.constName),
   );
-  importNamed(file, [runtimeSymbol('HttpRules', 'grpc-transcoding-path')]);
   const services = rest.services.map(({ service, constName, rules }) => ({
     typeName: service.desc.typeName,
     constName,
     methods: [...rules].map(([localName, bindings]) => ({ key: propertyKey(localName), bindings: bindings.map(bindingLiteral) })),
   }));
-  return { source, imports: file.imports(), services };
+  return { context: { source, services }, file };
 }
 
-function restClient(rest: RestModel, source: string): RestClientContext {
+function restClient(rest: RestModel, source: string): { context: RestClientContext; file: FileBuilder } {
   const clientKey = (service: ServiceInfo) => `${service.key.charAt(0).toLowerCase()}${service.key.slice(1)}`;
   const reserved = rest.services.flatMap(({ service }) => [
     `${service.key}RestClient`,
@@ -68,12 +74,8 @@ function restClient(rest: RestModel, source: string): RestClientContext {
     `${clientKey(service)}RestService`,
   ]);
   const file = new FileBuilder('client-rest.ts', [...reserved, 'RestClients', 'createRestClient']);
-  importNamed(file, [
-    typeSymbol('MessageInitShape', '@bufbuild/protobuf'),
-    ...['createRestConnection', 'RestCallOptions', 'RestClientOptions', 'RestConnection'].map((name) =>
-      runtimeSymbol(name, 'grpc-rest-client'),
-    ),
-  ]);
+  // The package type the template's code prints; its runtime names come from {{runtime}}.
+  importNamed(file, [typeSymbol('MessageInitShape', '@bufbuild/protobuf')]);
   file.reexportRuntime('grpc-rest-client', 'client-common');
   const first = rest.services[0]!;
   const services = rest.services.map(({ service, constName, rules }) => {
@@ -92,14 +94,13 @@ function restClient(rest: RestModel, source: string): RestClientContext {
       }),
     };
   });
-  return {
+  const context: RestClientContext = {
     source,
     firstClient: clientKey(first.service),
     firstMethod: first.service.methods.find((method) => first.rules.has(method.desc.localName))!.name,
-    imports: file.imports(),
-    exports: file.exports(),
     services,
   };
+  return { context, file };
 }
 
 function bindingLiteral(binding: HttpBinding): string {

@@ -9,24 +9,19 @@
  * await server.listen(8080, "127.0.0.1");
  * ```
  */
-import { FileBuilder, runtimeSymbol, symbol, typeSymbol } from '../core/builder/file.js';
+import { FileBuilder, symbol, typeSymbol } from '../core/builder/file.js';
 import { jsDoc, propertyKey } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { RestModel } from './rest.js';
 import type { MethodInfo, ServicesModel } from './server-model.js';
-import { asType, importNamed, streamsRequests, streamsResponses } from './service-files.js';
+import { importNamed, streamsRequests, streamsResponses } from './service-files.js';
 import type { HandlerMemberContext, ServerContext } from './template-context.js';
 
 export function emitServer(model: ServicesModel, templates: TemplateRenderer, source: string, rest?: RestModel): GeneratedFile[] {
   const file = new FileBuilder('server.ts', [...model.services.map((service) => service.handlersType), 'GrpcServices', 'createGrpcServer']);
-  const server = (name: string) => runtimeSymbol(name, 'grpc-server');
-  importNamed(file, [
-    typeSymbol('MessageInitShape', '@bufbuild/protobuf'),
-    server('serveGrpc'),
-    asType(server('GrpcCallContext')),
-    ...['GrpcServer', 'GrpcServerOptions', 'MaybePromise', 'ServiceBinding'].map(server),
-  ]);
+  // The package type the template's code prints; its runtime names come from {{runtime}}.
+  importNamed(file, [typeSymbol('MessageInitShape', '@bufbuild/protobuf')]);
   file.reexportRuntime('grpc-server');
   const services = model.services.map((service) => {
     const rules = rest?.rulesOf(service);
@@ -40,8 +35,8 @@ export function emitServer(model: ServicesModel, templates: TemplateRenderer, so
       members: service.methods.map((method) => handlerMember(file, method)),
     };
   });
-  const context: ServerContext = { source, imports: file.imports(), exports: file.exports(), services };
-  return [{ path: 'server.ts', content: templates.render('proto/server.ts.hbs', context) }];
+  const context: ServerContext = { source, services };
+  return [{ path: 'server.ts', content: templates.render('proto/server.ts.hbs', context, file) }];
 }
 
 /** One method of a handler interface. */

@@ -49,14 +49,6 @@ export interface MemberContext {
   type: string;
 }
 
-/** The fields of a template whose file re-exports part of the runtime's public API. */
-interface EntryContext extends HeaderContext {
-  /** The import statements; they import, by their own names, the runtime and package names the template's fixed code uses. */
-  imports: string;
-  /** The re-exports of the runtime's public API (`export { Code, ConnectError, ... } from "./runtime/..."`). */
-  exports: string;
-}
-
 /** One rpc of a handler interface in `server.ts`. */
 export interface HandlerMemberContext {
   /** The rpc's JSDoc (its proto comment, else its name and call mode), indented for an interface member. */
@@ -75,12 +67,13 @@ export interface HandlerMemberContext {
 
 /**
  * `server.ts`: a handler interface per service, `GrpcServices` and `createGrpcServer`, which serves
- * them (gRPC, gRPC-Web, Connect, REST routes of `google.api.http` rules) on one port. The imports
- * include `serveGrpc`, `GrpcCallContext`, `GrpcServer`, `GrpcServerOptions`, `MaybePromise`,
- * `ServiceBinding` and `MessageInitShape`.
+ * them (gRPC, gRPC-Web, Connect, REST routes of `google.api.http` rules) on one port. The
+ * template places the file's imports and re-exports with `{{importBlock}}` and `{{exportBlock}}`,
+ * and names the runtime exports its own code uses with `{{runtime "serveGrpc" from="grpc-server"}}`;
+ * the imports include `MessageInitShape`.
  * @template proto/server.ts.hbs
  */
-export interface ServerContext extends EntryContext {
+export interface ServerContext extends HeaderContext {
   /** Every service of the requested files. */
   services: {
     /** The service's JSDoc (its proto comment and what the interface is). */
@@ -136,11 +129,12 @@ export interface ClientServiceContext {
 
 /**
  * `client.ts`: Node clients of the services (gRPC over HTTP/2, every call mode), one per service
- * and `createClient` for all over one session. The imports include `serviceClient`, `CallOptions`,
- * `createNodeTransport`, `GrpcNodeClientOptions` and `MessageInitShape`.
+ * and `createClient` for all over one session. The template places the file's imports and
+ * re-exports with `{{importBlock}}` and `{{exportBlock}}`, and names the runtime exports its own
+ * code uses with `{{runtime "serviceClient" from="grpc-client"}}`; the imports include `MessageInitShape`.
  * @template proto/client.ts.hbs
  */
-export interface ClientContext extends EntryContext {
+export interface ClientContext extends HeaderContext {
   /** The client property of the service the header's example calls (`taskService`). */
   firstKey: string;
   /** The method the header's example calls: the first unary one, else `someMethod`. */
@@ -151,24 +145,25 @@ export interface ClientContext extends EntryContext {
 
 /**
  * `client-web.ts`: browser clients of the services (gRPC-Web or Connect's JSON protocol through
- * `fetch`; unary and server-streaming methods). The imports include `serviceClient`,
- * `CallOptions`, `createGrpcWebTransport`, `createConnectWebTransport`, `GrpcWebClientOptions`,
- * `Transport` and `MessageInitShape`.
+ * `fetch`; unary and server-streaming methods). The template places the file's imports and
+ * re-exports with `{{importBlock}}` and `{{exportBlock}}`, and names the runtime exports its own
+ * code uses with `{{runtime "serviceClient" from="grpc-client"}}`; the imports include `Transport`
+ * and `MessageInitShape`.
  * @template proto/client-web.ts.hbs
  */
-export interface WebClientContext extends EntryContext {
+export interface WebClientContext extends HeaderContext {
   /** The services with a method a browser can call. */
   services: ClientServiceContext[];
 }
 
 /**
  * `http-rules.ts`: the REST routes of each service's methods, from their `google.api.http` rules,
- * which `server.ts` serves and `client-rest.ts` calls. The imports include `HttpRules`.
+ * which `server.ts` serves and `client-rest.ts` calls. The template places the file's imports with
+ * `{{importBlock}}` and names the runtime exports its own code uses with
+ * `{{runtime "HttpRules" from="grpc-transcoding-path"}}`.
  * @template proto/http-rules.ts.hbs
  */
 export interface HttpRulesContext extends HeaderContext {
-  /** The import statements. */
-  imports: string;
   /** The services with routes. */
   services: {
     /** The service's full proto name (`acme.tasks.v1.TaskService`). */
@@ -205,11 +200,12 @@ export interface RestMethodContext {
 
 /**
  * `client-rest.ts`: REST clients of the services' `google.api.http` routes, plain HTTP and JSON
- * through `fetch`. The imports include `createRestConnection`, `RestCallOptions`,
- * `RestClientOptions`, `RestConnection` and `MessageInitShape`.
+ * through `fetch`. The template places the file's imports and re-exports with `{{importBlock}}`
+ * and `{{exportBlock}}`, and names the runtime exports its own code uses with
+ * `{{runtime "createRestConnection" from="grpc-rest-client"}}`; the imports include `MessageInitShape`.
  * @template proto/client-rest.ts.hbs
  */
-export interface RestClientContext extends EntryContext {
+export interface RestClientContext extends HeaderContext {
   /** The client property of the first service with routes (`taskService`), for the header's example. */
   firstClient: string;
   /** Its first method with a route, for the header's example. */
