@@ -11,7 +11,7 @@
  * FileBuilder that imports every name where it is printed (ServerContext).
  */
 import type { TypeEmitter } from '../core/emit/types/emit.js';
-import { FileBuilder, runtimeSymbol, typeSymbol } from '../core/builder/file.js';
+import { FileBuilder, runtimeSymbol } from '../core/builder/file.js';
 import {
   commentText,
   jsDoc,
@@ -221,14 +221,6 @@ export function emitServer(
 
   const withoutResume = sse.some((info) => !info.channel.sse!.resume && info.channel.sse!.method === 'GET');
   const notFound = sse.some((info) => info.paramsType);
-  // The node:http names the template's fixed code prints (it names its runtime exports itself, with {{runtime}}).
-  const printed: ServerContext['names'] = {
-    IncomingMessage: file.use(typeSymbol('IncomingMessage', 'node:http')),
-    ...(routed.length > 0 ? { ServerResponse: file.use(typeSymbol('ServerResponse', 'node:http')) } : {}),
-    ...(ws.length > 0
-      ? { Server: file.use(typeSymbol('Server', 'node:http')), Duplex: file.use(typeSymbol('Duplex', 'node:stream')) }
-      : {}),
-  };
   // RealtimeServerOptions takes CORS as every server does: its type goes with it.
   file.reexport(runtimeSymbol('CorsOptions'));
   // The runtime's server API for the transports used; with options.redis the Redis EventLog and FanOut.
@@ -252,7 +244,6 @@ export function emitServer(
     routed: routed.length > 0,
     auth: sse.length > 0 || ws.length > 0,
     verifies: verifies.map((info) => `\`${info.channel.key}\``).join(', '),
-    names: printed,
     declarations: declarations.join('\n\n'),
     handlerMembers: handlerMembers.join('\n'),
     publishMembers: publishMembers.join('\n'),

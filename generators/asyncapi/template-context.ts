@@ -82,7 +82,8 @@ export interface HandlersContext {
  * per channel, its handler, publish, option and server types, served with node:http. The template
  * places the file's imports and re-exports (the runtime's server API: CORS, `createHttpServer`, event
  * logs, fan-outs, Redis stores) with `{{importBlock}}` and `{{exportBlock}}`, and names the runtime
- * exports its own code uses with `{{runtime "MemoryEventLog"}}` (`from="sse-server"` for `SseHttpError`).
+ * exports its own code uses with `{{runtime "MemoryEventLog"}}` (`from="sse-server"` for `SseHttpError`),
+ * and node's with `{{import "IncomingMessage" from="node:http" type=true}}`.
  * @template asyncapi/server.ts.hbs
  */
 export interface ServerContext extends GeneratedFileContext {
@@ -98,8 +99,6 @@ export interface ServerContext extends GeneratedFileContext {
   auth: boolean;
   /** The WebSocket channels with first-message auth, as backticked keys (`chat`, `feed`); empty when none (then `websocket` options are optional). */
   verifies: string;
-  /** Local names of the node: exports the fixed code prints, imported by the generator; only those of the transports used. */
-  names: Partial<Record<'IncomingMessage' | 'ServerResponse' | 'Server' | 'Duplex', string>>;
   /** Per channel: path functions, WebSocket connection, input and handler types, POST stream contexts. */
   declarations: string;
   /** The members of `RealtimeHandlers`, one per WebSocket channel with handlers and per POST stream; empty when the server needs none. */

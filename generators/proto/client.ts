@@ -12,13 +12,13 @@
  * client.close();
  * ```
  */
-import { FileBuilder, typeSymbol } from '../core/builder/file.js';
+import { FileBuilder } from '../core/builder/file.js';
 import { jsDoc, propertyKey } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { MethodInfo, MethodKind, ServiceInfo, ServicesModel } from './server-model.js';
 import { modeName } from './server.js';
-import { importNamed, streamsRequests, streamsResponses } from './service-files.js';
+import { streamsRequests, streamsResponses } from './service-files.js';
 import type { ClientContext, ClientMemberContext, ClientServiceContext, WebClientContext } from './template-context.js';
 
 /** Call modes a browser can make. */
@@ -41,7 +41,6 @@ function nodeClient(model: ServicesModel, source: string): { context: ClientCont
     'createClient',
   ]);
   // The package type the template's code prints; its runtime names come from {{runtime}}.
-  importNamed(file, [typeSymbol('MessageInitShape', '@bufbuild/protobuf')]);
   file.reexportRuntime('grpc-client', 'grpc-node-client', 'client-common');
   // The header's example calls a unary method, when there is one.
   const unary = model.services.flatMap((service) =>
@@ -60,7 +59,6 @@ function webClient(model: ServicesModel, source: string): { context: WebClientCo
   const own = model.services.flatMap((service) => [service.webClientType, service.createClient]);
   const file = new FileBuilder('client-web.ts', [...own, 'WebClients', 'createClient', 'createConnectClient', 'webClients']);
   // The package types the template's code prints; its runtime names come from {{runtime}}.
-  importNamed(file, [typeSymbol('MessageInitShape', '@bufbuild/protobuf'), typeSymbol('Transport', '@connectrpc/connect')]);
   file.reexportRuntime('grpc-client', 'grpc-web-client', 'client-common');
   const services = model.services.flatMap((service) => {
     const methods = service.methods.filter((method) => WEB_KINDS.includes(method.kind));

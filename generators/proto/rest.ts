@@ -8,14 +8,14 @@
  * const task = await client.taskService.getTask({ id: "t1" }); // GET /v1/tasks/t1
  * ```
  */
-import { FileBuilder, symbol, typeSymbol } from '../core/builder/file.js';
+import { FileBuilder, symbol } from '../core/builder/file.js';
 import { jsDoc, propertyAccess, propertyKey, stringLiteral } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { httpRulesOf, type HttpBinding } from './http-rules.js';
 import type { LoadedProto } from './load.js';
 import type { MethodInfo, ServiceInfo, ServicesModel } from './server-model.js';
-import { importNamed, streamsResponses } from './service-files.js';
+import { streamsResponses } from './service-files.js';
 import type { HttpRulesContext, RestClientContext, RestMethodContext } from './template-context.js';
 
 /** The services with routes: each one's rules const (`TaskServiceHttpRules`) and rules by method. */
@@ -75,7 +75,6 @@ function restClient(rest: RestModel, source: string): { context: RestClientConte
   ]);
   const file = new FileBuilder('client-rest.ts', [...reserved, 'RestClients', 'createRestClient']);
   // The package type the template's code prints; its runtime names come from {{runtime}}.
-  importNamed(file, [typeSymbol('MessageInitShape', '@bufbuild/protobuf')]);
   file.reexportRuntime('grpc-rest-client', 'client-common');
   const first = rest.services[0]!;
   const services = rest.services.map(({ service, constName, rules }) => {

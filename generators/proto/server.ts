@@ -9,19 +9,18 @@
  * await server.listen(8080, "127.0.0.1");
  * ```
  */
-import { FileBuilder, symbol, typeSymbol } from '../core/builder/file.js';
+import { FileBuilder, symbol } from '../core/builder/file.js';
 import { jsDoc, propertyKey } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { RestModel } from './rest.js';
 import type { MethodInfo, ServicesModel } from './server-model.js';
-import { importNamed, streamsRequests, streamsResponses } from './service-files.js';
+import { streamsRequests, streamsResponses } from './service-files.js';
 import type { HandlerMemberContext, ServerContext } from './template-context.js';
 
 export function emitServer(model: ServicesModel, templates: TemplateRenderer, source: string, rest?: RestModel): GeneratedFile[] {
   const file = new FileBuilder('server.ts', [...model.services.map((service) => service.handlersType), 'GrpcServices', 'createGrpcServer']);
   // The package type the template's code prints; its runtime names come from {{runtime}}.
-  importNamed(file, [typeSymbol('MessageInitShape', '@bufbuild/protobuf')]);
   file.reexportRuntime('grpc-server');
   const services = model.services.map((service) => {
     const rules = rest?.rulesOf(service);

@@ -70,7 +70,7 @@ export interface HandlerMemberContext {
  * them (gRPC, gRPC-Web, Connect, REST routes of `google.api.http` rules) on one port. The
  * template places the file's imports and re-exports with `{{importBlock}}` and `{{exportBlock}}`,
  * and names the runtime exports its own code uses with `{{runtime "serveGrpc" from="grpc-server"}}`;
- * the imports include `MessageInitShape`.
+ * it imports `MessageInitShape` with `{{import "MessageInitShape" from="@bufbuild/protobuf" type=true}}`.
  * @template proto/server.ts.hbs
  */
 export interface ServerContext extends HeaderContext {
@@ -131,7 +131,7 @@ export interface ClientServiceContext {
  * `client.ts`: Node clients of the services (gRPC over HTTP/2, every call mode), one per service
  * and `createClient` for all over one session. The template places the file's imports and
  * re-exports with `{{importBlock}}` and `{{exportBlock}}`, and names the runtime exports its own
- * code uses with `{{runtime "serviceClient" from="grpc-client"}}`; the imports include `MessageInitShape`.
+ * code uses with `{{runtime "serviceClient" from="grpc-client"}}`; it imports `MessageInitShape` with `{{import "MessageInitShape" from="@bufbuild/protobuf" type=true}}`.
  * @template proto/client.ts.hbs
  */
 export interface ClientContext extends HeaderContext {
@@ -148,7 +148,7 @@ export interface ClientContext extends HeaderContext {
  * `fetch`; unary and server-streaming methods). The template places the file's imports and
  * re-exports with `{{importBlock}}` and `{{exportBlock}}`, and names the runtime exports its own
  * code uses with `{{runtime "serviceClient" from="grpc-client"}}`; the imports include `Transport`
- * and `MessageInitShape`.
+ * and, with `{{import}}`, `MessageInitShape`.
  * @template proto/client-web.ts.hbs
  */
 export interface WebClientContext extends HeaderContext {
@@ -202,7 +202,7 @@ export interface RestMethodContext {
  * `client-rest.ts`: REST clients of the services' `google.api.http` routes, plain HTTP and JSON
  * through `fetch`. The template places the file's imports and re-exports with `{{importBlock}}`
  * and `{{exportBlock}}`, and names the runtime exports its own code uses with
- * `{{runtime "createRestConnection" from="grpc-rest-client"}}`; the imports include `MessageInitShape`.
+ * `{{runtime "createRestConnection" from="grpc-rest-client"}}`; it imports `MessageInitShape` with `{{import "MessageInitShape" from="@bufbuild/protobuf" type=true}}`.
  * @template proto/client-rest.ts.hbs
  */
 export interface RestClientContext extends HeaderContext {

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Handlebars from 'handlebars';
-import { runtimeSymbol, type FileBuilder } from '../builder/file.js';
+import { runtimeSymbol, symbol, type FileBuilder } from '../builder/file.js';
 import { error } from '../diagnostics.js';
 import { BUILTIN_RUNTIME, BUILTIN_TEMPLATES } from './package-folders.js';
 import { codegenVersion } from './version.js';
@@ -33,8 +33,15 @@ export class TemplateRenderer {
     // file's import and re-export blocks go; they are filled in once the whole template has rendered.
     this.handlebars.registerHelper('runtime', (name: string, options: Handlebars.HelperOptions) => {
       const { from, type } = options.hash as { from?: string; type?: boolean };
-      const symbol = runtimeSymbol(name, from);
-      return fileOf(options, `{{runtime "${name}"}}`).use(type ? { ...symbol, type: true } : symbol);
+      const found = runtimeSymbol(name, from);
+      return fileOf(options, `{{runtime "${name}"}}`).use(type ? { ...found, type: true } : found);
+    });
+    // `{{import "Name" from="package" type=true}}`: the same for a package's export (`node:http`,
+    // `@bufbuild/protobuf`) or a generated module's (`from="./types"`; `verbatim=true` keeps a path as written).
+    this.handlebars.registerHelper('import', (name: string, options: Handlebars.HelperOptions) => {
+      const { from, type, verbatim } = options.hash as { from?: string; type?: boolean; verbatim?: boolean };
+      if (!from) throw error(`{{import "${name}"}} needs from="<module>"`);
+      return fileOf(options, `{{import "${name}"}}`).use(symbol(name, from, { type: type === true, verbatim: verbatim === true }));
     });
     this.handlebars.registerHelper(
       'importBlock',
