@@ -17,6 +17,7 @@
  */
 import type { Documents, Problems, SourceDoc, Where } from '../core/schema/json-documents.js';
 import {
+  at,
   child,
   closest,
   deref,
@@ -44,12 +45,6 @@ import {
 import type { PayloadSchemas } from './schemas.js';
 
 const SUPPORTED = ['ws', 'wss', 'sse', 'http', 'https'] as const;
-
-function at(where: Where, ...keys: (string | number)[]): Where {
-  let path = where.path;
-  for (const key of keys) path = child(path, key);
-  return { doc: where.doc, path };
-}
 
 /** One segment of a JSON pointer in a URI fragment: percent-decoded, then `~1` → `/`, `~0` → `~`. */
 function decodePart(part: string): string {

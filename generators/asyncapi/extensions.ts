@@ -8,7 +8,7 @@
  * `x-first-message-auth`. Message: `x-sse-event`.
  */
 import type { Problems, Where } from '../core/schema/json-documents.js';
-import { child, describe, isObject, locate, own } from '../core/schema/json-documents.js';
+import { at, describe, isObject, locate, own } from '../core/schema/json-documents.js';
 import type { SseSettings, Transport } from './model.js';
 
 export const DEFAULTS = {
@@ -23,12 +23,6 @@ export const WEBSOCKET_ONLY = ['x-subprotocols', 'x-heartbeat', 'x-max-message-s
 
 /** RFC 6455 subprotocols are RFC 7230 tokens. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
-function at(where: Where, ...keys: string[]): Where {
-  let path = where.path;
-  for (const key of keys) path = child(path, key);
-  return { doc: where.doc, path };
-}
 
 /** An integer in [min, max], else a located problem and undefined. */
 function integer(

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { TypeEmitter } from '../core/emit/types/emit.js';
 import { FileBuilder, symbol } from '../core/builder/file.js';
-import { commentText, jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
+import { commentText, indent, jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
 import { displayPath, importSpecifier } from '../core/pipeline/paths.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { StubMember } from '../core/pipeline/user-files.js';
@@ -64,8 +64,4 @@ export async function handlerScaffold(
   // ts-morph is heavy: load it only when there is a user file to add to.
   const { addMissingMembers } = await import('../core/pipeline/user-files.js');
   return [{ file, content: addMissingMembers(existing, displayPath(file), { variable: 'handlers', members }).text }];
-}
-
-function indent(code: string, by: string): string {
-  return code.replace(/^(?=.)/gm, by);
 }

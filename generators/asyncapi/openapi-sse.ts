@@ -14,7 +14,7 @@
  * the operation takes the same settings as on an AsyncAPI channel.
  */
 import type { Documents, SourceDoc, Where } from '../core/schema/json-documents.js';
-import { child, deref, describe, isObject, locate, own, Problems } from '../core/schema/json-documents.js';
+import { at, deref, describe, isObject, locate, own, Problems } from '../core/schema/json-documents.js';
 import { error } from '../core/diagnostics.js';
 import type { SchemaObject } from '../core/schema/json-schema.js';
 import { pascalCase } from '../core/builder/names.js';
@@ -24,12 +24,6 @@ import { finishChannels } from './channels.js';
 import type { PendingChannel, PendingMessage } from './document.js';
 import { readSse } from './extensions.js';
 import type { ChannelOperation, ChannelParameter, RealtimeModel } from './model.js';
-
-function at(where: Where, ...keys: (string | number)[]): Where {
-  let path = where.path;
-  for (const key of keys) path = child(path, key);
-  return { doc: where.doc, path };
-}
 
 export function loadOpenApiSse(root: SourceDoc, docs: Documents): RealtimeModel {
   const data = root.data as Record<string, unknown>;

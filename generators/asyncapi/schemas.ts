@@ -12,7 +12,7 @@
  * `<MessageName>Payload`.
  */
 import type { Documents, Where } from '../core/schema/json-documents.js';
-import { child, describe, isObject, locate, own, Problems, resolveRef } from '../core/schema/json-documents.js';
+import { at, describe, isObject, locate, own, Problems, resolveRef } from '../core/schema/json-documents.js';
 import type { NamedSchema } from '../core/schema/json-schema.js';
 import { pascalCase } from '../core/builder/names.js';
 import { refName } from '../core/schema/json-schema.js';
@@ -25,10 +25,6 @@ const SCHEMA_MAP = ['properties', 'patternProperties', 'definitions', '$defs'];
 /** Formats whose schemas are JSON Schema (draft-07 and later) or AsyncAPI's superset of it. */
 const JSON_SCHEMA_FORMAT =
   /^application\/(vnd\.aai\.asyncapi(\+json|\+yaml)?;\s*version=3\.\d+\.\d+|schema\+(json|yaml);\s*version=draft-0?7)$/i;
-
-function at(where: Where, key: string | number): Where {
-  return { doc: where.doc, path: child(where.path, key) };
-}
 
 export class PayloadSchemas {
   private readonly registry: SchemaRegistry;

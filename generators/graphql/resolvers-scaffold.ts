@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
 import { FileBuilder, symbol } from '../core/builder/file.js';
-import { jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
+import { indent, jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
 import { displayPath, importSpecifier } from '../core/pipeline/paths.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { StubMember } from '../core/pipeline/user-files.js';
@@ -58,8 +58,4 @@ function rootMember(type: GraphQLObjectType, subscription: boolean): StubMember 
   });
   const body = fields.map((field) => `${indent(field.code, '  ')},`).join('\n');
   return { name: type.name, code: `${propertyKey(type.name)}: {\n${body}\n}`, members: fields };
-}
-
-function indent(code: string, by: string): string {
-  return code.replace(/^(?=.)/gm, by);
 }

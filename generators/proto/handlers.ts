@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { FileBuilder, symbol } from '../core/builder/file.js';
-import { jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
+import { indent, jsDoc, propertyKey, stringLiteral } from '../core/builder/names.js';
 import { displayPath, importSpecifier } from '../core/pipeline/paths.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { StubMember } from '../core/pipeline/user-files.js';
@@ -61,8 +61,4 @@ function methodStub(service: ServiceInfo, method: MethodInfo): StubMember {
   const streams = method.kind === 'server_streaming' || method.kind === 'bidi_streaming';
   const code = `${doc}async ${streams ? '*' : ''}${propertyKey(method.name)}() {\n  throw new ConnectError(${message}, Code.Unimplemented);\n}`;
   return { name: method.name, code };
-}
-
-function indent(code: string, by: string): string {
-  return code.replace(/^(?=.)/gm, by);
 }

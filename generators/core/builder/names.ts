@@ -180,6 +180,11 @@ export function commentText(text: string): string {
     .trimEnd();
 }
 
+/** Prefixes every non-empty line of `code` with `by` (a scaffold's method body inside its object). */
+export function indent(code: string, by: string): string {
+  return code.replace(/^(?=.)/gm, by);
+}
+
 /**
  * A JSDoc block from lines of text (descriptions, `@deprecated`, ...), indented by `indent`.
  * Empty input gives an empty string, so templates can always print it.
