@@ -51,11 +51,14 @@ const ANNOTATIONS = new Set([
   'xml',
 ]);
 const keys = new WeakMap<object, string>();
+/** Each distinct key's short stand-in, so a parent's key names its children instead of embedding their keys. */
+const interned = new Map<string, string>();
 
 /**
  * A text equal for two schemas exactly when they validate alike: the schema without its
  * annotations (descriptions, examples, ...), walked by keyword so that a property *named*
- * "description" is kept.
+ * "description" is kept. Subschemas appear by an interned id of their own key, so keys stay
+ * linear in the schema's size (embedding whole child keys made them grow with every level).
  */
 export function structuralKey(schema: JsonSchema): string {
   if (typeof schema !== 'object' || schema === null) return JSON.stringify(schema);
@@ -67,12 +70,12 @@ export function structuralKey(schema: JsonSchema): string {
     let text: string;
     if (SCHEMA_MAPS.has(keyword) && value && typeof value === 'object' && !Array.isArray(value)) {
       text = `{${Object.entries(value as Record<string, JsonSchema>)
-        .map(([name, child]) => `${JSON.stringify(name)}:${structuralKey(child)}`)
+        .map(([name, child]) => `${JSON.stringify(name)}:${childKey(child)}`)
         .join(',')}}`;
     } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) {
-      text = `[${(value as JsonSchema[]).map(structuralKey).join(',')}]`;
+      text = `[${(value as JsonSchema[]).map(childKey).join(',')}]`;
     } else if (SCHEMA_ONES.has(keyword) && !Array.isArray(value)) {
-      text = structuralKey(value as JsonSchema);
+      text = childKey(value as JsonSchema);
     } else {
       text = JSON.stringify(value) ?? 'undefined';
     }
@@ -81,4 +84,16 @@ export function structuralKey(schema: JsonSchema): string {
   const key = `{${parts.join(',')}}`;
   keys.set(schema, key);
   return key;
+}
+
+/** A subschema inside its parent's key: booleans as themselves, objects by interned id. */
+function childKey(schema: JsonSchema): string {
+  if (typeof schema !== 'object' || schema === null) return JSON.stringify(schema);
+  const key = structuralKey(schema);
+  let id = interned.get(key);
+  if (id === undefined) {
+    id = `#${interned.size}`;
+    interned.set(key, id);
+  }
+  return id;
 }
