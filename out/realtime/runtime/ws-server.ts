@@ -359,14 +359,21 @@ export function createWebSocketEndpoint<
     }
   };
 
-  const accept = (socket: WebSocket, request: IncomingMessage, channel: string, params: PathParams, context: Ctx): void => {
+  const accept = (
+    socket: WebSocket,
+    transport: Duplex,
+    request: IncomingMessage,
+    channel: string,
+    params: PathParams,
+    context: Ctx,
+  ): void => {
     // `ws` closes the socket itself with the right code (1002, 1007, 1009) before emitting these.
     socket.on("error", () => {});
     if (peers.size >= maxConnections || closing) {
       socket.close(closing ? CloseCode.GoingAway : CloseCode.TryAgainLater, closing ? "Server shutting down" : "Too many connections");
       return;
     }
-    const peer = new Peer<Out, Ctx>(socket, request, channel, params, context, router, rateLimit, maxBufferedBytes);
+    const peer = new Peer<Out, Ctx>(socket, transport, request, channel, params, context, router, rateLimit, maxBufferedBytes);
     peers.add(peer);
     socket.on("pong", () => (peer.alive = true));
     socket.on("message", (data, isBinary) => receive(peer, data, isBinary));
@@ -397,7 +404,7 @@ export function createWebSocketEndpoint<
       return;
     }
     socket.once("close", () => perClient.release(client));
-    sockets.handleUpgrade(request, socket, head, (client) => accept(client, request, channel, params, context));
+    sockets.handleUpgrade(request, socket, head, (client) => accept(client, socket, request, channel, params, context));
   };
 
   const heartbeatMs = options.heartbeatMs ?? 30_000;
