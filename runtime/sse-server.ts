@@ -162,7 +162,7 @@ const MAX_EVENT_ID_LENGTH = 256;
 /** One open stream: writes with a bound on what may wait in memory for a slow client. */
 class Stream {
   /** Live events that arrived while the stream was replaying, with their ids. */
-  pending: { id: string; text: string }[] | undefined;
+  pending: { id: string; bytes: Buffer }[] | undefined;
   closed = false;
 
   constructor(
@@ -171,11 +171,11 @@ class Stream {
     private readonly onOverflow: (bufferedBytes: number) => void,
   ) {}
 
-  write(text: string): boolean {
+  write(block: string | Buffer): boolean {
     if (this.closed || this.response.destroyed) return false;
-    // `write` returning false only means "above the high-water mark": the text is buffered. What
+    // `write` returning false only means "above the high-water mark": the block is buffered. What
     // counts is how much is buffered, in the response and its socket together.
-    if (!this.response.write(text) && this.response.writableLength > this.maxBufferedBytes) {
+    if (!this.response.write(block) && this.response.writableLength > this.maxBufferedBytes) {
       this.onOverflow(this.response.writableLength);
       this.destroy();
       return false;
@@ -364,7 +364,7 @@ export function createSseEndpoint<Events extends object, Principal = unknown, Bo
     const overlap = pending.findIndex((event) => event.id === newest);
     for (const [index, event] of pending.entries()) {
       const after = idIsAfter(event.id, newest);
-      if (after === true || (after === undefined && index > overlap)) stream.write(event.text);
+      if (after === true || (after === undefined && index > overlap)) stream.write(event.bytes);
     }
   }
 
@@ -376,11 +376,12 @@ export function createSseEndpoint<Events extends object, Principal = unknown, Bo
   }
 
   function deliver(subscribers: ReadonlySet<Stream>, event: LoggedEvent): void {
-    // Formatted once for every stream of the channel.
-    const text = formatEvent(event);
+    // Formatted and encoded once for every stream of the channel: a string written to each
+    // response would be measured and encoded to UTF-8 again for each of them.
+    const bytes = Buffer.from(formatEvent(event));
     for (const stream of subscribers) {
-      if (stream.pending) stream.pending.push({ id: event.id, text });
-      else stream.write(text);
+      if (stream.pending) stream.pending.push({ id: event.id, bytes });
+      else stream.write(bytes);
     }
   }
 
