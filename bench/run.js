@@ -35,22 +35,56 @@ import { benchSseServer } from './lib/sse-server.js';
 import { benchWorstCase } from './lib/worst-case.js';
 import { benchBundleSize } from './lib/bundle-size.js';
 import { benchLintPeers } from './lib/lint-peers.js';
+import { printSummary, summaryRows } from './lib/summary.js';
 
-const SECTIONS = [
-  'generation',
-  'tsc',
-  'validators',
-  'rest-server',
-  'graphql-generation',
-  'graphql-server',
-  'grpc-messages',
-  'grpc-server',
-  'ws-server',
-  'sse-server',
-  'worst-case',
-  'bundle-size',
-  'lint-peers',
+/**
+ * Every section, in the order they run: `key` names its entry in results.json, `run` measures
+ * (given the options and the results so far) and returns its result, `failed` tells from that
+ * result whether something could not be run at all. A section registers its closing-table rows
+ * with `recordTarget` (bench/lib/summary.js); one that throws fails the run (exit code 1).
+ * One line per section: add yours here.
+ */
+const SECTION_LIST = [
+  {
+    id: 'generation',
+    key: 'generation',
+    run: (o) => benchGeneration({ runs: o.runs, heyRuns: o.heyRuns, warmup: o.warmup, heyWarmup: o.heyWarmup, tools: o.tools, log: o.log }),
+    failed: (r) => Object.values(r.results).some((entry) => entry.failure),
+  },
+  {
+    id: 'tsc',
+    key: 'tsc',
+    run: (o, results) =>
+      benchTypecheck({
+        runs: o.tscRuns,
+        warmup: o.tscWarmup,
+        subjects: o.tsc,
+        log: o.log,
+        regenerate: o.regenerate,
+        generation: results.generation,
+      }),
+    failed: (r) => r.results.some((entry) => entry.failure),
+  },
+  { id: 'validators', key: 'validators', run: (o) => benchValidators({ log: o.log, quick: o.quick, passArgs: o.passArgs }) },
+  { id: 'rest-server', key: 'restServer', run: (o) => benchRestServer({ log: o.log, quick: o.quick }) },
+  {
+    id: 'graphql-generation',
+    key: 'graphqlGeneration',
+    run: (o) => benchGraphQLGeneration({ runs: o.runs, warmup: o.warmup, log: o.log }),
+    failed: (r) => Object.values(r.results).some((entry) => entry.failure),
+  },
+  { id: 'graphql-server', key: 'graphqlServer', run: (o) => benchGraphQLServer({ log: o.log, quick: o.quick }) },
+  { id: 'grpc-messages', key: 'grpcMessages', run: (o) => benchGrpcMessages({ log: o.log, quick: o.quick }) },
+  { id: 'grpc-server', key: 'grpcServer', run: (o) => benchGrpcServer({ log: o.log, quick: o.quick }) },
+  { id: 'ws-server', key: 'wsServer', run: (o) => benchWsServer({ log: o.log, quick: o.quick }) },
+  { id: 'sse-server', key: 'sseServer', run: (o) => benchSseServer({ log: o.log, quick: o.quick }) },
+  { id: 'worst-case', key: 'worstCase', run: (o) => benchWorstCase({ log: o.log, quick: o.quick }) },
+  { id: 'bundle-size', key: 'bundleSize', run: (o) => benchBundleSize({ log: o.log, quick: o.quick }) },
+  { id: 'lint-peers', key: 'lintPeers', run: (o) => benchLintPeers({ log: o.log }) },
 ];
+const SECTIONS = SECTION_LIST.map((section) => section.id);
+/** Sections `--quick` leaves out unless `--only` names them. */
+const NOT_QUICK = ['lint-peers'];
 const GENERATORS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
 const TSC_SUBJECTS = ['ours', 'ours-types', 'openapi-typescript', 'hey-api'];
 
@@ -159,7 +193,7 @@ function parseArgs(argv) {
     return n;
   };
   const quick = flags.has('quick');
-  const only = list('only', SECTIONS, quick ? SECTIONS.filter((section) => section !== 'lint-peers') : SECTIONS);
+  const only = list('only', SECTIONS, quick ? SECTIONS.filter((section) => !NOT_QUICK.includes(section)) : SECTIONS);
   const skip = list('skip', SECTIONS, []);
   return {
     help: flags.has('h') || flags.has('help'),
@@ -243,74 +277,22 @@ async function main() {
   );
 
   const started = performance.now();
-  const results = { machine: info, options: { ...options, passArgs: undefined } };
+  const results = { machine: info, options: { ...options, passArgs: undefined }, sections: {} };
+  const ran = [];
   let failed = false;
-  if (options.sections.includes('generation')) {
-    results.generation = benchGeneration({
-      runs: options.runs,
-      heyRuns: options.heyRuns,
-      warmup: options.warmup,
-      heyWarmup: options.heyWarmup,
-      tools: options.tools,
-      log,
-    });
-    failed ||= Object.values(results.generation.results).some((r) => r.failure);
+  for (const section of SECTION_LIST) {
+    if (!options.sections.includes(section.id)) continue;
+    const outcome = await runSection(section, { ...options, log }, results, log);
+    results.sections[section.id] = outcome.timing;
+    ran.push({ section: section.id, result: outcome.result, error: outcome.error });
+    if (outcome.error !== undefined) failed = true;
+    else {
+      results[section.key] = outcome.result;
+      failed ||= outcome.failed;
+    }
   }
-  if (options.sections.includes('tsc')) {
-    results.tsc = benchTypecheck({
-      runs: options.tscRuns,
-      warmup: options.tscWarmup,
-      subjects: options.tsc,
-      log,
-      regenerate: options.regenerate,
-      generation: results.generation,
-    });
-    failed ||= results.tsc.results.some((r) => r.failure);
-  }
-  if (options.sections.includes('validators')) {
-    results.validators = benchValidators({ log, quick: options.quick, passArgs: options.passArgs });
-    failed ||= results.validators.ok === false;
-  }
-  if (options.sections.includes('rest-server')) {
-    results.restServer = await benchRestServer({ log, quick: options.quick });
-    failed ||= results.restServer.ok === false;
-  }
-  if (options.sections.includes('graphql-generation')) {
-    results.graphqlGeneration = benchGraphQLGeneration({ runs: options.runs, warmup: options.warmup, log });
-    failed ||= Object.values(results.graphqlGeneration.results).some((r) => r.failure);
-  }
-  if (options.sections.includes('graphql-server')) {
-    results.graphqlServer = await benchGraphQLServer({ log, quick: options.quick });
-    failed ||= results.graphqlServer.ok === false;
-  }
-  if (options.sections.includes('grpc-messages')) {
-    results.grpcMessages = await benchGrpcMessages({ log, quick: options.quick });
-    failed ||= results.grpcMessages.ok === false;
-  }
-  if (options.sections.includes('grpc-server')) {
-    results.grpcServer = await benchGrpcServer({ log, quick: options.quick });
-    failed ||= results.grpcServer.ok === false;
-  }
-  if (options.sections.includes('ws-server')) {
-    results.wsServer = await benchWsServer({ log, quick: options.quick });
-    failed ||= results.wsServer.ok === false;
-  }
-  if (options.sections.includes('sse-server')) {
-    results.sseServer = await benchSseServer({ log, quick: options.quick });
-    failed ||= results.sseServer.ok === false;
-  }
-  if (options.sections.includes('worst-case')) {
-    results.worstCase = benchWorstCase({ log, quick: options.quick });
-    failed ||= results.worstCase.ok === false;
-  }
-  if (options.sections.includes('bundle-size')) {
-    results.bundleSize = await benchBundleSize({ log, quick: options.quick });
-    failed ||= results.bundleSize.ok === false;
-  }
-  if (options.sections.includes('lint-peers')) {
-    results.lintPeers = benchLintPeers({ log });
-    failed ||= results.lintPeers.ok === false;
-  }
+  printSummary(log, { ran });
+  results.summary = summaryRows();
   results.totalMs = performance.now() - started;
   results.loadAtEnd = loadavg().map((value) => Math.round(value * 100) / 100);
 
@@ -321,8 +303,34 @@ async function main() {
   log(
     `done in ${(results.totalMs / 1000).toFixed(0)} s · results: ${relative(ROOT, join(WORK, 'results.json'))}${options.json ? `, ${options.json}` : ''}`,
   );
-  if (failed) log('some measurements could not be taken (✗ above): exit code 1');
+  if (failed) log('some measurements could not be taken, or a section threw (✗ above): exit code 1');
   return failed ? 1 : 0;
+}
+
+const loadNow = () => loadavg().map((value) => Math.round(value * 100) / 100);
+
+/**
+ * Runs one section between two load-average lines. A section that throws is a harness failure:
+ * it is reported with its stack and the run goes on to the next section, then exits 1.
+ */
+async function runSection(section, options, results, log) {
+  const loadBefore = loadNow();
+  const started = performance.now();
+  let result;
+  let error;
+  try {
+    result = await section.run(options, results);
+  } catch (thrown) {
+    error = thrown;
+    log(`\n   ✗ section ${section.id} threw: ${thrown?.stack ?? thrown}`);
+  }
+  const loadAfter = loadNow();
+  const ms = performance.now() - started;
+  log(
+    `   [${section.id}: ${(ms / 1000).toFixed(1)} s; load average (1/5/15 min) before ${loadBefore.join(' / ')}, after ${loadAfter.join(' / ')}${Math.max(loadBefore[0], loadAfter[0]) > cpus().length * 0.25 ? ' — busy machine: compare the CPU columns' : ''}]`,
+  );
+  const failed = error === undefined && (section.failed ? section.failed(result) : result?.ok === false);
+  return { result, error, failed, timing: { ms, loadBefore, loadAfter, threw: error === undefined ? undefined : String(error) } };
 }
 
 process.exitCode = await main();
