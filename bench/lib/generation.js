@@ -6,9 +6,11 @@ import { basename, join, relative } from 'node:path';
 import { outputSize } from './files.js';
 import { childEnv, tail, timed } from './proc.js';
 import { bytes, fmtRatio, int, kb, ms, ratio, summarize, table, verdict } from './stats.js';
+import { recordTarget, TARGETS as ISSUE_TARGETS } from './summary.js';
 import { generators, ROOT, SPEC, WORK } from './tools.js';
 
-export const TARGETS = { 'openapi-typescript': 1.5, 'hey-api': 0.5 };
+/** Ours (types + validators + client + server) over each peer's time: at most this. */
+export const TARGETS = { 'openapi-typescript': ISSUE_TARGETS.generation.atMost, 'hey-api': 0.5 };
 
 /** Runs a generator once into a wiped output folder (the wipe is not timed). */
 export function runGenerator(tool, usageFile) {
@@ -181,6 +183,16 @@ export function benchGeneration({ runs, heyRuns, warmup, heyWarmup, tools: ids, 
       ),
     );
   }
+  const versusTypes = ratios.find((r) => r.name === 'ours / openapi-typescript');
+  if (versusTypes && results.ours)
+    recordTarget({
+      section: 'generation',
+      id: 'generation',
+      ours: `${ms(results.ours.time?.median)}, ${kb(results.ours.peakRssKb?.median)}`,
+      peer: `openapi-typescript ${ms(results['openapi-typescript'].time?.median)}, ${kb(results['openapi-typescript'].peakRssKb?.median)}`,
+      ratio: versusTypes.value,
+      cpuRatio: versusTypes.cpu,
+    });
   const net = Object.values(results).filter((r) => r.netAttempts.length);
   for (const r of net) log(`   ! ${r.label} tried to reach the network (blocked): ${r.netAttempts.slice(0, 3).join('; ')}`);
   if (!net.length) log('   network: no generator attempted a connection (all ran with bench/lib/netguard.js preloaded)');

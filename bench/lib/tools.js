@@ -51,9 +51,10 @@ export function generators(spec = SPEC) {
     ours: {
       id: 'ours',
       label: `codegen ${OURS_VERSION} (ours)`,
-      emits: 'types + validators + client',
+      // The server too: the issue's target (≤ 0.5× openapi-typescript) counts the whole output.
+      emits: 'types + validators + client + server',
       outDir: ours,
-      args: [OURS_BIN, 'generate', spec, '-o', ours, '--quiet'],
+      args: [OURS_BIN, 'generate', spec, '-o', ours, '--emit', 'types,validators,client,server', '--quiet'],
       unavailable: oursUnavailable,
     },
     'ours-types': {
