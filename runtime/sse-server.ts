@@ -162,7 +162,7 @@ const MAX_EVENT_ID_LENGTH = 256;
 /** One open stream: writes with a bound on what may wait in memory for a slow client. */
 class Stream {
   /** Live events that arrived while the stream was replaying, with their ids. */
-  pending: { id: string; bytes: Buffer }[] | undefined;
+  pending: WireBlock[] | undefined;
   closed = false;
 
   constructor(
@@ -207,9 +207,17 @@ class Stream {
   }
 }
 
+/** An event formatted and encoded for the wire, with its id. */
+interface WireBlock {
+  id: string;
+  bytes: Buffer;
+}
+
 interface ChannelState {
   streams: Set<Stream>;
   subscription: Promise<Unsubscribe>;
+  /** Events of this tick not yet written: they go to every stream together at the tick's end. */
+  queued: WireBlock[] | undefined;
 }
 
 /**
@@ -323,8 +331,11 @@ export function createSseEndpoint<Events extends object, Principal = unknown, Bo
 
   /** This process's subscription to `channel`: one per channel, shared by its streams. */
   function subscribeChannel(channel: string): ChannelState {
-    const subscribers = new Set<Stream>();
-    const state: ChannelState = { streams: subscribers, subscription: eventLog.subscribe(channel, (event) => deliver(subscribers, event)) };
+    const state: ChannelState = {
+      streams: new Set(),
+      subscription: eventLog.subscribe(channel, (event) => deliver(state, event)),
+      queued: undefined,
+    };
     channels.set(channel, state);
     return state;
   }
@@ -355,6 +366,8 @@ export function createSseEndpoint<Events extends object, Principal = unknown, Bo
       return;
     }
     for (const event of replay) stream.write(formatEvent(event));
+    // Events delivered during the replay may still wait for the end of the tick: into `pending`.
+    flush(joined);
     const pending = stream.pending ?? [];
     stream.pending = undefined;
     // Events appended between subscribing and reading the log are in both, and a log shared by
@@ -375,14 +388,17 @@ export function createSseEndpoint<Events extends object, Principal = unknown, Bo
     state.subscription.then((unsubscribe) => unsubscribe()).catch(() => {});
   }
 
-  function deliver(subscribers: ReadonlySet<Stream>, event: LoggedEvent): void {
-    // Formatted and encoded once for every stream of the channel: a string written to each
-    // response would be measured and encoded to UTF-8 again for each of them.
-    const bytes = Buffer.from(formatEvent(event));
-    for (const stream of subscribers) {
-      if (stream.pending) stream.pending.push({ id: event.id, bytes });
-      else stream.write(bytes);
+  function deliver(state: ChannelState, event: LoggedEvent): void {
+    // Formatted and encoded once for every stream of the channel, and held to the end of the tick:
+    // events published together (a burst, or a log delivering a backlog) then cost each stream
+    // one write of one Buffer, instead of one write (and one chunk of the chunked encoding) each.
+    const block = { id: event.id, bytes: Buffer.from(formatEvent(event)) };
+    if (state.queued) {
+      state.queued.push(block);
+      return;
     }
+    state.queued = [block];
+    process.nextTick(flush, state);
   }
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -526,6 +542,8 @@ export function createSseEndpoint<Events extends object, Principal = unknown, Bo
       closed = true;
       if (keepAlive !== undefined) clearInterval(keepAlive);
       keepAlive = undefined;
+      // Events published just before still reach the streams, ahead of their end.
+      for (const state of channels.values()) flush(state);
       for (const stream of streams) stream.end();
       const subscriptions = [...channels.values()].map((state) => state.subscription);
       channels.clear();
@@ -544,4 +562,16 @@ function lastEventId(request: IncomingMessage, url: URL): string | undefined {
 function positive(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`SSE: ${name} must be a positive integer, not ${value}`);
   return value;
+}
+
+/** Writes a channel's queued events to its streams: one Buffer for all of them. */
+function flush(state: ChannelState): void {
+  const queued = state.queued;
+  state.queued = undefined;
+  if (!queued) return;
+  const bytes = queued.length === 1 ? queued[0]!.bytes : Buffer.concat(queued.map((block) => block.bytes));
+  for (const stream of state.streams) {
+    if (stream.pending) stream.pending.push(...queued);
+    else stream.write(bytes);
+  }
 }
