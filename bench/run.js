@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench` (= `npm run build && node bench/run.js`): codegen against its peers.
-//   1. generation  full generation for GitHub's REST description, ours vs openapi-typescript, @hey-api/openapi-ts
+//   1. generation  full generation for GitHub's REST description (ours: types + validators + client + server),
+//                  vs openapi-typescript, @hey-api/openapi-ts
 //   2. tsc         tsc --noEmit (TypeScript 5.9 and 7) on the generated code, ours vs openapi-typescript
 //   3. validators  generated validators vs ajv (delegated to bench/validators.*, when present)
 //   4. rest-server the generated REST server (the example) vs Fastify 5, req/s with autocannon
@@ -13,8 +14,10 @@
 //  11. worst-case          per validator keyword, the blocking time of the worst request within default limits
 //  12. bundle-size         one operation per style bundled for browsers with esbuild, vs hey-api, openapi-fetch, graphql-request, connect-web
 //  13. lint-peers          codegen lint vs Spectral (spectral:oas) and Redocly (recommended) on the corpus's OpenAPI documents
-// Every figure is printed as measured, with ratios from the same run; targets are information, not
-// assertions. The exit code is 1 only when something could not be run at all.
+// Every figure is printed as measured, with ratios from the same run and the load average before and
+// after each section; targets are information, not assertions, and the run closes with one table of
+// them (bench/lib/summary.js). The exit code is 1 when something could not be run at all or a
+// section threw; a missed target never changes it.
 // Options: see --help.
 import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { spawnSync } from 'node:child_process';
