@@ -125,9 +125,7 @@ export const ADAPTERS = {
       : [];
   },
   'graphql-server': (result) =>
-    result.ratio
-      ? [{ id: 'graphql', peer: 'graphql-yoga (until Mercurius is added)', ratio: result.ratio.rps, cpuRatio: result.ratio.cpu }]
-      : [],
+    result.ratio ? [{ id: 'graphql', peer: result.ratio.peer ?? 'graphql-yoga', ratio: result.ratio.rps, cpuRatio: result.ratio.cpu }] : [],
 };
 
 /**
