@@ -94,12 +94,6 @@ export const ADAPTERS = {
           note: r.note || undefined,
         };
       }),
-  validators: (result) => {
-    // bench/validators.ts prints its ratios (ours / ajv) at the end of its table lines.
-    const cells = [...(result.output ?? '').matchAll(/(\d+\.\d+)×/g)].map((match) => Number(match[1]));
-    if (!cells.length) return [];
-    return [{ id: 'validators', ours: `${cells.length} cells`, peer: 'ajv + ajv-formats', ratio: Math.min(...cells) }];
-  },
   'rest-server': (result) =>
     Object.entries(result.ratios ?? {}).map(([route, r]) => ({
       id: /post/i.test(route) ? 'rest-post' : 'rest-get',
