@@ -146,6 +146,9 @@ export function printSummary(log, { ran }) {
     if (!adapted.length) rows.push({ section, what: `section ${section}`, ratio: null, target: null, note: 'no figure registered' });
   }
   if (!rows.length) return;
+  // In the order the sections ran (adapted rows come after the registered ones otherwise).
+  const order = ran.map((entry) => entry.section);
+  rows.sort((a, b) => order.indexOf(a.section) - order.indexOf(b.section));
   log('\n## Summary: the issue’s targets, from this run');
   const lines = rows.map((row) => {
     const met = meets(row.ratio, row.target);
