@@ -5,6 +5,7 @@
  */
 import { createTypeEmitter } from '../core/emit/types/emit.js';
 import { emitValidators } from '../core/emit/validators/emit.js';
+import { validatorModuleFiles, type ValidatorModuleText } from '../core/emit/validators/files.js';
 import type { Generated, GeneratorContext } from '../core/pipeline/generator.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { FileBuilder } from '../core/builder/file.js';
@@ -43,11 +44,13 @@ export async function generateOpenApi({ api, templates }: GeneratorContext<'open
     ...emitOperationTypes(described),
   };
   const files: GeneratedFile[] = [{ path: 'types.ts', content: templates.render('openapi/types.ts.hbs', typesContext) }];
+  // `validators: js` (the default): validators.js + validators.d.ts, which a project's tsc only reads.
+  const language = api.options.validators ?? 'js';
   if (withValidators) {
     const file = new FileBuilder('validators.ts');
-    const { code } = emitValidators(model.schemas, { typeName: types.typeName, file });
-    const context: ValidatorsContext = { source, imports: file.imports(), code };
-    files.push({ path: 'validators.ts', content: templates.render('openapi/validators.ts.hbs', context) });
+    const result = emitValidators(model.schemas, { typeName: types.typeName, file, language });
+    const render = (text: ValidatorModuleText) => templates.render('openapi/validators.ts.hbs', { source, ...text } satisfies ValidatorsContext);
+    files.push(...validatorModuleFiles('validators', file, result, render));
   }
   // A document with no operations (webhooks only) has nothing for a client to call.
   if (api.emit.includes('client') && model.operations.length > 0) {
@@ -55,7 +58,7 @@ export async function generateOpenApi({ api, templates }: GeneratorContext<'open
   }
   if (!withServer) return { files, warnings };
 
-  files.push(...emitServer(model, types, described, templates, { source, validators: withValidators, redis: api.options.redis === true }));
+  files.push(...emitServer(model, types, described, templates, { source, validators: withValidators, language, redis: api.options.redis === true }));
   const userFiles = api.handlers ? [await handlerScaffold(model, described, templates, api.handlers, api.output)] : [];
   return { files, userFiles, warnings };
 }

@@ -31,7 +31,8 @@
  * ```
  */
 import type { TypeEmitter } from '../core/emit/types/emit.js';
-import { emitSchemaValidators } from '../core/emit/validators/emit.js';
+import { emitSchemaValidators, type ValidatorCode } from '../core/emit/validators/emit.js';
+import { validatorModuleFiles, type ValidatorModuleText } from '../core/emit/validators/files.js';
 import type { ExternalValidator } from '../core/emit/validators/module.js';
 import type { ApiModel, SecurityScheme } from './model.js';
 import type { JsonSchema, SchemaObject } from '../core/schema/json-schema.js';
@@ -50,6 +51,8 @@ export interface ServerEmitOptions {
   source: string;
   /** Whether `validators.ts` is generated beside the server. */
   validators: boolean;
+  /** The API's `options.validators`: server-validators as `.ts`, or as `.js` + `.d.ts`. */
+  language?: 'ts' | 'js';
   /**
    * The API's `options.redis`: server.ts also re-exports `runtime/redis-store.ts` (`RedisStore`,
    * the `Store` that instances share through Redis), which brings that module into the output.
@@ -78,7 +81,11 @@ export function emitServer(
   // The template's own code names the runtime exports it uses ({{runtime}}), imported through `file`.
   const files: GeneratedFile[] = [{ path: 'server.ts', content: templates.render('openapi/server.ts.hbs', server, file) }];
   // Same shape as validators.ts: the same template renders it.
-  if (validators) files.push({ path: 'server-validators.ts', content: templates.render('openapi/validators.ts.hbs', validators) });
+  if (validators) {
+    const render = (text: ValidatorModuleText) =>
+      templates.render('openapi/validators.ts.hbs', { source: options.source, ...text } satisfies ValidatorsContext);
+    files.push(...validatorModuleFiles('server-validators', validators.file, validators.result, render, validators.types));
+  }
   return files;
 }
 
@@ -103,6 +110,13 @@ export function basePaths(servers: ApiModel['servers']): string[] {
   return unique.sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
 }
 
+/** server-validators: the module's builder, its validators and the types they narrow to. */
+interface ServerValidators {
+  file: FileBuilder;
+  result: ValidatorCode;
+  types: string;
+}
+
 /**
  * server-validators.ts: each validator narrows to a type declared beside it (`ListProjectsQuery`,
  * the parameters of one location by their wire names), written by the type emitter from the
@@ -113,8 +127,8 @@ function typedValidators(
   types: TypeEmitter,
   known: ReadonlyMap<string, ImportSymbol>,
   shared: ReadonlyMap<object, ExternalValidator> | undefined,
-  source: string,
-): ValidatorsContext {
+  language: 'ts' | 'js',
+): ServerValidators {
   const file = new FileBuilder(
     'server-validators.ts',
     roots.map(({ name }) => name),
@@ -129,10 +143,10 @@ function typedValidators(
   const typeNames = [...file.names(), ...calls];
   const result = emitSchemaValidators(
     roots.map((root) => ({ ...root, type: root.name })),
-    { ...(external ? { external } : {}), file },
+    { ...(external ? { external } : {}), file, language },
     typeNames,
   );
-  return { source, imports: file.imports(), code: `${declarations.join('\n\n')}\n\n${result.code}` };
+  return { file, result, types: declarations.join('\n\n') };
 }
 
 function serverContext(
@@ -140,7 +154,7 @@ function serverContext(
   types: TypeEmitter,
   described: OperationsInfo,
   options: ServerEmitOptions,
-): { server: ServerContext; file: FileBuilder; validators?: ValidatorsContext } {
+): { server: ServerContext; file: FileBuilder; validators?: ServerValidators } {
   const { operations: infos, statusType } = described;
   const base = apiBaseName(model.title);
   const { handlers: handlersType, options: optionsType } = serverTypeNames(model);
@@ -208,7 +222,7 @@ function serverContext(
           }),
       )
     : undefined;
-  const validators = roots.length ? typedValidators(roots, types, known, shared, options.source) : undefined;
+  const validators = roots.length ? typedValidators(roots, types, known, shared, options.language ?? 'ts') : undefined;
 
   const example = exampleOf(operations.map((operation) => operation.info));
   const securitySchemes = schemes.map(([name, scheme]) => `  ${objectKey(name)}: ${schemeLiteral(scheme)},`);

@@ -201,6 +201,22 @@ export class FileBuilder {
     return this.statements(this.imported, true, (from, verbatim) => this.specifier(from, verbatim));
   }
 
+  /** The imports of values only, for the JavaScript form of the file (`validators: js`). */
+  valueImports(): string {
+    return this.statements(this.only((symbol) => !symbol.type), true, (from, verbatim) => this.specifier(from, verbatim));
+  }
+
+  /** The imports of types that `declarations` (the `.d.ts` form of the file) names. */
+  typeImports(declarations: string): string {
+    const named = new Set(declarations.match(TOKENS));
+    const used = this.only((symbol) => symbol.type === true && named.has(this.locals.get(`${symbol.from}#${symbol.name}`)!));
+    return this.statements(used, true, (from, verbatim) => this.specifier(from, verbatim));
+  }
+
+  private only(keep: (symbol: ImportSymbol) => boolean): Map<string, ImportSymbol> {
+    return new Map([...this.imported].filter(([, symbol]) => keep(symbol)));
+  }
+
   /** The re-export statements, ordered like the imports. */
   exports(): string {
     return this.statements(this.exported, false, (from, verbatim) => this.specifier(from, verbatim));

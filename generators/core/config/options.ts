@@ -10,3 +10,12 @@ export const REDIS_OPTION = {
   description: 'also write the Redis implementations of the shared stores (`RedisStore`, `RedisEventLog`, `RedisFanOut`); default false',
   example: 'redis: true',
 } as const satisfies OptionDeclaration;
+
+/** Used by the OpenAPI and AsyncAPI styles, whose validator modules it shapes. */
+export const VALIDATORS_OPTION = {
+  type: 'string',
+  values: ['js', 'ts'],
+  description:
+    'how validator modules are written: `js` (default) as `.js` + `.d.ts`, which a project\'s `tsc` reads only the declarations of; `ts` as TypeScript, for builds that compile the output with `tsc` into another folder without `allowJs`',
+  example: 'validators: ts',
+} as const satisfies OptionDeclaration;

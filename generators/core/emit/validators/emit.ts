@@ -58,6 +58,11 @@ export interface ValidatorCode {
   runtimeImports: string[];
   /** Exported validators of validators.ts this module calls (`isTaskStatus`, `validateTaskStatus`). */
   validatorImports?: string[];
+  /**
+   * With `language: 'js'`: the exported functions' declarations, for the `.d.ts` beside the `.js`
+   * (`export declare function isTask(value: unknown): value is Task;`).
+   */
+  declarations?: string;
 }
 
 export interface SchemaValidatorOptions extends CompileOptions, ValidatorFileOptions {
@@ -100,23 +105,26 @@ function build(entries: Entry[], options: SchemaValidatorOptions, typeNames: Set
   m.reserve(resultType);
   m.reserve(m.collectorType);
   const cycles = new CycleCheck();
+  const declarations: string[] = [];
   for (const entry of entries) {
     cycles.check(entry.doc, entry.schema);
     const is = m.reserve(`is${entry.suffix}`);
     const validate = m.reserve(`validate${entry.suffix}`);
-    const predicate = entry.type ? `${VALUE} is ${entry.type}` : 'boolean';
+    const isSignature = `${is}(${VALUE}: unknown): ${entry.type ? `${VALUE} is ${entry.type}` : 'boolean'}`;
     const type = entry.type ?? 'unknown';
+    const validateSignature = `${validate}(${VALUE}: unknown): ${resultType}<${type}>`;
     const slot = m.reserveSlot();
     const check = m.declare({ name: `check${entry.suffix}`, dir: entry.dir, doc: entry.doc, schema: entry.schema, pointer: entry.pointer });
+    if (m.javascript) declarations.push(`export declare function ${isSignature};`, `export declare function ${validateSignature};`);
     m.fillSlot(
       slot,
       [
-        `export function ${is}(${VALUE}: unknown): ${predicate} {`,
+        `export function ${m.javascript ? `${is}(${VALUE})` : isSignature} {`,
         `  return ${check}(${VALUE});`,
         '}',
         '',
-        `export function ${validate}(${VALUE}: unknown): ${resultType}<${type}> {`,
-        `  return ${m.use('validate')}<${type}>(${VALUE}, ${check});`,
+        `export function ${m.javascript ? `${validate}(${VALUE})` : validateSignature} {`,
+        `  return ${m.use('validate')}${m.javascript ? '' : `<${type}>`}(${VALUE}, ${check});`,
         '}',
       ].join('\n'),
     );
@@ -129,8 +137,12 @@ function build(entries: Entry[], options: SchemaValidatorOptions, typeNames: Set
   });
   const code = m.code;
   const runtimeImports = [
-    `type ErrorCollector${m.collectorType === 'ErrorCollector' ? '' : ` as ${m.collectorType}`}`,
-    `type ValidationResult${resultType === 'ValidationResult' ? '' : ` as ${resultType}`}`,
+    ...(m.javascript
+      ? []
+      : [
+          `type ErrorCollector${m.collectorType === 'ErrorCollector' ? '' : ` as ${m.collectorType}`}`,
+          `type ValidationResult${resultType === 'ValidationResult' ? '' : ` as ${resultType}`}`,
+        ]),
     ...RUNTIME_VALUES.filter((name) => new RegExp(`\\b${name}[(<]`).test(code)),
   ];
   const validatorImports = [...m.externalUsed].filter((name) => new RegExp(`\\b${name}\\(`).test(code)).sort();
@@ -138,7 +150,12 @@ function build(entries: Entry[], options: SchemaValidatorOptions, typeNames: Set
   for (const name of runtimeImports.filter((specifier) => !specifier.startsWith('type ')))
     options.file?.use(runtimeSymbol(name, 'validation'), name);
   for (const name of validatorImports) options.file?.use(symbol(name, './validators'), name);
-  return { code, runtimeImports, ...(validatorImports.length ? { validatorImports } : {}) };
+  return {
+    code,
+    runtimeImports,
+    ...(validatorImports.length ? { validatorImports } : {}),
+    ...(m.javascript ? { declarations: `${declarations.join('\n')}\n` } : {}),
+  };
 }
 
 /**

@@ -12,6 +12,7 @@ import { patternFlags } from '../../schema/pattern-rules.js';
 import type { PropertyHelper } from './helpers.js';
 import { runtimeModules } from '../../pipeline/runtime-modules.js';
 import { mergeEquivalent } from './merge.js';
+import { eraseTypes } from './javascript.js';
 
 export interface CompileOptions {
   /**
@@ -24,6 +25,11 @@ export interface CompileOptions {
    * they are skipped, so the validator accepts more than the schema does.
    */
   onUnsupported?: (keyword: string, pointer: string) => void;
+  /**
+   * `ts` (default): TypeScript. `js`: the same code as JavaScript (javascript.ts), with the
+   * exported signatures as declarations (`ValidatorCode.declarations`) for a `.d.ts` beside it.
+   */
+  language?: 'ts' | 'js';
 }
 
 /**
@@ -103,7 +109,7 @@ export class ValidatorModule {
       reported.add(`${keyword} ${pointer}`);
       report(keyword, pointer);
     };
-    this.options = { formats: options.formats ?? 'assert', onUnsupported };
+    this.options = { formats: options.formats ?? 'assert', onUnsupported, language: options.language ?? 'ts' };
     this.taken = new Set([...RUNTIME_VALUES, VALUE, ERRORS, OK, ...reserved]);
   }
 
@@ -190,7 +196,7 @@ export class ValidatorModule {
       this.functions.set(key, name);
       this.externalUsed.add(outside.is).add(outside.validate);
       this.internal.push(
-        `function ${name}(${VALUE}: unknown, ${ERRORS}?: ${this.collectorType}): boolean {\n` +
+        `function ${name}${this.signature(VALUE, 'unknown', ERRORS)} {\n` +
           `  return ${ERRORS} === undefined ? ${outside.is}(${VALUE}) : ${this.use('collected')}(${outside.validate}(${VALUE}), ${ERRORS});\n}`,
       );
       return name;
@@ -228,7 +234,7 @@ export class ValidatorModule {
     const base = [...pointerWords(pointer).map((word) => word.toUpperCase()), suffix].join('_');
     const name = uniqueName(/^[A-Z_]/.test(base) ? base : `C_${base}`, this.taken);
     this.constantNames.set(key, name);
-    this.constants.push(`const ${name} = ${init};`);
+    this.constants.push(`const ${name} = ${this.javascript ? eraseTypes(init) : init};`);
     return name;
   }
 
@@ -272,7 +278,18 @@ export class ValidatorModule {
     // An unused parameter would trip noUnusedParameters in a user's tsconfig.
     const param = (name: string) => (references(code, name) ? name : `_${name}`);
     const valueType = job.part ? 'Record<string, unknown>' : 'unknown';
-    return `function ${job.name}(${param(VALUE)}: ${valueType}, ${param(ERRORS)}?: ${this.collectorType}): boolean {\n${code}\n}`;
+    const signature = this.signature(param(VALUE), valueType, param(ERRORS));
+    return `function ${job.name}${signature} {\n${this.javascript ? eraseTypes(code) : code}\n}`;
+  }
+
+  /** Whether the module is printed as JavaScript (`language: 'js'`). */
+  get javascript(): boolean {
+    return this.options.language === 'js';
+  }
+
+  /** `(value: unknown, errors?: ErrorCollector): boolean`, or `(value, errors)` in JavaScript. */
+  private signature(value: string, valueType: string, errors: string): string {
+    return this.javascript ? `(${value}, ${errors})` : `(${value}: ${valueType}, ${errors}?: ${this.collectorType}): boolean`;
   }
 
   /** Constants, exported functions, then internal ones. */

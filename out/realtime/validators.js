@@ -3,7 +3,6 @@ import {
   codePointLength,
   divisibleBy,
   duplicateIndex,
-  type ErrorCollector,
   fail,
   failType,
   optDate,
@@ -16,54 +15,24 @@ import {
   reqString,
   reqUuid,
   validate,
-  type ValidationResult,
   validUuid,
 } from "./runtime/validation.js";
-import type {
-  AckPayload,
-  Assignee,
-  AuthPayload,
-  ChatClientMessage,
-  ChatLine,
-  ChatServerMessage,
-  ChunkPayload,
-  CorrelationId,
-  ErrorPayload,
-  JoinedPayload,
-  JoinPayload,
-  Label,
-  PersonAssignee,
-  PingPayload,
-  PongPayload,
-  RoomId,
-  SayPayload,
-  SummaryRequestPayload,
-  Task,
-  TaskCreatedPayload,
-  TaskDeletedPayload,
-  TasksEvent,
-  TaskStatus,
-  TaskSummaryEvent,
-  TaskSummaryRequest,
-  TaskUpdatedPayload,
-  TeamAssignee,
-} from "./types.js";
 
 const LABEL_NAME_PATTERN = new RegExp("^[a-z][a-z0-9-]*$", "u");
 const LABEL_COLOR_PATTERN = new RegExp("^#[0-9a-f]{6}$", "u");
 
-export function isAckPayload(value: unknown): value is AckPayload {
+export function isAckPayload(value) {
   return checkAckPayload(value);
 }
 
-export function validateAckPayload(value: unknown): ValidationResult<AckPayload> {
-  return validate<AckPayload>(value, checkAckPayload);
+export function validateAckPayload(value) {
+  return validate(value, checkAckPayload);
 }
 
-function checkAckPayload(value: unknown, errors?: ErrorCollector): boolean {
+function checkAckPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["type"];
   if (v1 === undefined) ok = fail(errors, "/type", "required", "is required");
   else if (v1 !== "ack") ok = fail(errors, "/type", "const", "must be equal to \"ack\"");
@@ -72,18 +41,18 @@ function checkAckPayload(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isAssignee(value: unknown): value is Assignee {
+export function isAssignee(value) {
   return checkAssignee(value);
 }
 
-export function validateAssignee(value: unknown): ValidationResult<Assignee> {
-  return validate<Assignee>(value, checkAssignee);
+export function validateAssignee(value) {
+  return validate(value, checkAssignee);
 }
 
-function checkAssignee(value: unknown, errors?: ErrorCollector): boolean {
+function checkAssignee(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "discriminator", "must be an object with a \"kind\" property");
   let ok = true;
-  const t1 = (value as Record<string, unknown>)["kind"];
+  const t1 = value["kind"];
   switch (t1) {
     case "person":
       if (!checkPersonAssignee(value, errors)) ok = false;
@@ -97,18 +66,18 @@ function checkAssignee(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isAuthPayload(value: unknown): value is AuthPayload {
+export function isAuthPayload(value) {
   return checkAuthPayload(value);
 }
 
-export function validateAuthPayload(value: unknown): ValidationResult<AuthPayload> {
-  return validate<AuthPayload>(value, checkAuthPayload);
+export function validateAuthPayload(value) {
+  return validate(value, checkAuthPayload);
 }
 
-function checkAuthPayload(value: unknown, errors?: ErrorCollector): boolean {
+function checkAuthPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["type"];
   if (v1 === undefined) ok = fail(errors, "/type", "required", "is required");
   else if (v1 !== "auth") ok = fail(errors, "/type", "const", "must be equal to \"auth\"");
@@ -119,18 +88,18 @@ function checkAuthPayload(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isChatClientMessage(value: unknown): value is ChatClientMessage {
+export function isChatClientMessage(value) {
   return checkChatClientMessage(value);
 }
 
-export function validateChatClientMessage(value: unknown): ValidationResult<ChatClientMessage> {
-  return validate<ChatClientMessage>(value, checkChatClientMessage);
+export function validateChatClientMessage(value) {
+  return validate(value, checkChatClientMessage);
 }
 
-function checkChatClientMessage(value: unknown, errors?: ErrorCollector): boolean {
+function checkChatClientMessage(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "discriminator", "must be an object with a \"type\" property");
   let ok = true;
-  const t1 = (value as Record<string, unknown>)["type"];
+  const t1 = value["type"];
   switch (t1) {
     case "auth":
       if (!checkAuthPayload(value, errors)) ok = false;
@@ -150,18 +119,18 @@ function checkChatClientMessage(value: unknown, errors?: ErrorCollector): boolea
   return ok;
 }
 
-export function isChatLine(value: unknown): value is ChatLine {
+export function isChatLine(value) {
   return checkChatLine(value);
 }
 
-export function validateChatLine(value: unknown): ValidationResult<ChatLine> {
-  return validate<ChatLine>(value, checkChatLine);
+export function validateChatLine(value) {
+  return validate(value, checkChatLine);
 }
 
-function checkChatLine(value: unknown, errors?: ErrorCollector): boolean {
+function checkChatLine(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["type"];
   if (v1 === undefined) ok = fail(errors, "/type", "required", "is required");
   else if (v1 !== "said") ok = fail(errors, "/type", "const", "must be equal to \"said\"");
@@ -171,18 +140,18 @@ function checkChatLine(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isChatServerMessage(value: unknown): value is ChatServerMessage {
+export function isChatServerMessage(value) {
   return checkChatServerMessage(value);
 }
 
-export function validateChatServerMessage(value: unknown): ValidationResult<ChatServerMessage> {
-  return validate<ChatServerMessage>(value, checkChatServerMessage);
+export function validateChatServerMessage(value) {
+  return validate(value, checkChatServerMessage);
 }
 
-function checkChatServerMessage(value: unknown, errors?: ErrorCollector): boolean {
+function checkChatServerMessage(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "discriminator", "must be an object with a \"type\" property");
   let ok = true;
-  const t1 = (value as Record<string, unknown>)["type"];
+  const t1 = value["type"];
   switch (t1) {
     case "joined":
       if (!checkJoinedPayload(value, errors)) ok = false;
@@ -205,47 +174,47 @@ function checkChatServerMessage(value: unknown, errors?: ErrorCollector): boolea
   return ok;
 }
 
-export function isChunkPayload(value: unknown): value is ChunkPayload {
+export function isChunkPayload(value) {
   return checkChunkPayload(value);
 }
 
-export function validateChunkPayload(value: unknown): ValidationResult<ChunkPayload> {
-  return validate<ChunkPayload>(value, checkChunkPayload);
+export function validateChunkPayload(value) {
+  return validate(value, checkChunkPayload);
 }
 
-function checkChunkPayload(value: unknown, errors?: ErrorCollector): boolean {
+function checkChunkPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   return !(reqString(o1["text"], errors, "/text") === 0);
 }
 
-export function isCorrelationId(value: unknown): value is CorrelationId {
+export function isCorrelationId(value) {
   return checkCorrelationId(value);
 }
 
-export function validateCorrelationId(value: unknown): ValidationResult<CorrelationId> {
-  return validate<CorrelationId>(value, checkCorrelationId);
+export function validateCorrelationId(value) {
+  return validate(value, checkCorrelationId);
 }
 
-function checkCorrelationId(value: unknown, errors?: ErrorCollector): boolean {
+function checkCorrelationId(value, errors) {
   if (typeof value !== "string") return fail(errors, "", "type", "must be a string");
   if (value.length === 0) return fail(errors, "", "minLength", "must have at least 1 character");
   if (value.length > 64 && codePointLength(value) > 64) return fail(errors, "", "maxLength", "must have at most 64 characters");
   return true;
 }
 
-export function isErrorPayload(value: unknown): value is ErrorPayload {
+export function isErrorPayload(value) {
   return checkErrorPayload(value);
 }
 
-export function validateErrorPayload(value: unknown): ValidationResult<ErrorPayload> {
-  return validate<ErrorPayload>(value, checkErrorPayload);
+export function validateErrorPayload(value) {
+  return validate(value, checkErrorPayload);
 }
 
-function checkErrorPayload(value: unknown, errors?: ErrorCollector): boolean {
+function checkErrorPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["type"];
   if (v1 === undefined) ok = fail(errors, "/type", "required", "is required");
   else if (v1 !== "error") ok = fail(errors, "/type", "const", "must be equal to \"error\"");
@@ -258,18 +227,18 @@ function checkErrorPayload(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isJoinPayload(value: unknown): value is JoinPayload {
+export function isJoinPayload(value) {
   return checkJoinPayload(value);
 }
 
-export function validateJoinPayload(value: unknown): ValidationResult<JoinPayload> {
-  return validate<JoinPayload>(value, checkJoinPayload);
+export function validateJoinPayload(value) {
+  return validate(value, checkJoinPayload);
 }
 
-function checkJoinPayload(value: unknown, errors?: ErrorCollector): boolean {
+function checkJoinPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["type"];
   if (v1 === undefined) ok = fail(errors, "/type", "required", "is required");
   else if (v1 !== "join") ok = fail(errors, "/type", "const", "must be equal to \"join\"");
@@ -278,18 +247,18 @@ function checkJoinPayload(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isJoinedPayload(value: unknown): value is JoinedPayload {
+export function isJoinedPayload(value) {
   return checkJoinedPayload(value);
 }
 
-export function validateJoinedPayload(value: unknown): ValidationResult<JoinedPayload> {
-  return validate<JoinedPayload>(value, checkJoinedPayload);
+export function validateJoinedPayload(value) {
+  return validate(value, checkJoinedPayload);
 }
 
-function checkJoinedPayload(value: unknown, errors?: ErrorCollector): boolean {
+function checkJoinedPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["type"];
   if (v1 === undefined) ok = fail(errors, "/type", "required", "is required");
   else if (v1 !== "joined") ok = fail(errors, "/type", "const", "must be equal to \"joined\"");
@@ -298,18 +267,18 @@ function checkJoinedPayload(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isLabel(value: unknown): value is Label {
+export function isLabel(value) {
   return checkLabel(value);
 }
 
-export function validateLabel(value: unknown): ValidationResult<Label> {
-  return validate<Label>(value, checkLabel);
+export function validateLabel(value) {
+  return validate(value, checkLabel);
 }
 
-function checkLabel(value: unknown, errors?: ErrorCollector): boolean {
+function checkLabel(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["name"];
   if (typeof v1 !== "string") ok = failType(errors, "/name", v1, "must be a string");
   else if (!LABEL_NAME_PATTERN.test(v1)) ok = fail(errors, "/name", "pattern", "must match the pattern \"^[a-z][a-z0-9-]*$\"");
@@ -325,18 +294,18 @@ function checkLabel(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isPersonAssignee(value: unknown): value is PersonAssignee {
+export function isPersonAssignee(value) {
   return checkPersonAssignee(value);
 }
 
-export function validatePersonAssignee(value: unknown): ValidationResult<PersonAssignee> {
-  return validate<PersonAssignee>(value, checkPersonAssignee);
+export function validatePersonAssignee(value) {
+  return validate(value, checkPersonAssignee);
 }
 
-function checkPersonAssignee(value: unknown, errors?: ErrorCollector): boolean {
+function checkPersonAssignee(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["kind"];
   if (v1 === undefined) ok = fail(errors, "/kind", "required", "is required");
   else if (v1 !== "person") ok = fail(errors, "/kind", "const", "must be equal to \"person\"");
@@ -344,18 +313,18 @@ function checkPersonAssignee(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isPingPayload(value: unknown): value is PingPayload {
+export function isPingPayload(value) {
   return checkPingPayload(value);
 }
 
-export function validatePingPayload(value: unknown): ValidationResult<PingPayload> {
-  return validate<PingPayload>(value, checkPingPayload);
+export function validatePingPayload(value) {
+  return validate(value, checkPingPayload);
 }
 
-function checkPingPayload(value: unknown, errors?: ErrorCollector): boolean {
+function checkPingPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["type"];
   if (v1 === undefined) ok = fail(errors, "/type", "required", "is required");
   else if (v1 !== "ping") ok = fail(errors, "/type", "const", "must be equal to \"ping\"");
@@ -364,18 +333,18 @@ function checkPingPayload(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isPongPayload(value: unknown): value is PongPayload {
+export function isPongPayload(value) {
   return checkPongPayload(value);
 }
 
-export function validatePongPayload(value: unknown): ValidationResult<PongPayload> {
-  return validate<PongPayload>(value, checkPongPayload);
+export function validatePongPayload(value) {
+  return validate(value, checkPongPayload);
 }
 
-function checkPongPayload(value: unknown, errors?: ErrorCollector): boolean {
+function checkPongPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["type"];
   if (v1 === undefined) ok = fail(errors, "/type", "required", "is required");
   else if (v1 !== "pong") ok = fail(errors, "/type", "const", "must be equal to \"pong\"");
@@ -384,32 +353,32 @@ function checkPongPayload(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isRoomId(value: unknown): value is RoomId {
+export function isRoomId(value) {
   return checkRoomId(value);
 }
 
-export function validateRoomId(value: unknown): ValidationResult<RoomId> {
-  return validate<RoomId>(value, checkRoomId);
+export function validateRoomId(value) {
+  return validate(value, checkRoomId);
 }
 
-function checkRoomId(value: unknown, errors?: ErrorCollector): boolean {
+function checkRoomId(value, errors) {
   if (typeof value !== "string") return fail(errors, "", "type", "must be a string");
   if (!validUuid(value)) return fail(errors, "", "format", "must be a valid uuid");
   return true;
 }
 
-export function isSayPayload(value: unknown): value is SayPayload {
+export function isSayPayload(value) {
   return checkSayPayload(value);
 }
 
-export function validateSayPayload(value: unknown): ValidationResult<SayPayload> {
-  return validate<SayPayload>(value, checkSayPayload);
+export function validateSayPayload(value) {
+  return validate(value, checkSayPayload);
 }
 
-function checkSayPayload(value: unknown, errors?: ErrorCollector): boolean {
+function checkSayPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["type"];
   if (v1 === undefined) ok = fail(errors, "/type", "required", "is required");
   else if (v1 !== "say") ok = fail(errors, "/type", "const", "must be equal to \"say\"");
@@ -424,18 +393,18 @@ function checkSayPayload(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isSummaryRequestPayload(value: unknown): value is SummaryRequestPayload {
+export function isSummaryRequestPayload(value) {
   return checkSummaryRequestPayload(value);
 }
 
-export function validateSummaryRequestPayload(value: unknown): ValidationResult<SummaryRequestPayload> {
-  return validate<SummaryRequestPayload>(value, checkSummaryRequestPayload);
+export function validateSummaryRequestPayload(value) {
+  return validate(value, checkSummaryRequestPayload);
 }
 
-function checkSummaryRequestPayload(value: unknown, errors?: ErrorCollector): boolean {
+function checkSummaryRequestPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["style"];
   if (v1 !== undefined) {
     if (typeof v1 !== "string") ok = fail(errors, "/style", "type", "must be a string");
@@ -456,18 +425,18 @@ function checkSummaryRequestPayload(value: unknown, errors?: ErrorCollector): bo
   return ok;
 }
 
-export function isTask(value: unknown): value is Task {
+export function isTask(value) {
   return checkTask(value);
 }
 
-export function validateTask(value: unknown): ValidationResult<Task> {
-  return validate<Task>(value, checkTask);
+export function validateTask(value) {
+  return validate(value, checkTask);
 }
 
-function checkTask(value: unknown, errors?: ErrorCollector): boolean {
+function checkTask(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   if (reqUuid(o1["id"], errors, "/id") === 0) ok = false;
   const v1 = o1["title"];
   if (typeof v1 !== "string") ok = failType(errors, "/title", v1, "must be a string");
@@ -489,7 +458,7 @@ function checkTask(value: unknown, errors?: ErrorCollector): boolean {
   if (v5 !== undefined) {
     if (!Array.isArray(v5)) ok = fail(errors, "/labels", "type", "must be an array");
     else {
-      const a1 = v5 as unknown[];
+      const a1 = v5;
       if (a1.length > 10) ok = fail(errors, "/labels", "maxItems", "must have at most 10 items");
       else {
         for (let i1 = 0; i1 < a1.length; i1++) {
@@ -506,7 +475,7 @@ function checkTask(value: unknown, errors?: ErrorCollector): boolean {
   if (v7 !== undefined) {
     if (typeof v7 !== "object" || v7 === null || Array.isArray(v7)) ok = fail(errors, "/metadata", "type", "must be an object");
     else {
-      const o2 = v7 as Record<string, unknown>;
+      const o2 = v7;
       for (const k1 in o2) {
         if (!ok && !errors) return false;
         const v8 = o2[k1];
@@ -518,7 +487,7 @@ function checkTask(value: unknown, errors?: ErrorCollector): boolean {
   if (v9 !== undefined) {
     if (!Array.isArray(v9)) ok = fail(errors, "/subtasks", "type", "must be an array");
     else {
-      const a2 = v9 as unknown[];
+      const a2 = v9;
       for (let i2 = 0; i2 < a2.length; i2++) {
         if (!ok && !errors) return false;
         const v10 = a2[i2];
@@ -530,105 +499,105 @@ function checkTask(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isTaskCreatedPayload(value: unknown): value is TaskCreatedPayload {
+export function isTaskCreatedPayload(value) {
   return checkTaskCreatedPayload(value);
 }
 
-export function validateTaskCreatedPayload(value: unknown): ValidationResult<TaskCreatedPayload> {
-  return validate<TaskCreatedPayload>(value, checkTaskCreatedPayload);
+export function validateTaskCreatedPayload(value) {
+  return validate(value, checkTaskCreatedPayload);
 }
 
-function checkTaskCreatedPayload(value: unknown, errors?: ErrorCollector): boolean {
+function checkTaskCreatedPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   return !(reqRef(o1["task"], errors, "/task", checkTask) === 0);
 }
 
-export function isTaskDeletedPayload(value: unknown): value is TaskDeletedPayload {
+export function isTaskDeletedPayload(value) {
   return checkTaskDeletedPayload(value);
 }
 
-export function validateTaskDeletedPayload(value: unknown): ValidationResult<TaskDeletedPayload> {
-  return validate<TaskDeletedPayload>(value, checkTaskDeletedPayload);
+export function validateTaskDeletedPayload(value) {
+  return validate(value, checkTaskDeletedPayload);
 }
 
-function checkTaskDeletedPayload(value: unknown, errors?: ErrorCollector): boolean {
+function checkTaskDeletedPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   return !(reqUuid(o1["id"], errors, "/id") === 0);
 }
 
-export function isTaskStatus(value: unknown): value is TaskStatus {
+export function isTaskStatus(value) {
   return checkTaskStatus(value);
 }
 
-export function validateTaskStatus(value: unknown): ValidationResult<TaskStatus> {
-  return validate<TaskStatus>(value, checkTaskStatus);
+export function validateTaskStatus(value) {
+  return validate(value, checkTaskStatus);
 }
 
-function checkTaskStatus(value: unknown, errors?: ErrorCollector): boolean {
+function checkTaskStatus(value, errors) {
   if (typeof value !== "string") return fail(errors, "", "type", "must be a string");
   if (value !== "todo" && value !== "in_progress" && value !== "done") return fail(errors, "", "enum", "must be one of \"todo\", \"in_progress\", \"done\"");
   return true;
 }
 
-export function isTaskSummaryEvent(value: unknown): value is TaskSummaryEvent {
+export function isTaskSummaryEvent(value) {
   return checkTaskSummaryEvent(value);
 }
 
-export function validateTaskSummaryEvent(value: unknown): ValidationResult<TaskSummaryEvent> {
-  return validate<TaskSummaryEvent>(value, checkTaskSummaryEvent);
+export function validateTaskSummaryEvent(value) {
+  return validate(value, checkTaskSummaryEvent);
 }
 
-function checkTaskSummaryEvent(value: unknown, errors?: ErrorCollector): boolean {
+function checkTaskSummaryEvent(value, errors) {
   return checkChunkPayload(value, errors);
 }
 
-export function isTaskSummaryRequest(value: unknown): value is TaskSummaryRequest {
+export function isTaskSummaryRequest(value) {
   return checkTaskSummaryRequest(value);
 }
 
-export function validateTaskSummaryRequest(value: unknown): ValidationResult<TaskSummaryRequest> {
-  return validate<TaskSummaryRequest>(value, checkTaskSummaryRequest);
+export function validateTaskSummaryRequest(value) {
+  return validate(value, checkTaskSummaryRequest);
 }
 
-function checkTaskSummaryRequest(value: unknown, errors?: ErrorCollector): boolean {
+function checkTaskSummaryRequest(value, errors) {
   return checkSummaryRequestPayload(value, errors);
 }
 
-export function isTaskUpdatedPayload(value: unknown): value is TaskUpdatedPayload {
+export function isTaskUpdatedPayload(value) {
   return checkTaskCreatedPayload(value);
 }
 
-export function validateTaskUpdatedPayload(value: unknown): ValidationResult<TaskUpdatedPayload> {
-  return validate<TaskUpdatedPayload>(value, checkTaskCreatedPayload);
+export function validateTaskUpdatedPayload(value) {
+  return validate(value, checkTaskCreatedPayload);
 }
 
-export function isTasksEvent(value: unknown): value is TasksEvent {
+export function isTasksEvent(value) {
   return checkTasksEvent(value);
 }
 
-export function validateTasksEvent(value: unknown): ValidationResult<TasksEvent> {
-  return validate<TasksEvent>(value, checkTasksEvent);
+export function validateTasksEvent(value) {
+  return validate(value, checkTasksEvent);
 }
 
-function checkTasksEvent(value: unknown, errors?: ErrorCollector): boolean {
+function checkTasksEvent(value, errors) {
   if (!(checkTaskCreatedPayload(value) || checkTaskCreatedPayload(value) || checkTaskDeletedPayload(value))) return fail(errors, "", "anyOf", "must match at least one schema in anyOf");
   return true;
 }
 
-export function isTeamAssignee(value: unknown): value is TeamAssignee {
+export function isTeamAssignee(value) {
   return checkTeamAssignee(value);
 }
 
-export function validateTeamAssignee(value: unknown): ValidationResult<TeamAssignee> {
-  return validate<TeamAssignee>(value, checkTeamAssignee);
+export function validateTeamAssignee(value) {
+  return validate(value, checkTeamAssignee);
 }
 
-function checkTeamAssignee(value: unknown, errors?: ErrorCollector): boolean {
+function checkTeamAssignee(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["kind"];
   if (v1 === undefined) ok = fail(errors, "/kind", "required", "is required");
   else if (v1 !== "team") ok = fail(errors, "/kind", "const", "must be equal to \"team\"");

@@ -3,7 +3,6 @@ import {
   codePointLength,
   divisibleBy,
   duplicateIndex,
-  type ErrorCollector,
   fail,
   failType,
   optDate,
@@ -23,43 +22,23 @@ import {
   reqUriReference,
   reqUuid,
   validate,
-  type ValidationResult,
 } from "./runtime/validation.js";
-import type {
-  Assignee,
-  Attachment,
-  FieldError,
-  Label,
-  PersonAssignee,
-  Problem,
-  Project,
-  ProjectInput,
-  ProjectPage,
-  Task,
-  TaskInput,
-  TaskPage,
-  TaskPatch,
-  TaskStatus,
-  TeamAssignee,
-  UploadAttachmentBody,
-  ValidationProblem,
-} from "./types.js";
 
 const LABEL_NAME_PATTERN = new RegExp("^[a-z][a-z0-9-]*$", "u");
 const LABEL_COLOR_PATTERN = new RegExp("^#[0-9a-f]{6}$", "u");
 
-export function isAssignee(value: unknown): value is Assignee {
+export function isAssignee(value) {
   return checkAssignee(value);
 }
 
-export function validateAssignee(value: unknown): ValidationResult<Assignee> {
-  return validate<Assignee>(value, checkAssignee);
+export function validateAssignee(value) {
+  return validate(value, checkAssignee);
 }
 
-function checkAssignee(value: unknown, errors?: ErrorCollector): boolean {
+function checkAssignee(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "discriminator", "must be an object with a \"kind\" property");
   let ok = true;
-  const t1 = (value as Record<string, unknown>)["kind"];
+  const t1 = value["kind"];
   switch (t1) {
     case "person":
       if (!checkPersonAssignee(value, errors)) ok = false;
@@ -73,18 +52,18 @@ function checkAssignee(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isAttachment(value: unknown): value is Attachment {
+export function isAttachment(value) {
   return checkAttachment(value);
 }
 
-export function validateAttachment(value: unknown): ValidationResult<Attachment> {
-  return validate<Attachment>(value, checkAttachment);
+export function validateAttachment(value) {
+  return validate(value, checkAttachment);
 }
 
-function checkAttachment(value: unknown, errors?: ErrorCollector): boolean {
+function checkAttachment(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   if ((reqUuid(o1["id"], errors, "/id") & reqString(o1["fileName"], errors, "/fileName")) === 0) ok = false;
   const v1 = o1["size"];
   if (typeof v1 !== "number" || !Number.isInteger(v1)) ok = failType(errors, "/size", v1, "must be an integer");
@@ -93,32 +72,32 @@ function checkAttachment(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isFieldError(value: unknown): value is FieldError {
+export function isFieldError(value) {
   return checkFieldError(value);
 }
 
-export function validateFieldError(value: unknown): ValidationResult<FieldError> {
-  return validate<FieldError>(value, checkFieldError);
+export function validateFieldError(value) {
+  return validate(value, checkFieldError);
 }
 
-function checkFieldError(value: unknown, errors?: ErrorCollector): boolean {
+function checkFieldError(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   return !((reqString(o1["pointer"], errors, "/pointer") & optString(o1["keyword"], errors, "/keyword") & reqString(o1["message"], errors, "/message")) === 0);
 }
 
-export function isLabel(value: unknown): value is Label {
+export function isLabel(value) {
   return checkLabel(value);
 }
 
-export function validateLabel(value: unknown): ValidationResult<Label> {
-  return validate<Label>(value, checkLabel);
+export function validateLabel(value) {
+  return validate(value, checkLabel);
 }
 
-function checkLabel(value: unknown, errors?: ErrorCollector): boolean {
+function checkLabel(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["name"];
   if (typeof v1 !== "string") ok = failType(errors, "/name", v1, "must be a string");
   else if (!LABEL_NAME_PATTERN.test(v1)) ok = fail(errors, "/name", "pattern", "must match the pattern \"^[a-z][a-z0-9-]*$\"");
@@ -134,18 +113,18 @@ function checkLabel(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isPersonAssignee(value: unknown): value is PersonAssignee {
+export function isPersonAssignee(value) {
   return checkPersonAssignee(value);
 }
 
-export function validatePersonAssignee(value: unknown): ValidationResult<PersonAssignee> {
-  return validate<PersonAssignee>(value, checkPersonAssignee);
+export function validatePersonAssignee(value) {
+  return validate(value, checkPersonAssignee);
 }
 
-function checkPersonAssignee(value: unknown, errors?: ErrorCollector): boolean {
+function checkPersonAssignee(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["kind"];
   if (v1 === undefined) ok = fail(errors, "/kind", "required", "is required");
   else if (v1 !== "person") ok = fail(errors, "/kind", "const", "must be equal to \"person\"");
@@ -153,18 +132,18 @@ function checkPersonAssignee(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isProblem(value: unknown): value is Problem {
+export function isProblem(value) {
   return checkProblem(value);
 }
 
-export function validateProblem(value: unknown): ValidationResult<Problem> {
-  return validate<Problem>(value, checkProblem);
+export function validateProblem(value) {
+  return validate(value, checkProblem);
 }
 
-function checkProblem(value: unknown, errors?: ErrorCollector): boolean {
+function checkProblem(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   if ((reqUriReference(o1["type"], errors, "/type") & reqString(o1["title"], errors, "/title")) === 0) ok = false;
   const v1 = o1["status"];
   if (typeof v1 !== "number" || !Number.isInteger(v1)) ok = failType(errors, "/status", v1, "must be an integer");
@@ -176,18 +155,18 @@ function checkProblem(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isProject(value: unknown): value is Project {
+export function isProject(value) {
   return checkProject(value);
 }
 
-export function validateProject(value: unknown): ValidationResult<Project> {
-  return validate<Project>(value, checkProject);
+export function validateProject(value) {
+  return validate(value, checkProject);
 }
 
-function checkProject(value: unknown, errors?: ErrorCollector): boolean {
+function checkProject(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   if (reqUuid(o1["id"], errors, "/id") === 0) ok = false;
   const v1 = o1["name"];
   if (typeof v1 !== "string") ok = failType(errors, "/name", v1, "must be a string");
@@ -202,18 +181,18 @@ function checkProject(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isProjectInput(value: unknown): value is ProjectInput {
+export function isProjectInput(value) {
   return checkProjectInput(value);
 }
 
-export function validateProjectInput(value: unknown): ValidationResult<ProjectInput> {
-  return validate<ProjectInput>(value, checkProjectInput);
+export function validateProjectInput(value) {
+  return validate(value, checkProjectInput);
 }
 
-function checkProjectInput(value: unknown, errors?: ErrorCollector): boolean {
+function checkProjectInput(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   if (optUuid(o1["id"], errors, "/id") === 0) ok = false;
   const v1 = o1["name"];
   if (typeof v1 !== "string") ok = failType(errors, "/name", v1, "must be a string");
@@ -228,22 +207,22 @@ function checkProjectInput(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isProjectPage(value: unknown): value is ProjectPage {
+export function isProjectPage(value) {
   return checkProjectPage(value);
 }
 
-export function validateProjectPage(value: unknown): ValidationResult<ProjectPage> {
-  return validate<ProjectPage>(value, checkProjectPage);
+export function validateProjectPage(value) {
+  return validate(value, checkProjectPage);
 }
 
-function checkProjectPage(value: unknown, errors?: ErrorCollector): boolean {
+function checkProjectPage(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["items"];
   if (!Array.isArray(v1)) ok = failType(errors, "/items", v1, "must be an array");
   else {
-    const a1 = v1 as unknown[];
+    const a1 = v1;
     for (let i1 = 0; i1 < a1.length; i1++) {
       if (!ok && !errors) return false;
       const v2 = a1[i1];
@@ -260,18 +239,18 @@ function checkProjectPage(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isTask(value: unknown): value is Task {
+export function isTask(value) {
   return checkTask(value);
 }
 
-export function validateTask(value: unknown): ValidationResult<Task> {
-  return validate<Task>(value, checkTask);
+export function validateTask(value) {
+  return validate(value, checkTask);
 }
 
-function checkTask(value: unknown, errors?: ErrorCollector): boolean {
+function checkTask(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   if (reqUuid(o1["id"], errors, "/id") === 0) ok = false;
   const v1 = o1["title"];
   if (typeof v1 !== "string") ok = failType(errors, "/title", v1, "must be a string");
@@ -293,7 +272,7 @@ function checkTask(value: unknown, errors?: ErrorCollector): boolean {
   if (v5 !== undefined) {
     if (!Array.isArray(v5)) ok = fail(errors, "/labels", "type", "must be an array");
     else {
-      const a1 = v5 as unknown[];
+      const a1 = v5;
       if (a1.length > 10) ok = fail(errors, "/labels", "maxItems", "must have at most 10 items");
       else {
         for (let i1 = 0; i1 < a1.length; i1++) {
@@ -310,7 +289,7 @@ function checkTask(value: unknown, errors?: ErrorCollector): boolean {
   if (v7 !== undefined) {
     if (typeof v7 !== "object" || v7 === null || Array.isArray(v7)) ok = fail(errors, "/metadata", "type", "must be an object");
     else {
-      const o2 = v7 as Record<string, unknown>;
+      const o2 = v7;
       for (const k1 in o2) {
         if (!ok && !errors) return false;
         const v8 = o2[k1];
@@ -322,7 +301,7 @@ function checkTask(value: unknown, errors?: ErrorCollector): boolean {
   if (v9 !== undefined) {
     if (!Array.isArray(v9)) ok = fail(errors, "/subtasks", "type", "must be an array");
     else {
-      const a2 = v9 as unknown[];
+      const a2 = v9;
       for (let i2 = 0; i2 < a2.length; i2++) {
         if (!ok && !errors) return false;
         const v10 = a2[i2];
@@ -334,18 +313,18 @@ function checkTask(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isTaskInput(value: unknown): value is TaskInput {
+export function isTaskInput(value) {
   return checkTaskInput(value);
 }
 
-export function validateTaskInput(value: unknown): ValidationResult<TaskInput> {
-  return validate<TaskInput>(value, checkTaskInput);
+export function validateTaskInput(value) {
+  return validate(value, checkTaskInput);
 }
 
-function checkTaskInput(value: unknown, errors?: ErrorCollector): boolean {
+function checkTaskInput(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   if (optUuid(o1["id"], errors, "/id") === 0) ok = false;
   const v1 = o1["title"];
   if (typeof v1 !== "string") ok = failType(errors, "/title", v1, "must be a string");
@@ -367,7 +346,7 @@ function checkTaskInput(value: unknown, errors?: ErrorCollector): boolean {
   if (v5 !== undefined) {
     if (!Array.isArray(v5)) ok = fail(errors, "/labels", "type", "must be an array");
     else {
-      const a1 = v5 as unknown[];
+      const a1 = v5;
       if (a1.length > 10) ok = fail(errors, "/labels", "maxItems", "must have at most 10 items");
       else {
         for (let i1 = 0; i1 < a1.length; i1++) {
@@ -384,7 +363,7 @@ function checkTaskInput(value: unknown, errors?: ErrorCollector): boolean {
   if (v7 !== undefined) {
     if (typeof v7 !== "object" || v7 === null || Array.isArray(v7)) ok = fail(errors, "/metadata", "type", "must be an object");
     else {
-      const o2 = v7 as Record<string, unknown>;
+      const o2 = v7;
       for (const k1 in o2) {
         if (!ok && !errors) return false;
         const v8 = o2[k1];
@@ -396,7 +375,7 @@ function checkTaskInput(value: unknown, errors?: ErrorCollector): boolean {
   if (v9 !== undefined) {
     if (!Array.isArray(v9)) ok = fail(errors, "/subtasks", "type", "must be an array");
     else {
-      const a2 = v9 as unknown[];
+      const a2 = v9;
       for (let i2 = 0; i2 < a2.length; i2++) {
         if (!ok && !errors) return false;
         const v10 = a2[i2];
@@ -408,22 +387,22 @@ function checkTaskInput(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isTaskPage(value: unknown): value is TaskPage {
+export function isTaskPage(value) {
   return checkTaskPage(value);
 }
 
-export function validateTaskPage(value: unknown): ValidationResult<TaskPage> {
-  return validate<TaskPage>(value, checkTaskPage);
+export function validateTaskPage(value) {
+  return validate(value, checkTaskPage);
 }
 
-function checkTaskPage(value: unknown, errors?: ErrorCollector): boolean {
+function checkTaskPage(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["items"];
   if (!Array.isArray(v1)) ok = failType(errors, "/items", v1, "must be an array");
   else {
-    const a1 = v1 as unknown[];
+    const a1 = v1;
     for (let i1 = 0; i1 < a1.length; i1++) {
       if (!ok && !errors) return false;
       const v2 = a1[i1];
@@ -434,17 +413,17 @@ function checkTaskPage(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isTaskPatch(value: unknown): value is TaskPatch {
+export function isTaskPatch(value) {
   return checkTaskPatch(value);
 }
 
-export function validateTaskPatch(value: unknown): ValidationResult<TaskPatch> {
-  return validate<TaskPatch>(value, checkTaskPatch);
+export function validateTaskPatch(value) {
+  return validate(value, checkTaskPatch);
 }
 
-function checkTaskPatch(value: unknown, errors?: ErrorCollector): boolean {
+function checkTaskPatch(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   if (propertyCount(o1) < 1) return fail(errors, "", "minProperties", "must have at least 1 property");
   let ok = true;
   const v1 = o1["title"];
@@ -475,32 +454,32 @@ function checkTaskPatch(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isTaskStatus(value: unknown): value is TaskStatus {
+export function isTaskStatus(value) {
   return checkTaskStatus(value);
 }
 
-export function validateTaskStatus(value: unknown): ValidationResult<TaskStatus> {
-  return validate<TaskStatus>(value, checkTaskStatus);
+export function validateTaskStatus(value) {
+  return validate(value, checkTaskStatus);
 }
 
-function checkTaskStatus(value: unknown, errors?: ErrorCollector): boolean {
+function checkTaskStatus(value, errors) {
   if (typeof value !== "string") return fail(errors, "", "type", "must be a string");
   if (value !== "todo" && value !== "in_progress" && value !== "done") return fail(errors, "", "enum", "must be one of \"todo\", \"in_progress\", \"done\"");
   return true;
 }
 
-export function isTeamAssignee(value: unknown): value is TeamAssignee {
+export function isTeamAssignee(value) {
   return checkTeamAssignee(value);
 }
 
-export function validateTeamAssignee(value: unknown): ValidationResult<TeamAssignee> {
-  return validate<TeamAssignee>(value, checkTeamAssignee);
+export function validateTeamAssignee(value) {
+  return validate(value, checkTeamAssignee);
 }
 
-function checkTeamAssignee(value: unknown, errors?: ErrorCollector): boolean {
+function checkTeamAssignee(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["kind"];
   if (v1 === undefined) ok = fail(errors, "/kind", "required", "is required");
   else if (v1 !== "team") ok = fail(errors, "/kind", "const", "must be equal to \"team\"");
@@ -508,18 +487,18 @@ function checkTeamAssignee(value: unknown, errors?: ErrorCollector): boolean {
   return ok;
 }
 
-export function isUploadAttachmentBody(value: unknown): value is UploadAttachmentBody {
+export function isUploadAttachmentBody(value) {
   return checkUploadAttachmentBody(value);
 }
 
-export function validateUploadAttachmentBody(value: unknown): ValidationResult<UploadAttachmentBody> {
-  return validate<UploadAttachmentBody>(value, checkUploadAttachmentBody);
+export function validateUploadAttachmentBody(value) {
+  return validate(value, checkUploadAttachmentBody);
 }
 
-function checkUploadAttachmentBody(value: unknown, errors?: ErrorCollector): boolean {
+function checkUploadAttachmentBody(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
-  const o1 = value as Record<string, unknown>;
+  const o1 = value;
   const v1 = o1["file"];
   if (!(v1 instanceof Blob)) ok = failType(errors, "/file", v1, "must be a file (Blob)");
   const v2 = o1["caption"];
@@ -530,24 +509,24 @@ function checkUploadAttachmentBody(value: unknown, errors?: ErrorCollector): boo
   return ok;
 }
 
-export function isValidationProblem(value: unknown): value is ValidationProblem {
+export function isValidationProblem(value) {
   return checkValidationProblem(value);
 }
 
-export function validateValidationProblem(value: unknown): ValidationResult<ValidationProblem> {
-  return validate<ValidationProblem>(value, checkValidationProblem);
+export function validateValidationProblem(value) {
+  return validate(value, checkValidationProblem);
 }
 
-function checkValidationProblem(value: unknown, errors?: ErrorCollector): boolean {
+function checkValidationProblem(value, errors) {
   let ok = true;
   if (!checkProblem(value, errors)) ok = false;
   if (typeof value !== "object" || value === null || Array.isArray(value)) ok = fail(errors, "", "type", "must be an object");
   else {
-    const o1 = value as Record<string, unknown>;
+    const o1 = value;
     const v1 = o1["errors"];
     if (!Array.isArray(v1)) ok = failType(errors, "/errors", v1, "must be an array");
     else {
-      const a1 = v1 as unknown[];
+      const a1 = v1;
       for (let i1 = 0; i1 < a1.length; i1++) {
         if (!ok && !errors) return false;
         const v2 = a1[i1];
