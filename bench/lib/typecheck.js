@@ -1,6 +1,6 @@
 // Section 2: how long a user's `tsc --noEmit` takes on the generated code, ours vs openapi-typescript's
 // (and, for information, @hey-api/openapi-ts's), under TypeScript 5.9 and TypeScript 7.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { listFiles, outputSize } from './files.js';
 import { runGenerator } from './generation.js';
@@ -20,6 +20,9 @@ export const COMPILERS = [
   { id: 'ts7', label: `TypeScript ${versionOf('typescript7')}`, bin: join(ROOT, 'node_modules/typescript7/bin/tsc') },
 ];
 
+// One project's settings for every subject: our output includes a node:http server, so @types/node
+// is loaded (by path: the checked folders are under bench/.work, where a symlinked node_modules
+// would not be found by every compiler).
 const COMPILER_OPTIONS = {
   strict: true,
   noEmit: true,
@@ -28,21 +31,16 @@ const COMPILER_OPTIONS = {
   module: 'NodeNext',
   moduleResolution: 'NodeNext',
   lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-  types: [],
+  types: ['node'],
+  typeRoots: [join(ROOT, 'node_modules/@types')],
 };
 
 /** What gets type-checked; each subject is one tsconfig written into bench/.work/tsc. */
 function subjects() {
   const gen = generators();
   return [
-    // The whole output holds the server, whose runtime imports node: modules: Node's types, as a server project has.
-    {
-      id: 'ours',
-      label: 'ours: whole output',
-      generator: gen.ours,
-      include: [`${relPath(gen.ours.outDir)}/**/*.ts`],
-      types: ['node'],
-    },
+    // `**/*.ts` takes the .d.ts files too (the declarations of the .js validators), as a project's include does.
+    { id: 'ours', label: 'ours: whole output', generator: gen.ours, include: [`${relPath(gen.ours.outDir)}/**/*.ts`] },
     { id: 'ours-types', label: 'ours: types.ts only', generator: gen.ours, files: [`${relPath(gen.ours.outDir)}/types.ts`] },
     {
       id: 'openapi-typescript',
@@ -254,5 +252,68 @@ export function benchTypecheck({ runs, warmup, subjects: wanted, log, regenerate
       ),
     );
   }
-  return { compilerOptions: COMPILER_OPTIONS, results, ratios };
+  const perFile = cells.some((cell) => cell.subject.id === 'ours' && cell.compiler.id === 'ts5' && !cell.failure)
+    ? costPerFile(
+        cells.find((cell) => cell.subject.id === 'ours' && cell.compiler.id === 'ts5'),
+        log,
+      )
+    : null;
+  return { compilerOptions: COMPILER_OPTIONS, results, ratios, perFile };
+}
+
+/** The checker's phases as `--generateTrace` names them. */
+const PHASES = { createSourceFile: 'parse', bindSourceFile: 'bind', checkSourceFile: 'check' };
+
+/**
+ * Where our whole output's check goes, per file: one more TypeScript 5.9 run with `--generateTrace`
+ * (which slows it by some 20 %, so shares are printed, not times), summing each file's parse, bind
+ * and check. A file's check includes the types of other files it resolves first.
+ */
+function costPerFile(cell, log) {
+  const dir = join(TSC_DIR, 'trace-ours');
+  rmSync(dir, { recursive: true, force: true });
+  const result = timed(process.execPath, [cell.compiler.bin, '-p', cell.config, '--generateTrace', dir], {
+    cwd: ROOT,
+    env: childEnv(),
+    timeoutMs: 5 * 60_000,
+  });
+  if (result.error && result.status !== 1 && result.status !== 2) {
+    log(`   ✗ per-file cost: ${result.error}`);
+    return null;
+  }
+  const outDir = cell.subject.generator.outDir;
+  const fileOf = (path) => {
+    const rel = relative(outDir, path).split('\\').join('/');
+    if (!rel.startsWith('..')) return rel.startsWith('runtime/') ? 'runtime/*' : rel;
+    const nodeModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+    return nodeModules ? `${nodeModules[1]} (declarations)` : relative(ROOT, path);
+  };
+  const files = new Map();
+  const open = new Map();
+  const add = (path, phase, micros) => {
+    const name = fileOf(path);
+    const row = files.get(name) ?? { file: name, parse: 0, bind: 0, check: 0 };
+    row[phase] += micros / 1000;
+    files.set(name, row);
+  };
+  for (const event of JSON.parse(readFileSync(join(dir, 'trace.json'), 'utf8'))) {
+    const phase = PHASES[event.name];
+    const path = event.args?.path;
+    if (!phase || !path) continue;
+    if (event.ph === 'X') add(path, phase, event.dur);
+    else if (event.ph === 'B') open.set(`${event.name}\0${path}`, event.ts);
+    else if (event.ph === 'E') add(path, phase, event.ts - open.get(`${event.name}\0${path}`));
+  }
+  const rows = [...files.values()].map((row) => ({ ...row, total: row.parse + row.bind + row.check })).sort((a, b) => b.total - a.total);
+  const all = rows.reduce((sum, row) => sum + row.total, 0);
+  const pct = (value) => `${((100 * value) / all).toFixed(1)} %`;
+  log('');
+  log(`   where ours' check goes (${cell.compiler.label}, --generateTrace: share of parse + bind + check time per file)`);
+  log(
+    table(
+      ['file', 'parse', 'bind', 'check', 'total'],
+      rows.filter((row) => row.total >= all / 200).map((row) => [row.file, pct(row.parse), pct(row.bind), pct(row.check), pct(row.total)]),
+    ),
+  );
+  return rows.map((row) => ({ ...row, share: row.total / all }));
 }

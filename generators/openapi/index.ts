@@ -49,7 +49,8 @@ export async function generateOpenApi({ api, templates }: GeneratorContext<'open
   if (withValidators) {
     const file = new FileBuilder('validators.ts');
     const result = emitValidators(model.schemas, { typeName: types.typeName, file, language });
-    const render = (text: ValidatorModuleText) => templates.render('openapi/validators.ts.hbs', { source, ...text } satisfies ValidatorsContext);
+    const render = (text: ValidatorModuleText) =>
+      templates.render('openapi/validators.ts.hbs', { source, ...text } satisfies ValidatorsContext);
     files.push(...validatorModuleFiles('validators', file, result, render));
   }
   // A document with no operations (webhooks only) has nothing for a client to call.
@@ -58,7 +59,9 @@ export async function generateOpenApi({ api, templates }: GeneratorContext<'open
   }
   if (!withServer) return { files, warnings };
 
-  files.push(...emitServer(model, types, described, templates, { source, validators: withValidators, language, redis: api.options.redis === true }));
+  files.push(
+    ...emitServer(model, types, described, templates, { source, validators: withValidators, language, redis: api.options.redis === true }),
+  );
   const userFiles = api.handlers ? [await handlerScaffold(model, described, templates, api.handlers, api.output)] : [];
   return { files, userFiles, warnings };
 }

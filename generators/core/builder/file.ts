@@ -203,7 +203,11 @@ export class FileBuilder {
 
   /** The imports of values only, for the JavaScript form of the file (`validators: js`). */
   valueImports(): string {
-    return this.statements(this.only((symbol) => !symbol.type), true, (from, verbatim) => this.specifier(from, verbatim));
+    return this.statements(
+      this.only((symbol) => !symbol.type),
+      true,
+      (from, verbatim) => this.specifier(from, verbatim),
+    );
   }
 
   /** The imports of types that `declarations` (the `.d.ts` form of the file) names. */

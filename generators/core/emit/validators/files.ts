@@ -29,7 +29,8 @@ export function validatorModuleFiles(
   types = '',
 ): GeneratedFile[] {
   const typed = (code: string) => (types ? `${types}\n\n${code}` : code);
-  if (result.declarations === undefined) return [{ path: `${name}.ts`, content: render({ imports: file.imports(), code: typed(result.code) }) }];
+  if (result.declarations === undefined)
+    return [{ path: `${name}.ts`, content: render({ imports: file.imports(), code: typed(result.code) }) }];
   const declarations = typed(result.declarations);
   return [
     { path: `${name}.js`, content: render({ imports: file.valueImports(), code: result.code }) },
