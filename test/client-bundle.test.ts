@@ -63,7 +63,7 @@ describe('REST client bundle', () => {
       ].join('\n'),
     );
     expect(modules).toContain('rest/runtime/http.ts');
-    expect(modules).not.toContain('rest/validators.ts');
+    expect(modules).not.toContain('rest/validators.js');
     expect(modules).not.toContain('rest/runtime/validation.ts');
     expect(modules).not.toContain('rest/response-validators.ts');
   });
@@ -76,7 +76,7 @@ describe('REST client bundle', () => {
         'export const task = createHttpClient({ auth: { bearerAuth: "t" } }).call(getTaskOperation, { taskId: "1" });',
       ].join('\n'),
     );
-    expect(modules).not.toContain('rest/validators.ts');
+    expect(modules).not.toContain('rest/validators.js');
     expect(code).toContain('"/tasks/{taskId}"');
     expect(code).not.toContain('"/projects/{projectId}/tasks"');
     expect(code).not.toContain('uploadAttachment');
@@ -111,7 +111,7 @@ describe('REST client bundle', () => {
         'export const task = createClient({ validateResponses: responseValidators }).getTask({ taskId: "1" });',
       ].join('\n'),
     );
-    expect(modules).toContain('rest/validators.ts');
+    expect(modules).toContain('rest/validators.js');
     expect(modules).toContain('rest/runtime/http-validation.ts');
     expect(modules).toContain('rest/response-validators.ts');
   });

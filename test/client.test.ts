@@ -46,7 +46,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 beforeAll(async () => {
   const files = await generateClientFiles('schemas/openapi/tasks.yaml');
-  validators = files.some((file) => file.path === 'validators.ts');
+  validators = files.some((file) => file.path === 'validators.js');
   writeFiles(OUT, files);
   writeFileSync(join(OUT, 'usage.ts'), USAGE_SOURCE);
   transpileFolder(OUT);

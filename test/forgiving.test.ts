@@ -277,7 +277,7 @@ describe('forgiving loader: what it generates type-checks', async () => {
     for (const [index, set] of sets.entries()) {
       const withSchemas = FIXTURES[index] !== 'duplicate-operation-id.yaml';
       expect(set.files.map((file) => file.path)).toEqual(
-        expect.arrayContaining(['types.ts', 'client.ts', 'server.ts', ...(withSchemas ? ['validators.ts'] : [])]),
+        expect.arrayContaining(['types.ts', 'client.ts', 'server.ts', ...(withSchemas ? ['validators.js'] : [])]),
       );
       expect((set.warnings ?? []).map(formatDiagnostic)).toEqual(WARNINGS[FIXTURES[index] as string]);
     }

@@ -58,7 +58,7 @@ describe('out/ (the embedded default)', async () => {
   // What a browser bundle may import: everything but the server.
   const browserFiles = [
     '*/types.ts',
-    '*/validators.ts',
+    '*/validators.d.ts',
     '*/client.ts',
     '*/operations.ts',
     '*/runtime/client-common.ts',

@@ -144,7 +144,7 @@ ${extra}`,
       'sse-client.ts',
       'validation.ts',
     ]);
-    expect(readFileSync(join(dir, 'gen/rest/validators.ts'), 'utf8')).toContain('from "../runtime/validation.js"');
+    expect(readFileSync(join(dir, 'gen/rest/validators.js'), 'utf8')).toContain('from "../runtime/validation.js"');
 
     const again = codegen([], dir);
     expect(again.stdout).toMatch(/codegen: 0 written, \d+ unchanged, 0 removed/);

@@ -47,7 +47,7 @@ describe('a Swagger 2.0 document generates what its hand-made OpenAPI 3.0 conver
     ]);
     expect([...yaml.keys()].sort()).toEqual([...openapi.keys()].sort());
     expect([...yaml.keys()]).toEqual(
-      expect.arrayContaining(['types.ts', 'validators.ts', 'client.ts', 'server.ts', 'server-validators.ts']),
+      expect.arrayContaining(['types.ts', 'validators.js', 'client.ts', 'server.ts', 'server-validators.js']),
     );
     for (const [path, content] of openapi) {
       expect(yaml.get(path), path).toBe(content);

@@ -5,14 +5,15 @@
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type TasksApiHandlers } from '../out/rest/server.js';
 import type { UploadAttachmentBody } from '../out/rest/types.js';
 import { isUploadAttachmentBody, validateUploadAttachmentBody } from '../out/rest/validators.js';
 import { HELPER_NAMES } from '../generators/core/emit/validators/helpers.js';
+import { generate } from '../generators/core/pipeline/generate.js';
 import { ROOT } from './support/cli.js';
 
 const TASK_ID = '2eb8aa08-aa98-11ea-b4aa-73b441d16380';
@@ -120,18 +121,18 @@ describe('validator code: one error per fault, typed results (item 6)', () => {
   it('the helpers live once, in runtime/validation.ts: generated modules import them', () => {
     const declared = (file: string) =>
       [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^(?:export )?function (\w+)\(/gm)].map((match) => match[1]!);
-    for (const file of ['out/rest/validators.ts', 'out/rest/server-validators.ts', 'out/realtime/validators.ts']) {
+    for (const file of ['out/rest/validators.js', 'out/rest/server-validators.js', 'out/realtime/validators.js']) {
       expect(declared(file).filter((name) => HELPER_NAMES.includes(name))).toEqual([]);
     }
     const runtime = declared('runtime/validation.ts');
     expect(HELPER_NAMES.filter((name) => !runtime.includes(name))).toEqual([]);
   });
 
-  it('server-validators.ts calls the checks of validators.ts instead of compiling the schemas again', () => {
+  it('server-validators calls the checks of validators instead of compiling the schemas again', () => {
     const text = (file: string) => readFileSync(join(ROOT, file), 'utf8');
-    const server = text('out/rest/server-validators.ts');
-    const shared = new Set([...text('out/rest/validators.ts').matchAll(/^function (check\w+)\(/gm)].map((match) => match[1]!));
-    const copies = [...server.matchAll(/^function (check\w+)\([^)]*\): boolean \{\n(.*)\n/gm)]
+    const server = text('out/rest/server-validators.js');
+    const shared = new Set([...text('out/rest/validators.js').matchAll(/^function (check\w+)\(/gm)].map((match) => match[1]!));
+    const copies = [...server.matchAll(/^function (check\w+)\([^)]*\) \{\n(.*)\n/gm)]
       .filter(
         (match) =>
           shared.has(match[1]!) &&
@@ -143,10 +144,34 @@ describe('validator code: one error per fault, typed results (item 6)', () => {
   });
 
   describe('read by the type checker', () => {
-    const files = ['out/rest/validators.ts', 'out/rest/server-validators.ts', 'out/realtime/validators.ts'].map((file) => join(ROOT, file));
+    // The TypeScript form (`validators: ts`) of out/'s APIs: out/ holds the default, `.js` + `.d.ts`.
+    const dir = join(ROOT, '.vitest-tmp', `validators-ts-${process.pid}`);
+    const files = ['rest/validators.ts', 'rest/server-validators.ts', 'realtime/validators.ts'].map((file) => join(dir, file));
     let program: ts.Program;
     let checker: ts.TypeChecker;
-    beforeAll(() => {
+    beforeAll(async () => {
+      const apis = [
+        { name: 'rest', input: 'schemas/openapi/tasks.yaml', style: 'openapi' },
+        { name: 'realtime', input: 'schemas/asyncapi/tasks.asyncapi.yaml', style: 'asyncapi' },
+      ] as const;
+      for (const api of apis) {
+        const [{ files: generated }] = await generate([
+          {
+            name: api.name,
+            inputs: [join(ROOT, api.input)],
+            style: api.style,
+            documents: [],
+            output: join(dir, api.name),
+            emit: ['types', 'validators', 'server'],
+            options: { validators: 'ts' },
+            root: ROOT,
+          },
+        ]);
+        for (const file of generated) {
+          mkdirSync(dirname(join(dir, api.name, file.path)), { recursive: true });
+          writeFileSync(join(dir, api.name, file.path), file.content);
+        }
+      }
       program = ts.createProgram(files, {
         strict: true,
         noEmit: true,
@@ -159,10 +184,11 @@ describe('validator code: one error per fault, typed results (item 6)', () => {
       });
       checker = program.getTypeChecker();
     });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     /** Every node of the validator modules and of the runtime they import. */
     function* nodes(): Generator<ts.Node> {
-      const sources = program.getSourceFiles().filter((source) => source.fileName.startsWith(join(ROOT, 'out')));
+      const sources = program.getSourceFiles().filter((source) => source.fileName.startsWith(dir));
       expect(sources.length).toBeGreaterThanOrEqual(4);
       for (const source of sources) {
         const stack: ts.Node[] = [source];
@@ -217,6 +243,18 @@ describe('validator code: one error per fault, typed results (item 6)', () => {
         server.statements.find((statement) => ts.isTypeAliasDeclaration(statement) && statement.name.text === 'ListProjectsQuery')!,
       );
       expect(checker.getPropertiesOfType(declared).map((property) => property.name)).toEqual(['page', 'pageSize', 'sort']);
+    });
+
+    it("out/'s .d.ts files declare what the TypeScript form exports, signature for signature", () => {
+      const signatures = (file: string) =>
+        [...readFileSync(file, 'utf8').matchAll(/^export (?:declare )?function (\w+\(value: unknown\): [^{;\n]+?) ?[{;]$/gm)].map(
+          (match) => match[1],
+        );
+      for (const file of ['rest/validators', 'rest/server-validators', 'realtime/validators']) {
+        const declared = signatures(join(ROOT, 'out', `${file}.d.ts`));
+        expect(declared.length).toBeGreaterThan(0);
+        expect(declared).toEqual(signatures(join(dir, `${file}.ts`)));
+      }
     });
   });
 });

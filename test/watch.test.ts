@@ -197,11 +197,11 @@ describe('codegen --watch', () => {
     const watcher = new WatchProcess(dir);
     try {
       await watcher.waitFor('out', /codegen: \d+ written/, { out: 0, err: 0 });
-      expect(existsSync(join(dir, 'out/rest/validators.ts'))).toBe(false);
+      expect(existsSync(join(dir, 'out/rest/validators.js'))).toBe(false);
       const mark = watcher.mark();
       writeFileSync(join(dir, 'codegen.config.mjs'), config("'types', 'validators'"));
       await watcher.waitFor('out', /codegen: \d+ written/, mark);
-      expect(existsSync(join(dir, 'out/rest/validators.ts'))).toBe(true);
+      expect(existsSync(join(dir, 'out/rest/validators.js'))).toBe(true);
       watcher.child.kill('SIGINT');
       expect(await watcher.exited).toBe(0);
     } finally {

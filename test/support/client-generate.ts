@@ -1,6 +1,6 @@
 /**
  * Generates what a user gets for an OpenAPI file with the client enabled (`types.ts`,
- * `validators.ts`, `client.ts`, `runtime/*`) into a folder, and turns it into importable JavaScript.
+ * `validators.js`, `client.ts`, `runtime/*`) into a folder, and turns it into importable JavaScript.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -25,7 +25,7 @@ export function writeFiles(folder: string, files: GeneratedFile[]): void {
 /** Transpiles every `.ts` under `folder` to `.js` beside it (ES2022 modules), for `import()`. */
 export function transpileFolder(folder: string): void {
   for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.d.ts')) continue;
     const path = join(entry.parentPath, entry.name);
     const output = ts.transpileModule(readFileSync(path, 'utf8'), {
       fileName: relative(folder, path),
