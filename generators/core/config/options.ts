@@ -16,6 +16,6 @@ export const VALIDATORS_OPTION = {
   type: 'string',
   values: ['js', 'ts'],
   description:
-    "how validator modules are written: `js` (default) as `.js` + `.d.ts`, which a project's `tsc` reads only the declarations of; `ts` as TypeScript, for builds that compile the output with `tsc` into another folder without `allowJs`",
+    "how validator modules are written: `js` (default) as `.js` + `.d.ts`, so a project's `tsc` reads only the declarations; `ts` as TypeScript. A build that compiles the output with `tsc` into another folder copies the `.js` with `allowJs`, or takes `ts`",
   example: 'validators: ts',
 } as const satisfies OptionDeclaration;
