@@ -273,6 +273,11 @@ async function runFile(file: string): Promise<Outcome[]> {
   writeFileSync(moduleFile, source);
   sources.push(moduleFile);
   const compiled = (await import(pathToFileURL(moduleFile).href)) as Record<string, (value: unknown) => unknown>;
+  // The `.js` form (`validators: js`, the default) must answer exactly as the TypeScript one.
+  const js = emitSchemaValidators(roots, { ...options, language: 'js' });
+  const jsFile = moduleFile.replace(/\.ts$/, '.js');
+  writeFileSync(jsFile, `${validatorImports(js, { types: './types.js', runtime: runtimeSpecifier(dir, 'validation') })}\n${js.code}`);
+  const javascript = (await import(pathToFileURL(jsFile).href)) as typeof compiled;
 
   const outcomes: Outcome[] = [];
   groups.forEach((group, index) => {
@@ -289,6 +294,9 @@ async function runFile(file: string): Promise<Outcome[]> {
       if (is !== test.valid) outcome.failure = `isSchema returned ${String(is)}`;
       else if (validated.ok !== test.valid) outcome.failure = `validateSchema returned ok: ${validated.ok}`;
       else if (!validated.ok && !validated.errors?.length) outcome.failure = 'validateSchema reported no errors';
+      else if (javascript[`isSchema${index}`](test.data) !== is) outcome.failure = 'the .js isSchema disagrees';
+      else if (JSON.stringify(javascript[`validateSchema${index}`](test.data)) !== JSON.stringify(validated))
+        outcome.failure = 'the .js validateSchema disagrees';
     }
   });
   return outcomes;

@@ -27,7 +27,9 @@ export interface TypesContext extends GeneratedFileContext {
 }
 
 /**
- * `validators.ts`: `isX`/`validateX` for every payload schema and every direction's union.
+ * `validators.ts`: `isX`/`validateX` for every payload schema and every direction's union; with
+ * `validators: js` (the default) it renders `validators.js` and then `validators.d.ts`, each with
+ * its own imports and code.
  * @template asyncapi/validators.ts.hbs
  */
 export interface ValidatorsContext extends GeneratedFileContext {

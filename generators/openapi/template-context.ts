@@ -33,6 +33,8 @@ export interface TypesContext extends HeaderContext {
 /**
  * `validators.ts` (`isX`/`validateX` per schema) and `server-validators.ts` (the server's checks
  * of each operation's parameters by location, and of inline bodies, with the types they narrow to).
+ * With `validators: js` (the default) it renders each module twice, as `.js` (the code, untyped)
+ * and as `.d.ts` (the exported signatures, and the narrowed types), each with its own imports.
  * @template openapi/validators.ts.hbs
  */
 export interface ValidatorsContext extends HeaderContext {
