@@ -84,7 +84,7 @@ export function problemResponse(
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(init.headers ?? {})) headers[name.toLowerCase()] = value;
   headers["content-type"] = PROBLEM_JSON;
-  return { status, headers, body: Buffer.from(JSON.stringify(body)) };
+  return { status, headers, body: JSON.stringify(body) };
 }
 
 /**
@@ -144,11 +144,16 @@ export function responseSpec(operation: OperationSpec, status: number): Response
 }
 
 /** What the result needs from the request to fill in `Location`, `Link` and sparse fieldsets. */
-export interface ResultContext extends ProblemContext {
+export interface ResultContext {
+  traceId: string;
+  production: boolean;
   /** The `publicUrl` option without its trailing slash, or "": what `Location` and `Link` start with. */
   base: string;
-  /** The path as the client sent it, including any mount prefix (Express `originalUrl`); never a host. */
-  path: string;
+  /**
+   * The request target as the client sent it, including any mount prefix (Express `originalUrl`):
+   * `Location` and `Link` take its path (never a host), worked out only when they are written.
+   */
+  target: string;
   /** The raw query string, without `?`. */
   query: string;
   /** The parsed request the handler got. */
@@ -182,7 +187,7 @@ export function resultResponse(operation: OperationSpec, result: HandlerResult, 
   if (status === 201 && headers["location"] === undefined && operation.location) {
     const id = typeof body === "object" && body !== null ? (body as Record<string, unknown>)[operation.location.property] : undefined;
     if (typeof id === "string" || typeof id === "number")
-      headers["location"] = `${context.base}${trimSlash(context.path)}/${encodeURIComponent(String(id))}`;
+      headers["location"] = `${context.base}${trimSlash(requestPath(context.target))}/${encodeURIComponent(String(id))}`;
   }
   if (status >= 200 && status < 300 && operation.pagination && headers["link"] === undefined) {
     const link = linkHeader(operation.pagination, body, context);
@@ -195,7 +200,7 @@ export function resultResponse(operation: OperationSpec, result: HandlerResult, 
   const contentType = typeof declared === "string" ? declared : spec?.contentType;
   if (typeof body === "string") {
     headers["content-type"] = contentType ?? "text/plain; charset=utf-8";
-    return { status, headers, body: Buffer.from(body) };
+    return { status, headers, body };
   }
   if (body instanceof Uint8Array) {
     headers["content-type"] = contentType ?? "application/octet-stream";
@@ -203,7 +208,7 @@ export function resultResponse(operation: OperationSpec, result: HandlerResult, 
   }
   headers["content-type"] = contentType ?? "application/json";
   const json = JSON.stringify(body);
-  return json === undefined ? { status, headers } : { status, headers, body: Buffer.from(json) };
+  return json === undefined ? { status, headers } : { status, headers, body: json };
 }
 
 /** Result headers, lower-cased; a name or value that could split the response is refused. */
@@ -263,8 +268,9 @@ function pick(value: unknown, fields: readonly string[]): unknown {
 function linkHeader(pagination: PaginationSpec, body: unknown, context: ResultContext): string | undefined {
   if (!isPlainObject(body)) return undefined;
   const links: string[] = [];
+  const path = requestPath(context.target);
   const link = (rel: string, changes: Record<string, string>) =>
-    links.push(`<${context.base}${withQuery(context.path, context.query, changes)}>; rel="${rel}"`);
+    links.push(`<${context.base}${withQuery(path, context.query, changes)}>; rel="${rel}"`);
   if (pagination.kind === "cursor") {
     const next = body[pagination.next];
     if (typeof next === "string" && next !== "") link("next", { [pagination.cursor]: next });

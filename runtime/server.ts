@@ -238,10 +238,14 @@ class Exchange implements ServerRequest {
   }
 }
 
-/** The context handlers get when no `context` option reshapes it; `signal` is made when first read. */
+/**
+ * The context handlers get when no `context` option reshapes it; `signal` and `assertIfMatch` are
+ * made when first read (most handlers use neither).
+ */
 class HandlerContext<Principal> implements RequestContext<Principal> {
   #signal: AbortSignal | undefined;
-  readonly #response: NodeResponse;
+  #assertIfMatch: ((currentEtag: string | undefined) => void) | undefined;
+  readonly #exchange: Exchange;
 
   constructor(
     readonly traceId: string,
@@ -249,14 +253,19 @@ class HandlerContext<Principal> implements RequestContext<Principal> {
     readonly operation: OperationMeta,
     readonly basePath: string,
     readonly request: IncomingMessage,
-    response: NodeResponse,
-    readonly assertIfMatch: (currentEtag: string | undefined) => void,
+    exchange: Exchange,
   ) {
-    this.#response = response;
+    this.#exchange = exchange;
   }
 
   get signal(): AbortSignal {
-    return (this.#signal ??= disconnectSignal(this.#response));
+    return (this.#signal ??= disconnectSignal(this.#exchange.res));
+  }
+
+  /** A function of its own, so that `const { assertIfMatch } = context` works as before. */
+  get assertIfMatch(): (currentEtag: string | undefined) => void {
+    const exchange = this.#exchange;
+    return (this.#assertIfMatch ??= (currentEtag) => assertIfMatch(exchange, currentEtag));
   }
 }
 
@@ -316,10 +325,10 @@ export function createListener<Principal>(
       const read = readInput(operation, exchange.match, exchange.query, req, exchange.body, limits, maxPageSize);
       const input = read instanceof Promise ? await read : read;
       const principal = exchange.principal as Principal | undefined;
-      const check = (currentEtag: string | undefined): void => assertIfMatch(exchange, currentEtag);
       const { traceId } = exchange;
       let base: RequestContext<Principal>;
       if (context) {
+        const check = (currentEtag: string | undefined): void => assertIfMatch(exchange, currentEtag);
         // What `context` is given may be spread (`{ ...base, db }`): `signal` stays an own property.
         let signal: AbortSignal | undefined;
         const res = exchange.res;
@@ -337,19 +346,16 @@ export function createListener<Principal>(
         };
       } else {
         // Same members; the lazy `signal` lives on the prototype (an object literal with a getter is slow to make).
-        base = new HandlerContext<Principal>(traceId, principal, operation, exchange.match.basePath, req, exchange.res, check);
+        base = new HandlerContext<Principal>(traceId, principal, operation, exchange.match.basePath, req, exchange);
       }
       const result = await (handler as Handler).call(handlers, input, context ? await context(base) : base);
       const fields = operation.fields ? fieldList(input[operation.fields.key]) : undefined;
-      const url = exchange.target;
-      const path = requestPath(originalUrl(req) ?? url);
       // Written out rather than `{ ...where, path }`: V8 makes a spread copy that gains properties slowly.
       const resultContext = {
         traceId,
-        instance: instanceOf(url),
         production,
         base: publicPrefix,
-        path,
+        target: originalUrl(req) ?? exchange.target,
         query: exchange.query,
         request: input,
         fields,
@@ -381,10 +387,14 @@ export function createListener<Principal>(
         }),
       );
     }
-    return readBody(req, limits).then((bytes) => {
-      if (bytes !== undefined) exchange.body = bytes;
-      return run(exchange, index + 1);
-    });
+    return receiveBody(exchange, index);
+  }
+
+  /** Awaited in an async function: a `.then` callback returning the chain's promise settles two microtask turns later. */
+  async function receiveBody(exchange: Exchange, index: number): Promise<ServerResponse> {
+    const bytes = await readBody(exchange.raw, limits);
+    if (bytes !== undefined) exchange.body = bytes;
+    return await run(exchange, index + 1);
   }
 
   /** Runs the chain from `index` on: a stage, the body read, or at the end the handler. */
@@ -771,7 +781,9 @@ function send(
   const headers = response.headers;
   headers["trace-id"] = traceId;
   const bodyless = response.status < 200 || NO_BODY.has(response.status);
-  if (response.body !== undefined && !bodyless) headers["content-length"] = String(response.body.byteLength);
+  const body = response.body;
+  if (body !== undefined && !bodyless)
+    headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
   try {
     res.writeHead(response.status, headers);
   } catch (error) {

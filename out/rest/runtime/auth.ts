@@ -127,8 +127,13 @@ export function authenticate<Principal>(options: AuthenticateOptions<Principal>)
       const principal = await options.verify(credentials, request);
       if (principal !== undefined) {
         request.principal = principal;
-        if (options.authorize && !(await authorized(principal, request))) throw forbidden(kind === "bearer");
-        return next();
+        if (options.authorize) {
+          // Awaited only when `authorize` returns a promise: a boolean costs no microtask turn.
+          const allowed = options.authorize(principal, request);
+          if (!(typeof allowed === "boolean" ? allowed : await allowed)) throw forbidden(kind === "bearer");
+        }
+        // Awaited: an async function returning a promise takes two more microtask turns to settle.
+        return await next();
       }
     }
     throw unauthorized(security, new Set([name]));

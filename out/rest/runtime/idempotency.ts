@@ -124,7 +124,7 @@ export function idempotency(options: IdempotencyOptions): Stage {
       fingerprint,
       status: response.status,
       headers: response.headers,
-      ...(response.body === undefined ? {} : { body: Buffer.from(response.body).toString("base64") }),
+      ...(response.body === undefined ? {} : { body: bytesOf(response.body).toString("base64") }),
     };
     await store.set(storeKey, JSON.stringify(record), ttlMs);
     return response;
@@ -184,4 +184,8 @@ function parseRecord(text: string): IdempotencyRecord {
     }
   }
   throw new Error("idempotency: the store holds a record this stage did not write");
+}
+
+function bytesOf(body: Uint8Array | string): Buffer {
+  return typeof body === "string" ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }

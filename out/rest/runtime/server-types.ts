@@ -29,7 +29,11 @@ export interface ServerResponse {
   status: number;
   /** Lower-case header names. */
   headers: Record<string, string | string[]>;
-  body?: Uint8Array;
+  /**
+   * The bytes to send, or text to send UTF-8 encoded: JSON and text bodies stay strings, which
+   * node:http writes in one piece with the head (a Buffer costs a copy and a second chunk).
+   */
+  body?: Uint8Array | string;
 }
 
 export type Next = () => Promise<ServerResponse>;

@@ -1,0 +1,145 @@
+// The generated REST listener called in-process with stub `req`/`res` objects: the JavaScript of a
+// request alone (routing, stages, parsing, validation, handler, serialisation), without sockets or
+// node:http's parser, so figures are steadier than autocannon's on a busy machine. For A/B
+// decisions; the `rest-server` section measures the real thing against Fastify.
+//
+//   npm run build && node bench/lib/rest-inprocess.js [--rounds=7] [--n=20000] [--case=get|post] [--dist=dist]
+//
+// Prints CPU µs per request (user + system time of this process, steadier than wall time when the
+// machine is busy) for the bench's two routes (GET a project with ETag, POST a valid task),
+// the median of the rounds. The example's options are those `dist/examples/rest/main.js` uses with
+// NODE_ENV=production RATE_LIMIT=0.
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=')));
+const ROOT = join(import.meta.dirname, '..', '..');
+const dist = resolve(ROOT, args.dist ?? 'dist');
+const rounds = Number(args.rounds ?? 7);
+const n = Number(args.n ?? 20000);
+
+const { createServer, MemoryStore } = await import(pathToFileURL(join(dist, 'out/rest/server.js')).href);
+const { handlers, resetStore } = await import(pathToFileURL(join(dist, 'examples/rest/handlers.js')).href);
+
+const TOKENS = new Map([['demo-token', { id: 'demo', role: 'editor' }]]);
+const listener = createServer(handlers, {
+  production: true,
+  validateResponses: false,
+  auth: {
+    verify: async (credentials) => (credentials.type === 'bearer' ? TOKENS.get(credentials.token) : undefined),
+    authorize: () => true,
+  },
+  store: new MemoryStore(),
+  cors: { origins: ['http://localhost:5173'], credentials: true, maxAge: 600 },
+  idempotency: { ttlMs: 86_400_000 },
+  limits: { bodyTimeout: 30_000, maxBodySize: 1024 * 1024 },
+  operations: { getProject: { cacheControl: 'private, max-age=60' }, getTask: { cacheControl: 'private, no-cache' } },
+});
+
+const TASK = JSON.stringify({
+  title: 'Benchmark the generated server',
+  status: 'in_progress',
+  dueDate: '2025-06-30',
+  estimateHours: 2.5,
+  assignee: { kind: 'person', email: 'ana@example.com' },
+  labels: [{ name: 'bench', color: '#00aa11' }, { name: 'rest' }],
+  metadata: { source: 'autocannon' },
+});
+const socket = { remoteAddress: '127.0.0.1' };
+
+/** A request as node:http hands it over: headers parsed, the body (if any) arriving on `data`/`end`. */
+function request(method, url, headers, body) {
+  const listeners = {};
+  return {
+    method,
+    url,
+    headers,
+    socket,
+    complete: true,
+    readableEnded: false,
+    on(event, fn) {
+      listeners[event] = fn;
+      if (event === 'end') queueMicrotask(() => (listeners.data(body), listeners.end()));
+      return this;
+    },
+    off() {
+      return this;
+    },
+    resume() {},
+  };
+}
+
+/** A response that records what is written and settles `done` on `end`. */
+function response(done) {
+  return {
+    headersSent: false,
+    destroyed: false,
+    writableFinished: false,
+    status: 0,
+    headers: undefined,
+    writeHead(status, headers) {
+      this.status = status;
+      this.headers = headers;
+      this.headersSent = true;
+      return this;
+    },
+    end(body) {
+      this.body = body;
+      done(this);
+    },
+    once() {},
+    getHeaderNames: () => [],
+    removeHeader() {},
+  };
+}
+
+function call(method, url, headers, body) {
+  return new Promise((resolve) => listener(request(method, url, { ...headers }, body), response(resolve)));
+}
+
+const auth = { host: 'localhost', authorization: 'Bearer demo-token' };
+/** A fresh store with one project: POSTs add tasks, and a store that only grows would make later rounds slower. */
+async function seed() {
+  resetStore();
+  const created = await call(
+    'POST',
+    '/v1/projects',
+    { ...auth, 'content-type': 'application/json', 'content-length': '16' },
+    Buffer.from('{"name":"Bench"}'),
+  );
+  return JSON.parse(created.body.toString()).id;
+}
+let projectId = await seed();
+const taskBody = Buffer.from(TASK);
+const cases = {
+  get: () => call('GET', `/v1/projects/${projectId}`, auth),
+  post: () =>
+    call(
+      'POST',
+      `/v1/projects/${projectId}/tasks`,
+      { ...auth, 'content-type': 'application/json', 'content-length': String(taskBody.length) },
+      taskBody,
+    ),
+};
+for (const [id, run] of Object.entries(cases)) {
+  const first = await run();
+  if (first.status !== (id === 'get' ? 200 : 201)) throw new Error(`${id} answered ${first.status}: ${first.body}`);
+}
+
+const only = args.case === undefined ? Object.keys(cases) : [args.case];
+const samples = Object.fromEntries(only.map((id) => [id, []]));
+for (let round = 0; round < rounds; round++) {
+  for (const id of only) {
+    const run = cases[id];
+    projectId = await seed();
+    const start = process.cpuUsage();
+    for (let i = 0; i < n; i++) await run();
+    const used = process.cpuUsage(start);
+    samples[id].push((used.user + used.system) / n);
+  }
+}
+const median = (values) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)];
+for (const [id, values] of Object.entries(samples))
+  console.log(
+    `${id}: ${median(values).toFixed(2)} CPU µs/request (median of ${rounds} × ${n}; all: ${values.map((v) => v.toFixed(2)).join(' ')})`,
+  );
