@@ -256,7 +256,7 @@ export function readParameters(operation: OperationSpec, inputs: ParameterInputs
         break;
       }
       case "header": {
-        const raw = inputs.headers[parameter.name.toLowerCase()];
+        const raw = inputs.headers[headerKey(parameter.name)];
         const text = Array.isArray(raw) ? raw.join(", ") : raw;
         value = text === undefined ? undefined : delimited(parameter, text, ",");
         break;
@@ -286,6 +286,15 @@ export function readParameters(operation: OperationSpec, inputs: ParameterInputs
   }
   if (errors.length) throw new HttpProblem(400, "Bad Request", { detail: describeErrors(errors), extensions: { errors } });
   return values;
+}
+
+const headerKeys = new Map<string, string>();
+
+/** A header parameter's name as node:http keys it (lower case), worked out once per name. */
+function headerKey(name: string): string {
+  let key = headerKeys.get(name);
+  if (key === undefined) headerKeys.set(name, (key = name.toLowerCase()));
+  return key;
 }
 
 /** Marks a single-valued query parameter given more than once. */

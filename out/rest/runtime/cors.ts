@@ -69,31 +69,45 @@ export function cors(options: RestCorsOptions): Stage {
   const policy = new CorsPolicy(options, REST_CORS);
   const allowMethods = options.allowMethods ?? operationMethods;
 
-  return async (request, next) => {
+  return (request, next) => {
     const origin = headerValue(request.headers["origin"]);
-    if (origin !== undefined && isPreflight(request)) {
-      const answer = policy.preflight(origin, headerValue(request.headers["access-control-request-headers"]), allowMethods(request));
-      if (answer.status === 403) {
-        // `!`: CorsPolicy's 403 answer always carries Vary.
-        throw new HttpProblem(403, "Forbidden", {
-          detail: "This origin is not allowed to call the API.",
-          headers: { vary: answer.headers["vary"]! },
-        });
-      }
-      return { status: 204, headers: answer.headers };
-    }
+    if (origin !== undefined && isPreflight(request)) return preflight(request, origin);
     const headers = policy.responseHeaders(origin);
-    let response: ServerResponse;
-    try {
-      response = await next();
-    } catch (error) {
-      if (error instanceof HttpProblem) mergeHeaders(error.headers, headers);
-      throw error;
-    }
-    // The response belongs to this request alone (stage contract): completed in place, not copied.
-    mergeHeaders(response.headers, headers);
-    return response;
+    // Not an async function: one `.then` rather than an async frame and an await per request.
+    return settle(next).then(
+      (response) => {
+        // The response belongs to this request alone (stage contract): completed in place, not copied.
+        mergeHeaders(response.headers, headers);
+        return response;
+      },
+      (error: unknown) => {
+        if (error instanceof HttpProblem) mergeHeaders(error.headers, headers);
+        throw error;
+      },
+    );
   };
+
+  /** A preflight is answered here, without running later stages. */
+  async function preflight(request: ServerRequest, origin: string): Promise<ServerResponse> {
+    const answer = policy.preflight(origin, headerValue(request.headers["access-control-request-headers"]), allowMethods(request));
+    if (answer.status === 403) {
+      // `!`: CorsPolicy's 403 answer always carries Vary.
+      throw new HttpProblem(403, "Forbidden", {
+        detail: "This origin is not allowed to call the API.",
+        headers: { vary: answer.headers["vary"]! },
+      });
+    }
+    return { status: 204, headers: answer.headers };
+  }
+}
+
+/** `next()`, with an error it throws rather than rejects turned into a rejection (its problem gets the headers too). */
+function settle(next: () => Promise<ServerResponse>): Promise<ServerResponse> {
+  try {
+    return next();
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** The `allow` list the server core may put on an operation (the methods of its path). */
