@@ -10,7 +10,7 @@
  * is compared by `assertIfMatch(request, currentEtag)`, which the handler (or the `currentEtag`
  * option) calls with the ETag of what it loaded.
  */
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 import { HttpProblem } from "./server-types.js";
 import type { ServerRequest, ServerResponse, Stage } from "./server-types.js";
 
@@ -46,9 +46,19 @@ export interface ConditionalOptions {
  * @public
  */
 export function computeEtag(body: Uint8Array | string, kind: EtagKind = "strong"): string {
-  const tag = `"${createHash("sha256").update(body).digest("base64url")}"`;
+  const tag = `"${sha256(body)}"`;
   return kind === "weak" ? `W/${tag}` : tag;
 }
+
+/**
+ * Base64url SHA-256: the one-shot `crypto.hash` where Node has it (20.12 and later; about a third
+ * of the CPU of a `Hash` object for a small body), `createHash` before. A namespace import, so
+ * that an older Node still loads the module.
+ */
+const sha256: (data: Uint8Array | string) => string =
+  typeof crypto.hash === "function"
+    ? (data) => crypto.hash("sha256", data, "base64url")
+    : (data) => crypto.createHash("sha256").update(data).digest("base64url");
 
 /** Requests whose `If-Match` was compared, to warn about operations that never compare it. */
 const checked = new WeakSet<ServerRequest>();
