@@ -238,14 +238,10 @@ class Exchange implements ServerRequest {
   }
 }
 
-/**
- * The context handlers get when no `context` option reshapes it; `signal` and `assertIfMatch` are
- * made when first read (most handlers use neither).
- */
+/** The context handlers get when no `context` option reshapes it; `signal` is made when first read. */
 class HandlerContext<Principal> implements RequestContext<Principal> {
   #signal: AbortSignal | undefined;
-  #assertIfMatch: ((currentEtag: string | undefined) => void) | undefined;
-  readonly #exchange: Exchange;
+  readonly #response: NodeResponse;
 
   constructor(
     readonly traceId: string,
@@ -253,19 +249,14 @@ class HandlerContext<Principal> implements RequestContext<Principal> {
     readonly operation: OperationMeta,
     readonly basePath: string,
     readonly request: IncomingMessage,
-    exchange: Exchange,
+    response: NodeResponse,
+    readonly assertIfMatch: (currentEtag: string | undefined) => void,
   ) {
-    this.#exchange = exchange;
+    this.#response = response;
   }
 
   get signal(): AbortSignal {
-    return (this.#signal ??= disconnectSignal(this.#exchange.res));
-  }
-
-  /** A function of its own, so that `const { assertIfMatch } = context` works as before. */
-  get assertIfMatch(): (currentEtag: string | undefined) => void {
-    const exchange = this.#exchange;
-    return (this.#assertIfMatch ??= (currentEtag) => assertIfMatch(exchange, currentEtag));
+    return (this.#signal ??= disconnectSignal(this.#response));
   }
 }
 
@@ -325,10 +316,10 @@ export function createListener<Principal>(
       const read = readInput(operation, exchange.match, exchange.query, req, exchange.body, limits, maxPageSize);
       const input = read instanceof Promise ? await read : read;
       const principal = exchange.principal as Principal | undefined;
+      const check = (currentEtag: string | undefined): void => assertIfMatch(exchange, currentEtag);
       const { traceId } = exchange;
       let base: RequestContext<Principal>;
       if (context) {
-        const check = (currentEtag: string | undefined): void => assertIfMatch(exchange, currentEtag);
         // What `context` is given may be spread (`{ ...base, db }`): `signal` stays an own property.
         let signal: AbortSignal | undefined;
         const res = exchange.res;
@@ -346,7 +337,7 @@ export function createListener<Principal>(
         };
       } else {
         // Same members; the lazy `signal` lives on the prototype (an object literal with a getter is slow to make).
-        base = new HandlerContext<Principal>(traceId, principal, operation, exchange.match.basePath, req, exchange);
+        base = new HandlerContext<Principal>(traceId, principal, operation, exchange.match.basePath, req, exchange.res, check);
       }
       const result = await (handler as Handler).call(handlers, input, context ? await context(base) : base);
       const fields = operation.fields ? fieldList(input[operation.fields.key]) : undefined;
