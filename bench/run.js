@@ -6,7 +6,7 @@
 //   3. validators  generated validators vs ajv (delegated to bench/validators.*, when present)
 //   4. rest-server the generated REST server (the example) vs Fastify 5, req/s with autocannon
 //   5. graphql-generation  GitHub's GraphQL schema, ours vs @graphql-codegen/cli (typescript + typescript-resolvers)
-//   6. graphql-server      the generated GraphQL server vs graphql-yoga, same SDL and resolvers, req/s with autocannon
+//   6. graphql-server      the generated GraphQL server vs Mercurius + graphql-jit and graphql-yoga, same SDL and resolvers, req/s with autocannon
 //   7. grpc-messages       encode/decode throughput of the generated protobuf-es messages vs protobufjs static code (pbjs)
 //   8. grpc-server         unary calls/s of the generated gRPC server vs plain @grpc/grpc-js, same handler and client
 //   9. ws-server           messages/s through our WebSocket runtime (validate + dispatch + echo) vs a raw `ws` echo server
@@ -115,7 +115,7 @@ const HELP = `Usage: node bench/run.js [options] [-- options for bench/validator
 GraphQL sections:
   graphql-generation    GitHub's schema.graphql (@octokit/graphql-schema), ours vs @graphql-codegen/cli
                         with typescript + typescript-resolvers; takes --runs and --warmup
-  graphql-server        out/graphql/server.ts (limits on) vs graphql-yoga, same SDL and resolvers,
+  graphql-server        out/graphql/server.ts (limits on) vs Mercurius + graphql-jit and graphql-yoga, same SDL and resolvers,
                         req/s with autocannon; --quick shortens it; prints "ours: not generated yet"
                         while out/graphql/server.ts is missing
 

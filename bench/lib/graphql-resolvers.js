@@ -1,6 +1,6 @@
-// The in-memory Tasks data and the resolvers of schemas/graphql/tasks.graphql, shared by both
-// servers of the `graphql-server` benchmark (bench/lib/graphql-ours.js and graphql-yoga.js), so
-// the only difference between them is the server around the resolvers. graphql-js shaped: a map of
+// The in-memory Tasks data and the resolvers of schemas/graphql/tasks.graphql, shared by every
+// server of the `graphql-server` benchmark (bench/lib/graphql-ours.js, graphql-mercurius.js and
+// graphql-yoga.js), so the only difference between them is the server around the resolvers. graphql-js shaped: a map of
 // type name → field resolvers, `__resolveType` for the abstract types, `subscribe` for the
 // subscription. Records keep ids of what they point to (`assigneeId`, `projectId`) and the
 // `Task.assignee` / `Task.project` resolvers look them up, as a resolver over a store would.
