@@ -4,7 +4,7 @@
  * resolver error becomes "Internal server error" (a `GraphQLError` thrown on purpose keeps its
  * message) and "Did you mean ...?" suggestions, which spell out the schema, are removed.
  */
-import { GraphQLError } from "graphql";
+import { GraphQLError, type GraphQLErrorExtensions } from "graphql";
 
 /** The `extensions.code` values this server answers with, beside the user's own. */
 export const ErrorCode = {
@@ -54,16 +54,28 @@ export function codedError(message: string, code: string, nodes?: GraphQLError["
 
 /** `error` with `code` added when it has none; the rest (locations, path) is kept. */
 export function withCode(error: GraphQLError, code: string, message = error.message): GraphQLError {
-  const existing = error.extensions["code"];
+  // graphql-jit's errors have no `extensions` unless their original error had some.
+  const extensions: GraphQLErrorExtensions | undefined = error.extensions;
+  const existing = extensions?.["code"];
   if (typeof existing === "string" && message === error.message) return error;
-  return new GraphQLError(message, {
+  return rebuilt(error, message, { ...extensions, code: typeof existing === "string" ? existing : code }, error.originalError);
+}
+
+/**
+ * A new error of `message` in place of `error` (same path and locations). graphql-jit's errors
+ * carry their `locations` but not the AST nodes graphql-js would compute them from.
+ */
+function rebuilt(error: GraphQLError, message: string, extensions: GraphQLErrorExtensions, originalError?: Error): GraphQLError {
+  const copy = new GraphQLError(message, {
     nodes: error.nodes ?? null,
     source: error.source,
     positions: error.positions,
     path: error.path,
-    originalError: error.originalError,
-    extensions: { ...error.extensions, code: typeof existing === "string" ? existing : code },
+    originalError,
+    extensions,
   });
+  if (copy.locations === undefined && error.locations !== undefined) Object.assign(copy, { locations: error.locations });
+  return copy;
 }
 
 const SUGGESTION = / ?Did you mean [^?]*\?$/;
@@ -92,13 +104,7 @@ export function errorFormatter(options: ErrorFormatOptions): (error: Readonly<Gr
     if (error.path !== undefined && original !== undefined && !(original instanceof GraphQLError)) {
       options.onError(original);
       const message = options.production ? "Internal server error" : original.message;
-      return new GraphQLError(message, {
-        nodes: error.nodes ?? null,
-        source: error.source,
-        positions: error.positions,
-        path: error.path,
-        extensions: { code: ErrorCode.Internal },
-      });
+      return rebuilt(error, message, { code: ErrorCode.Internal });
     }
     if (options.production && SUGGESTION.test(error.message))
       return withCode(error, ErrorCode.BadUserInput, withoutSuggestions(error.message));

@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import { GraphQLError, createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
+import type { CompiledQuery } from "graphql-jit";
 import type { CorsOptions } from "./cors-policy.js";
 import { DocumentCache, type PreparedOperation } from "./graphql-documents.js";
 import { ErrorCode, codedError, errorFormatter, withCode } from "./graphql-errors.js";
@@ -133,6 +134,8 @@ export class Executor<Context, V extends Viewer> {
   private readonly documents: DocumentCache;
   private readonly roles: readonly string[];
   private readonly timeout: number;
+  /** The compiled operation each prepared `ExecutionArgs` runs, when there is one. */
+  private readonly compiled = new WeakMap<ExecutionArgs, CompiledQuery>();
 
   constructor(
     definition: ServerDefinition,
@@ -212,7 +215,7 @@ export class Executor<Context, V extends Viewer> {
     state.viewer = viewer;
     try {
       const contextValue = await this.options.context({ ...request, viewer });
-      return {
+      const args: ExecutionArgs = {
         schema: this.schema,
         document: prepared.document,
         operationName: params.operationName,
@@ -220,6 +223,8 @@ export class Executor<Context, V extends Viewer> {
         contextValue,
         rootValue: state,
       };
+      if (prepared.compiled) this.compiled.set(args, prepared.compiled);
+      return args;
     } catch (error) {
       if (error instanceof GraphQLError) return [error];
       this.onError(error);
@@ -240,11 +245,13 @@ export class Executor<Context, V extends Viewer> {
   }
 
   /**
-   * graphql's `execute`, stopped after the time limit (or when the operation's state is aborted
-   * otherwise, say the HTTP client went away): the answer is then that reason, a TIMEOUT error.
+   * The operation's compiled function (graphql's `execute` when it has none), stopped after the
+   * time limit (or when the operation's state is aborted otherwise, say the HTTP client went
+   * away): the answer is then that reason, a TIMEOUT error.
    */
   readonly execute = (args: ExecutionArgs): ExecutionResult | Promise<ExecutionResult> => {
-    const result = execute(args);
+    const compiled = this.compiled.get(args);
+    const result = compiled ? compiledResult(compiled, args) : execute(args);
     if (!(result instanceof Promise)) return withInputCodes(result);
     const state = args.rootValue instanceof ExecutionState ? args.rootValue : this.newState();
     return new Promise<ExecutionResult>((resolve, reject) => {
@@ -327,6 +334,21 @@ export class Executor<Context, V extends Viewer> {
       );
     });
   }
+}
+
+/**
+ * What graphql-jit answers, with `errors` first as graphql-js writes them. Variables it refuses
+ * (an answer without `data`: nothing ran) are refused again by graphql-js, whose messages are
+ * the reference ones (graphql-jit words some differently).
+ */
+function compiledResult(compiled: CompiledQuery, args: ExecutionArgs): ExecutionResult | Promise<ExecutionResult> {
+  const result = compiled.query(args.rootValue, args.contextValue, args.variableValues);
+  if (result instanceof Promise) return result.then(errorsFirst);
+  return "data" in result ? errorsFirst(result) : execute(args);
+}
+
+function errorsFirst(result: ExecutionResult): ExecutionResult {
+  return result.errors ? { errors: result.errors, ...result } : result;
 }
 
 /** Errors before execution started (variable values that do not coerce) are the client's input. */
