@@ -4,17 +4,19 @@
 // (bench/lib/graphql-yoga.js), all three serving schemas/graphql/tasks.graphql with the same in-memory resolvers
 // (bench/lib/graphql-resolvers.js). The query is the example's `ProjectTasks` operation: a project,
 // its first 20 tasks as a Relay connection, each task's assignee (resolved per task). Each server
-// runs in its own child process; autocannon (programmatic API, in this process) drives it over
-// loopback with 50 connections: a warm-up, then the measured run. Before measuring, both servers
-// must answer the query with the same `data`; whether each rejects a query 13 levels deep is shown.
+// runs in its own child process, started afresh in each of 3 interleaved rounds; autocannon
+// (programmatic API, in this process) drives it over loopback with 50 connections: a warm-up, then
+// the measured run; medians of the rounds are shown. Before measuring, every server must answer the
+// query with the same `data`; whether each rejects a query 13 levels deep is shown.
 // The approach is the REST section's (bench/lib/rest-server.js).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpuMs, startServer } from './servers.js';
-import { fmtRatio, int, table } from './stats.js';
+import { fmtRatio, int, median, table } from './stats.js';
 import { ROOT, versionOf } from './tools.js';
 
 const CONNECTIONS = 50;
+const ROUNDS = 3;
 /** Ours over Mercurius + JIT, req/s (the fastest peer); over Yoga the earlier target was 1.5×. */
 const TARGET = 1.0;
 const OURS_SOURCE = join(ROOT, 'out/graphql/server.ts');
@@ -93,6 +95,12 @@ export const GRAPHQL_SERVERS = [
   },
 ];
 
+/** The median of every numeric figure over a server's rounds. */
+function medians(taken) {
+  const keys = Object.keys(taken[0]).filter((key) => taken.every((sample) => typeof sample[key] === 'number'));
+  return Object.fromEntries(keys.map((key) => [key, median(taken.map((sample) => sample[key]))]));
+}
+
 async function post(url, body) {
   const response = await fetch(`${url}/graphql`, { method: 'POST', headers: HEADERS, body });
   const text = await response.text();
@@ -156,11 +164,12 @@ export async function benchGraphQLServer({ log, quick, seconds = quick ? 3 : 10 
   log('\n## 6. GraphQL server: the generated server vs Mercurius + graphql-jit and graphql-yoga, same SDL and resolvers');
   const { default: autocannon } = await import('autocannon');
   const warmup = quick ? 1 : 3;
+  const rounds = quick ? 1 : ROUNDS;
   log(
     `   query: ProjectTasks (project → tasks(first: 20) → edges → node { … assignee { id name } }), POST /graphql, ${Buffer.byteLength(BODY)} B body`,
   );
   log(
-    `   autocannon ${versionOf('autocannon')} (programmatic), ${CONNECTIONS} connections, ${warmup} s warm-up + ${seconds} s measured; each server its own child process`,
+    `   autocannon ${versionOf('autocannon')} (programmatic), ${CONNECTIONS} connections, ${warmup} s warm-up + ${seconds} s measured; each server its own child process, started afresh for each of ${rounds} round(s), interleaved; medians shown`,
   );
   log(
     `   servers: ${GRAPHQL_SERVERS.map(
@@ -171,42 +180,56 @@ export async function benchGraphQLServer({ log, quick, seconds = quick ? 3 : 10 
     ).join('; ')}`,
   );
 
-  const results = [];
+  const active = GRAPHQL_SERVERS.filter((server) => {
+    const reason = server.unavailable();
+    // Not a failure: the generator has not produced this server yet.
+    if (reason) log(`   ${server.id}: ${reason}`);
+    return !reason;
+  });
+  const results = GRAPHQL_SERVERS.map((server) => ({ server: server.id, label: server.label, skipped: server.unavailable() ?? undefined }));
+  /** @type {Map<string, object[]>} */
+  const samples = new Map(active.map((server) => [server.id, []]));
   let ok = true;
   let reference = null;
-  for (const server of GRAPHQL_SERVERS) {
-    const entry = { server: server.id, label: server.label };
-    results.push(entry);
-    const reason = server.unavailable();
-    if (reason) {
-      // Not a failure: the generator has not produced this server yet.
-      entry.skipped = reason;
-      log(`   ${server.id}: ${reason}`);
-      continue;
+  for (let round = 0; round < rounds; round++) {
+    // Each round starts with the next server, so drift on the machine hits each alike.
+    const order = active.map((_, index) => active[(index + round) % active.length]);
+    for (const server of order) {
+      const entry = results.find((result) => result.server === server.id);
+      if (entry.failure) continue;
+      let running;
+      try {
+        running = await startServer(server);
+        const { data, problems, deep } = await prepare(running.url);
+        entry.deepQuery = deep;
+        if (data && reference && data !== reference.data) problems.push(`its data differs from ${reference.id}'s`);
+        if (problems.length) throw new Error(`does not answer the query as expected: ${problems.join('; ')}`);
+        reference ??= { id: server.id, data };
+        await load(autocannon, running.url, warmup);
+        const cpuBefore = cpuMs(running.child.pid);
+        const sample = await load(autocannon, running.url, seconds);
+        const cpuAfter = cpuMs(running.child.pid);
+        sample.cpuUsPerRequest =
+          cpuBefore === null || cpuAfter === null || !sample.total ? null : ((cpuAfter - cpuBefore) * 1000) / sample.total;
+        samples.get(server.id).push(sample);
+        if (sample.errors || sample.timeouts || sample.non2xx)
+          log(`   ! ${server.id}: ${sample.non2xx} non-2xx, ${sample.errors} errors, ${sample.timeouts} timeouts`);
+      } catch (error) {
+        entry.failure = error.message;
+        ok = false;
+        log(`   ✗ ${server.id}: ${error.message}`);
+      } finally {
+        await running?.stop();
+      }
     }
-    let running;
-    try {
-      running = await startServer(server);
-      const { data, problems, deep } = await prepare(running.url);
-      entry.deepQuery = deep;
-      if (data && reference && data !== reference.data) problems.push(`its data differs from ${reference.id}'s`);
-      if (problems.length) throw new Error(`does not answer the query as expected: ${problems.join('; ')}`);
-      reference ??= { id: server.id, data };
-      await load(autocannon, running.url, warmup);
-      const cpuBefore = cpuMs(running.child.pid);
-      Object.assign(entry, await load(autocannon, running.url, seconds));
-      const cpuAfter = cpuMs(running.child.pid);
-      entry.cpuUsPerRequest =
-        cpuBefore === null || cpuAfter === null || !entry.total ? null : ((cpuAfter - cpuBefore) * 1000) / entry.total;
-      if (entry.errors || entry.timeouts || entry.non2xx)
-        log(`   ! ${server.id}: ${entry.non2xx} non-2xx, ${entry.errors} errors, ${entry.timeouts} timeouts`);
-    } catch (error) {
-      entry.failure = error.message;
-      ok = false;
-      log(`   ✗ ${server.id}: ${error.message}`);
-    } finally {
-      await running?.stop();
-    }
+  }
+  for (const entry of results) {
+    const taken = samples.get(entry.server) ?? [];
+    if (entry.failure || !taken.length) continue;
+    Object.assign(entry, medians(taken), {
+      samples: taken,
+      rpsRange: [Math.min(...taken.map((sample) => sample.rps)), Math.max(...taken.map((sample) => sample.rps))],
+    });
   }
 
   const of = (id) => results.find((entry) => entry.server === id);
@@ -222,6 +245,7 @@ export async function benchGraphQLServer({ log, quick, seconds = quick ? 3 : 10 
   const rows = results.map((entry) => [
     entry.label,
     measured(entry) ? int(Math.round(entry.rps)) : entry.skipped ? 'not run' : '✗',
+    measured(entry) && entry.samples.length > 1 ? `${int(Math.round(entry.rpsRange[0]))} – ${int(Math.round(entry.rpsRange[1]))}` : '—',
     measured(entry) ? `${entry.p50} ms` : '—',
     measured(entry) ? `${entry.p99} ms` : '—',
     measured(entry) ? int(entry.total) : '—',
@@ -230,7 +254,7 @@ export async function benchGraphQLServer({ log, quick, seconds = quick ? 3 : 10 
   ]);
   log('');
   log(
-    table(['server', 'req/s', 'p50', 'p99', 'requests', 'server CPU/req', '13-level query'], rows)
+    table(['server', 'req/s', 'min – max', 'p50', 'p99', 'requests', 'server CPU/req', '13-level query'], rows)
       .split('\n')
       .map((line) => `   ${line}`)
       .join('\n'),
@@ -246,6 +270,7 @@ export async function benchGraphQLServer({ log, quick, seconds = quick ? 3 : 10 
     connections: CONNECTIONS,
     seconds,
     warmup,
+    rounds,
     results,
     ratio: { mercurius, yoga, target: TARGET },
   };
