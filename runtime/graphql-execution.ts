@@ -14,15 +14,7 @@ import { DEFAULT_LIMITS, DEFAULT_PAGINATION_ARGUMENTS, type Limits } from "./gra
 import { PersistedQueries } from "./graphql-persisted.js";
 import { RateLimiter, type RateLimitOptions } from "./graphql-rate-limit.js";
 import type { GraphQLRequest } from "./graphql-request.js";
-import {
-  ExecutionState,
-  buildExecutableSchema,
-  eventState,
-  stopReason,
-  timeoutError,
-  type AuthRules,
-  type Viewer,
-} from "./graphql-schema.js";
+import { ExecutionState, buildExecutableSchema, eventState, timeoutError, type AuthRules, type Viewer } from "./graphql-schema.js";
 
 export type MaybePromise<T> = T | Promise<T>;
 export type { GraphQLRequest } from "./graphql-request.js";
@@ -214,7 +206,7 @@ export class Executor<Context, V extends Viewer> {
   ): Promise<ExecutionArgs | readonly GraphQLError[]> {
     state.viewer = viewer;
     try {
-      const contextValue = await this.options.context({ ...request, viewer });
+      const contextValue = await this.options.context(withViewer(request, viewer));
       const args: ExecutionArgs = {
         schema: this.schema,
         document: prepared.document,
@@ -241,7 +233,18 @@ export class Executor<Context, V extends Viewer> {
     const prepared = this.check(params);
     if (!("document" in prepared)) return prepared;
     const state = this.newState();
-    return this.start(prepared, params, { ...request, signal: state.signal }, state, viewer);
+    return this.start(
+      prepared,
+      params,
+      {
+        ...request,
+        get signal() {
+          return state.signal;
+        },
+      },
+      state,
+      viewer,
+    );
   }
 
   /**
@@ -257,7 +260,7 @@ export class Executor<Context, V extends Viewer> {
     return new Promise<ExecutionResult>((resolve, reject) => {
       const stopped = () => {
         clearTimeout(timer);
-        resolve({ data: null, errors: [stopReason(state.signal)] });
+        resolve({ data: null, errors: [state.reason ?? timeoutError()] });
       };
       const timer = setTimeout(() => state.abort(timeoutError()), this.timeout);
       state.signal.addEventListener("abort", stopped, { once: true });
@@ -334,6 +337,20 @@ export class Executor<Context, V extends Viewer> {
       );
     });
   }
+}
+
+/** `request` and its viewer, for `context`: the signal is still made only if read. */
+function withViewer<V>(request: GraphQLRequest, viewer: V | null): GraphQLRequest & { readonly viewer: V | null } {
+  return {
+    transport: request.transport,
+    raw: request.raw,
+    headers: request.headers,
+    connectionParams: request.connectionParams,
+    viewer,
+    get signal() {
+      return request.signal;
+    },
+  };
 }
 
 /**

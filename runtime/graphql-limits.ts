@@ -57,6 +57,8 @@ interface Measure {
 export interface OperationMeasure extends Measure {
   /** Whether a page size comes from a variable, so the measure must be redone per request. */
   usesVariables: boolean;
+  /** The variables page sizes come from: the measure with variables depends on their values alone. */
+  pageVariables: readonly string[];
   errors: GraphQLError[];
 }
 
@@ -93,14 +95,14 @@ export class OperationLimits {
         codedError(`Query has ${measure.aliases} aliases; the limit is ${this.limits.aliases}.`, ErrorCode.AliasLimit, [operation]),
       );
     }
-    if (measure.cost > this.limits.complexity && !(walk.usesVariables && variables === undefined)) {
+    if (measure.cost > this.limits.complexity && !(walk.pageVariables.size > 0 && variables === undefined)) {
       errors.push(
         codedError(`Query complexity ${measure.cost} exceeds the limit of ${this.limits.complexity}.`, ErrorCode.ComplexityLimit, [
           operation,
         ]),
       );
     }
-    return { ...measure, usesVariables: walk.usesVariables, errors };
+    return { ...measure, usesVariables: walk.pageVariables.size > 0, pageVariables: [...walk.pageVariables], errors };
   }
 
   /** The page-size arguments `field` declares, when it returns a list or a connection. */
@@ -124,7 +126,7 @@ export class OperationLimits {
 /** One measurement of one operation. */
 class Walk {
   readonly errors: GraphQLError[] = [];
-  usesVariables = false;
+  readonly pageVariables = new Set<string>();
   private readonly done = new Map<string, Measure>();
 
   constructor(
@@ -205,9 +207,9 @@ class Walk {
   private intValue(value: ValueNode): unknown {
     if (value.kind === Kind.INT) return Number(value.value);
     if (value.kind !== Kind.VARIABLE) return undefined;
-    this.usesVariables = true;
-    if (!this.variables) return undefined;
     const name = value.name.value;
+    this.pageVariables.add(name);
+    if (!this.variables) return undefined;
     if (this.variables[name] !== undefined) return this.variables[name];
     const fallback = this.operation.variableDefinitions?.find((definition) => definition.variable.name.value === name)?.defaultValue;
     return fallback?.kind === Kind.INT ? Number(fallback.value) : undefined;

@@ -50,6 +50,8 @@ export interface PreparedOperation {
 /** What is known of one operation of a cached document. */
 interface OperationEntry {
   measure: OperationMeasure;
+  /** With page sizes from variables: the measure by those variables' values (see `pageSizesKey`). */
+  byPageSizes?: Map<string, OperationMeasure>;
   /** How often it was prepared; compiled on the second time. */
   runs: number;
   /** null: graphql-jit could not compile it (graphql-js runs it). */
@@ -64,6 +66,17 @@ interface Entry {
   errors?: readonly GraphQLError[];
   fragments: Map<string, FragmentDefinitionNode>;
   operations: Map<OperationDefinitionNode, OperationEntry>;
+}
+
+/** The values of `names` in `variables` as a key, when each is a number or unset (the only values a page size takes). */
+function pageSizesKey(names: readonly string[], variables: Variables): string | undefined {
+  let key = "";
+  for (const name of names) {
+    const value = variables[name];
+    if (value !== undefined && typeof value !== "number") return undefined;
+    key += `${value},`;
+  }
+  return key;
 }
 
 /** Refuses `__schema` and `__type` (not `__typename`) when introspection is off. */
@@ -113,11 +126,33 @@ export class DocumentCache {
     if (measure.errors.length > 0) return measure.errors;
     let cost = measure.cost;
     if (measure.usesVariables) {
-      const withVariables = this.limits.check(operation, entry.fragments, variables ?? {});
+      const withVariables = this.measureWith(known, operation, entry.fragments, variables ?? {});
       if (withVariables.errors.length > 0) return withVariables.errors;
       cost = withVariables.cost;
     }
     return { document: entry.document, operation, cost, compiled: this.compiled(entry.document, operation, known) };
+  }
+
+  /**
+   * The measure of an operation whose page sizes come from `variables`: it depends on their values
+   * alone, so a client paging with the same sizes is measured once (up to 100 sets of sizes kept).
+   */
+  private measureWith(
+    known: OperationEntry,
+    operation: OperationDefinitionNode,
+    fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+    variables: Variables,
+  ): OperationMeasure {
+    const key = pageSizesKey(known.measure.pageVariables, variables);
+    const cached = key === undefined ? undefined : known.byPageSizes?.get(key);
+    if (cached) return cached;
+    const measure = this.limits.check(operation, fragments, variables);
+    if (key !== undefined) {
+      known.byPageSizes ??= new Map();
+      if (known.byPageSizes.size >= 100) known.byPageSizes.clear();
+      known.byPageSizes.set(key, measure);
+    }
+    return measure;
   }
 
   /** The compiled operation from its second run on (subscriptions are not compiled). */

@@ -45,7 +45,10 @@ export interface AuthRules {
 export class ExecutionState {
   /** Set once `authenticate` has answered; null for an anonymous viewer. */
   viewer: Viewer | null;
-  private readonly controller = new AbortController();
+  /** Why the operation was stopped; undefined while it may run. */
+  reason: GraphQLError | undefined;
+  /** Made when the signal is first read: an AbortController costs about as much as running a small query. */
+  private controller: AbortController | undefined;
 
   constructor(
     viewer: Viewer | null,
@@ -56,12 +59,18 @@ export class ExecutionState {
 
   /** Aborted when the operation is stopped: it timed out, or (over HTTP) the client went away. */
   get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.reason) this.controller.abort(this.reason);
+    }
     return this.controller.signal;
   }
 
-  /** Stops the operation: the signal aborts with `reason`, and resolvers not yet started throw it. */
+  /** Stops the operation (the first reason stays): the signal aborts with `reason`, and resolvers not yet started throw it. */
   abort(reason: GraphQLError): void {
-    this.controller.abort(reason);
+    if (this.reason) return;
+    this.reason = reason;
+    this.controller?.abort(reason);
   }
 
   /** Throws unless the viewer holds `role` (or a higher one). */
@@ -91,17 +100,12 @@ export function timeoutError(): GraphQLError {
   return new GraphQLError("The request took too long and was stopped.", { extensions: { code: ErrorCode.Timeout } });
 }
 
-/** Why a stopped operation was stopped (the reason given to `abort`). */
-export function stopReason(signal: AbortSignal): GraphQLError {
-  return signal.reason instanceof GraphQLError ? signal.reason : timeoutError();
-}
-
 type Resolve = GraphQLFieldResolver<unknown, unknown>;
 
 function guard(resolve: Resolve, role: string | undefined): Resolve {
   return (source, args, context, info) => {
     const state = stateOf(info.rootValue);
-    if (state.signal.aborted) throw stopReason(state.signal);
+    if (state.reason) throw state.reason;
     if (role !== undefined) state.authorize(role);
     return resolve(source, args, context, info);
   };

@@ -143,7 +143,10 @@ async function prepare<Context, V extends Viewer>(
     raw: request.raw,
     headers: request.raw.headers,
     connectionParams: undefined,
-    signal: state.signal,
+    // Made only if read (see ExecutionState).
+    get signal() {
+      return state.signal;
+    },
   };
   let viewer: V | null = null;
   let prepared: PreparedOperation | undefined;
