@@ -5,7 +5,15 @@
  * graphql-ws), which then skips its own parsing and validation.
  */
 import type { IncomingMessage } from "node:http";
-import { GraphQLError, createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
+import {
+  GraphQLError,
+  createSourceEventStream,
+  execute,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLSchema,
+} from "graphql";
 import type { CompiledQuery } from "graphql-jit";
 import type { CorsOptions } from "./cors-policy.js";
 import { DocumentCache, type PreparedOperation } from "./graphql-documents.js";
@@ -115,6 +123,27 @@ export interface OperationParams {
   variables?: Readonly<Record<string, unknown>> | null | undefined;
 }
 
+/** The arguments of a checked operation, with its compiled function when it has one (graphql-http and graphql-ws pass them back as they are). */
+class PreparedArgs implements ExecutionArgs {
+  readonly document: DocumentNode;
+  readonly operationName: string | null | undefined;
+  readonly variableValues: Readonly<Record<string, unknown>> | null | undefined;
+  readonly compiled: CompiledQuery | undefined;
+
+  constructor(
+    readonly schema: GraphQLSchema,
+    prepared: PreparedOperation,
+    params: OperationParams,
+    readonly contextValue: unknown,
+    readonly rootValue: ExecutionState,
+  ) {
+    this.document = prepared.document;
+    this.operationName = params.operationName;
+    this.variableValues = params.variables;
+    this.compiled = prepared.compiled;
+  }
+}
+
 export class Executor<Context, V extends Viewer> {
   readonly schema: GraphQLSchema;
   readonly production: boolean;
@@ -126,8 +155,6 @@ export class Executor<Context, V extends Viewer> {
   private readonly documents: DocumentCache;
   private readonly roles: readonly string[];
   private readonly timeout: number;
-  /** The compiled operation each prepared `ExecutionArgs` runs, when there is one. */
-  private readonly compiled = new WeakMap<ExecutionArgs, CompiledQuery>();
 
   constructor(
     definition: ServerDefinition,
@@ -207,16 +234,7 @@ export class Executor<Context, V extends Viewer> {
     state.viewer = viewer;
     try {
       const contextValue = await this.options.context(withViewer(request, viewer));
-      const args: ExecutionArgs = {
-        schema: this.schema,
-        document: prepared.document,
-        operationName: params.operationName,
-        variableValues: params.variables,
-        contextValue,
-        rootValue: state,
-      };
-      if (prepared.compiled) this.compiled.set(args, prepared.compiled);
-      return args;
+      return new PreparedArgs(this.schema, prepared, params, contextValue, state);
     } catch (error) {
       if (error instanceof GraphQLError) return [error];
       this.onError(error);
@@ -253,7 +271,7 @@ export class Executor<Context, V extends Viewer> {
    * away): the answer is then that reason, a TIMEOUT error.
    */
   readonly execute = (args: ExecutionArgs): ExecutionResult | Promise<ExecutionResult> => {
-    const compiled = this.compiled.get(args);
+    const compiled = args instanceof PreparedArgs ? args.compiled : undefined;
     const result = compiled ? compiledResult(compiled, args) : execute(args);
     if (!(result instanceof Promise)) return withInputCodes(result);
     const state = args.rootValue instanceof ExecutionState ? args.rootValue : this.newState();

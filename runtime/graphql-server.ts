@@ -152,7 +152,7 @@ async function prepare<Context, V extends Viewer>(
   let refused: readonly GraphQLError[] | undefined;
   if ("document" in checked) prepared = checked;
   else refused = checked;
-  if (prepared) {
+  if (prepared && executor.options.authenticate) {
     try {
       viewer = await executor.authenticate(http);
     } catch (error) {
@@ -184,22 +184,36 @@ async function prepare<Context, V extends Viewer>(
  */
 function success(request: HttpRequest, result: ExecutionResult): Response {
   const type = responseType(request.raw.headers.accept);
-  return [JSON.stringify(result), { status: 200, statusText: "OK", headers: { "content-type": `${type}; charset=utf-8` } }];
+  return [JSON.stringify(result), { status: 200, statusText: "OK", headers: { "content-type": type } }];
 }
 
-/** The media type graphql-http answers with for `accept` (it refused the request with 406 when neither fits). */
-function responseType(accept: string | undefined): "application/graphql-response+json" | "application/json" {
-  for (const range of (accept || "*/*").replace(/\s/g, "").toLowerCase().split(",")) {
-    const [type, ...params] = range.split(";");
-    const charset = params.find((param) => param.includes("charset=")) ?? "charset=utf-8";
-    if (type === "application/graphql-response+json" && charset === "charset=utf-8") return type;
-    if (
-      (type === "application/json" || type === "application/*" || type === "*/*") &&
-      (charset === "charset=utf-8" || charset === "charset=utf8")
-    )
-      return "application/json";
+const GRAPHQL_RESPONSE = "application/graphql-response+json; charset=utf-8";
+const JSON_RESPONSE = "application/json; charset=utf-8";
+/** The media type answered for each `Accept` header text seen (clients send a few of them). */
+const responseTypes = new Map<string, string>();
+
+/** The `content-type` graphql-http answers with for `accept` (it refused the request with 406 when neither fits). */
+function responseType(accept = "*/*"): string {
+  let type = responseTypes.get(accept);
+  if (type === undefined) {
+    type = JSON_RESPONSE;
+    for (const range of accept.replace(/\s/g, "").toLowerCase().split(",")) {
+      const [media, ...params] = range.split(";");
+      const charset = params.find((param) => param.includes("charset=")) ?? "charset=utf-8";
+      if (media === "application/graphql-response+json" && charset === "charset=utf-8") {
+        type = GRAPHQL_RESPONSE;
+        break;
+      }
+      if (
+        (media === "application/json" || media === "application/*" || media === "*/*") &&
+        (charset === "charset=utf-8" || charset === "charset=utf8")
+      )
+        break;
+    }
+    if (responseTypes.size >= 100) responseTypes.clear();
+    responseTypes.set(accept, type);
   }
-  return "application/json";
+  return type;
 }
 
 /** Resolvers' signal aborts when the response closes before it was completely written. */
@@ -208,7 +222,7 @@ function abortOnDisconnect(response: ServerResponse, state: ExecutionState): voi
     if (!response.writableFinished) state.abort(codedError("The client closed the request.", ErrorCode.ClientClosedRequest));
   };
   if (response.destroyed) gone();
-  else response.once("close", gone);
+  else response.on("close", gone);
 }
 
 /**
