@@ -37,8 +37,11 @@ function aptGet(args) {
   }
 }
 
-/** Installs what is missing of `programs`, or explains how to; returns the process exit code. */
-export function provision(programs = REQUIRED_PROGRAMS) {
+/**
+ * Installs what is missing of `programs`, or explains how to; returns the process exit code. `who`
+ * names the caller in messages (the benchmark installs its load generator, h2load, this way too).
+ */
+export function provision(programs = REQUIRED_PROGRAMS, who = 'npm test') {
   const missing = programs.filter((program) => !existsSync(program.path));
   if (missing.length === 0) return 0;
 
@@ -49,27 +52,25 @@ export function provision(programs = REQUIRED_PROGRAMS) {
     const how = existsSync(APT_GET)
       ? `install them with: sudo apt-get install ${packages.join(' ')}`
       : `install ${packages.join(' and ')} with your system's package manager so that they are at those paths`;
-    console.error(`npm test: ${what} not installed; ${how}, then run npm test again.`);
+    console.error(`${who}: ${what} not installed; ${how}, then run ${who} again.`);
     return 1;
   }
 
-  console.log(`npm test: installing ${packages.join(' ')} from Debian's packages (missing: ${missing.map((p) => p.path).join(', ')})`);
+  console.log(`${who}: installing ${packages.join(' ')} from Debian's packages (missing: ${missing.map((p) => p.path).join(', ')})`);
   const started = Date.now();
   try {
     aptGet(['update']);
     aptGet(['install', '-y', ...packages]);
   } catch (error) {
-    console.error(`npm test: could not install ${packages.join(' ')}: ${error.message}`);
+    console.error(`${who}: could not install ${packages.join(' ')}: ${error.message}`);
     return 1;
   }
   const stillMissing = missing.filter((program) => !existsSync(program.path));
   if (stillMissing.length > 0) {
-    console.error(
-      `npm test: apt-get installed ${packages.join(' ')} but ${stillMissing.map((p) => p.path).join(' and ')} is still missing`,
-    );
+    console.error(`${who}: apt-get installed ${packages.join(' ')} but ${stillMissing.map((p) => p.path).join(' and ')} is still missing`);
     return 1;
   }
-  console.log(`npm test: installed ${packages.join(' ')} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(`${who}: installed ${packages.join(' ')} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   return 0;
 }
 

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { create } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
-import { LIST_LENGTH, taskRecord } from './grpc-data.js';
+import { LIST_LENGTH, listedIndexes, taskRecord } from './grpc-data.js';
 
 const out = resolve(process.env.BENCH_GRPC_OUT ?? 'bench/.work/grpc-server/ours-js');
 const { TaskSchema, TaskService } = await import(pathToFileURL(`${out}/acme/tasks/v1/tasks_pb.js`).href);
@@ -32,6 +32,9 @@ const adapter = connectNodeAdapter({
         const task = tasks.get(request.id);
         if (!task) throw new ConnectError(`task ${request.id} not found`, Code.NotFound);
         return task;
+      },
+      async *listTasks(request) {
+        for (const index of listedIndexes(request)) yield tasks.get(`t${index + 1}`);
       },
     });
   },

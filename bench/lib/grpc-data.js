@@ -68,3 +68,14 @@ export function taskRecordLoose(record) {
 
 export const SMALL_REQUEST = { id: 't42' };
 export const LIST_LENGTH = 100;
+
+/** ListTasks in the server benchmark: the first `pageSize` tasks of a project, streamed one by one. */
+export const LIST_REQUEST = { projectId: 'project-1', pageSize: 10 };
+
+/** Indexes (into the 100 tasks) of what ListTasks streams for `request`, the same on every server. */
+export function listedIndexes({ projectId, pageSize }) {
+  const indexes = [];
+  for (let index = 0; index < LIST_LENGTH && indexes.length < (pageSize || 50); index++)
+    if (taskRecord(index).projectId === projectId) indexes.push(index);
+  return indexes;
+}

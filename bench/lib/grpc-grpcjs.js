@@ -1,14 +1,14 @@
 // The plain @grpc/grpc-js peer of the `grpc-server` benchmark: TaskService from
 // schemas/proto/acme/tasks/v1/tasks.proto loaded at run time with @grpc/proto-loader (no generated
 // code), with the benchmark's one handler, GetTask on an in-memory map of 100 full tasks
-// (bench/lib/grpc-data.js), NOT_FOUND for an unknown id. Like the example servers it prints
+// (bench/lib/grpc-data.js), NOT_FOUND for an unknown id; ListTasks streams a project's first tasks. Like the example servers it prints
 // `listening on http://127.0.0.1:<port>` as its first line and stops on SIGTERM/SIGINT.
 //
 //   PORT=0 node bench/lib/grpc-grpcjs.js
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { LIST_LENGTH, taskRecord, taskRecordLoose } from './grpc-data.js';
+import { LIST_LENGTH, listedIndexes, taskRecord, taskRecordLoose } from './grpc-data.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -32,6 +32,10 @@ const handlers = {
     const task = tasks.get(call.request.id);
     if (task) callback(null, task);
     else callback({ code: grpc.status.NOT_FOUND, details: `task ${call.request.id} not found` });
+  },
+  listTasks(call) {
+    for (const index of listedIndexes(call.request)) call.write(tasks.get(`t${index + 1}`));
+    call.end();
   },
 };
 

@@ -1,28 +1,36 @@
-// Section `grpc-server`: unary calls per second of the generated gRPC server (`createGrpcServer` from
-// the server.ts codegen writes for schemas/proto/acme/tasks/v1/tasks.proto: bench/lib/grpc-ours.js)
-// against a plain @grpc/grpc-js server with the same handler (bench/lib/grpc-grpcjs.js): GetTask on
-// an in-memory map of 100 full tasks (bench/lib/grpc-data.js), ~0.8 KB per answer.
-//
-// The client is the same for both: a stock @grpc/grpc-js client built at run time with
-// @grpc/proto-loader (no generated code), in this process, one channel (one HTTP/2 connection),
-// CONCURRENCY calls in flight at all times (each loop starts its next call when one ends), ids
-// cycling through the 100 tasks. Each server runs in its own child process and is measured for CPU
-// from /proc (bench/lib/servers.js). Before measuring, both must answer GetTask with the same task
-// and an unknown id with NOT_FOUND. An information row runs the same handler on bare Connect
+// Section `grpc-server`: calls per second and server CPU per call of the generated gRPC server
+// (`createGrpcServer` from the server.ts codegen writes for schemas/proto/acme/tasks/v1/tasks.proto:
+// bench/lib/grpc-ours.js) against a plain @grpc/grpc-js server with the same handlers
+// (bench/lib/grpc-grpcjs.js), in two cases: unary GetTask (one full task, ~0.8 KB) and server
+// streaming ListTasks (10 such tasks per call), from an in-memory map of 100 tasks
+// (bench/lib/grpc-data.js). An information row runs the same handlers on bare Connect
 // (bench/lib/grpc-connect.js), to show what of the cost is Connect's.
+//
+// The load comes from h2load (bench/lib/h2load.js: C, one prepared request body, a fraction of a
+// Node client's CPU per call), installed from Debian's nghttp2-client when missing; without it the
+// section falls back to a stock @grpc/grpc-js client in this process and says so (that client then
+// uses more CPU per call than the servers, and is the bottleneck). Each server runs in its own child
+// process, measured for CPU from /proc (bench/lib/servers.js). Before measuring, each server must
+// answer a @grpc/grpc-js client (built at run time with @grpc/proto-loader) with the expected tasks,
+// NOT_FOUND for an unknown id, and the expected stream; each h2load run must receive exactly the
+// DATA bytes of that many OK answers. Rounds rotate the order of the servers; medians are reported.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { LIST_LENGTH, taskRecord, taskRecordLoose } from './grpc-data.js';
+import { LIST_LENGTH, LIST_REQUEST, listedIndexes, taskRecord, taskRecordLoose } from './grpc-data.js';
 import { loadTaskService } from './grpc-grpcjs.js';
 import { transpileTree } from './grpc-transpile.js';
+import { ensureH2load, grpcFrame, h2loadVersion, probe, runH2load } from './h2load.js';
 import { tail, timed } from './proc.js';
 import { cpuMs, startServer } from './servers.js';
-import { fmtRatio, int, table } from './stats.js';
+import { fmtRatio, int, median, table } from './stats.js';
 import { oursBuilt, ROOT, versionOf, WORK } from './tools.js';
 
-const CONCURRENCY = 50;
-const TARGET = 1.0;
+/** Calls in flight: h2load's connections × streams per connection (the fallback client: one channel). */
+const CLIENTS = 2;
+const STREAMS = 25;
+const CONCURRENCY = CLIENTS * STREAMS;
+const TARGET = 1.2;
 const DIR = join(WORK, 'grpc-server');
 const OURS_OUT = join(DIR, 'ours');
 export const OURS_JS = join(DIR, 'ours-js');
@@ -92,9 +100,31 @@ function expected(index) {
   };
 }
 
-function call(client, id, deadlineMs = 5000) {
+/** The two cases, each one prepared request (the fallback client sends the same request object). */
+const CASES = [
+  { id: 'unary', label: 'unary GetTask', rpc: 'GetTask', request: { id: 't42' } },
+  {
+    id: 'stream',
+    label: `server streaming ListTasks (${listedIndexes(LIST_REQUEST).length} tasks per call)`,
+    rpc: 'ListTasks',
+    request: LIST_REQUEST,
+  },
+];
+const SERVICE_PATH = '/acme.tasks.v1.TaskService';
+
+function getTask(client, id, deadlineMs = 5000) {
   return new Promise((resolve) => {
     client.getTask({ id }, { deadline: Date.now() + deadlineMs }, (error, response) => resolve({ error, response }));
+  });
+}
+
+function listTasks(client, request, deadlineMs = 5000) {
+  return new Promise((resolve) => {
+    const responses = [];
+    const stream = client.listTasks(request, { deadline: Date.now() + deadlineMs });
+    stream.on('data', (task) => responses.push(task));
+    stream.on('error', (error) => resolve({ error, responses }));
+    stream.on('end', () => resolve({ error: null, responses }));
   });
 }
 
@@ -113,32 +143,36 @@ function canonical(value) {
   });
 }
 
+/** What a @grpc/grpc-js client must receive from every server before it is measured. */
 async function prepare(client) {
   const problems = [];
   for (const index of [0, LIST_LENGTH - 1]) {
-    const { error, response } = await call(client, `t${index + 1}`);
+    const { error, response } = await getTask(client, `t${index + 1}`);
     if (error) problems.push(`GetTask t${index + 1}: ${error.code} ${error.details}`);
     else if (canonical(response) !== canonical(expected(index)))
       problems.push(`GetTask t${index + 1} answered ${canonical(response).slice(0, 300)}`);
   }
-  const missing = await call(client, 'nope');
+  const missing = await getTask(client, 'nope');
   if (missing.error?.code !== grpc.status.NOT_FOUND)
     problems.push(`unknown id: expected NOT_FOUND, got ${missing.error ? missing.error.code : 'a task'}`);
+  const listed = await listTasks(client, LIST_REQUEST);
+  if (listed.error) problems.push(`ListTasks: ${listed.error.code} ${listed.error.details}`);
+  else if (canonical(listed.responses) !== canonical(listedIndexes(LIST_REQUEST).map(expected)))
+    problems.push(`ListTasks streamed ${listed.responses.length} tasks, not the expected ones`);
   return problems;
 }
 
-/** CONCURRENCY loops of back-to-back calls for `seconds`; latencies of the calls that ended in the window. */
-async function load(client, seconds) {
+/** Fallback without h2load: CONCURRENCY loops of back-to-back calls from a grpc-js client in this process. */
+async function loadInProcess(client, kase, seconds) {
   const latencies = [];
   let errors = 0;
-  let next = 0;
   const end = performance.now() + seconds * 1000;
   const cpuBefore = process.cpuUsage();
+  const one = kase.id === 'unary' ? () => getTask(client, kase.request.id) : () => listTasks(client, kase.request);
   const loop = async () => {
     while (performance.now() < end) {
-      const id = `t${(next++ % LIST_LENGTH) + 1}`;
       const start = performance.now();
-      const { error } = await call(client, id);
+      const { error } = await one();
       if (error) errors++;
       else latencies.push(performance.now() - start);
     }
@@ -161,96 +195,196 @@ async function load(client, seconds) {
 }
 
 /**
- * @param {{ log: (line: string) => void, quick: boolean, seconds?: number }} options
+ * One measured h2load run: warm-up calls, then about `seconds` worth of calls (from the warm-up's
+ * rate), checked against the probe's bytes of one OK answer.
  */
-export async function benchGrpcServer({ log, quick, seconds = quick ? 3 : 10 }) {
-  log('\n## 8. gRPC server: the generated server vs plain @grpc/grpc-js, same handler, unary GetTask');
-  const warmup = quick ? 1 : 3;
-  log(
-    `   client: @grpc/grpc-js ${versionOf('@grpc/grpc-js')} + @grpc/proto-loader (no generated code), in the harness process, one channel, ${CONCURRENCY} calls in flight, ${warmup} s warm-up + ${seconds} s measured; each server its own child process`,
-  );
+async function loadH2load(running, kase, body, seconds, warmupCalls) {
+  const path = `${SERVICE_PATH}/${kase.rpc}`;
+  const answer = await probe(running.url, path, body);
+  if (answer.grpcStatus !== '0' || answer.dataBytes === 0)
+    throw new Error(`${kase.rpc} probe: grpc-status ${answer.grpcStatus} ${answer.grpcMessage ?? ''}, ${answer.dataBytes} data bytes`);
+  const common = { url: running.url, path, body, clients: CLIENTS, streams: STREAMS, dir: DIR };
+  const warm = runH2load({ ...common, requests: warmupCalls });
+  const requests = Math.max(CONCURRENCY * 10, Math.round(warm.callsPerSec * seconds));
+  const cpuBefore = cpuMs(running.child.pid);
+  const run = runH2load({ ...common, requests });
+  const cpuAfter = cpuMs(running.child.pid);
+  const ok = run.done === requests && run.status2xx === requests && run.dataBytes === requests * answer.dataBytes;
+  return {
+    calls: run.done,
+    errors: ok ? 0 : requests - Math.floor(run.dataBytes / answer.dataBytes),
+    unverified: ok
+      ? undefined
+      : `${run.done} done, ${run.status2xx} HTTP 2xx, ${run.dataBytes} DATA bytes for ${requests} calls of ${answer.dataBytes}`,
+    seconds: run.seconds,
+    callsPerSec: run.callsPerSec,
+    p50: run.p50,
+    p99: run.p99,
+    clientCpuUsPerCall: run.clientCpuUsPerCall,
+    cpuUsPerCall: cpuBefore === null || cpuAfter === null || !run.done ? null : ((cpuAfter - cpuBefore) * 1000) / run.done,
+    command: run.command,
+  };
+}
+
+/**
+ * @param {{ log: (line: string) => void, quick: boolean, seconds?: number, rounds?: number }} options
+ */
+export async function benchGrpcServer({ log, quick, seconds = quick ? 2 : 5, rounds = quick ? 1 : 3 }) {
+  log('\n## 8. gRPC server: the generated server vs plain @grpc/grpc-js, same handlers, unary GetTask and streaming ListTasks');
+  const missing = ensureH2load();
+  const warmupCalls = quick ? 1000 : 3000;
+  if (missing)
+    log(
+      `   ! ${missing}: falling back to a @grpc/grpc-js client in the harness process (one channel, ${CONCURRENCY} calls in flight), which is the bottleneck; figures are not comparable with h2load's`,
+    );
+  else
+    log(
+      `   client: ${h2loadVersion()}, ${CLIENTS} connections × ${STREAMS} streams (${CONCURRENCY} calls in flight), one prepared request body per case, ${warmupCalls} warm-up calls then ~${seconds} s of calls, ${rounds} round(s) rotating the servers' order; medians; each server its own child process`,
+    );
   const oursReason = generateOurs(log);
   const TaskService = loadTaskService();
 
-  const results = [];
+  const entries = [];
+  const running = new Map();
   let ok = true;
-  let reference = null;
-  for (const server of GRPC_SERVERS) {
-    const entry = { server: server.id, label: server.label };
-    results.push(entry);
-    // The Connect row uses the generated messages, so it waits for them as ours does.
-    const reason = server.id === 'grpc-js' ? null : oursReason;
-    if (reason) {
-      // Not a failure: the generator does not produce this server yet.
-      entry.skipped = reason;
-      log(`   ${server.id}: ${reason}`);
-      continue;
+  try {
+    for (const server of GRPC_SERVERS) {
+      // The Connect row uses the generated messages, so it waits for them as ours does.
+      const reason = server.id === 'grpc-js' ? null : oursReason;
+      if (reason) {
+        // Not a failure: the generator does not produce this server yet.
+        log(`   ${server.id}: ${reason}`);
+        for (const kase of CASES) entries.push({ server: server.id, case: kase.id, label: server.label, skipped: reason });
+        continue;
+      }
+      let child;
+      let client;
+      try {
+        child = await startServer(server);
+        client = new TaskService(child.url.replace('http://', ''), grpc.credentials.createInsecure());
+        const problems = await prepare(client);
+        if (problems.length) throw new Error(`does not answer as expected: ${problems.join('; ')}`);
+        running.set(server.id, { ...child, client });
+        for (const kase of CASES) entries.push({ server: server.id, case: kase.id, label: server.label, samples: [] });
+      } catch (error) {
+        ok = false;
+        log(`   ✗ ${server.id}: ${error.message}`);
+        if (child) log(tail(child.stderr()));
+        client?.close();
+        await child?.stop();
+        for (const kase of CASES) entries.push({ server: server.id, case: kase.id, label: server.label, failure: error.message });
+      }
     }
-    let running;
-    let client;
-    try {
-      running = await startServer(server);
-      client = new TaskService(running.url.replace('http://', ''), grpc.credentials.createInsecure());
-      const problems = await prepare(client);
-      if (problems.length) throw new Error(`does not answer as expected: ${problems.join('; ')}`);
-      reference ??= server.id;
-      await load(client, warmup);
-      const cpuBefore = cpuMs(running.child.pid);
-      Object.assign(entry, await load(client, seconds));
-      const cpuAfter = cpuMs(running.child.pid);
-      entry.cpuUsPerCall = cpuBefore === null || cpuAfter === null || !entry.calls ? null : ((cpuAfter - cpuBefore) * 1000) / entry.calls;
-      if (entry.errors) log(`   ! ${server.id}: ${entry.errors} calls failed during the measurement`);
-    } catch (error) {
-      entry.failure = error.message;
-      ok = false;
-      log(`   ✗ ${server.id}: ${error.message}`);
-      if (running) log(tail(running.stderr()));
-    } finally {
-      client?.close();
-      await running?.stop();
+    const ids = [...running.keys()];
+    for (let round = 0; round < rounds; round++) {
+      for (const kase of CASES) {
+        const serializer = TaskService.service[kase.rpc].requestSerialize;
+        const body = grpcFrame(serializer(kase.request));
+        for (let i = 0; i < ids.length; i++) {
+          const id = ids[(i + round) % ids.length];
+          const server = running.get(id);
+          const entry = entries.find((e) => e.server === id && e.case === kase.id);
+          try {
+            let sample;
+            if (missing) {
+              await loadInProcess(server.client, kase, quick ? 1 : 2);
+              const cpuBefore = cpuMs(server.child.pid);
+              sample = await loadInProcess(server.client, kase, seconds);
+              const cpuAfter = cpuMs(server.child.pid);
+              sample.cpuUsPerCall =
+                cpuBefore === null || cpuAfter === null || !sample.calls ? null : ((cpuAfter - cpuBefore) * 1000) / sample.calls;
+            } else {
+              sample = await loadH2load(server, kase, body, seconds, warmupCalls);
+            }
+            entry.samples.push(sample);
+            entry.command ??= sample.command;
+            if (sample.errors)
+              log(
+                `   ! ${id} ${kase.id}: ${sample.errors} calls failed or not verified${sample.unverified ? ` (${sample.unverified})` : ''}`,
+              );
+          } catch (error) {
+            ok = false;
+            entry.failure = error.message;
+            log(`   ✗ ${id} ${kase.id}: ${error.message}`);
+          }
+        }
+      }
+    }
+  } finally {
+    for (const server of running.values()) {
+      server.client.close();
+      await server.stop();
     }
   }
 
-  const of = (id) => results.find((entry) => entry.server === id);
-  const ours = of('ours');
-  const peer = of('grpc-js');
-  const ratio = ours?.callsPerSec && peer?.callsPerSec ? ours.callsPerSec / peer.callsPerSec : null;
-  const cpuRatio = ours?.cpuUsPerCall && peer?.cpuUsPerCall ? peer.cpuUsPerCall / ours.cpuUsPerCall : null;
-  const measured = (entry) => entry.callsPerSec != null;
+  for (const entry of entries) {
+    if (!entry.samples?.length) continue;
+    const pick = (key) =>
+      entry.samples.every((sample) => sample[key] != null) ? median(entry.samples.map((sample) => sample[key])) : null;
+    Object.assign(entry, {
+      callsPerSec: pick('callsPerSec'),
+      roundRates: entry.samples.map((sample) => sample.callsPerSec),
+      p50: pick('p50'),
+      p99: pick('p99'),
+      calls: entry.samples.reduce((sum, sample) => sum + sample.calls, 0),
+      errors: entry.samples.reduce((sum, sample) => sum + sample.errors, 0),
+      cpuUsPerCall: pick('cpuUsPerCall'),
+      clientCpuUsPerCall: pick('clientCpuUsPerCall'),
+    });
+  }
+
+  const ratios = {};
   const ms = (value) => (value == null ? '—' : `${value.toFixed(1)} ms`);
-  const rows = results.map((entry) => [
-    entry.label,
-    measured(entry) ? int(Math.round(entry.callsPerSec)) : entry.skipped ? 'not run' : '✗',
-    measured(entry) ? ms(entry.p50) : '—',
-    measured(entry) ? ms(entry.p99) : '—',
-    measured(entry) ? int(entry.calls) : '—',
-    entry.cpuUsPerCall == null ? '—' : `${entry.cpuUsPerCall.toFixed(0)} µs`,
-    entry.clientCpuUsPerCall == null ? '—' : `${entry.clientCpuUsPerCall.toFixed(0)} µs`,
-  ]);
-  log('');
-  log(
-    table(['server', 'calls/s', 'p50', 'p99', 'calls', 'server CPU/call', 'client CPU/call'], rows)
-      .split('\n')
-      .map((line) => `   ${line}`)
-      .join('\n'),
-  );
-  if (ours?.skipped) log('   ours: not generated yet — only the grpc-js peer was measured');
-  const verdict = ratio == null ? 'not measured' : ratio >= TARGET ? 'within' : 'under';
-  log(
-    `   ours / grpc-js = ${fmtRatio(ratio)} calls/s, ${fmtRatio(cpuRatio)} by CPU per call (grpc-js's CPU/call over ours) (target ≥ ${TARGET}×: ${verdict})`,
-  );
-  const bare = of('connect');
-  if (bare?.callsPerSec && ours?.callsPerSec)
+  const us = (value) => (value == null ? '—' : `${value.toFixed(0)} µs`);
+  for (const kase of CASES) {
+    const of = (id) => entries.find((entry) => entry.server === id && entry.case === kase.id);
+    const rows = entries
+      .filter((entry) => entry.case === kase.id)
+      .map((entry) => {
+        const measured = entry.callsPerSec != null;
+        return [
+          entry.label,
+          measured ? int(Math.round(entry.callsPerSec)) : entry.skipped ? 'not run' : '✗',
+          measured && entry.roundRates.length > 1 ? entry.roundRates.map((rate) => int(Math.round(rate))).join(' / ') : '—',
+          measured ? ms(entry.p50) : '—',
+          measured ? ms(entry.p99) : '—',
+          measured ? int(entry.calls) : '—',
+          us(entry.cpuUsPerCall),
+          us(entry.clientCpuUsPerCall),
+        ];
+      });
+    log(`\n   ${kase.label}`);
     log(
-      `   information: ours / bare Connect = ${fmtRatio(ours.callsPerSec / bare.callsPerSec)} calls/s, ${fmtRatio(bare.cpuUsPerCall / ours.cpuUsPerCall)} by CPU per call`,
+      table(['server', 'calls/s', 'rounds', 'p50', 'p99', 'calls', 'server CPU/call', 'client CPU/call'], rows)
+        .split('\n')
+        .map((line) => `   ${line}`)
+        .join('\n'),
     );
+    const ours = of('ours');
+    const peer = of('grpc-js');
+    const calls = ours?.callsPerSec && peer?.callsPerSec ? ours.callsPerSec / peer.callsPerSec : null;
+    const cpu = ours?.cpuUsPerCall && peer?.cpuUsPerCall ? peer.cpuUsPerCall / ours.cpuUsPerCall : null;
+    ratios[kase.id] = { calls, cpu, target: TARGET };
+    if (ours?.skipped) log('   ours: not generated yet — only the grpc-js peer was measured');
+    const verdict = calls == null ? 'not measured' : calls >= TARGET ? 'within' : 'under';
+    log(
+      `   ${kase.id}: ours / grpc-js = ${fmtRatio(calls)} calls/s, ${fmtRatio(cpu)} by CPU per call (grpc-js's CPU/call over ours) (target ≥ ${TARGET}×: ${verdict})`,
+    );
+    const bare = of('connect');
+    if (bare?.callsPerSec && ours?.callsPerSec)
+      log(
+        `   information: ours / bare Connect = ${fmtRatio(ours.callsPerSec / bare.callsPerSec)} calls/s, ${fmtRatio(bare.cpuUsPerCall / ours.cpuUsPerCall)} by CPU per call`,
+      );
+  }
+  const command = entries.find((entry) => entry.command)?.command;
+  if (command) log(`   h2load command (last measured run): ${command.replaceAll(ROOT, '.')}`);
   return {
     ok,
-    method: 'GetTask',
+    client: missing ? `@grpc/grpc-js in process (${missing})` : h2loadVersion(),
     concurrency: CONCURRENCY,
     seconds,
-    warmup,
-    results,
-    ratio: { calls: ratio, cpu: cpuRatio, target: TARGET },
+    rounds,
+    results: entries.map(({ samples, ...entry }) => ({ ...entry, samples })),
+    ratio: ratios,
   };
 }
