@@ -15,7 +15,7 @@ import { Code, ConnectError, createContextValues, type ContextValues } from "@co
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { metadataOf } from "./grpc-admission.js";
 import { ADMITTED, type Admitted, type CallHandler, type CallState } from "./grpc-call.js";
-import { grpcTimeoutMs, idleStream, resetUnreadRequest } from "./grpc-limits.js";
+import { grpcTimeoutMs, resetUnreadRequest, watchNewStream } from "./grpc-limits.js";
 
 export interface Http2Route {
   method: DescMethod;
@@ -91,7 +91,7 @@ export class Http2Grpc {
    */
   accept(stream: ServerHttp2Stream, route: Http2Route): void {
     stream.on("error", ignore);
-    if (!streamsRequest(route.method)) idleStream(stream, this.options.streamIdleTimeoutMs);
+    watchNewStream(stream, streamsRequest(route.method) ? 0 : this.options.streamIdleTimeoutMs);
   }
 
   /** Serves an accepted and admitted call. */
@@ -239,6 +239,7 @@ class Http2Call implements CallState {
         if (!streamsRequest(this.method)) this.stream.setTimeout(0); // read whole: the idle watch ends
       } else {
         for (const message of this.envelopes.push(chunk)) this.queue.push(message);
+        if (this.queue.length > 1 && !streamsRequest(this.method)) throw this.protocolError("received extra input message");
         if (this.queue.length >= READ_AHEAD) this.stream.pause();
         if (this.envelopes.partial !== this.idleWatch && streamsRequest(this.method)) this.watchIdle(!this.idleWatch);
       }
@@ -254,7 +255,7 @@ class Http2Call implements CallState {
    */
   private watchIdle(on: boolean): void {
     this.idleWatch = on;
-    idleStream(this.stream, on ? this.server.options.streamIdleTimeoutMs : 0);
+    this.stream.setTimeout(on ? this.server.options.streamIdleTimeoutMs : 0);
   }
 
   /** The next request message, or undefined after the last; throws what ended the call. */
@@ -272,14 +273,19 @@ class Http2Call implements CallState {
     }
   }
 
-  /** Unary and server streaming: exactly one request message. */
+  /** Unary and server streaming: exactly one request message (a second one ends the call in `received`). */
   private async readOne(): Promise<unknown> {
-    const bytes = await this.next();
-    const kind = this.method.methodKind === "unary" ? "unary" : "server streaming";
-    if (bytes === undefined) throw new ConnectError(`protocol error: missing input message for ${kind} method`, Code.Unimplemented);
-    if ((await this.next()) !== undefined)
-      throw new ConnectError(`protocol error: received extra input message for ${kind} method`, Code.Unimplemented);
+    while (this.ended === undefined && !this.aborted) await new Promise<void>((resolve) => (this.wakeReader = resolve));
+    if (this.aborted) throw this.aborted;
+    if (this.ended !== true) throw this.ended;
+    const bytes = this.queue.shift();
+    if (bytes === undefined) throw this.protocolError("missing input message");
     return parse(this.method, bytes);
+  }
+
+  private protocolError(what: string): ConnectError {
+    const kind = this.method.methodKind === "unary" ? "unary" : "server streaming";
+    return new ConnectError(`protocol error: ${what} for ${kind} method`, Code.Unimplemented);
   }
 
   /** Client streaming and bidi: the request messages as they arrive. */

@@ -114,6 +114,15 @@ export function idleStream(stream: Http2Stream, ms: number): void {
   stream.setTimeout(ms);
 }
 
+/**
+ * `idleStream` for a new stream nobody watches yet: the listener without looking for it first;
+ * afterwards `stream.setTimeout(ms)` arms (or, with 0, clears) the timer.
+ */
+export function watchNewStream(stream: Http2Stream, ms: number): void {
+  stream.on("timeout", cancelIdleStream);
+  if (ms > 0) stream.setTimeout(ms);
+}
+
 function cancelIdleStream(this: Http2Stream): void {
   this.close(constants.NGHTTP2_CANCEL);
 }

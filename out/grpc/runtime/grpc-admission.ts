@@ -8,7 +8,7 @@
  * on HTTP/1.1 Node discards what follows without keeping it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Http2ServerRequest, Http2ServerResponse, OutgoingHttpHeaders } from "node:http2";
+import type { IncomingHttpHeaders, Http2ServerRequest, Http2ServerResponse, OutgoingHttpHeaders, ServerHttp2Stream } from "node:http2";
 import type { DescMethod } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { codeToHttpStatus, endStreamFlag, endStreamToJson, errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
@@ -35,20 +35,58 @@ export function admission(
   return (request, response) => {
     const method = guarded.get(pathOf(request.url ?? ""));
     if (method === undefined) return next(request, response, undefined); // health checks, unknown paths
-    admit(method, metadataOf(request), hooks).then(
+    admit(method, metadataOf(request.headers), hooks).then(
       (admitted) => next(request, response, admitted),
+      (error: unknown) => refuse(request, response, refusal(error, method, hooks)),
+    );
+  };
+}
+
+/** Where an admitted gRPC call on a bare HTTP/2 stream goes, with what routed it (`grpc-http2.ts`). */
+export type AdmittedStreamHandler<Route> = (
+  stream: ServerHttp2Stream,
+  headers: IncomingHttpHeaders,
+  route: Route,
+  admitted: Admitted | undefined,
+) => void;
+
+/** `admission` for the gRPC calls `grpc-http2.ts` serves on their streams: refusals are Trailers-Only. */
+export function streamAdmission<Route>(
+  guarded: ReadonlyMap<string, DescMethod>,
+  hooks: Hooks,
+  next: AdmittedStreamHandler<Route>,
+): (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, route: Route) => void {
+  if (hooks.authenticate === undefined) return (stream, headers, route) => next(stream, headers, route, undefined);
+  return (stream, headers, route) => {
+    const method = guarded.get(headers[":path"] ?? "");
+    if (method === undefined) return next(stream, headers, route, undefined); // health checks
+    admit(method, metadataOf(headers), hooks).then(
+      (admitted) => next(stream, headers, route, admitted),
       (error: unknown) => {
-        let refusal: ConnectError;
-        if (error instanceof ConnectError) refusal = error;
-        else {
-          // A hook that throws something else is a bug: logged here, never sent (as for handlers).
-          hooks.onError(error, method);
-          refusal = new ConnectError("internal error", Code.Internal);
-        }
-        refuse(request, response, refusal);
+        if (stream.destroyed || stream.closed) return;
+        stream.respond(
+          { ":status": 200, ...grpcStatusHeaders(String(headers["content-type"]), refusal(error, method, hooks)) },
+          { endStream: true },
+        );
+        resetUnreadRequest(stream);
       },
     );
   };
+}
+
+/** A hook's rejection as the status to answer: a `ConnectError` as it is, anything else INTERNAL. */
+function refusal(error: unknown, method: DescMethod, hooks: Hooks): ConnectError {
+  if (error instanceof ConnectError) return error;
+  // A hook that throws something else is a bug: logged here, never sent (as for handlers).
+  hooks.onError(error, method);
+  return new ConnectError("internal error", Code.Internal);
+}
+
+/** A gRPC Trailers-Only answer's headers (content type and status) for `error`. */
+function grpcStatusHeaders(contentType: string, error: ConnectError): OutgoingHttpHeaders {
+  const status: OutgoingHttpHeaders = { "content-type": contentType };
+  for (const [name, value] of setTrailerStatus(new Headers(), error)) status[name] = value;
+  return status;
 }
 
 /** Answers `error` in the request's protocol without reading its body; see the file's comment. */
@@ -57,8 +95,7 @@ export function refuse(request: Request, response: Response, error: ConnectError
   const type = String(request.headers["content-type"] ?? "");
   if (/^application\/grpc/i.test(type)) {
     // gRPC and gRPC-Web alike: Trailers-Only, one HEADERS frame (or head) with the status, no body.
-    const status: OutgoingHttpHeaders = { "content-type": type };
-    for (const [name, value] of setTrailerStatus(new Headers(), error)) status[name] = value;
+    const status = grpcStatusHeaders(type, error);
     if (request.httpVersionMajor === 2) {
       const stream = (response as Http2ServerResponse).stream;
       if (stream.destroyed || stream.closed) return;
@@ -83,10 +120,10 @@ export function refuse(request: Request, response: Response, error: ConnectError
   if (request.httpVersionMajor === 2) resetUnreadRequest((response as Http2ServerResponse).stream);
 }
 
-/** The request headers as `Headers`, without HTTP/2 pseudo-headers. */
-export function metadataOf(request: Request): Headers {
+/** Request headers as `Headers`, without HTTP/2 pseudo-headers. */
+export function metadataOf(headers: IncomingHttpHeaders): Headers {
   const result = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
+  for (const [name, value] of Object.entries(headers)) {
     if (name.startsWith(":") || value === undefined) continue;
     if (typeof value === "string") result.append(name, value);
     else for (const item of value) result.append(name, item);

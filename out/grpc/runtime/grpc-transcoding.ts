@@ -193,7 +193,7 @@ export class Transcoder {
     if (match === undefined)
       throw requestProblem(`${path} does not answer ${request.method}; it answers ${allow}`, Code.Unimplemented, 405, { allow });
     const { route, variables } = match;
-    const metadata = metadataOf(request);
+    const metadata = metadataOf(request.headers);
     const { hooks } = this.#options;
     let admitted: Admitted | undefined;
     try {
