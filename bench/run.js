@@ -8,7 +8,7 @@
 //   5. graphql-generation  GitHub's GraphQL schema, ours vs @graphql-codegen/cli (typescript + typescript-resolvers)
 //   6. graphql-server      the generated GraphQL server vs Mercurius + graphql-jit and graphql-yoga, same SDL and resolvers, req/s with autocannon
 //   7. grpc-messages       encode/decode throughput of the generated protobuf-es messages vs protobufjs static code (pbjs)
-//   8. grpc-server         unary calls/s of the generated gRPC server vs plain @grpc/grpc-js, same handler and client
+//   8. grpc-server         calls/s of the generated gRPC server vs plain @grpc/grpc-js (unary, server streaming), h2load as client
 //   9. ws-server           messages/s through our WebSocket runtime (validate + dispatch + echo) vs a raw `ws` echo server
 //  10. sse-server          events/s delivered by our SSE runtime (publish fan-out) vs a hand-written res.write loop
 //  11. worst-case          per validator keyword, the blocking time of the worst request within default limits
@@ -124,8 +124,8 @@ gRPC sections:
                         generated _pb.ts (@bufbuild/protobuf) vs pbjs static-module code (protobufjs):
                         binary and JSON encode/decode, ops/s and MB/s; --quick: 3 short rounds
   grpc-server           the generated server (createGrpcServer) vs a plain @grpc/grpc-js server, unary
-                        GetTask, @grpc/grpc-js client with 50 calls in flight over one channel;
-                        --quick shortens it; prints "ours: not generated yet" while codegen writes
+                        GetTask and server-streaming ListTasks, h2load (nghttp2-client) with 50 calls
+                        in flight; 3 rounds, --quick 1 shorter one; prints "ours: not generated yet" while codegen writes
                         no server.ts for the example
 
 Realtime sections (the runtime modules of runtime/, copied and transpiled):
