@@ -24,6 +24,7 @@ import { ensureH2load, grpcFrame, h2loadVersion, probe, runH2load } from './h2lo
 import { tail, timed } from './proc.js';
 import { cpuMs, startServer } from './servers.js';
 import { fmtRatio, int, median, table } from './stats.js';
+import { recordTarget } from './summary.js';
 import { oursBuilt, ROOT, versionOf, WORK } from './tools.js';
 
 /** Calls in flight: h2load's connections × streams per connection (the fallback client: one channel). */
@@ -365,6 +366,16 @@ export async function benchGrpcServer({ log, quick, seconds = quick ? 2 : 5, rou
     const calls = ours?.callsPerSec && peer?.callsPerSec ? ours.callsPerSec / peer.callsPerSec : null;
     const cpu = ours?.cpuUsPerCall && peer?.cpuUsPerCall ? peer.cpuUsPerCall / ours.cpuUsPerCall : null;
     ratios[kase.id] = { calls, cpu, target: TARGET };
+    recordTarget({
+      section: 'grpc-server',
+      id: 'grpc',
+      what: kase.id === 'unary' ? 'gRPC unary calls/s' : `gRPC ${kase.label} calls/s`,
+      ours: ours?.callsPerSec == null ? '—' : `${int(Math.round(ours.callsPerSec))} calls/s`,
+      peer: `@grpc/grpc-js ${peer?.callsPerSec == null ? '—' : `${int(Math.round(peer.callsPerSec))} calls/s`}`,
+      ratio: calls,
+      cpuRatio: cpu,
+      ...(missing ? { note: 'in-process grpc-js client: no h2load' } : {}),
+    });
     if (ours?.skipped) log('   ours: not generated yet — only the grpc-js peer was measured');
     const verdict = calls == null ? 'not measured' : calls >= TARGET ? 'within' : 'under';
     log(
