@@ -14,6 +14,7 @@
 //  11. worst-case          per validator keyword, the blocking time of the worst request within default limits
 //  12. bundle-size         one operation per style bundled for browsers with esbuild, vs hey-api, openapi-fetch, graphql-request, connect-web
 //  13. lint-peers          codegen lint vs Spectral (spectral:oas) and Redocly (recommended) on the corpus's OpenAPI documents
+//  14. watch               `codegen --watch` on GitHub's REST description: one-schema edits, edit-to-written latency vs a full run
 // Every figure is printed as measured, with ratios from the same run and the load average before and
 // after each section; targets are information, not assertions, and the run closes with one table of
 // them (bench/lib/summary.js). The exit code is 1 when something could not be run at all or a
@@ -38,6 +39,7 @@ import { benchSseServer } from './lib/sse-server.js';
 import { benchWorstCase } from './lib/worst-case.js';
 import { benchBundleSize } from './lib/bundle-size.js';
 import { benchLintPeers } from './lib/lint-peers.js';
+import { benchWatch } from './lib/watch.js';
 import { printSummary, summaryRows } from './lib/summary.js';
 
 /**
@@ -84,6 +86,7 @@ const SECTION_LIST = [
   { id: 'worst-case', key: 'worstCase', run: (o) => benchWorstCase({ log: o.log, quick: o.quick }) },
   { id: 'bundle-size', key: 'bundleSize', run: (o) => benchBundleSize({ log: o.log, quick: o.quick }) },
   { id: 'lint-peers', key: 'lintPeers', run: (o) => benchLintPeers({ log: o.log }) },
+  { id: 'watch', key: 'watch', run: (o) => benchWatch({ log: o.log, quick: o.quick }) },
 ];
 const SECTIONS = SECTION_LIST.map((section) => section.id);
 /** Sections `--quick` leaves out unless `--only` names them. */
@@ -146,7 +149,13 @@ Client sections:
 Lint section:
   lint-peers            codegen lint, Spectral (spectral:oas) and Redocly (recommended) over the OpenAPI
                         documents of ../shared/corpus (bench/lint-peers.js): findings, time, what only one
-                        tool finds; 20-60 s depending on load, so --quick runs it only when --only names it`;
+                        tool finds; 20-60 s depending on load, so --quick runs it only when --only names it
+
+Watch section:
+  watch                 codegen --watch on a copy of api.github.com.json: N one-schema edits (a description
+                        changed, or a property added), time from the write to the run's summary (files in
+                        place), median/p90, watch CPU per edit, files rewritten, beside a full run;
+                        --quick: 3 edits and 1 full run`;
 
 function parseArgs(argv) {
   const dashdash = argv.indexOf('--');
