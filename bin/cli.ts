@@ -8,6 +8,7 @@ import { EMIT_KINDS, findConfig, inlineConfig, loadConfig, type ApiConfig, type 
 import { CodegenError, UsageError, formatDiagnostic } from '../generators/core/diagnostics.js';
 import { missingPackagesReport } from '../generators/core/pipeline/dependencies.js';
 import { generate } from '../generators/core/pipeline/generate.js';
+import { RunMemo } from '../generators/core/pipeline/run-memo.js';
 import { optionsHelp } from '../generators/core/config/options-docs.js';
 import { displayPath } from '../generators/core/pipeline/paths.js';
 import { applyPlan, differences, planWrites, type PlannedChange } from '../generators/core/pipeline/writer.js';
@@ -141,11 +142,15 @@ type Log = { out: (text: string) => void; err: (text: string) => void };
 async function run(configure: () => Promise<ApiConfig[]>, options: RunOptions, log: Log, extraWatched: string[]): Promise<number> {
   // Under --watch the same missing packages would be named after every save: say it once per change.
   let lastNeeds = '';
+  // Under --watch each run reuses what the previous one computed from the same inputs.
+  const memo = options.watch ? new RunMemo() : undefined;
   const once = async (loaded?: ApiConfig[]): Promise<{ code: number; apis?: ApiConfig[] }> => {
     const started = performance.now();
     const configured = loaded ?? (await configure());
     const apis = options.strict ? configured.map((api) => ({ ...api, strict: true })) : configured;
-    const sets = await generate(apis);
+    memo?.begin();
+    const sets = await generate(apis, memo);
+    memo?.end();
     if (!options.quiet) for (const warning of sets.flatMap((set) => set.warnings ?? [])) log.err(formatDiagnostic(warning));
     const plan = await planWrites(sets);
     // Packages the output imports that the project lacks: printed even with --quiet (the output

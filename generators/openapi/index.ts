@@ -11,6 +11,8 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { FileBuilder } from '../core/builder/file.js';
 import { commentText } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
+import { memoized } from '../core/pipeline/run-memo.js';
+import { validatorsKey } from '../core/emit/validators/key.js';
 import { emitClient } from './client.js';
 import { loadOpenApi } from './load.js';
 import { describeOperations, emitOperationTypes } from './operation-types.js';
@@ -19,7 +21,7 @@ import { requestSchemas } from './requests.js';
 import { emitServer } from './server.js';
 import type { TypesContext, ValidatorsContext } from './template-context.js';
 
-export async function generateOpenApi({ api, templates }: GeneratorContext<'openapi'>): Promise<Generated> {
+export async function generateOpenApi({ api, templates, memo }: GeneratorContext<'openapi'>): Promise<Generated> {
   let warnings: Diagnostic[] = [];
   const model = await loadOpenApi(api.inputs[0], {
     displayRoot: api.root,
@@ -47,11 +49,16 @@ export async function generateOpenApi({ api, templates }: GeneratorContext<'open
   // `validators: js` (the default): validators.js + validators.d.ts, which a project's tsc only reads.
   const language = api.options.validators ?? 'js';
   if (withValidators) {
-    const file = new FileBuilder('validators.ts');
-    const result = emitValidators(model.schemas, { typeName: types.typeName, file, language });
-    const render = (text: ValidatorModuleText) =>
-      templates.render('openapi/validators.ts.hbs', { source, ...text } satisfies ValidatorsContext);
-    files.push(...validatorModuleFiles('validators', file, result, render));
+    // The validators are a function of what the schemas accept, the type names and the language:
+    // a save that changes only descriptions or examples reuses them under --watch.
+    const emit = () => {
+      const file = new FileBuilder('validators.ts');
+      const result = emitValidators(model.schemas, { typeName: types.typeName, file, language });
+      const render = (text: ValidatorModuleText) =>
+        templates.render('openapi/validators.ts.hbs', { source, ...text } satisfies ValidatorsContext);
+      return validatorModuleFiles('validators', file, result, render);
+    };
+    files.push(...memoized(memo, 'validators', () => `${language}\n${validatorsKey(source, model.schemas, types.typeName)}`, emit));
   }
   // A document with no operations (webhooks only) has nothing for a client to call.
   if (api.emit.includes('client') && model.operations.length > 0) {

@@ -7,17 +7,30 @@
 import { posix } from 'node:path';
 import { importSpecifiers } from './import-specifiers.js';
 import type { GeneratedFile } from './output.js';
+import { memoized, type ScopedMemo } from './run-memo.js';
 import { runtimeClosure, runtimeModules } from './runtime-modules.js';
 import type { TemplateRenderer } from './templates.js';
 
 const RUNTIME = 'runtime/';
 
 /** `files` and the runtime files they need (those already among them are kept as they are). */
-export function withRuntimeFiles(files: GeneratedFile[], templates: TemplateRenderer): GeneratedFile[] {
+export function withRuntimeFiles(files: GeneratedFile[], templates: TemplateRenderer, memo?: ScopedMemo): GeneratedFile[] {
   const written = new Set(files.filter((file) => file.path.startsWith(RUNTIME)).map((file) => file.path));
   const added: GeneratedFile[] = [];
   const seen = new Set<string>();
-  const pending = importedRuntimeModules(files);
+  // Scanning a file for imports is a function of its text: under --watch an unchanged file is not scanned again.
+  const pending = [
+    ...new Set(
+      files.flatMap((file) =>
+        memoized(
+          memo,
+          `imports:${file.path}`,
+          () => file.content,
+          () => importedRuntimeModules([file]),
+        ),
+      ),
+    ),
+  ].sort();
   for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
     if (seen.has(name)) continue;
     seen.add(name);

@@ -2,7 +2,7 @@
  * Handlebars rendering for every generated file. A user's `templates` folder may override any
  * template by its relative path (e.g. `openapi/client.ts.hbs`); the rest come from this package.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Handlebars from 'handlebars';
 import { runtimeSymbol, symbol, type FileBuilder } from '../builder/file.js';
@@ -86,6 +86,21 @@ export class TemplateRenderer {
   runtimeOverride(name: string): string | undefined {
     const overridden = this.overrides ? resolve(this.overrides, 'runtime', `${name}.ts`) : undefined;
     return overridden && existsSync(overridden) ? overridden : undefined;
+  }
+
+  /**
+   * Every file of the user's `templates` folder with its text ('' without one): what rendering
+   * reads besides the built-in templates, which do not change while codegen runs. `--watch` scopes
+   * its memo by it, so editing an override renders anew.
+   */
+  overridesKey(): string {
+    if (!this.overrides || !existsSync(this.overrides)) return '';
+    return readdirSync(this.overrides, { recursive: true, encoding: 'utf8' })
+      .sort()
+      .map((name) => join(this.overrides as string, name))
+      .filter((path) => statSync(path).isFile())
+      .map((path) => `${path}\u0000${readFileSync(path, 'utf8')}`)
+      .join('\u0000');
   }
 
   private read(name: string): string {
