@@ -31,7 +31,10 @@ export async function generateOpenApi({ api, templates, memo }: GeneratorContext
     onWarnings: (forgiven) => (warnings = forgiven),
   });
   const source = model.source;
-  const types = createTypeEmitter(model.schemas, { requestSchemas: requestSchemas(model) });
+  const types = createTypeEmitter(
+    model.schemas,
+    memo ? { requestSchemas: requestSchemas(model), memo } : { requestSchemas: requestSchemas(model) },
+  );
   // Each operation's names and types, decided once for types.ts, client, server and handlers.
   const described = describeOperations(model, types);
   const withServer = api.emit.includes('server') && model.operations.length > 0;

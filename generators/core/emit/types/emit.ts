@@ -28,6 +28,8 @@
  */
 import { isBinarySchema } from '../../schema/binary.js';
 import { schemaDoc } from './doc.js';
+import { memoized, type ScopedMemo } from '../../pipeline/run-memo.js';
+import { declarationKeys } from './declaration-keys.js';
 import { cyclicComponents } from './graph.js';
 import {
   BLOB,
@@ -70,6 +72,8 @@ export interface TypeEmitterOptions {
   docs?: boolean;
   /** Schemas used directly by requests; only those and what they reach get request shapes. */
   requestSchemas?: Iterable<string>;
+  /** The previous run's declarations (`codegen --watch`): a schema whose key is unchanged is not declared again. */
+  memo?: ScopedMemo;
 }
 
 /** How a named schema is declared. */
@@ -229,6 +233,7 @@ class Emitter implements TypeEmitter {
   private readonly cycles: Map<string, number>;
   private readonly docs: boolean;
   private readonly enumObjects: boolean;
+  private readonly memo: ScopedMemo | undefined;
 
   constructor(
     private readonly schemas: NamedSchema[],
@@ -238,6 +243,7 @@ class Emitter implements TypeEmitter {
     this.readWrite = readWriteNames(schemas, options.requestSchemas);
     this.docs = options.docs !== false;
     this.enumObjects = options.enumObjects !== false;
+    this.memo = options.memo;
     const edges = new Map<string, string[]>();
     for (const { name } of schemas) edges.set(name, this.eagerReferences(name));
     this.cycles = cyclicComponents(edges);
@@ -255,12 +261,21 @@ class Emitter implements TypeEmitter {
 
   declarations(): string {
     const blocks: string[] = [];
+    const keys = this.memo ? declarationKeys(this.schemas, this.sharedKey()) : undefined;
     for (const named of [...this.schemas].sort(compareNames)) {
       const names =
         this.typeName(named.name, 'read') === this.typeName(named.name, 'write') ? (['read'] as const) : (['read', 'write'] as const);
-      for (const direction of names) blocks.push(this.declare(named, direction));
+      for (const direction of names) {
+        const declare = () => this.declare(named, direction);
+        blocks.push(memoized(this.memo, `type ${direction} ${named.name}`, () => keys?.get(named.name) ?? '', declare));
+      }
     }
     return blocks.length ? `${blocks.join('\n\n')}\n` : '';
+  }
+
+  /** What every declaration reads besides the schemas it reaches: options, type names, cycles. */
+  private sharedKey(): string {
+    return JSON.stringify([this.docs, this.enumObjects, [...this.readWrite], [...this.cycles]]);
   }
 
   // ---- declarations ------------------------------------------------------------------------
