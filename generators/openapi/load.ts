@@ -76,11 +76,12 @@ function checkVersion(root: SourceDoc): '3.0' | '3.1' {
       'add openapi: 3.1.0 at the top (codegen reads OpenAPI 3.0 and 3.1)',
     );
   }
-  const where = root.locate(['openapi']);
+  // Located only on error: a position in a large JSON text costs a scan of it.
+  const where = () => root.locate(['openapi']);
   if (typeof version !== 'string') {
     throw error(
       `"openapi" must be a version string such as "3.1.0", not ${describe(version)}`,
-      where,
+      where(),
       'quote it: openapi: "3.1.0" (YAML reads 3.0 as a number)',
     );
   }
@@ -88,7 +89,7 @@ function checkVersion(root: SourceDoc): '3.0' | '3.1' {
   if (!match) {
     throw error(
       `OpenAPI ${version} is not supported; codegen reads OpenAPI 3.0.x and 3.1.x`,
-      where,
+      where(),
       /^3\.[01]$/.test(version) ? `write the full version, e.g. ${version}.0` : 'write openapi: 3.1.0 if the document follows OpenAPI 3.1',
     );
   }
