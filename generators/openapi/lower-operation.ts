@@ -8,7 +8,7 @@ import type { MediaContent, Operation, Parameter, RequestBody, Response, Respons
 import type { JsonSchema } from '../core/schema/json-schema.js';
 import { pascalCase } from '../core/builder/names.js';
 import type { Documents, Problems, Where } from '../core/schema/json-documents.js';
-import { at, closest, deref, describe, isObject, locate } from '../core/schema/json-documents.js';
+import { at, closest, deref, describe, isObject, locate, locateWhenRead } from '../core/schema/json-documents.js';
 import type { SchemaRegistry } from '../core/schema/registry.js';
 import type { RawOperation } from './path-items.js';
 import { withPathQuery } from './path-query.js';
@@ -39,8 +39,8 @@ export class OperationLowering {
       tags: [],
       parameters: this.parameters(op),
       responses: [],
-      location: locate(where, 'key'),
     };
+    locateWhenRead(operation, 'location', where, 'key');
     if (typeof raw.operationId === 'string') operation.operationId = raw.operationId;
     this.text(raw, where, 'summary', (value) => (operation.summary = value));
     this.text(raw, where, 'description', (value) => (operation.description = value));

@@ -79,6 +79,23 @@ export function locate(where: Where, part: 'key' | 'value' = 'value'): SourceLoc
 }
 
 /**
+ * `target[key]` is `locate(where, part)`, found when first read: a position in a large JSON text
+ * costs a scan of it (~0.3 s for GitHub's description), and generation never reads the positions
+ * it keeps for `diff` and `lint`. Not enumerable, so copying or serializing `target` skips it.
+ */
+export function locateWhenRead(target: object, key: string, where: Where, part: 'key' | 'value' = 'value'): void {
+  Object.defineProperty(target, key, {
+    configurable: true,
+    enumerable: false,
+    get() {
+      const location = locate(where, part);
+      Object.defineProperty(target, key, { value: location, configurable: true, enumerable: false, writable: true });
+      return location;
+    },
+  });
+}
+
+/**
  * Collects problems so one run reports many, not just the first. Warnings are what a loader
  * forgives (a reading other tools take too) when `forgive` is set; errors otherwise (`--strict`,
  * and loaders that do not report warnings).

@@ -10,10 +10,10 @@
  *   last segment of its pointer (`./problem.yaml#/Problem` → `Problem`), or the file name;
  * - a body written inline is hoisted under the name its caller chooses (`CreateTaskBody`).
  */
-import type { JsonSchema, NamedSchema, SchemaObject } from './json-schema.js';
+import type { JsonSchema, NamedSchema } from './json-schema.js';
 import { isIdentifier, pascalCase, safeIdentifier, uniqueName } from '../builder/names.js';
 import type { Documents, Problems, Where } from './json-documents.js';
-import { at, encodePointer, isObject, locate, resolveRef, segments } from './json-documents.js';
+import { at, encodePointer, isObject, locate, locateWhenRead, resolveRef, segments } from './json-documents.js';
 import { lowerSchema, type SchemaContext } from './dialect.js';
 
 /** Names every schema reachable from the document and lowers each once. */
@@ -75,7 +75,7 @@ export class SchemaRegistry {
     for (let i = 0; i < this.queue.length; i++) {
       const item = this.queue[i];
       const schema = lowerSchema(item.value, item.where, this.context);
-      if (typeof schema === 'object') locateLazily(schema, item.where);
+      if (typeof schema === 'object') locateWhenRead(schema, 'x-location', item.where);
       whereOf.set(item.name, item.where);
       this.named.push({ name: item.name, schema, origin: item.origin });
     }
@@ -113,21 +113,4 @@ export class SchemaRegistry {
       }
     }
   }
-}
-
-/**
- * `x-location`, found when first read: finding a position in a large JSON text costs a scan of it
- * (~0.3 s for GitHub's description), and generation never reads it; `diff` and errors do. Not
- * enumerable, so copying or serializing a schema does not find it either.
- */
-function locateLazily(schema: SchemaObject, where: Where): void {
-  Object.defineProperty(schema, 'x-location', {
-    configurable: true,
-    enumerable: false,
-    get() {
-      const location = locate(where);
-      Object.defineProperty(schema, 'x-location', { value: location, configurable: true, enumerable: false, writable: true });
-      return location;
-    },
-  });
 }
