@@ -48,7 +48,7 @@ function replaced(text: string, from: string, to: string): string {
 }
 
 describe('codegen --watch reuses only what an edit leaves valid', () => {
-  it('tasks.yaml: description, property, schema added and removed, a referrer changed through its reference, $ref target renamed, broken and fixed', {
+  it('tasks.yaml: description, operation summary, property, schema added and removed, a referrer changed through its reference, $ref target renamed, broken and fixed', {
     timeout: 300_000,
   }, async () => {
     const dir = tempDir('codegen-incremental-');
@@ -63,6 +63,11 @@ describe('codegen --watch reuses only what an edit leaves valid', () => {
         {
           name: 'description changed',
           text: (t) => replaced(t, 'description: Where a task is in its life.', 'description: Where a task stands.'),
+          reuses: true,
+        },
+        {
+          name: 'operation summary changed',
+          text: (t) => replaced(t, 'summary: Fetch one project.', 'summary: Read one project.'),
           reuses: true,
         },
         {

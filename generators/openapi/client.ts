@@ -53,6 +53,17 @@ const GLOBALS = ['Headers', 'Blob', 'Promise', 'AsyncIterableIterator', 'NonNull
 
 const MAX_LINE = 100;
 
+/**
+ * What `emitClient` reads, as a key: the operations as described (names, types as text, and the
+ * operations themselves), the document's title, version, description, servers and security, the
+ * options, and `schemasKey` — the schemas' names, type names and shapes without annotations
+ * (core/emit/validators/key.ts), all the client reads of them (type names, `mayBeObject`).
+ */
+export function clientKey(model: ApiModel, described: OperationsInfo, options: ClientEmitOptions, schemasKey: string): string {
+  const { title, version, description, servers, securitySchemes, security } = model;
+  return JSON.stringify([options, title, version, description ?? null, servers, securitySchemes, security, described, schemasKey]);
+}
+
 export function emitClient(
   model: ApiModel,
   types: TypeEmitter,

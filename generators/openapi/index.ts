@@ -13,7 +13,7 @@ import { commentText } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import { memoized } from '../core/pipeline/run-memo.js';
 import { validatorsKey } from '../core/emit/validators/key.js';
-import { emitClient } from './client.js';
+import { clientKey, emitClient } from './client.js';
 import { loadOpenApi } from './load.js';
 import { describeOperations, emitOperationTypes } from './operation-types.js';
 import { handlerScaffold } from './handlers.js';
@@ -51,6 +51,9 @@ export async function generateOpenApi({ api, templates, memo }: GeneratorContext
   const files: GeneratedFile[] = [{ path: 'types.ts', content: templates.render('openapi/types.ts.hbs', typesContext) }];
   // `validators: js` (the default): validators.js + validators.d.ts, which a project's tsc only reads.
   const language = api.options.validators ?? 'js';
+  // What the validators and the client read of the schemas: their names, type names and shapes.
+  let schemasKey: string | undefined;
+  const shapes = () => (schemasKey ??= validatorsKey(source, model.schemas, types.typeName));
   if (withValidators) {
     // The validators are a function of what the schemas accept, the type names and the language:
     // a save that changes only descriptions or examples reuses them under --watch.
@@ -61,11 +64,13 @@ export async function generateOpenApi({ api, templates, memo }: GeneratorContext
         templates.render('openapi/validators.ts.hbs', { source, ...text } satisfies ValidatorsContext);
       return validatorModuleFiles('validators', file, result, render);
     };
-    files.push(...memoized(memo, 'validators', () => `${language}\n${validatorsKey(source, model.schemas, types.typeName)}`, emit));
+    files.push(...memoized(memo, 'validators', () => `${language}\n${shapes()}`, emit));
   }
   // A document with no operations (webhooks only) has nothing for a client to call.
   if (api.emit.includes('client') && model.operations.length > 0) {
-    files.push(...emitClient(model, types, described, templates, { source, validators: withValidators }));
+    const options = { source, validators: withValidators };
+    const client = () => emitClient(model, types, described, templates, options);
+    files.push(...memoized(memo, 'client', () => clientKey(model, described, options, shapes()), client));
   }
   if (!withServer) return { files, warnings };
 
