@@ -1,44 +1,42 @@
 /**
  * What the declaration of each named schema is a function of, as a key: the schema and every
  * schema it reaches through `#/$defs/…` (refs, and discriminator mappings, which name their
- * targets the same way), each by a SHA-256 of its JSON, plus `shared`, what every declaration
- * reads (the type names, the reference cycles, the options). The type emitter reads other schemas
- * only along those references, so equal keys mean equal declarations; `codegen --watch` redeclares
- * only the schemas whose key changed (core/pipeline/run-memo.ts).
+ * targets the same way), plus `shared`, what every declaration reads (the type names, the
+ * reference cycles, the options). The type emitter reads other schemas only along those
+ * references, so equal keys mean equal declarations; `codegen --watch` redeclares only the
+ * schemas whose key changed (core/pipeline/run-memo.ts).
+ *
+ * Keys are Merkle hashes over the reference graph's strongly connected components: a component's
+ * key is the SHA-256 of its members' JSON and of the keys of the components it refers to, so
+ * every key costs one hash however far the schema reaches.
  */
 import { createHash } from 'node:crypto';
 import type { NamedSchema } from '../../schema/json-schema.js';
+import { stronglyConnectedComponents } from './graph.js';
 
 const DEF_REFERENCE = /"#\/\$defs\/([^"\\]+)"/g;
 
 export function declarationKeys(schemas: readonly NamedSchema[], shared: string): Map<string, string> {
-  const digest = new Map<string, string>();
+  const json = new Map<string, string>();
   const references = new Map<string, string[]>();
   for (const { name, schema } of schemas) {
-    const json = JSON.stringify(schema);
-    digest.set(name, createHash('sha256').update(json).digest('base64'));
-    references.set(name, [...new Set(Array.from(json.matchAll(DEF_REFERENCE), (match) => match[1] as string))]);
+    const text = JSON.stringify(schema);
+    json.set(name, text);
+    references.set(name, [...new Set(Array.from(text.matchAll(DEF_REFERENCE), (match) => match[1] as string))].sort());
   }
   const sharedDigest = createHash('sha256').update(shared).digest('base64');
   const keys = new Map<string, string>();
-  for (const { name } of schemas) {
-    const reached = new Set([name]);
-    const pending = [name];
-    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-      for (const target of references.get(next) ?? []) {
-        if (!reached.has(target)) {
-          reached.add(target);
-          pending.push(target);
-        }
-      }
+  // Tarjan's algorithm yields each component after every component it reaches: their keys are known.
+  for (const members of stronglyConnectedComponents(references)) {
+    const hash = createHash('sha256').update(sharedDigest);
+    const inside = new Set(members);
+    for (const member of members.sort()) {
+      hash.update(`\u0000${member}\u0000${json.get(member)}`);
+      // A reference outside the component: that component's key, or `-` for a name no schema has.
+      for (const target of references.get(member) ?? []) if (!inside.has(target)) hash.update(`\u0000${target}=${keys.get(target) ?? '-'}`);
     }
-    keys.set(
-      name,
-      `${sharedDigest} ${[...reached]
-        .sort()
-        .map((reachedName) => `${reachedName}=${digest.get(reachedName) ?? '-'}`)
-        .join(' ')}`,
-    );
+    const key = hash.digest('base64');
+    for (const member of members) keys.set(member, key);
   }
   return keys;
 }

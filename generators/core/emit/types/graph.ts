@@ -5,13 +5,23 @@
 
 /** For every node that sits on a cycle (a component of two or more, or a self-reference), its component number. */
 export function cyclicComponents(edges: ReadonlyMap<string, readonly string[]>): Map<string, number> {
+  const result = new Map<string, number>();
+  stronglyConnectedComponents(edges).forEach((members, component) => {
+    const only = members[0] as string;
+    const selfLoop = members.length === 1 && (edges.get(only) ?? []).includes(only);
+    if (members.length > 1 || selfLoop) for (const name of members) result.set(name, component);
+  });
+  return result;
+}
+
+/** The components, each listed after every component it reaches (Tarjan's order). */
+export function stronglyConnectedComponents(edges: ReadonlyMap<string, readonly string[]>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const onStack = new Set<string>();
   const stack: string[] = [];
-  const result = new Map<string, number>();
+  const result: string[][] = [];
   let counter = 0;
-  let component = 0;
 
   for (const root of edges.keys()) {
     if (index.has(root)) continue;
@@ -51,9 +61,7 @@ export function cyclicComponents(edges: ReadonlyMap<string, readonly string[]>):
           onStack.delete(member);
           members.push(member);
         } while (member !== frame.node);
-        const selfLoop = members.length === 1 && targets.includes(frame.node);
-        if (members.length > 1 || selfLoop) for (const name of members) result.set(name, component);
-        component++;
+        result.push(members);
       }
     }
   }
