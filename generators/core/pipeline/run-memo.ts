@@ -2,13 +2,13 @@
  * What one run computed, kept for the next by a long-lived process (`codegen --watch`): each slot
  * holds the last value computed for it and the key it was computed from, and a run whose key is
  * the same text gets that value back instead of computing it again. A key is everything the value
- * is a function of, written out (no hash that could collide), so a hit is the value a fresh run
+ * is a function of, written out or as SHA-256s of its parts, so a hit is the value a fresh run
  * computes; slots a run does not touch are dropped at its end, so memory stays one run's worth.
  */
 export class RunMemo {
   #slots = new Map<string, { key: string; value: unknown }>();
   #touched = new Set<string>();
-  /** Hits and misses of the current run, by slot: what `--watch` reports as reused. */
+  /** Hits and misses of the current run: how much was reused (tests check it). */
   readonly stats = { hits: 0, misses: 0 };
 
   /** The value of `slot` for `key`: the last run's when it had this key, else `compute()`'s. */
