@@ -15,53 +15,59 @@ export interface ValidationError {
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationError[] };
 
 /**
- * Where a collecting pass records errors: the list the whole pass shares, and where the value
- * being checked is. A yes/no pass has none, so it builds no paths and allocates nothing; a
- * collecting one builds a path only for an error it records.
+ * Where a collecting pass records errors: the list the whole pass shares. A check records an
+ * error at a pointer relative to the value it checks; `callAt` moves the errors a call recorded
+ * under the path of the value it called on. So a pass builds a path only for an error, and
+ * allocates nothing while the value is valid.
  */
 export class ErrorCollector {
-  readonly errors: ValidationError[];
-  private readonly parent: ErrorCollector | undefined;
-  private readonly relative: string;
+  readonly errors: ValidationError[] = [];
 
-  constructor(errors: ValidationError[], parent?: ErrorCollector, relative = "") {
-    this.errors = errors;
-    this.parent = parent;
-    this.relative = relative;
-  }
-
-  /** The JSON pointer of the value being checked ("" for the root). */
-  get path(): string {
-    return this.parent ? this.parent.path + this.relative : this.relative;
-  }
-
-  /** The collector for a value inside this one; `relative` is a pointer such as "/items/0". */
-  at(relative: string): ErrorCollector {
-    return new ErrorCollector(this.errors, this, relative);
-  }
-
-  /** Records a failed check at `relative` (a pointer from this collector's value, "" for itself). */
+  /** Records a failed check at `relative` (a pointer from the value being checked, "" for itself). */
   add(relative: string, keyword: string, message: string): void {
-    this.errors.push({ path: this.path + relative, keyword, message });
+    this.errors.push({ path: relative, keyword, message });
+  }
+
+  /** Prefixes the paths of the errors recorded since `start` with `path`. */
+  under(start: number, path: string): void {
+    const errors = this.errors;
+    for (let i = start; i < errors.length; i++) {
+      const error = errors[i] as ValidationError;
+      error.path = path + error.path;
+    }
   }
 }
 
 /** A generated check: with `errors`, it records every failure there instead of stopping at the first. */
 export type Check = (value: unknown, errors?: ErrorCollector) => boolean;
 
-/** `validateX`: a yes/no pass, and when it says no, a second pass that collects every error. */
+/**
+ * `validateX`: one collecting pass. It costs about what a yes/no pass costs on a valid value (no
+ * path or collector is built before an error), and an invalid value is checked once, not twice.
+ */
 export function validate<T>(value: unknown, check: Check): ValidationResult<T> {
-  if (check(value)) return { ok: true, value: value as T };
-  const errors: ValidationError[] = [];
-  check(value, new ErrorCollector(errors));
-  return { ok: false, errors };
+  const collector = new ErrorCollector();
+  if (check(value, collector)) return { ok: true, value: value as T };
+  return { ok: false, errors: collector.errors };
+}
+
+/**
+ * `check` on a value inside the one being checked, at `path` then `index` (an item's index, or a
+ * property name, escaped), joined only when an error needs it. 1 (valid) or 0, like the property helpers.
+ */
+export function callAt(value: unknown, errors: ErrorCollector | undefined, path: string, check: Check, index?: number | string): number {
+  if (errors === undefined) return check(value) ? 1 : 0;
+  const start = errors.errors.length;
+  if (check(value, errors)) return 1;
+  errors.under(start, index === undefined ? path : path + (typeof index === "string" ? pointerToken(index) : index));
+  return 0;
 }
 
 // ---- helpers of the generated check functions ---------------------------------------------------
 // Shared by every validator module (validators.ts, server-validators.ts) instead of declared in
 // each; a bundle keeps the ones its validators call.
 
-/** The errors of another module's `validateX`, recorded under `errors`' path; whether it passed. */
+/** The errors of another module's `validateX`, recorded in `errors` (at the value it checks); whether it passed. */
 export function collected(result: ValidationResult<unknown>, errors: ErrorCollector): boolean {
   if (!result.ok) for (const error of result.errors) errors.add(error.path, error.keyword, error.message);
   return result.ok;
@@ -89,12 +95,11 @@ export function reqRef(value: unknown, errors: ErrorCollector | undefined, path:
     fail(errors, path, "required", "is required");
     return 0;
   }
-  return check(value, errors === undefined ? undefined : errors.at(path)) ? 1 : 0;
+  return callAt(value, errors, path, check);
 }
 
 export function optRef(value: unknown, errors: ErrorCollector | undefined, path: string, check: Check): number {
-  if (value === undefined) return 1;
-  return check(value, errors === undefined ? undefined : errors.at(path)) ? 1 : 0;
+  return value === undefined ? 1 : callAt(value, errors, path, check);
 }
 
 export function reqString(value: unknown, errors: ErrorCollector | undefined, path: string): number {

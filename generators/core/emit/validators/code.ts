@@ -21,8 +21,11 @@ import { stringLiteral } from '../../builder/names.js';
  */
 export type Direction = 'read' | 'write' | 'plain';
 
-/** A piece of a JSON pointer into the value: fixed text (already escaped) or an expression. */
-export type PathPart = { text: string } | { expr: string };
+/**
+ * A piece of a JSON pointer into the value: fixed text (already escaped), an expression (an
+ * index), or the name of a variable holding a property name (escaped when the path is built).
+ */
+export type PathPart = { text: string } | { expr: string } | { key: string };
 
 export interface Scope {
   /** The function being generated (parts of it are named after it). */
@@ -319,17 +322,12 @@ export function pathExpr(scope: Scope, extra: PathPart[] = []): string {
     if ('text' in part) {
       text += `/${part.text}`;
     } else {
-      pieces.push(stringLiteral(`${text}/`), part.expr);
+      pieces.push(stringLiteral(`${text}/`), 'expr' in part ? part.expr : `pointerToken(${part.key})`);
       text = '';
     }
   }
   if (text || pieces.length === 0) pieces.push(stringLiteral(text));
   return pieces.join(' + ');
-}
-
-/** The collector for the value of `scope`: `errors`, or `errors?.at("/items/" + i1)` below it. */
-export function collectorExpr(scope: Scope): string {
-  return scope.path.length ? `${ERRORS}?.at(${pathExpr(scope)})` : ERRORS;
 }
 
 /** A message: fixed text, or `{ expr }` for one computed when the error is reported. */
@@ -369,10 +367,22 @@ export function bounded(scope: Scope, body: Body, bounds: Bound[], rest: (body: 
   else gate(scope, body, first.failed, first.keyword, first.message, (inner) => bounded(scope, inner, others, rest));
 }
 
-/** A call of another check function: `if (!checkX(v1, errors?.at("/x"))) ok = false;`. */
-export function call(scope: Scope, body: Body, name: string): void {
+/**
+ * A call of another check function: `if (!checkX(value, errors)) ok = false;` on the function's
+ * own value, else through `callAt`, which records the callee's errors under the value's path and
+ * joins an item's index or a property's name to it only then:
+ * `if (callAt(v1, errors, "/items/", checkX, i1) === 0) ok = false;`.
+ */
+export function call(scope: Scope, body: Body, name: string, m: { use(helper: string): string }): void {
   body.exit();
-  body.if(`!${name}(${scope.value}, ${collectorExpr(scope)})`, (inner) => inner.failed('false'));
+  if (scope.path.length === 0) {
+    body.if(`!${name}(${scope.value}, ${ERRORS})`, (inner) => inner.failed('false'));
+    return;
+  }
+  const last = scope.path[scope.path.length - 1] as PathPart;
+  const before = () => pathExpr({ ...scope, path: scope.path.slice(0, -1) }, [{ text: '' }]);
+  const args = 'text' in last ? `${pathExpr(scope)}, ${name}` : `${before()}, ${name}, ${'expr' in last ? last.expr : last.key}`;
+  body.if(`${m.use('callAt')}(${scope.value}, ${ERRORS}, ${args}) === 0`, (inner) => inner.failed('false'));
 }
 
 /** Whether `expression` is one parenthesised group, `(a || b)` (not `(a) || (b)`). */

@@ -5,8 +5,9 @@
  * module imports a few helpers from the runtime file `runtime/validation.ts`.
  *
  * Both run one function per schema, `checkX(value, errors?)`, which checks and collects in the
- * same code (see emit-validators-code.ts). Valid data costs one pass without `errors`, which
- * allocates nothing; `validateX` runs a second, collecting pass only when the first said no.
+ * same code (see code.ts). `isX` runs it without `errors` and stops at the first failure;
+ * `validateX` runs it once with a collector, which builds a path only for an error it records
+ * (`callAt` in the runtime), so a valid value costs about the same either way.
  *
  * The output is written to be cheap to type-check, which for a large API means short: common
  * properties are calls of small helpers (emit-validators-helpers.ts), and functions that only

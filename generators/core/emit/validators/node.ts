@@ -167,7 +167,7 @@ function emitRef(e: Emitter, ref: string, s: Scope, body: Body): void {
 
 /** A call to the function of `schema` (at `pointer` in the document). */
 function emitCall(e: Emitter, schema: SchemaObject, pointer: string[], s: Scope, body: Body): void {
-  call(s, body, e.m.functionFor(s.doc, schema, pointer, s.dir));
+  call(s, body, e.m.functionFor(s.doc, schema, pointer, s.dir), e.m);
 }
 
 function testSchema(e: Emitter, raw: JsonSchema, scope: Scope): string {

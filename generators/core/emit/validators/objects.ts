@@ -108,7 +108,7 @@ function emitContent(e: Emitter, schema: SchemaObject, s: Scope, body: Body, obj
       s.dir,
       index + 1,
     );
-    call({ ...s, value: object }, body, name);
+    call({ ...s, value: object }, body, name, e.m);
   }
   for (const name of required) {
     if (!has(properties, name)) check(s, body, missing(object, name), 'required', 'is required', [{ text: escapeToken(name) }]);
@@ -215,15 +215,15 @@ function emitProperty(
 
 /**
  * The function called when the checks of a property are one call and nothing else
- * (`if (!checkX(v1, errors?.at("/x"))) ok = false;`), so `reqRef`/`optRef` can make it.
+ * (`if (callAt(v1, errors, "/x", checkX) === 0) ok = false;`), so `reqRef`/`optRef` can make it.
  */
 function calledAlone(stmts: Stmt[], value: string, path: string): string | undefined {
   const [only] = stmts;
   if (stmts.length !== 1 || typeof only === 'string' || only.kind !== 'if' || only.otherwise.length !== 0) return undefined;
   if (only.then.length !== 1 || only.then[0] !== `${OK} = false;`) return undefined;
-  const expected = `(${value}, ${ERRORS}?.at(${path}))`;
-  const match = /^!(\w+)(\(.*\))$/.exec(only.condition);
-  return match && match[2] === expected ? match[1] : undefined;
+  const prefix = `callAt(${value}, ${ERRORS}, ${path}, `;
+  const match = only.condition.startsWith(prefix) ? /^(\w+)\) === 0$/.exec(only.condition.slice(prefix.length)) : null;
+  return match ? match[1] : undefined;
 }
 
 /**
@@ -265,7 +265,7 @@ function emitKeyLoop(e: Emitter, schema: SchemaObject, s: Scope, body: Body, obj
 
   const key = body.local('k');
   const value = body.local('v');
-  const part: PathPart = { expr: `pointerToken(${key})` };
+  const part: PathPart = { key };
   const validName = checkNames ? e.test(names, { ...s, value: key, fresh: false, pointer: [...s.pointer, 'propertyNames'] }) : 'true';
   if (validName === 'false') check(s, body, `propertyCount(${object}) !== 0`, 'propertyNames', 'must have no properties');
   body.loop(`for (const ${key} in ${object})`, (loop) => {
