@@ -1,9 +1,9 @@
 /**
  * Worst case per validator keyword: for each, the most expensive request body we can build
  * within the generated REST server's default limits (1 MiB body, JSON nested at most 64 deep),
- * and how long one validation of it blocks the event loop. Validation is what the server runs: a
- * yes/no pass and, when it says no, the collecting pass (`validateX`). JSON.parse of the same
- * body is the reference row: that much every request of this size costs anyway.
+ * and how long one validation of it blocks the event loop. Validation is what the server runs:
+ * `validateX`, one collecting pass. JSON.parse of the same body is the reference row: that much
+ * every request of this size costs anyway.
  *
  *   node --import ./bench/lib/ts-register.js bench/worst-case.ts   (node bench/run.js --only=worst-case)
  *
@@ -294,7 +294,7 @@ const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? v
 async function main(): Promise<void> {
   const checks = await compile();
   console.log(`worst case per validator keyword: one request within the default limits (body ${BODY_LIMIT} bytes, JSON depth 64)`);
-  console.log(`node ${process.version}; blocking time of validateX (yes/no pass + collecting pass), median of ${RUNS}\n`);
+  console.log(`node ${process.version}; blocking time of validateX (one collecting pass), median of ${RUNS}\n`);
   const rows: string[][] = [['layer', 'case', 'body', 'JSON.parse ms', 'validate ms', 'what bounds it']];
   CASES.forEach((item, i) => {
     const validate = checks[`validateCase${i}`]!;

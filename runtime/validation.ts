@@ -52,15 +52,15 @@ export function validate<T>(value: unknown, check: Check): ValidationResult<T> {
 }
 
 /**
- * `check` on a value inside the one being checked, at `path` then `index` (an item's index, or a
- * property name, escaped), joined only when an error needs it. 1 (valid) or 0, like the property helpers.
+ * `check` on a value inside the one being checked, in a collecting pass: the errors it records
+ * are moved under `path` then `index` (an item's index, or a property name, escaped), joined only
+ * when there is an error. A yes/no pass calls `check` directly, where the optimiser can inline it.
  */
-export function callAt(value: unknown, errors: ErrorCollector | undefined, path: string, check: Check, index?: number | string): number {
-  if (errors === undefined) return check(value) ? 1 : 0;
+export function callAt(value: unknown, errors: ErrorCollector, path: string, check: Check, index?: number | string): boolean {
   const start = errors.errors.length;
-  if (check(value, errors)) return 1;
+  if (check(value, errors)) return true;
   errors.under(start, index === undefined ? path : path + (typeof index === "string" ? pointerToken(index) : index));
-  return 0;
+  return false;
 }
 
 // ---- helpers of the generated check functions ---------------------------------------------------
@@ -95,11 +95,12 @@ export function reqRef(value: unknown, errors: ErrorCollector | undefined, path:
     fail(errors, path, "required", "is required");
     return 0;
   }
-  return callAt(value, errors, path, check);
+  return (errors === undefined ? check(value) : callAt(value, errors, path, check)) ? 1 : 0;
 }
 
 export function optRef(value: unknown, errors: ErrorCollector | undefined, path: string, check: Check): number {
-  return value === undefined ? 1 : callAt(value, errors, path, check);
+  if (value === undefined) return 1;
+  return (errors === undefined ? check(value) : callAt(value, errors, path, check)) ? 1 : 0;
 }
 
 export function reqString(value: unknown, errors: ErrorCollector | undefined, path: string): number {

@@ -465,7 +465,7 @@ function checkTask(value, errors) {
         for (let i1 = 0; i1 < a1.length; i1++) {
           if (!ok && !errors) return false;
           const v6 = a1[i1];
-          if (callAt(v6, errors, "/labels/", checkLabel, i1) === 0) ok = false;
+          if (errors ? !callAt(v6, errors, "/labels/", checkLabel, i1) : !checkLabel(v6)) ok = false;
         }
         const d1 = duplicateIndex(a1);
         if (d1 !== -1) ok = fail(errors, "/labels/" + d1, "uniqueItems", "must not repeat an earlier item");
@@ -492,7 +492,7 @@ function checkTask(value, errors) {
       for (let i2 = 0; i2 < a2.length; i2++) {
         if (!ok && !errors) return false;
         const v10 = a2[i2];
-        if (callAt(v10, errors, "/subtasks/", checkTask, i2) === 0) ok = false;
+        if (errors ? !callAt(v10, errors, "/subtasks/", checkTask, i2) : !checkTask(v10)) ok = false;
       }
     }
   }

@@ -227,7 +227,7 @@ function checkProjectPage(value, errors) {
     for (let i1 = 0; i1 < a1.length; i1++) {
       if (!ok && !errors) return false;
       const v2 = a1[i1];
-      if (callAt(v2, errors, "/items/", checkProject, i1) === 0) ok = false;
+      if (errors ? !callAt(v2, errors, "/items/", checkProject, i1) : !checkProject(v2)) ok = false;
     }
   }
   const v3 = o1["page"];
@@ -279,7 +279,7 @@ function checkTask(value, errors) {
         for (let i1 = 0; i1 < a1.length; i1++) {
           if (!ok && !errors) return false;
           const v6 = a1[i1];
-          if (callAt(v6, errors, "/labels/", checkLabel, i1) === 0) ok = false;
+          if (errors ? !callAt(v6, errors, "/labels/", checkLabel, i1) : !checkLabel(v6)) ok = false;
         }
         const d1 = duplicateIndex(a1);
         if (d1 !== -1) ok = fail(errors, "/labels/" + d1, "uniqueItems", "must not repeat an earlier item");
@@ -306,7 +306,7 @@ function checkTask(value, errors) {
       for (let i2 = 0; i2 < a2.length; i2++) {
         if (!ok && !errors) return false;
         const v10 = a2[i2];
-        if (callAt(v10, errors, "/subtasks/", checkTask, i2) === 0) ok = false;
+        if (errors ? !callAt(v10, errors, "/subtasks/", checkTask, i2) : !checkTask(v10)) ok = false;
       }
     }
   }
@@ -353,7 +353,7 @@ function checkTaskInput(value, errors) {
         for (let i1 = 0; i1 < a1.length; i1++) {
           if (!ok && !errors) return false;
           const v6 = a1[i1];
-          if (callAt(v6, errors, "/labels/", checkLabel, i1) === 0) ok = false;
+          if (errors ? !callAt(v6, errors, "/labels/", checkLabel, i1) : !checkLabel(v6)) ok = false;
         }
         const d1 = duplicateIndex(a1);
         if (d1 !== -1) ok = fail(errors, "/labels/" + d1, "uniqueItems", "must not repeat an earlier item");
@@ -380,7 +380,7 @@ function checkTaskInput(value, errors) {
       for (let i2 = 0; i2 < a2.length; i2++) {
         if (!ok && !errors) return false;
         const v10 = a2[i2];
-        if (callAt(v10, errors, "/subtasks/", checkTaskInput, i2) === 0) ok = false;
+        if (errors ? !callAt(v10, errors, "/subtasks/", checkTaskInput, i2) : !checkTaskInput(v10)) ok = false;
       }
     }
   }
@@ -407,7 +407,7 @@ function checkTaskPage(value, errors) {
     for (let i1 = 0; i1 < a1.length; i1++) {
       if (!ok && !errors) return false;
       const v2 = a1[i1];
-      if (callAt(v2, errors, "/items/", checkTask, i1) === 0) ok = false;
+      if (errors ? !callAt(v2, errors, "/items/", checkTask, i1) : !checkTask(v2)) ok = false;
     }
   }
   if (optStringOrNull(o1["nextCursor"], errors, "/nextCursor") === 0) ok = false;
@@ -442,7 +442,7 @@ function checkTaskPatch(value, errors) {
     if (n1 === 0) {
       if (!errors) return false;
       if (typeof v3 === "object" && v3 !== null && !Array.isArray(v3)) {
-        if (callAt(v3, errors, "/assignee", checkAssignee) === 0) ok = false;
+        if (errors ? !callAt(v3, errors, "/assignee", checkAssignee) : !checkAssignee(v3)) ok = false;
       } else if (v3 === null) {
         if (v3 !== null) ok = fail(errors, "/assignee", "type", "must be null");
       } else {
@@ -531,7 +531,7 @@ function checkValidationProblem(value, errors) {
       for (let i1 = 0; i1 < a1.length; i1++) {
         if (!ok && !errors) return false;
         const v2 = a1[i1];
-        if (callAt(v2, errors, "/errors/", checkFieldError, i1) === 0) ok = false;
+        if (errors ? !callAt(v2, errors, "/errors/", checkFieldError, i1) : !checkFieldError(v2)) ok = false;
       }
     }
   }

@@ -369,9 +369,10 @@ export function bounded(scope: Scope, body: Body, bounds: Bound[], rest: (body: 
 
 /**
  * A call of another check function: `if (!checkX(value, errors)) ok = false;` on the function's
- * own value, else through `callAt`, which records the callee's errors under the value's path and
- * joins an item's index or a property's name to it only then:
- * `if (callAt(v1, errors, "/items/", checkX, i1) === 0) ok = false;`.
+ * own value; below it, a yes/no pass calls the function directly and a collecting one through
+ * `callAt`, which moves the callee's errors under the value's path, joining an item's index or a
+ * property's name only then (no path string or collector is built while the value is valid):
+ * `if (errors ? !callAt(v1, errors, "/items/", checkX, i1) : !checkX(v1)) ok = false;`.
  */
 export function call(scope: Scope, body: Body, name: string, m: { use(helper: string): string }): void {
   body.exit();
@@ -382,7 +383,9 @@ export function call(scope: Scope, body: Body, name: string, m: { use(helper: st
   const last = scope.path[scope.path.length - 1] as PathPart;
   const before = () => pathExpr({ ...scope, path: scope.path.slice(0, -1) }, [{ text: '' }]);
   const args = 'text' in last ? `${pathExpr(scope)}, ${name}` : `${before()}, ${name}, ${'expr' in last ? last.expr : last.key}`;
-  body.if(`${m.use('callAt')}(${scope.value}, ${ERRORS}, ${args}) === 0`, (inner) => inner.failed('false'));
+  body.if(`${ERRORS} ? !${m.use('callAt')}(${scope.value}, ${ERRORS}, ${args}) : !${name}(${scope.value})`, (inner) =>
+    inner.failed('false'),
+  );
 }
 
 /** Whether `expression` is one parenthesised group, `(a || b)` (not `(a) || (b)`). */

@@ -215,15 +215,15 @@ function emitProperty(
 
 /**
  * The function called when the checks of a property are one call and nothing else
- * (`if (callAt(v1, errors, "/x", checkX) === 0) ok = false;`), so `reqRef`/`optRef` can make it.
+ * (`if (errors ? !callAt(v1, errors, "/x", checkX) : !checkX(v1)) ok = false;`), so
+ * `reqRef`/`optRef` can make it.
  */
 function calledAlone(stmts: Stmt[], value: string, path: string): string | undefined {
   const [only] = stmts;
   if (stmts.length !== 1 || typeof only === 'string' || only.kind !== 'if' || only.otherwise.length !== 0) return undefined;
   if (only.then.length !== 1 || only.then[0] !== `${OK} = false;`) return undefined;
-  const prefix = `callAt(${value}, ${ERRORS}, ${path}, `;
-  const match = only.condition.startsWith(prefix) ? /^(\w+)\) === 0$/.exec(only.condition.slice(prefix.length)) : null;
-  return match ? match[1] : undefined;
+  const match = /^errors \? !callAt\((\w+), errors, (".*"), (\w+)\) : !(\w+)\((\w+)\)$/.exec(only.condition);
+  return match && match[1] === value && match[2] === path && match[3] === match[4] && match[5] === value ? match[3] : undefined;
 }
 
 /**
