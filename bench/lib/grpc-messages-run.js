@@ -1,8 +1,9 @@
 // The measuring child of the `grpc-messages` section (bench/lib/grpc-messages.js starts it in a
 // fresh process and reads the JSON it prints as its only output line).
 //
-// Encodes and decodes the same values with our generated messages (protobuf-es v2 `_pb` files,
-// transpiled to JS by the section; runtime @bufbuild/protobuf) and with protobufjs static code
+// Encodes and decodes the same values with our generated messages (protobuf-es v2 `_pb` files and
+// the `_codec` files' binary codecs, transpiled to JS by the section; runtime @bufbuild/protobuf,
+// whose reflection `toBinary`/`fromBinary` is timed too, for information) and with protobufjs static code
 // from pbjs. Before anything is timed, each side's bytes are decoded by the other and compared.
 // Timing: every subject (case × operation × implementation) is calibrated to a batch of about
 // ROUND_MS, warmed up, then measured ROUNDS times in a rotating order so that drift on a busy
@@ -22,6 +23,8 @@ const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 300);
 
 const ours = await import(pathToFileURL(join(process.env.BENCH_OURS, 'acme/tasks/v1/tasks_pb.js')).href);
 const oursList = await import(pathToFileURL(join(process.env.BENCH_OURS, 'bench/v1/task_list_pb.js')).href);
+const codecs = await import(pathToFileURL(join(process.env.BENCH_OURS, 'acme/tasks/v1/tasks_codec.js')).href);
+const listCodecs = await import(pathToFileURL(join(process.env.BENCH_OURS, 'bench/v1/task_list_codec.js')).href);
 const pbjs = await import(pathToFileURL(process.env.BENCH_PBJS).href);
 const P = { ...pbjs.acme.tasks.v1, TaskList: pbjs.bench.v1.TaskList };
 
@@ -36,32 +39,47 @@ const CASES = [
   {
     id: 'small',
     label: 'GetTaskRequest',
-    ours: { schema: ours.GetTaskRequestSchema, message: create(ours.GetTaskRequestSchema, SMALL_REQUEST) },
+    ours: {
+      schema: ours.GetTaskRequestSchema,
+      codec: codecs.GetTaskRequestCodec,
+      message: create(ours.GetTaskRequestSchema, SMALL_REQUEST),
+    },
     pbjs: { type: P.GetTaskRequest, message: P.GetTaskRequest.fromObject(SMALL_REQUEST) },
   },
   {
     id: 'task',
     label: 'Task (every field kind)',
-    ours: { schema: ours.TaskSchema, message: oursTask(records[0]) },
+    ours: { schema: ours.TaskSchema, codec: codecs.TaskCodec, message: oursTask(records[0]) },
     pbjs: { type: P.Task, message: P.Task.fromObject(taskRecordLoose(records[0])) },
   },
   {
     id: 'list',
     label: `TaskList (${LIST_LENGTH} tasks)`,
-    ours: { schema: oursList.TaskListSchema, message: create(oursList.TaskListSchema, { tasks: records.map(oursTask) }) },
+    ours: {
+      schema: oursList.TaskListSchema,
+      codec: listCodecs.TaskListCodec,
+      message: create(oursList.TaskListSchema, { tasks: records.map(oursTask) }),
+    },
     pbjs: { type: P.TaskList, message: P.TaskList.fromObject({ tasks: records.map(taskRecordLoose) }) },
   },
 ];
 
 /** Both directions, before timing: equal values, and which bytes/JSON each side produces. */
 function check(testCase) {
-  const { schema, message } = testCase.ours;
+  const { schema, codec, message } = testCase.ours;
   const { type, message: pbjsMessage } = testCase.pbjs;
-  const oursBytes = toBinary(schema, message);
+  const oursBytes = codec.encode(message);
   const pbjsBytes = type.encode(pbjsMessage).finish();
   const problems = [];
-  if (!equals(schema, fromBinary(schema, pbjsBytes), message)) problems.push("ours decodes pbjs's bytes to a different value");
-  if (!equals(schema, fromBinary(schema, oursBytes), message)) problems.push('ours does not round-trip its own bytes');
+  if (Buffer.compare(Buffer.from(oursBytes), Buffer.from(toBinary(schema, message))) !== 0)
+    problems.push("the codec's bytes differ from toBinary's");
+  if (!equals(schema, codec.decode(pbjsBytes), message)) problems.push("ours decodes pbjs's bytes to a different value");
+  if (!equals(schema, codec.decode(oursBytes), message)) problems.push('ours does not round-trip its own bytes');
+  try {
+    deepStrictEqual(codec.decode(oursBytes), fromBinary(schema, oursBytes));
+  } catch {
+    problems.push("the codec's decoded value differs from fromBinary's");
+  }
   try {
     deepStrictEqual(type.decode(oursBytes).toJSON(), pbjsMessage.toJSON());
   } catch {
@@ -89,22 +107,18 @@ let sink = 0;
 
 /** The operations timed per case; `bytes` is the payload one operation handles (for MB/s). */
 function subjects(testCase, checked) {
-  const { schema, message } = testCase.ours;
+  const { schema, codec, message } = testCase.ours;
   const { type, message: pbjsMessage } = testCase.pbjs;
   const { oursBytes, pbjsBytes, oursJson, pbjsJson } = checked;
   const row = (op, impl, bytes, fn) => ({ case: testCase.id, op, impl, bytes, fn });
   return [
-    row('encode', 'ours', oursBytes.length, () => (sink += toBinary(schema, message).length)),
+    row('encode', 'ours', oursBytes.length, () => (sink += codec.encode(message).length)),
     row('encode', 'pbjs', pbjsBytes.length, () => (sink += type.encode(pbjsMessage).finish().length)),
-    row('decode', 'ours', oursBytes.length, () => (sink += fromBinary(schema, oursBytes) === null ? 1 : 0)),
+    row('decode', 'ours', oursBytes.length, () => (sink += codec.decode(oursBytes) === null ? 1 : 0)),
     row('decode', 'pbjs', pbjsBytes.length, () => (sink += type.decode(pbjsBytes) === null ? 1 : 0)),
-    // Information: the read/write options a caller can pass (unknown fields are kept by default).
-    row(
-      'decode',
-      'ours-no-unknown',
-      oursBytes.length,
-      () => (sink += fromBinary(schema, oursBytes, { readUnknownFields: false }) === null ? 1 : 0),
-    ),
+    // Information: protobuf-es's reflection on the same messages (what the codecs replace).
+    row('encode', 'ours-reflection', oursBytes.length, () => (sink += toBinary(schema, message).length)),
+    row('decode', 'ours-reflection', oursBytes.length, () => (sink += fromBinary(schema, oursBytes) === null ? 1 : 0)),
     row('json-encode', 'ours', Buffer.byteLength(oursJson), () => (sink += toJsonString(schema, message).length)),
     row('json-encode', 'pbjs', Buffer.byteLength(pbjsJson), () => (sink += JSON.stringify(pbjsMessage).length)),
     row('json-decode', 'ours', Buffer.byteLength(oursJson), () => (sink += fromJsonString(schema, oursJson) === null ? 1 : 0)),

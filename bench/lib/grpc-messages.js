@@ -217,11 +217,11 @@ export async function benchGrpcMessages({ log, quick }) {
         `${theirs.mbPerSec.toFixed(1)} MB/s`,
         fmtRatio(value),
       ]);
-      const variant = find(caseId, op, 'ours-no-unknown');
+      const variant = find(caseId, op, 'ours-reflection');
       if (variant)
         rows.push([
           check.label,
-          `${label}, readUnknownFields: false`,
+          `${label}, protobuf-es reflection`,
           rate(variant.opsPerSec),
           `${variant.mbPerSec.toFixed(1)} MB/s`,
           '',

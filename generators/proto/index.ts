@@ -6,6 +6,7 @@
  */
 import type { Generated, GeneratorContext } from '../core/pipeline/generator.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
+import { emitCodecs } from './codecs.js';
 import { loadProto } from './load.js';
 import { emitMessages } from './messages.js';
 import { emitServices } from './services.js';
@@ -19,6 +20,7 @@ export async function generateProto({ api, templates }: GeneratorContext<'proto'
     maxInputBytes: api.maxInputBytes,
   });
   const files: GeneratedFile[] = emitMessages(proto, templates, { jsonTypes: api.options.jsonTypes === true });
+  files.push(...emitCodecs(proto, templates));
   const services = await emitServices(proto, templates, api);
   files.push(...services.files);
   return { files, userFiles: services.userFiles };

@@ -243,3 +243,17 @@ export interface HandlersContext {
   /** Each service's member of `handlers` (`TaskService: { async getTask() { ... } }`), indented. */
   services: string[];
 }
+
+/**
+ * A `<file>_codec.ts` module: per message of one `.proto` file, its binary `write*`/`read*`
+ * functions and its `MessageCodec` (`TaskCodec`), then private codecs of the well-known types they use.
+ * @template proto/codec.ts.hbs
+ */
+export interface CodecsContext extends HeaderContext {
+  /** The import statements, derived from the code. */
+  imports: string;
+  /** Per message, in `nestedTypes` order: its `write*` and `read*` functions and its `*Codec` constant, as code. */
+  codecs: string[];
+  /** The codecs of well-known types the file's messages use (their `_pb` ships with the runtime), and sets of closed enums' values, as code. */
+  privateCodecs: string[];
+}
