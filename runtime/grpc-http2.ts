@@ -8,7 +8,7 @@
  * method, REST) goes on to the request listener and Connect.
  */
 import type { Http2Server, IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from "node:http2";
-import { create, fromBinary, toBinary, type DescMessage, type DescMethod, type MessageInitShape } from "@bufbuild/protobuf";
+import { create, type DescMessage, type DescMethod, type MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextValues, type ContextValues } from "@connectrpc/connect";
 // Connect's own gRPC trailer encoding (grpc-message escaping, grpc-status-details-bin), so both
 // paths answer a `ConnectError` with the same bytes.
@@ -16,6 +16,7 @@ import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { metadataOf } from "./grpc-admission.js";
 import { ADMITTED, type Admitted, type CallHandler, type CallState } from "./grpc-call.js";
 import { grpcTimeoutMs, resetUnreadRequest, watchNewStream } from "./grpc-limits.js";
+import { codecOf } from "./proto-codec.js";
 
 export interface Http2Route {
   method: DescMethod;
@@ -297,7 +298,7 @@ class Http2Call implements CallState {
   private write(message: unknown): boolean {
     let bytes: Uint8Array;
     try {
-      bytes = toBinary(this.method.output, create(this.method.output, message as MessageInitShape<DescMessage>));
+      bytes = codecOf(this.method.output).encode(create(this.method.output, message as MessageInitShape<DescMessage>));
     } catch (error) {
       throw new ConnectError(`serialize binary: ${error instanceof Error ? error.message : String(error)}`, Code.Internal);
     }
@@ -440,7 +441,7 @@ const EMPTY = Buffer.alloc(0);
 
 function parse(method: DescMethod, bytes: Uint8Array): unknown {
   try {
-    return fromBinary(method.input, bytes);
+    return codecOf(method.input).decode(bytes);
   } catch (error) {
     throw new ConnectError(`parse binary: ${error instanceof Error ? error.message : String(error)}`, Code.Internal);
   }

@@ -9,10 +9,13 @@
  * await server.listen(8080, "127.0.0.1");
  * ```
  */
+import type { DescMessage } from '@bufbuild/protobuf';
+import { wktPublicImportPaths } from '@bufbuild/protobuf/codegenv2';
 import { FileBuilder, symbol } from '../core/builder/file.js';
 import { jsDoc, propertyKey } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
+import { codecModule, codecName } from './codecs.js';
 import type { RestModel } from './rest.js';
 import type { MethodInfo, ServicesModel } from './server-model.js';
 import { streamsRequests, streamsResponses } from './service-files.js';
@@ -34,8 +37,20 @@ export function emitServer(model: ServicesModel, templates: TemplateRenderer, so
       members: service.methods.map((method) => handlerMember(file, method)),
     };
   });
-  const context: ServerContext = { source, services };
+  const context: ServerContext = { source, services, codecs: servedCodecs(file, model) };
   return [{ path: 'server.ts', content: templates.render('proto/server.ts.hbs', context, file) }];
+}
+
+/**
+ * The generated codecs of every message the services read or write, as imported (`TaskCodec, ...`);
+ * well-known types (`Empty`) have none: protobuf-es's reflection encodes them.
+ */
+function servedCodecs(file: FileBuilder, model: ServicesModel): string {
+  const messages = new Map<string, DescMessage>();
+  for (const service of model.services)
+    for (const method of service.desc.methods) for (const message of [method.input, method.output]) messages.set(message.typeName, message);
+  const generated = [...messages.values()].filter((message) => !Object.hasOwn(wktPublicImportPaths, message.file.proto.name));
+  return generated.map((message) => file.use(symbol(codecName(message), codecModule(message.file)))).join(', ');
 }
 
 /** One method of a handler interface. */

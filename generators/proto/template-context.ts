@@ -91,6 +91,8 @@ export interface ServerContext extends HeaderContext {
     /** The service's rpcs. */
     members: HandlerMemberContext[];
   }[];
+  /** The generated binary codecs of the messages the services read and write, as imported and comma-separated (`TaskCodec, GetTaskRequestCodec`); empty when there are none. */
+  codecs: string;
 }
 
 /** One rpc of a client interface in `client.ts` or `client-web.ts`. */

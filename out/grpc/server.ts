@@ -9,6 +9,16 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { EmptySchema } from "@bufbuild/protobuf/wkt";
 import {
+  CreateTaskRequestCodec,
+  DeleteTaskRequestCodec,
+  GetTaskRequestCodec,
+  ImportTasksResponseCodec,
+  ListTasksRequestCodec,
+  TaskCodec,
+  TaskEventCodec,
+  UpdateTaskRequestCodec,
+} from "./acme/tasks/v1/tasks_codec.js";
+import {
   type CreateTaskRequest,
   type DeleteTaskRequest,
   type GetTaskRequest,
@@ -30,6 +40,7 @@ import {
   serveGrpc,
   type ServiceBinding,
 } from "./runtime/grpc-server.js";
+import { registerCodecs } from "./runtime/proto-codec.js";
 
 export {
   Code,
@@ -79,5 +90,7 @@ export interface GrpcServices<Principal = unknown> {
 export function createGrpcServer<Principal = unknown>(services: GrpcServices<Principal>, options: GrpcServerOptions<Principal> = {}): GrpcServer {
   const bindings: ServiceBinding[] = [];
   if (services.TaskService) bindings.push({ service: TaskService, handlers: services.TaskService, http: TaskServiceHttpRules });
+  // The gRPC path encodes and decodes with the generated codecs instead of reflection.
+  registerCodecs(GetTaskRequestCodec, TaskCodec, CreateTaskRequestCodec, UpdateTaskRequestCodec, DeleteTaskRequestCodec, ListTasksRequestCodec, ImportTasksResponseCodec, TaskEventCodec);
   return serveGrpc(bindings, options);
 }

@@ -3,9 +3,10 @@
  * `ConformanceRequest`s on stdin and answering `ConformanceResponse`s on stdout, each framed by a
  * 4-byte little-endian length (conformance/conformance.proto). Every message type, the request and
  * the response included, comes from the `_pb.js` modules codegen generated into the folder given
- * as the first argument; parsing and serializing is @bufbuild/protobuf's (binary and the proto3
- * JSON mapping, with a registry of the generated files for `Any` and extensions). Text format and
- * JSPB are skipped, as protobuf-es skips them.
+ * as the first argument. Binary is parsed and serialized by the generated codecs (`_codec.js`:
+ * `TestAllTypesProto3Codec.decode`/`.encode`), which the suite exists to check; the proto3 JSON
+ * mapping is @bufbuild/protobuf's, with a registry of the generated files for `Any` and extensions.
+ * Text format and JSPB are skipped, as protobuf-es skips them.
  *
  * test/conformance.test.ts transpiles this file into that folder and starts it with node.
  */
@@ -15,6 +16,13 @@ import { pathToFileURL } from 'node:url';
 import { create, createRegistry, fromBinary, fromJsonString, toBinary, toJsonString } from '@bufbuild/protobuf';
 import type { DescFile, DescMessage, Message, Registry } from '@bufbuild/protobuf';
 import type { GenMessage } from '@bufbuild/protobuf/codegenv2';
+
+/** A generated `*Codec` (runtime/proto-codec.ts's `MessageCodec`), as the testee uses it. */
+interface Codec {
+  schema: DescMessage;
+  encode(message: Message): Uint8Array;
+  decode(bytes: Uint8Array): Message;
+}
 
 /** conformance.proto's enums, by number. */
 const WireFormat = { PROTOBUF: 1, JSON: 2, JSPB: 3, TEXT_FORMAT: 4 } as const;
@@ -44,11 +52,11 @@ interface ConformanceModule {
   FailureSetSchema: DescMessage;
 }
 
-/** Every generated `_pb.js` module under `folder`. */
-async function importGenerated(folder: string): Promise<Array<Record<string, unknown>>> {
+/** Every generated module under `folder` whose name ends with `suffix` (`_pb.js`, `_codec.js`). */
+async function importGenerated(folder: string, suffix: string): Promise<Array<Record<string, unknown>>> {
   const modules: Array<Record<string, unknown>> = [];
   for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile() && entry.name.endsWith('_pb.js'))
+    if (entry.isFile() && entry.name.endsWith(suffix))
       modules.push((await import(pathToFileURL(join(entry.parentPath, entry.name)).href)) as Record<string, unknown>);
   }
   return modules;
@@ -91,18 +99,33 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function answer(request: ConformanceRequest, registry: Registry, conformance: ConformanceModule): ConformanceResult {
+/** The generated codecs by message type name. */
+function generatedCodecs(modules: Array<Record<string, unknown>>): Map<string, Codec> {
+  const codecs = new Map<string, Codec>();
+  for (const module of modules)
+    for (const [name, value] of Object.entries(module))
+      if (name.endsWith('Codec')) codecs.set((value as Codec).schema.typeName, value as Codec);
+  return codecs;
+}
+
+function answer(
+  request: ConformanceRequest,
+  registry: Registry,
+  codecs: Map<string, Codec>,
+  conformance: ConformanceModule,
+): ConformanceResult {
   // The runner's first question: which tests this testee expects to fail (none; the test's lists say so).
   if (request.messageType === 'conformance.FailureSet')
     return { case: 'protobufPayload', value: toBinary(conformance.FailureSetSchema, create(conformance.FailureSetSchema)) };
   const schema = registry.getMessage(request.messageType);
-  if (!schema) return { case: 'runtimeError', value: `no generated message ${request.messageType}` };
+  const codec = codecs.get(request.messageType);
+  if (!schema || !codec) return { case: 'runtimeError', value: `no generated message or codec ${request.messageType}` };
 
   let parsed: Message;
   try {
     switch (request.payload.case) {
       case 'protobufPayload':
-        parsed = fromBinary(schema, request.payload.value);
+        parsed = codec.decode(request.payload.value);
         break;
       case 'jsonPayload':
         parsed = fromJsonString(schema, request.payload.value, {
@@ -123,7 +146,7 @@ function answer(request: ConformanceRequest, registry: Registry, conformance: Co
   try {
     switch (request.requestedOutputFormat) {
       case WireFormat.PROTOBUF:
-        return { case: 'protobufPayload', value: toBinary(schema, parsed) };
+        return { case: 'protobufPayload', value: codec.encode(parsed) };
       case WireFormat.JSON:
         return { case: 'jsonPayload', value: toJsonString(schema, parsed, { registry }) };
       case WireFormat.JSPB:
@@ -138,7 +161,8 @@ function answer(request: ConformanceRequest, registry: Registry, conformance: Co
 }
 
 async function main(folder: string): Promise<void> {
-  const modules = await importGenerated(folder);
+  const modules = await importGenerated(folder, '_pb.js');
+  const codecs = generatedCodecs(await importGenerated(folder, '_codec.js'));
   const conformance = modules.find((module) => 'ConformanceRequestSchema' in module) as ConformanceModule | undefined;
   if (!conformance) throw new Error(`no generated conformance/conformance_pb.js under ${folder}`);
   const registry = createRegistry(...generatedFiles(modules));
@@ -148,7 +172,7 @@ async function main(folder: string): Promise<void> {
     const body = readExactly(header.readUInt32LE(0));
     if (!body) throw new Error('stdin ended inside a request');
     const request = fromBinary(conformance.ConformanceRequestSchema, body);
-    const response = create(conformance.ConformanceResponseSchema, { result: answer(request, registry, conformance) });
+    const response = create(conformance.ConformanceResponseSchema, { result: answer(request, registry, codecs, conformance) });
     const bytes = toBinary(conformance.ConformanceResponseSchema, response);
     const length = Buffer.alloc(4);
     length.writeUInt32LE(bytes.length, 0);
