@@ -2,7 +2,7 @@
  * Binary codecs: one `<file>_codec.ts` beside each `<file>_pb.ts`, with straight-line code per
  * message — `writeTask(writer, message)` (fields in number order, then `$unknown`) and
  * `readTask(reader, end, into?)` (a `switch` on the whole tag, unknown fields kept) over
- * @bufbuild/protobuf's `BinaryWriter`/`BinaryReader` — and `TaskCodec` (`encode`/`decode`), giving
+ * @bufbuild/protobuf's `BinaryWriter` and the runtime's `ProtoReader` — and `TaskCodec` (`encode`/`decode`), giving
  * the bytes and values `toBinary`/`fromBinary` give for the same `Message` objects. Well-known
  * types the file uses get private copies of their codecs (their `_pb` comes with the runtime);
  * messages of other generated files are imported from their `_codec` module. A message with what
@@ -14,7 +14,7 @@ import type { DescField, DescFile, DescMessage } from '@bufbuild/protobuf';
 import { nestedTypes } from '@bufbuild/protobuf/reflect';
 import { isWrapperDesc } from '@bufbuild/protobuf/wkt';
 import { FileBuilder, runtimeSymbol, symbol, typeSymbol } from '../core/builder/file.js';
-import { stringLiteral } from '../core/builder/names.js';
+import { indent as indentBy, objectKey, propertyAccess, stringLiteral } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { LoadedProto } from './load.js';
@@ -39,7 +39,12 @@ export function emitCodecs(proto: LoadedProto, templates: TemplateRenderer): Gen
     const messages = [...nestedTypes(file)].filter((desc): desc is DescMessage => desc.kind === 'message');
     if (messages.length === 0) return [];
     const path = `${codecModule(file).slice(2)}.ts`;
-    const emitter = new CodecFile(file, new FileBuilder(path), generated);
+    const declared = messages.flatMap((message) => [
+      `write${messageTypeName(message)}`,
+      `read${messageTypeName(message)}`,
+      codecName(message),
+    ]);
+    const emitter = new CodecFile(file, new FileBuilder(path, declared), generated);
     const codecs = messages.map((message) => emitter.exported(message));
     const context: CodecsContext = {
       source: proto.displayNames.get(file.proto.name) ?? file.proto.name,
@@ -152,8 +157,8 @@ class CodecFile {
     return this.builder.use(runtimeSymbol(name, 'proto-codec'));
   }
 
-  private wire(name: 'BinaryReader' | 'BinaryWriter', type: boolean): string {
-    return this.use(name, '@bufbuild/protobuf/wire', type);
+  private wire(name: 'ProtoReader' | 'BinaryWriter', type: boolean): string {
+    return name === 'ProtoReader' ? this.builder.use(runtimeSymbol(name, 'proto-reader')) : this.use(name, '@bufbuild/protobuf/wire', type);
   }
 
   private shape(message: DescMessage): string {
@@ -174,7 +179,12 @@ class CodecFile {
     }
     let local = this.privates.get(message);
     if (local === undefined) {
+      // `writeTimestamp`, unless the file has a name like it (its own Timestamp message): then `writeGoogle_protobuf_Timestamp`.
+      const taken = this.builder.names();
       local = message.typeName.replace(/^google\.protobuf\./, '').replace(/\./g, '_');
+      if (taken.has(`write${local}`) || taken.has(`read${local}`))
+        local = `Google_${message.typeName.replace(/^google\./, '').replace(/\./g, '_')}`;
+      this.builder.reserve(`write${local}`, `read${local}`);
       this.privates.set(message, local);
       this.privateOrder.push(message);
     }
@@ -198,7 +208,7 @@ export const ${name}Codec: ${codecType} = {
   decode: (bytes) => ${fromBinary}(${schema}, bytes),
 };`;
     }
-    const reader = this.wire('BinaryReader', false);
+    const reader = this.wire('ProtoReader', false);
     const body = this.functionsOf(message, true);
     return `${body}
 
@@ -222,7 +232,7 @@ export const ${name}Codec: ${codecType} = {
     const { write, read } = this.functions(message);
     const shape = this.shape(message);
     const writer = this.wire('BinaryWriter', true);
-    const reader = this.wire('BinaryReader', true);
+    const reader = this.wire('ProtoReader', true);
     const fields = message.fields.concat().sort((a, b) => a.number - b.number);
     const writes = fields.map((field) => this.writeField(field, message)).join('\n');
     const cases = message.fields.map((field) => this.readCases(field)).join('\n');
@@ -251,10 +261,10 @@ ${indent(cases, 6)}${cases ? '\n' : ''}      default:
     if (usesPrototype(message)) return `${this.use('create', '@bufbuild/protobuf')}(${this.schema(message)})`;
     const entries = [`$typeName: ${stringLiteral(message.typeName)}`];
     for (const member of message.members) {
-      if (member.kind === 'oneof') entries.push(`${member.localName}: { case: undefined }`);
+      if (member.kind === 'oneof') entries.push(`${objectKey(member.localName)}: { case: undefined }`);
       else {
         const zero = zeroCode(member, this.builder);
-        if (zero !== undefined) entries.push(`${member.localName}: ${zero}`);
+        if (zero !== undefined) entries.push(`${objectKey(member.localName)}: ${zero}`);
       }
     }
     return `{ ${entries.join(', ')} }`;
@@ -283,10 +293,10 @@ ${indent(cases, 6)}${cases ? '\n' : ''}      default:
   }
 
   private writeField(field: DescField, parent: DescMessage): string {
-    const key = `m.${field.localName}`;
+    const key = propertyAccess('m', field.localName);
     const no = field.number;
     if (field.oneof) {
-      return `if (m.${field.oneof.localName}.case === ${stringLiteral(field.localName)}) {\n${indent(this.writeValue(field, `m.${field.oneof.localName}.value`, no), 2)}\n}`;
+      return `if (${propertyAccess('m', field.oneof.localName)}.case === ${stringLiteral(field.localName)}) {\n${indent(this.writeValue(field, `${propertyAccess('m', field.oneof.localName)}.value`, no), 2)}\n}`;
     }
     switch (field.fieldKind) {
       case 'list': {
@@ -383,7 +393,7 @@ ${indent(cases, 6)}${cases ? '\n' : ''}      default:
   }
 
   private readCases(field: DescField): string {
-    const key = `m.${field.localName}`;
+    const key = propertyAccess('m', field.localName);
     const no = field.number;
     switch (field.fieldKind) {
       case 'list':
@@ -394,7 +404,7 @@ ${indent(cases, 6)}${cases ? '\n' : ''}      default:
         const message = field.message;
         const label = `case ${tag(no, WIRE.delimited)}:`;
         if (field.oneof) {
-          const oneof = `m.${field.oneof.localName}`;
+          const oneof = `${propertyAccess('m', field.oneof.localName)}`;
           const name = stringLiteral(field.localName);
           const value = this.readMessage(message, `${oneof}.case === ${name} ? ${oneof}.value : undefined`);
           return `${label}\n  ${oneof} = { case: ${name}, value: ${value} };\n  break;`;
@@ -416,7 +426,7 @@ ${indent(cases, 6)}${cases ? '\n' : ''}      default:
         const target = field.oneof ? undefined : key;
         const assign = (value: string) =>
           field.oneof
-            ? `m.${field.oneof.localName} = { case: ${stringLiteral(field.localName)}, value: ${value} };`
+            ? `${propertyAccess('m', field.oneof.localName)} = { case: ${stringLiteral(field.localName)}, value: ${value} };`
             : `${target} = ${value};`;
         if (field.fieldKind === 'enum' && !field.enum.open) {
           const known = this.closedEnum(field);
@@ -477,6 +487,7 @@ ${indent(cases, 6)}${cases ? '\n' : ''}      default:
         valueTag = tag(2, SCALARS[field.scalar].wire);
         valueRead = this.readScalar(field.scalar, field, false);
         valueZero = scalarZero(field.scalar, false, this.builder);
+        if (field.scalar === ScalarType.BYTES) valueType = ': Uint8Array';
     }
     const stored = field.mapKind === 'message' ? `v ?? ${this.use('create', '@bufbuild/protobuf')}(${this.schema(field.message)})` : 'v';
     return `case ${tag(field.number, WIRE.delimited)}: {
@@ -522,9 +533,5 @@ function usesPrototype(message: DescMessage): boolean {
 }
 
 function indent(code: string, by: number): string {
-  const pad = ' '.repeat(by);
-  return code
-    .split('\n')
-    .map((line) => (line ? pad + line : line))
-    .join('\n');
+  return indentBy(code, ' '.repeat(by));
 }

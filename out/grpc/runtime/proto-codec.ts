@@ -4,13 +4,15 @@
  * fields kept on decode and written back on encode (as protobuf-es keeps them, in `$unknown`), the
  * reflection fallback for messages a codec does not handle itself, and the registry the gRPC
  * server's own HTTP/2 path looks codecs up in. Reading and writing the wire format is
- * @bufbuild/protobuf's `BinaryReader`/`BinaryWriter`; the codecs only replace its per-field
- * dispatch by straight-line code per message.
+ * @bufbuild/protobuf's `BinaryWriter` and `ProtoReader` (proto-reader.ts, `BinaryReader`'s API
+ * made cheaper for small messages); the codecs replace reflection's per-field dispatch by
+ * straight-line code per message.
  */
 import { fromBinary, mergeFromBinary, toBinary, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import type { Struct, Value } from "@bufbuild/protobuf/wkt";
-import { BinaryWriter, type BinaryReader } from "@bufbuild/protobuf/wire";
+import { BinaryWriter } from "@bufbuild/protobuf/wire";
+import type { ProtoReader } from "./proto-reader.js";
 
 /** A message type's binary encoding: `toBinary`/`fromBinary` with the same results. */
 export interface MessageCodec<T extends Message = Message> {
@@ -50,14 +52,14 @@ export function encodeWith<T>(write: (writer: BinaryWriter, message: T) => void,
 }
 
 /** The end of the length-delimited value at the reader's position (its length is read). */
-export function delimitedEnd(reader: BinaryReader): number {
+export function delimitedEnd(reader: ProtoReader): number {
   const end = reader.uint32() + reader.pos;
   if (end > reader.len) throw new RangeError("premature EOF");
   return end;
 }
 
 /** Checks that a message's fields ended exactly where its length said. */
-export function checkEnd(reader: BinaryReader, end: number): void {
+export function checkEnd(reader: ProtoReader, end: number): void {
   if (reader.pos !== end) throw new RangeError("premature EOF");
 }
 
@@ -65,7 +67,7 @@ export function checkEnd(reader: BinaryReader, end: number): void {
  * A field the codec has no case for, whose tag started at `start`: validated and skipped as
  * `fromBinary` does, and kept in `$unknown` (extensions among them, as protobuf-es stores them).
  */
-export function readUnknown(reader: BinaryReader, message: Message, start: number): void {
+export function readUnknown(reader: ProtoReader, message: Message, start: number): void {
   reader.pos = start;
   const [no, wireType] = reader.tag();
   const data = reader.skip(wireType, no);
@@ -73,7 +75,7 @@ export function readUnknown(reader: BinaryReader, message: Message, start: numbe
 }
 
 /** Skips a field of a map entry other than its key and value, as `fromBinary` does. */
-export function skipField(reader: BinaryReader, start: number): void {
+export function skipField(reader: ProtoReader, start: number): void {
   reader.pos = start;
   const [no, wireType] = reader.tag();
   reader.skip(wireType, no);
@@ -155,7 +157,8 @@ export function readReflected<T extends Message>(schema: GenMessage<T>, bytes: U
 const registered = new WeakMap<DescMessage, MessageCodec>();
 
 /** Makes `codecs` the encoding of their message types for `codecOf`. */
-export function registerCodecs(...codecs: MessageCodec<never>[]): void {
+export function registerCodecs(...codecs: { readonly schema: DescMessage; encode(message: never): Uint8Array; decode(bytes: Uint8Array): Message }[]): void {
+  // A codec is only ever handed messages of its own schema (codecOf looks it up by schema).
   for (const codec of codecs) registered.set(codec.schema, codec as unknown as MessageCodec);
 }
 

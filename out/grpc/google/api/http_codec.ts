@@ -5,7 +5,7 @@
  * (unknown fields kept and written back), through code written out per message instead of
  * reflection. The `write*`/`read*` functions are exported for the codecs of other files.
  */
-import { BinaryReader, type BinaryWriter } from "@bufbuild/protobuf/wire";
+import type { BinaryWriter } from "@bufbuild/protobuf/wire";
 import {
   type CustomHttpPattern,
   CustomHttpPatternSchema,
@@ -22,6 +22,7 @@ import {
   readUnknown,
   writeUnknown,
 } from "../../runtime/proto-codec.js";
+import { ProtoReader } from "../../runtime/proto-reader.js";
 
 /** Writes the fields of a `google.api.Http`, then its unknown fields. */
 export function writeHttp(w: BinaryWriter, m: Http): void {
@@ -35,7 +36,7 @@ export function writeHttp(w: BinaryWriter, m: Http): void {
 }
 
 /** Reads the fields of a `google.api.Http` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
-export function readHttp(r: BinaryReader, end: number, m: Http = { $typeName: "google.api.Http", rules: [], fullyDecodeReservedExpansion: false }): Http {
+export function readHttp(r: ProtoReader, end: number, m: Http = { $typeName: "google.api.Http", rules: [], fullyDecodeReservedExpansion: false }): Http {
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -57,7 +58,7 @@ export function readHttp(r: BinaryReader, end: number, m: Http = { $typeName: "g
 export const HttpCodec: MessageCodec<Http> = {
   schema: HttpSchema,
   encode: (message) => encodeWith(writeHttp, message),
-  decode: (bytes) => readHttp(new BinaryReader(bytes), bytes.length),
+  decode: (bytes) => readHttp(new ProtoReader(bytes), bytes.length),
 };
 
 /** Writes the fields of a `google.api.HttpRule`, then its unknown fields. */
@@ -94,7 +95,7 @@ export function writeHttpRule(w: BinaryWriter, m: HttpRule): void {
 }
 
 /** Reads the fields of a `google.api.HttpRule` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
-export function readHttpRule(r: BinaryReader, end: number, m: HttpRule = { $typeName: "google.api.HttpRule", selector: "", pattern: { case: undefined }, body: "", responseBody: "", additionalBindings: [] }): HttpRule {
+export function readHttpRule(r: ProtoReader, end: number, m: HttpRule = { $typeName: "google.api.HttpRule", selector: "", pattern: { case: undefined }, body: "", responseBody: "", additionalBindings: [] }): HttpRule {
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -140,7 +141,7 @@ export function readHttpRule(r: BinaryReader, end: number, m: HttpRule = { $type
 export const HttpRuleCodec: MessageCodec<HttpRule> = {
   schema: HttpRuleSchema,
   encode: (message) => encodeWith(writeHttpRule, message),
-  decode: (bytes) => readHttpRule(new BinaryReader(bytes), bytes.length),
+  decode: (bytes) => readHttpRule(new ProtoReader(bytes), bytes.length),
 };
 
 /** Writes the fields of a `google.api.CustomHttpPattern`, then its unknown fields. */
@@ -151,7 +152,7 @@ export function writeCustomHttpPattern(w: BinaryWriter, m: CustomHttpPattern): v
 }
 
 /** Reads the fields of a `google.api.CustomHttpPattern` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
-export function readCustomHttpPattern(r: BinaryReader, end: number, m: CustomHttpPattern = { $typeName: "google.api.CustomHttpPattern", kind: "", path: "" }): CustomHttpPattern {
+export function readCustomHttpPattern(r: ProtoReader, end: number, m: CustomHttpPattern = { $typeName: "google.api.CustomHttpPattern", kind: "", path: "" }): CustomHttpPattern {
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -173,5 +174,5 @@ export function readCustomHttpPattern(r: BinaryReader, end: number, m: CustomHtt
 export const CustomHttpPatternCodec: MessageCodec<CustomHttpPattern> = {
   schema: CustomHttpPatternSchema,
   encode: (message) => encodeWith(writeCustomHttpPattern, message),
-  decode: (bytes) => readCustomHttpPattern(new BinaryReader(bytes), bytes.length),
+  decode: (bytes) => readCustomHttpPattern(new ProtoReader(bytes), bytes.length),
 };

@@ -6,7 +6,7 @@
  * reflection. The `write*`/`read*` functions are exported for the codecs of other files.
  */
 import { protoInt64 } from "@bufbuild/protobuf";
-import { BinaryReader, type BinaryWriter } from "@bufbuild/protobuf/wire";
+import type { BinaryWriter } from "@bufbuild/protobuf/wire";
 import type { Duration, FieldMask, Timestamp } from "@bufbuild/protobuf/wkt";
 import {
   type CreateTaskRequest,
@@ -38,6 +38,7 @@ import {
   skipField,
   writeUnknown,
 } from "../../../runtime/proto-codec.js";
+import { ProtoReader } from "../../../runtime/proto-reader.js";
 
 /** Writes the fields of a `acme.tasks.v1.Task`, then its unknown fields. */
 export function writeTask(w: BinaryWriter, m: Task): void {
@@ -78,7 +79,7 @@ export function writeTask(w: BinaryWriter, m: Task): void {
 }
 
 /** Reads the fields of a `acme.tasks.v1.Task` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
-export function readTask(r: BinaryReader, end: number, m: Task = { $typeName: "acme.tasks.v1.Task", id: "", projectId: "", title: "", status: 0, labels: [], attributes: {}, due: { case: undefined }, estimateMinutes: protoInt64.zero, attachment: new Uint8Array(0), comments: [] }): Task {
+export function readTask(r: ProtoReader, end: number, m: Task = { $typeName: "acme.tasks.v1.Task", id: "", projectId: "", title: "", status: 0, labels: [], attributes: {}, due: { case: undefined }, estimateMinutes: protoInt64.zero, attachment: new Uint8Array(0), comments: [] }): Task {
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -151,7 +152,7 @@ export function readTask(r: BinaryReader, end: number, m: Task = { $typeName: "a
 export const TaskCodec: MessageCodec<Task> = {
   schema: TaskSchema,
   encode: (message) => encodeWith(writeTask, message),
-  decode: (bytes) => readTask(new BinaryReader(bytes), bytes.length),
+  decode: (bytes) => readTask(new ProtoReader(bytes), bytes.length),
 };
 
 /** Writes the fields of a `acme.tasks.v1.Task.Comment`, then its unknown fields. */
@@ -167,7 +168,7 @@ export function writeTask_Comment(w: BinaryWriter, m: Task_Comment): void {
 }
 
 /** Reads the fields of a `acme.tasks.v1.Task.Comment` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
-export function readTask_Comment(r: BinaryReader, end: number, m: Task_Comment = { $typeName: "acme.tasks.v1.Task.Comment", authorId: "", text: "" }): Task_Comment {
+export function readTask_Comment(r: ProtoReader, end: number, m: Task_Comment = { $typeName: "acme.tasks.v1.Task.Comment", authorId: "", text: "" }): Task_Comment {
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -192,7 +193,7 @@ export function readTask_Comment(r: BinaryReader, end: number, m: Task_Comment =
 export const Task_CommentCodec: MessageCodec<Task_Comment> = {
   schema: Task_CommentSchema,
   encode: (message) => encodeWith(writeTask_Comment, message),
-  decode: (bytes) => readTask_Comment(new BinaryReader(bytes), bytes.length),
+  decode: (bytes) => readTask_Comment(new ProtoReader(bytes), bytes.length),
 };
 
 /** Writes the fields of a `acme.tasks.v1.GetTaskRequest`, then its unknown fields. */
@@ -202,7 +203,7 @@ export function writeGetTaskRequest(w: BinaryWriter, m: GetTaskRequest): void {
 }
 
 /** Reads the fields of a `acme.tasks.v1.GetTaskRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
-export function readGetTaskRequest(r: BinaryReader, end: number, m: GetTaskRequest = { $typeName: "acme.tasks.v1.GetTaskRequest", id: "" }): GetTaskRequest {
+export function readGetTaskRequest(r: ProtoReader, end: number, m: GetTaskRequest = { $typeName: "acme.tasks.v1.GetTaskRequest", id: "" }): GetTaskRequest {
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -221,7 +222,7 @@ export function readGetTaskRequest(r: BinaryReader, end: number, m: GetTaskReque
 export const GetTaskRequestCodec: MessageCodec<GetTaskRequest> = {
   schema: GetTaskRequestSchema,
   encode: (message) => encodeWith(writeGetTaskRequest, message),
-  decode: (bytes) => readGetTaskRequest(new BinaryReader(bytes), bytes.length),
+  decode: (bytes) => readGetTaskRequest(new ProtoReader(bytes), bytes.length),
 };
 
 /** Writes the fields of a `acme.tasks.v1.ListTasksRequest`, then its unknown fields. */
@@ -233,7 +234,7 @@ export function writeListTasksRequest(w: BinaryWriter, m: ListTasksRequest): voi
 }
 
 /** Reads the fields of a `acme.tasks.v1.ListTasksRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
-export function readListTasksRequest(r: BinaryReader, end: number, m: ListTasksRequest = { $typeName: "acme.tasks.v1.ListTasksRequest", projectId: "", pageSize: 0, status: 0 }): ListTasksRequest {
+export function readListTasksRequest(r: ProtoReader, end: number, m: ListTasksRequest = { $typeName: "acme.tasks.v1.ListTasksRequest", projectId: "", pageSize: 0, status: 0 }): ListTasksRequest {
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -258,7 +259,7 @@ export function readListTasksRequest(r: BinaryReader, end: number, m: ListTasksR
 export const ListTasksRequestCodec: MessageCodec<ListTasksRequest> = {
   schema: ListTasksRequestSchema,
   encode: (message) => encodeWith(writeListTasksRequest, message),
-  decode: (bytes) => readListTasksRequest(new BinaryReader(bytes), bytes.length),
+  decode: (bytes) => readListTasksRequest(new ProtoReader(bytes), bytes.length),
 };
 
 /** Writes the fields of a `acme.tasks.v1.CreateTaskRequest`, then its unknown fields. */
@@ -272,7 +273,7 @@ export function writeCreateTaskRequest(w: BinaryWriter, m: CreateTaskRequest): v
 }
 
 /** Reads the fields of a `acme.tasks.v1.CreateTaskRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
-export function readCreateTaskRequest(r: BinaryReader, end: number, m: CreateTaskRequest = { $typeName: "acme.tasks.v1.CreateTaskRequest" }): CreateTaskRequest {
+export function readCreateTaskRequest(r: ProtoReader, end: number, m: CreateTaskRequest = { $typeName: "acme.tasks.v1.CreateTaskRequest" }): CreateTaskRequest {
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -291,7 +292,7 @@ export function readCreateTaskRequest(r: BinaryReader, end: number, m: CreateTas
 export const CreateTaskRequestCodec: MessageCodec<CreateTaskRequest> = {
   schema: CreateTaskRequestSchema,
   encode: (message) => encodeWith(writeCreateTaskRequest, message),
-  decode: (bytes) => readCreateTaskRequest(new BinaryReader(bytes), bytes.length),
+  decode: (bytes) => readCreateTaskRequest(new ProtoReader(bytes), bytes.length),
 };
 
 /** Writes the fields of a `acme.tasks.v1.UpdateTaskRequest`, then its unknown fields. */
@@ -310,7 +311,7 @@ export function writeUpdateTaskRequest(w: BinaryWriter, m: UpdateTaskRequest): v
 }
 
 /** Reads the fields of a `acme.tasks.v1.UpdateTaskRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
-export function readUpdateTaskRequest(r: BinaryReader, end: number, m: UpdateTaskRequest = { $typeName: "acme.tasks.v1.UpdateTaskRequest" }): UpdateTaskRequest {
+export function readUpdateTaskRequest(r: ProtoReader, end: number, m: UpdateTaskRequest = { $typeName: "acme.tasks.v1.UpdateTaskRequest" }): UpdateTaskRequest {
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -332,7 +333,7 @@ export function readUpdateTaskRequest(r: BinaryReader, end: number, m: UpdateTas
 export const UpdateTaskRequestCodec: MessageCodec<UpdateTaskRequest> = {
   schema: UpdateTaskRequestSchema,
   encode: (message) => encodeWith(writeUpdateTaskRequest, message),
-  decode: (bytes) => readUpdateTaskRequest(new BinaryReader(bytes), bytes.length),
+  decode: (bytes) => readUpdateTaskRequest(new ProtoReader(bytes), bytes.length),
 };
 
 /** Writes the fields of a `acme.tasks.v1.DeleteTaskRequest`, then its unknown fields. */
@@ -342,7 +343,7 @@ export function writeDeleteTaskRequest(w: BinaryWriter, m: DeleteTaskRequest): v
 }
 
 /** Reads the fields of a `acme.tasks.v1.DeleteTaskRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
-export function readDeleteTaskRequest(r: BinaryReader, end: number, m: DeleteTaskRequest = { $typeName: "acme.tasks.v1.DeleteTaskRequest", id: "" }): DeleteTaskRequest {
+export function readDeleteTaskRequest(r: ProtoReader, end: number, m: DeleteTaskRequest = { $typeName: "acme.tasks.v1.DeleteTaskRequest", id: "" }): DeleteTaskRequest {
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -361,7 +362,7 @@ export function readDeleteTaskRequest(r: BinaryReader, end: number, m: DeleteTas
 export const DeleteTaskRequestCodec: MessageCodec<DeleteTaskRequest> = {
   schema: DeleteTaskRequestSchema,
   encode: (message) => encodeWith(writeDeleteTaskRequest, message),
-  decode: (bytes) => readDeleteTaskRequest(new BinaryReader(bytes), bytes.length),
+  decode: (bytes) => readDeleteTaskRequest(new ProtoReader(bytes), bytes.length),
 };
 
 /** Writes the fields of a `acme.tasks.v1.ImportTasksResponse`, then its unknown fields. */
@@ -372,7 +373,7 @@ export function writeImportTasksResponse(w: BinaryWriter, m: ImportTasksResponse
 }
 
 /** Reads the fields of a `acme.tasks.v1.ImportTasksResponse` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
-export function readImportTasksResponse(r: BinaryReader, end: number, m: ImportTasksResponse = { $typeName: "acme.tasks.v1.ImportTasksResponse", created: 0, ids: [] }): ImportTasksResponse {
+export function readImportTasksResponse(r: ProtoReader, end: number, m: ImportTasksResponse = { $typeName: "acme.tasks.v1.ImportTasksResponse", created: 0, ids: [] }): ImportTasksResponse {
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -394,7 +395,7 @@ export function readImportTasksResponse(r: BinaryReader, end: number, m: ImportT
 export const ImportTasksResponseCodec: MessageCodec<ImportTasksResponse> = {
   schema: ImportTasksResponseSchema,
   encode: (message) => encodeWith(writeImportTasksResponse, message),
-  decode: (bytes) => readImportTasksResponse(new BinaryReader(bytes), bytes.length),
+  decode: (bytes) => readImportTasksResponse(new ProtoReader(bytes), bytes.length),
 };
 
 /** Writes the fields of a `acme.tasks.v1.TaskEvent`, then its unknown fields. */
@@ -409,7 +410,7 @@ export function writeTaskEvent(w: BinaryWriter, m: TaskEvent): void {
 }
 
 /** Reads the fields of a `acme.tasks.v1.TaskEvent` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
-export function readTaskEvent(r: BinaryReader, end: number, m: TaskEvent = { $typeName: "acme.tasks.v1.TaskEvent", kind: 0 }): TaskEvent {
+export function readTaskEvent(r: ProtoReader, end: number, m: TaskEvent = { $typeName: "acme.tasks.v1.TaskEvent", kind: 0 }): TaskEvent {
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -431,7 +432,7 @@ export function readTaskEvent(r: BinaryReader, end: number, m: TaskEvent = { $ty
 export const TaskEventCodec: MessageCodec<TaskEvent> = {
   schema: TaskEventSchema,
   encode: (message) => encodeWith(writeTaskEvent, message),
-  decode: (bytes) => readTaskEvent(new BinaryReader(bytes), bytes.length),
+  decode: (bytes) => readTaskEvent(new ProtoReader(bytes), bytes.length),
 };
 
 /** Writes the fields of a `google.protobuf.Timestamp`, then its unknown fields. */
@@ -442,7 +443,7 @@ function writeTimestamp(w: BinaryWriter, m: Timestamp): void {
 }
 
 /** Reads the fields of a `google.protobuf.Timestamp` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
-function readTimestamp(r: BinaryReader, end: number, m: Timestamp = { $typeName: "google.protobuf.Timestamp", seconds: protoInt64.zero, nanos: 0 }): Timestamp {
+function readTimestamp(r: ProtoReader, end: number, m: Timestamp = { $typeName: "google.protobuf.Timestamp", seconds: protoInt64.zero, nanos: 0 }): Timestamp {
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -468,7 +469,7 @@ function writeDuration(w: BinaryWriter, m: Duration): void {
 }
 
 /** Reads the fields of a `google.protobuf.Duration` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
-function readDuration(r: BinaryReader, end: number, m: Duration = { $typeName: "google.protobuf.Duration", seconds: protoInt64.zero, nanos: 0 }): Duration {
+function readDuration(r: ProtoReader, end: number, m: Duration = { $typeName: "google.protobuf.Duration", seconds: protoInt64.zero, nanos: 0 }): Duration {
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -493,7 +494,7 @@ function writeFieldMask(w: BinaryWriter, m: FieldMask): void {
 }
 
 /** Reads the fields of a `google.protobuf.FieldMask` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
-function readFieldMask(r: BinaryReader, end: number, m: FieldMask = { $typeName: "google.protobuf.FieldMask", paths: [] }): FieldMask {
+function readFieldMask(r: ProtoReader, end: number, m: FieldMask = { $typeName: "google.protobuf.FieldMask", paths: [] }): FieldMask {
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
