@@ -157,7 +157,9 @@ export function readReflected<T extends Message>(schema: GenMessage<T>, bytes: U
 const registered = new WeakMap<DescMessage, MessageCodec>();
 
 /** Makes `codecs` the encoding of their message types for `codecOf`. */
-export function registerCodecs(...codecs: { readonly schema: DescMessage; encode(message: never): Uint8Array; decode(bytes: Uint8Array): Message }[]): void {
+export function registerCodecs(
+  ...codecs: { readonly schema: DescMessage; encode(message: never): Uint8Array; decode(bytes: Uint8Array): Message }[]
+): void {
   // A codec is only ever handed messages of its own schema (codecOf looks it up by schema).
   for (const codec of codecs) registered.set(codec.schema, codec as unknown as MessageCodec);
 }

@@ -19,8 +19,8 @@ const ASCII_MAX = 8;
  * `TextDecoder#decode` on short strings; it substitutes U+FFFD for invalid input, so a result
  * containing U+FFFD is decoded again by the fatal decoder where validation is asked for.
  */
-const utf8Slice = (globalThis as { Buffer?: { prototype: { utf8Slice?: (this: Uint8Array, start: number, end: number) => string } } }).Buffer
-  ?.prototype.utf8Slice;
+const utf8Slice = (globalThis as { Buffer?: { prototype: { utf8Slice?: (this: Uint8Array, start: number, end: number) => string } } })
+  .Buffer?.prototype.utf8Slice;
 
 function decodeUtf8(buf: Uint8Array, start: number, end: number, strict: boolean | undefined): string {
   if (utf8Slice === undefined) return (strict ? strictDecoder : lenientDecoder).decode(buf.subarray(start, end));
