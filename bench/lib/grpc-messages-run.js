@@ -6,7 +6,8 @@
 // whose reflection `toBinary`/`fromBinary` is timed too, for information) and with protobufjs static code
 // from pbjs. Before anything is timed, each side's bytes are decoded by the other and compared.
 // Timing: every subject (case × operation × implementation) is calibrated to a batch of about
-// ROUND_MS, warmed up, then measured ROUNDS times in a rotating order so that drift on a busy
+// ROUND_MS of CPU time (process.cpuUsage: a busy machine's waits for a core do not count), warmed
+// up, then measured ROUNDS times in a rotating order so that drift on a busy
 // machine hits every subject alike; the median ops/s is reported.
 //
 //   BENCH_OURS=<dir of the transpiled _pb.js> BENCH_PBJS=<pbjs module> node bench/lib/grpc-messages-run.js
@@ -126,10 +127,15 @@ function subjects(testCase, checked) {
   ];
 }
 
+/**
+ * Milliseconds of this process's CPU time (user + system) for `iterations` calls: on a machine
+ * shared with other work, wall time counts the waits for a core too, CPU time only the work.
+ */
 function runBatch(fn, iterations) {
-  const start = process.hrtime.bigint();
+  const start = process.cpuUsage();
   for (let i = 0; i < iterations; i++) fn();
-  return Number(process.hrtime.bigint() - start) / 1e6;
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
 }
 
 /** Iterations that take about `ms`, found by doubling. */

@@ -169,7 +169,7 @@ export async function benchGrpcMessages({ log, quick }) {
   const roundMs = quick ? 50 : 150;
   const warmupMs = quick ? 100 : 300;
   log(
-    `   timing: per subject a batch of ~${roundMs} ms, ${warmupMs} ms warm-up, ${rounds} rounds in rotating order, median (child: node bench/lib/grpc-messages-run.js)`,
+    `   timing: per subject a batch of ~${roundMs} ms of CPU time (process.cpuUsage), ${warmupMs} ms warm-up, ${rounds} rounds in rotating order, median; rates are per CPU second (child: node bench/lib/grpc-messages-run.js)`,
   );
   const run = timed(process.execPath, [join(import.meta.dirname, 'grpc-messages-run.js')], {
     cwd: ROOT,
