@@ -150,18 +150,17 @@ describe('generated messages (jsonTypes: true)', async () => {
 
   it('writes one _pb.ts and one _codec.ts per .proto file with messages (imports included), each starting with the header', () => {
     // tasks.proto imports google/api/annotations.proto (its google.api.http rules), which imports http.proto.
+    // Sorted by path; annotations.proto declares only extensions, so it has no codecs; the runtime is what the codecs import.
     expect(files.map((file) => file.path)).toEqual([
+      'acme/kinds/v1/kinds_codec.ts',
       'acme/kinds/v1/kinds_pb.ts',
+      'acme/kinds/v1/names_codec.ts',
       'acme/kinds/v1/names_pb.ts',
+      'acme/tasks/v1/tasks_codec.ts',
       'acme/tasks/v1/tasks_pb.ts',
       'google/api/annotations_pb.ts',
-      'google/api/http_pb.ts',
-      // annotations.proto declares only extensions: no codecs.
-      'acme/kinds/v1/kinds_codec.ts',
-      'acme/kinds/v1/names_codec.ts',
-      'acme/tasks/v1/tasks_codec.ts',
       'google/api/http_codec.ts',
-      // What the codecs import.
+      'google/api/http_pb.ts',
       'runtime/proto-codec.ts',
       'runtime/proto-reader.ts',
     ]);
