@@ -44,7 +44,7 @@ describe('generated code', () => {
   });
 
   it('names every file it needs, and nothing else, for the services', () => {
-    expect([...files.keys()].filter((path) => !path.endsWith('_pb.ts')).sort()).toEqual([
+    expect([...files.keys()].filter((path) => !/_(pb|codec)\.ts$/.test(path)).sort()).toEqual([
       'client-rest.ts',
       'client-web.ts',
       'client.ts',
@@ -66,6 +66,8 @@ describe('generated code', () => {
       'runtime/grpc-transcoding.ts',
       'runtime/grpc-web-client.ts',
       'runtime/http-listener.ts',
+      'runtime/proto-codec.ts',
+      'runtime/proto-reader.ts',
       'server.ts',
     ]);
   });
