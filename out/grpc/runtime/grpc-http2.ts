@@ -3,10 +3,12 @@
  * gRPC over HTTP/2 for the common request: `application/grpc` (or `+proto`), uncompressed. Connect's
  * node adapter spends about five times the CPU of @grpc/grpc-js per call in its async-iterable
  * pipeline, so this path reads and writes the length-prefixed messages on Node's HTTP/2 streams
- * itself and answers with the statuses, messages and trailers Connect would. Everything else
- * (gRPC-Web, Connect, gRPC with JSON or compression, an unknown method) stays with Connect.
+ * itself and answers with the statuses, messages and trailers Connect would. It takes the calls
+ * before Node's compatibility API would wrap them in request and response objects (`interceptStreams`),
+ * as grpc-js does. Everything else (gRPC-Web, Connect, gRPC with JSON or compression, an unknown
+ * method, REST) goes on to the request listener and Connect.
  */
-import type { Http2ServerRequest, Http2ServerResponse, OutgoingHttpHeaders } from "node:http2";
+import type { Http2Server, IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from "node:http2";
 import { create, type DescMessage, type DescMethod, type MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextValues, type ContextValues } from "@connectrpc/connect";
 // Connect's own gRPC trailer encoding (grpc-message escaping, grpc-status-details-bin), so both
@@ -14,7 +16,7 @@ import { Code, ConnectError, createContextValues, type ContextValues } from "@co
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { metadataOf } from "./grpc-admission.js";
 import { ADMITTED, type Admitted, type CallHandler, type CallState } from "./grpc-call.js";
-import { grpcTimeoutMs, idleStream, resetUnreadRequest } from "./grpc-limits.js";
+import { grpcTimeoutMs, resetUnreadRequest, watchNewStream } from "./grpc-limits.js";
 import { codecOf } from "./proto-codec.js";
 
 export interface Http2Route {
@@ -27,10 +29,12 @@ export interface Http2GrpcOptions {
   readMaxBytes: number;
   /** Longest deadline a client may ask for (INVALID_ARGUMENT above); undefined: any. */
   maxTimeoutMs: number | undefined;
-  /** A streaming request with part of a message in and nothing more for this long is cancelled. */
+  /** A request with part of it in and nothing more for this long is cancelled (streaming requests: part of a message). */
   streamIdleTimeoutMs: number;
   /** Aborts every running call with its reason (the server is shutting down). */
   shutdownSignal: AbortSignal;
+  /** Whether CORS is on: then a call with an `Origin` goes through the request listener, which answers CORS. */
+  cors: boolean;
 }
 
 const CONTENT_TYPE = /^application\/grpc(?:\+proto)?$/i;
@@ -38,6 +42,22 @@ const CONTENT_TYPE = /^application\/grpc(?:\+proto)?$/i;
 const READ_AHEAD = 16;
 /** Why a call's signal aborts when it ended normally: one value, since an error per call is costly. */
 const CALL_ENDED = new ConnectError("the call has ended", Code.Canceled);
+// Built once: `respond` and `sendTrailers` copy what they are given.
+const RESPONSE_HEADERS: OutgoingHttpHeaders = { ":status": 200, "content-type": "application/grpc+proto" };
+const OK_TRAILERS: OutgoingHttpHeaders = { "grpc-status": "0" };
+
+/**
+ * Hands each new HTTP/2 stream to `serve` first; the streams it declines (false) go to the listeners
+ * that were there, Node's compatibility API (request and response objects, the `request` event).
+ */
+export function interceptStreams(server: Http2Server, serve: (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => boolean): void {
+  const compatibility = server.listeners("stream") as Array<(...args: unknown[]) => void>;
+  server.removeAllListeners("stream");
+  server.on("stream", (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, flags: number, rawHeaders: string[]) => {
+    if (serve(stream, headers)) return;
+    for (const listener of compatibility) listener.call(server, stream, headers, flags, rawHeaders);
+  });
+}
 
 /** Serves the gRPC requests it recognises; see the file's comment. */
 export class Http2Grpc {
@@ -54,20 +74,39 @@ export class Http2Grpc {
     });
   }
 
-  /** Serves the request if it is a gRPC call this path handles; false leaves it to Connect. */
-  serve(request: Http2ServerRequest, response: Http2ServerResponse, admitted: Admitted | undefined): boolean {
-    if (request.method !== "POST") return false;
-    const route = this.routes.get(request.url);
-    if (route === undefined) return false;
-    const headers = request.headers;
+  /** The route of a request this path serves (see the file's comment); undefined leaves it to the request listener. */
+  route(headers: IncomingHttpHeaders): Http2Route | undefined {
+    if (headers[":method"] !== "POST") return undefined;
+    const route = this.routes.get(headers[":path"] ?? "");
+    if (route === undefined) return undefined;
     const type = headers["content-type"];
-    if (type === undefined || !CONTENT_TYPE.test(type)) return false;
+    if (type === undefined || !CONTENT_TYPE.test(type)) return undefined;
     const encoding = headers["grpc-encoding"];
-    if (encoding !== undefined && encoding !== "identity") return false;
-    const call = new Http2Call(this, request, response, route.method, admitted);
-    void call.run(route.handler);
-    return true;
+    if (encoding !== undefined && encoding !== "identity") return undefined;
+    if (headers.expect !== undefined || (this.options.cors && headers.origin !== undefined)) return undefined;
+    return route;
   }
+
+  /**
+   * Watches a routed request until its admission: an error listener (a reset stream must not throw),
+   * and for a request that is not streamed, the idle timer until the request has ended.
+   */
+  accept(stream: ServerHttp2Stream, route: Http2Route): void {
+    stream.on("error", ignore);
+    watchNewStream(stream, streamsRequest(route.method) ? 0 : this.options.streamIdleTimeoutMs);
+  }
+
+  /** Serves an accepted and admitted call. */
+  serve(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, route: Http2Route, admitted: Admitted | undefined): void {
+    void new Http2Call(this, stream, headers, route.method, admitted).run(route.handler);
+  }
+}
+
+/** Errors of a stream end the call through its `close` event. */
+function ignore(): void {}
+
+function streamsRequest(method: DescMethod): boolean {
+  return method.methodKind === "client_streaming" || method.methodKind === "bidi_streaming";
 }
 
 /** One call: its metadata (built on first read), deadline, request messages and response. */
@@ -75,18 +114,20 @@ class Http2Call implements CallState {
   readonly protocolName = "grpc";
   readonly method: DescMethod;
   private readonly server: Http2Grpc;
-  private readonly request: Http2ServerRequest;
-  private readonly response: Http2ServerResponse;
+  private readonly stream: ServerHttp2Stream;
+  private readonly headers: IncomingHttpHeaders;
   private readonly envelopes: EnvelopeReader;
   private readonly admitted: Admitted | undefined;
   private contextValues: ContextValues | undefined;
-  /** Whether the stream idle timer runs (a streaming request with a message half in). */
+  /** Whether the stream idle timer runs for a streaming request (a message half in). */
   private idleWatch = false;
   private deadline: number | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private requestHeaders: Headers | undefined;
   private responseHeaders: Headers | undefined;
   private responseTrailers: Headers | undefined;
+  /** What `wantTrailers` sends, once the response has ended. */
+  private trailers: OutgoingHttpHeaders = OK_TRAILERS;
   private controller: AbortController | undefined;
   private aborted: ConnectError | undefined;
   /** Complete request messages not yet read, and how reading ended (`true`, or the error). */
@@ -99,21 +140,21 @@ class Http2Call implements CallState {
 
   constructor(
     server: Http2Grpc,
-    request: Http2ServerRequest,
-    response: Http2ServerResponse,
+    stream: ServerHttp2Stream,
+    headers: IncomingHttpHeaders,
     method: DescMethod,
     admitted: Admitted | undefined,
   ) {
     this.server = server;
     this.admitted = admitted;
-    this.request = request;
-    this.response = response;
+    this.stream = stream;
+    this.headers = headers;
     this.method = method;
     this.envelopes = new EnvelopeReader(server.options.readMaxBytes);
   }
 
   get requestHeader(): Headers {
-    return (this.requestHeaders ??= metadataOf(this.request));
+    return (this.requestHeaders ??= metadataOf(this.headers));
   }
 
   get values(): ContextValues {
@@ -142,16 +183,19 @@ class Http2Call implements CallState {
 
   /** Reads the request, runs the handler and answers; never throws. */
   async run(handler: CallHandler): Promise<void> {
-    const { calls, options } = this.server;
-    calls.add(this);
-    this.response.once("close", () => {
+    const stream = this.stream;
+    this.server.calls.add(this);
+    const cancelled = () => {
       if (!this.done) this.abort(new ConnectError("the client cancelled the call", Code.Canceled));
-    });
-    this.request.on("data", (chunk: Buffer) => this.received(chunk));
-    this.request.once("end", () => this.received(undefined));
+    };
+    // Closed while the auth hooks ran: no `close` is coming.
+    if (stream.destroyed) cancelled();
+    else stream.once("close", cancelled);
+    stream.on("data", (chunk: Buffer) => this.received(chunk));
+    stream.once("end", () => this.received(undefined));
     try {
-      const timeout = this.request.headers["grpc-timeout"];
-      if (timeout !== undefined) this.startDeadline(String(timeout), options.maxTimeoutMs);
+      const timeout = this.headers["grpc-timeout"];
+      if (timeout !== undefined) this.startDeadline(String(timeout), this.server.options.maxTimeoutMs);
       const kind = this.method.methodKind;
       const input = kind === "unary" || kind === "server_streaming" ? await this.readOne() : this.messages();
       if (this.done) return;
@@ -194,10 +238,12 @@ class Http2Call implements CallState {
       if (chunk === undefined) {
         this.envelopes.end();
         this.ended = true;
+        if (!streamsRequest(this.method)) this.stream.setTimeout(0); // read whole: the idle watch ends
       } else {
         for (const message of this.envelopes.push(chunk)) this.queue.push(message);
-        if (this.queue.length >= READ_AHEAD) this.request.pause();
-        if (this.envelopes.partial !== this.idleWatch && this.streamsRequest()) this.watchIdle(!this.idleWatch);
+        if (this.queue.length > 1 && !streamsRequest(this.method)) throw this.protocolError("received extra input message");
+        if (this.queue.length >= READ_AHEAD) this.stream.pause();
+        if (this.envelopes.partial !== this.idleWatch && streamsRequest(this.method)) this.watchIdle(!this.idleWatch);
       }
     } catch (error) {
       this.ended = error as ConnectError;
@@ -205,19 +251,13 @@ class Http2Call implements CallState {
     this.wake();
   }
 
-  private streamsRequest(): boolean {
-    const kind = this.method.methodKind;
-    return kind === "client_streaming" || kind === "bidi_streaming";
-  }
-
   /**
    * Streaming requests may rest between messages for as long as they like, but not inside one: a
-   * message half in holds memory. (Unary and server-streaming requests are watched whole by the
-   * server's listener until they end.)
+   * message half in holds memory. (Other requests are watched whole until they end: `accept`.)
    */
   private watchIdle(on: boolean): void {
     this.idleWatch = on;
-    idleStream(this.response.stream, on ? this.server.options.streamIdleTimeoutMs : 0);
+    this.stream.setTimeout(on ? this.server.options.streamIdleTimeoutMs : 0);
   }
 
   /** The next request message, or undefined after the last; throws what ended the call. */
@@ -226,7 +266,7 @@ class Http2Call implements CallState {
       if (this.aborted) throw this.aborted;
       const bytes = this.queue.shift();
       if (bytes !== undefined) {
-        if (this.queue.length === READ_AHEAD - 1) this.request.resume();
+        if (this.queue.length === READ_AHEAD - 1) this.stream.resume();
         return bytes;
       }
       if (this.ended === true) return undefined;
@@ -235,14 +275,19 @@ class Http2Call implements CallState {
     }
   }
 
-  /** Unary and server streaming: exactly one request message. */
+  /** Unary and server streaming: exactly one request message (a second one ends the call in `received`). */
   private async readOne(): Promise<unknown> {
-    const bytes = await this.next();
-    const kind = this.method.methodKind === "unary" ? "unary" : "server streaming";
-    if (bytes === undefined) throw new ConnectError(`protocol error: missing input message for ${kind} method`, Code.Unimplemented);
-    if ((await this.next()) !== undefined)
-      throw new ConnectError(`protocol error: received extra input message for ${kind} method`, Code.Unimplemented);
+    while (this.ended === undefined && !this.aborted) await new Promise<void>((resolve) => (this.wakeReader = resolve));
+    if (this.aborted) throw this.aborted;
+    if (this.ended !== true) throw this.ended;
+    const bytes = this.queue.shift();
+    if (bytes === undefined) throw this.protocolError("missing input message");
     return parse(this.method, bytes);
+  }
+
+  private protocolError(what: string): ConnectError {
+    const kind = this.method.methodKind === "unary" ? "unary" : "server streaming";
+    return new ConnectError(`protocol error: ${what} for ${kind} method`, Code.Unimplemented);
   }
 
   /** Client streaming and bidi: the request messages as they arrive. */
@@ -264,16 +309,18 @@ class Http2Call implements CallState {
     frame.set(bytes, 5);
     if (!this.headersSent) {
       this.headersSent = true;
-      this.response.writeHead(200, nodeHeaders({ "content-type": "application/grpc+proto" }, this.responseHeaders));
+      const stream = this.stream;
+      stream.respond(withHeaders(RESPONSE_HEADERS, this.responseHeaders), { waitForTrailers: true });
+      stream.once("wantTrailers", () => stream.sendTrailers(this.trailers));
     }
-    return this.response.write(frame);
+    return this.stream.write(frame);
   }
 
   /** Resolves when the stream takes more data, or the call has ended. */
   private drained(): Promise<void> {
     return new Promise((resolve) => {
       this.wakeWriter = resolve;
-      this.response.once("drain", () => this.wake());
+      this.stream.once("drain", () => this.wake());
     });
   }
 
@@ -286,22 +333,18 @@ class Http2Call implements CallState {
     this.wake();
     // The handler's own work ends with the call, as Connect's context does.
     if (!this.aborted) this.controller?.abort(error ?? CALL_ENDED);
-    const stream = this.response.stream;
+    const stream = this.stream;
     if (stream.destroyed || stream.closed) return; // the client is gone: nobody to answer
-    let trailers: OutgoingHttpHeaders;
-    if (error === undefined) {
-      trailers = nodeHeaders({ "grpc-status": "0" }, this.responseTrailers);
-    } else {
-      trailers = nodeHeaders({}, setTrailerStatus(new Headers(this.responseTrailers), error));
-    }
+    const trailers =
+      error === undefined
+        ? withHeaders(OK_TRAILERS, this.responseTrailers)
+        : withHeaders({}, setTrailerStatus(new Headers(this.responseTrailers), error));
     if (this.headersSent) {
-      this.response.addTrailers(trailers);
-      this.response.end();
+      this.trailers = trailers;
+      stream.end();
     } else {
       // Trailers-Only: one HEADERS frame with the status and END_STREAM, as gRPC clients expect.
-      stream.respond(nodeHeaders({ ":status": 200, "content-type": "application/grpc+proto", ...trailers }, this.responseHeaders), {
-        endStream: true,
-      });
+      stream.respond(withHeaders({ ...RESPONSE_HEADERS, ...trailers }, this.responseHeaders), { endStream: true });
     }
     // Answered before the request ended (an error, a deadline): the client may stop sending.
     if (this.ended !== true) resetUnreadRequest(stream);
@@ -405,8 +448,10 @@ function parse(method: DescMethod, bytes: Uint8Array): unknown {
   }
 }
 
-/** `base` plus the entries of `extra` (later names win), for `respond`, `writeHead` and trailers. */
-function nodeHeaders(base: OutgoingHttpHeaders, extra: Headers | undefined): OutgoingHttpHeaders {
-  if (extra !== undefined) for (const [name, value] of extra) base[name] = value;
-  return base;
+/** `base` plus the entries of `extra` (later names win), for `respond` and trailers; `base` itself when there are none. */
+function withHeaders(base: OutgoingHttpHeaders, extra: Headers | undefined): OutgoingHttpHeaders {
+  if (extra === undefined) return base;
+  const headers = { ...base };
+  for (const [name, value] of extra) headers[name] = value;
+  return headers;
 }
