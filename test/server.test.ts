@@ -692,7 +692,7 @@ describe('conventions around the handler (wiring only: the stages have their own
   });
 
   it('only operations that declare an Idempotency-Key header say so in their descriptor (`idempotencyKey: true`)', () => {
-    const server = readFileSync(join(OUT, 'server.ts'), 'utf8');
+    const server = readFileSync(join(OUT, 'server-routes.js'), 'utf8');
     const flagged = [...server.matchAll(/\n    id: "(\w+)",[^]*?\n  \},?\n/g)]
       .filter((match) => match[0].includes('\n    idempotencyKey: true,\n'))
       .map((match) => match[1]);

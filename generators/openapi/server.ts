@@ -1,8 +1,12 @@
 /**
  * The REST server of an API, on `node:http` with no dependencies:
- * - `server.ts`: per operation a request type, a result type and a spec; the typed handlers
- *   interface; the static route tree; `createServer(handlers, options)` returning a listener for
- *   `http.createServer`, Express or Connect.
+ * - `server.ts`: per operation a request type and a result type; the typed handlers interface;
+ *   `createServer(handlers, options)` returning a listener for `http.createServer`, Express or Connect.
+ * - `server-routes.ts`: the data the runtime serves from, written out once: each operation's spec
+ *   (parameters, validators, responses) and the static route tree over them. A table nobody edits,
+ *   so with `validators: js` it is `server-routes.js` + `.d.ts` like the validators: a project's
+ *   `tsc` reads one declaration instead of checking ~1,000 object literals (most of server.ts's
+ *   check on GitHub's API).
  * - `server-validators.ts`: validators of each operation's parameters by location (and of inline
  *   bodies), emitted by the shared validator emitter; named schemas stay in `validators.ts`.
  * - `runtime/server.ts`, `server-input.ts`, `server-output.ts`: the core (routing, parsing,
@@ -77,16 +81,52 @@ export function emitServer(
 ): GeneratedFile[] {
   // A document without operations (webhooks only) has nothing to serve.
   if (model.operations.length === 0) return [];
-  const { server, file, validators } = serverContext(model, types, described, options);
+  const { server, file, tables, validators } = serverContext(model, types, described, options);
   // The template's own code names the runtime exports it uses ({{runtime}}), imported through `file`.
   const files: GeneratedFile[] = [{ path: 'server.ts', content: templates.render('openapi/server.ts.hbs', server, file) }];
-  // Same shape as validators.ts: the same template renders it.
-  if (validators) {
-    const render = (text: ValidatorModuleText) =>
-      templates.render('openapi/validators.ts.hbs', { source: options.source, ...text } satisfies ValidatorsContext);
-    files.push(...validatorModuleFiles('server-validators', validators.file, validators.result, render, validators.types));
-  }
+  // Same shape as validators.ts (imports, then code): the same template renders them.
+  const render = (text: ValidatorModuleText) =>
+    templates.render('openapi/validators.ts.hbs', { source: options.source, ...text } satisfies ValidatorsContext);
+  files.push(...validatorModuleFiles('server-routes', tables.file, tables, render));
+  if (validators) files.push(...validatorModuleFiles('server-validators', validators.file, validators.result, render, validators.types));
   return files;
+}
+
+/** server-routes: its builder, its code and, as `.js` + `.d.ts`, the declaration of `routes`. */
+interface ServerTables {
+  file: FileBuilder;
+  code: string;
+  declarations?: string;
+}
+
+const ROUTES_DOC = '/** The routes by path segment: literal segments first, then `{parameter}` segments. */';
+
+/**
+ * `operations` (one spec per handler) and `routes` (the tree over them). As `.ts` the table is
+ * declared with its type, not `satisfies`: the checker then keeps no literal type of the whole
+ * table. As `.js` the `.d.ts` declares `routes` alone, all that server.ts reads.
+ */
+function serverTables(file: FileBuilder, specs: string[], routes: string, handlersType: string, language: 'ts' | 'js'): ServerTables {
+  const routeNode = file.use(runtimeSymbol('RouteNode', 'server'));
+  const table = (type: string) =>
+    [
+      '/** What the runtime needs to know of each operation to serve it, by handler name. */',
+      `const operations${type} = {`,
+      ...specs,
+      '};',
+    ].join('\n');
+  if (language === 'js')
+    return {
+      file,
+      code: `${table('')}\n\n${ROUTES_DOC}\nexport const routes = ${routes};`,
+      declarations: `${ROUTES_DOC}\nexport declare const routes: ${routeNode};`,
+    };
+  const handlers = file.use(typeSymbol(handlersType, './server'));
+  const spec = file.use(runtimeSymbol('OperationSpec', 'server'));
+  return {
+    file,
+    code: `${table(`: Record<keyof ${handlers}, ${spec}>`)}\n\n${ROUTES_DOC}\nexport const routes: ${routeNode} = ${routes};`,
+  };
 }
 
 /** Names in server.ts that user code refers to (the handler scaffold types its object with them). */
@@ -154,7 +194,7 @@ function serverContext(
   types: TypeEmitter,
   described: OperationsInfo,
   options: ServerEmitOptions,
-): { server: ServerContext; file: FileBuilder; validators?: ServerValidators } {
+): { server: ServerContext; file: FileBuilder; tables: ServerTables; validators?: ServerValidators } {
   const { operations: infos, statusType } = described;
   const base = apiBaseName(model.title);
   const { handlers: handlersType, options: optionsType } = serverTypeNames(model);
@@ -163,8 +203,10 @@ function serverContext(
   for (const { name } of model.schemas)
     for (const type of [types.typeName(name, 'read'), types.typeName(name, 'write')]) known.set(type, typeSymbol(type, './types'));
   known.set(statusType, typeSymbol(statusType, './types'));
-  const ownNames = [handlersType, optionsType, 'BASE_PATHS', 'createServer', 'operations', 'routes', 'securitySchemes'];
+  const ownNames = [handlersType, optionsType, 'BASE_PATHS', 'createServer', 'securitySchemes'];
   const file = new FileBuilder('server.ts', [...ownNames, ...GLOBALS]);
+  // The specs' validators are imported where the specs are printed: server-routes.
+  const tablesFile = new FileBuilder('server-routes.ts', ['operations', 'routes', ...GLOBALS]);
   const reexported = file
     .reexportRuntime(...REEXPORTED_MODULES, ...(options.redis ? ['redis-store'] : []))
     .map((exported) => exported.name);
@@ -181,14 +223,14 @@ function serverContext(
     schemaValidator(schema, direction) {
       const name = typeof schema === 'object' && schema.$ref ? refName(schema.$ref) : undefined;
       if (!options.validators || name === undefined || !schemaNames.has(name)) return undefined;
-      return file.use(symbol(`validate${types.typeName(name, direction)}`, './validators'));
+      return tablesFile.use(symbol(`validate${types.typeName(name, direction)}`, './validators'));
     },
     ownValidator(suffix, schema) {
       const name = uniqueName(suffix, takenSuffixes);
       const root: SchemaObject =
         typeof schema === 'object' ? { ...schema, $defs: defs } : schema ? { $defs: defs } : { not: {}, $defs: defs };
       roots.push({ name, schema: root });
-      return file.use(symbol(`validate${name}`, './server-validators'));
+      return tablesFile.use(symbol(`validate${name}`, './server-validators'));
     },
     runtime: (name) => file.use(runtimeSymbol(name, 'server')),
   };
@@ -222,13 +264,17 @@ function serverContext(
           }),
       )
     : undefined;
-  const validators = roots.length ? typedValidators(roots, types, known, shared, options.language ?? 'ts') : undefined;
+  const language = options.language ?? 'ts';
+  const validators = roots.length ? typedValidators(roots, types, known, shared, language) : undefined;
+  const specs = operations.map((operation) => operation.spec);
+  const tables = serverTables(tablesFile, specs, routeLiteral(tree), handlersType, language);
 
   const example = exampleOf(operations.map((operation) => operation.info));
   const securitySchemes = schemes.map(([name, scheme]) => `  ${objectKey(name)}: ${schemeLiteral(scheme)},`);
   return {
     validators,
     file,
+    tables,
     server: {
       source: options.source,
       doc: jsDoc([
@@ -253,8 +299,7 @@ function serverContext(
       members: operations.map((operation) => operation.member),
       optionsType,
       securitySchemes,
-      specs: operations.map((operation) => operation.spec),
-      routes: routeLiteral(tree),
+      routes: file.use(symbol('routes', './server-routes')),
       apiName: base,
       createExample: example && createExample(handlersType, example, schemes.length > 0),
     },

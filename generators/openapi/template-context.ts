@@ -31,8 +31,9 @@ export interface TypesContext extends HeaderContext {
 }
 
 /**
- * `validators.ts` (`isX`/`validateX` per schema) and `server-validators.ts` (the server's checks
- * of each operation's parameters by location, and of inline bodies, with the types they narrow to).
+ * `validators.ts` (`isX`/`validateX` per schema), `server-validators.ts` (the server's checks
+ * of each operation's parameters by location, and of inline bodies, with the types they narrow to)
+ * and `server-routes.ts` (the server's operation specs and route tree, which the runtime serves from).
  * With `validators: js` (the default) it renders each module twice, as `.js` (the code, untyped)
  * and as `.d.ts` (the exported signatures, and the narrowed types), each with its own imports.
  * @template openapi/validators.ts.hbs
@@ -130,9 +131,7 @@ export interface ServerContext extends HeaderContext {
   optionsType: string;
   /** `securitySchemes` entries, one per scheme the authentication stage knows. */
   securitySchemes: string[];
-  /** `operations` entries: what the runtime needs of each operation to serve it. */
-  specs: string[];
-  /** The route tree as an object literal. */
+  /** The local name of `routes`, imported from server-routes (the specs and the route tree over them). */
   routes: string;
   /** The name of the API, `<Api>`, for `createServer`'s JSDoc. */
   apiName: string;

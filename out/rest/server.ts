@@ -9,31 +9,12 @@ import {
   type Listener,
   type MaybePromise,
   type OperationOptions,
-  type OperationSpec,
   type RequestContext,
   type ResponseHeaders,
-  type RouteNode,
   type ServerOptions,
   type SortField,
 } from "./runtime/server.js";
-import {
-  validateCreateProjectHeaders,
-  validateCreateTaskHeaders,
-  validateCreateTaskPath,
-  validateDeleteProjectPath,
-  validateDeleteTaskPath,
-  validateGetProjectPath,
-  validateGetTaskHeaders,
-  validateGetTaskPath,
-  validateListProjectsQuery,
-  validateListProjectTasksPath,
-  validateListProjectTasksQuery,
-  validateReplaceTaskHeaders,
-  validateReplaceTaskPath,
-  validateUpdateTaskHeaders,
-  validateUpdateTaskPath,
-  validateUploadAttachmentPath,
-} from "./server-validators.js";
+import { routes } from "./server-routes.js";
 import type {
   Attachment,
   Problem,
@@ -48,19 +29,6 @@ import type {
   UploadAttachmentBody,
   ValidationProblem,
 } from "./types.js";
-import {
-  validateAttachment,
-  validateProblem,
-  validateProject,
-  validateProjectInput,
-  validateProjectPage,
-  validateTask,
-  validateTaskInput,
-  validateTaskPage,
-  validateTaskPatch,
-  validateUploadAttachmentBody,
-  validateValidationProblem,
-} from "./validators.js";
 
 export type { Credentials } from "./runtime/auth.js";
 export { computeEtag } from "./runtime/conditional.js";
@@ -418,245 +386,6 @@ const securitySchemes = {
 } as const;
 
 /**
- * What the runtime needs to know of each operation to serve it. Declared with its type, not
- * `satisfies`: the checker then keeps no literal type of the whole table (a third fewer
- * assignability checks on a large API).
- */
-const operations: Record<keyof TasksApiHandlers, OperationSpec> = {
-  listProjects: {
-    id: "listProjects",
-    method: "GET",
-    path: "/projects",
-    security: [["bearerAuth"]],
-    parameters: [
-      { name: "page", in: "query", key: "page", type: "integer", default: 1 },
-      { name: "pageSize", in: "query", key: "pageSize", type: "integer", default: 20 },
-      { name: "sort", in: "query", key: "sort", type: "string", default: "name" },
-    ],
-    validate: { query: validateListProjectsQuery },
-    responses: {
-      "200": { contentType: "application/json", validate: validateProjectPage },
-      "401": { contentType: "application/problem+json", validate: validateProblem },
-      default: { contentType: "application/problem+json", validate: validateProblem },
-    },
-    pagination: { kind: "page", page: { name: "page", key: "page" }, pageSize: { name: "pageSize", key: "pageSize" }, items: "items", total: "total" },
-    sort: { key: "sort", fields: ["name", "createdAt"] },
-  },
-  createProject: {
-    id: "createProject",
-    method: "POST",
-    path: "/projects",
-    security: [["bearerAuth"]],
-    idempotencyKey: true,
-    parameters: [
-      { name: "Idempotency-Key", in: "header", key: "idempotencyKey", type: "string" },
-    ],
-    validate: { header: validateCreateProjectHeaders },
-    body: { required: true, mediaTypes: ["application/json"], validate: validateProjectInput },
-    responses: {
-      "201": { contentType: "application/json", validate: validateProject },
-      "401": { contentType: "application/problem+json", validate: validateProblem },
-      "403": { contentType: "application/problem+json", validate: validateProblem },
-      "422": { contentType: "application/problem+json", validate: validateValidationProblem },
-      "429": { contentType: "application/problem+json", validate: validateProblem },
-      default: { contentType: "application/problem+json", validate: validateProblem },
-    },
-    location: { property: "id" },
-  },
-  getProject: {
-    id: "getProject",
-    method: "GET",
-    path: "/projects/{projectId}",
-    security: [["bearerAuth"]],
-    parameters: [
-      { name: "projectId", in: "path", key: "projectId", type: "string" },
-    ],
-    validate: { path: validateGetProjectPath },
-    responses: {
-      "200": { contentType: "application/json", validate: validateProject },
-      "404": { contentType: "application/problem+json", validate: validateProblem },
-      default: { contentType: "application/problem+json", validate: validateProblem },
-    },
-  },
-  deleteProject: {
-    id: "deleteProject",
-    method: "DELETE",
-    path: "/projects/{projectId}",
-    security: [["bearerAuth"]],
-    parameters: [
-      { name: "projectId", in: "path", key: "projectId", type: "string" },
-    ],
-    validate: { path: validateDeleteProjectPath },
-    responses: {
-      "403": { contentType: "application/problem+json", validate: validateProblem },
-      default: { contentType: "application/problem+json", validate: validateProblem },
-    },
-  },
-  listProjectTasks: {
-    id: "listProjectTasks",
-    method: "GET",
-    path: "/projects/{projectId}/tasks",
-    security: [["bearerAuth"]],
-    parameters: [
-      { name: "projectId", in: "path", key: "projectId", type: "string" },
-      { name: "cursor", in: "query", key: "cursor", type: "string" },
-      { name: "limit", in: "query", key: "limit", type: "integer", default: 20 },
-      { name: "sort", in: "query", key: "sort", type: "string" },
-      { name: "filter[status]", in: "query", key: "status", group: "filter", type: "string" },
-      { name: "filter[assignee]", in: "query", key: "assignee", group: "filter", type: "string" },
-      { name: "fields", in: "query", key: "fields", type: "array", items: "string", explode: false },
-    ],
-    validate: { path: validateListProjectTasksPath, query: validateListProjectTasksQuery },
-    responses: {
-      "200": { contentType: "application/json", validate: validateTaskPage },
-      "404": { contentType: "application/problem+json", validate: validateProblem },
-      default: { contentType: "application/problem+json", validate: validateProblem },
-    },
-    pagination: { kind: "cursor", cursor: "cursor", items: "items", next: "nextCursor" },
-    sort: { key: "sort", fields: ["title", "dueDate", "createdAt"] },
-    fields: { key: "fields", items: "items" },
-  },
-  createTask: {
-    id: "createTask",
-    method: "POST",
-    path: "/projects/{projectId}/tasks",
-    security: [["bearerAuth"]],
-    idempotencyKey: true,
-    parameters: [
-      { name: "projectId", in: "path", key: "projectId", type: "string" },
-      { name: "Idempotency-Key", in: "header", key: "idempotencyKey", type: "string" },
-    ],
-    validate: { path: validateCreateTaskPath, header: validateCreateTaskHeaders },
-    body: { required: true, mediaTypes: ["application/json"], validate: validateTaskInput },
-    responses: {
-      "201": { contentType: "application/json", validate: validateTask },
-      "409": { contentType: "application/problem+json", validate: validateProblem },
-      "422": { contentType: "application/problem+json", validate: validateValidationProblem },
-      "429": { contentType: "application/problem+json", validate: validateProblem },
-      default: { contentType: "application/problem+json", validate: validateProblem },
-    },
-  },
-  getTask: {
-    id: "getTask",
-    method: "GET",
-    path: "/tasks/{taskId}",
-    security: [["bearerAuth"]],
-    parameters: [
-      { name: "taskId", in: "path", key: "taskId", type: "string" },
-      { name: "If-None-Match", in: "header", key: "ifNoneMatch", type: "string" },
-    ],
-    validate: { path: validateGetTaskPath, header: validateGetTaskHeaders },
-    responses: {
-      "200": { contentType: "application/json", validate: validateTask },
-      "404": { contentType: "application/problem+json", validate: validateProblem },
-      default: { contentType: "application/problem+json", validate: validateProblem },
-    },
-  },
-  replaceTask: {
-    id: "replaceTask",
-    method: "PUT",
-    path: "/tasks/{taskId}",
-    security: [["bearerAuth"]],
-    ifMatch: "optional",
-    parameters: [
-      { name: "taskId", in: "path", key: "taskId", type: "string" },
-      { name: "If-Match", in: "header", key: "ifMatch", type: "string" },
-    ],
-    validate: { path: validateReplaceTaskPath, header: validateReplaceTaskHeaders },
-    body: { required: true, mediaTypes: ["application/json"], validate: validateTaskInput },
-    responses: {
-      "200": { contentType: "application/json", validate: validateTask },
-      "412": { contentType: "application/problem+json", validate: validateProblem },
-      "422": { contentType: "application/problem+json", validate: validateValidationProblem },
-      default: { contentType: "application/problem+json", validate: validateProblem },
-    },
-  },
-  deleteTask: {
-    id: "deleteTask",
-    method: "DELETE",
-    path: "/tasks/{taskId}",
-    security: [["bearerAuth"]],
-    parameters: [
-      { name: "taskId", in: "path", key: "taskId", type: "string" },
-    ],
-    validate: { path: validateDeleteTaskPath },
-    responses: {
-      default: { contentType: "application/problem+json", validate: validateProblem },
-    },
-  },
-  updateTask: {
-    id: "updateTask",
-    method: "PATCH",
-    path: "/tasks/{taskId}",
-    security: [["bearerAuth"]],
-    ifMatch: "optional",
-    parameters: [
-      { name: "taskId", in: "path", key: "taskId", type: "string" },
-      { name: "If-Match", in: "header", key: "ifMatch", type: "string" },
-    ],
-    validate: { path: validateUpdateTaskPath, header: validateUpdateTaskHeaders },
-    body: { required: true, mediaTypes: ["application/merge-patch+json"], validate: validateTaskPatch },
-    responses: {
-      "200": { contentType: "application/json", validate: validateTask },
-      "412": { contentType: "application/problem+json", validate: validateProblem },
-      default: { contentType: "application/problem+json", validate: validateProblem },
-    },
-  },
-  uploadAttachment: {
-    id: "uploadAttachment",
-    method: "POST",
-    path: "/tasks/{taskId}/attachments",
-    security: [["bearerAuth"]],
-    parameters: [
-      { name: "taskId", in: "path", key: "taskId", type: "string" },
-    ],
-    validate: { path: validateUploadAttachmentPath },
-    body: { required: true, mediaTypes: ["multipart/form-data"], validate: validateUploadAttachmentBody, fields: { file: { type: "binary" }, caption: { type: "string" } } },
-    responses: {
-      "201": { contentType: "application/json", validate: validateAttachment },
-      "413": { contentType: "application/problem+json", validate: validateProblem },
-      default: { contentType: "application/problem+json", validate: validateProblem },
-    },
-  },
-};
-
-/** The routes by path segment: literal segments first, then `{parameter}` segments. */
-const routes: RouteNode = {
-  children: {
-    projects: {
-      path: "/projects",
-      methods: { GET: operations.listProjects, POST: operations.createProject },
-      param: {
-        path: "/projects/{projectId}",
-        names: ["projectId"],
-        methods: { GET: operations.getProject, DELETE: operations.deleteProject },
-        children: {
-          tasks: {
-            path: "/projects/{projectId}/tasks",
-            names: ["projectId"],
-            methods: { GET: operations.listProjectTasks, POST: operations.createTask },
-          },
-        },
-      },
-    },
-    tasks: {
-      param: {
-        path: "/tasks/{taskId}",
-        names: ["taskId"],
-        methods: { GET: operations.getTask, PUT: operations.replaceTask, DELETE: operations.deleteTask, PATCH: operations.updateTask },
-        children: {
-          attachments: {
-            path: "/tasks/{taskId}/attachments",
-            names: ["taskId"],
-            methods: { POST: operations.uploadAttachment },
-          },
-        },
-      },
-    },
-  },
-};
-
-/**
  * The request listener of TasksApi: for `http.createServer` (or `createHttpServer`, which also sets
  * request limits), or as middleware with `app.use(listener)`. Routes live under `BASE_PATHS` unless
  * `options.basePath` says otherwise.
@@ -684,5 +413,5 @@ export function createServer(
   options: TasksApiServerOptions & { context?: (base: RequestContext) => unknown } = {},
 ): Listener {
   const { context, ...settings } = options;
-  return createListener({ routes, basePaths: BASE_PATHS, securitySchemes }, handlers, settings, context);
+  return createListener({ routes: routes, basePaths: BASE_PATHS, securitySchemes }, handlers, settings, context);
 }
