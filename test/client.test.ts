@@ -546,7 +546,8 @@ describe('parameter styles (runtime/http-styles.ts, named by the operations that
     const files = await generateClientFiles(join(folder, 'styles.yaml'));
     writeFiles(join(folder, 'out'), files);
     transpileFolder(join(folder, 'out'));
-    const client = files.find((file) => file.path === 'client.ts')?.content ?? '';
+    // The descriptions that name the serialisers live in client-operations (client.ts re-exports them).
+    const client = files.find((file) => file.path === 'client-operations.js')?.content ?? '';
     expect(client).toContain(
       [
         'import {',

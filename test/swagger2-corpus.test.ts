@@ -69,16 +69,19 @@ describe('corpus: the Swagger 2.0 documents of ../shared/corpus/openapi', async 
         onWarnings: (found) => (warnings = found),
       });
       expect(warnings).toEqual([]);
-      const expected = ['types.ts', 'client.ts', 'server.ts', ...(model.schemas.length ? ['validators.d.ts', 'validators.js'] : [])];
+      const expected = [
+        'types.ts',
+        'client.ts',
+        'server.ts',
+        'client-operations.d.ts',
+        'client-operations.js',
+        'server-routes.d.ts',
+        'server-routes.js',
+        ...(model.schemas.length ? ['validators.d.ts', 'validators.js'] : []),
+      ];
       const main = files
         .map((file) => file.path)
-        .filter(
-          (path) =>
-            !path.startsWith('runtime/') &&
-            !path.startsWith('server-validators.') &&
-            !path.startsWith('server-routes.') &&
-            path !== 'response-validators.ts',
-        );
+        .filter((path) => !path.startsWith('runtime/') && !path.startsWith('server-validators.') && path !== 'response-validators.ts');
       expect(main.sort()).toEqual(expected.sort());
       expect(model.operations.length).toBeGreaterThan(0);
     });

@@ -37,13 +37,16 @@ import type { GeneratedFile } from '../core/pipeline/output.js';
 import { refName } from '../core/schema/json-schema.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { isJsonMediaType, type OperationInfo, type OperationsInfo, type ResponseCase } from './operation-types.js';
-import type { ClientContext, ResponseValidatorsContext } from './template-context.js';
+import type { ClientContext, ResponseValidatorsContext, ValidatorsContext } from './template-context.js';
+import { validatorModuleFiles, type ValidatorModuleText } from '../core/emit/validators/files.js';
 
 export interface ClientEmitOptions {
   /** Input file, for the generated header. */
   source: string;
   /** Whether `validators.ts` is generated: then `response-validators.ts` is written from it. */
   validators: boolean;
+  /** The API's `options.validators`: the operation descriptions as `.ts`, or as `.js` + `.d.ts`. */
+  language?: 'ts' | 'js';
 }
 
 /** The runtime modules whose public API (`@public` exports) `client.ts` re-exports, so users need only import the client. */
@@ -71,9 +74,15 @@ export function emitClient(
   templates: TemplateRenderer,
   options: ClientEmitOptions,
 ): GeneratedFile[] {
-  const { client, file, responseValidators } = clientContext(model, types, described, options);
+  const { client, file, operations, responseValidators } = clientContext(model, types, described, options);
   // The template's own code names the runtime exports it uses ({{runtime}}), imported through `file`.
   const files = [{ path: 'client.ts', content: templates.render('openapi/client.ts.hbs', client, file) }];
+  if (operations) {
+    // Imports, then code, like the validator modules: the same template renders it.
+    const render = (text: ValidatorModuleText) =>
+      templates.render('openapi/validators.ts.hbs', { source: options.source, ...text } satisfies ValidatorsContext);
+    files.push(...validatorModuleFiles('client-operations', operations.file, operations, render));
+  }
   if (responseValidators)
     files.push({ path: 'response-validators.ts', content: templates.render('openapi/response-validators.ts.hbs', responseValidators) });
   return files;
@@ -84,7 +93,7 @@ function clientContext(
   types: TypeEmitter,
   described: OperationsInfo,
   options: ClientEmitOptions,
-): { client: ClientContext; file: FileBuilder; responseValidators?: ResponseValidatorsContext } {
+): { client: ClientContext; file: FileBuilder; operations?: OperationsModule; responseValidators?: ResponseValidatorsContext } {
   const infos = described.operations;
   const base = apiBaseName(model.title);
   /** The interface of `createClient`'s object, named after the API (`TasksApiClient`). */
@@ -106,7 +115,6 @@ function clientContext(
     'createHttpClient',
     'securitySchemes',
     'http',
-    ...infos.map(operationConstant),
     ...GLOBALS,
   ]);
   file.reexportRuntime(...REEXPORTED_MODULES);
@@ -118,7 +126,11 @@ function clientContext(
   const local = (type: string): string => file.rewrite(type, known);
 
   const securitySchemes = schemes.map(([name, scheme]) => file.code`  ${objectKey(name)}: ${schemeLiteral(scheme)},`);
-  const specs = infos.map((info) => operationSpec(info, model, file, local));
+  // The descriptions live in client-operations (client.ts imports and re-exports them): data nobody
+  // edits, which with `validators: js` a project's tsc reads as one declaration each.
+  const operationsFile = new FileBuilder('client-operations.ts', [...infos.map(operationConstant), ...GLOBALS]);
+  const specs = infos.map((info) => operationSpec(info, model, operationsFile, (type) => operationsFile.rewrite(type, known)));
+  const operations = hasOperations ? operationsModule(operationsFile, specs, options.language ?? 'ts') : undefined;
   const methods = infos.flatMap((info) => operationMethods(info, file, local));
   const implementations = infos.flatMap((info) => operationImplementations(info, file, local));
   const errors = infos.map((info) => `  ${propertyKey(info.method)}: ${local(info.errorType)};`);
@@ -148,7 +160,7 @@ function clientContext(
         `const http = createHttpClient(${example.options});`,
         `const result = await http.call(${[operationConstant(example.info), example.params].filter(Boolean).join(', ')});`,
       ]),
-    specs,
+    operationsModule: hasOperations,
     methods,
     implementations,
     httpDefaults:
@@ -161,7 +173,25 @@ function clientContext(
     isApiErrorExample: isApiErrorExample(infos),
     hasOperations,
   };
-  return { client, file, responseValidators: responseValidatorsContext(model, types, infos, options) };
+  return {
+    client,
+    file,
+    ...(operations ? { operations } : {}),
+    responseValidators: responseValidatorsContext(model, types, infos, options),
+  };
+}
+
+/** client-operations: its builder, its code and, as `.js` + `.d.ts`, its declarations. */
+interface OperationsModule {
+  file: FileBuilder;
+  code: string;
+  declarations?: string;
+}
+
+function operationsModule(file: FileBuilder, specs: OperationSpecText[], language: 'ts' | 'js'): OperationsModule {
+  const join = (parts: string[]) => parts.join('\n\n');
+  if (language === 'ts') return { file, code: join(specs.map((spec) => spec.ts)) };
+  return { file, code: join(specs.map((spec) => spec.js)), declarations: join(specs.map((spec) => spec.declaration)) };
 }
 
 /**
@@ -302,8 +332,15 @@ function operationConstant(info: OperationInfo): string {
   return `${info.method}Operation`;
 }
 
+/** An operation's exported constant as TypeScript, and as JavaScript with its declaration. */
+interface OperationSpecText {
+  ts: string;
+  js: string;
+  declaration: string;
+}
+
 /** The exported constant describing `info` to the runtime, typed with its params and responses. */
-function operationSpec(info: OperationInfo, model: ApiModel, file: FileBuilder, local: (type: string) => string): string {
+function operationSpec(info: OperationInfo, model: ApiModel, file: FileBuilder, local: (type: string) => string): OperationSpecText {
   const { operation } = info;
   const lines = [
     `id: ${stringLiteral(info.method)}`,
@@ -350,12 +387,18 @@ function operationSpec(info: OperationInfo, model: ApiModel, file: FileBuilder, 
   ]);
   const typeArgs = [params, local(info.resultType), local(info.responseType)];
   const specType = file.use(runtimeSymbol('TypedOperationSpec', 'http'));
-  const head = `export const ${operationConstant(info)}: ${specType}<${typeArgs.join(', ')}> = {`;
-  const wrapped =
-    head.length <= MAX_LINE
-      ? head
-      : `export const ${operationConstant(info)}: ${specType}<\n${typeArgs.map((arg) => `  ${arg}`).join(',\n')}\n> = {`;
-  return `${doc}${wrapped}\n${lines.map((line) => `  ${line},`).join('\n')}\n};`;
+  const name = operationConstant(info);
+  const oneLine = `${specType}<${typeArgs.join(', ')}>`;
+  const type =
+    `export const ${name}: ${oneLine} = {`.length <= MAX_LINE
+      ? oneLine
+      : `${specType}<\n${typeArgs.map((arg) => `  ${arg}`).join(',\n')}\n>`;
+  const body = `{\n${lines.map((line) => `  ${line},`).join('\n')}\n}`;
+  return {
+    ts: `${doc}export const ${name}: ${type} = ${body};`,
+    js: `${doc}export const ${name} = ${body};`,
+    declaration: `${doc}export declare const ${name}: ${type};`,
+  };
 }
 
 /**
@@ -438,7 +481,7 @@ function operationMethods(info: OperationInfo, file: FileBuilder, local: (type: 
 
 /** `createClient`'s implementation of the methods of an operation. */
 function operationImplementations(info: OperationInfo, file: FileBuilder, local: (type: string) => string): string[] {
-  const spec = operationConstant(info);
+  const spec = file.use(symbol(operationConstant(info), './client-operations'));
   const [params, args] = info.hasParams ? ['params, init', 'params, init'] : ['init', 'undefined, init'];
   const lines = [`    ${propertyKey(info.method)}: (${params}) => http.call(${spec}, ${args}),`];
   if (info.iterator) {

@@ -68,7 +68,8 @@ export async function generateOpenApi({ api, templates, memo }: GeneratorContext
   }
   // A document with no operations (webhooks only) has nothing for a client to call.
   if (api.emit.includes('client') && model.operations.length > 0) {
-    const options = { source, validators: withValidators };
+    // The language is part of the key: it decides client-operations' files.
+    const options = { source, validators: withValidators, language };
     const client = () => emitClient(model, types, described, templates, options);
     files.push(...memoized(memo, 'client', () => clientKey(model, described, options, shapes()), client));
   }

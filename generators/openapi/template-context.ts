@@ -32,8 +32,9 @@ export interface TypesContext extends HeaderContext {
 
 /**
  * `validators.ts` (`isX`/`validateX` per schema), `server-validators.ts` (the server's checks
- * of each operation's parameters by location, and of inline bodies, with the types they narrow to)
- * and `server-routes.ts` (the server's operation specs and route tree, which the runtime serves from).
+ * of each operation's parameters by location, and of inline bodies, with the types they narrow to),
+ * `server-routes.ts` (the server's operation specs and route tree, which the runtime serves from)
+ * and `client-operations.ts` (the client's `<method>Operation` constants, which client.ts re-exports).
  * With `validators: js` (the default) it renders each module twice, as `.js` (the code, untyped)
  * and as `.d.ts` (the exported signatures, and the narrowed types), each with its own imports.
  * @template openapi/validators.ts.hbs
@@ -83,8 +84,8 @@ export interface ClientContext extends HeaderContext {
   optionsType: string;
   /** The client interface's name, `<Api>Client`. */
   clientName: string;
-  /** The `export const <method>Operation: TypedOperationSpec<…> = { … };` constants, with their JSDoc. */
-  specs: string[];
+  /** Whether `client-operations` exists (the `<method>Operation` constants), which client.ts re-exports. */
+  operationsModule: boolean;
   /** The client interface's members: each operation's method (and item iterator when paginated), with JSDoc. */
   methods: string[];
   /** `createClient`'s JSDoc: the API's title, version, description and an example call. */
