@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { EMIT_KINDS, findConfig, inlineConfig, loadConfig, type ApiConfig, type EmitKind } from '../generators/core/config/config.js';
 import { CodegenError, UsageError, formatDiagnostic } from '../generators/core/diagnostics.js';
 import { missingPackagesReport } from '../generators/core/pipeline/dependencies.js';
+import { tsconfigWarnings } from '../generators/core/pipeline/tsconfig-check.js';
 import { generate } from '../generators/core/pipeline/generate.js';
 import { RunMemo } from '../generators/core/pipeline/run-memo.js';
 import { optionsHelp } from '../generators/core/config/options-docs.js';
@@ -142,6 +143,7 @@ type Log = { out: (text: string) => void; err: (text: string) => void };
 async function run(configure: () => Promise<ApiConfig[]>, options: RunOptions, log: Log, extraWatched: string[]): Promise<number> {
   // Under --watch the same missing packages would be named after every save: say it once per change.
   let lastNeeds = '';
+  let lastBuildWarnings = '';
   // Under --watch each run reuses what the previous one computed from the same inputs.
   const memo = options.watch ? new RunMemo() : undefined;
   const once = async (loaded?: ApiConfig[]): Promise<{ code: number; apis?: ApiConfig[] }> => {
@@ -152,6 +154,9 @@ async function run(configure: () => Promise<ApiConfig[]>, options: RunOptions, l
     const sets = await generate(apis, memo);
     memo?.end();
     if (!options.quiet) for (const warning of sets.flatMap((set) => set.warnings ?? [])) log.err(formatDiagnostic(warning));
+    const buildWarnings = options.quiet ? [] : tsconfigWarnings(sets);
+    if (buildWarnings.join('\n') !== lastBuildWarnings) buildWarnings.forEach((line) => log.err(line));
+    lastBuildWarnings = options.watch ? buildWarnings.join('\n') : '';
     const plan = await planWrites(sets);
     // Packages the output imports that the project lacks: printed even with --quiet (the output
     // cannot compile without them), and a failure of --check (CI must catch it).

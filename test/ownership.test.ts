@@ -121,7 +121,7 @@ describe('ownership of generated files', () => {
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     const generated = filesIn(join(dir, 'gen/feed'));
-    const sources = Object.keys(generated).filter((path) => path.endsWith('.ts'));
+    const sources = Object.keys(generated).filter((path) => /\.(ts|js)$/.test(path));
     expect(sources).toContain('runtime/sse-client.ts');
     for (const path of sources) {
       const origin = path.startsWith('runtime/') ? 'Runtime of codegen v\\d+\\.\\d+\\.\\d+\\S*' : 'Generated from feed\\.asyncapi\\.yaml';
