@@ -16,7 +16,7 @@ describe('bench summary', () => {
       ran: [
         { section: 'ws-server', result: { ok: true } },
         { section: 'sse-server', result: { ok: true } },
-        { section: 'grpc-server', result: { ratio: { calls: 1.3, cpu: 1.25 }, results: [] } },
+        { section: 'grpc-messages', result: { ratio: { binaryMin: 1.3 } } },
         { section: 'rest-server', error: new Error('boom') },
       ],
     });
@@ -24,12 +24,12 @@ describe('bench summary', () => {
     const row = (what: string) => text.split('\n').find((line) => line.includes(what)) ?? '';
     expect(row(TARGETS.ws.what)).toMatch(/0\.90×\s+0\.97×\s+≥ 0\.95×\s+missed$/);
     expect(row(TARGETS.sse.what)).toMatch(/1\.20×\s+1\.10×\s+≥ 1×\s+met$/);
-    expect(row(TARGETS.grpc.what)).toMatch(/1\.30×\s+1\.25×\s+≥ 1\.2×\s+met$/);
+    expect(row(TARGETS['protobuf-binary'].what)).toMatch(/1\.30×\s+—\s+≥ 1×\s+met$/);
     expect(row('section rest-server')).toMatch(/✗ harness failed$/);
     expect(summaryRows().map((entry: { id?: string; met: boolean | null }) => [entry.id, entry.met])).toEqual([
       ['ws', false],
       ['sse', true],
-      ['grpc', true],
+      ['protobuf-binary', true],
       [undefined, null],
     ]);
   });

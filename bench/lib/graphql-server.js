@@ -13,6 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpuMs, startServer } from './servers.js';
 import { fmtRatio, int, median, table } from './stats.js';
+import { recordTarget } from './summary.js';
 import { ROOT, versionOf } from './tools.js';
 
 const CONNECTIONS = 50;
@@ -264,6 +265,27 @@ export async function benchGraphQLServer({ log, quick, seconds = quick ? 3 : 10 
     `   ours / mercurius = ${fmtRatio(mercurius.rps)} req/s, ${fmtRatio(mercurius.cpu)} by CPU per request (its CPU/req over ours) (target ≥ ${TARGET}×: ${verdict})`,
   );
   log(`   ours / yoga = ${fmtRatio(yoga.rps)} req/s, ${fmtRatio(yoga.cpu)} by CPU per request`);
+  const figure = (entry) =>
+    entry && measured(entry) ? `${int(Math.round(entry.rps))} req/s, ${entry.cpuUsPerRequest?.toFixed(0)} µs/req` : undefined;
+  recordTarget({
+    section: 'graphql-server',
+    id: 'graphql',
+    what: 'GraphQL nested query req/s (limits on)',
+    ours: figure(ours),
+    peer: `Mercurius + graphql-jit ${figure(of('mercurius')) ?? ''}`.trim(),
+    ratio: mercurius.rps,
+    cpuRatio: mercurius.cpu,
+  });
+  recordTarget({
+    section: 'graphql-server',
+    id: 'graphql',
+    what: 'GraphQL nested query req/s, vs graphql-yoga (information)',
+    ours: figure(ours),
+    peer: `graphql-yoga ${figure(of('yoga')) ?? ''}`.trim(),
+    ratio: yoga.rps,
+    cpuRatio: yoga.cpu,
+    target: null,
+  });
   return {
     ok,
     query: 'ProjectTasks',
