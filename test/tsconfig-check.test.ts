@@ -25,13 +25,19 @@ describe('a tsconfig that would drop the generated .js modules from its build', 
       /^tsconfig\.json:4:15: warning: tsc emits to outDir without allowJs, so the build will lack .*validators\.js/m,
     );
     expect(result.stderr).toMatch(/hint: set "allowJs": true/);
+    for (const include of ['"src"', '"src/**/*.ts"', '"src/generated/*.ts"'])
+      expect(generate(project(`{ "compilerOptions": { "outDir": "build" }, "include": [${include}] }`)).stderr, include).toMatch(
+        /without allowJs/,
+      );
   });
 
-  it('is quiet with allowJs, with noEmit, without outDir, and under --quiet', () => {
+  it('is quiet with allowJs, with noEmit, without outDir, when its include does not reach the output, and under --quiet', () => {
     for (const tsconfig of [
       '{ "compilerOptions": { "outDir": "build", "allowJs": true } }',
       '{ "compilerOptions": { "outDir": "build", "noEmit": true } }',
       '{ "compilerOptions": { "strict": true } }',
+      '{ "compilerOptions": { "outDir": "build" }, "include": ["lib/**/*.ts"] }',
+      '{ "compilerOptions": { "outDir": "build" }, "files": ["main.ts"] }',
     ]) {
       expect(generate(project(tsconfig)).stderr, tsconfig).not.toMatch(/allowJs/);
     }
