@@ -142,7 +142,7 @@ export function printSummary(log, { ran }) {
       fmtRatio(row.ratio),
       fmtRatio(row.cpuRatio ?? null),
       targetText(row.target),
-      row.failed ? '✗ harness failed' : met === null ? (row.note ?? 'not measured') : met ? 'met' : 'missed',
+      row.failed ? '✗ harness failed' : met === null ? (row.note ?? (row.target ? 'not measured' : 'information')) : met ? 'met' : 'missed',
     ];
   });
   log(
