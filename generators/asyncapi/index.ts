@@ -8,7 +8,7 @@
  */
 import { createTypeEmitter, type TypeEmitter } from '../core/emit/types/emit.js';
 import { emitValidators } from '../core/emit/validators/emit.js';
-import { validatorModuleFiles, type ValidatorModuleText } from '../core/emit/validators/files.js';
+import { jsModuleFiles, type ModuleText } from '../core/emit/module-files.js';
 import type { Generated, GeneratorContext } from '../core/pipeline/generator.js';
 import { FileBuilder } from '../core/builder/file.js';
 import { commentText, jsDoc, propertyKey } from '../core/builder/names.js';
@@ -41,14 +41,14 @@ export async function generateAsyncApi({ api, templates }: GeneratorContext<'asy
     const file = new FileBuilder('validators.ts');
     // `validators: js` (the default): validators.js + validators.d.ts, which a project's tsc only reads.
     const result = emitValidators(model.schemas, { typeName: types.typeName, file, language: api.options.validators ?? 'js' });
-    const render = (text: ValidatorModuleText) =>
+    const render = (text: ModuleText) =>
       templates.render('asyncapi/validators.ts.hbs', {
         source,
         title: commentText(model.title),
         version: commentText(model.version),
         ...text,
       } satisfies ValidatorsContext);
-    files.push(...validatorModuleFiles('validators', file, result, render));
+    files.push(...jsModuleFiles('validators', file, result, render));
   }
   if (api.emit.includes('server')) files.push(...emitServer(model, types, templates, source, { redis: api.options.redis === true }));
   if (api.emit.includes('client')) files.push(...emitClient(model, types, templates, source));

@@ -37,8 +37,8 @@ import type { GeneratedFile } from '../core/pipeline/output.js';
 import { refName } from '../core/schema/json-schema.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { isJsonMediaType, type OperationInfo, type OperationsInfo, type ResponseCase } from './operation-types.js';
-import type { ClientContext, ResponseValidatorsContext, ValidatorsContext } from './template-context.js';
-import { validatorModuleFiles, type ValidatorModuleText } from '../core/emit/validators/files.js';
+import type { ClientContext, ResponseValidatorsContext, ModuleContext } from './template-context.js';
+import { jsModuleFiles, type ModuleText } from '../core/emit/module-files.js';
 
 export interface ClientEmitOptions {
   /** Input file, for the generated header. */
@@ -79,9 +79,9 @@ export function emitClient(
   const files = [{ path: 'client.ts', content: templates.render('openapi/client.ts.hbs', client, file) }];
   if (operations) {
     // Imports, then code, like the validator modules: the same template renders it.
-    const render = (text: ValidatorModuleText) =>
-      templates.render('openapi/validators.ts.hbs', { source: options.source, ...text } satisfies ValidatorsContext);
-    files.push(...validatorModuleFiles('client-operations', operations.file, operations, render));
+    const render = (text: ModuleText) =>
+      templates.render('openapi/module.ts.hbs', { source: options.source, ...text } satisfies ModuleContext);
+    files.push(...jsModuleFiles('client-operations', operations.file, operations, render));
   }
   if (responseValidators)
     files.push({ path: 'response-validators.ts', content: templates.render('openapi/response-validators.ts.hbs', responseValidators) });
@@ -177,7 +177,7 @@ function clientContext(
     client,
     file,
     ...(operations ? { operations } : {}),
-    responseValidators: responseValidatorsContext(model, types, infos, options),
+    responseValidators: responseModuleContext(model, types, infos, options),
   };
 }
 
@@ -198,7 +198,7 @@ function operationsModule(file: FileBuilder, specs: OperationSpecText[], languag
  * `response-validators.ts`: the validator of each 2xx JSON body whose schema is a named one, by
  * operation and status; none without validators.ts or without such a body.
  */
-function responseValidatorsContext(
+function responseModuleContext(
   model: ApiModel,
   types: TypeEmitter,
   infos: OperationInfo[],

@@ -5,7 +5,7 @@
  */
 import { createTypeEmitter } from '../core/emit/types/emit.js';
 import { emitValidators } from '../core/emit/validators/emit.js';
-import { validatorModuleFiles, type ValidatorModuleText } from '../core/emit/validators/files.js';
+import { jsModuleFiles, type ModuleText } from '../core/emit/module-files.js';
 import type { Generated, GeneratorContext } from '../core/pipeline/generator.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { FileBuilder } from '../core/builder/file.js';
@@ -19,7 +19,7 @@ import { describeOperations, emitOperationTypes } from './operation-types.js';
 import { handlerScaffold } from './handlers.js';
 import { requestSchemas } from './requests.js';
 import { emitServer } from './server.js';
-import type { TypesContext, ValidatorsContext } from './template-context.js';
+import type { TypesContext, ModuleContext } from './template-context.js';
 
 export async function generateOpenApi({ api, templates, memo }: GeneratorContext<'openapi'>): Promise<Generated> {
   let warnings: Diagnostic[] = [];
@@ -60,9 +60,8 @@ export async function generateOpenApi({ api, templates, memo }: GeneratorContext
     const emit = () => {
       const file = new FileBuilder('validators.ts');
       const result = emitValidators(model.schemas, { typeName: types.typeName, file, language });
-      const render = (text: ValidatorModuleText) =>
-        templates.render('openapi/validators.ts.hbs', { source, ...text } satisfies ValidatorsContext);
-      return validatorModuleFiles('validators', file, result, render);
+      const render = (text: ModuleText) => templates.render('openapi/module.ts.hbs', { source, ...text } satisfies ModuleContext);
+      return jsModuleFiles('validators', file, result, render);
     };
     files.push(...memoized(memo, 'validators', () => `${language}\n${shapes()}`, emit));
   }

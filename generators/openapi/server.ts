@@ -36,19 +36,29 @@
  */
 import type { TypeEmitter } from '../core/emit/types/emit.js';
 import { emitSchemaValidators, type ValidatorCode } from '../core/emit/validators/emit.js';
-import { validatorModuleFiles, type ValidatorModuleText } from '../core/emit/validators/files.js';
+import { jsModuleFiles, type ModuleText } from '../core/emit/module-files.js';
 import type { ExternalValidator } from '../core/emit/validators/module.js';
 import type { ApiModel, SecurityScheme } from './model.js';
 import type { JsonSchema, SchemaObject } from '../core/schema/json-schema.js';
 import { FileBuilder, runtimeSymbol, symbol, typeSymbol, type ImportSymbol } from '../core/builder/file.js';
-import { apiBaseName, jsDoc, jsDocLines, objectKey, propertyKey, stringLiteral, uniqueName } from '../core/builder/names.js';
+import {
+  apiBaseName,
+  jsDoc,
+  jsDocLines,
+  objectKey,
+  objectProperty,
+  propertyAccess,
+  propertyKey,
+  stringLiteral,
+  uniqueName,
+} from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import { refName } from '../core/schema/json-schema.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { OperationInfo, OperationsInfo } from './operation-types.js';
 import { ServerOperations, type ServerNames } from './server-operations.js';
 import { routeLiteral, routeTree } from './server-routes.js';
-import type { ServerContext, ValidatorsContext } from './template-context.js';
+import type { ServerContext, ModuleContext } from './template-context.js';
 
 export interface ServerEmitOptions {
   /** Input file, for the generated header. */
@@ -85,10 +95,10 @@ export function emitServer(
   // The template's own code names the runtime exports it uses ({{runtime}}), imported through `file`.
   const files: GeneratedFile[] = [{ path: 'server.ts', content: templates.render('openapi/server.ts.hbs', server, file) }];
   // Same shape as validators.ts (imports, then code): the same template renders them.
-  const render = (text: ValidatorModuleText) =>
-    templates.render('openapi/validators.ts.hbs', { source: options.source, ...text } satisfies ValidatorsContext);
-  files.push(...validatorModuleFiles('server-routes', tables.file, tables, render));
-  if (validators) files.push(...validatorModuleFiles('server-validators', validators.file, validators.result, render, validators.types));
+  const render = (text: ModuleText) =>
+    templates.render('openapi/module.ts.hbs', { source: options.source, ...text } satisfies ModuleContext);
+  files.push(...jsModuleFiles('server-routes', tables.file, tables, render));
+  if (validators) files.push(...jsModuleFiles('server-validators', validators.file, validators.result, render, validators.types));
   return files;
 }
 
@@ -249,7 +259,7 @@ function serverContext(
     operations.map(({ info }) => ({
       method: info.operation.method,
       path: info.operation.path,
-      spec: propertyAccessOf('operations', info.method),
+      spec: propertyAccess('operations', info.method),
     })),
   );
   const schemes = Object.entries(model.securitySchemes).filter(([, scheme]) => scheme.type !== 'mutualTLS');
@@ -299,15 +309,11 @@ function serverContext(
       members: operations.map((operation) => operation.member),
       optionsType,
       securitySchemes,
-      routes: file.use(symbol('routes', './server-routes')),
+      routes: objectProperty('routes', file.use(symbol('routes', './server-routes'))),
       apiName: base,
       createExample: example && createExample(handlersType, example, schemes.length > 0),
     },
   };
-}
-
-function propertyAccessOf(target: string, name: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? `${target}.${name}` : `${target}[${stringLiteral(name)}]`;
 }
 
 function schemeLiteral(scheme: SecurityScheme): string {

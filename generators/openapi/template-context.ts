@@ -37,9 +37,9 @@ export interface TypesContext extends HeaderContext {
  * and `client-operations.ts` (the client's `<method>Operation` constants, which client.ts re-exports).
  * With `validators: js` (the default) it renders each module twice, as `.js` (the code, untyped)
  * and as `.d.ts` (the exported signatures, and the narrowed types), each with its own imports.
- * @template openapi/validators.ts.hbs
+ * @template openapi/module.ts.hbs
  */
-export interface ValidatorsContext extends HeaderContext {
+export interface ModuleContext extends HeaderContext {
   /** The import statements: the types, the runtime's validation helpers and, for `server-validators.ts`, the validators of `validators.ts` it calls. */
   imports: string;
   /** The declarations: for `server-validators.ts` the narrowed types first, then constants and functions, printed by the validator emitter every style shares. */
@@ -132,7 +132,7 @@ export interface ServerContext extends HeaderContext {
   optionsType: string;
   /** `securitySchemes` entries, one per scheme the authentication stage knows. */
   securitySchemes: string[];
-  /** The local name of `routes`, imported from server-routes (the specs and the route tree over them). */
+  /** The `routes` property of `createListener`'s spec: `routes`, or `routes: <local>` when the import is aliased (the specs and the route tree, from server-routes). */
   routes: string;
   /** The name of the API, `<Api>`, for `createServer`'s JSDoc. */
   apiName: string;

@@ -237,12 +237,12 @@ export const ${name}Codec: ${codecType} = {
     const writes = fields.map((field) => this.writeField(field, message)).join('\n');
     const cases = message.fields.map((field) => this.readCases(field)).join('\n');
     const keyword = exported ? 'export function' : 'function';
-    return `/** Writes the fields of a \`${message.typeName}\`, then its unknown fields. */
+    return `/** Writes the fields of the message \`${message.typeName}\`, then its unknown fields. */
 ${keyword} ${write}(w: ${writer}, m: ${shape}): void {
 ${indent(writes, 2)}${writes ? '\n' : ''}  ${this.runtime('writeUnknown')}(w, m);
 }
 
-/** Reads the fields of a \`${message.typeName}\` up to \`end\` into \`m\`; repeated message fields merge, as in \`mergeFromBinary\`. */
+/** Reads the fields of the message \`${message.typeName}\` up to \`end\` into \`m\`; repeated message fields merge, as in \`mergeFromBinary\`. */
 ${keyword} ${read}(r: ${reader}, end: number, m: ${shape} = ${this.zeroMessage(message)}): ${shape} {
   while (r.pos < end) {
     const start = r.pos;

@@ -413,5 +413,5 @@ export function createServer(
   options: TasksApiServerOptions & { context?: (base: RequestContext) => unknown } = {},
 ): Listener {
   const { context, ...settings } = options;
-  return createListener({ routes: routes, basePaths: BASE_PATHS, securitySchemes }, handlers, settings, context);
+  return createListener({ routes, basePaths: BASE_PATHS, securitySchemes }, handlers, settings, context);
 }

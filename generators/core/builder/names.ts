@@ -166,6 +166,11 @@ export function objectKey(name: string): string {
   return propertyKey(name);
 }
 
+/** An object literal's property holding a local: the shorthand `name` when the local has the key's name. */
+export function objectProperty(key: string, local: string): string {
+  return key === local ? key : `${objectKey(key)}: ${local}`;
+}
+
 /** Property access: `obj.name` or `obj["na-me"]`. */
 export function propertyAccess(target: string, name: string): string {
   return IDENTIFIER.test(name) ? `${target}.${name}` : `${target}[${stringLiteral(name)}]`;
