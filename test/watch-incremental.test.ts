@@ -6,7 +6,9 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { inlineConfig, type EmitKind } from '../generators/core/config/config.js';
+import { formatDiagnostic } from '../generators/core/diagnostics.js';
 import { generate } from '../generators/core/pipeline/generate.js';
 import { RunMemo } from '../generators/core/pipeline/run-memo.js';
 import { ROOT } from './support/cli.js';
@@ -18,8 +20,12 @@ type Edit = { name: string; text: (previous: string) => string; fails?: true; re
 async function replay(input: string, emit: EmitKind[], edits: Edit[]): Promise<void> {
   const output = join(tempDir('codegen-incremental-'), 'out');
   const apis = inlineConfig(input, output, emit, undefined);
+  // The warnings too: their positions must follow the edit.
   const files = async (memo?: RunMemo) =>
-    (await generate(apis, memo)).flatMap((set) => set.files.map((file) => `${file.path}\n${file.content}`));
+    (await generate(apis, memo)).flatMap((set) => [
+      ...set.files.map((file) => `${file.path}\n${file.content}`),
+      `warnings\n${(set.warnings ?? []).map(formatDiagnostic).join('\n')}`,
+    ]);
   const memo = new RunMemo();
   memo.begin();
   await files(memo);
@@ -107,6 +113,64 @@ describe('codegen --watch reuses only what an edit leaves valid', () => {
         { name: '$ref target renamed', text: (t) => t.replaceAll('TaskStatus', 'TaskState') },
         { name: 'document broken', text: (t) => t.slice(0, t.indexOf('enum: [todo, in_') + 16), fails: true },
         { name: 'document fixed', text: () => original, reuses: true },
+      ],
+    );
+  });
+
+  it('tasks.json: inside a string, a property renamed, two components at once, an operation, info, a schema added, a component renamed, broken and fixed; warnings located after each', {
+    timeout: 300_000,
+  }, async () => {
+    const dir = tempDir('codegen-incremental-');
+    cpSync(join(ROOT, 'schemas/openapi'), dir, { recursive: true });
+    const input = join(dir, 'tasks.json');
+    const document = parse(readFileSync(join(dir, 'tasks.yaml'), 'utf8')) as { components: { schemas: Record<string, unknown> } };
+    // Forgiven with a located warning, below every edit: its line moves with them.
+    document.components.schemas.Odd = { type: 'strnig' };
+    writeFileSync(input, JSON.stringify(document, null, 2));
+    const label = '"color": {\n            "type": "string",\n            "pattern": "^#[0-9a-f]{6}$"\n          }\n';
+    let beforeBreak = '';
+    await replay(
+      input,
+      ['types', 'validators', 'client', 'server'],
+      [
+        {
+          name: 'inside a string',
+          text: (t) => replaced(t, '"Where a task is in its life."', '"Where a task stands."'),
+          reuses: true,
+        },
+        {
+          name: 'property added (lines move)',
+          text: (t) => replaced(t, label, `${label.slice(0, -1)},\n          "weight": {\n            "type": "integer"\n          }\n`),
+          reuses: true,
+        },
+        { name: 'property renamed', text: (t) => replaced(t, '"weight": {', '"heft": {'), reuses: true },
+        {
+          name: 'two components in one save',
+          text: (t) =>
+            replaced(
+              replaced(t, '"Where a task stands."', '"Where a task is."'),
+              '"Who works on the task; a person or a team."',
+              '"Who works on the task."',
+            ),
+          reuses: true,
+        },
+        { name: 'an operation', text: (t) => replaced(t, '"Fetch one project."', '"Read one project."'), reuses: true },
+        { name: 'info', text: (t) => replaced(t, 'A small task tracker', 'A tiny task tracker'), reuses: true },
+        {
+          name: 'schema added at the end',
+          text: (t) => replaced(t, '"Odd": {', '"Note": {\n        "type": "string"\n      },\n      "Odd": {'),
+          reuses: true,
+        },
+        { name: 'component renamed with its references', text: (t) => t.replaceAll('TaskStatus', 'TaskState') },
+        {
+          name: 'a component broken',
+          text: (t) => (
+            (beforeBreak = t),
+            replaced(t, '"heft": {\n            "type": "integer"\n          }', '"heft": {\n            "type": "integer"\n')
+          ),
+          fails: true,
+        },
+        { name: 'fixed', text: () => beforeBreak, reuses: true },
       ],
     );
   });

@@ -12,6 +12,8 @@ import { FileBuilder } from '../core/builder/file.js';
 import { commentText } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import { memoized } from '../core/pipeline/run-memo.js';
+import { JsonReparse } from '../core/schema/json-reparse.js';
+import { KeptLowerings } from '../core/schema/registry.js';
 import { validatorsKey } from '../core/emit/validators/key.js';
 import { clientKey, emitClient } from './client.js';
 import { loadOpenApi } from './load.js';
@@ -29,6 +31,7 @@ export async function generateOpenApi({ api, templates, memo }: GeneratorContext
     maxInputBytes: api.maxInputBytes,
     strict: api.strict === true,
     onWarnings: (forgiven) => (warnings = forgiven),
+    ...(memo && { kept: memo.state('parses and lowerings', () => ({ parses: new JsonReparse(), lowerings: new KeptLowerings() })) }),
   });
   const source = model.source;
   const types = createTypeEmitter(

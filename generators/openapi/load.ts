@@ -13,6 +13,8 @@ import { CodegenError, error, type Diagnostic } from '../core/diagnostics.js';
 import { InputFiles } from '../core/pipeline/input-files.js';
 import type { SourceDoc } from '../core/schema/json-documents.js';
 import { describe, Documents, isObject, Problems } from '../core/schema/json-documents.js';
+import type { JsonReparse } from '../core/schema/json-reparse.js';
+import type { KeptLowerings } from '../core/schema/registry.js';
 import { convertSwagger2, isSwagger } from './swagger2.js';
 import { lowerDocument } from './lower.js';
 
@@ -27,17 +29,26 @@ export interface LoadOptions {
   strict?: boolean;
   /** Receives the warnings, in file order (not called when loading fails). */
   onWarnings?: (warnings: Diagnostic[]) => void;
+  /**
+   * What a watch process keeps across runs (`codegen --watch`): the JSON inputs' parses, so an edit
+   * re-parses only what it changed, and the schemas' lowerings, reused for the values it left alone.
+   */
+  kept?: { parses: JsonReparse; lowerings: KeptLowerings };
 }
 
 export async function loadOpenApi(inputPath: string, options: LoadOptions = {}): Promise<ApiModel> {
   const files = new InputFiles({ roots: options.readRoots ?? [dirname(resolve(inputPath))], maxBytes: options.maxInputBytes });
-  const docs = new Documents(resolve(options.displayRoot ?? process.cwd()), files, { lenientYaml: true });
+  const docs = new Documents(
+    resolve(options.displayRoot ?? process.cwd()),
+    files,
+    options.kept ? { lenientYaml: true, reparse: options.kept.parses } : { lenientYaml: true },
+  );
   const opened = docs.open(resolve(inputPath));
   if (Array.isArray(opened)) throw new CodegenError(opened);
   const problems = new Problems(!options.strict);
   // Swagger 2.0 is read as the OpenAPI 3.0 document it says, with the 2.0 file's positions.
   const root = isSwagger(opened.data) ? convertSwagger2(checkSwaggerVersion(opened), docs, problems) : opened;
-  const model = lowerDocument(root, docs, checkVersion(root), problems);
+  const model = lowerDocument(root, docs, checkVersion(root), problems, options.kept?.lowerings);
   for (const forgiven of docs.warnings) problems.warn(forgiven.message, forgiven.location, forgiven.hint);
   problems.throwIfAny();
   options.onWarnings?.(problems.sortedWarnings());

@@ -16,17 +16,26 @@
 import type { ApiModel } from './model.js';
 import type { Documents, Problems, SourceDoc, Where } from '../core/schema/json-documents.js';
 import { at, describe, isObject, locate, own } from '../core/schema/json-documents.js';
-import { SchemaRegistry } from '../core/schema/registry.js';
+import { SchemaRegistry, type KeptLowerings } from '../core/schema/registry.js';
 import { OperationLowering } from './lower-operation.js';
 import { nameOperations } from './operation-names.js';
 import { addPagination } from './pagination.js';
 import { collectOperations } from './path-items.js';
 import { lowerSecurity, lowerSecuritySchemes } from './security.js';
 
-/** The model of `root`; `docs` resolves the `$ref`s it makes, to it or to other files. */
-export function lowerDocument(root: SourceDoc, docs: Documents, dialect: '3.0' | '3.1', problems: Problems): ApiModel {
+/**
+ * The model of `root`; `docs` resolves the `$ref`s it makes, to it or to other files. `kept`: the
+ * previous runs' schema lowerings (`codegen --watch`).
+ */
+export function lowerDocument(
+  root: SourceDoc,
+  docs: Documents,
+  dialect: '3.0' | '3.1',
+  problems: Problems,
+  kept?: KeptLowerings,
+): ApiModel {
   const top: Where = { doc: root, path: undefined };
-  const schemas = new SchemaRegistry(docs, dialect, problems);
+  const schemas = new SchemaRegistry(docs, dialect, problems, kept);
   registerComponentSchemas(root, schemas, problems);
 
   const securitySchemes = lowerSecuritySchemes(root, docs, problems, dialect);

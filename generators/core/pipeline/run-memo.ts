@@ -25,6 +25,16 @@ export class RunMemo {
     return value;
   }
 
+  /** What a step keeps across runs and updates itself (the last parse of each input), created on first use; not counted. */
+  state<T>(slot: string, create: () => T): T {
+    this.#touched.add(slot);
+    const kept = this.#slots.get(slot);
+    if (kept) return kept.value as T;
+    const value = create();
+    this.#slots.set(slot, { key: '', value });
+    return value;
+  }
+
   /** Starts a run: counts from zero. */
   begin(): void {
     this.stats.hits = 0;
@@ -39,13 +49,17 @@ export class RunMemo {
 
   /** The same memo with every slot name prefixed, so two APIs never share a slot. */
   scope(prefix: string): ScopedMemo {
-    return { get: (slot, key, compute) => this.get(`${prefix}\u0000${slot}`, key, compute) };
+    return {
+      get: (slot, key, compute) => this.get(`${prefix}\u0000${slot}`, key, compute),
+      state: (slot, create) => this.state(`${prefix}\u0000state\u0000${slot}`, create),
+    };
   }
 }
 
 /** One API's view of the run memo. */
 export interface ScopedMemo {
   get<T>(slot: string, key: string, compute: () => T): T;
+  state<T>(slot: string, create: () => T): T;
 }
 
 /** `compute()` through `memo` when there is one (the key is written only then), else `compute()`. */

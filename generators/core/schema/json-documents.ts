@@ -13,6 +13,7 @@ import type { Document, Node as YamlNode } from 'yaml';
 import type { Diagnostic, SourceLocation } from '../diagnostics.js';
 import { CodegenError } from '../diagnostics.js';
 import { InputFiles, refusalHint, showPath } from '../pipeline/input-files.js';
+import type { JsonReparse } from './json-reparse.js';
 import { readWithJsYaml, repairQuotedIndentation, sameData } from './lenient-yaml.js';
 
 /** A JSON pointer as a linked list, so walking a big document allocates one cell per step. */
@@ -104,6 +105,8 @@ export class Problems {
   readonly list: Diagnostic[] = [];
   readonly warnings: Diagnostic[] = [];
   private readonly seen = new Set<string>();
+  /** Problems reported so far, each time one is (a repeat too): a step that reported none is known to have none. */
+  reported = 0;
 
   constructor(private readonly forgive = false) {}
 
@@ -118,6 +121,7 @@ export class Problems {
 
   /** Adds a diagnostic once: a shared component with a problem is reached from many places. */
   push(diagnostic: Diagnostic): void {
+    this.reported++;
     const where = diagnostic.location;
     const key = `${where ? `${where.file}:${where.line}:${where.column}` : ''} ${diagnostic.message}`;
     if (this.seen.has(key)) return;
@@ -210,22 +214,46 @@ function keyText(key: unknown): string | undefined {
   return key === null || key === undefined ? undefined : String(key);
 }
 
+/** Where a value lies in a JSON text: its key (members of objects), its first character and the offset after its last. */
+export interface JsonSpan {
+  key: number;
+  value: number;
+  end: number;
+  /** The pointer's parts. */
+  parts: string[];
+}
+
+/** The spans of the values down to some depth, by JSON pointer; a duplicate key's span is its last (the one JSON.parse keeps). */
+export type JsonIndex = Map<string, JsonSpan>;
+
+/** How deep `JsonPositions` indexes: `/paths/{path}/{method}`, `/components/schemas/{name}`. */
+export const INDEXED_DEPTH = 3;
+
 /**
  * Positions in a JSON text, found by scanning only what lies on the way to the pointer. The first
  * three levels (`/paths/{path}/{method}`, `/components/schemas/{name}`) are indexed in one pass the
- * first time they are needed, so many lookups in a large file stay cheap.
+ * first time they are needed (or handed over by json-reparse.ts, which keeps them across edits), so
+ * many lookups in a large file stay cheap.
  */
-class JsonPositions {
-  private index: Map<string, { key: number; value: number }> | undefined;
-  constructor(private readonly text: string) {}
+export class JsonPositions {
+  constructor(
+    private readonly text: string,
+    private index?: JsonIndex,
+  ) {}
+
+  /** The index of the first levels, built on first use. */
+  spans(): JsonIndex {
+    this.index ??= this.indexed(this.skipSpace(0), [], new Map());
+    return this.index;
+  }
 
   find(parts: string[]): { key?: number; value: number } {
-    if (!this.index) this.index = this.buildIndex(3);
+    const index = this.spans();
     // Start from the deepest indexed ancestor, then scan the rest of the way.
-    let depth = Math.min(parts.length, 3);
+    let depth = Math.min(parts.length, INDEXED_DEPTH);
     let start: { key?: number; value: number } = { value: this.skipSpace(0) };
     for (; depth > 0; depth--) {
-      const hit = this.index.get(encodePointer(parts.slice(0, depth)));
+      const hit = index.get(encodePointer(parts.slice(0, depth)));
       if (hit) {
         start = hit;
         break;
@@ -240,18 +268,20 @@ class JsonPositions {
     return found;
   }
 
-  private buildIndex(maxDepth: number): Map<string, { key: number; value: number }> {
-    const index = new Map<string, { key: number; value: number }>();
+  /** Adds to `index` the spans below the value at `at` (pointer `parts`) down to the indexed depth. */
+  indexed(at: number, parts: string[], index: JsonIndex): JsonIndex {
     // Returns where the value at `at` ends, so no part of the text is scanned twice.
-    const walk = (at: number, pointer: string, depth: number): number => {
-      if (depth >= maxDepth) return this.skipValue(at);
+    const walk = (at: number, parts: string[], pointer: string): number => {
+      if (parts.length >= INDEXED_DEPTH) return this.skipValue(at);
       return this.forEachMember(at, (name, key, value) => {
         const p = `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-        index.set(p, { key, value });
-        return walk(value, p, depth + 1);
+        const span: JsonSpan = { key, value, end: value, parts: [...parts, name] };
+        index.set(p, span);
+        span.end = walk(value, span.parts, p);
+        return span.end;
       });
     };
-    walk(this.skipSpace(0), '', 0);
+    walk(at, parts, encodePointer(parts));
     return index;
   }
 
@@ -335,16 +365,13 @@ class JsonPositions {
 }
 
 class JsonDoc implements SourceDoc {
-  private readonly positions: JsonPositions;
   constructor(
     readonly path: string,
     readonly display: string,
     readonly data: unknown,
-    text: string,
+    private readonly positions: JsonPositions,
     private readonly lines: Lines,
-  ) {
-    this.positions = new JsonPositions(text);
-  }
+  ) {}
 
   locate(pointer: Path | string[] | undefined, part: 'key' | 'value' = 'value'): SourceLocation {
     const parts = Array.isArray(pointer) ? pointer : segments(pointer);
@@ -367,12 +394,13 @@ export class Documents {
 
   /**
    * `lenientYaml`: YAML that js-yaml reads but `yaml` refuses (under-indented continuation lines of
-   * quoted strings, see lenient-yaml.ts) is read as js-yaml reads it, with a warning.
+   * quoted strings, see lenient-yaml.ts) is read as js-yaml reads it, with a warning. `reparse`:
+   * the previous runs' parses of JSON files (`codegen --watch`), which an edit's parse starts from.
    */
   constructor(
     readonly displayRoot: string,
     files?: InputFiles,
-    private readonly options: { lenientYaml?: boolean } = {},
+    private readonly options: { lenientYaml?: boolean; reparse?: JsonReparse } = {},
   ) {
     this.files = files ?? new InputFiles({ roots: [displayRoot] });
   }
@@ -411,7 +439,11 @@ export class Documents {
     // JSON first when it looks like JSON: much faster, and positions are found lazily.
     if (/^\s*[{[]/.test(text)) {
       try {
-        return new JsonDoc(path, display, JSON.parse(text), text, lines);
+        const { data, positions } = this.options.reparse?.parse(path, text) ?? {
+          data: JSON.parse(text),
+          positions: new JsonPositions(text),
+        };
+        return new JsonDoc(path, display, data, positions, lines);
       } catch {
         // Not strict JSON: the YAML parser accepts more (and explains what it does not).
       }

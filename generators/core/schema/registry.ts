@@ -12,7 +12,7 @@
  */
 import type { JsonSchema, NamedSchema } from './json-schema.js';
 import { isIdentifier, pascalCase, safeIdentifier, uniqueName } from '../builder/names.js';
-import type { Documents, Problems, Where } from './json-documents.js';
+import type { Documents, Path, Problems, Where } from './json-documents.js';
 import { at, encodePointer, isObject, locate, locateWhenRead, resolveRef, segments } from './json-documents.js';
 import { lowerSchema, type SchemaContext } from './dialect.js';
 
@@ -24,10 +24,12 @@ export class SchemaRegistry {
   private readonly named: NamedSchema[] = [];
   readonly context: SchemaContext;
 
+  /** `kept`: the previous runs' lowerings (`codegen --watch`). */
   constructor(
     private readonly docs: Documents,
     dialect: '3.0' | '3.1',
     readonly problems: Problems,
+    private readonly kept?: KeptLowerings,
   ) {
     this.context = { dialect, problems, refTo: (ref, where) => this.refTo(ref, where) };
   }
@@ -74,7 +76,7 @@ export class SchemaRegistry {
     // Lowering a schema may register more (its refs): the queue grows while it is read.
     for (let i = 0; i < this.queue.length; i++) {
       const item = this.queue[i];
-      const schema = lowerSchema(item.value, item.where, this.context);
+      const schema = this.lower(item.value, item.where);
       if (typeof schema === 'object') locateWhenRead(schema, 'x-location', item.where);
       whereOf.set(item.name, item.where);
       this.named.push({ name: item.name, schema, origin: item.origin });
@@ -82,6 +84,30 @@ export class SchemaRegistry {
     this.queue.length = 0;
     this.checkAliasCycles(whereOf);
     return [...this.named].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /**
+   * `value` lowered, or the previous run's lowering of the same object at the same place when it
+   * reported no problem and each reference it made names the same schema again (asked again, in the
+   * same order, so names are given as a fresh lowering gives them).
+   */
+  private lower(value: unknown, where: Where): JsonSchema {
+    if (!this.kept || !isObject(value)) return lowerSchema(value, where, this.context);
+    const place = `${this.context.dialect} ${where.doc.path}#${encodePointer(segments(where.path))}`;
+    const kept = this.kept.get(value, place);
+    if (kept?.refs.every(({ ref, path, target }) => this.refTo(ref, { doc: where.doc, path }) === target)) return kept.schema;
+    const refs: KeptLowering['refs'] = [];
+    let sameDoc = true;
+    const refTo = (ref: string, at: Where) => {
+      const target = this.refTo(ref, at);
+      refs.push({ ref, path: at.path, target });
+      sameDoc &&= at.doc === where.doc;
+      return target;
+    };
+    const reported = this.problems.reported;
+    const schema = lowerSchema(value, where, { ...this.context, refTo });
+    if (sameDoc && this.problems.reported === reported) this.kept.set(value, place, { schema, refs });
+    return schema;
   }
 
   /** `A: {$ref: B}`, `B: {$ref: A}` names no shape at all. */
@@ -112,5 +138,30 @@ export class SchemaRegistry {
         chain.push(name);
       }
     }
+  }
+}
+
+/** One schema's lowering and the references it made, in order, with the names they got. */
+interface KeptLowering {
+  schema: JsonSchema;
+  refs: { ref: string; path: Path | undefined; target: string | undefined }[];
+}
+
+/**
+ * Lowerings kept by a watch process, by the raw schema object and its place: an edit re-parses
+ * only what it changed (json-reparse.ts), so every other schema is the same object as last run.
+ * Nothing mutates a lowered schema or a parsed value, so sharing them between runs is safe.
+ */
+export class KeptLowerings {
+  #byValue = new WeakMap<object, Map<string, KeptLowering>>();
+
+  get(value: object, place: string): KeptLowering | undefined {
+    return this.#byValue.get(value)?.get(place);
+  }
+
+  set(value: object, place: string, lowering: KeptLowering): void {
+    let places = this.#byValue.get(value);
+    if (!places) this.#byValue.set(value, (places = new Map()));
+    places.set(place, lowering);
   }
 }
