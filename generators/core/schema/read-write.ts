@@ -4,7 +4,7 @@
  * or through the schemas it references) gets two TypeScript types and two validators: `Task` for
  * what the server sends (read), `TaskInput` for what a client sends (write).
  */
-import { forEachSubschema, refName, type NamedSchema } from './json-schema.js';
+import { forEachSubschema, refName, type JsonSchema, type NamedSchema } from './json-schema.js';
 import { uniqueName } from '../builder/names.js';
 
 export type Direction = 'read' | 'write';
@@ -16,6 +16,24 @@ export interface ReadWriteNames {
   write: string;
 }
 
+/** By schema object: lowered schemas are never mutated, and `codegen --watch` keeps unchanged ones run after run. */
+const walked = new WeakMap<object, { marked: boolean; refs: Set<string> }>();
+
+/** Whether `schema` marks anything readOnly or writeOnly, and the names it references. */
+function markedAndReferences(schema: JsonSchema): { marked: boolean; refs: Set<string> } {
+  const cached = typeof schema === 'object' ? walked.get(schema) : undefined;
+  if (cached) return cached;
+  const found = { marked: false, refs: new Set<string>() };
+  forEachSubschema(schema, (node) => {
+    if (typeof node !== 'object') return;
+    if (node.readOnly || node.writeOnly) found.marked = true;
+    const target = node.$ref ? refName(node.$ref) : undefined;
+    if (target) found.refs.add(target);
+  });
+  if (typeof schema === 'object') walked.set(schema, found);
+  return found;
+}
+
 /**
  * Decides, for every named schema, whether its read and write variants differ, and names both.
  * `requestSchemas` names the schemas requests use directly (bodies, parameters). Names are unique
@@ -25,14 +43,7 @@ export function readWriteNames(schemas: NamedSchema[], requestSchemas?: Iterable
   const direct = new Map<string, boolean>();
   const references = new Map<string, Set<string>>();
   for (const { name, schema } of schemas) {
-    let marked = false;
-    const refs = new Set<string>();
-    forEachSubschema(schema, (node) => {
-      if (typeof node !== 'object') return;
-      if (node.readOnly || node.writeOnly) marked = true;
-      const target = node.$ref ? refName(node.$ref) : undefined;
-      if (target) refs.add(target);
-    });
+    const { marked, refs } = markedAndReferences(schema);
     direct.set(name, marked);
     references.set(name, refs);
   }
