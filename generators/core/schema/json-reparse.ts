@@ -12,11 +12,11 @@
  */
 import { INDEXED_DEPTH, JsonPositions, setOwn, type JsonIndex, type JsonSpan } from './json-documents.js';
 
-/** The last parse of a file: its text, its data, and (once an edit needed them) the spans of its first levels. */
+/** The last parse of a file: its text, its data, and its positions (whose index, once built, the next edit moves). */
 interface Parsed {
   text: string;
   data: unknown;
-  index: JsonIndex | undefined;
+  positions: JsonPositions;
 }
 
 /** One watch process's last parse of each JSON input, by absolute path. */
@@ -29,10 +29,10 @@ export class JsonReparse {
     const parsed = (previous && (previous.text === text ? previous : spliced(previous, text))) ?? {
       text,
       data: JSON.parse(text),
-      index: undefined,
+      positions: new JsonPositions(text),
     };
     this.#last.set(path, parsed);
-    return { data: parsed.data, positions: new JsonPositions(text, parsed.index) };
+    return { data: parsed.data, positions: parsed.positions };
   }
 }
 
@@ -43,9 +43,9 @@ function spliced(previous: Parsed, text: string): Parsed | undefined {
   const tail = commonSuffix(old, text, Math.min(old.length, text.length) - start);
   const oldEnd = old.length - tail;
   const delta = text.length - old.length;
-  previous.index ??= new JsonPositions(old).spans();
+  const index = previous.positions.spans();
   let span: JsonSpan | undefined;
-  for (const candidate of previous.index.values()) {
+  for (const candidate of index.values()) {
     if (candidate.value <= start && oldEnd <= candidate.end && (!span || candidate.parts.length > span.parts.length)) span = candidate;
   }
   if (!span) return undefined;
@@ -57,7 +57,7 @@ function spliced(previous: Parsed, text: string): Parsed | undefined {
   }
   const data = replaced(previous.data, span.parts, 0, value);
   if (data === undefined) return undefined;
-  return { text, data, index: shifted(previous.index, span, text, delta) };
+  return { text, data, positions: new JsonPositions(text, shifted(index, span, text, delta)) };
 }
 
 /** A copy of `data` with the value at `parts` (from `i`) replaced; undefined when it is not there. */
