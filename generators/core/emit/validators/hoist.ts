@@ -69,9 +69,7 @@ export function structuralKey(schema: JsonSchema): string {
     if (ANNOTATIONS.has(keyword) || keyword.startsWith('x-')) continue;
     let text: string;
     if (SCHEMA_MAPS.has(keyword) && value && typeof value === 'object' && !Array.isArray(value)) {
-      text = `{${Object.entries(value as Record<string, JsonSchema>)
-        .map(([name, child]) => `${JSON.stringify(name)}:${childKey(child)}`)
-        .join(',')}}`;
+      text = mapKey(value as Record<string, JsonSchema>);
     } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) {
       text = `[${(value as JsonSchema[]).map(childKey).join(',')}]`;
     } else if (SCHEMA_ONES.has(keyword) && !Array.isArray(value)) {
@@ -86,14 +84,35 @@ export function structuralKey(schema: JsonSchema): string {
   return key;
 }
 
-/** A subschema inside its parent's key: booleans as themselves, objects by interned id. */
-function childKey(schema: JsonSchema): string {
-  if (typeof schema !== 'object' || schema === null) return JSON.stringify(schema);
-  const key = structuralKey(schema);
+const mapKeys = new WeakMap<object, string>();
+
+/**
+ * A map of subschemas (`properties`, `$defs`, ...) inside its parent's key, by interned id and
+ * cached per map object: the server's parameter documents all share the API's `$defs` (~1,000
+ * schemas on GitHub's API), which would otherwise be spelled out again in each document's key.
+ */
+function mapKey(map: Record<string, JsonSchema>): string {
+  const cached = mapKeys.get(map);
+  if (cached !== undefined) return cached;
+  const text = `{${Object.entries(map)
+    .map(([name, child]) => `${JSON.stringify(name)}:${childKey(child)}`)
+    .join(',')}}`;
+  const id = intern(text);
+  mapKeys.set(map, id);
+  return id;
+}
+
+function intern(key: string): string {
   let id = interned.get(key);
   if (id === undefined) {
     id = `#${interned.size}`;
     interned.set(key, id);
   }
   return id;
+}
+
+/** A subschema inside its parent's key: booleans as themselves, objects by interned id. */
+function childKey(schema: JsonSchema): string {
+  if (typeof schema !== 'object' || schema === null) return JSON.stringify(schema);
+  return intern(structuralKey(schema));
 }
