@@ -144,15 +144,16 @@ function properties(schema: JsonSchema | undefined, resolve: Resolve): Array<[st
   return [...Object.entries(resolved.properties ?? {}), ...(resolved.allOf ?? []).flatMap((member) => properties(member, resolve))];
 }
 
-/** Whether `names` lists every path parameter of `path` under the same names. */
-function samePath(a: string, b: string): boolean {
-  const normal = (path: string) => path.replace(/\{[^{}]+\}/g, '{}').replace(/\/+$/, '');
-  return normal(a) === normal(b);
+/** A path with its parameters' names left out (`/tasks/{taskId}/` → `/tasks/{}`): routes equal under it match alike. */
+function pathShape(path: string): string {
+  return path.replace(/\{[^{}]+\}/g, '{}').replace(/\/+$/, '');
 }
 
 export class ServerOperations {
   private readonly resolve: Resolve;
   private readonly taken: Set<string>;
+  /** The first GET operation of each path shape, for `locationProperty` (built on first use). */
+  private getByShape: Map<string, Operation> | undefined;
 
   constructor(
     private readonly model: ApiModel,
@@ -353,9 +354,14 @@ export class ServerOperations {
     const created = info.success.find((item) => item.code === 201);
     const schema = created?.content?.schema;
     if (!schema) return undefined;
-    const member = this.model.operations.find(
-      (other) => other.method === 'get' && samePath(other.path, `${operation.path.replace(/\/+$/, '')}/{}`),
-    );
+    if (!this.getByShape) {
+      this.getByShape = new Map();
+      for (const other of this.model.operations) {
+        const shape = pathShape(other.path);
+        if (other.method === 'get' && !this.getByShape.has(shape)) this.getByShape.set(shape, other);
+      }
+    }
+    const member = this.getByShape.get(pathShape(`${operation.path.replace(/\/+$/, '')}/{}`));
     if (!member) return undefined;
     const last = /\{([^{}]+)\}\/?$/.exec(member.path)?.[1];
     const names = new Set(properties(schema, this.resolve).map(([property]) => property));
