@@ -21,6 +21,13 @@ const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
 /** Lowers one operation. Pagination is filled in later, once every schema is lowered. */
 export class OperationLowering {
+  /**
+   * The lowered schema of each shared parameter (`components/parameters`, by `$ref` target): one
+   * object for every operation that refers to it, so what is derived from it later (types,
+   * validator keys) is computed once, and lowering runs once. Problems are the same each time.
+   */
+  private readonly sharedSchemas = new Map<string, JsonSchema>();
+
   constructor(
     private readonly docs: Documents,
     private readonly schemas: SchemaRegistry,
@@ -118,7 +125,7 @@ export class OperationLowering {
   private parameter(item: unknown, itemAt: Where): Parameter | undefined {
     const resolved = deref(this.docs, item, itemAt, this.problems);
     if (!resolved) return undefined;
-    const { value: raw, where } = resolved;
+    const { value: raw, where, key: shared } = resolved;
     if (!isObject(raw)) {
       this.problems.add(
         `a parameter must be an object, not ${describe(raw)}`,
@@ -185,7 +192,12 @@ export class OperationLowering {
         );
     }
     this.checkExamples(raw.examples, at(where, 'examples'));
-    const parameter: Parameter = { name, in: location, required, schema: this.contentSchema(raw, where), style, explode };
+    let schema = shared === undefined ? undefined : this.sharedSchemas.get(shared);
+    if (schema === undefined) {
+      schema = this.contentSchema(raw, where);
+      if (shared !== undefined) this.sharedSchemas.set(shared, schema);
+    }
+    const parameter: Parameter = { name, in: location, required, schema, style, explode };
     if (typeof raw.description === 'string') parameter.description = raw.description;
     if (raw.deprecated === true) parameter.deprecated = true;
     return parameter;
