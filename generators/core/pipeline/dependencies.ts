@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importSpecifiers } from './import-specifiers.js';
+import { fileImportSpecifiers } from './import-specifiers.js';
 import type { GeneratedFile } from './output.js';
 import { displayPath } from './paths.js';
 
@@ -59,7 +59,7 @@ export function requiredPackages(sets: { files: GeneratedFile[] }[]): Requiremen
   const note = (name: string, typeOnly: boolean) => imported.set(name, (imported.get(name) ?? true) && typeOnly);
   for (const file of sets.flatMap((set) => set.files)) {
     if (!/\.[cm]?[tj]sx?$/.test(file.path)) continue;
-    for (const { specifier, typeOnly } of importSpecifiers(file.content)) {
+    for (const { specifier, typeOnly } of fileImportSpecifiers(file)) {
       const name = packageName(specifier);
       if (name === 'node') note('@types/node', true);
       else if (name) note(name, typeOnly);

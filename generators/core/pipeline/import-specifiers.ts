@@ -6,6 +6,8 @@
  * `ts.preProcessFile` on every generated file).
  */
 
+import type { GeneratedFile } from './output.js';
+
 export interface ImportedSpecifier {
   specifier: string;
   /** `import type …` / `export type … from`: erased at compile time, needed only by the type checker. */
@@ -36,6 +38,20 @@ const BEFORE_EXPRESSION = new Set([
  * imports are all at the top costs a regex search, not a full scan.
  */
 const CANDIDATE = /\b(?:from|import|require)\s*(?:\/\*[^]*?\*\/\s*)*(?:\(\s*(?:\/\*[^]*?\*\/\s*)*)?["']/g;
+
+const scans = new WeakMap<GeneratedFile, { content: string; found: ImportedSpecifier[] }>();
+
+/**
+ * `importSpecifiers` of a generated file, scanned once per content: a run asks twice (the runtime
+ * files it needs, the packages it imports), and validators.js or server.ts are megabytes long.
+ */
+export function fileImportSpecifiers(file: GeneratedFile): ImportedSpecifier[] {
+  const cached = scans.get(file);
+  if (cached?.content === file.content) return cached.found;
+  const found = importSpecifiers(file.content);
+  scans.set(file, { content: file.content, found });
+  return found;
+}
 
 export function importSpecifiers(source: string): ImportedSpecifier[] {
   const found: ImportedSpecifier[] = [];

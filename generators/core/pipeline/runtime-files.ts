@@ -5,7 +5,7 @@
  * Style generators write no runtime file: this pass runs on what they return.
  */
 import { posix } from 'node:path';
-import { importSpecifiers } from './import-specifiers.js';
+import { fileImportSpecifiers } from './import-specifiers.js';
 import type { GeneratedFile } from './output.js';
 import { memoized, type ScopedMemo } from './run-memo.js';
 import { runtimeClosure, runtimeModules } from './runtime-modules.js';
@@ -56,7 +56,7 @@ export function importedRuntimeModules(files: readonly GeneratedFile[]): string[
   const names = new Set<string>();
   for (const file of files) {
     const folder = posix.dirname(file.path);
-    for (const { specifier } of importSpecifiers(file.content)) {
+    for (const { specifier } of fileImportSpecifiers(file)) {
       if (!specifier.startsWith('.')) continue;
       const target = posix.join(folder, specifier);
       if (target.startsWith(RUNTIME) && target.endsWith('.js') && !target.slice(RUNTIME.length).includes('/'))
