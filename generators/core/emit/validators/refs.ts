@@ -121,7 +121,10 @@ export class DirectionAnalysis {
       const node = stack.pop() as SchemaObject;
       if (seen.has(node)) continue;
       seen.add(node);
-      if (this.memo.get(node) === true || this.direct(doc, node)) found = true;
+      const known = this.memo.get(node);
+      // A node known insensitive reaches only insensitive schemas: nothing to find below it.
+      if (known === false) continue;
+      if (known === true || this.direct(doc, node)) found = true;
       const next = childSchemas(node);
       if (typeof node.$ref === 'string') {
         try {
@@ -141,8 +144,10 @@ export class DirectionAnalysis {
       }
       for (const item of next) if (typeof item === 'object' && item !== null) stack.push(item);
     }
-    // Only a positive answer is safe to share with the nodes visited on the way.
-    this.memo.set(schema, found);
+    // A negative answer walked everything `schema` reaches, so it holds for every node visited
+    // (each reaches a part of that); a positive one is known only for `schema`.
+    if (found) this.memo.set(schema, true);
+    else for (const node of seen) this.memo.set(node, false);
     return found;
   }
 
