@@ -129,6 +129,9 @@ describe('codegen CLI', () => {
     const scaffold = readFileSync(file, 'utf8');
     expect(scaffold).toContain('export const handlers: TasksApiHandlers = {');
     expect(scaffold).toContain('async getTask() {');
+    // Untouched, it is the scaffold again (returned without parsing it): nothing to write.
+    expect(codegen([], dir).stdout).toMatch(/0 written/);
+    expect(readFileSync(file, 'utf8')).toBe(scaffold);
 
     // The user implements one handler and adds code of their own around the object.
     const mine = scaffold
