@@ -1,8 +1,8 @@
 /**
  * From query text to a document ready to execute: parsed (with a token limit), validated (the
  * spec's rules, no introspection unless allowed, the limits of graphql-limits.ts) and cached by its
- * text, so a repeated query skips parsing and validation. The cache is an LRU bounded by entries
- * and by total text length. Only the page sizes that come from variables are checked per request.
+ * text, so a repeated query skips parsing and validation. The cache is an LRU (by second chance)
+ * bounded by entries and by total text length. Only the page sizes that come from variables are checked per request.
  *
  * An operation that runs a second time is compiled by graphql-jit into a function that executes
  * it (about 10× faster than graphql-js's interpreting `execute` here); one-off texts are not worth
@@ -65,6 +65,8 @@ interface Entry {
   errors?: readonly GraphQLError[];
   fragments: Map<string, FragmentDefinitionNode>;
   operations: Map<OperationDefinitionNode, OperationEntry>;
+  /** Hit since eviction last passed it over. */
+  used: boolean;
 }
 
 /** The values of `names` in `variables` as a key, when each is a number or unset (the only values a page size takes). */
@@ -166,9 +168,8 @@ export class DocumentCache {
   private entry(query: string): Entry {
     const cached = this.entries.get(query);
     if (cached) {
-      // Most recently used last: Map keeps insertion order, so the first key is the eldest.
-      this.entries.delete(query);
-      this.entries.set(query, cached);
+      // A hit only marks the entry (moving it to the end of the Map on every hit costs a delete and an insert).
+      cached.used = true;
       return cached;
     }
     const entry = this.load(query);
@@ -176,17 +177,30 @@ export class DocumentCache {
     if (entry.cacheable && query.length <= this.options.cacheCharacters) {
       this.entries.set(query, entry);
       this.characters += query.length;
-      for (const [key] of this.entries) {
-        if (this.entries.size <= this.options.cacheEntries && this.characters <= this.options.cacheCharacters) break;
-        this.entries.delete(key);
-        this.characters -= key.length;
-      }
+      this.evict();
     }
     return entry;
   }
 
+  /**
+   * Drops the eldest entries (Map keeps insertion order) until the cache is within its bounds,
+   * LRU by second chance: an entry used since it was last passed over goes to the end instead.
+   */
+  private evict(): void {
+    for (const [key, entry] of this.entries) {
+      if (this.entries.size <= this.options.cacheEntries && this.characters <= this.options.cacheCharacters) break;
+      this.entries.delete(key);
+      if (entry.used) {
+        entry.used = false;
+        this.entries.set(key, entry);
+      } else {
+        this.characters -= key.length;
+      }
+    }
+  }
+
   private load(query: string): Entry {
-    const entry: Entry = { fragments: new Map(), operations: new Map() };
+    const entry: Entry = { fragments: new Map(), operations: new Map(), used: false };
     let document: DocumentNode;
     try {
       document = parse(query, { maxTokens: this.options.limits.tokens });
