@@ -11,7 +11,7 @@
 // The approach is the REST section's (bench/lib/rest-server.js).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cpuMs, startServer } from './servers.js';
+import { cpuMs, rotatingRounds } from './servers.js';
 import { fmtRatio, int, median, table } from './stats.js';
 import { recordTarget } from './summary.js';
 import { ROOT, versionOf } from './tools.js';
@@ -192,38 +192,30 @@ export async function benchGraphQLServer({ log, quick, seconds = quick ? 3 : 10 
   const samples = new Map(active.map((server) => [server.id, []]));
   let ok = true;
   let reference = null;
-  for (let round = 0; round < rounds; round++) {
-    // Each round starts with the next server, so drift on the machine hits each alike.
-    const order = active.map((_, index) => active[(index + round) % active.length]);
-    for (const server of order) {
+  await rotatingRounds(active, rounds, {
+    async measure(server, running) {
       const entry = results.find((result) => result.server === server.id);
-      if (entry.failure) continue;
-      let running;
-      try {
-        running = await startServer(server);
-        const { data, problems, deep } = await prepare(running.url);
-        entry.deepQuery = deep;
-        if (data && reference && data !== reference.data) problems.push(`its data differs from ${reference.id}'s`);
-        if (problems.length) throw new Error(`does not answer the query as expected: ${problems.join('; ')}`);
-        reference ??= { id: server.id, data };
-        await load(autocannon, running.url, warmup);
-        const cpuBefore = cpuMs(running.child.pid);
-        const sample = await load(autocannon, running.url, seconds);
-        const cpuAfter = cpuMs(running.child.pid);
-        sample.cpuUsPerRequest =
-          cpuBefore === null || cpuAfter === null || !sample.total ? null : ((cpuAfter - cpuBefore) * 1000) / sample.total;
-        samples.get(server.id).push(sample);
-        if (sample.errors || sample.timeouts || sample.non2xx)
-          log(`   ! ${server.id}: ${sample.non2xx} non-2xx, ${sample.errors} errors, ${sample.timeouts} timeouts`);
-      } catch (error) {
-        entry.failure = error.message;
-        ok = false;
-        log(`   ✗ ${server.id}: ${error.message}`);
-      } finally {
-        await running?.stop();
-      }
-    }
-  }
+      const { data, problems, deep } = await prepare(running.url);
+      entry.deepQuery = deep;
+      if (data && reference && data !== reference.data) problems.push(`its data differs from ${reference.id}'s`);
+      if (problems.length) throw new Error(`does not answer the query as expected: ${problems.join('; ')}`);
+      reference ??= { id: server.id, data };
+      await load(autocannon, running.url, warmup);
+      const cpuBefore = cpuMs(running.child.pid);
+      const sample = await load(autocannon, running.url, seconds);
+      const cpuAfter = cpuMs(running.child.pid);
+      sample.cpuUsPerRequest =
+        cpuBefore === null || cpuAfter === null || !sample.total ? null : ((cpuAfter - cpuBefore) * 1000) / sample.total;
+      samples.get(server.id).push(sample);
+      if (sample.errors || sample.timeouts || sample.non2xx)
+        log(`   ! ${server.id}: ${sample.non2xx} non-2xx, ${sample.errors} errors, ${sample.timeouts} timeouts`);
+    },
+    failed(server, error) {
+      results.find((result) => result.server === server.id).failure = error.message;
+      ok = false;
+      log(`   ✗ ${server.id}: ${error.message}`);
+    },
+  });
   for (const entry of results) {
     const taken = samples.get(entry.server) ?? [];
     if (entry.failure || !taken.length) continue;

@@ -58,3 +58,30 @@ export function cpuMs(pid) {
     return null;
   }
 }
+
+/**
+ * Rotating rounds: in each of `rounds` rounds every server is started afresh in its own child
+ * process, `measure(server, running, round)` runs against it, and it is stopped. Each round starts
+ * with the next server, so drift on a shared machine hits each alike. A server whose start or
+ * measure throws is not run again; `failed(server, error, running)` is told before it stops
+ * (`running` is undefined when it did not start).
+ */
+export async function rotatingRounds(servers, rounds, { measure, failed }) {
+  const down = new Set();
+  for (let round = 0; round < rounds; round++) {
+    for (let index = 0; index < servers.length; index++) {
+      const server = servers[(index + round) % servers.length];
+      if (down.has(server)) continue;
+      let running;
+      try {
+        running = await startServer(server);
+        await measure(server, running, round);
+      } catch (error) {
+        down.add(server);
+        failed(server, error, running);
+      } finally {
+        await running?.stop();
+      }
+    }
+  }
+}

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { buildRuntime } from './realtime-runtime.js';
 import { tail } from './proc.js';
-import { cpuMs, startServer } from './servers.js';
+import { cpuMs, rotatingRounds } from './servers.js';
 import { eventPayload, STREAM_PATH } from './sse-publisher.js';
 import { openReader, startCounting } from './sse-readers.js';
 import { fmtRatio, int, median, table } from './stats.js';
@@ -164,28 +164,23 @@ export async function benchSseServer({ log, quick, seconds = quick ? 3 : 10 }) {
     ok = false;
     log(`   ✗ ours: ${built.reason}`);
   }
-  // Rounds alternate the order (ours, raw, raw, ours, ...) so drift on a shared machine hits both.
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 ? [...SERVERS].reverse() : SERVERS;
-    for (const server of order) {
-      const entry = results.find((result) => result.server === server.id);
-      if (entry.failure) continue;
-      let running;
-      try {
-        running = await startServer(server);
+  await rotatingRounds(
+    SERVERS.filter((server) => !results.find((result) => result.server === server.id).failure),
+    rounds,
+    {
+      async measure(server, running, round) {
         const sample = await measure(running, { warmup, seconds });
-        entry.samples.push(sample);
+        results.find((result) => result.server === server.id).samples.push(sample);
         if (sample.dropped) log(`   ! ${server.id}, round ${round + 1}: ${sample.dropped} readers were dropped during the run`);
-      } catch (error) {
-        entry.failure = error.message;
+      },
+      failed(server, error, running) {
+        results.find((result) => result.server === server.id).failure = error.message;
         ok = false;
         log(`   ✗ ${server.id}: ${error.message}`);
         if (running) log(tail(running.stderr()));
-      } finally {
-        await running?.stop();
-      }
-    }
-  }
+      },
+    },
+  );
   for (const entry of results) Object.assign(entry, medians(entry.samples));
 
   const of = (id) => results.find((entry) => entry.server === id);

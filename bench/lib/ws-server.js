@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { buildRuntime } from './realtime-runtime.js';
 import { tail } from './proc.js';
-import { cpuMs, startServer } from './servers.js';
+import { cpuMs, rotatingRounds } from './servers.js';
 import { fmtRatio, int, median, table } from './stats.js';
 import { recordTarget, TARGETS, targetText, verdictText } from './summary.js';
 import { versionOf, WORK } from './tools.js';
@@ -120,31 +120,27 @@ export async function benchWsServer({ log, quick, seconds = quick ? 3 : 10 }) {
     ok = false;
     log(`   ✗ ours: ${built.reason}`);
   }
-  // Rounds alternate the order (ours, raw, raw, ours, ...) so drift on a shared machine hits both.
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 ? [...SERVERS].reverse() : SERVERS;
-    for (const server of order) {
-      const entry = results.find((result) => result.server === server.id);
-      if (entry.failure) continue;
-      let running;
-      try {
-        running = await startServer(server);
+  await rotatingRounds(
+    SERVERS.filter((server) => !results.find((result) => result.server === server.id).failure),
+    rounds,
+    {
+      async measure(server, running, round) {
+        const entry = results.find((result) => result.server === server.id);
         const url = `${running.url.replace('http://', 'ws://')}${WS_PATH}`;
         const problems = await checkEcho(url, { validates: server.validates });
         if (problems.length) throw new Error(`does not echo as expected: ${problems.join('; ')}`);
         const sample = await measure(url, running.child.pid, { warmup, seconds });
         entry.samples.push(sample);
         if (sample.failures) log(`   ! ${server.id}, round ${round + 1}: ${sample.failures} connections closed abnormally during the run`);
-      } catch (error) {
-        entry.failure = error.message;
+      },
+      failed(server, error, running) {
+        results.find((result) => result.server === server.id).failure = error.message;
         ok = false;
         log(`   ✗ ${server.id}: ${error.message}`);
         if (running) log(tail(running.stderr()));
-      } finally {
-        await running?.stop();
-      }
-    }
-  }
+      },
+    },
+  );
   for (const entry of results) Object.assign(entry, medians(entry.samples));
 
   const of = (id) => results.find((entry) => entry.server === id);
