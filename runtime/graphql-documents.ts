@@ -23,6 +23,7 @@ import {
 } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import { ErrorCode, codedError, withCode, withoutSuggestions } from "./graphql-errors.js";
+import { compileSerializer, type Serialize } from "./graphql-json.js";
 import { OperationLimits, type Limits, type OperationMeasure, type Variables } from "./graphql-limits.js";
 
 export interface DocumentOptions {
@@ -44,6 +45,8 @@ export interface PreparedOperation {
   cost: number;
   /** The operation compiled by graphql-jit, once it has run before; absent: run it with graphql-js. */
   compiled: CompiledQuery | undefined;
+  /** With `compiled`, when the answer's shape is fixed: its serializer (see graphql-json.ts). */
+  serialize: Serialize | undefined;
 }
 
 /** What is known of one operation of a cached document. */
@@ -55,6 +58,7 @@ interface OperationEntry {
   runs: number;
   /** null: graphql-jit could not compile it (graphql-js runs it). */
   compiled?: CompiledQuery | null;
+  serialize?: Serialize | undefined;
 }
 
 interface Entry {
@@ -131,7 +135,8 @@ export class DocumentCache {
       if (withVariables.errors.length > 0) return withVariables.errors;
       cost = withVariables.cost;
     }
-    return { document: entry.document, operation, cost, compiled: this.compiled(entry.document, operation, known) };
+    const compiled = this.compiled(entry.document, operation, known);
+    return { document: entry.document, operation, cost, compiled, serialize: compiled && known.serialize };
   }
 
   /**
@@ -162,6 +167,7 @@ export class DocumentCache {
     if (operation.operation === "subscription" || ++known.runs < 2) return undefined;
     const compiled = compileQuery(this.schema, document, operation.name?.value);
     known.compiled = isCompiledQuery(compiled) ? compiled : null;
+    if (known.compiled) known.serialize = compileSerializer(this.schema, document, operation);
     return known.compiled ?? undefined;
   }
 

@@ -18,6 +18,7 @@ import type { CompiledQuery } from "graphql-jit";
 import type { CorsOptions } from "./cors-policy.js";
 import { DocumentCache, type PreparedOperation } from "./graphql-documents.js";
 import { ErrorCode, codedError, errorFormatter, withCode } from "./graphql-errors.js";
+import type { Serialize } from "./graphql-json.js";
 import { DEFAULT_LIMITS, DEFAULT_PAGINATION_ARGUMENTS, type Limits } from "./graphql-limits.js";
 import { PersistedQueries } from "./graphql-persisted.js";
 import { RateLimiter, type RateLimitOptions } from "./graphql-rate-limit.js";
@@ -129,6 +130,7 @@ class PreparedArgs implements ExecutionArgs {
   readonly operationName: string | null | undefined;
   readonly variableValues: Readonly<Record<string, unknown>> | null | undefined;
   readonly compiled: CompiledQuery | undefined;
+  readonly serialize: Serialize | undefined;
 
   constructor(
     readonly schema: GraphQLSchema,
@@ -141,7 +143,13 @@ class PreparedArgs implements ExecutionArgs {
     this.operationName = params.operationName;
     this.variableValues = params.variables;
     this.compiled = prepared.compiled;
+    this.serialize = prepared.serialize;
   }
+}
+
+/** How to write the answer to `args` without errors: its operation's serializer, else `JSON.stringify`. */
+export function serializerOf(args: ExecutionArgs): Serialize {
+  return (args instanceof PreparedArgs && args.serialize) || JSON.stringify;
 }
 
 export class Executor<Context, V extends Viewer> {

@@ -5,7 +5,10 @@
  * locations, paths and codes, masking, `@auth`, variables that do not coerce, abstract types,
  * directives, introspection.
  */
+import { readFileSync } from 'node:fs';
+import { buildSchema, getOperationAST, parse } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { compileSerializer } from '../runtime/graphql-json.js';
 import { generatedServer, serve, type GeneratedServer, type Running } from './support/graphql-server-setup.js';
 import { GRAPHQL_USAGE_SOURCE } from './support/graphql-server-usage.js';
 
@@ -46,6 +49,11 @@ const CASES: Record<string, Case> = {
   'aliases, @skip and @include from variables': {
     query: `query($skip: Boolean!, $include: Boolean!) { a: task(id: "t1") { id title @skip(if: $skip) } b: task(id: "t2") { id status @include(if: $include) } }`,
     variables: { skip: true, include: false },
+  },
+  'a field selected twice (merged), a fragment on an interface in an object, a spread fragment visited once': {
+    query: `{ task(id: "t1") { ...N assignee { id } title assignee { name } ...N t: title ... on Task { id status } }
+      project(id: "p1") { tasks(first: 2) { edges { node { createdAt ...N } } } } }
+      fragment N on Node { id }`,
   },
   'one of several operations, by name': {
     query: 'query A { viewer { id } } query B { projects(first: 1) { id } }',
@@ -116,4 +124,23 @@ test('from the second run on, resolvers are called by graphql-jit', async () => 
   }
   expect(stacks[0]).not.toContain('graphql-jit');
   expect(stacks[1]).toContain('graphql-jit');
+});
+
+test('an operation whose answer has a fixed shape gets its own serializer; one with @skip or an abstract type does not', () => {
+  const schema = buildSchema(readFileSync(new URL('../schemas/graphql/tasks.graphql', import.meta.url), 'utf8'));
+  const serializer = (query: string) => {
+    const document = parse(query);
+    const operation = getOperationAST(document);
+    if (!operation) throw new Error('no operation');
+    return compileSerializer(schema, document, operation);
+  };
+  const serialize = serializer('{ task(id: "t1") { id title status createdAt assignee { id name } } }');
+  const answer = {
+    data: { task: { id: 't1', title: 'Say "hi"\n\ud800', status: 'TODO', createdAt: '2026-01-01T00:00:00.000Z', assignee: null } },
+  };
+  expect(serialize?.(answer)).toBe(JSON.stringify(answer));
+  expect(serialize?.({ data: null })).toBe(JSON.stringify({ data: null }));
+  expect(serializer('query($s: Boolean!) { task(id: "t1") { id @skip(if: $s) } }')).toBeUndefined();
+  expect(serializer('{ node(id: "t1") { id } }')).toBeUndefined();
+  expect(serializer('{ __schema { queryType { name } } }')).toBeUndefined();
 });

@@ -25,13 +25,13 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import type { ExecutionResult, GraphQLError, GraphQLSchema } from "graphql";
+import type { ExecutionArgs, ExecutionResult, GraphQLError, GraphQLSchema } from "graphql";
 import { parseRequestParams, type OperationArgs, type Request, type RequestParams, type Response } from "graphql-http";
 import { createHandler, type RequestContext } from "graphql-http/lib/use/http";
 import { applyCors, CorsPolicy, type CorsSurface } from "./cors-policy.js";
 import type { PreparedOperation } from "./graphql-documents.js";
 import { ErrorCode, codedError } from "./graphql-errors.js";
-import { Executor, type GraphQLRequest, type GraphQLServerOptions, type ServerDefinition } from "./graphql-execution.js";
+import { Executor, serializerOf, type GraphQLRequest, type GraphQLServerOptions, type ServerDefinition } from "./graphql-execution.js";
 import type { RateLimitVerdict } from "./graphql-rate-limit.js";
 import type { ExecutionState, Viewer } from "./graphql-schema.js";
 import { createWebSocketEndpoint, pathOf } from "./graphql-websocket.js";
@@ -94,7 +94,7 @@ export function createServer<Context, V extends Viewer>(
     parseRequestParams: (request) => readParams(request, maxBodyBytes, executor),
     // Ready arguments (or errors): graphql-http then skips its own parse and validate.
     onSubscribe: (request, params) => prepare(executor, request, params),
-    onOperation: (request, _args, result) => (result.errors ? undefined : success(request, result)),
+    onOperation: (request, args, result) => (result.errors ? undefined : success(request, args, result)),
   });
   const sockets = createWebSocketEndpoint(executor, path);
   const cors = options.cors ? new CorsPolicy(options.cors, GRAPHQL_CORS) : undefined;
@@ -179,14 +179,15 @@ async function prepare<Context, V extends Viewer>(
 }
 
 /**
- * The answer to an operation without errors, as graphql-http would write it but serialized by a
- * plain `JSON.stringify`: graphql-http's replacer (it hides the details of `Error` objects, and a
- * result without errors holds none) makes stringifying about 1.5× slower for every value. Its
- * `content-length` spares the chunked encoding (graphql-http writes the head before the body).
+ * The answer to an operation without errors, as graphql-http would write it but serialized by the
+ * operation's own serializer (graphql-json.ts) or a plain `JSON.stringify`: graphql-http's replacer
+ * (it hides the details of `Error` objects, and a result without errors holds none) makes
+ * stringifying about 1.5× slower for every value. Its `content-length` spares the chunked
+ * encoding (graphql-http writes the head before the body).
  */
-function success(request: HttpRequest, result: ExecutionResult): Response {
+function success(request: HttpRequest, args: ExecutionArgs, result: ExecutionResult): Response {
   const type = responseType(request.raw.headers.accept);
-  const body = JSON.stringify(result);
+  const body = result.extensions === undefined ? serializerOf(args)(result) : JSON.stringify(result);
   return [body, { status: 200, statusText: "OK", headers: { "content-type": type, "content-length": String(Buffer.byteLength(body)) } }];
 }
 
