@@ -114,10 +114,11 @@ describe('import specifiers', () => {
 });
 
 describe('requiredPackages: derived from real generated output', () => {
-  it('GraphQL: the server needs graphql, graphql-http, graphql-jit, graphql-ws and ws (with @types/ws); the client graphql-ws, and graphql for types', async () => {
+  it('GraphQL: the server needs fast-json-stringify, graphql, graphql-http, graphql-jit, graphql-ws and ws (with @types/ws); the client graphql-ws, and graphql for types', async () => {
     expect(specs(requiredPackages(await generated('graphql', serverSide)))).toEqual([
       `-D @types/node@${range('@types/node')}`,
       `-D @types/ws@${range('@types/ws')}`,
+      `fast-json-stringify@${range('fast-json-stringify')}`,
       `graphql@${range('graphql')}`,
       `graphql-http@${range('graphql-http')}`,
       `graphql-jit@${range('graphql-jit')}`,
@@ -285,7 +286,7 @@ describe('missingPackages: compared with the project’s package.json', () => {
 describe('the CLI', () => {
   const GRAPHQL_SERVER_LINES = [
     'codegen: the generated code imports packages this project does not list; install them with:',
-    `  npm install graphql@${range('graphql')} graphql-http@${range('graphql-http')} graphql-jit@${range('graphql-jit')} graphql-ws@${range('graphql-ws')} ws@${range('ws')}`,
+    `  npm install fast-json-stringify@${range('fast-json-stringify')} graphql@${range('graphql')} graphql-http@${range('graphql-http')} graphql-jit@${range('graphql-jit')} graphql-ws@${range('graphql-ws')} ws@${range('ws')}`,
     `  npm install -D @types/node@${range('@types/node')} @types/ws@${range('@types/ws')}`,
   ].join('\n');
 
@@ -313,7 +314,7 @@ describe('the CLI', () => {
 
   it('prints nothing when the project lists everything (dependencies or devDependencies)', () => {
     const dir = project({
-      dependencies: { graphql: '^16.15.0', 'graphql-http': '^1.23.1', 'graphql-jit': '^0.8.9' },
+      dependencies: { 'fast-json-stringify': '^7.3.10', graphql: '^16.15.0', 'graphql-http': '^1.23.1', 'graphql-jit': '^0.8.9' },
       devDependencies: { 'graphql-ws': '^6.4.2', ws: '^8.23.0', '@types/ws': '^8.18.2', '@types/node': '^20.19.43' },
     });
     const result = generateServer(dir);
@@ -334,7 +335,7 @@ describe('the CLI', () => {
     expect(check.stderr.trim()).toBe(
       [
         'codegen: the generated code imports packages this project does not list; install them with:',
-        `  yarn add graphql-http@${range('graphql-http')} graphql-jit@${range('graphql-jit')} graphql-ws@${range('graphql-ws')}`,
+        `  yarn add fast-json-stringify@${range('fast-json-stringify')} graphql-http@${range('graphql-http')} graphql-jit@${range('graphql-jit')} graphql-ws@${range('graphql-ws')}`,
         `  yarn add -D @types/node@${range('@types/node')} @types/ws@${range('@types/ws')}`,
       ].join('\n'),
     );
@@ -344,7 +345,14 @@ describe('the CLI', () => {
     const dir = project({});
     writeJson(join(dir, 'packages/api/package.json'), {
       name: 'api',
-      dependencies: { graphql: '^16.15.0', 'graphql-http': '^1.23.1', 'graphql-jit': '^0.8.9', 'graphql-ws': '^6.4.2', ws: '^8.23.0' },
+      dependencies: {
+        'fast-json-stringify': '^7.3.10',
+        graphql: '^16.15.0',
+        'graphql-http': '^1.23.1',
+        'graphql-jit': '^0.8.9',
+        'graphql-ws': '^6.4.2',
+        ws: '^8.23.0',
+      },
     });
     const result = codegen(['generate', 'tasks.graphql', '-o', 'packages/api/src/generated', '--emit', 'types,server'], dir);
     expect(result.stderr.trim()).toBe(
