@@ -68,9 +68,9 @@ export function compileSerializer(
     const data = objectSchema(root, [operation.selectionSet], fragments);
     const answer: Schema = { type: "object", properties: { data: { ...data, nullable: true } } };
     return fastJson(answer) as Serialize;
-  } catch (error) {
-    if (error instanceof Unknown) return undefined;
-    throw error;
+  } catch {
+    // `Unknown`, or fast-json-stringify refusing the schema: JSON.stringify writes the answer.
+    return undefined;
   }
 }
 
