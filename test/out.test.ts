@@ -66,6 +66,7 @@ describe('out/ (the embedded default)', async () => {
     '*/runtime/http.ts',
     '*/runtime/http-auth.ts',
     '*/runtime/http-cache.ts',
+    '*/runtime/http-client-methods.ts',
     '*/runtime/http-forms.ts',
     '*/runtime/http-paginate.ts',
     '*/runtime/http-styles.ts',

@@ -14,7 +14,9 @@
  *   (`TasksApiClient`); `options` holds the base URL (default: the first server), credentials per
  *   security scheme, fetch, headers, middleware, timeout, retries, the ETag cache and response
  *   validation. A factory, as in every style of codegen's clients (and Connect, openapi-fetch,
- *   hey-api): the result is a plain typed object.
+ *   hey-api): the result is a plain typed object, built at run time from the `<method>Operation`
+ *   descriptions (`runtime/http-client-methods.ts`) and typed by the interface, so a project's tsc
+ *   checks no method body.
  * - `client.getTask({ taskId }, { signal })` — one params object (path, query, header and cookie
  *   parameters by camelCase name, plus `body`), then per-call options. The params object is left
  *   out when the operation has none, and optional when none of its members is required.
@@ -25,8 +27,8 @@
  * - Paginated operations also get `listProjectTasksAll(params)`: an async iterator over every item.
  * - Each operation's description is its own exported constant, `getTaskOperation`, typed with its
  *   params and responses: `createHttpClient(options).call(getTaskOperation, { taskId })` sends it
- *   as the method does, and a bundle then holds only the descriptions the app names (the class
- *   names them all).
+ *   as the method does, and a bundle then holds only the descriptions the app names
+ *   (`createClient` names them all).
  */
 import type { TypeEmitter } from '../core/emit/types/emit.js';
 import type { ApiModel, Operation, SecurityScheme } from './model.js';
@@ -114,7 +116,7 @@ function clientContext(
     'createClient',
     'createHttpClient',
     'securitySchemes',
-    'http',
+    'operations',
     ...GLOBALS,
   ]);
   file.reexportRuntime(...REEXPORTED_MODULES);
@@ -132,7 +134,6 @@ function clientContext(
   const specs = infos.map((info) => operationSpec(info, model, operationsFile, (type) => operationsFile.rewrite(type, known)));
   const operations = hasOperations ? operationsModule(operationsFile, specs, options.language ?? 'ts') : undefined;
   const methods = infos.flatMap((info) => operationMethods(info, file, local));
-  const implementations = infos.flatMap((info) => operationImplementations(info, file, local));
   const errors = infos.map((info) => `  ${propertyKey(info.method)}: ${local(info.errorType)};`);
   const server = model.servers[0]?.url;
   const example = docExample(model, infos);
@@ -162,7 +163,7 @@ function clientContext(
       ]),
     operationsModule: hasOperations,
     methods,
-    implementations,
+    paginated: infos.some((info) => info.iterator),
     httpDefaults:
       `{ ${[server === undefined ? '' : 'baseUrl: DEFAULT_BASE_URL', schemes.length ? 'securitySchemes' : ''].filter(Boolean).join(', ')} }`.replace(
         '{  }',
@@ -379,7 +380,7 @@ function operationSpec(info: OperationInfo, model: ApiModel, file: FileBuilder, 
   if (info.iterator) {
     const spec = info.iterator.spec;
     const fields = Object.entries(spec).map(([key, value]) => `${key}: ${stringLiteral(value)}`);
-    lines.push(`pagination: { ${fields.join(', ')} }`);
+    lines.push(`pagination: { ${fields.join(', ')} }`, `iterator: ${stringLiteral(info.iterator.method)}`);
   }
   const params = info.hasParams ? `${local(info.paramsType)}${info.paramsRequired ? '' : ' | undefined'}` : 'undefined';
   const doc = jsDoc([
@@ -477,18 +478,4 @@ function operationMethods(info: OperationInfo, file: FileBuilder, local: (type: 
     );
   }
   return methods;
-}
-
-/** `createClient`'s implementation of the methods of an operation. */
-function operationImplementations(info: OperationInfo, file: FileBuilder, local: (type: string) => string): string[] {
-  const spec = file.use(symbol(operationConstant(info), './client-operations'));
-  const [params, args] = info.hasParams ? ['params, init', 'params, init'] : ['init', 'undefined, init'];
-  const lines = [`    ${propertyKey(info.method)}: (${params}) => http.call(${spec}, ${args}),`];
-  if (info.iterator) {
-    const paginate = runtimeSymbol('paginate', 'http-paginate');
-    lines.push(
-      file.code`    ${propertyKey(info.iterator.method)}: (${params}) => ${paginate}<${local(info.iterator.itemType)}>(http, ${spec}, ${args}),`,
-    );
-  }
-  return lines;
 }

@@ -90,8 +90,8 @@ export interface ClientContext extends HeaderContext {
   methods: string[];
   /** `createClient`'s JSDoc: the API's title, version, description and an example call. */
   createDoc: string;
-  /** `createClient`'s object members, one or two per operation. */
-  implementations: string[];
+  /** Whether an operation is paginated: then `createClient` passes `paginate` for the `<method>All` methods. */
+  paginated: boolean;
   /** `createHttpClient`'s example as JSDoc lines (` * …`); absent without operations. */
   httpClientExample?: string;
   /** The defaults `createHttpClient` passes to the runtime: `{ baseUrl: DEFAULT_BASE_URL, securitySchemes }`, or what of it exists. */

@@ -14,6 +14,7 @@ export const listProjectsOperation = {
   accept: "application/json, application/problem+json",
   security: [["bearerAuth"]],
   pagination: { kind: "page", page: "page", pageSize: "pageSize", items: "items" },
+  iterator: "listProjectsAll",
 };
 
 /** `POST /projects`: what `createProject` sends; `call(createProjectOperation, …)` sends it too. */
@@ -71,6 +72,7 @@ export const listProjectTasksOperation = {
   accept: "application/json, application/problem+json",
   security: [["bearerAuth"]],
   pagination: { kind: "cursor", cursor: "cursor", items: "items", nextCursor: "nextCursor" },
+  iterator: "listProjectTasksAll",
 };
 
 /** `POST /projects/{projectId}/tasks`: what `createTask` sends; `call(createTaskOperation, …)` sends it too. */

@@ -216,6 +216,8 @@ export interface OperationSpec {
   /** Whether the operation declares an `Idempotency-Key` header. */
   readonly idempotencyKey?: boolean;
   readonly pagination?: PaginationSpec;
+  /** The client's method iterating every item of a paginated operation (`<id>All`). */
+  readonly iterator?: string;
 }
 
 /**
