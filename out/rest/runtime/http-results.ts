@@ -106,8 +106,12 @@ export class ApiError<R extends ErrorResponse = ErrorResponse> extends ApiRespon
   }
 }
 
-/** `ApiError<A> | ApiError<B>` for responses `A | B`, so that checking `status` narrows `data`. */
-export type ApiErrorFor<R extends ErrorResponse> = R extends ErrorResponse ? ApiError<R> : never;
+/**
+ * `ApiError<A> | ApiError<B>` for responses `A | B`, so that checking `status` narrows `data`.
+ * Unconstrained (the condition keeps the error responses): a constraint would make `tsc` relate
+ * every operation's error responses to `ErrorResponse` where `isApiError` names `<Api>Errors[K]`.
+ */
+export type ApiErrorFor<R> = R extends ErrorResponse ? ApiError<R> : never;
 
 /**
  * The request never got a response: DNS, connection refused or reset, CORS, ...
