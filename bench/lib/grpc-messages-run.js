@@ -1,9 +1,10 @@
 // The measuring child of the `grpc-messages` section (bench/lib/grpc-messages.js starts it in a
 // fresh process and reads the JSON it prints as its only output line).
 //
-// Encodes and decodes the same values with our generated messages (protobuf-es v2 `_pb` files and
-// the `_codec` files' binary codecs, transpiled to JS by the section; runtime @bufbuild/protobuf,
-// whose reflection `toBinary`/`fromBinary` is timed too, for information) and with protobufjs static code
+// Encodes and decodes the same values with our generated messages (protobuf-es v2 `_pb` files, the
+// `_codec` files' binary codecs and the `_json` files' JSON codecs, transpiled to JS by the section;
+// runtime @bufbuild/protobuf, whose reflection `toBinary`/`fromBinary`/`toJsonString`/`fromJsonString`
+// is timed too, for information) and with protobufjs static code
 // from pbjs. Before anything is timed, each side's bytes are decoded by the other and compared.
 // Timing: every subject (case × operation × implementation) is calibrated to a batch of about
 // ROUND_MS of CPU time (process.cpuUsage: a busy machine's waits for a core do not count), warmed
@@ -26,6 +27,8 @@ const ours = await import(pathToFileURL(join(process.env.BENCH_OURS, 'acme/tasks
 const oursList = await import(pathToFileURL(join(process.env.BENCH_OURS, 'bench/v1/task_list_pb.js')).href);
 const codecs = await import(pathToFileURL(join(process.env.BENCH_OURS, 'acme/tasks/v1/tasks_codec.js')).href);
 const listCodecs = await import(pathToFileURL(join(process.env.BENCH_OURS, 'bench/v1/task_list_codec.js')).href);
+const jsonCodecs = await import(pathToFileURL(join(process.env.BENCH_OURS, 'acme/tasks/v1/tasks_json.js')).href);
+const listJsonCodecs = await import(pathToFileURL(join(process.env.BENCH_OURS, 'bench/v1/task_list_json.js')).href);
 const pbjs = await import(pathToFileURL(process.env.BENCH_PBJS).href);
 const P = { ...pbjs.acme.tasks.v1, TaskList: pbjs.bench.v1.TaskList };
 
@@ -43,6 +46,7 @@ const CASES = [
     ours: {
       schema: ours.GetTaskRequestSchema,
       codec: codecs.GetTaskRequestCodec,
+      json: jsonCodecs.GetTaskRequestJsonCodec,
       message: create(ours.GetTaskRequestSchema, SMALL_REQUEST),
     },
     pbjs: { type: P.GetTaskRequest, message: P.GetTaskRequest.fromObject(SMALL_REQUEST) },
@@ -50,7 +54,7 @@ const CASES = [
   {
     id: 'task',
     label: 'Task (every field kind)',
-    ours: { schema: ours.TaskSchema, codec: codecs.TaskCodec, message: oursTask(records[0]) },
+    ours: { schema: ours.TaskSchema, codec: codecs.TaskCodec, json: jsonCodecs.TaskJsonCodec, message: oursTask(records[0]) },
     pbjs: { type: P.Task, message: P.Task.fromObject(taskRecordLoose(records[0])) },
   },
   {
@@ -59,6 +63,7 @@ const CASES = [
     ours: {
       schema: oursList.TaskListSchema,
       codec: listCodecs.TaskListCodec,
+      json: listJsonCodecs.TaskListJsonCodec,
       message: create(oursList.TaskListSchema, { tasks: records.map(oursTask) }),
     },
     pbjs: { type: P.TaskList, message: P.TaskList.fromObject({ tasks: records.map(taskRecordLoose) }) },
@@ -67,7 +72,7 @@ const CASES = [
 
 /** Both directions, before timing: equal values, and which bytes/JSON each side produces. */
 function check(testCase) {
-  const { schema, codec, message } = testCase.ours;
+  const { schema, codec, json, message } = testCase.ours;
   const { type, message: pbjsMessage } = testCase.pbjs;
   const oursBytes = codec.encode(message);
   const pbjsBytes = type.encode(pbjsMessage).finish();
@@ -86,9 +91,15 @@ function check(testCase) {
   } catch {
     problems.push('pbjs decodes our bytes to a different value');
   }
-  const oursJson = toJsonString(schema, message);
+  const oursJson = json.toJsonString(message);
   const pbjsJson = JSON.stringify(pbjsMessage);
-  if (!equals(schema, fromJsonString(schema, oursJson), message)) problems.push('ours does not round-trip its JSON');
+  if (oursJson !== toJsonString(schema, message)) problems.push("the JSON codec's text differs from toJsonString's");
+  if (!equals(schema, json.fromJsonString(oursJson), message)) problems.push('ours does not round-trip its JSON');
+  try {
+    deepStrictEqual(json.fromJsonString(oursJson), fromJsonString(schema, oursJson));
+  } catch {
+    problems.push("the JSON codec's value differs from fromJsonString's");
+  }
   if (Buffer.compare(type.encode(type.fromObject(JSON.parse(pbjsJson))).finish(), pbjsBytes) !== 0)
     problems.push('pbjs does not round-trip its JSON');
   return {
@@ -108,7 +119,7 @@ let sink = 0;
 
 /** The operations timed per case; `bytes` is the payload one operation handles (for MB/s). */
 function subjects(testCase, checked) {
-  const { schema, codec, message } = testCase.ours;
+  const { schema, codec, json, message } = testCase.ours;
   const { type, message: pbjsMessage } = testCase.pbjs;
   const { oursBytes, pbjsBytes, oursJson, pbjsJson } = checked;
   const row = (op, impl, bytes, fn) => ({ case: testCase.id, op, impl, bytes, fn });
@@ -120,10 +131,12 @@ function subjects(testCase, checked) {
     // Information: protobuf-es's reflection on the same messages (what the codecs replace).
     row('encode', 'ours-reflection', oursBytes.length, () => (sink += toBinary(schema, message).length)),
     row('decode', 'ours-reflection', oursBytes.length, () => (sink += fromBinary(schema, oursBytes) === null ? 1 : 0)),
-    row('json-encode', 'ours', Buffer.byteLength(oursJson), () => (sink += toJsonString(schema, message).length)),
+    row('json-encode', 'ours', Buffer.byteLength(oursJson), () => (sink += json.toJsonString(message).length)),
     row('json-encode', 'pbjs', Buffer.byteLength(pbjsJson), () => (sink += JSON.stringify(pbjsMessage).length)),
-    row('json-decode', 'ours', Buffer.byteLength(oursJson), () => (sink += fromJsonString(schema, oursJson) === null ? 1 : 0)),
+    row('json-decode', 'ours', Buffer.byteLength(oursJson), () => (sink += json.fromJsonString(oursJson) === null ? 1 : 0)),
     row('json-decode', 'pbjs', Buffer.byteLength(pbjsJson), () => (sink += type.fromObject(JSON.parse(pbjsJson)) === null ? 1 : 0)),
+    row('json-encode', 'ours-reflection', Buffer.byteLength(oursJson), () => (sink += toJsonString(schema, message).length)),
+    row('json-decode', 'ours-reflection', Buffer.byteLength(oursJson), () => (sink += fromJsonString(schema, oursJson) === null ? 1 : 0)),
   ];
 }
 

@@ -96,14 +96,14 @@ const SCALARS: Record<ScalarType, { method: string; wire: number }> = {
   [ScalarType.SINT64]: { method: 'sint64', wire: WIRE.varint },
 };
 
-const LONGS = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.FIXED64, ScalarType.SFIXED64, ScalarType.SINT64]);
+export const LONGS = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.FIXED64, ScalarType.SFIXED64, ScalarType.SINT64]);
 
 function tag(no: number, wire: number): number {
   return ((no << 3) | wire) >>> 0;
 }
 
 /** The value protobuf-es's `create` gives a field of a zero message, as code; undefined when it leaves the key out. */
-function zeroCode(field: DescField, builder: FileBuilder): string | undefined {
+export function zeroCode(field: DescField, builder: FileBuilder): string | undefined {
   switch (field.fieldKind) {
     case 'list':
       return '[]';
@@ -118,7 +118,7 @@ function zeroCode(field: DescField, builder: FileBuilder): string | undefined {
   }
 }
 
-function scalarZero(scalar: ScalarType, longAsString: boolean, builder: FileBuilder): string {
+export function scalarZero(scalar: ScalarType, longAsString: boolean, builder: FileBuilder): string {
   if (LONGS.has(scalar)) return longAsString ? '"0"' : `${builder.use(symbol('protoInt64', '@bufbuild/protobuf'))}.zero`;
   switch (scalar) {
     case ScalarType.STRING:
@@ -133,9 +133,9 @@ function scalarZero(scalar: ScalarType, longAsString: boolean, builder: FileBuil
 }
 
 /** features.field_presence IMPLICIT, as protobuf-es numbers it. */
-const IMPLICIT = 2;
+export const IMPLICIT = 2;
 /** features.field_presence LEGACY_REQUIRED. */
-const LEGACY_REQUIRED = 3;
+export const LEGACY_REQUIRED = 3;
 
 /** The codecs of one file: exported ones for its messages, private copies for the well-known types they use. */
 class CodecFile {
@@ -515,18 +515,18 @@ ${indent(cases, 6)}${cases ? '\n' : ''}      default:
 }
 
 /** A singular `Struct` field outside `Value`: protobuf-es holds it as a `JsonObject`. */
-function jsonStruct(field: DescField): boolean {
+export function jsonStruct(field: DescField): boolean {
   const message = field.fieldKind === 'message' || (field.fieldKind === 'list' && field.listKind === 'message') ? field.message : undefined;
   return message?.typeName === STRUCT && field.parent.typeName !== VALUE;
 }
 
 /** A singular wrapper field outside a oneof: protobuf-es holds its `value` alone. */
-function unwrapped(field: DescField): boolean {
+export function unwrapped(field: DescField): boolean {
   return field.fieldKind === 'message' && !field.oneof && isWrapperDesc(field.message);
 }
 
 /** protobuf-es's `create` puts defaults on a prototype (and presence in own properties) for these. */
-function usesPrototype(message: DescMessage): boolean {
+export function usesPrototype(message: DescMessage): boolean {
   if (message.file.edition === 998) return true;
   if (message.file.edition === 999) return false;
   return message.fields.some((f) => f.presence !== IMPLICIT && f.fieldKind !== 'message' && !f.oneof);

@@ -7,6 +7,7 @@
 import type { Generated, GeneratorContext } from '../core/pipeline/generator.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import { emitCodecs } from './codecs.js';
+import { emitJsonCodecs } from './json-codecs.js';
 import { loadProto } from './load.js';
 import { emitMessages } from './messages.js';
 import { emitServices } from './services.js';
@@ -21,6 +22,7 @@ export async function generateProto({ api, templates }: GeneratorContext<'proto'
   });
   const files: GeneratedFile[] = emitMessages(proto, templates, { jsonTypes: api.options.jsonTypes === true });
   files.push(...emitCodecs(proto, templates));
+  files.push(...emitJsonCodecs(proto, templates));
   const services = await emitServices(proto, templates, api);
   files.push(...services.files);
   return { files, userFiles: services.userFiles };

@@ -259,3 +259,17 @@ export interface CodecsContext extends HeaderContext {
   /** The codecs of well-known types the file's messages use (their `_pb` ships with the runtime), and sets of closed enums' values, as code. */
   privateCodecs: string[];
 }
+
+/**
+ * A `<file>_json.ts` module: per message of one `.proto` file, its `write*Json`/`read*Json`
+ * functions and its `*JsonCodec` constant (proto3 JSON through generated code, reflection behind it).
+ * @template proto/json-codec.ts.hbs
+ */
+export interface JsonCodecsContext extends HeaderContext {
+  /** The import statements, derived from the code. */
+  imports: string;
+  /** Per message, in `nestedTypes` order: its `write*Json` and `read*Json` functions and its `*JsonCodec` constant, as code. */
+  codecs: string[];
+  /** Module-level constants of the enums the codecs use: names by number, numbers by name, closed enums' values. */
+  enums: string[];
+}

@@ -4,8 +4,9 @@
  * 4-byte little-endian length (conformance/conformance.proto). Every message type, the request and
  * the response included, comes from the `_pb.js` modules codegen generated into the folder given
  * as the first argument. Binary is parsed and serialized by the generated codecs (`_codec.js`:
- * `TestAllTypesProto3Codec.decode`/`.encode`), which the suite exists to check; the proto3 JSON
- * mapping is @bufbuild/protobuf's, with a registry of the generated files for `Any` and extensions.
+ * `TestAllTypesProto3Codec.decode`/`.encode`), and JSON by the generated JSON codecs (`_json.js`:
+ * `TestAllTypesProto3JsonCodec.fromJsonString`/`.toJsonString`), which the suite exists to check,
+ * with a registry of the generated files for `Any` and extensions.
  * Text format and JSPB are skipped, as protobuf-es skips them.
  *
  * test/conformance.test.ts transpiles this file into that folder and starts it with node.
@@ -13,8 +14,8 @@
 import { readdirSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { create, createRegistry, fromBinary, fromJsonString, toBinary, toJsonString } from '@bufbuild/protobuf';
-import type { DescFile, DescMessage, Message, Registry } from '@bufbuild/protobuf';
+import { create, createRegistry, fromBinary, toBinary } from '@bufbuild/protobuf';
+import type { DescFile, DescMessage, JsonReadOptions, JsonWriteStringOptions, Message, Registry } from '@bufbuild/protobuf';
 import type { GenMessage } from '@bufbuild/protobuf/codegenv2';
 
 /** A generated `*Codec` (runtime/proto-codec.ts's `MessageCodec`), as the testee uses it. */
@@ -22,6 +23,13 @@ interface Codec {
   schema: DescMessage;
   encode(message: Message): Uint8Array;
   decode(bytes: Uint8Array): Message;
+}
+
+/** A generated `*JsonCodec` (runtime/proto-json.ts's `MessageJsonCodec`), as the testee uses it. */
+interface JsonCodec {
+  schema: DescMessage;
+  fromJsonString(json: string, options?: Partial<JsonReadOptions>): Message;
+  toJsonString(message: Message, options?: Partial<JsonWriteStringOptions>): string;
 }
 
 /** conformance.proto's enums, by number. */
@@ -99,12 +107,11 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The generated codecs by message type name. */
-function generatedCodecs(modules: Array<Record<string, unknown>>): Map<string, Codec> {
-  const codecs = new Map<string, Codec>();
+/** The generated codecs (`*Codec`, or `*JsonCodec` in `_json.js` modules) by message type name. */
+function generatedCodecs<T extends { schema: DescMessage }>(modules: Array<Record<string, unknown>>): Map<string, T> {
+  const codecs = new Map<string, T>();
   for (const module of modules)
-    for (const [name, value] of Object.entries(module))
-      if (name.endsWith('Codec')) codecs.set((value as Codec).schema.typeName, value as Codec);
+    for (const [name, value] of Object.entries(module)) if (name.endsWith('Codec')) codecs.set((value as T).schema.typeName, value as T);
   return codecs;
 }
 
@@ -112,6 +119,7 @@ function answer(
   request: ConformanceRequest,
   registry: Registry,
   codecs: Map<string, Codec>,
+  jsonCodecs: Map<string, JsonCodec>,
   conformance: ConformanceModule,
 ): ConformanceResult {
   // The runner's first question: which tests this testee expects to fail (none; the test's lists say so).
@@ -119,7 +127,8 @@ function answer(
     return { case: 'protobufPayload', value: toBinary(conformance.FailureSetSchema, create(conformance.FailureSetSchema)) };
   const schema = registry.getMessage(request.messageType);
   const codec = codecs.get(request.messageType);
-  if (!schema || !codec) return { case: 'runtimeError', value: `no generated message or codec ${request.messageType}` };
+  const jsonCodec = jsonCodecs.get(request.messageType);
+  if (!schema || !codec || !jsonCodec) return { case: 'runtimeError', value: `no generated message or codec ${request.messageType}` };
 
   let parsed: Message;
   try {
@@ -128,7 +137,7 @@ function answer(
         parsed = codec.decode(request.payload.value);
         break;
       case 'jsonPayload':
-        parsed = fromJsonString(schema, request.payload.value, {
+        parsed = jsonCodec.fromJsonString(request.payload.value, {
           registry,
           ignoreUnknownFields: request.testCategory === TestCategory.JSON_IGNORE_UNKNOWN_PARSING_TEST,
         });
@@ -148,7 +157,7 @@ function answer(
       case WireFormat.PROTOBUF:
         return { case: 'protobufPayload', value: codec.encode(parsed) };
       case WireFormat.JSON:
-        return { case: 'jsonPayload', value: toJsonString(schema, parsed, { registry }) };
+        return { case: 'jsonPayload', value: jsonCodec.toJsonString(parsed, { registry }) };
       case WireFormat.JSPB:
       case WireFormat.TEXT_FORMAT:
         return { case: 'skipped', value: `output format ${request.requestedOutputFormat} is not supported by @bufbuild/protobuf` };
@@ -162,7 +171,8 @@ function answer(
 
 async function main(folder: string): Promise<void> {
   const modules = await importGenerated(folder, '_pb.js');
-  const codecs = generatedCodecs(await importGenerated(folder, '_codec.js'));
+  const codecs = generatedCodecs<Codec>(await importGenerated(folder, '_codec.js'));
+  const jsonCodecs = generatedCodecs<JsonCodec>(await importGenerated(folder, '_json.js'));
   const conformance = modules.find((module) => 'ConformanceRequestSchema' in module) as ConformanceModule | undefined;
   if (!conformance) throw new Error(`no generated conformance/conformance_pb.js under ${folder}`);
   const registry = createRegistry(...generatedFiles(modules));
@@ -172,7 +182,7 @@ async function main(folder: string): Promise<void> {
     const body = readExactly(header.readUInt32LE(0));
     if (!body) throw new Error('stdin ended inside a request');
     const request = fromBinary(conformance.ConformanceRequestSchema, body);
-    const response = create(conformance.ConformanceResponseSchema, { result: answer(request, registry, codecs, conformance) });
+    const response = create(conformance.ConformanceResponseSchema, { result: answer(request, registry, codecs, jsonCodecs, conformance) });
     const bytes = toBinary(conformance.ConformanceResponseSchema, response);
     const length = Buffer.alloc(4);
     length.writeUInt32LE(bytes.length, 0);
