@@ -298,7 +298,7 @@ ${indent(writes, 2)}${writes ? '\n' : ''}  return j;
       case ScalarType.FLOAT:
         return `${this.runtime('doubleJson')}(${value})`;
       case ScalarType.BYTES:
-        return `${this.use('base64Encode', '@bufbuild/protobuf/wire')}(${value})`;
+        return `${this.runtime('bytesJson')}(${value})`;
       default:
         return value;
     }
@@ -420,7 +420,7 @@ ${indent(writes, 2)}${writes ? '\n' : ''}  return j;
     if (cases === '')
       return `/** A \`${message.typeName}\` from its JSON at nesting depth \`d\`: an empty object (anything else is left to reflection). */
 export function read${name}Json(json: ${jsonValue}, d: number): ${shape} {
-  if (Object.keys(${this.runtime('readObject')}(json)).length > 0 || d > ${this.runtime('MAX_DEPTH')}) ${this.runtime('fallback')}();
+  if (${this.runtime('keysOf')}(${this.runtime('readObject')}(json)).length > 0 || d > ${this.runtime('MAX_DEPTH')}) ${this.runtime('fallback')}();
   return ${zero};
 }`;
     return `/** A \`${message.typeName}\` from its JSON at nesting depth \`d\`, as \`fromJson\` reads it; anything else is left to reflection. */
@@ -428,7 +428,7 @@ export function read${name}Json(json: ${jsonValue}, d: number): ${shape} {
   const o = ${this.runtime('readObject')}(json);
   if (d > ${this.runtime('MAX_DEPTH')}) ${this.runtime('fallback')}();
   const m: ${shape} = ${zero};
-  for (const k of Object.keys(o)) {
+  for (const k of ${this.runtime('keysOf')}(o)) {
     const v = o[k]!;
     switch (k) {
 ${indent(cases, 6)}
@@ -547,7 +547,7 @@ ${indent(cases, 6)}
     const value = this.readValue(element, 'r[e]!');
     return `if (v !== null) {
   const r = ${this.runtime('readObject')}(v);
-  for (const e of Object.keys(r)) {
+  for (const e of ${this.runtime('keysOf')}(r)) {
     const n = ${keyRead};${twice}
     ${setOwn}(${key}, n, ${value});
   }

@@ -29,7 +29,7 @@ import {
 } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
-import { base64Decode, getTextEncoding } from "@bufbuild/protobuf/wire";
+import { base64Decode, base64Encode, getTextEncoding } from "@bufbuild/protobuf/wire";
 
 /** A message type's proto3 JSON: protobuf-es's `toJson`/`fromJson` (and their `String` forms), with the same results and errors. */
 export interface MessageJsonCodec<T extends Message = Message> {
@@ -89,9 +89,18 @@ export function jsonCodec<T extends Message>(schema: GenMessage<T>, write: JsonW
       } catch {
         return fromJsonString(schema, text, options);
       }
-      // protobuf-es refuses a key given twice in one object, which JSON.parse lets through.
-      if (hasDuplicateKeys(text)) return fromJsonString(schema, text, options);
-      return codec.fromJson(json, options);
+      if (options !== undefined && (options.ignoreUnknownFields || options.recursionLimit !== undefined))
+        return fromJsonString(schema, text, options);
+      const keys = countKeys(text);
+      keysRead = 0;
+      let message: T;
+      try {
+        message = read(json, 1);
+      } catch {
+        return fromJsonString(schema, text, options);
+      }
+      // Fewer keys read than written: a key given twice, or objects read by reflection (`Struct`…), which checks them itself.
+      return keysRead === keys ? message : fromJsonString(schema, text, options);
     },
   };
   return codec;
@@ -122,54 +131,39 @@ export function jsonCodecOf(schema: DescMessage): MessageJsonCodec {
   return codec;
 }
 
+/** Keys `keysOf` handed out since the last reset: `fromJsonString` compares them with the text's. */
+let keysRead = 0;
+
+/** The keys of a JSON object the generated code reads (a message's fields, a map's entries), counted. */
+export function keysOf(object: JsonObject): string[] {
+  const keys = Object.keys(object);
+  keysRead += keys.length;
+  return keys;
+}
+
 /**
- * Whether an object in the JSON text has a key twice (protobuf-es's `checkDuplicateKeys`, which
- * `fromJsonString` runs): keys are compared as written, so an escaped duplicate is left to
- * reflection's own check, which decodes escapes.
+ * The number of object keys in JSON text: its colons outside strings (the scan jumps from quote to
+ * quote with `indexOf`). JSON.parse keeps the last of a key given twice in one object, so a parsed
+ * value with fewer keys than its text had a duplicate, which protobuf-es's `fromJsonString` refuses.
  */
-export function hasDuplicateKeys(text: string): boolean {
-  const stack: (Set<string> | null)[] = [];
-  let keys: Set<string> | null = null;
-  let expectKey = false;
-  const length = text.length;
-  for (let i = 0; i < length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22 /* " */) {
-      const open = i + 1;
-      let escaped = false;
-      i = open;
-      for (;;) {
-        const quote = text.indexOf('"', i);
-        if (quote < 0) return false;
-        let slashes = 0;
-        for (let k = quote - 1; k >= open && text.charCodeAt(k) === 0x5c; k--) slashes++;
-        if (slashes > 0) escaped = true;
-        i = quote + 1;
-        if (slashes % 2 === 0) break;
-      }
-      i--;
-      if (expectKey && keys !== null) {
-        if (escaped) return true;
-        const key = text.slice(open, i);
-        if (keys.has(key)) return true;
-        keys.add(key);
-      }
-      expectKey = false;
-    } else if (c === 0x7b /* { */) {
-      stack.push(keys);
-      keys = new Set();
-      expectKey = true;
-    } else if (c === 0x5b /* [ */) {
-      stack.push(keys);
-      keys = null;
-      expectKey = false;
-    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      keys = stack.pop() ?? null;
-      expectKey = false;
-    } else if (c === 0x2c /* , */) expectKey = keys !== null;
-    else if (c === 0x3a /* : */) expectKey = false;
+export function countKeys(text: string): number {
+  let count = 0;
+  let at = 0;
+  for (;;) {
+    const open = text.indexOf('"', at);
+    const gapEnd = open < 0 ? text.length : open;
+    for (let i = at; i < gapEnd; i++) if (text.charCodeAt(i) === 0x3a) count++;
+    if (open < 0) return count;
+    at = open + 1;
+    for (;;) {
+      const close = text.indexOf('"', at);
+      if (close < 0) return count;
+      let slashes = 0;
+      for (let i = close - 1; text.charCodeAt(i) === 0x5c; i--) slashes++;
+      at = close + 1;
+      if (slashes % 2 === 0) break;
+    }
   }
-  return false;
 }
 
 const nativeWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
@@ -275,10 +269,43 @@ export function leaf<T>(depth: number, value: T): T {
   return depth > MAX_DEPTH ? fallback() : value;
 }
 
+/**
+ * Node's native base64 (`Buffer`), where there is one: its decoder skips characters outside the
+ * alphabet where protobuf-es's refuses them, so it only gets strings of one alphabet alone.
+ */
+const NodeBuffer = (
+  globalThis as {
+    Buffer?: {
+      from(
+        data: string | ArrayBufferLike,
+        encodingOrOffset?: string | number,
+        length?: number,
+      ): Uint8Array & { toString(encoding: string): string };
+    };
+  }
+).Buffer;
+/** Standard base64 in groups of four (with `json.length % 4 === 0`): padding only at the end. */
+const STANDARD_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const URL_BASE64 = /^[A-Za-z0-9_-]*$/;
+
 /** `bytes`: base64, standard or URL-safe alphabet, padded or not (protobuf-es's `base64Decode`). */
 export function readBytes(json: JsonValue): Uint8Array {
   if (typeof json !== "string") return fallback();
-  return json === "" ? new Uint8Array(0) : base64Decode(json);
+  if (json === "") return new Uint8Array(0);
+  if (
+    NodeBuffer !== undefined &&
+    ((json.length % 4 === 0 && STANDARD_BASE64.test(json)) || (json.length % 4 !== 1 && URL_BASE64.test(json)))
+  ) {
+    const bytes = NodeBuffer.from(json, "base64");
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+  }
+  return base64Decode(json);
+}
+
+/** `bytes` in JSON: standard base64 with padding, as protobuf-es's `base64Encode` writes it. */
+export function bytesJson(bytes: Uint8Array): string {
+  if (NodeBuffer === undefined) return base64Encode(bytes);
+  return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("base64");
 }
 
 /** An enum value: its name (from `numbers`), or a number the enum accepts (`known`: a closed enum's values). */
@@ -313,34 +340,122 @@ export function hasEntries(record: object): boolean {
 const TIMESTAMP_MS_MIN = Date.parse("0001-01-01T00:00:00Z");
 const TIMESTAMP_MS_MAX = Date.parse("9999-12-31T23:59:59Z");
 const DURATION_SECONDS_MAX = 315576000000;
-const TIMESTAMP_PATTERN =
-  /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?(?:Z|([+-][0-9][0-9]:[0-9][0-9]))$/;
 
-/** `google.protobuf.Timestamp` in RFC 3339, as protobuf-es writes it; out of range is left to reflection (its error). */
-export function timestampJson(value: Timestamp): string {
-  const ms = Number(value.seconds) * 1000;
-  const nanos = value.nanos;
-  if (ms < TIMESTAMP_MS_MIN || ms > TIMESTAMP_MS_MAX || nanos < 0 || nanos > 999999999) return fallback();
-  let z = "Z";
-  if (nanos > 0) {
-    const digits = (nanos + 1000000000).toString().substring(1);
-    z = `.${digits.endsWith("000000") ? digits.substring(0, 3) : digits.endsWith("000") ? digits.substring(0, 6) : digits}Z`;
-  }
-  return new Date(ms).toISOString().replace(".000Z", z);
+/** "00" to "99". */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => (n < 10 ? `0${n}` : String(n)));
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  return era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468;
 }
 
+/**
+ * `google.protobuf.Timestamp` in RFC 3339, as protobuf-es writes it (`Date#toISOString`, with 0, 3,
+ * 6 or 9 digits of fraction), computed without a `Date`; out of range is left to reflection (its error).
+ */
+export function timestampJson(value: Timestamp): string {
+  const seconds = Number(value.seconds);
+  const nanos = value.nanos;
+  if (seconds * 1000 < TIMESTAMP_MS_MIN || seconds * 1000 > TIMESTAMP_MS_MAX || nanos < 0 || nanos > 999999999) return fallback();
+  const days = Math.floor(seconds / 86400);
+  const clock = seconds - days * 86400;
+  // H. Hinnant's `civil_from_days`.
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const hour = Math.floor(clock / 3600);
+  const minute = Math.floor((clock % 3600) / 60);
+  let text = `${TWO_DIGITS[Math.floor(year / 100)]}${TWO_DIGITS[year % 100]}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]}T${TWO_DIGITS[hour]}:${TWO_DIGITS[minute]}:${TWO_DIGITS[clock % 60]}`;
+  if (nanos > 0) {
+    const digits = String(nanos + 1000000000).substring(1);
+    text += `.${digits.endsWith("000000") ? digits.substring(0, 3) : digits.endsWith("000") ? digits.substring(0, 6) : digits}`;
+  }
+  return `${text}Z`;
+}
+
+/** The number of `text`'s two decimal digits at `at`, or -1. */
+function twoDigits(text: string, at: number): number {
+  const tens = text.charCodeAt(at) - 48;
+  const ones = text.charCodeAt(at + 1) - 48;
+  return tens >= 0 && tens <= 9 && ones >= 0 && ones <= 9 ? tens * 10 + ones : -1;
+}
+
+const DAYS_IN_MONTH = [0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * A `google.protobuf.Timestamp` from RFC 3339 (`2026-01-02T03:04:05.123Z`, or with an offset), read
+ * field by field. protobuf-es reads it with a pattern and `Date.parse`; anything outside plain
+ * calendar values (`24:00:00`, 30 February, which `Date.parse` rolls over) is left to it.
+ */
 export function readTimestamp(json: JsonValue): Timestamp {
-  if (typeof json !== "string") return fallback();
-  const match = TIMESTAMP_PATTERN.exec(json);
-  if (match === null) return fallback();
-  const ms = Date.parse(`${match[1]}-${match[2]}-${match[3]}T${match[4]}:${match[5]}:${match[6]}${match[8] ?? "Z"}`);
-  if (Number.isNaN(ms) || ms < TIMESTAMP_MS_MIN || ms > TIMESTAMP_MS_MAX) return fallback();
-  const fraction = match[7];
-  return {
-    $typeName: "google.protobuf.Timestamp",
-    seconds: protoInt64.parse(ms / 1000) as bigint,
-    nanos: fraction === undefined ? 0 : Number.parseInt(`1${fraction}${"0".repeat(9 - fraction.length)}`) - 1000000000,
-  };
+  if (typeof json !== "string" || json.length < 20) return fallback();
+  const century = twoDigits(json, 0);
+  const yy = twoDigits(json, 2);
+  const month = twoDigits(json, 5);
+  const day = twoDigits(json, 8);
+  const hour = twoDigits(json, 11);
+  const minute = twoDigits(json, 14);
+  const second = twoDigits(json, 17);
+  if (
+    century < 0 ||
+    yy < 0 ||
+    json.charCodeAt(4) !== 0x2d ||
+    json.charCodeAt(7) !== 0x2d ||
+    json.charCodeAt(10) !== 0x54 ||
+    json.charCodeAt(13) !== 0x3a ||
+    json.charCodeAt(16) !== 0x3a ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > DAYS_IN_MONTH[month]! ||
+    hour < 0 ||
+    hour > 23 ||
+    minute < 0 ||
+    minute > 59 ||
+    second < 0 ||
+    second > 59
+  )
+    return fallback();
+  const year = century * 100 + yy;
+  if (month === 2 && day === 29 && (year % 4 !== 0 || (year % 100 === 0 && year % 400 !== 0))) return fallback();
+  let at = 19;
+  let nanos = 0;
+  if (json.charCodeAt(at) === 0x2e) {
+    const start = ++at;
+    while (at < json.length && at - start < 9) {
+      const digit = json.charCodeAt(at) - 48;
+      if (digit < 0 || digit > 9) break;
+      nanos = nanos * 10 + digit;
+      at++;
+    }
+    if (at === start) return fallback();
+    for (let k = at - start; k < 9; k++) nanos *= 10;
+  }
+  let offset = 0;
+  if (json.charCodeAt(at) === 0x5a) at++;
+  else {
+    const sign = json.charCodeAt(at);
+    const hours = twoDigits(json, at + 1);
+    const minutes = twoDigits(json, at + 4);
+    if ((sign !== 0x2b && sign !== 0x2d) || json.charCodeAt(at + 3) !== 0x3a || hours < 0 || hours > 23 || minutes < 0 || minutes > 59)
+      return fallback();
+    offset = (sign === 0x2b ? 1 : -1) * (hours * 3600 + minutes * 60);
+    at += 6;
+  }
+  if (at !== json.length) return fallback();
+  const seconds = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset;
+  if (seconds * 1000 < TIMESTAMP_MS_MIN || seconds * 1000 > TIMESTAMP_MS_MAX) return fallback();
+  return { $typeName: "google.protobuf.Timestamp", seconds: protoInt64.parse(seconds) as bigint, nanos };
 }
 
 /** `google.protobuf.Duration` as `"1.5s"`, as protobuf-es writes it; out of range is left to reflection. */

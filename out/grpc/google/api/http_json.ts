@@ -18,6 +18,7 @@ import {
 import {
   fallback,
   jsonCodec,
+  keysOf,
   MAX_DEPTH,
   type MessageJsonCodec,
   readArray,
@@ -41,7 +42,7 @@ export function readHttpJson(json: JsonValue, d: number): Http {
   const o = readObject(json);
   if (d > MAX_DEPTH) fallback();
   const m: Http = { $typeName: "google.api.Http", rules: [], fullyDecodeReservedExpansion: false };
-  for (const k of Object.keys(o)) {
+  for (const k of keysOf(o)) {
     const v = o[k]!;
     switch (k) {
       case "rules":
@@ -85,7 +86,7 @@ export function readHttpRuleJson(json: JsonValue, d: number): HttpRule {
   const o = readObject(json);
   if (d > MAX_DEPTH) fallback();
   const m: HttpRule = { $typeName: "google.api.HttpRule", selector: "", pattern: { case: undefined }, body: "", responseBody: "", additionalBindings: [] };
-  for (const k of Object.keys(o)) {
+  for (const k of keysOf(o)) {
     const v = o[k]!;
     switch (k) {
       case "selector":
@@ -163,7 +164,7 @@ export function readCustomHttpPatternJson(json: JsonValue, d: number): CustomHtt
   const o = readObject(json);
   if (d > MAX_DEPTH) fallback();
   const m: CustomHttpPattern = { $typeName: "google.api.CustomHttpPattern", kind: "", path: "" };
-  for (const k of Object.keys(o)) {
+  for (const k of keysOf(o)) {
     const v = o[k]!;
     switch (k) {
       case "kind":

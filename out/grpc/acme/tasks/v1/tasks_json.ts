@@ -7,7 +7,6 @@
  * reflection. The `write*Json`/`read*Json` functions are exported for the codecs of other files.
  */
 import { type JsonObject, type JsonValue, protoInt64, type Registry } from "@bufbuild/protobuf";
-import { base64Encode } from "@bufbuild/protobuf/wire";
 import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
 import {
   type CreateTaskRequest,
@@ -31,10 +30,12 @@ import {
 } from "./tasks_pb.js";
 import { setOwn } from "../../../runtime/proto-codec.js";
 import {
+  bytesJson,
   durationJson,
   fallback,
   hasEntries,
   jsonCodec,
+  keysOf,
   leaf,
   MAX_DEPTH,
   type MessageJsonCodec,
@@ -73,7 +74,7 @@ export function writeTaskJson(m: Task, registry: Registry | undefined): JsonObje
   if (m.due.case === "dueTime") j["dueTime"] = timestampJson(m.due.value);
   if (m.due.case === "dueWithin") j["dueWithin"] = durationJson(m.due.value);
   if (m.estimateMinutes !== protoInt64.zero) j["estimateMinutes"] = m.estimateMinutes.toString();
-  if (m.attachment.length > 0) j["attachment"] = base64Encode(m.attachment);
+  if (m.attachment.length > 0) j["attachment"] = bytesJson(m.attachment);
   if (m.comments.length > 0) j["comments"] = m.comments.map((v) => writeTask_CommentJson(v, registry));
   return j;
 }
@@ -83,7 +84,7 @@ export function readTaskJson(json: JsonValue, d: number): Task {
   const o = readObject(json);
   if (d > MAX_DEPTH) fallback();
   const m: Task = { $typeName: "acme.tasks.v1.Task", id: "", projectId: "", title: "", status: 0, labels: [], attributes: {}, due: { case: undefined }, estimateMinutes: protoInt64.zero, attachment: new Uint8Array(0), comments: [] };
-  for (const k of Object.keys(o)) {
+  for (const k of keysOf(o)) {
     const v = o[k]!;
     switch (k) {
       case "id":
@@ -111,7 +112,7 @@ export function readTaskJson(json: JsonValue, d: number): Task {
       case "attributes":
         if (v !== null) {
           const r = readObject(v);
-          for (const e of Object.keys(r)) {
+          for (const e of keysOf(r)) {
             const n = readString(e);
             setOwn(m.attributes, n, readString(r[e]!));
           }
@@ -171,7 +172,7 @@ export function readTask_CommentJson(json: JsonValue, d: number): Task_Comment {
   const o = readObject(json);
   if (d > MAX_DEPTH) fallback();
   const m: Task_Comment = { $typeName: "acme.tasks.v1.Task.Comment", authorId: "", text: "" };
-  for (const k of Object.keys(o)) {
+  for (const k of keysOf(o)) {
     const v = o[k]!;
     switch (k) {
       case "authorId":
@@ -211,7 +212,7 @@ export function readGetTaskRequestJson(json: JsonValue, d: number): GetTaskReque
   const o = readObject(json);
   if (d > MAX_DEPTH) fallback();
   const m: GetTaskRequest = { $typeName: "acme.tasks.v1.GetTaskRequest", id: "" };
-  for (const k of Object.keys(o)) {
+  for (const k of keysOf(o)) {
     const v = o[k]!;
     switch (k) {
       case "id":
@@ -243,7 +244,7 @@ export function readListTasksRequestJson(json: JsonValue, d: number): ListTasksR
   const o = readObject(json);
   if (d > MAX_DEPTH) fallback();
   const m: ListTasksRequest = { $typeName: "acme.tasks.v1.ListTasksRequest", projectId: "", pageSize: 0, status: 0 };
-  for (const k of Object.keys(o)) {
+  for (const k of keysOf(o)) {
     const v = o[k]!;
     switch (k) {
       case "projectId":
@@ -283,7 +284,7 @@ export function readCreateTaskRequestJson(json: JsonValue, d: number): CreateTas
   const o = readObject(json);
   if (d > MAX_DEPTH) fallback();
   const m: CreateTaskRequest = { $typeName: "acme.tasks.v1.CreateTaskRequest" };
-  for (const k of Object.keys(o)) {
+  for (const k of keysOf(o)) {
     const v = o[k]!;
     switch (k) {
       case "task":
@@ -314,7 +315,7 @@ export function readUpdateTaskRequestJson(json: JsonValue, d: number): UpdateTas
   const o = readObject(json);
   if (d > MAX_DEPTH) fallback();
   const m: UpdateTaskRequest = { $typeName: "acme.tasks.v1.UpdateTaskRequest" };
-  for (const k of Object.keys(o)) {
+  for (const k of keysOf(o)) {
     const v = o[k]!;
     switch (k) {
       case "task":
@@ -349,7 +350,7 @@ export function readDeleteTaskRequestJson(json: JsonValue, d: number): DeleteTas
   const o = readObject(json);
   if (d > MAX_DEPTH) fallback();
   const m: DeleteTaskRequest = { $typeName: "acme.tasks.v1.DeleteTaskRequest", id: "" };
-  for (const k of Object.keys(o)) {
+  for (const k of keysOf(o)) {
     const v = o[k]!;
     switch (k) {
       case "id":
@@ -380,7 +381,7 @@ export function readImportTasksResponseJson(json: JsonValue, d: number): ImportT
   const o = readObject(json);
   if (d > MAX_DEPTH) fallback();
   const m: ImportTasksResponse = { $typeName: "acme.tasks.v1.ImportTasksResponse", created: 0, ids: [] };
-  for (const k of Object.keys(o)) {
+  for (const k of keysOf(o)) {
     const v = o[k]!;
     switch (k) {
       case "created":
@@ -414,7 +415,7 @@ export function readTaskEventJson(json: JsonValue, d: number): TaskEvent {
   const o = readObject(json);
   if (d > MAX_DEPTH) fallback();
   const m: TaskEvent = { $typeName: "acme.tasks.v1.TaskEvent", kind: 0 };
-  for (const k of Object.keys(o)) {
+  for (const k of keysOf(o)) {
     const v = o[k]!;
     switch (k) {
       case "kind":
