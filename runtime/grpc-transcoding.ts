@@ -23,7 +23,6 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:ht
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import {
   create,
-  fromJson,
   toJson,
   type DescField,
   type DescMessage,
@@ -48,6 +47,7 @@ import {
   urlValueJson,
 } from "./grpc-transcoding-fields.js";
 import { matchPathTemplate, parsePathTemplate, type HttpRule, type HttpRules, type PathTemplate } from "./grpc-transcoding-path.js";
+import { jsonCodecOf } from "./proto-json.js";
 
 export type { HttpRule, HttpRules } from "./grpc-transcoding-path.js";
 
@@ -293,7 +293,7 @@ export class Transcoder {
       }
     }
     try {
-      return fromJson(route.method.input, json, { registry: this.#registry });
+      return jsonCodecOf(route.method.input).fromJson(json, { registry: this.#registry });
     } catch (error) {
       throw invalid((error as Error).message);
     }
@@ -302,7 +302,7 @@ export class Transcoder {
   /** The JSON of an answer: the message, or its `response_body` field. */
   #outputJson(route: Route, output: unknown): JsonValue {
     const message = create(route.method.output, output as MessageInitShape<DescMessage>);
-    if (route.responseBody === undefined) return toJson(route.method.output, message, { registry: this.#registry });
+    if (route.responseBody === undefined) return jsonCodecOf(route.method.output).toJson(message, { registry: this.#registry });
     const json = toJson(route.method.output, message, { registry: this.#registry, alwaysEmitImplicit: true }) as JsonObject;
     return json[route.responseBody.jsonName] ?? null;
   }

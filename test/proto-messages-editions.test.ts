@@ -209,7 +209,7 @@ describe('proto2 and edition 2023 messages at compile time and run time', () => 
 
   it("through our loader, the same modules as from protoc's descriptors (so the same as protoc-gen-es's)", () => {
     const fromProtoc = new Map(ourMessages(false).map((file) => [file.path, body(file)]));
-    // The pipeline also writes the binary codecs (`_codec.ts`) and their runtime, which protoc-gen-es has no counterpart of.
+    // The pipeline also writes the binary and JSON codecs (`_codec.ts`, `_json.ts`) and their runtime, which protoc-gen-es has no counterpart of.
     const messages = pipeline.filter((file) => file.path.endsWith('_pb.ts'));
     expect(messages.map((file) => file.path).sort()).toEqual([...fromProtoc.keys()].sort());
     for (const file of messages) expect(body(file), file.path).toBe(fromProtoc.get(file.path));

@@ -20,6 +20,7 @@ export const TARGETS = {
   'rest-get': { atLeast: 1.1, what: 'REST GET with ETag, req/s' },
   'rest-post': { atLeast: 1.1, what: 'REST POST with validated body, req/s' },
   'protobuf-binary': { atLeast: 1.0, what: 'protobuf binary encode/decode, worst case' },
+  'protobuf-json': { atLeast: 1.0, what: 'protobuf JSON encode/decode, worst case' },
   grpc: { atLeast: 1.2, what: 'gRPC unary calls/s' },
   graphql: { atLeast: 1.0, what: 'GraphQL nested query req/s, vs Mercurius + graphql-jit' },
   ws: { atLeast: 0.95, what: 'WebSocket validate + dispatch + echo, msg/s' },
@@ -102,7 +103,12 @@ export const ADAPTERS = {
       cpuRatio: r.cpu ?? null,
     })),
   'grpc-messages': (result) =>
-    result.ratio ? [{ id: 'protobuf-binary', peer: 'protobufjs static (pbjs)', ratio: result.ratio.binaryMin ?? null }] : [],
+    result.ratio
+      ? [
+          { id: 'protobuf-binary', peer: 'protobufjs static (pbjs)', ratio: result.ratio.binaryMin ?? null },
+          ...(result.ratio.jsonMin == null ? [] : [{ id: 'protobuf-json', peer: 'protobufjs static (pbjs)', ratio: result.ratio.jsonMin }]),
+        ]
+      : [],
 };
 
 /**

@@ -46,7 +46,8 @@ export function emitJsonCodecs(proto: LoadedProto, templates: TemplateRenderer):
       `read${messageTypeName(message)}Json`,
       jsonCodecName(message),
     ]);
-    const emitter = new JsonCodecFile(file, new FileBuilder(path, declared), generated);
+    // A message type named like a global the code uses (`Map`) is imported under another name.
+    const emitter = new JsonCodecFile(file, new FileBuilder(path, [...declared, ...GLOBALS]), generated);
     const codecs = messages.map((message) => emitter.exported(message));
     const context: JsonCodecsContext = {
       source: proto.displayNames.get(file.proto.name) ?? file.proto.name,
@@ -58,6 +59,9 @@ export function emitJsonCodecs(proto: LoadedProto, templates: TemplateRenderer):
     return [{ path, content: templates.render('proto/json-codec.ts.hbs', context) }];
   });
 }
+
+/** The globals the generated code uses. */
+const GLOBALS = ['Object', 'Map', 'Set', 'ReadonlyMap', 'ReadonlySet'];
 
 const WKT = 'google.protobuf.';
 const VALUE = `${WKT}Value`;
@@ -238,7 +242,7 @@ ${codec}`;
         const entries = new Map<number, string>();
         // The first name of a number (aliases share one), as protobuf-es's `value[number]`.
         for (const value of desc.values) if (!entries.has(value.number)) entries.set(value.number, value.jsonName);
-        code = `const ${name}: Readonly<Record<number, string>> = { ${[...entries].map(([no, json]) => `${no < 0 ? `[${no}]` : no}: ${stringLiteral(json)}`).join(', ')} };`;
+        code = `const ${name}: { readonly [no: number]: string } = { ${[...entries].map(([no, json]) => `${no < 0 ? `[${no}]` : no}: ${stringLiteral(json)}`).join(', ')} };`;
         break;
       }
       case 'JSON_NUMBERS': {

@@ -16,6 +16,7 @@ import { jsDoc, propertyKey } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { codecModule, codecName } from './codecs.js';
+import { jsonCodecModule, jsonCodecName } from './json-codecs.js';
 import type { RestModel } from './rest.js';
 import type { MethodInfo, ServicesModel } from './server-model.js';
 import { streamsRequests, streamsResponses } from './service-files.js';
@@ -37,7 +38,7 @@ export function emitServer(model: ServicesModel, templates: TemplateRenderer, so
       members: service.methods.map((method) => handlerMember(file, method)),
     };
   });
-  const context: ServerContext = { source, services, codecs: servedCodecs(file, model) };
+  const context: ServerContext = { source, services, codecs: servedCodecs(file, model), jsonCodecs: servedJsonCodecs(file, model) };
   return [{ path: 'server.ts', content: templates.render('proto/server.ts.hbs', context, file) }];
 }
 
@@ -46,11 +47,24 @@ export function emitServer(model: ServicesModel, templates: TemplateRenderer, so
  * well-known types (`Empty`) have none: protobuf-es's reflection encodes them.
  */
 function servedCodecs(file: FileBuilder, model: ServicesModel): string {
+  return servedMessages(model)
+    .map((message) => file.use(symbol(codecName(message), codecModule(message.file))))
+    .join(', ');
+}
+
+/** The generated JSON codecs of the same messages (`TaskJsonCodec, ...`), for the REST routes' JSON. */
+function servedJsonCodecs(file: FileBuilder, model: ServicesModel): string {
+  return servedMessages(model)
+    .map((message) => file.use(symbol(jsonCodecName(message), jsonCodecModule(message.file))))
+    .join(', ');
+}
+
+/** The messages the services read or write that have generated codecs (not the well-known types). */
+function servedMessages(model: ServicesModel): DescMessage[] {
   const messages = new Map<string, DescMessage>();
   for (const service of model.services)
     for (const method of service.desc.methods) for (const message of [method.input, method.output]) messages.set(message.typeName, message);
-  const generated = [...messages.values()].filter((message) => !Object.hasOwn(wktPublicImportPaths, message.file.proto.name));
-  return generated.map((message) => file.use(symbol(codecName(message), codecModule(message.file)))).join(', ');
+  return [...messages.values()].filter((message) => !Object.hasOwn(wktPublicImportPaths, message.file.proto.name));
 }
 
 /** One method of a handler interface. */

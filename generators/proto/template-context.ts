@@ -93,6 +93,8 @@ export interface ServerContext extends HeaderContext {
   }[];
   /** The generated binary codecs of the messages the services read and write, as imported and comma-separated (`TaskCodec, GetTaskRequestCodec`); empty when there are none. */
   codecs: string;
+  /** Their generated JSON codecs, the same way (`TaskJsonCodec, GetTaskRequestJsonCodec`); empty when there are none. */
+  jsonCodecs: string;
 }
 
 /** One rpc of a client interface in `client.ts` or `client-web.ts`. */

@@ -19,6 +19,16 @@ import {
   UpdateTaskRequestCodec,
 } from "./acme/tasks/v1/tasks_codec.js";
 import {
+  CreateTaskRequestJsonCodec,
+  DeleteTaskRequestJsonCodec,
+  GetTaskRequestJsonCodec,
+  ImportTasksResponseJsonCodec,
+  ListTasksRequestJsonCodec,
+  TaskEventJsonCodec,
+  TaskJsonCodec,
+  UpdateTaskRequestJsonCodec,
+} from "./acme/tasks/v1/tasks_json.js";
+import {
   type CreateTaskRequest,
   type DeleteTaskRequest,
   type GetTaskRequest,
@@ -41,6 +51,7 @@ import {
   type ServiceBinding,
 } from "./runtime/grpc-server.js";
 import { registerCodecs } from "./runtime/proto-codec.js";
+import { registerJsonCodecs } from "./runtime/proto-json.js";
 
 export {
   Code,
@@ -92,5 +103,7 @@ export function createGrpcServer<Principal = unknown>(services: GrpcServices<Pri
   if (services.TaskService) bindings.push({ service: TaskService, handlers: services.TaskService, http: TaskServiceHttpRules });
   // The gRPC path encodes and decodes with the generated codecs instead of reflection.
   registerCodecs(GetTaskRequestCodec, TaskCodec, CreateTaskRequestCodec, UpdateTaskRequestCodec, DeleteTaskRequestCodec, ListTasksRequestCodec, ImportTasksResponseCodec, TaskEventCodec);
+  // The REST routes read and write JSON with the generated JSON codecs instead of reflection.
+  registerJsonCodecs(GetTaskRequestJsonCodec, TaskJsonCodec, CreateTaskRequestJsonCodec, UpdateTaskRequestJsonCodec, DeleteTaskRequestJsonCodec, ListTasksRequestJsonCodec, ImportTasksResponseJsonCodec, TaskEventJsonCodec);
   return serveGrpc(bindings, options);
 }

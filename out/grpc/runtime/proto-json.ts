@@ -83,14 +83,14 @@ export function jsonCodec<T extends Message>(schema: GenMessage<T>, write: JsonW
       }
     },
     fromJsonString(text, options) {
+      if (options !== undefined && (options.ignoreUnknownFields || options.recursionLimit !== undefined))
+        return fromJsonString(schema, text, options);
       let json: JsonValue;
       try {
         json = JSON.parse(text) as JsonValue;
       } catch {
         return fromJsonString(schema, text, options);
       }
-      if (options !== undefined && (options.ignoreUnknownFields || options.recursionLimit !== undefined))
-        return fromJsonString(schema, text, options);
       const keys = countKeys(text);
       keysRead = 0;
       let message: T;
@@ -142,28 +142,29 @@ export function keysOf(object: JsonObject): string[] {
 }
 
 /**
- * The number of object keys in JSON text: its colons outside strings (the scan jumps from quote to
- * quote with `indexOf`). JSON.parse keeps the last of a key given twice in one object, so a parsed
- * value with fewer keys than its text had a duplicate, which protobuf-es's `fromJsonString` refuses.
+ * The number of object keys in JSON text: its colons outside strings. Strings are jumped with
+ * `indexOf` (a quote after an odd run of backslashes is escaped). JSON.parse keeps the last of a key
+ * given twice in one object, so a parsed value with fewer keys than its text had a duplicate, which
+ * protobuf-es's `fromJsonString` refuses.
  */
 export function countKeys(text: string): number {
   let count = 0;
-  let at = 0;
-  for (;;) {
-    const open = text.indexOf('"', at);
-    const gapEnd = open < 0 ? text.length : open;
-    for (let i = at; i < gapEnd; i++) if (text.charCodeAt(i) === 0x3a) count++;
-    if (open < 0) return count;
-    at = open + 1;
-    for (;;) {
-      const close = text.indexOf('"', at);
-      if (close < 0) return count;
-      let slashes = 0;
-      for (let i = close - 1; text.charCodeAt(i) === 0x5c; i--) slashes++;
-      at = close + 1;
-      if (slashes % 2 === 0) break;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3a) count++;
+    else if (c === 0x22) {
+      for (;;) {
+        const close = text.indexOf('"', i + 1);
+        if (close < 0) return count;
+        let k = close - 1;
+        while (text.charCodeAt(k) === 0x5c) k--;
+        i = close;
+        if ((close - k) % 2 === 1) break;
+      }
     }
   }
+  return count;
 }
 
 const nativeWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;

@@ -53,9 +53,9 @@ import {
   writeReflected,
 } from "../../../runtime/proto-json.js";
 
-const ACME_TASKS_V1_TASKSTATUS_JSON_NAMES: Readonly<Record<number, string>> = { 0: "TASK_STATUS_UNSPECIFIED", 1: "TASK_STATUS_TODO", 2: "TASK_STATUS_IN_PROGRESS", 3: "TASK_STATUS_DONE" };
+const ACME_TASKS_V1_TASKSTATUS_JSON_NAMES: { readonly [no: number]: string } = { 0: "TASK_STATUS_UNSPECIFIED", 1: "TASK_STATUS_TODO", 2: "TASK_STATUS_IN_PROGRESS", 3: "TASK_STATUS_DONE" };
 const ACME_TASKS_V1_TASKSTATUS_JSON_NUMBERS: ReadonlyMap<string, number> = new Map([["TASK_STATUS_UNSPECIFIED", 0], ["TASK_STATUS_TODO", 1], ["TASK_STATUS_IN_PROGRESS", 2], ["TASK_STATUS_DONE", 3]]);
-const ACME_TASKS_V1_TASKEVENT_KIND_JSON_NAMES: Readonly<Record<number, string>> = { 0: "KIND_UNSPECIFIED", 1: "KIND_CREATED", 2: "KIND_UPDATED", 3: "KIND_DELETED" };
+const ACME_TASKS_V1_TASKEVENT_KIND_JSON_NAMES: { readonly [no: number]: string } = { 0: "KIND_UNSPECIFIED", 1: "KIND_CREATED", 2: "KIND_UPDATED", 3: "KIND_DELETED" };
 const ACME_TASKS_V1_TASKEVENT_KIND_JSON_NUMBERS: ReadonlyMap<string, number> = new Map([["KIND_UNSPECIFIED", 0], ["KIND_CREATED", 1], ["KIND_UPDATED", 2], ["KIND_DELETED", 3]]);
 
 /** The JSON of a `acme.tasks.v1.Task`, as `toJson` writes it with default options. */
