@@ -44,7 +44,7 @@ describe('generated code', () => {
   });
 
   it('names every file it needs, and nothing else, for the services', () => {
-    expect([...files.keys()].filter((path) => !/_(pb|codec)\.ts$/.test(path)).sort()).toEqual([
+    expect([...files.keys()].filter((path) => !/_(pb|codec|json)\.ts$/.test(path)).sort()).toEqual([
       'client-rest.ts',
       'client-web.ts',
       'client.ts',
@@ -67,6 +67,7 @@ describe('generated code', () => {
       'runtime/grpc-web-client.ts',
       'runtime/http-listener.ts',
       'runtime/proto-codec.ts',
+      'runtime/proto-json.ts',
       'runtime/proto-reader.ts',
       'server.ts',
     ]);
