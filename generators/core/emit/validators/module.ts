@@ -13,6 +13,7 @@ import type { PropertyHelper } from './helpers.js';
 import { runtimeModules } from '../../pipeline/runtime-modules.js';
 import { mergeEquivalent } from './merge.js';
 import { eraseTypes } from './javascript.js';
+import { type Atom, scannableAtoms, scanStatements } from './pattern-scan.js';
 
 export interface CompileOptions {
   /**
@@ -93,6 +94,8 @@ export class ValidatorModule {
   private readonly functions = new Map<string, string>();
   private readonly parts = new Map<string, string>();
   private readonly constants: string[] = [];
+  /** The functions matching patterns without a regular expression (pattern-scan.ts). */
+  private readonly scans: string[] = [];
   private readonly constantNames = new Map<string, string>();
   private readonly queue: FunctionJob[] = [];
   private readonly exported: string[] = [];
@@ -238,17 +241,45 @@ export class ValidatorModule {
     return name;
   }
 
-  /** A regular expression compiled once, with the `u` flag when the pattern allows it. */
-  regex(pattern: string, pointer: string[]): string {
+  /**
+   * Whether `text` (an expression of type string) matches `pattern`: a scan of its characters
+   * when the pattern allows one (pattern-scan.ts), else a regular expression compiled once, with
+   * the `u` flag when the pattern allows it.
+   */
+  matches(pattern: string, pointer: string[], text: string): string {
     const compiled = patternFlags(pattern);
     if ('problem' in compiled) {
       throw new ValidatorSchemaError(
         `pattern ${JSON.stringify(pattern)} at ${pointer.join('/')} is not a valid regular expression: ${compiled.problem}`,
       );
     }
+    const atoms = scannableAtoms(pattern);
+    if (atoms) return `${this.scan(pattern, atoms, pointer)}(${text})`;
     const flags = compiled.flags;
     const init = `new RegExp(${stringLiteral(pattern)}${flags ? `, ${stringLiteral(flags)}` : ''})`;
-    return this.constant(`regex:${flags}:${pattern}`, pointer, 'PATTERN', init);
+    return `${this.constant(`regex:${flags}:${pattern}`, pointer, 'PATTERN', init)}.test(${text})`;
+  }
+
+  /** The module-level function scanning for `pattern`, shared by every use of the pattern. */
+  private scan(pattern: string, atoms: Atom[], pointer: string[]): string {
+    const key = `scan:${pattern}`;
+    const existing = this.constantNames.get(key);
+    if (existing) return existing;
+    const name = uniqueName(`matches${pointerWords(pointer).map(capitalise).join('')}Pattern`, this.taken);
+    this.constantNames.set(key, name);
+    const signature = this.javascript ? '(text)' : '(text: string): boolean';
+    const body = scanStatements(atoms).map((line) => `  ${line}`);
+    // `*/` inside the pattern would end the comment.
+    const shown = pattern.replace(/\*\//g, '*\\/');
+    this.scans.push(
+      [
+        `/** Whether \`text\` matches \`${shown}\`, scanned without a regular expression. */`,
+        `function ${name}${signature} {`,
+        ...body,
+        '}',
+      ].join('\n'),
+    );
+    return name;
   }
 
   /** Generates every queued function (generating one may queue more). */
@@ -297,6 +328,7 @@ export class ValidatorModule {
     const functions = mergeEquivalent([...this.exported, ...this.internal]);
     const parts: string[] = [];
     if (this.constants.length) parts.push(this.constants.join('\n'));
+    parts.push(...this.scans);
     parts.push(...functions);
     return `${parts.join('\n\n')}\n`;
   }

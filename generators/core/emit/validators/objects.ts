@@ -272,13 +272,14 @@ function emitKeyLoop(e: Emitter, schema: SchemaObject, s: Scope, body: Body, obj
     if (validName !== 'false' && validName !== 'true')
       check(s, loop, `!(${validName})`, 'propertyNames', 'is not an allowed property name', [part]);
     for (const [pattern, sub] of checkPatterns) {
-      const regex = e.m.regex(pattern, [...s.pointer, 'key']);
-      loop.if(`${regex}.test(${key})`, (inner) => e.emit(sub, child(s, value, part, 'patternProperties', pattern), inner));
+      loop.if(e.m.matches(pattern, [...s.pointer, 'key'], key), (inner) =>
+        e.emit(sub, child(s, value, part, 'patternProperties', pattern), inner),
+      );
     }
     if (checkAdditional) {
       const matches = [
         knownName(e, s, key, known),
-        ...patterns.map(([pattern]) => `${e.m.regex(pattern, [...s.pointer, 'key'])}.test(${key})`),
+        ...patterns.map(([pattern]) => e.m.matches(pattern, [...s.pointer, 'key'], key)),
       ].filter((item): item is string => item !== undefined);
       const extra = (into: Body) => {
         if (additional === false) fail(s, into, 'additionalProperties', 'is not allowed', [part]);
