@@ -25,8 +25,38 @@ import {
   validate,
 } from "./runtime/validation.js";
 
-const LABEL_NAME_PATTERN = new RegExp("^[a-z][a-z0-9-]*$", "u");
-const LABEL_COLOR_PATTERN = new RegExp("^#[0-9a-f]{6}$", "u");
+/** Whether `text` matches `^[a-z][a-z0-9-]*$`, scanned without a regular expression. */
+function matchesLabelNamePattern(text) {
+  const end = text.length;
+  let at = 0;
+  // [a-z]
+  const code1 = text.charCodeAt(at++);
+  if (!(code1 >= 97 && code1 <= 122)) return false;
+  // [a-z0-9-]*
+  while (at < end) {
+    const code = text.charCodeAt(at);
+    if (!((code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 45)) break;
+    at++;
+  }
+  return at === end;
+}
+
+/** Whether `text` matches `^#[0-9a-f]{6}$`, scanned without a regular expression. */
+function matchesLabelColorPattern(text) {
+  const end = text.length;
+  let at = 0;
+  // #
+  if (text.charCodeAt(at++) !== 35) return false;
+  // [0-9a-f]{6}
+  const from1 = at;
+  while (at < end && at - from1 < 6) {
+    const code = text.charCodeAt(at);
+    if (!((code >= 48 && code <= 57) || (code >= 97 && code <= 102))) break;
+    at++;
+  }
+  if (at - from1 < 6) return false;
+  return at === end;
+}
 
 export function isAssignee(value) {
   return checkAssignee(value);
@@ -101,11 +131,11 @@ function checkLabel(value, errors) {
   const o1 = value;
   const v1 = o1["name"];
   if (typeof v1 !== "string") ok = failType(errors, "/name", v1, "must be a string");
-  else if (!LABEL_NAME_PATTERN.test(v1)) ok = fail(errors, "/name", "pattern", "must match the pattern \"^[a-z][a-z0-9-]*$\"");
+  else if (!matchesLabelNamePattern(v1)) ok = fail(errors, "/name", "pattern", "must match the pattern \"^[a-z][a-z0-9-]*$\"");
   const v2 = o1["color"];
   if (v2 !== undefined) {
     if (typeof v2 !== "string") ok = fail(errors, "/color", "type", "must be a string");
-    else if (!LABEL_COLOR_PATTERN.test(v2)) ok = fail(errors, "/color", "pattern", "must match the pattern \"^#[0-9a-f]{6}$\"");
+    else if (!matchesLabelColorPattern(v2)) ok = fail(errors, "/color", "pattern", "must match the pattern \"^#[0-9a-f]{6}$\"");
   }
   for (const k1 in o1) {
     if (!ok && !errors) return false;
