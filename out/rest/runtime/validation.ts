@@ -562,7 +562,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (!sameItem(a[i], b[i])) return false;
     return true;
   }
   if (Array.isArray(b)) return false;
@@ -571,10 +571,18 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   let count = 0;
   for (const key in left) {
     if (!hasOwnProperty.call(left, key)) continue;
-    if (!hasOwnProperty.call(right, key) || !deepEqual(left[key], right[key])) return false;
+    if (!sameItem(left[key], right[key]) || !hasOwnProperty.call(right, key)) return false;
     count++;
   }
   return count === propertyCount(right);
+}
+
+/**
+ * deepEqual on the members of two objects or arrays: primitives are compared here, without a
+ * call (`uniqueItems` over objects mostly meets objects whose first member differs).
+ */
+function sameItem(a: unknown, b: unknown): boolean {
+  return a === b || (typeof a === "object" && a !== null && deepEqual(a, b));
 }
 
 /** `enum` with object or array members. */
