@@ -27,16 +27,44 @@ function decodeUtf8(buf: Uint8Array, start: number, end: number, strict: boolean
   return strict && text.includes("\uFFFD") ? strictDecoder.decode(buf.subarray(start, end)) : text;
 }
 
+/** How deep messages may nest before decoding fails: protobuf-es's and protobuf C++'s default. */
+const RECURSION_LIMIT = 100;
+
 export class ProtoReader {
   pos = 0;
   readonly len: number;
+  /** Messages entered and not yet left: the top-level message is depth 1, as in `fromBinary`. */
+  depth = 0;
   private view: DataView | undefined;
   /** The last 64-bit varint's low and high 32 bits (signed, as protoInt64 takes them). */
   private lo = 0;
   private hi = 0;
 
-  constructor(readonly buf: Uint8Array) {
+  /**
+   * `recursionLimit` bounds how deep messages nest (`fromBinary`'s option of that name): a hostile
+   * input of 100k nested messages ends in a decode error instead of exhausting the stack.
+   */
+  constructor(
+    readonly buf: Uint8Array,
+    readonly recursionLimit = RECURSION_LIMIT,
+  ) {
     this.len = buf.length;
+  }
+
+  /** Starts reading a message one level deeper, refused past the recursion limit as `fromBinary` refuses it. */
+  enter(): void {
+    if (++this.depth > this.recursionLimit) throw new Error(`maximum recursion depth of ${this.recursionLimit} reached`);
+  }
+
+  /** Ends reading a message, which must have ended exactly where its length said. */
+  leave(end: number): void {
+    if (this.pos !== end) throw new RangeError("premature EOF");
+    this.depth--;
+  }
+
+  /** The nesting still allowed below the current message (for reflection and skipped groups). */
+  budget(): number {
+    return this.recursionLimit - this.depth;
   }
 
   /** A varint of up to 32 bits (longer ones are read to their end and truncated, as protobuf does). */
@@ -170,7 +198,7 @@ export class ProtoReader {
   }
 
   /** Skips one value of `wireType` and returns its bytes (a group up to its end tag, which must match `fieldNo`). */
-  skip(wireType: WireType, fieldNo: number, depth = 100): Uint8Array {
+  skip(wireType: WireType, fieldNo: number, depth = this.budget()): Uint8Array {
     const start = this.pos;
     switch (wireType) {
       case WireType.Varint:

@@ -24,6 +24,7 @@ import { loadProto } from '../generators/proto/load.js';
 import { fileConstName, messageTypeName, pbModule, pbModulePath, schemaName, serviceConstName } from '../generators/proto/names.js';
 import { ROOT } from './support/cli.js';
 import { anyTypes, transpileFolder, writeFiles } from './support/client-generate.js';
+import { nestedFields, nestedValues } from './support/proto-nesting.js';
 import { COMPILERS, typecheck } from './support/typecheck.js';
 
 const FIXTURES = 'test/fixtures/proto-messages';
@@ -733,6 +734,41 @@ describe('generated messages (jsonTypes: true)', async () => {
         failure(() => kinds.fromJsonString(text)),
         text,
       ).toBe(failure(() => fromJsonString(Kinds, text)));
+  });
+
+  it('stops decoding 100 messages deep, as fromBinary and fromJson do: 100k nested Values end in an error, not a stack overflow', async () => {
+    const codecs = await importModule(OUT, 'acme/kinds/v1/kinds_codec.ts');
+    const { ProtoReader } = await importModule(OUT, 'runtime/proto-reader.ts');
+    const { decode } = codecs.WellKnownCodec as { decode(bytes: Uint8Array): Message };
+    const VALUE_FIELD = (5 << 3) | 2; // WellKnown.value
+    // WellKnown is depth 1: 99 nested Values and ListValues reach 100; one more is refused.
+    const deepest = nestedValues(99, VALUE_FIELD);
+    expect(decode(deepest)).toEqual(fromBinary(WellKnown, deepest));
+    const huge = nestedValues(100_000, VALUE_FIELD);
+    expect(huge.length).toBeLessThan(500_000);
+    for (const bytes of [nestedValues(100, VALUE_FIELD), huge]) {
+      expect(() => decode(bytes)).toThrow('maximum recursion depth of 100 reached');
+      // Reflection, the codecs' fallback, refuses it too.
+      expect(() => fromBinary(WellKnown, bytes)).toThrow('maximum recursion depth of 100 reached');
+    }
+    // Through Struct: Value.struct_value, then a Struct.fields entry whose value is a Value again.
+    const STRUCT_CHAIN = [(5 << 3) | 2, (1 << 3) | 2, (2 << 3) | 2];
+    const structs = nestedFields(150_000, (level) => (level === 0 ? VALUE_FIELD : STRUCT_CHAIN[(level - 1) % 3]!));
+    expect(() => decode(structs)).toThrow('maximum recursion depth of 100 reached');
+    expect(() => fromBinary(WellKnown, structs)).toThrow('maximum recursion depth of 100 reached');
+    // The limit is the reader's: a smaller one refuses sooner.
+    const readWellKnown = codecs.readWellKnown as (reader: unknown, end: number) => Message;
+    expect(() =>
+      readWellKnown(new (ProtoReader as new (bytes: Uint8Array, limit: number) => unknown)(deepest, 10), deepest.length),
+    ).toThrow('maximum recursion depth of 10 reached');
+    // JSON is protobuf-es's fromJson, which counts nesting the same way.
+    const json = `{"value":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    expect(() => fromJsonString(WellKnown, json)).toThrow('maximum recursion depth of 100 reached');
+    const jsonCodecs = await importModule(OUT, 'acme/kinds/v1/kinds_json.ts');
+    const wellKnownJson = jsonCodecs.WellKnownJsonCodec as { fromJsonString(json: string): Message };
+    expect(() => wellKnownJson.fromJsonString(json)).toThrow('maximum recursion depth of 100 reached');
+    const shallow = `{"value":${'['.repeat(50)}${']'.repeat(50)}}`;
+    expect(toJsonString(WellKnown, fromJsonString(WellKnown, shallow))).toBe(shallow);
   });
 
   it('describes services for the runtime, with WKT and cross-file messages', () => {

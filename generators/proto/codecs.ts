@@ -244,6 +244,7 @@ ${indent(writes, 2)}${writes ? '\n' : ''}  ${this.runtime('writeUnknown')}(w, m)
 
 /** Reads the fields of the message \`${message.typeName}\` up to \`end\` into \`m\`; repeated message fields merge, as in \`mergeFromBinary\`. */
 ${keyword} ${read}(r: ${reader}, end: number, m: ${shape} = ${this.zeroMessage(message)}): ${shape} {
+  r.enter();
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -251,7 +252,7 @@ ${indent(cases, 6)}${cases ? '\n' : ''}      default:
         ${this.runtime('readUnknown')}(r, m, start);
     }
   }
-  ${this.runtime('checkEnd')}(r, end);
+  r.leave(end);
   return m;
 }`;
   }
@@ -385,7 +386,7 @@ ${indent(cases, 6)}${cases ? '\n' : ''}      default:
   /** A message value read at the reader: generated, private, or reflected; `into` is merged. */
   private readMessage(message: DescMessage, into: string | undefined): string {
     if (reflected(message)) {
-      const args = [this.schema(message), 'r.bytes()', ...(into ? [into] : [])];
+      const args = ['r', this.schema(message), ...(into ? [into] : [])];
       return `${this.runtime('readReflected')}(${args.join(', ')})`;
     }
     const args = ['r', `${this.runtime('delimitedEnd')}(r)`, ...(into ? [into] : [])];

@@ -149,9 +149,14 @@ export function writeReflected(writer: BinaryWriter, schema: DescMessage, messag
   writer.raw(toBinary(schema, message));
 }
 
-/** A message body read by reflection (`bytes`, the field's value), merged into `into` when the field was already set. */
-export function readReflected<T extends Message>(schema: GenMessage<T>, bytes: Uint8Array, into?: T): T {
-  return into === undefined ? fromBinary(schema, bytes) : mergeFromBinary(schema, into, bytes);
+/**
+ * A message field's value read by reflection, merged into `into` when the field was already set;
+ * its nesting counts against the reader's recursion limit.
+ */
+export function readReflected<T extends Message>(reader: ProtoReader, schema: GenMessage<T>, into?: T): T {
+  const bytes = reader.bytes();
+  const options = { recursionLimit: reader.budget() };
+  return into === undefined ? fromBinary(schema, bytes, options) : mergeFromBinary(schema, into, bytes, options);
 }
 
 const registered = new WeakMap<DescMessage, MessageCodec>();

@@ -15,7 +15,6 @@ import {
   HttpSchema,
 } from "./http_pb.js";
 import {
-  checkEnd,
   delimitedEnd,
   encodeWith,
   type MessageCodec,
@@ -37,6 +36,7 @@ export function writeHttp(w: BinaryWriter, m: Http): void {
 
 /** Reads the fields of the message `google.api.Http` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readHttp(r: ProtoReader, end: number, m: Http = { $typeName: "google.api.Http", rules: [], fullyDecodeReservedExpansion: false }): Http {
+  r.enter();
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -50,7 +50,7 @@ export function readHttp(r: ProtoReader, end: number, m: Http = { $typeName: "go
         readUnknown(r, m, start);
     }
   }
-  checkEnd(r, end);
+  r.leave(end);
   return m;
 }
 
@@ -96,6 +96,7 @@ export function writeHttpRule(w: BinaryWriter, m: HttpRule): void {
 
 /** Reads the fields of the message `google.api.HttpRule` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readHttpRule(r: ProtoReader, end: number, m: HttpRule = { $typeName: "google.api.HttpRule", selector: "", pattern: { case: undefined }, body: "", responseBody: "", additionalBindings: [] }): HttpRule {
+  r.enter();
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -133,7 +134,7 @@ export function readHttpRule(r: ProtoReader, end: number, m: HttpRule = { $typeN
         readUnknown(r, m, start);
     }
   }
-  checkEnd(r, end);
+  r.leave(end);
   return m;
 }
 
@@ -153,6 +154,7 @@ export function writeCustomHttpPattern(w: BinaryWriter, m: CustomHttpPattern): v
 
 /** Reads the fields of the message `google.api.CustomHttpPattern` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readCustomHttpPattern(r: ProtoReader, end: number, m: CustomHttpPattern = { $typeName: "google.api.CustomHttpPattern", kind: "", path: "" }): CustomHttpPattern {
+  r.enter();
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -166,7 +168,7 @@ export function readCustomHttpPattern(r: ProtoReader, end: number, m: CustomHttp
         readUnknown(r, m, start);
     }
   }
-  checkEnd(r, end);
+  r.leave(end);
   return m;
 }
 

@@ -80,6 +80,7 @@ export function writeTask(w: BinaryWriter, m: Task): void {
 
 /** Reads the fields of the message `acme.tasks.v1.Task` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readTask(r: ProtoReader, end: number, m: Task = { $typeName: "acme.tasks.v1.Task", id: "", projectId: "", title: "", status: 0, labels: [], attributes: {}, due: { case: undefined }, estimateMinutes: protoInt64.zero, attachment: new Uint8Array(0), comments: [] }): Task {
+  r.enter();
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -144,7 +145,7 @@ export function readTask(r: ProtoReader, end: number, m: Task = { $typeName: "ac
         readUnknown(r, m, start);
     }
   }
-  checkEnd(r, end);
+  r.leave(end);
   return m;
 }
 
@@ -169,6 +170,7 @@ export function writeTask_Comment(w: BinaryWriter, m: Task_Comment): void {
 
 /** Reads the fields of the message `acme.tasks.v1.Task.Comment` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readTask_Comment(r: ProtoReader, end: number, m: Task_Comment = { $typeName: "acme.tasks.v1.Task.Comment", authorId: "", text: "" }): Task_Comment {
+  r.enter();
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -185,7 +187,7 @@ export function readTask_Comment(r: ProtoReader, end: number, m: Task_Comment = 
         readUnknown(r, m, start);
     }
   }
-  checkEnd(r, end);
+  r.leave(end);
   return m;
 }
 
@@ -204,6 +206,7 @@ export function writeGetTaskRequest(w: BinaryWriter, m: GetTaskRequest): void {
 
 /** Reads the fields of the message `acme.tasks.v1.GetTaskRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readGetTaskRequest(r: ProtoReader, end: number, m: GetTaskRequest = { $typeName: "acme.tasks.v1.GetTaskRequest", id: "" }): GetTaskRequest {
+  r.enter();
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -214,7 +217,7 @@ export function readGetTaskRequest(r: ProtoReader, end: number, m: GetTaskReques
         readUnknown(r, m, start);
     }
   }
-  checkEnd(r, end);
+  r.leave(end);
   return m;
 }
 
@@ -235,6 +238,7 @@ export function writeListTasksRequest(w: BinaryWriter, m: ListTasksRequest): voi
 
 /** Reads the fields of the message `acme.tasks.v1.ListTasksRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readListTasksRequest(r: ProtoReader, end: number, m: ListTasksRequest = { $typeName: "acme.tasks.v1.ListTasksRequest", projectId: "", pageSize: 0, status: 0 }): ListTasksRequest {
+  r.enter();
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -251,7 +255,7 @@ export function readListTasksRequest(r: ProtoReader, end: number, m: ListTasksRe
         readUnknown(r, m, start);
     }
   }
-  checkEnd(r, end);
+  r.leave(end);
   return m;
 }
 
@@ -274,6 +278,7 @@ export function writeCreateTaskRequest(w: BinaryWriter, m: CreateTaskRequest): v
 
 /** Reads the fields of the message `acme.tasks.v1.CreateTaskRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readCreateTaskRequest(r: ProtoReader, end: number, m: CreateTaskRequest = { $typeName: "acme.tasks.v1.CreateTaskRequest" }): CreateTaskRequest {
+  r.enter();
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -284,7 +289,7 @@ export function readCreateTaskRequest(r: ProtoReader, end: number, m: CreateTask
         readUnknown(r, m, start);
     }
   }
-  checkEnd(r, end);
+  r.leave(end);
   return m;
 }
 
@@ -312,6 +317,7 @@ export function writeUpdateTaskRequest(w: BinaryWriter, m: UpdateTaskRequest): v
 
 /** Reads the fields of the message `acme.tasks.v1.UpdateTaskRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readUpdateTaskRequest(r: ProtoReader, end: number, m: UpdateTaskRequest = { $typeName: "acme.tasks.v1.UpdateTaskRequest" }): UpdateTaskRequest {
+  r.enter();
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -325,7 +331,7 @@ export function readUpdateTaskRequest(r: ProtoReader, end: number, m: UpdateTask
         readUnknown(r, m, start);
     }
   }
-  checkEnd(r, end);
+  r.leave(end);
   return m;
 }
 
@@ -344,6 +350,7 @@ export function writeDeleteTaskRequest(w: BinaryWriter, m: DeleteTaskRequest): v
 
 /** Reads the fields of the message `acme.tasks.v1.DeleteTaskRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readDeleteTaskRequest(r: ProtoReader, end: number, m: DeleteTaskRequest = { $typeName: "acme.tasks.v1.DeleteTaskRequest", id: "" }): DeleteTaskRequest {
+  r.enter();
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -354,7 +361,7 @@ export function readDeleteTaskRequest(r: ProtoReader, end: number, m: DeleteTask
         readUnknown(r, m, start);
     }
   }
-  checkEnd(r, end);
+  r.leave(end);
   return m;
 }
 
@@ -374,6 +381,7 @@ export function writeImportTasksResponse(w: BinaryWriter, m: ImportTasksResponse
 
 /** Reads the fields of the message `acme.tasks.v1.ImportTasksResponse` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readImportTasksResponse(r: ProtoReader, end: number, m: ImportTasksResponse = { $typeName: "acme.tasks.v1.ImportTasksResponse", created: 0, ids: [] }): ImportTasksResponse {
+  r.enter();
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -387,7 +395,7 @@ export function readImportTasksResponse(r: ProtoReader, end: number, m: ImportTa
         readUnknown(r, m, start);
     }
   }
-  checkEnd(r, end);
+  r.leave(end);
   return m;
 }
 
@@ -411,6 +419,7 @@ export function writeTaskEvent(w: BinaryWriter, m: TaskEvent): void {
 
 /** Reads the fields of the message `acme.tasks.v1.TaskEvent` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readTaskEvent(r: ProtoReader, end: number, m: TaskEvent = { $typeName: "acme.tasks.v1.TaskEvent", kind: 0 }): TaskEvent {
+  r.enter();
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -424,7 +433,7 @@ export function readTaskEvent(r: ProtoReader, end: number, m: TaskEvent = { $typ
         readUnknown(r, m, start);
     }
   }
-  checkEnd(r, end);
+  r.leave(end);
   return m;
 }
 
@@ -444,6 +453,7 @@ function writeTimestamp(w: BinaryWriter, m: Timestamp): void {
 
 /** Reads the fields of the message `google.protobuf.Timestamp` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 function readTimestamp(r: ProtoReader, end: number, m: Timestamp = { $typeName: "google.protobuf.Timestamp", seconds: protoInt64.zero, nanos: 0 }): Timestamp {
+  r.enter();
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -457,7 +467,7 @@ function readTimestamp(r: ProtoReader, end: number, m: Timestamp = { $typeName: 
         readUnknown(r, m, start);
     }
   }
-  checkEnd(r, end);
+  r.leave(end);
   return m;
 }
 
@@ -470,6 +480,7 @@ function writeDuration(w: BinaryWriter, m: Duration): void {
 
 /** Reads the fields of the message `google.protobuf.Duration` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 function readDuration(r: ProtoReader, end: number, m: Duration = { $typeName: "google.protobuf.Duration", seconds: protoInt64.zero, nanos: 0 }): Duration {
+  r.enter();
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -483,7 +494,7 @@ function readDuration(r: ProtoReader, end: number, m: Duration = { $typeName: "g
         readUnknown(r, m, start);
     }
   }
-  checkEnd(r, end);
+  r.leave(end);
   return m;
 }
 
@@ -495,6 +506,7 @@ function writeFieldMask(w: BinaryWriter, m: FieldMask): void {
 
 /** Reads the fields of the message `google.protobuf.FieldMask` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 function readFieldMask(r: ProtoReader, end: number, m: FieldMask = { $typeName: "google.protobuf.FieldMask", paths: [] }): FieldMask {
+  r.enter();
   while (r.pos < end) {
     const start = r.pos;
     switch (r.uint32()) {
@@ -505,6 +517,6 @@ function readFieldMask(r: ProtoReader, end: number, m: FieldMask = { $typeName: 
         readUnknown(r, m, start);
     }
   }
-  checkEnd(r, end);
+  r.leave(end);
   return m;
 }
