@@ -1,17 +1,17 @@
 /**
- * What the generated binary codecs (`<file>_codec.ts`) share: one reused `BinaryWriter`, unknown
+ * What the generated binary codecs (`<file>_codec.ts`) share: one reused `ProtoWriter`, unknown
  * fields kept on decode and written back on encode (as protobuf-es keeps them, in `$unknown`), the
  * reflection fallback for messages a codec does not handle itself, and the registry the gRPC
- * server's own HTTP/2 path looks codecs up in. Reading and writing the wire format is
- * @bufbuild/protobuf's `BinaryWriter` and `ProtoReader` (proto-reader.ts, `BinaryReader`'s API
- * made cheaper for small messages); the codecs replace reflection's per-field dispatch by
- * straight-line code per message.
+ * server's own HTTP/2 path looks codecs up in. The wire format is read by `ProtoReader`
+ * (proto-reader.ts) and written by `ProtoWriter` (proto-writer.ts): `BinaryReader`'s and
+ * `BinaryWriter`'s APIs, made cheaper for small messages; the codecs replace reflection's per-field
+ * dispatch by straight-line code per message.
  */
 import { fromBinary, mergeFromBinary, toBinary, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import type { Struct, Value } from "@bufbuild/protobuf/wkt";
-import { BinaryWriter } from "@bufbuild/protobuf/wire";
 import type { ProtoReader } from "./proto-reader.js";
+import { ProtoWriter } from "./proto-writer.js";
 
 /** A message type's binary encoding: `toBinary`/`fromBinary` with the same results. */
 export interface MessageCodec<T extends Message = Message> {
@@ -20,33 +20,22 @@ export interface MessageCodec<T extends Message = Message> {
   decode(bytes: Uint8Array): T;
 }
 
-/**
- * Encoding is synchronous and never re-entered, so one writer serves every call: its buffer, grown
- * once to the largest message seen, is not reallocated for every message.
- */
-let shared = new BinaryWriter();
+/** Encoding is synchronous and never re-entered, so one writer serves every call. */
+const shared = new ProtoWriter();
 let busy = false;
-/** A writer grown past this by one huge message is let go after it. */
-const KEEP_BYTES = 1 << 20;
 
 /** The bytes `write` produces for `message`, written through the shared writer. */
-export function encodeWith<T>(write: (writer: BinaryWriter, message: T) => void, message: T): Uint8Array {
-  if (busy) {
-    const writer = new BinaryWriter();
-    write(writer, message);
-    return writer.finish();
-  }
+export function encodeWith<T>(write: (writer: ProtoWriter, message: T) => void, message: T): Uint8Array {
+  const writer = busy ? new ProtoWriter() : shared;
   busy = true;
   try {
-    write(shared, message);
-    const bytes = shared.finish();
-    if (bytes.length > KEEP_BYTES) shared = new BinaryWriter();
-    return bytes;
+    write(writer, message);
+    return writer.finish();
   } catch (error) {
-    shared = new BinaryWriter();
+    writer.discard();
     throw error;
   } finally {
-    busy = false;
+    if (writer === shared) busy = false;
   }
 }
 
@@ -137,15 +126,10 @@ export function setOwn(target: object, key: string | number, value: unknown): vo
 }
 
 /** Writes back the unknown fields a decode kept, after the known ones, as `toBinary` does. */
-export function writeUnknown(writer: BinaryWriter, message: Message): void {
+export function writeUnknown(writer: ProtoWriter, message: Message): void {
   const unknown = message.$unknown;
   if (unknown === undefined) return;
-  for (const field of unknown) writer.tag(field.no, field.wireType).raw(field.data);
-}
-
-/** A message body written by reflection: for message types no codec handles (groups, closed enums). */
-export function writeReflected(writer: BinaryWriter, schema: DescMessage, message: Message): void {
-  writer.raw(toBinary(schema, message));
+  for (const field of unknown) writer.uint32(((field.no << 3) | field.wireType) >>> 0).raw(field.data);
 }
 
 /**

@@ -69,6 +69,7 @@ describe('generated code', () => {
       'runtime/proto-codec.ts',
       'runtime/proto-json.ts',
       'runtime/proto-reader.ts',
+      'runtime/proto-writer.ts',
       'server.ts',
     ]);
   });

@@ -169,6 +169,7 @@ describe('generated messages (jsonTypes: true)', async () => {
       'runtime/proto-codec.ts',
       'runtime/proto-json.ts',
       'runtime/proto-reader.ts',
+      'runtime/proto-writer.ts',
     ]);
     // The header names each file as the user sees it: relative to the config's folder.
     const shown = (path: string) =>

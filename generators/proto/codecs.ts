@@ -2,7 +2,7 @@
  * Binary codecs: one `<file>_codec.ts` beside each `<file>_pb.ts`, with straight-line code per
  * message — `writeTask(writer, message)` (fields in number order, then `$unknown`) and
  * `readTask(reader, end, into?)` (a `switch` on the whole tag, unknown fields kept) over
- * @bufbuild/protobuf's `BinaryWriter` and the runtime's `ProtoReader` — and `TaskCodec` (`encode`/`decode`), giving
+ * the runtime's `ProtoWriter` and `ProtoReader` — and `TaskCodec` (`encode`/`decode`), giving
  * the bytes and values `toBinary`/`fromBinary` give for the same `Message` objects. Well-known
  * types the file uses get private copies of their codecs (their `_pb` comes with the runtime);
  * messages of other generated files are imported from their `_codec` module. A message with what
@@ -157,8 +157,8 @@ class CodecFile {
     return this.builder.use(runtimeSymbol(name, 'proto-codec'));
   }
 
-  private wire(name: 'ProtoReader' | 'BinaryWriter', type: boolean): string {
-    return name === 'ProtoReader' ? this.builder.use(runtimeSymbol(name, 'proto-reader')) : this.use(name, '@bufbuild/protobuf/wire', type);
+  private wire(name: 'ProtoReader' | 'ProtoWriter'): string {
+    return this.builder.use(runtimeSymbol(name, name === 'ProtoReader' ? 'proto-reader' : 'proto-writer'));
   }
 
   private shape(message: DescMessage): string {
@@ -208,7 +208,7 @@ export const ${name}Codec: ${codecType} = {
   decode: (bytes) => ${fromBinary}(${schema}, bytes),
 };`;
     }
-    const reader = this.wire('ProtoReader', false);
+    const reader = this.wire('ProtoReader');
     const body = this.functionsOf(message, true);
     return `${body}
 
@@ -231,8 +231,8 @@ export const ${name}Codec: ${codecType} = {
   private functionsOf(message: DescMessage, exported: boolean): string {
     const { write, read } = this.functions(message);
     const shape = this.shape(message);
-    const writer = this.wire('BinaryWriter', true);
-    const reader = this.wire('ProtoReader', true);
+    const writer = this.wire('ProtoWriter');
+    const reader = this.wire('ProtoReader');
     const fields = message.fields.concat().sort((a, b) => a.number - b.number);
     const writes = fields.map((field) => this.writeField(field, message)).join('\n');
     const cases = message.fields.map((field) => this.readCases(field)).join('\n');

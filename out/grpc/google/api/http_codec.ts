@@ -5,7 +5,6 @@
  * (unknown fields kept and written back), through code written out per message instead of
  * reflection. The `write*`/`read*` functions are exported for the codecs of other files.
  */
-import type { BinaryWriter } from "@bufbuild/protobuf/wire";
 import {
   type CustomHttpPattern,
   CustomHttpPatternSchema,
@@ -22,9 +21,10 @@ import {
   writeUnknown,
 } from "../../runtime/proto-codec.js";
 import { ProtoReader } from "../../runtime/proto-reader.js";
+import { ProtoWriter } from "../../runtime/proto-writer.js";
 
-/** Writes the fields of the message `google.api.Http`, then its unknown fields. */
-export function writeHttp(w: BinaryWriter, m: Http): void {
+/** Writes the fields of a `google.api.Http`, then its unknown fields. */
+export function writeHttp(w: ProtoWriter, m: Http): void {
   for (const v of m.rules) {
     w.uint32(10).fork();
     writeHttpRule(w, v);
@@ -34,7 +34,7 @@ export function writeHttp(w: BinaryWriter, m: Http): void {
   writeUnknown(w, m);
 }
 
-/** Reads the fields of the message `google.api.Http` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+/** Reads the fields of a `google.api.Http` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readHttp(r: ProtoReader, end: number, m: Http = { $typeName: "google.api.Http", rules: [], fullyDecodeReservedExpansion: false }): Http {
   r.enter();
   while (r.pos < end) {
@@ -61,8 +61,8 @@ export const HttpCodec: MessageCodec<Http> = {
   decode: (bytes) => readHttp(new ProtoReader(bytes), bytes.length),
 };
 
-/** Writes the fields of the message `google.api.HttpRule`, then its unknown fields. */
-export function writeHttpRule(w: BinaryWriter, m: HttpRule): void {
+/** Writes the fields of a `google.api.HttpRule`, then its unknown fields. */
+export function writeHttpRule(w: ProtoWriter, m: HttpRule): void {
   if (m.selector !== "") w.uint32(10).string(m.selector);
   if (m.pattern.case === "get") {
     w.uint32(18).string(m.pattern.value);
@@ -94,7 +94,7 @@ export function writeHttpRule(w: BinaryWriter, m: HttpRule): void {
   writeUnknown(w, m);
 }
 
-/** Reads the fields of the message `google.api.HttpRule` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+/** Reads the fields of a `google.api.HttpRule` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readHttpRule(r: ProtoReader, end: number, m: HttpRule = { $typeName: "google.api.HttpRule", selector: "", pattern: { case: undefined }, body: "", responseBody: "", additionalBindings: [] }): HttpRule {
   r.enter();
   while (r.pos < end) {
@@ -145,14 +145,14 @@ export const HttpRuleCodec: MessageCodec<HttpRule> = {
   decode: (bytes) => readHttpRule(new ProtoReader(bytes), bytes.length),
 };
 
-/** Writes the fields of the message `google.api.CustomHttpPattern`, then its unknown fields. */
-export function writeCustomHttpPattern(w: BinaryWriter, m: CustomHttpPattern): void {
+/** Writes the fields of a `google.api.CustomHttpPattern`, then its unknown fields. */
+export function writeCustomHttpPattern(w: ProtoWriter, m: CustomHttpPattern): void {
   if (m.kind !== "") w.uint32(10).string(m.kind);
   if (m.path !== "") w.uint32(18).string(m.path);
   writeUnknown(w, m);
 }
 
-/** Reads the fields of the message `google.api.CustomHttpPattern` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+/** Reads the fields of a `google.api.CustomHttpPattern` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readCustomHttpPattern(r: ProtoReader, end: number, m: CustomHttpPattern = { $typeName: "google.api.CustomHttpPattern", kind: "", path: "" }): CustomHttpPattern {
   r.enter();
   while (r.pos < end) {
