@@ -23,7 +23,7 @@ import {
 import { ProtoReader } from "../../runtime/proto-reader.js";
 import { ProtoWriter } from "../../runtime/proto-writer.js";
 
-/** Writes the fields of a `google.api.Http`, then its unknown fields. */
+/** Writes the fields of the message `google.api.Http`, then its unknown fields. */
 export function writeHttp(w: ProtoWriter, m: Http): void {
   for (const v of m.rules) {
     w.uint32(10).fork();
@@ -34,7 +34,7 @@ export function writeHttp(w: ProtoWriter, m: Http): void {
   writeUnknown(w, m);
 }
 
-/** Reads the fields of a `google.api.Http` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+/** Reads the fields of the message `google.api.Http` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readHttp(r: ProtoReader, end: number, m: Http = { $typeName: "google.api.Http", rules: [], fullyDecodeReservedExpansion: false }): Http {
   r.enter();
   while (r.pos < end) {
@@ -61,7 +61,7 @@ export const HttpCodec: MessageCodec<Http> = {
   decode: (bytes) => readHttp(new ProtoReader(bytes), bytes.length),
 };
 
-/** Writes the fields of a `google.api.HttpRule`, then its unknown fields. */
+/** Writes the fields of the message `google.api.HttpRule`, then its unknown fields. */
 export function writeHttpRule(w: ProtoWriter, m: HttpRule): void {
   if (m.selector !== "") w.uint32(10).string(m.selector);
   if (m.pattern.case === "get") {
@@ -94,7 +94,7 @@ export function writeHttpRule(w: ProtoWriter, m: HttpRule): void {
   writeUnknown(w, m);
 }
 
-/** Reads the fields of a `google.api.HttpRule` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+/** Reads the fields of the message `google.api.HttpRule` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readHttpRule(r: ProtoReader, end: number, m: HttpRule = { $typeName: "google.api.HttpRule", selector: "", pattern: { case: undefined }, body: "", responseBody: "", additionalBindings: [] }): HttpRule {
   r.enter();
   while (r.pos < end) {
@@ -145,14 +145,14 @@ export const HttpRuleCodec: MessageCodec<HttpRule> = {
   decode: (bytes) => readHttpRule(new ProtoReader(bytes), bytes.length),
 };
 
-/** Writes the fields of a `google.api.CustomHttpPattern`, then its unknown fields. */
+/** Writes the fields of the message `google.api.CustomHttpPattern`, then its unknown fields. */
 export function writeCustomHttpPattern(w: ProtoWriter, m: CustomHttpPattern): void {
   if (m.kind !== "") w.uint32(10).string(m.kind);
   if (m.path !== "") w.uint32(18).string(m.path);
   writeUnknown(w, m);
 }
 
-/** Reads the fields of a `google.api.CustomHttpPattern` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+/** Reads the fields of the message `google.api.CustomHttpPattern` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readCustomHttpPattern(r: ProtoReader, end: number, m: CustomHttpPattern = { $typeName: "google.api.CustomHttpPattern", kind: "", path: "" }): CustomHttpPattern {
   r.enter();
   while (r.pos < end) {

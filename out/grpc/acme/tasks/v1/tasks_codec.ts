@@ -40,7 +40,7 @@ import {
 import { ProtoReader } from "../../../runtime/proto-reader.js";
 import { ProtoWriter } from "../../../runtime/proto-writer.js";
 
-/** Writes the fields of a `acme.tasks.v1.Task`, then its unknown fields. */
+/** Writes the fields of the message `acme.tasks.v1.Task`, then its unknown fields. */
 export function writeTask(w: ProtoWriter, m: Task): void {
   if (m.id !== "") w.uint32(10).string(m.id);
   if (m.projectId !== "") w.uint32(18).string(m.projectId);
@@ -78,7 +78,7 @@ export function writeTask(w: ProtoWriter, m: Task): void {
   writeUnknown(w, m);
 }
 
-/** Reads the fields of a `acme.tasks.v1.Task` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+/** Reads the fields of the message `acme.tasks.v1.Task` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readTask(r: ProtoReader, end: number, m: Task = { $typeName: "acme.tasks.v1.Task", id: "", projectId: "", title: "", status: 0, labels: [], attributes: {}, due: { case: undefined }, estimateMinutes: protoInt64.zero, attachment: new Uint8Array(0), comments: [] }): Task {
   r.enter();
   while (r.pos < end) {
@@ -156,7 +156,7 @@ export const TaskCodec: MessageCodec<Task> = {
   decode: (bytes) => readTask(new ProtoReader(bytes), bytes.length),
 };
 
-/** Writes the fields of a `acme.tasks.v1.Task.Comment`, then its unknown fields. */
+/** Writes the fields of the message `acme.tasks.v1.Task.Comment`, then its unknown fields. */
 export function writeTask_Comment(w: ProtoWriter, m: Task_Comment): void {
   if (m.authorId !== "") w.uint32(10).string(m.authorId);
   if (m.text !== "") w.uint32(18).string(m.text);
@@ -168,7 +168,7 @@ export function writeTask_Comment(w: ProtoWriter, m: Task_Comment): void {
   writeUnknown(w, m);
 }
 
-/** Reads the fields of a `acme.tasks.v1.Task.Comment` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+/** Reads the fields of the message `acme.tasks.v1.Task.Comment` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readTask_Comment(r: ProtoReader, end: number, m: Task_Comment = { $typeName: "acme.tasks.v1.Task.Comment", authorId: "", text: "" }): Task_Comment {
   r.enter();
   while (r.pos < end) {
@@ -198,13 +198,13 @@ export const Task_CommentCodec: MessageCodec<Task_Comment> = {
   decode: (bytes) => readTask_Comment(new ProtoReader(bytes), bytes.length),
 };
 
-/** Writes the fields of a `acme.tasks.v1.GetTaskRequest`, then its unknown fields. */
+/** Writes the fields of the message `acme.tasks.v1.GetTaskRequest`, then its unknown fields. */
 export function writeGetTaskRequest(w: ProtoWriter, m: GetTaskRequest): void {
   if (m.id !== "") w.uint32(10).string(m.id);
   writeUnknown(w, m);
 }
 
-/** Reads the fields of a `acme.tasks.v1.GetTaskRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+/** Reads the fields of the message `acme.tasks.v1.GetTaskRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readGetTaskRequest(r: ProtoReader, end: number, m: GetTaskRequest = { $typeName: "acme.tasks.v1.GetTaskRequest", id: "" }): GetTaskRequest {
   r.enter();
   while (r.pos < end) {
@@ -228,7 +228,7 @@ export const GetTaskRequestCodec: MessageCodec<GetTaskRequest> = {
   decode: (bytes) => readGetTaskRequest(new ProtoReader(bytes), bytes.length),
 };
 
-/** Writes the fields of a `acme.tasks.v1.ListTasksRequest`, then its unknown fields. */
+/** Writes the fields of the message `acme.tasks.v1.ListTasksRequest`, then its unknown fields. */
 export function writeListTasksRequest(w: ProtoWriter, m: ListTasksRequest): void {
   if (m.projectId !== "") w.uint32(10).string(m.projectId);
   if (m.pageSize !== 0) w.uint32(16).int32(m.pageSize);
@@ -236,7 +236,7 @@ export function writeListTasksRequest(w: ProtoWriter, m: ListTasksRequest): void
   writeUnknown(w, m);
 }
 
-/** Reads the fields of a `acme.tasks.v1.ListTasksRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+/** Reads the fields of the message `acme.tasks.v1.ListTasksRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readListTasksRequest(r: ProtoReader, end: number, m: ListTasksRequest = { $typeName: "acme.tasks.v1.ListTasksRequest", projectId: "", pageSize: 0, status: 0 }): ListTasksRequest {
   r.enter();
   while (r.pos < end) {
@@ -266,7 +266,7 @@ export const ListTasksRequestCodec: MessageCodec<ListTasksRequest> = {
   decode: (bytes) => readListTasksRequest(new ProtoReader(bytes), bytes.length),
 };
 
-/** Writes the fields of a `acme.tasks.v1.CreateTaskRequest`, then its unknown fields. */
+/** Writes the fields of the message `acme.tasks.v1.CreateTaskRequest`, then its unknown fields. */
 export function writeCreateTaskRequest(w: ProtoWriter, m: CreateTaskRequest): void {
   if (m.task !== undefined) {
     w.uint32(10).fork();
@@ -276,7 +276,7 @@ export function writeCreateTaskRequest(w: ProtoWriter, m: CreateTaskRequest): vo
   writeUnknown(w, m);
 }
 
-/** Reads the fields of a `acme.tasks.v1.CreateTaskRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+/** Reads the fields of the message `acme.tasks.v1.CreateTaskRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readCreateTaskRequest(r: ProtoReader, end: number, m: CreateTaskRequest = { $typeName: "acme.tasks.v1.CreateTaskRequest" }): CreateTaskRequest {
   r.enter();
   while (r.pos < end) {
@@ -300,7 +300,7 @@ export const CreateTaskRequestCodec: MessageCodec<CreateTaskRequest> = {
   decode: (bytes) => readCreateTaskRequest(new ProtoReader(bytes), bytes.length),
 };
 
-/** Writes the fields of a `acme.tasks.v1.UpdateTaskRequest`, then its unknown fields. */
+/** Writes the fields of the message `acme.tasks.v1.UpdateTaskRequest`, then its unknown fields. */
 export function writeUpdateTaskRequest(w: ProtoWriter, m: UpdateTaskRequest): void {
   if (m.task !== undefined) {
     w.uint32(10).fork();
@@ -315,7 +315,7 @@ export function writeUpdateTaskRequest(w: ProtoWriter, m: UpdateTaskRequest): vo
   writeUnknown(w, m);
 }
 
-/** Reads the fields of a `acme.tasks.v1.UpdateTaskRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+/** Reads the fields of the message `acme.tasks.v1.UpdateTaskRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readUpdateTaskRequest(r: ProtoReader, end: number, m: UpdateTaskRequest = { $typeName: "acme.tasks.v1.UpdateTaskRequest" }): UpdateTaskRequest {
   r.enter();
   while (r.pos < end) {
@@ -342,13 +342,13 @@ export const UpdateTaskRequestCodec: MessageCodec<UpdateTaskRequest> = {
   decode: (bytes) => readUpdateTaskRequest(new ProtoReader(bytes), bytes.length),
 };
 
-/** Writes the fields of a `acme.tasks.v1.DeleteTaskRequest`, then its unknown fields. */
+/** Writes the fields of the message `acme.tasks.v1.DeleteTaskRequest`, then its unknown fields. */
 export function writeDeleteTaskRequest(w: ProtoWriter, m: DeleteTaskRequest): void {
   if (m.id !== "") w.uint32(10).string(m.id);
   writeUnknown(w, m);
 }
 
-/** Reads the fields of a `acme.tasks.v1.DeleteTaskRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+/** Reads the fields of the message `acme.tasks.v1.DeleteTaskRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readDeleteTaskRequest(r: ProtoReader, end: number, m: DeleteTaskRequest = { $typeName: "acme.tasks.v1.DeleteTaskRequest", id: "" }): DeleteTaskRequest {
   r.enter();
   while (r.pos < end) {
@@ -372,14 +372,14 @@ export const DeleteTaskRequestCodec: MessageCodec<DeleteTaskRequest> = {
   decode: (bytes) => readDeleteTaskRequest(new ProtoReader(bytes), bytes.length),
 };
 
-/** Writes the fields of a `acme.tasks.v1.ImportTasksResponse`, then its unknown fields. */
+/** Writes the fields of the message `acme.tasks.v1.ImportTasksResponse`, then its unknown fields. */
 export function writeImportTasksResponse(w: ProtoWriter, m: ImportTasksResponse): void {
   if (m.created !== 0) w.uint32(8).int32(m.created);
   for (const v of m.ids) w.uint32(18).string(v);
   writeUnknown(w, m);
 }
 
-/** Reads the fields of a `acme.tasks.v1.ImportTasksResponse` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+/** Reads the fields of the message `acme.tasks.v1.ImportTasksResponse` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readImportTasksResponse(r: ProtoReader, end: number, m: ImportTasksResponse = { $typeName: "acme.tasks.v1.ImportTasksResponse", created: 0, ids: [] }): ImportTasksResponse {
   r.enter();
   while (r.pos < end) {
@@ -406,7 +406,7 @@ export const ImportTasksResponseCodec: MessageCodec<ImportTasksResponse> = {
   decode: (bytes) => readImportTasksResponse(new ProtoReader(bytes), bytes.length),
 };
 
-/** Writes the fields of a `acme.tasks.v1.TaskEvent`, then its unknown fields. */
+/** Writes the fields of the message `acme.tasks.v1.TaskEvent`, then its unknown fields. */
 export function writeTaskEvent(w: ProtoWriter, m: TaskEvent): void {
   if (m.kind !== 0) w.uint32(8).int32(m.kind);
   if (m.task !== undefined) {
@@ -417,7 +417,7 @@ export function writeTaskEvent(w: ProtoWriter, m: TaskEvent): void {
   writeUnknown(w, m);
 }
 
-/** Reads the fields of a `acme.tasks.v1.TaskEvent` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+/** Reads the fields of the message `acme.tasks.v1.TaskEvent` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 export function readTaskEvent(r: ProtoReader, end: number, m: TaskEvent = { $typeName: "acme.tasks.v1.TaskEvent", kind: 0 }): TaskEvent {
   r.enter();
   while (r.pos < end) {
@@ -444,14 +444,14 @@ export const TaskEventCodec: MessageCodec<TaskEvent> = {
   decode: (bytes) => readTaskEvent(new ProtoReader(bytes), bytes.length),
 };
 
-/** Writes the fields of a `google.protobuf.Timestamp`, then its unknown fields. */
+/** Writes the fields of the message `google.protobuf.Timestamp`, then its unknown fields. */
 function writeTimestamp(w: ProtoWriter, m: Timestamp): void {
   if (m.seconds !== protoInt64.zero) w.uint32(8).int64(m.seconds);
   if (m.nanos !== 0) w.uint32(16).int32(m.nanos);
   writeUnknown(w, m);
 }
 
-/** Reads the fields of a `google.protobuf.Timestamp` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+/** Reads the fields of the message `google.protobuf.Timestamp` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 function readTimestamp(r: ProtoReader, end: number, m: Timestamp = { $typeName: "google.protobuf.Timestamp", seconds: protoInt64.zero, nanos: 0 }): Timestamp {
   r.enter();
   while (r.pos < end) {
@@ -471,14 +471,14 @@ function readTimestamp(r: ProtoReader, end: number, m: Timestamp = { $typeName: 
   return m;
 }
 
-/** Writes the fields of a `google.protobuf.Duration`, then its unknown fields. */
+/** Writes the fields of the message `google.protobuf.Duration`, then its unknown fields. */
 function writeDuration(w: ProtoWriter, m: Duration): void {
   if (m.seconds !== protoInt64.zero) w.uint32(8).int64(m.seconds);
   if (m.nanos !== 0) w.uint32(16).int32(m.nanos);
   writeUnknown(w, m);
 }
 
-/** Reads the fields of a `google.protobuf.Duration` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+/** Reads the fields of the message `google.protobuf.Duration` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 function readDuration(r: ProtoReader, end: number, m: Duration = { $typeName: "google.protobuf.Duration", seconds: protoInt64.zero, nanos: 0 }): Duration {
   r.enter();
   while (r.pos < end) {
@@ -498,13 +498,13 @@ function readDuration(r: ProtoReader, end: number, m: Duration = { $typeName: "g
   return m;
 }
 
-/** Writes the fields of a `google.protobuf.FieldMask`, then its unknown fields. */
+/** Writes the fields of the message `google.protobuf.FieldMask`, then its unknown fields. */
 function writeFieldMask(w: ProtoWriter, m: FieldMask): void {
   for (const v of m.paths) w.uint32(10).string(v);
   writeUnknown(w, m);
 }
 
-/** Reads the fields of a `google.protobuf.FieldMask` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+/** Reads the fields of the message `google.protobuf.FieldMask` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
 function readFieldMask(r: ProtoReader, end: number, m: FieldMask = { $typeName: "google.protobuf.FieldMask", paths: [] }): FieldMask {
   r.enter();
   while (r.pos < end) {
