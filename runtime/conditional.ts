@@ -11,8 +11,9 @@
  * option) calls with the ETag of what it loaded.
  */
 import * as crypto from "node:crypto";
+import { splitStage, type SplitStageFunction } from "./server-stage.js";
 import { HttpProblem } from "./server-types.js";
-import type { ServerRequest, ServerResponse, Stage } from "./server-types.js";
+import type { ServerRequest, ServerResponse } from "./server-types.js";
 
 export type EtagKind = "strong" | "weak";
 
@@ -98,7 +99,7 @@ export function assertIfMatch(request: ServerRequest, currentEtag: string | unde
  * must still carry the GET body when they pass this stage (the ETag is computed from it); the core
  * drops the body when it writes a HEAD response.
  */
-export function conditional(options: ConditionalOptions = {}): Stage {
+export function conditional(options: ConditionalOptions = {}): SplitStageFunction {
   const kind = options.etag ?? "strong";
   const defaultCacheControl = options.defaultCacheControl ?? "private, no-cache";
   const { currentEtag } = options;
@@ -124,32 +125,38 @@ export function conditional(options: ConditionalOptions = {}): Stage {
     return { status: 304, headers: kept };
   }
 
-  // Not async itself: requests it has nothing to do for pass through without an extra promise.
-  return (request, next) => {
-    if (request.method === "GET" || request.method === "HEAD") return next().then((response) => read(request, response));
-    const mode = request.operation.ifMatch;
-    if (mode === undefined || request.method === "OPTIONS") return next();
-    return writeWithIfMatch(request, next, mode);
-  };
+  return splitStage({
+    before: (request) => {
+      const mode = ifMatchMode(request);
+      if (mode === undefined) return undefined;
+      const sent = request.headers["if-match"] !== undefined;
+      if (!sent && mode === "required") assertIfMatch(request, undefined);
+      if (!sent || !currentEtag) return undefined;
+      return currentEtag(request).then((etag) => void assertIfMatch(request, etag));
+    },
+    after: (request, response) => {
+      if (request.method === "GET" || request.method === "HEAD") return read(request, response);
+      if (ifMatchMode(request) !== undefined && request.headers["if-match"] !== undefined) warnUnchecked(request, response);
+      return response;
+    },
+  });
 
-  async function writeWithIfMatch(
-    request: ServerRequest,
-    next: () => Promise<ServerResponse>,
-    mode: "optional" | "required",
-  ): Promise<ServerResponse> {
-    const sent = request.headers["if-match"] !== undefined;
-    if (!sent && mode === "required") assertIfMatch(request, undefined);
-    if (sent && currentEtag) assertIfMatch(request, await currentEtag(request));
-    const response = await next();
-    if (sent && !checked.has(request) && response.status < 300 && !warned.has(request.operation.id)) {
+  /** Warns once per operation when `If-Match` was sent but nothing compared it. */
+  function warnUnchecked(request: ServerRequest, response: ServerResponse): void {
+    if (!checked.has(request) && response.status < 300 && !warned.has(request.operation.id)) {
       warned.add(request.operation.id);
       process.emitWarning(
         `operation ${request.operation.id} received If-Match, but neither the currentEtag option nor the handler (assertIfMatch) compared it`,
         { code: "CODEGEN_IF_MATCH_UNCHECKED" },
       );
     }
-    return response;
   }
+}
+
+/** How a write checks `If-Match`; undefined for reads and operations without `ifMatch`. */
+function ifMatchMode(request: ServerRequest): "optional" | "required" | undefined {
+  const method = request.method;
+  return method === "GET" || method === "HEAD" || method === "OPTIONS" ? undefined : request.operation.ifMatch;
 }
 
 /** Whether the client's cached copy is current (GET/HEAD; RFC 9110 13.2.2 order). */

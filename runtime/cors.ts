@@ -5,8 +5,9 @@
  * network error.
  */
 import { CorsPolicy, isPreflight, mergeVary, type CorsOptions, type CorsSurface } from "./cors-policy.js";
+import { splitStage, type SplitStageFunction } from "./server-stage.js";
 import { HttpProblem } from "./server-types.js";
-import type { ServerRequest, ServerResponse, Stage } from "./server-types.js";
+import type { ServerRequest, ServerResponse } from "./server-types.js";
 
 export type { CorsOptions } from "./cors-policy.js";
 
@@ -64,30 +65,26 @@ export interface RestCorsOptions extends CorsOptions {
  *
  * @throws TypeError at setup for `origins: ["*"]` with credentials, or an origin that is not one.
  */
-export function cors(options: RestCorsOptions): Stage {
+export function cors(options: RestCorsOptions): SplitStageFunction {
   const policy = new CorsPolicy(options, REST_CORS);
   const allowMethods = options.allowMethods ?? operationMethods;
+  const headersOf = (request: ServerRequest) => policy.responseHeaders(headerValue(request.headers["origin"]));
 
-  return (request, next) => {
-    const origin = headerValue(request.headers["origin"]);
-    if (origin !== undefined && isPreflight(request)) return preflight(request, origin);
-    const headers = policy.responseHeaders(origin);
-    // Not an async function: one `.then` rather than an async frame and an await per request.
-    return settle(next).then(
-      (response) => {
-        // The response belongs to this request alone (stage contract): completed in place, not copied.
-        mergeHeaders(response.headers, headers);
-        return response;
-      },
-      (error: unknown) => {
-        if (error instanceof HttpProblem) mergeHeaders(error.headers, headers);
-        throw error;
-      },
-    );
-  };
+  return splitStage({
+    before: (request) => {
+      const origin = headerValue(request.headers["origin"]);
+      return origin !== undefined && isPreflight(request) ? preflight(request, origin) : undefined;
+    },
+    after: (request, response) => {
+      // The response belongs to this request alone (stage contract): completed in place, not copied.
+      mergeHeaders(response.headers, headersOf(request));
+      return response;
+    },
+    failed: (request, problem) => mergeHeaders(problem.headers, headersOf(request)),
+  });
 
   /** A preflight is answered here, without running later stages. */
-  async function preflight(request: ServerRequest, origin: string): Promise<ServerResponse> {
+  function preflight(request: ServerRequest, origin: string): ServerResponse {
     const answer = policy.preflight(origin, headerValue(request.headers["access-control-request-headers"]), allowMethods(request));
     if (answer.status === 403) {
       // `!`: CorsPolicy's 403 answer always carries Vary.
@@ -97,15 +94,6 @@ export function cors(options: RestCorsOptions): Stage {
       });
     }
     return { status: 204, headers: answer.headers };
-  }
-}
-
-/** `next()`, with an error it throws rather than rejects turned into a rejection (its problem gets the headers too). */
-function settle(next: () => Promise<ServerResponse>): Promise<ServerResponse> {
-  try {
-    return next();
-  } catch (error) {
-    return Promise.reject(error);
   }
 }
 

@@ -26,7 +26,17 @@ import { COMPILERS, typecheck } from './support/typecheck.js';
 mkdirSync(join(ROOT, '.vitest-tmp'), { recursive: true });
 const OUT = mkdtempSync(join(ROOT, '.vitest-tmp', 'stages-'));
 /** The stage modules and what they import. */
-const STAGE_FILES = ['server-types', 'store', 'cors-policy', 'cors', 'rate-limit', 'auth', 'idempotency', 'conditional'] as const;
+const STAGE_FILES = [
+  'server-types',
+  'server-stage',
+  'store',
+  'cors-policy',
+  'cors',
+  'rate-limit',
+  'auth',
+  'idempotency',
+  'conditional',
+] as const;
 
 let sources: Record<string, string>;
 const harnesses: Harness[] = [];

@@ -1,9 +1,16 @@
-// The generated REST listener called in-process with stub `req`/`res` objects: the JavaScript of a
-// request alone (routing, stages, parsing, validation, handler, serialisation), without sockets or
-// node:http's parser, so figures are steadier than autocannon's on a busy machine. For A/B
-// decisions; the `rest-server` section measures the real thing against Fastify.
+// The generated REST listener (or, with `--server=fastify`, the Fastify peer's router from
+// bench/lib/rest-fastify.js) called in-process with the same stub `req`/`res` objects: the
+// JavaScript of a request alone (routing, stages, parsing, validation, handler, serialisation),
+// without sockets or node:http's parser, so figures are steadier than autocannon's on a busy
+// machine. For A/B decisions; the `rest-server` section measures the real thing against Fastify.
 //
-//   npm run build && node bench/lib/rest-inprocess.js [--rounds=7] [--n=20000] [--case=get|post] [--dist=dist]
+//   npm run build && node bench/lib/rest-inprocess.js [--server=ours|fastify] [--rounds=7] [--n=20000] [--case=get|post] [--dist=dist]
+//
+// Instructions per request, whatever the load (the difference of two runs over the difference of
+// their requests, so start-up and warm-up cancel out):
+//
+//   valgrind --tool=callgrind --callgrind-out-file=/dev/null node bench/lib/rest-inprocess.js --rounds=1 --n=1000 --case=get
+//   (the same with --n=3000; `collected` in valgrind's summary; (I3000 − I1000) / 2000)
 //
 // Prints CPU µs per request (user + system time of this process, steadier than wall time when the
 // machine is busy) for the bench's two routes (GET a project with ETag, POST a valid task),
@@ -11,6 +18,7 @@
 // NODE_ENV=production RATE_LIMIT=0.
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { TASK } from './rest-server.js';
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=')));
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -18,33 +26,36 @@ const dist = resolve(ROOT, args.dist ?? 'dist');
 const rounds = Number(args.rounds ?? 7);
 const n = Number(args.n ?? 20000);
 
-const { createServer, MemoryStore } = await import(pathToFileURL(join(dist, 'out/rest/server.js')).href);
-const { handlers, resetStore } = await import(pathToFileURL(join(dist, 'examples/rest/handlers.js')).href);
+const { resetStore } = await import(pathToFileURL(join(dist, 'examples/rest/handlers.js')).href);
+const listener = args.server === 'fastify' ? await fastifyListener() : await oursListener();
 
-const TOKENS = new Map([['demo-token', { id: 'demo', role: 'editor' }]]);
-const listener = createServer(handlers, {
-  production: true,
-  validateResponses: false,
-  auth: {
-    verify: async (credentials) => (credentials.type === 'bearer' ? TOKENS.get(credentials.token) : undefined),
-    authorize: () => true,
-  },
-  store: new MemoryStore(),
-  cors: { origins: ['http://localhost:5173'], credentials: true, maxAge: 600 },
-  idempotency: { ttlMs: 86_400_000 },
-  limits: { bodyTimeout: 30_000, maxBodySize: 1024 * 1024 },
-  operations: { getProject: { cacheControl: 'private, max-age=60' }, getTask: { cacheControl: 'private, no-cache' } },
-});
+async function oursListener() {
+  const { createServer, MemoryStore } = await import(pathToFileURL(join(dist, 'out/rest/server.js')).href);
+  const { handlers } = await import(pathToFileURL(join(dist, 'examples/rest/handlers.js')).href);
+  const TOKENS = new Map([['demo-token', { id: 'demo', role: 'editor' }]]);
+  return createServer(handlers, {
+    production: true,
+    validateResponses: false,
+    auth: {
+      verify: async (credentials) => (credentials.type === 'bearer' ? TOKENS.get(credentials.token) : undefined),
+      authorize: () => true,
+    },
+    store: new MemoryStore(),
+    cors: { origins: ['http://localhost:5173'], credentials: true, maxAge: 600 },
+    idempotency: { ttlMs: 86_400_000 },
+    limits: { bodyTimeout: 30_000, maxBodySize: 1024 * 1024 },
+    operations: { getProject: { cacheControl: 'private, max-age=60' }, getTask: { cacheControl: 'private, no-cache' } },
+  });
+}
 
-const TASK = JSON.stringify({
-  title: 'Benchmark the generated server',
-  status: 'in_progress',
-  dueDate: '2025-06-30',
-  estimateHours: 2.5,
-  assignee: { kind: 'person', email: 'ana@example.com' },
-  labels: [{ name: 'bench', color: '#00aa11' }, { name: 'rest' }],
-  metadata: { source: 'autocannon' },
-});
+/** Fastify's own request handler (what its `http.Server` calls), after plugins and routes are ready. */
+async function fastifyListener() {
+  const { createFastifyApp } = await import('./rest-fastify.js');
+  const app = createFastifyApp();
+  await app.ready();
+  return app.routing;
+}
+
 const socket = { remoteAddress: '127.0.0.1' };
 
 /** A request as node:http hands it over: headers parsed, the body (if any) arriving on `data`/`end`. */
@@ -63,6 +74,9 @@ function request(method, url, headers, body) {
       return this;
     },
     off() {
+      return this;
+    },
+    removeListener() {
       return this;
     },
     resume() {},

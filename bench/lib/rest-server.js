@@ -17,7 +17,7 @@ const TARGET = 1.1;
 const CONNECTIONS = 50;
 
 /** A valid TaskInput that exercises most of the schema: formats, nested objects, a oneOf. */
-const TASK = JSON.stringify({
+export const TASK = JSON.stringify({
   title: 'Benchmark the generated server',
   status: 'in_progress',
   dueDate: '2025-06-30',

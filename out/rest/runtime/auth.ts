@@ -7,8 +7,9 @@
  * lookups) is the application's `verify`.
  */
 import { Buffer } from "node:buffer";
+import { splitStage, type SplitStageFunction } from "./server-stage.js";
 import { HttpProblem } from "./server-types.js";
-import type { ServerRequest, ServerResponse, Stage } from "./server-types.js";
+import type { ServerRequest } from "./server-types.js";
 
 /**
  * An OpenAPI Security Scheme Object, as the generator copies it from `components.securitySchemes`.
@@ -61,7 +62,7 @@ type Extracted = Credentials | undefined | "malformed";
  *
  * @throws TypeError at setup for a scheme this stage cannot read (e.g. `http` `digest`).
  */
-export function authenticate<Principal>(options: AuthenticateOptions<Principal>): Stage {
+export function authenticate<Principal>(options: AuthenticateOptions<Principal>): SplitStageFunction {
   const realm = quote(options.realm ?? "api");
   const kinds = new Map<string, Kind>();
   for (const [name, spec] of Object.entries(options.schemes)) kinds.set(name, schemeKind(name, spec));
@@ -113,42 +114,44 @@ export function authenticate<Principal>(options: AuthenticateOptions<Principal>)
     });
   }
 
-  /** The common case, `security: [{ scheme: [] }]`: the same decisions without the bookkeeping of alternatives. */
-  async function single(
-    request: ServerRequest,
-    next: () => Promise<ServerResponse>,
-    security: string[][],
-    name: string,
-  ): Promise<ServerResponse> {
+  /**
+   * The common case, `security: [{ scheme: [] }]`: the same decisions without the bookkeeping of
+   * alternatives, and a promise only where `verify` or `authorize` returns one.
+   */
+  function single(request: ServerRequest, security: string[][], name: string): undefined | Promise<undefined> {
     const kind = kindOf(name);
     const credentials = extract(name, kind, options.schemes[name], request);
     if (credentials === undefined) throw unauthorized(security, NONE);
-    if (credentials !== "malformed") {
-      const principal = await options.verify(credentials, request);
-      if (principal !== undefined) {
-        request.principal = principal;
-        if (options.authorize) {
-          // Awaited only when `authorize` returns a promise: a boolean costs no microtask turn.
-          const allowed = options.authorize(principal, request);
-          if (!(typeof allowed === "boolean" ? allowed : await allowed)) throw forbidden(kind === "bearer");
-        }
-        // Awaited: an async function returning a promise takes two more microtask turns to settle.
-        return await next();
-      }
-    }
-    throw unauthorized(security, new Set([name]));
+    if (credentials === "malformed") throw unauthorized(security, new Set([name]));
+    // Declared as a promise, but a `verify` that answers at once need not cost a microtask turn.
+    const verified: Principal | undefined | PromiseLike<Principal | undefined> = options.verify(credentials, request);
+    const admit = (principal: Principal | undefined): undefined | Promise<undefined> => {
+      if (principal === undefined) throw unauthorized(security, new Set([name]));
+      request.principal = principal;
+      if (!options.authorize) return undefined;
+      const allowed = options.authorize(principal, request);
+      if (typeof allowed !== "boolean") return allowed.then((yes) => permit(yes, kind));
+      return permit(allowed, kind);
+    };
+    return isThenable(verified) ? Promise.resolve(verified).then(admit) : admit(verified);
   }
 
-  return (request, next) => {
-    const security = request.operation.security;
-    if (security.length === 0) return next();
-    const only = security.length === 1 && security[0]?.length === 1 ? security[0][0] : undefined;
-    if (only !== undefined) return single(request, next, security, only);
-    return any(request, next, security);
-  };
+  function permit(allowed: boolean, kind: Kind): undefined {
+    if (!allowed) throw forbidden(kind === "bearer");
+    return undefined;
+  }
+
+  return splitStage({
+    before: (request) => {
+      const security = request.operation.security;
+      if (security.length === 0) return undefined;
+      const only = security.length === 1 && security[0]?.length === 1 ? security[0][0] : undefined;
+      return only !== undefined ? single(request, security, only) : any(request, security);
+    },
+  });
 
   /** Alternatives of scheme sets: the first whose credentials all verify wins. */
-  async function any(request: ServerRequest, next: () => Promise<ServerResponse>, security: string[][]): Promise<ServerResponse> {
+  async function any(request: ServerRequest, security: string[][]): Promise<undefined> {
     const extracted = new Map<string, Extracted>();
     const verified = new Map<string, Principal | undefined>();
     const rejected = new Set<string>();
@@ -184,12 +187,17 @@ export function authenticate<Principal>(options: AuthenticateOptions<Principal>)
       request.principal = principal;
       if (options.authorize && !(await authorized(principal, request)))
         throw forbidden(alternative.some((name) => kindOf(name) === "bearer"));
-      return next();
+      return undefined;
     }
 
-    if (anonymous && rejected.size === 0) return next();
+    if (anonymous && rejected.size === 0) return undefined;
     throw unauthorized(security, rejected);
   }
+}
+
+/** A promise or another thenable. */
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }
 
 const NONE: ReadonlySet<string> = new Set();

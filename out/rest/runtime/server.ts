@@ -39,6 +39,7 @@ import {
 import type { FieldError, ParameterValues, RouteMatch, Target } from "./server-input.js";
 import { errorResponse, problemResponse, publicBase, requestPath, resultResponse, statusTitle } from "./server-output.js";
 import { HttpProblem } from "./server-types.js";
+import type { SplitStage, SplitStageFunction } from "./server-stage.js";
 import type { OperationMeta, ServerRequest, ServerResponse, Stage, Store } from "./server-types.js";
 import type { MaybePromise, HandlerResult, SortField, RequestContext, OperationSpec, RouteNode, ApiSpec } from "./server-spec.js";
 import { MemoryStore } from "./store.js";
@@ -185,11 +186,31 @@ interface NodeInfo {
   notAllowed: Resolved;
 }
 
-/** Placeholder in the stage chain for the per-request body read (never called itself). */
-const RECEIVE: Stage = () => Promise.reject(new Error("unreachable"));
+/**
+ * One step of an operation's chain: a stage run by its parts (`split`: no promise of its own), a
+ * stage that wraps the rest (`wrap`, e.g. idempotency), or `RECEIVE`, the body read.
+ */
+interface Step {
+  readonly split: SplitStage | undefined;
+  readonly wrap: Stage | undefined;
+}
+
+/** The step where each request's body is read. */
+const RECEIVE: Step = { split: undefined, wrap: undefined };
+
+function stepOf(stage: Stage): Step {
+  const split = (stage as Partial<SplitStageFunction>).split;
+  return split ? { split, wrap: undefined } : { split: undefined, wrap: stage };
+}
 
 /** What runs for one operation: its stages (only those that apply to it), around the handler. */
-type Chain = readonly Stage[];
+type Chain = readonly Step[];
+
+/** Where the chain (or the part of it a wrapping stage's `next` runs) hands its answer. */
+interface Sink {
+  done(exchange: Exchange, response: ServerResponse): void;
+  failed(exchange: Exchange, error: unknown): void;
+}
 
 /**
  * One request on its way through the pipeline: what the stages see (`ServerRequest`), plus what
@@ -294,16 +315,16 @@ export function createListener<Principal>(
   // Built once per operation: only the stages that can do something for it, with `RECEIVE` where
   // each request's own body-reading step runs.
   const nodes = resolveRoutes(api.routes, options.operations ?? {}, (operation) => [
-    ...stages.before.filter(([, applies]) => applies(operation)).map(([stage]) => stage),
+    ...stages.before.filter(([, applies]) => applies(operation)).map(([stage]) => stepOf(stage)),
     RECEIVE,
-    ...stages.after.filter(([, applies]) => applies(operation)).map(([stage]) => stage),
+    ...stages.after.filter(([, applies]) => applies(operation)).map(([stage]) => stepOf(stage)),
   ]);
   const chains = nodes.chains;
   const table = handlers as Record<string, unknown>;
 
-  /** The innermost step: parameters, body, handler, result. */
-  async function invoke(exchange: Exchange): Promise<ServerResponse> {
-    const { resolved: operation, node, raw: req } = exchange;
+  /** The innermost step: parameters, body, handler, result. A promise only when something awaits. */
+  function invoke(exchange: Exchange): MaybePromise<ServerResponse> {
+    const { resolved: operation, node } = exchange;
     if (operation === node.options) return { status: 204, headers: { allow: node.allowText } };
     if (operation === node.notAllowed) {
       throw new HttpProblem(405, "Method Not Allowed", {
@@ -313,41 +334,80 @@ export function createListener<Principal>(
     }
     const handler = table[operation.id];
     if (typeof handler !== "function") throw new HttpProblem(501, "Not Implemented", { detail: `No handler for ${operation.id}.` });
+    let read: Record<string, unknown> | Promise<Record<string, unknown>>;
     try {
-      const read = readInput(operation, exchange.match, exchange.query, req, exchange.body, limits, maxPageSize);
-      const input = read instanceof Promise ? await read : read;
-      const principal = exchange.principal as Principal | undefined;
-      const check = (currentEtag: string | undefined): void => assertIfMatch(exchange, currentEtag);
-      const { traceId } = exchange;
-      let base: RequestContext<Principal>;
-      if (context) {
-        // What `context` is given may be spread (`{ ...base, db }`): `signal` stays an own property.
-        let signal: AbortSignal | undefined;
-        const res = exchange.res;
-        base = {
-          traceId,
-          principal,
-          operation,
-          basePath: exchange.match.basePath,
-          request: req,
-          // Made when first asked for: most handlers never look, and a signal costs a listener.
-          get signal() {
-            return (signal ??= disconnectSignal(res));
-          },
-          assertIfMatch: check,
-        };
-      } else {
-        // Same members; the lazy `signal` lives on the prototype (an object literal with a getter is slow to make).
-        base = new HandlerContext<Principal>(traceId, principal, operation, exchange.match.basePath, req, exchange.res, check);
-      }
-      const result = await (handler as Handler).call(handlers, input, context ? await context(base) : base);
+      read = readInput(operation, exchange.match, exchange.query, exchange.raw, exchange.body, limits, maxPageSize);
+    } catch (error) {
+      throw internal(exchange, error);
+    }
+    if (read instanceof Promise) {
+      return read.then(
+        (input) => call(exchange, handler as Handler, input),
+        (error: unknown) => {
+          throw internal(exchange, error);
+        },
+      );
+    }
+    return call(exchange, handler as Handler, read);
+  }
+
+  /** Runs the handler with its context; every error it causes leaves as an `HttpProblem`. */
+  function call(exchange: Exchange, handler: Handler, input: Record<string, unknown>): MaybePromise<ServerResponse> {
+    const { traceId, raw: req } = exchange;
+    const principal = exchange.principal as Principal | undefined;
+    const check = (currentEtag: string | undefined): void => assertIfMatch(exchange, currentEtag);
+    if (context) {
+      // What `context` is given may be spread (`{ ...base, db }`): `signal` stays an own property.
+      let signal: AbortSignal | undefined;
+      const res = exchange.res;
+      const base: RequestContext<Principal> = {
+        traceId,
+        principal,
+        operation: exchange.resolved,
+        basePath: exchange.match.basePath,
+        request: req,
+        // Made when first asked for: most handlers never look, and a signal costs a listener.
+        get signal() {
+          return (signal ??= disconnectSignal(res));
+        },
+        assertIfMatch: check,
+      };
+      const reshaped = async () => handler.call(handlers, input, await context(base));
+      return reshaped().then(
+        (result) => respond(exchange, input, result),
+        (error: unknown) => {
+          throw internal(exchange, error);
+        },
+      );
+    }
+    // Same members; the lazy `signal` lives on the prototype (an object literal with a getter is slow to make).
+    const base = new HandlerContext<Principal>(traceId, principal, exchange.resolved, exchange.match.basePath, req, exchange.res, check);
+    let result: MaybePromise<HandlerResult>;
+    try {
+      result = handler.call(handlers, input, base);
+    } catch (error) {
+      throw internal(exchange, error);
+    }
+    if (!isThenable(result)) return respond(exchange, input, result);
+    return Promise.resolve(result).then(
+      (value) => respond(exchange, input, value),
+      (error: unknown) => {
+        throw internal(exchange, error);
+      },
+    );
+  }
+
+  /** The handler's result as a response (a 500 problem when it cannot be written). */
+  function respond(exchange: Exchange, input: Record<string, unknown>, result: HandlerResult): ServerResponse {
+    const operation = exchange.resolved;
+    try {
       const fields = operation.fields ? fieldList(input[operation.fields.key]) : undefined;
       // Written out rather than `{ ...where, path }`: V8 makes a spread copy that gains properties slowly.
       const resultContext = {
-        traceId,
+        traceId: exchange.traceId,
         production,
         base: publicPrefix,
-        target: originalUrl(req) ?? exchange.target,
+        target: originalUrl(exchange.raw) ?? exchange.target,
         query: exchange.query,
         request: input,
         fields,
@@ -355,50 +415,143 @@ export function createListener<Principal>(
       };
       return resultResponse(operation, result, resultContext);
     } catch (error) {
-      if (error instanceof HttpProblem) throw error;
-      // Reported once here; outer stages see a problem they can decorate (CORS headers).
-      onError(error, { traceId: exchange.traceId, operation: operation.id, request: req });
-      throw new HttpProblem(500, statusTitle(500), { detail: production ? undefined : errorText(error) });
+      throw internal(exchange, error);
     }
   }
 
-  /** Between authentication and idempotency: anonymous clients never get a body buffered. */
-  function receive(exchange: Exchange, index: number): Promise<ServerResponse> {
-    const req = exchange.raw;
-    // No body (most GETs, DELETEs): nothing to check or wait for.
-    if (!hasBody(req)) return run(exchange, index + 1);
-    const body = exchange.resolved.body;
-    if (body && !acceptsMediaType(body, req.headers["content-type"])) {
-      const method = exchange.method;
-      const given = mediaTypeOf(req.headers["content-type"]);
-      const accept = { [method === "PATCH" ? "accept-patch" : "accept-post"]: body.mediaTypes.join(", ") };
-      return Promise.reject(
-        new HttpProblem(415, "Unsupported Media Type", {
-          detail: `${given ? `${given} is not` : "A body without Content-Type is not"} accepted here; send ${body.mediaTypes.join(" or ")}.`,
-          headers: method === "PATCH" || method === "POST" ? accept : {},
-        }),
-      );
-    }
-    return receiveBody(exchange, index);
+  /** An error of the handler's step as the problem that answers it: reported here once, outer stages may decorate it (CORS headers). */
+  function internal(exchange: Exchange, error: unknown): HttpProblem {
+    if (error instanceof HttpProblem) return error;
+    onError(error, { traceId: exchange.traceId, operation: exchange.resolved.id, request: exchange.raw });
+    return new HttpProblem(500, statusTitle(500), { detail: production ? undefined : errorText(error) });
   }
 
-  /** Awaited in an async function: a `.then` callback returning the chain's promise settles two microtask turns later. */
-  async function receiveBody(exchange: Exchange, index: number): Promise<ServerResponse> {
-    const bytes = await readBody(exchange.raw, limits);
-    if (bytes !== undefined) exchange.body = bytes;
-    return await run(exchange, index + 1);
-  }
-
-  /** Runs the chain from `index` on: a stage, the body read, or at the end the handler. */
-  function run(exchange: Exchange, index: number): Promise<ServerResponse> {
+  /**
+   * Runs the chain from `index` on (its stages, the body read, at the end the handler), with no
+   * promise unless a step returns one and no promise per stage when one does: the steps after it
+   * go on from its callback. The response (or what was thrown) is completed by the `after`
+   * (`failed`) parts of the split stages from `from` on that it passed, innermost first, and
+   * handed to `sink`.
+   */
+  function advance(exchange: Exchange, index: number, from: number, sink: Sink): void {
     const chain = exchange.chain;
-    const stage = chain[index];
-    if (stage === undefined) return invoke(exchange);
-    if (stage === RECEIVE) return receive(exchange, index);
-    return stage(exchange, () => run(exchange, index + 1));
+    let result: MaybePromise<ServerResponse>;
+    try {
+      for (;;) {
+        const step = chain[index];
+        if (step === undefined) {
+          result = invoke(exchange);
+          break;
+        }
+        if (step === RECEIVE) {
+          // No body (most GETs, DELETEs): nothing to check or wait for.
+          if (!hasBody(exchange.raw)) {
+            index++;
+            continue;
+          }
+          // Between authentication and idempotency: anonymous clients never get a body buffered.
+          checkMediaType(exchange);
+          const at = index;
+          readBody(exchange.raw, limits).then(
+            (bytes) => {
+              if (bytes !== undefined) exchange.body = bytes;
+              advance(exchange, at + 1, from, sink);
+            },
+            (error: unknown) => fail(exchange, from, at, sink, error),
+          );
+          return;
+        }
+        if (step.wrap) {
+          result = step.wrap(exchange, () => rest(exchange, index + 1));
+          break;
+        }
+        const early = step.split?.before?.(exchange);
+        if (early === undefined) {
+          index++;
+          continue;
+        }
+        if (early instanceof Promise) {
+          const at = index;
+          early.then(
+            // Going on: this stage's own `after` applies too; answering here: only the outer ones'.
+            (answer) => (answer === undefined ? advance(exchange, at + 1, from, sink) : finish(exchange, from, at, sink, answer)),
+            (error: unknown) => fail(exchange, from, at, sink, error),
+          );
+          return;
+        }
+        result = early;
+        break;
+      }
+    } catch (error) {
+      fail(exchange, from, index, sink, error);
+      return;
+    }
+    if (result instanceof Promise) {
+      const at = index;
+      result.then(
+        (response) => finish(exchange, from, at, sink, response),
+        (error: unknown) => fail(exchange, from, at, sink, error),
+      );
+    } else {
+      finish(exchange, from, index, sink, result);
+    }
   }
 
-  async function serve(req: IncomingMessage, res: NodeResponse, next: ((error?: unknown) => void) | undefined): Promise<void> {
+  /** The rest of the chain as the promise a wrapping stage's `next` returns. */
+  function rest(exchange: Exchange, index: number): Promise<ServerResponse> {
+    return new Promise((resolve, reject) =>
+      advance(exchange, index, index, { done: (_, response) => resolve(response), failed: (_, error) => reject(error) }),
+    );
+  }
+
+  /** Applies the `after` parts of the split stages in `[from, to)`, innermost first, and hands the response on. */
+  function finish(exchange: Exchange, from: number, to: number, sink: Sink, response: ServerResponse): void {
+    const chain = exchange.chain;
+    try {
+      for (let index = to - 1; index >= from; index--) {
+        const complete = chain[index]!.split?.after;
+        if (complete) response = complete(exchange, response);
+      }
+    } catch (error) {
+      sink.failed(exchange, error);
+      return;
+    }
+    sink.done(exchange, response);
+  }
+
+  /** Applies the `failed` parts of the split stages in `[from, to)` to a problem, innermost first, and hands it on. */
+  function fail(exchange: Exchange, from: number, to: number, sink: Sink, error: unknown): void {
+    if (error instanceof HttpProblem) {
+      const chain = exchange.chain;
+      try {
+        for (let index = to - 1; index >= from; index--) chain[index]!.split?.failed?.(exchange, error);
+      } catch (failure) {
+        sink.failed(exchange, failure);
+        return;
+      }
+    }
+    sink.failed(exchange, error);
+  }
+
+  /** 415 for a body of a media type the operation does not take. */
+  function checkMediaType(exchange: Exchange): void {
+    const req = exchange.raw;
+    const body = exchange.resolved.body;
+    if (!body || acceptsMediaType(body, req.headers["content-type"])) return;
+    const method = exchange.method;
+    const given = mediaTypeOf(req.headers["content-type"]);
+    const accept = { [method === "PATCH" ? "accept-patch" : "accept-post"]: body.mediaTypes.join(", ") };
+    throw new HttpProblem(415, "Unsupported Media Type", {
+      detail: `${given ? `${given} is not` : "A body without Content-Type is not"} accepted here; send ${body.mediaTypes.join(" or ")}.`,
+      headers: method === "PATCH" || method === "POST" ? accept : {},
+    });
+  }
+
+  /** Where a whole chain's answer goes: written to the client. */
+  const respondTo: Sink = { done: deliver, failed: answerError };
+
+  /** Routes the request, then runs its operation's chain; synchronously to the end when nothing awaits. */
+  function serve(req: IncomingMessage, res: NodeResponse, next: ((error?: unknown) => void) | undefined): void {
     const traceId = traceIdOf(req, customTraceId);
     const url = req.url ?? "/";
     const method = req.method === undefined ? "GET" : req.method.toUpperCase();
@@ -447,29 +600,49 @@ export function createListener<Principal>(
       clientKeyOf,
     );
 
-    let response: ServerResponse;
+    advance(exchange, 0, 0, respondTo);
+  }
+
+  /** Writes the response a chain settled with (a failure to write is answered by `writeFailed`). */
+  function deliver(exchange: Exchange, response: ServerResponse): void {
     try {
-      response = await run(exchange, 0);
+      send(exchange.raw, exchange.res, response, exchange.traceId, onError);
     } catch (error) {
-      if (error instanceof ClientGoneError) return;
-      if (!(error instanceof HttpProblem)) onError(error, { traceId, operation: operation.id, request: req });
-      response = errorResponse(error, { traceId, instance: instanceOf(url), production });
+      writeFailed(exchange.raw, exchange.res, error);
     }
-    send(req, res, response, traceId, onError);
+  }
+
+  /** Answers what the chain threw: a problem as itself, anything else as a reported 500; nothing for a client that left. */
+  function answerError(exchange: Exchange, error: unknown): void {
+    if (error instanceof ClientGoneError) return;
+    const { raw: req, traceId } = exchange;
+    if (!(error instanceof HttpProblem)) onError(error, { traceId, operation: exchange.resolved.id, request: req });
+    deliver(exchange, errorResponse(error, { traceId, instance: instanceOf(exchange.target), production }));
+  }
+
+  /** Only a failure to write gets here; answer if nothing was written yet. */
+  function writeFailed(req: IncomingMessage, res: NodeResponse, error: unknown): void {
+    onError(error, { traceId: "", request: req });
+    if (!res.headersSent && !res.destroyed) {
+      res.writeHead(500, { "content-type": "application/problem+json" });
+      res.end(JSON.stringify({ type: "about:blank", title: statusTitle(500), status: 500 }));
+    } else {
+      res.destroy();
+    }
   }
 
   return (req, res, next) => {
-    serve(req, res, next).catch((error: unknown) => {
-      // Only a failure to write gets here; answer if nothing was written yet.
-      onError(error, { traceId: "", request: req });
-      if (!res.headersSent && !res.destroyed) {
-        res.writeHead(500, { "content-type": "application/problem+json" });
-        res.end(JSON.stringify({ type: "about:blank", title: statusTitle(500), status: 500 }));
-      } else {
-        res.destroy();
-      }
-    });
+    try {
+      serve(req, res, next);
+    } catch (error) {
+      writeFailed(req, res, error);
+    }
   };
+}
+
+/** A promise or another thenable (what a handler may return). */
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }
 
 /** The path of a request target, as a problem's `instance` (a relative reference: never a host). */
