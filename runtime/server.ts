@@ -321,8 +321,12 @@ export function createListener<Principal>(
   const chains = nodes.chains;
   const table = handlers as Record<string, unknown>;
 
-  /** The innermost step: parameters, body, handler, result. A promise only when something awaits. */
-  function invoke(exchange: Exchange): MaybePromise<ServerResponse> {
+  /**
+   * The innermost step: parameters, body, handler, result. Returns the response when nothing
+   * awaits; otherwise `undefined`, and the handler's promise takes the response on to `finish`
+   * (no promise of its own in between).
+   */
+  function invoke(exchange: Exchange, from: number, sink: Sink): ServerResponse | undefined {
     const { resolved: operation, node } = exchange;
     if (operation === node.options) return { status: 204, headers: { allow: node.allowText } };
     if (operation === node.notAllowed) {
@@ -339,22 +343,36 @@ export function createListener<Principal>(
     } catch (error) {
       throw internal(exchange, error);
     }
-    if (read instanceof Promise) {
-      return read.then(
-        (input) => call(exchange, handler as Handler, input),
-        (error: unknown) => {
-          throw internal(exchange, error);
-        },
-      );
-    }
-    return call(exchange, handler as Handler, read);
+    if (!(read instanceof Promise)) return call(exchange, from, sink, handler as Handler, read);
+    read.then(
+      (input) => {
+        try {
+          const response = call(exchange, from, sink, handler as Handler, input);
+          if (response !== undefined) finish(exchange, from, exchange.chain.length, sink, response);
+        } catch (error) {
+          fail(exchange, from, exchange.chain.length, sink, error);
+        }
+      },
+      (error: unknown) => fail(exchange, from, exchange.chain.length, sink, internal(exchange, error)),
+    );
+    return undefined;
   }
 
-  /** Runs the handler with its context; every error it causes leaves as an `HttpProblem`. */
-  function call(exchange: Exchange, handler: Handler, input: Record<string, unknown>): MaybePromise<ServerResponse> {
+  /**
+   * Runs the handler with its context: the response when it answers at once, else `undefined`
+   * and its promise goes on to `finish`. Every error it causes leaves as an `HttpProblem`.
+   */
+  function call(
+    exchange: Exchange,
+    from: number,
+    sink: Sink,
+    handler: Handler,
+    input: Record<string, unknown>,
+  ): ServerResponse | undefined {
     const { traceId, raw: req } = exchange;
     const principal = exchange.principal as Principal | undefined;
     const check = (currentEtag: string | undefined): void => assertIfMatch(exchange, currentEtag);
+    let result: MaybePromise<HandlerResult>;
     if (context) {
       // What `context` is given may be spread (`{ ...base, db }`): `signal` stays an own property.
       let signal: AbortSignal | undefined;
@@ -371,29 +389,32 @@ export function createListener<Principal>(
         },
         assertIfMatch: check,
       };
-      const reshaped = async () => handler.call(handlers, input, await context(base));
-      return reshaped().then(
-        (result) => respond(exchange, input, result),
-        (error: unknown) => {
-          throw internal(exchange, error);
-        },
-      );
-    }
-    // Same members; the lazy `signal` lives on the prototype (an object literal with a getter is slow to make).
-    const base = new HandlerContext<Principal>(traceId, principal, exchange.resolved, exchange.match.basePath, req, exchange.res, check);
-    let result: MaybePromise<HandlerResult>;
-    try {
-      result = handler.call(handlers, input, base);
-    } catch (error) {
-      throw internal(exchange, error);
+      result = (async () => handler.call(handlers, input, await context(base)))();
+    } else {
+      // Same members; the lazy `signal` lives on the prototype (an object literal with a getter is slow to make).
+      const base = new HandlerContext<Principal>(traceId, principal, exchange.resolved, exchange.match.basePath, req, exchange.res, check);
+      try {
+        result = handler.call(handlers, input, base);
+      } catch (error) {
+        throw internal(exchange, error);
+      }
     }
     if (!isThenable(result)) return respond(exchange, input, result);
-    return Promise.resolve(result).then(
-      (value) => respond(exchange, input, value),
-      (error: unknown) => {
-        throw internal(exchange, error);
+    const to = exchange.chain.length;
+    Promise.resolve(result).then(
+      (value) => {
+        let response: ServerResponse;
+        try {
+          response = respond(exchange, input, value);
+        } catch (error) {
+          fail(exchange, from, to, sink, error);
+          return;
+        }
+        finish(exchange, from, to, sink, response);
       },
+      (error: unknown) => fail(exchange, from, to, sink, internal(exchange, error)),
     );
+    return undefined;
   }
 
   /** The handler's result as a response (a 500 problem when it cannot be written). */
@@ -439,7 +460,9 @@ export function createListener<Principal>(
       for (;;) {
         const step = chain[index];
         if (step === undefined) {
-          result = invoke(exchange);
+          const response = invoke(exchange, from, sink);
+          if (response === undefined) return;
+          result = response;
           break;
         }
         if (step === RECEIVE) {
