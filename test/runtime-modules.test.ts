@@ -151,6 +151,7 @@ describe('the runtime files of an output', () => {
       'runtime/http-auth.ts',
       'runtime/http-results.ts',
       'runtime/http.ts',
+      'runtime/server-stage.ts',
       'runtime/server-types.ts',
     ]);
     expect(output.find((file) => file.path === 'runtime/http-auth.ts')!.content).toContain('./conditional.js');
