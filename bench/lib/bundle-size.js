@@ -51,9 +51,9 @@ export const task = createHttpClient({ auth: { bearerAuth: "t" } }).call(getTask
       id: 'rest-ours-validated',
       style: 'REST',
       label: 'codegen (ours), getTask, response validation on',
-      needs: join(OUT, 'rest', 'response-validators.ts'),
+      needs: join(OUT, 'rest', 'response-validators.js'),
       entry: `import { createClient } from ${rel(join(OUT, 'rest', 'client.ts'))};
-import { responseValidators } from ${rel(join(OUT, 'rest', 'response-validators.ts'))};
+import { responseValidators } from ${rel(join(OUT, 'rest', 'response-validators.js'))};
 export const task = createClient({ auth: { bearerAuth: "t" }, validateResponses: responseValidators }).getTask({ taskId: "1" });`,
     },
     {

@@ -49,13 +49,17 @@ export interface ModuleContext extends HeaderContext {
 /**
  * `response-validators.ts`: the validators of each operation's 2xx JSON bodies, the map the client's
  * `validateResponses` option takes, in a module of its own so that only apps that use it bundle it.
+ * With `validators: js` (the default) it renders twice, as `.js` (the map, untyped) and as `.d.ts`
+ * (the constant declared as `ResponseValidators`).
  * @template openapi/response-validators.ts.hbs
  */
 export interface ResponseValidatorsContext extends HeaderContext {
-  /** The import statements: `ResponseValidators` and `checkResponses` of the runtime, and the validators the map names. */
+  /** The import statements: `ResponseValidators` and `checkResponses` of the runtime, and the validators the map names (of these, the `.js` imports the values and the `.d.ts` the type). */
   imports: string;
-  /** One `<method>: { <status>: validate<Type>, … },` line per operation with a validated body. */
-  entries: string[];
+  /** One `<method>: { <status>: validate<Type>, … },` line per operation with a validated body; absent in the `.d.ts`, which declares the constant. */
+  entries?: string[];
+  /** Whether the constant is annotated `: ResponseValidators` (`.ts` and `.d.ts`, not `.js`). */
+  typed: boolean;
 }
 
 /**

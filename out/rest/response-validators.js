@@ -9,7 +9,6 @@
  *
  * const client = createClient({ validateResponses: responseValidators });
  */
-import type { ResponseValidators } from "./runtime/http.js";
 import { checkResponses } from "./runtime/http-validation.js";
 import {
   validateAttachment,
@@ -19,7 +18,7 @@ import {
   validateTaskPage,
 } from "./validators.js";
 
-export const responseValidators: ResponseValidators = checkResponses({
+export const responseValidators = checkResponses({
   listProjects: { 200: validateProjectPage },
   createProject: { 201: validateProject },
   getProject: { 200: validateProject },
