@@ -182,7 +182,9 @@ export class ServerOperations {
       ],
       '  ',
     );
-    const member = `${doc}  ${propertyKey(info.method)}(request: ${requestType}, context: Context): ${this.names.runtime('MaybePromise')}<${resultType}>;`;
+    // `X | Promise<X>` written out rather than `MaybePromise<X>`: one alias instantiation less per
+    // operation for tsc (3.7k of GitHub's server.ts's 4.0k).
+    const member = `${doc}  ${propertyKey(info.method)}(request: ${requestType}, context: Context): ${resultType} | Promise<${resultType}>;`;
     return {
       info,
       requestType,

@@ -318,7 +318,7 @@ export interface TasksApiHandlers<Context = RequestContext> {
    *
    * `GET /projects`
    */
-  listProjects(request: ListProjectsRequest, context: Context): MaybePromise<ListProjectsResult>;
+  listProjects(request: ListProjectsRequest, context: Context): ListProjectsResult | Promise<ListProjectsResult>;
   /**
    * Create a project.
    *
@@ -326,53 +326,53 @@ export interface TasksApiHandlers<Context = RequestContext> {
    *
    * `POST /projects`
    */
-  createProject(request: CreateProjectRequest, context: Context): MaybePromise<CreateProjectResult>;
+  createProject(request: CreateProjectRequest, context: Context): CreateProjectResult | Promise<CreateProjectResult>;
   /**
    * Fetch one project.
    *
    * `GET /projects/{projectId}`
    */
-  getProject(request: GetProjectRequest, context: Context): MaybePromise<GetProjectResult>;
+  getProject(request: GetProjectRequest, context: Context): GetProjectResult | Promise<GetProjectResult>;
   /**
    * Delete a project and its tasks.
    *
    * `DELETE /projects/{projectId}`
    */
-  deleteProject(request: DeleteProjectRequest, context: Context): MaybePromise<DeleteProjectResult>;
+  deleteProject(request: DeleteProjectRequest, context: Context): DeleteProjectResult | Promise<DeleteProjectResult>;
   /**
    * List the tasks of a project, by cursor.
    *
    * `GET /projects/{projectId}/tasks`
    */
-  listProjectTasks(request: ListProjectTasksRequest, context: Context): MaybePromise<ListProjectTasksResult>;
+  listProjectTasks(request: ListProjectTasksRequest, context: Context): ListProjectTasksResult | Promise<ListProjectTasksResult>;
   /**
    * Add a task to a project.
    *
    * `POST /projects/{projectId}/tasks`
    */
-  createTask(request: CreateTaskRequest, context: Context): MaybePromise<CreateTaskResult>;
+  createTask(request: CreateTaskRequest, context: Context): CreateTaskResult | Promise<CreateTaskResult>;
   /** `GET /tasks/{taskId}` */
-  getTask(request: GetTaskRequest, context: Context): MaybePromise<GetTaskResult>;
+  getTask(request: GetTaskRequest, context: Context): GetTaskResult | Promise<GetTaskResult>;
   /**
    * Replace a task.
    *
    * `PUT /tasks/{taskId}`
    */
-  replaceTask(request: ReplaceTaskRequest, context: Context): MaybePromise<ReplaceTaskResult>;
+  replaceTask(request: ReplaceTaskRequest, context: Context): ReplaceTaskResult | Promise<ReplaceTaskResult>;
   /** `DELETE /tasks/{taskId}` */
-  deleteTask(request: DeleteTaskRequest, context: Context): MaybePromise<DeleteTaskResult>;
+  deleteTask(request: DeleteTaskRequest, context: Context): DeleteTaskResult | Promise<DeleteTaskResult>;
   /**
    * Change some fields of a task.
    *
    * `PATCH /tasks/{taskId}`
    */
-  updateTask(request: UpdateTaskRequest, context: Context): MaybePromise<UpdateTaskResult>;
+  updateTask(request: UpdateTaskRequest, context: Context): UpdateTaskResult | Promise<UpdateTaskResult>;
   /**
    * Attach a file to a task.
    *
    * `POST /tasks/{taskId}/attachments`
    */
-  uploadAttachment(request: UploadAttachmentRequest, context: Context): MaybePromise<UploadAttachmentResult>;
+  uploadAttachment(request: UploadAttachmentRequest, context: Context): UploadAttachmentResult | Promise<UploadAttachmentResult>;
 }
 
 /** Options of {@link createServer}; `operations` takes per-operation settings by handler name. */
