@@ -22,7 +22,10 @@ export interface ApiResponse<Status extends number = number, Data = unknown> {
  * `{ status, headers, data }`, typed per status. The request starts when the method is called.
  * @public
  */
-export class ApiPromise<T, R extends ApiResponse = ApiResponse> extends Promise<T> {
+export class ApiPromise<T, R = ApiResponse> extends Promise<T> {
+  // `R` (the operation's responses) is not constrained to `ApiResponse`: tsc would check every
+  // generated method's `ApiPromise<Result, Response>` against it (1.3k of GitHub's client.ts's checks).
+
   // Derived promises (then/catch/finally) are plain Promises.
   static override get [Symbol.species](): PromiseConstructor {
     return Promise;
@@ -45,7 +48,7 @@ export class ApiPromise<T, R extends ApiResponse = ApiResponse> extends Promise<
     onfulfilled?: ((value: T) => A | PromiseLike<A>) | null,
     onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
-    return this.#response.then((response) => response.data as T).then(onfulfilled, onrejected);
+    return this.#response.then((response) => (response as ApiResponse).data as T).then(onfulfilled, onrejected);
   }
 }
 
