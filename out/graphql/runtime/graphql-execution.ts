@@ -232,24 +232,32 @@ export class Executor<Context, V extends Viewer> {
     return new ExecutionState(null, this.roles);
   }
 
-  /** The arguments to run a checked operation with for `viewer`, or the error of `context`. */
-  async start(
+  /**
+   * The arguments to run a checked operation with for `viewer`, or the error of `context`: at
+   * once when `context` answers at once (the HTTP fast path then has nothing to wait for).
+   */
+  start(
     prepared: PreparedOperation,
     params: OperationParams,
     request: GraphQLRequest,
     state: ExecutionState,
     viewer: V | null,
-  ): Promise<ExecutionArgs | readonly GraphQLError[]> {
+  ): MaybePromise<ExecutionArgs | readonly GraphQLError[]> {
     state.viewer = viewer;
+    const ready = (contextValue: unknown) => new PreparedArgs(this.schema, prepared, params, contextValue, state);
     try {
-      const contextValue = await this.options.context(withViewer(request, viewer));
-      return new PreparedArgs(this.schema, prepared, params, contextValue, state);
+      const contextValue = this.options.context(withViewer(request, viewer));
+      return contextValue instanceof Promise ? contextValue.then(ready, this.contextFailed) : ready(contextValue);
     } catch (error) {
-      if (error instanceof GraphQLError) return [error];
-      this.onError(error);
-      return [codedError(this.production ? "Internal server error" : `context: ${String(error)}`, ErrorCode.Internal)];
+      return this.contextFailed(error);
     }
   }
+
+  private readonly contextFailed = (error: unknown): readonly GraphQLError[] => {
+    if (error instanceof GraphQLError) return [error];
+    this.onError(error);
+    return [codedError(this.production ? "Internal server error" : `context: ${String(error)}`, ErrorCode.Internal)];
+  };
 
   /** `check` and `start` in one, for a WebSocket operation: its viewer is known from `connection_init`. */
   async prepare(

@@ -25,9 +25,8 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import type { ExecutionArgs, ExecutionResult, GraphQLError, GraphQLSchema } from "graphql";
-import { parseRequestParams, type OperationArgs, type Request, type RequestParams, type Response } from "graphql-http";
-import { createHandler, type RequestContext } from "graphql-http/lib/use/http";
+import { GraphQLError, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { createHandler, parseRequestParams, type OperationArgs, type Request, type RequestParams, type Response } from "graphql-http";
 import { applyCors, CorsPolicy, type CorsSurface } from "./cors-policy.js";
 import type { PreparedOperation } from "./graphql-documents.js";
 import { ErrorCode, codedError } from "./graphql-errors.js";
@@ -68,6 +67,10 @@ export interface GraphQLServer {
   close(): Promise<void>;
 }
 
+interface RequestContext {
+  readonly res: ServerResponse;
+}
+
 type HttpRequest = Request<IncomingMessage, RequestContext>;
 
 /**
@@ -87,22 +90,41 @@ export function createServer<Context, V extends Viewer>(
   const executor = new Executor(definition, options);
   const path = options.path ?? "/graphql";
   const maxBodyBytes = options.maxBodyBytes ?? 102_400;
+  const bodyTimeout = options.bodyTimeout ?? 30_000;
 
-  const handle = createHandler({
+  const handle = createHandler<IncomingMessage, RequestContext>({
     execute: executor.execute,
     formatError: executor.formatError,
-    parseRequestParams: (request) => readParams(request, maxBodyBytes, executor),
+    parseRequestParams: (request) => readParams(request, maxBodyBytes, bodyTimeout, executor),
     // Ready arguments (or errors): graphql-http then skips its own parse and validate.
     onSubscribe: (request, params) => prepare(executor, request, params),
-    onOperation: (request, args, result) => (result.errors ? undefined : success(request, args, result)),
+    onOperation: (request, args, result) =>
+      result.errors ? undefined : success(responseType(request.raw.headers.accept) ?? JSON_RESPONSE, args, result),
   });
   const sockets = createWebSocketEndpoint(executor, path);
   const cors = options.cors ? new CorsPolicy(options.cors, GRAPHQL_CORS) : undefined;
 
+  /** graphql-http's handler, given the body when it was read already (see `serveJson`). */
+  const serveAny = (request: IncomingMessage, response: ServerResponse, body: string | null): void => {
+    const { url = "", method = "" } = request;
+    const http: HttpRequest = { url, method, headers: request.headers, body, raw: request, context: { res: response } };
+    handle(http)
+      .then((answer) => write(response, answer))
+      .catch((error: unknown) => internalError(response, error));
+  };
+  // A rate-limited server takes graphql-http's way for every request.
+  const fast = executor.rateLimiter === undefined;
+
   const listener: Listener = (request, response, next) => {
     if (pathOf(request.url) === path) {
       if (cors && applyCors(cors, request, response)) return;
-      void handle(request, response);
+      const type = fast && request.method === "POST" && bodyType(request) === "json" ? responseType(request.headers.accept) : undefined;
+      if (type === undefined) serveAny(request, response, null);
+      else
+        readBody(request, maxBodyBytes, bodyTimeout, (body) => {
+          if (typeof body !== "string") write(response, body);
+          else if (!serveJson(executor, request, response, body, type)) serveAny(request, response, body);
+        });
     } else if (next) {
       next();
     } else {
@@ -179,28 +201,143 @@ async function prepare<Context, V extends Viewer>(
 }
 
 /**
+ * The common request served without graphql-http's handler: a JSON POST whose `Accept` allows an
+ * answer, of well-formed parameters naming an operation that passes the checks (and is not a
+ * subscription). Nothing is awaited that answers at once (context, execution), and the
+ * disconnect listener is added only before something is. `false` (before anything of the
+ * user's ran) hands the request to graphql-http, whose answers (errors, statuses) are the
+ * reference; after, the answer is the one graphql-http would write for it.
+ */
+function serveJson<Context, V extends Viewer>(
+  executor: Executor<Context, V>,
+  raw: IncomingMessage,
+  response: ServerResponse,
+  body: string,
+  type: string,
+): boolean {
+  let params: RequestParams | undefined;
+  let checked: PreparedOperation | readonly GraphQLError[];
+  try {
+    const data: unknown = JSON.parse(body);
+    if (typeof data !== "object" || data === null || Array.isArray(data)) return false;
+    const fields = data as Record<string, unknown>;
+    fields["query"] = executor.persisted.resolve(fields);
+    params = wellFormedParams(fields);
+    if (!params) return false;
+    checked = executor.check(params);
+  } catch {
+    return false;
+  }
+  if (!("document" in checked) || checked.operation.operation === "subscription") return false;
+  const prepared = checked;
+  const operationParams = params;
+  const state = executor.newState();
+  let watched = false;
+  /** Before waiting: the signal aborts if the client goes away meanwhile. */
+  const watch = (): void => {
+    if (!watched) abortOnDisconnect(response, state);
+    watched = true;
+  };
+  if (response.destroyed) watch();
+  const http: GraphQLRequest = {
+    transport: "http",
+    raw,
+    headers: raw.headers,
+    connectionParams: undefined,
+    get signal() {
+      return state.signal;
+    },
+  };
+  const run = (viewer: V | null): void => {
+    const started = executor.start(prepared, operationParams, http, state, viewer);
+    if (started instanceof Promise) {
+      watch();
+      started.then(execute, (error: unknown) => internalError(response, error));
+    } else execute(started);
+  };
+  const execute = (args: ExecutionArgs | readonly GraphQLError[]): void => {
+    if (!("document" in args)) return write(response, errorsResponse(executor, args, type));
+    let result: ExecutionResult | Promise<ExecutionResult>;
+    try {
+      result = executor.execute(args);
+    } catch (error) {
+      return internalError(response, error);
+    }
+    if (result instanceof Promise) {
+      watch();
+      result.then(
+        (value) => write(response, answer(executor, args, value, type)),
+        (error: unknown) => internalError(response, error),
+      );
+    } else write(response, answer(executor, args, result, type));
+  };
+  if (executor.options.authenticate) {
+    watch();
+    executor.authenticate(http).then(run, (error: unknown) => write(response, errorsResponse(executor, [error as GraphQLError], type)));
+  } else run(null);
+  return true;
+}
+
+/** What graphql-http answers to an executed operation (`makeResponse`), or `success`'s faster same answer. */
+function answer<Context, V extends Viewer>(
+  executor: Executor<Context, V>,
+  args: ExecutionArgs,
+  result: ExecutionResult,
+  type: string,
+): Response {
+  if (!result.errors) return success(type, args, result);
+  const formatted = { ...result, errors: result.errors.map(executor.formatError) };
+  return [JSON.stringify(formatted, errorReplacer), { status: 200, statusText: "OK", headers: { "content-type": type } }];
+}
+
+/** graphql-http's answer to errors before execution: 200 for `application/json`, else 400. */
+function errorsResponse<Context, V extends Viewer>(
+  executor: Executor<Context, V>,
+  errors: readonly GraphQLError[],
+  type: string,
+): Response {
+  const body = JSON.stringify({ errors: errors.map(executor.formatError) }, errorReplacer);
+  const status = type === JSON_RESPONSE ? { status: 200, statusText: "OK" } : { status: 400, statusText: "Bad Request" };
+  return [body, { ...status, headers: { "content-type": type } }];
+}
+
+/** graphql-http's replacer: an `Error` that is not a GraphQL error is written as its message only. */
+function errorReplacer(_key: string, value: unknown): unknown {
+  return value instanceof Error && !(value instanceof GraphQLError) ? { message: value.message } : value;
+}
+
+function write(response: ServerResponse, [body, init]: Response): void {
+  response.writeHead(init.status, init.statusText, init.headers).end(body);
+}
+
+/** What graphql-http's `http` adapter does when its handler throws (it should not). */
+function internalError(response: ServerResponse, error: unknown): void {
+  console.error("Internal error occurred during request handling. Please check your implementation.", error);
+  response.writeHead(500).end();
+}
+
+/**
  * The answer to an operation without errors, as graphql-http would write it but serialized by the
  * operation's own serializer (graphql-json.ts) or a plain `JSON.stringify`: graphql-http's replacer
  * (it hides the details of `Error` objects, and a result without errors holds none) makes
  * stringifying about 1.5× slower for every value. Its `content-length` spares the chunked
  * encoding (graphql-http writes the head before the body).
  */
-function success(request: HttpRequest, args: ExecutionArgs, result: ExecutionResult): Response {
-  const type = responseType(request.raw.headers.accept);
+function success(type: string, args: ExecutionArgs, result: ExecutionResult): Response {
   const body = result.extensions === undefined ? serializerOf(args)(result) : JSON.stringify(result);
   return [body, { status: 200, statusText: "OK", headers: { "content-type": type, "content-length": String(Buffer.byteLength(body)) } }];
 }
 
 const GRAPHQL_RESPONSE = "application/graphql-response+json; charset=utf-8";
 const JSON_RESPONSE = "application/json; charset=utf-8";
-/** The media type answered for each `Accept` header text seen (clients send a few of them). */
-const responseTypes = new Map<string, string>();
+/** The media type answered for each `Accept` header text seen (clients send a few of them); `null`: 406. */
+const responseTypes = new Map<string, string | null>();
 
-/** The `content-type` graphql-http answers with for `accept` (it refused the request with 406 when neither fits). */
-function responseType(accept = "*/*"): string {
+/** The `content-type` graphql-http answers with for `accept`, `undefined` when neither fits (it answers 406). */
+function responseType(accept = "*/*"): string | undefined {
   let type = responseTypes.get(accept);
   if (type === undefined) {
-    type = JSON_RESPONSE;
+    type = null;
     for (const range of accept.replace(/\s/g, "").toLowerCase().split(",")) {
       const [media, ...params] = range.split(";");
       const charset = params.find((param) => param.includes("charset=")) ?? "charset=utf-8";
@@ -211,13 +348,15 @@ function responseType(accept = "*/*"): string {
       if (
         (media === "application/json" || media === "application/*" || media === "*/*") &&
         (charset === "charset=utf-8" || charset === "charset=utf8")
-      )
+      ) {
+        type = JSON_RESPONSE;
         break;
+      }
     }
     if (responseTypes.size >= 100) responseTypes.clear();
     responseTypes.set(accept, type);
   }
-  return type;
+  return type ?? undefined;
 }
 
 /** Resolvers' signal aborts when the response closes before it was completely written. */
@@ -255,10 +394,14 @@ function tooManyRequests(request: HttpRequest, verdict: RateLimitVerdict): Respo
 async function readParams<Context, V extends Viewer>(
   request: HttpRequest,
   maxBytes: number,
+  timeoutMs: number,
   executor: Executor<Context, V>,
 ): Promise<RequestParams | Response> {
   if (request.method === "POST") {
-    const body = await readBody(request.raw, maxBytes, executor.options.bodyTimeout ?? 30_000);
+    const body =
+      typeof request.body === "string"
+        ? request.body
+        : await new Promise<string | Response>((resolve) => readBody(request.raw, maxBytes, timeoutMs, resolve));
     if (typeof body !== "string") return body;
     const type = bodyType(request.raw);
     if (type === "other") return parseRequestParams({ ...request, body });
@@ -353,41 +496,39 @@ function errorResponse(status: number, statusText: string, message: string, code
  * `timeoutMs` of the headers) or the client went away. Linear in its size; on 413 and 408 the
  * rest is discarded unread and the connection closes with the answer.
  */
-function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<string | Response> {
+function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: number, resolve: (body: string | Response) => void): void {
   const tooLarge = () =>
     errorResponse(413, "Content Too Large", `The request body is larger than ${maxBytes} bytes.`, ErrorCode.PayloadTooLarge);
-  if (Number(request.headers["content-length"]) > maxBytes) return Promise.resolve(tooLarge());
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (answer: string | Response): void => {
-      if (timer !== undefined) clearTimeout(timer);
-      request.off("data", onData);
-      request.off("end", onEnd);
-      request.off("error", onError);
-      // Discard what is still in flight, so the answer is not lost to a TCP reset.
-      if (typeof answer !== "string") request.resume();
-      resolve(answer);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > maxBytes) finish(tooLarge());
-      else chunks.push(chunk);
-    };
-    const onEnd = (): void => finish(Buffer.concat(chunks, size).toString("utf8"));
-    const onError = (): void => finish(errorResponse(400, "Bad Request", "The request body could not be read.", ErrorCode.BadUserInput));
-    // A body that has arrived whole cannot be late: no timer to arm and clear.
-    const timer = request.complete
-      ? undefined
-      : setTimeout(
-          () =>
-            finish(
-              errorResponse(408, "Request Timeout", `The request body did not arrive within ${timeoutMs} ms.`, ErrorCode.RequestTimeout),
-            ),
-          timeoutMs,
-        );
-    request.on("data", onData);
-    request.on("end", onEnd);
-    request.on("error", onError);
-  });
+  if (Number(request.headers["content-length"]) > maxBytes) return resolve(tooLarge());
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const finish = (answer: string | Response): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    request.off("data", onData);
+    request.off("end", onEnd);
+    request.off("error", onError);
+    // Discard what is still in flight, so the answer is not lost to a TCP reset.
+    if (typeof answer !== "string") request.resume();
+    resolve(answer);
+  };
+  const onData = (chunk: Buffer): void => {
+    size += chunk.length;
+    if (size > maxBytes) finish(tooLarge());
+    else chunks.push(chunk);
+  };
+  const onEnd = (): void => finish(Buffer.concat(chunks, size).toString("utf8"));
+  const onError = (): void => finish(errorResponse(400, "Bad Request", "The request body could not be read.", ErrorCode.BadUserInput));
+  // A body that has arrived whole cannot be late: no timer to arm and clear.
+  const timer = request.complete
+    ? undefined
+    : setTimeout(
+        () =>
+          finish(
+            errorResponse(408, "Request Timeout", `The request body did not arrive within ${timeoutMs} ms.`, ErrorCode.RequestTimeout),
+          ),
+        timeoutMs,
+      );
+  request.on("data", onData);
+  request.on("end", onEnd);
+  request.on("error", onError);
 }
