@@ -185,6 +185,48 @@ describe('@auth: partial success', () => {
   });
 });
 
+describe('the JSON POST fast path', () => {
+  // A rate-limited server takes graphql-http's handler for every request: its answers are the reference.
+  test('answers every kind of JSON POST as graphql-http does', async () => {
+    const reference = await start({ production: false, rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
+    const bodies = [
+      { query: '{ project(id: "p1") { name } }' },
+      { query: '{ task(id: "boom") { id } }' },
+      { query: '{ task(id: "gone") { id } }' },
+      { query: '{ task(id: "t1") { title internalNotes } }' },
+      { query: '{ nope }' },
+      { query: 'query Q($id: ID!) { task(id: $id) { id } }', variables: { id: { not: 'an id' } } },
+      { query: 'query A { projects { id } } query B { projects { name } }', operationName: 'C' },
+      { query: '{ project(id: "p1") { name } }', operationName: 7 },
+      { query: 'subscription { taskChanged(projectId: "p1") { id } }' },
+      { extensions: { persistedQuery: { version: 1, sha256Hash: sha256('never sent') } } },
+      ['not', 'an object'],
+    ];
+    const accepts = ['application/json', 'application/graphql-response+json', 'application/graphql-response+json, application/json;q=0.9'];
+    const headerSets = [{}, { authorization: 'Bearer bad' }];
+    const answer = async (url: string, body: unknown, headers: Record<string, string>) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
+    };
+    for (const body of bodies) {
+      for (const accept of accepts) {
+        for (const headers of headerSets) {
+          const sent = { accept, ...headers };
+          expect({ body, sent, ...(await answer(dev.url, body, sent)) }).toEqual({
+            body,
+            sent,
+            ...(await answer(reference.url, body, sent)),
+          });
+        }
+      }
+    }
+  });
+});
+
 describe('limits, checked before any resolver runs', () => {
   test('depth', async () => {
     const deep =
