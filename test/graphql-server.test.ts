@@ -203,21 +203,21 @@ describe('the JSON POST fast path', () => {
       ['not', 'an object'],
     ];
     const accepts = ['application/json', 'application/graphql-response+json', 'application/graphql-response+json, application/json;q=0.9'];
-    const headerSets = [{}, { authorization: 'Bearer bad' }];
+    const headerSets: Record<string, string>[] = [{}, { authorization: 'Bearer bad' }];
     const answer = async (url: string, body: unknown, headers: Record<string, string>) => {
       const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         body: JSON.stringify(body),
       });
-      return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
+      return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
     };
     for (const body of bodies) {
       for (const accept of accepts) {
         for (const headers of headerSets) {
           const sent = { accept, ...headers };
-          expect({ body, sent, ...(await answer(dev.url, body, sent)) }).toEqual({
-            body,
+          expect({ request: body, sent, ...(await answer(dev.url, body, sent)) }).toEqual({
+            request: body,
             sent,
             ...(await answer(reference.url, body, sent)),
           });
