@@ -11,7 +11,8 @@
  *
  * `application/json` answers are 200 for every well-formed GraphQL request, `application/
  * graphql-response+json` ones follow GraphQL over HTTP's status rules (both per graphql-http).
- * The exception is the rate limit, 429 whatever the media type (see `tooManyRequests`).
+ * The exception is the rate limit, 429 whatever the media type (see `tooManyRequests`). The
+ * common JSON POST takes the same steps without graphql-http's handler (see `serveJson`).
  *
  * `authenticate` runs after the document is checked: it finds the viewer for the per-field
  * `@auth` rules (an anonymous request is a valid one), and everything before it is bounded: a
