@@ -118,7 +118,9 @@ export async function main(argv: string[]): Promise<number> {
         log.out(`wrote ${file}: ${apis.map((api) => `${api.name} (${api.style})`).join(', ')}\nnext: review it, then run \`npx codegen\``);
     });
 
-  program.addCommand(lintCommand(log, (code) => (exitCode = code)));
+  // The lint rules bring graphql and protobuf-es: loaded only when the command line names lint (no other command runs it or shows its help).
+  const lintRules = argv.includes('lint') ? (await import('../generators/lint/registry.js')).RULES : [];
+  program.addCommand(lintCommand(log, (code) => (exitCode = code), lintRules));
   program.addCommand(diffCommand(log, (code) => (exitCode = code)));
 
   try {

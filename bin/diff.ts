@@ -11,13 +11,16 @@ import { UsageError } from '../generators/core/diagnostics.js';
 import { displayPath } from '../generators/core/pipeline/paths.js';
 import { formatHuman, formatJson, isError, type DiffResult } from '../generators/diff/changes.js';
 import { apiAtRevision, openRevision, showRevisionPath, type GitRevision } from '../generators/diff/git-inputs.js';
-import { diffSides, sideOf, type DiffSide } from '../generators/diff/index.js';
+import type { DiffSide } from '../generators/diff/index.js';
 import { toSarif } from '../generators/diff/sarif.js';
 
 export interface DiffOptions {
   format: string;
   config?: string;
 }
+
+/** The differs bring graphql and protobuf-es, so they load only when a diff runs. */
+const differs = () => import('../generators/diff/index.js');
 
 type Log = { out: (text: string) => void; err: (text: string) => void };
 
@@ -51,6 +54,7 @@ export async function runDiff(oldArg: string, newArg: string | undefined, option
   } else {
     if (newArg === undefined)
       throw new UsageError("codegen diff needs two versions: codegen diff <old> <new>, or codegen diff git:<ref> for the config's inputs");
+    const { diffSides, sideOf } = await differs();
     results.push({ result: await diffSides(sideOf(oldArg), sideOf(newArg)) });
   }
   if (options.format === 'sarif') {
@@ -91,6 +95,7 @@ async function diffRevisions(
     const after = newRef === undefined ? undefined : openRevision(newRef, process.cwd());
     if (after) revisions.push(after);
     const out: { api: string; result: DiffResult }[] = [];
+    const { diffSides } = await differs();
     for (const api of apis) {
       const oldSide = apiAtRevision(api, before);
       const newSide: DiffSide = after ? apiAtRevision(api, after) : workingTree(api);

@@ -10,8 +10,8 @@ import { UsageError } from '../generators/core/diagnostics.js';
 import { styleOfInput } from '../generators/core/config/detect.js';
 import { displayPath } from '../generators/core/pipeline/paths.js';
 import { counts, formatResults, FORMATS, type LintFormat } from '../generators/lint/format.js';
-import { RULES } from '../generators/lint/registry.js';
-import { lintTarget, type LintResult, type LintTarget } from '../generators/lint/run.js';
+import type { LintRule } from '../generators/lint/rule.js';
+import type { LintResult, LintTarget } from '../generators/lint/run.js';
 
 interface LintOptions {
   config?: string;
@@ -21,7 +21,11 @@ interface LintOptions {
 
 type Log = { out: (text: string) => void; err: (text: string) => void };
 
-export function lintCommand(log: Log, setExitCode: (code: number) => void): Command {
+/**
+ * `rules`: the registry's, for the rule table of `--help` and the run; the caller loads them only when
+ * the command line names lint (they bring graphql and protobuf-es, which other commands do without).
+ */
+export function lintCommand(log: Log, setExitCode: (code: number) => void, rules: readonly LintRule[]): Command {
   return new Command('lint')
     .description('check schemas against the API conventions (every API in the config, or the files given)')
     .argument('[files...]', 'schema files (OpenAPI/Swagger .yaml/.json, GraphQL SDL, .proto); default: every API in the config')
@@ -30,7 +34,7 @@ export function lintCommand(log: Log, setExitCode: (code: number) => void): Comm
     .option('--max-warnings <n>', 'exit 1 when there are more warnings than this')
     .addHelpText(
       'after',
-      `\nRules (configure per API: lint: { rules: { <id>: off | warn | error } }):\n${RULES.map((rule) => `  ${rule.id.padEnd(28)} ${rule.severity.padEnd(8)} ${rule.docs}`).join('\n')}`,
+      `\nRules (configure per API: lint: { rules: { <id>: off | warn | error } }):\n${rules.map((rule) => `  ${rule.id.padEnd(28)} ${rule.severity.padEnd(8)} ${rule.docs}`).join('\n')}`,
     )
     .exitOverride()
     .action(async (files: string[], options: LintOptions) => {
@@ -38,9 +42,10 @@ export function lintCommand(log: Log, setExitCode: (code: number) => void): Comm
       if (maxWarnings !== undefined && !(Number.isSafeInteger(maxWarnings) && maxWarnings >= 0))
         throw new UsageError(`--max-warnings: expected a whole number ≥ 0, not ${JSON.stringify(options.maxWarnings)}`);
       const targets = await lintTargets(files, options.config);
+      const { lintTarget } = await import('../generators/lint/run.js');
       const results: LintResult[] = [];
       for (const target of targets) results.push(await lintTarget(target));
-      log.out(formatResults(results, options.format));
+      log.out(formatResults(results, options.format, rules));
       const { errors, warnings } = counts(results);
       const tooManyWarnings = maxWarnings !== undefined && warnings > maxWarnings;
       if (tooManyWarnings) log.err(`codegen lint: ${warnings} warning(s), more than --max-warnings ${maxWarnings}`);

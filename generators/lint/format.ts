@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { codegenVersion } from '../core/pipeline/version.js';
-import { RULES } from './registry.js';
 import type { Finding } from './finding.js';
+import type { LintRule } from './rule.js';
 import type { LintResult } from './run.js';
 
 export const FORMATS = ['human', 'json', 'sarif'] as const;
@@ -17,9 +17,10 @@ export function counts(results: LintResult[]): { errors: number; warnings: numbe
   return { errors: all.filter((f) => f.severity === 'error').length, warnings: all.filter((f) => f.severity === 'warning').length };
 }
 
-export function formatResults(results: LintResult[], format: LintFormat, cwd = process.cwd()): string {
+/** `rules`: the registry's, which SARIF lists (passed in: the registry loads only when lint runs). */
+export function formatResults(results: LintResult[], format: LintFormat, rules: readonly LintRule[], cwd = process.cwd()): string {
   if (format === 'json') return formatJson(results, cwd);
-  if (format === 'sarif') return JSON.stringify(toSarif(results, cwd), null, 2);
+  if (format === 'sarif') return JSON.stringify(toSarif(results, rules, cwd), null, 2);
   return formatHuman(results, cwd);
 }
 
@@ -101,8 +102,8 @@ function formatJson(results: LintResult[], cwd: string): string {
 }
 
 /** SARIF 2.1.0: one run, the rules as the tool's `rules`, each finding a result with a region. */
-export function toSarif(results: LintResult[], cwd: string): Record<string, unknown> {
-  const ruleIndex = new Map(RULES.map((rule, i) => [rule.id, i]));
+export function toSarif(results: LintResult[], rules: readonly LintRule[], cwd: string): Record<string, unknown> {
+  const ruleIndex = new Map(rules.map((rule, i) => [rule.id, i]));
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -113,7 +114,7 @@ export function toSarif(results: LintResult[], cwd: string): Record<string, unkn
             name: 'codegen',
             semanticVersion: codegenVersion(),
             informationUri: 'https://www.npmjs.com/package/codegen-ts',
-            rules: RULES.map((rule) => ({
+            rules: rules.map((rule) => ({
               id: rule.id,
               shortDescription: { text: rule.docs },
               fullDescription: { text: `${rule.docs} (api-conventions ${rule.section})` },

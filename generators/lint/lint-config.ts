@@ -3,7 +3,6 @@
  * checked like every other key (unknown keys, unknown rule ids with a suggestion, wrong values).
  */
 import { closest } from '../core/schema/json-documents.js';
-import { RULE_IDS } from './registry.js';
 import { RULE_SETTINGS, type RuleSetting } from './rule.js';
 
 export interface LintConfig {
@@ -12,7 +11,13 @@ export interface LintConfig {
 
 type Report = (path: (string | number)[], message: string, hint?: string, at?: 'key' | 'value') => void;
 
-export function checkLintConfig(value: unknown, at: (string | number)[], report: Report): LintConfig | undefined {
+/** `ruleIds`: the registry's (the caller loads it only when a config sets `lint`: it brings graphql and protobuf-es). */
+export function checkLintConfig(
+  value: unknown,
+  at: (string | number)[],
+  ruleIds: readonly string[],
+  report: Report,
+): LintConfig | undefined {
   if (value === undefined) return undefined;
   if (!isRecord(value)) {
     report(at, 'expected an object with `rules`', 'e.g. lint: { rules: { rest/max-nesting: off } }');
@@ -27,8 +32,8 @@ export function checkLintConfig(value: unknown, at: (string | number)[], report:
   }
   const out: Record<string, RuleSetting> = {};
   for (const [id, setting] of Object.entries(rules)) {
-    if (!RULE_IDS.includes(id)) {
-      const near = closest(id, [...RULE_IDS]);
+    if (!ruleIds.includes(id)) {
+      const near = closest(id, [...ruleIds]);
       report(
         [...at, 'rules', id],
         `unknown lint rule ${JSON.stringify(id)}`,

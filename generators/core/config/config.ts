@@ -96,7 +96,7 @@ export async function loadConfig(file: string): Promise<ApiConfig[]> {
     // The modification time in the URL: `import()` caches by URL, and `--watch` must see an edit.
     const url = `${pathToFileURL(resolve(file)).href}?mtime=${statSync(file).mtimeMs}`;
     const module = (await import(url)) as { default?: unknown };
-    return validateConfig(module.default, root, shown, () => undefined);
+    return validateConfig(module.default, root, shown, () => undefined, await lintRuleIds(module.default));
   }
   const text = readFileSync(file, 'utf8');
   const lineCounter = new LineCounter();
@@ -121,7 +121,15 @@ export async function loadConfig(file: string): Promise<ApiConfig[]> {
     const { line, col } = lineCounter.linePos(offset);
     return { file: shown, line, column: col };
   };
-  return validateConfig(document.toJS(), root, shown, locate);
+  const raw: unknown = document.toJS();
+  return validateConfig(raw, root, shown, locate, await lintRuleIds(raw));
+}
+
+/** The lint rule ids when an API sets `lint`: the rule registry brings graphql and protobuf-es, which generation does without. */
+async function lintRuleIds(raw: unknown): Promise<readonly string[]> {
+  const apis = isRecord(raw) && Array.isArray(raw.apis) ? raw.apis : [];
+  if (!apis.some((api) => isRecord(api) && api.lint !== undefined)) return [];
+  return (await import('../../lint/registry.js')).RULE_IDS;
 }
 
 /** Config for `codegen generate <input> -o <dir>`: one API, no file. */
@@ -139,6 +147,7 @@ export function inlineConfig(
     root,
     '<command line>',
     () => undefined,
+    [],
     true,
   );
 }
@@ -146,7 +155,8 @@ export function inlineConfig(
 type Locate = (path: (string | number)[], at?: 'key' | 'value') => SourceLocation | undefined;
 
 /** `inline`: no config file, so the project root that `$ref`s stay in is the input's folder. */
-function validateConfig(raw: unknown, root: string, file: string, locate: Locate, inline = false): ApiConfig[] {
+/** `ruleIds`: the lint rules an API's `lint` may name (loaded only when one sets it). */
+function validateConfig(raw: unknown, root: string, file: string, locate: Locate, ruleIds: readonly string[], inline = false): ApiConfig[] {
   const problems: Diagnostic[] = [];
   const report = (path: (string | number)[], message: string, hint?: string, at?: 'key' | 'value') =>
     problems.push({
@@ -289,7 +299,7 @@ function validateConfig(raw: unknown, root: string, file: string, locate: Locate
 
     // After the common keys: options are checked against the style's declaration, paths resolved.
     const options = checkStyleOptions(style as InputStyle, entry.options, [...at, 'options'], root, report);
-    const lint = checkLintConfig(entry.lint, [...at, 'lint'], report);
+    const lint = checkLintConfig(entry.lint, [...at, 'lint'], ruleIds, report);
     apis.push({
       name,
       inputs: (inputs as string[]).map((input) => resolve(root, input)),
