@@ -39,6 +39,21 @@ const BEFORE_EXPRESSION = new Set([
  */
 const CANDIDATE = /\b(?:from|import|require)\s*(?:\/\*[^]*?\*\/\s*)*(?:\(\s*(?:\/\*[^]*?\*\/\s*)*)?["']/g;
 
+/** A line that is a doc comment's `*` line or a `//` comment, from its start. */
+const COMMENT_LINE = /[ \t]*(?:\*|\/\/)/y;
+
+/**
+ * A candidate that is surely text, not an import: right after a quote, a `.` or a path's `/`
+ * (`o["from"]`, `"/repos/{owner}/{repo}/import"`), or on a comment line (`returned from "Issues"`).
+ * Without this, GitHub's validators.js, server-routes.js, client.ts and server.ts were scanned to their ends.
+ */
+function isText(source: string, at: number): boolean {
+  const before = source[at - 1];
+  if (before === '"' || before === "'" || before === '.' || (before === '/' && source[at - 2] !== '*')) return true;
+  COMMENT_LINE.lastIndex = source.lastIndexOf('\n', at - 1) + 1;
+  return COMMENT_LINE.test(source);
+}
+
 const scans = new WeakMap<GeneratedFile, { content: string; found: ImportedSpecifier[] }>();
 
 /**
@@ -57,7 +72,7 @@ export function importSpecifiers(source: string): ImportedSpecifier[] {
   const found: ImportedSpecifier[] = [];
   const length = source.length;
   let scanEnd = 0;
-  for (const match of source.matchAll(CANDIDATE)) scanEnd = match.index + match[0].length;
+  for (const match of source.matchAll(CANDIDATE)) if (!isText(source, match.index)) scanEnd = match.index + match[0].length;
   // The last three significant tokens, newest first; a string literal is recorded as `"`.
   let last = '';
   let beforeLast = '';
