@@ -199,20 +199,26 @@ export class CycleCheck {
       const node = queue.pop() as JsonSchema;
       if (typeof node !== 'object' || node === null || this.explored.has(node)) continue;
       this.explored.add(node);
-      this.visit(doc, node, []);
-      queue.push(...childSchemas(node), ...inPlace(doc, node).map(([, member]) => member));
+      // Its in-place members (references resolved) serve both the loop check and the queue.
+      const members = inPlace(doc, node);
+      this.visit(doc, node, [], members);
+      queue.push(...childSchemas(node), ...members.map(([, member]) => member));
     }
   }
 
-  private visit(doc: JsonSchema, node: SchemaObject, trail: string[]): void {
+  /** `trail`: the labels from the walk's start to `node` (pushed and popped, read only for the error). */
+  private visit(doc: JsonSchema, node: SchemaObject, trail: string[], members?: Array<[string, JsonSchema]>): void {
     const state = this.state.get(node);
     if (state === 'done') return;
     if (state === 'active') {
       throw new ValidatorSchemaError(`schema references loop without reaching a property or item: ${trail.join(' → ')}`);
     }
     this.state.set(node, 'active');
-    for (const [label, member] of inPlace(doc, node)) {
-      if (typeof member === 'object' && member !== null) this.visit(doc, member, [...trail, label]);
+    for (const [label, member] of members ?? inPlace(doc, node)) {
+      if (typeof member !== 'object' || member === null) continue;
+      trail.push(label);
+      this.visit(doc, member, trail);
+      trail.pop();
     }
     this.state.set(node, 'done');
   }
