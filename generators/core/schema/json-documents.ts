@@ -13,7 +13,6 @@ import type { Document, Node as YamlNode } from 'yaml';
 import type { Diagnostic, SourceLocation } from '../diagnostics.js';
 import { CodegenError } from '../diagnostics.js';
 import { InputFiles, refusalHint, showPath } from '../pipeline/input-files.js';
-import type { JsonReparse } from './json-reparse.js';
 import { readWithJsYaml, repairQuotedIndentation, sameData } from './lenient-yaml.js';
 
 /** A JSON pointer as a linked list, so walking a big document allocates one cell per step. */
@@ -382,6 +381,15 @@ class JsonDoc implements SourceDoc {
 }
 
 /**
+ * Parses of JSON files kept from one run to the next (`JsonReparse` in json-reparse.ts, which
+ * builds on this module, so the type is declared here by what the documents call).
+ */
+export interface JsonParses {
+  /** `text` parsed (throws as `JSON.parse` does), and its positions. */
+  parse(path: string, text: string): { data: unknown; positions: JsonPositions };
+}
+
+/**
  * Reads and parses files once each; keeps the problems of files that would not parse. The input
  * itself is read wherever it is; files reached by `$ref` only inside `files`' allowed folders
  * (default: the display root).
@@ -400,7 +408,7 @@ export class Documents {
   constructor(
     readonly displayRoot: string,
     files?: InputFiles,
-    private readonly options: { lenientYaml?: boolean; reparse?: JsonReparse } = {},
+    private readonly options: { lenientYaml?: boolean; reparse?: JsonParses } = {},
   ) {
     this.files = files ?? new InputFiles({ roots: [displayRoot] });
   }

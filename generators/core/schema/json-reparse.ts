@@ -10,7 +10,7 @@
  * data is the old data with that value replaced. Anything else (an edit across values, a new text
  * that does not parse) is a full JSON.parse, which reports what is wrong.
  */
-import { INDEXED_DEPTH, JsonPositions, setOwn, type JsonIndex, type JsonSpan } from './json-documents.js';
+import { INDEXED_DEPTH, JsonPositions, setOwn, type JsonIndex, type JsonParses, type JsonSpan } from './json-documents.js';
 
 /** The last parse of a file: its text, its data, and its positions (whose index, once built, the next edit moves). */
 interface Parsed {
@@ -20,7 +20,7 @@ interface Parsed {
 }
 
 /** One watch process's last parse of each JSON input, by absolute path. */
-export class JsonReparse {
+export class JsonReparse implements JsonParses {
   #last = new Map<string, Parsed>();
 
   /** `text` parsed (throws as JSON.parse does), and its positions. */
