@@ -11,20 +11,19 @@
  */
 import { ScalarType } from '@bufbuild/protobuf';
 import type { DescField, DescFile, DescMessage } from '@bufbuild/protobuf';
-import { nestedTypes } from '@bufbuild/protobuf/reflect';
 import { isWrapperDesc } from '@bufbuild/protobuf/wkt';
 import { FileBuilder, runtimeSymbol, symbol, typeSymbol } from '../core/builder/file.js';
 import { indent as indentBy, objectKey, propertyAccess, stringLiteral } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import type { LoadedProto } from './load.js';
-import { generatedFiles } from './messages.js';
+import { messageModules, perFileModule } from './messages.js';
 import { messageTypeName, pbModule, schemaName } from './names.js';
 import type { CodecsContext } from './template-context.js';
 
-/** `acme/tasks/v1/tasks.proto` → `acme/tasks/v1/tasks_codec`: the module of a generated file's codecs. */
+/** `acme/tasks/v1/tasks.proto` → `./acme/tasks/v1/tasks_codec`: the module of a generated file's codecs. */
 export function codecModule(file: DescFile): string {
-  return `./${file.proto.name.replace(/\.proto$/, '')}_codec`;
+  return perFileModule(file, '_codec');
 }
 
 /** `TaskCodec`: the exported `MessageCodec` of a message. */
@@ -33,12 +32,8 @@ export function codecName(message: DescMessage): string {
 }
 
 export function emitCodecs(proto: LoadedProto, templates: TemplateRenderer): GeneratedFile[] {
-  const files = generatedFiles(proto);
-  const generated = new Set(files.map((file) => file.proto.name));
-  return files.flatMap((file) => {
-    const messages = [...nestedTypes(file)].filter((desc): desc is DescMessage => desc.kind === 'message');
-    if (messages.length === 0) return [];
-    const path = `${codecModule(file).slice(2)}.ts`;
+  const { modules, generated } = messageModules(proto, '_codec');
+  return modules.map(({ file, messages, path, source }) => {
     const declared = messages.flatMap((message) => [
       `write${messageTypeName(message)}`,
       `read${messageTypeName(message)}`,
@@ -46,14 +41,9 @@ export function emitCodecs(proto: LoadedProto, templates: TemplateRenderer): Gen
     ]);
     const emitter = new CodecFile(file, new FileBuilder(path, declared), generated);
     const codecs = messages.map((message) => emitter.exported(message));
-    const context: CodecsContext = {
-      source: proto.displayNames.get(file.proto.name) ?? file.proto.name,
-      imports: '',
-      codecs,
-      privateCodecs: emitter.privateCodecs(),
-    };
-    context.imports = emitter.builder.imports();
-    return [{ path, content: templates.render('proto/codec.ts.hbs', context) }];
+    const privateCodecs = emitter.privateCodecs();
+    const context: CodecsContext = { source, imports: emitter.builder.imports(), codecs, privateCodecs };
+    return { path, content: templates.render('proto/codec.ts.hbs', context) };
   });
 }
 

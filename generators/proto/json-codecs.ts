@@ -12,7 +12,6 @@
  */
 import { ScalarType } from '@bufbuild/protobuf';
 import type { DescEnum, DescField, DescFile, DescMessage } from '@bufbuild/protobuf';
-import { nestedTypes } from '@bufbuild/protobuf/reflect';
 import { isWrapperDesc } from '@bufbuild/protobuf/wkt';
 import { FileBuilder, runtimeSymbol, symbol, typeSymbol } from '../core/builder/file.js';
 import { indent as indentBy, objectKey, propertyAccess, stringLiteral } from '../core/builder/names.js';
@@ -20,13 +19,13 @@ import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { IMPLICIT, jsonStruct, LEGACY_REQUIRED, LONGS, scalarZero, unwrapped, usesPrototype, zeroCode } from './codecs.js';
 import type { LoadedProto } from './load.js';
-import { generatedFiles } from './messages.js';
+import { messageModules, perFileModule } from './messages.js';
 import { messageTypeName, pbModule, schemaName } from './names.js';
 import type { JsonCodecsContext } from './template-context.js';
 
 /** `acme/tasks/v1/tasks.proto` → `./acme/tasks/v1/tasks_json`: the module of a generated file's JSON codecs. */
 export function jsonCodecModule(file: DescFile): string {
-  return `./${file.proto.name.replace(/\.proto$/, '')}_json`;
+  return perFileModule(file, '_json');
 }
 
 /** `TaskJsonCodec`: the exported `MessageJsonCodec` of a message. */
@@ -35,12 +34,8 @@ export function jsonCodecName(message: DescMessage): string {
 }
 
 export function emitJsonCodecs(proto: LoadedProto, templates: TemplateRenderer): GeneratedFile[] {
-  const files = generatedFiles(proto);
-  const generated = new Set(files.map((file) => file.proto.name));
-  return files.flatMap((file) => {
-    const messages = [...nestedTypes(file)].filter((desc): desc is DescMessage => desc.kind === 'message');
-    if (messages.length === 0) return [];
-    const path = `${jsonCodecModule(file).slice(2)}.ts`;
+  const { modules, generated } = messageModules(proto, '_json');
+  return modules.map(({ file, messages, path, source }) => {
     const declared = messages.flatMap((message) => [
       `write${messageTypeName(message)}Json`,
       `read${messageTypeName(message)}Json`,
@@ -49,14 +44,9 @@ export function emitJsonCodecs(proto: LoadedProto, templates: TemplateRenderer):
     // A message type named like a global the code uses (`Map`) is imported under another name.
     const emitter = new JsonCodecFile(file, new FileBuilder(path, [...declared, ...GLOBALS]), generated);
     const codecs = messages.map((message) => emitter.exported(message));
-    const context: JsonCodecsContext = {
-      source: proto.displayNames.get(file.proto.name) ?? file.proto.name,
-      imports: '',
-      codecs,
-      enums: emitter.enumConstants(),
-    };
-    context.imports = emitter.builder.imports();
-    return [{ path, content: templates.render('proto/json-codec.ts.hbs', context) }];
+    const enums = emitter.enumConstants();
+    const context: JsonCodecsContext = { source, imports: emitter.builder.imports(), codecs, enums };
+    return { path, content: templates.render('proto/json-codec.ts.hbs', context) };
   });
 }
 

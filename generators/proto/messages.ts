@@ -3,7 +3,8 @@
  * import, so every import resolves), in protoc-gen-es v2's shape on @bufbuild/protobuf. Well-known
  * types are imported from `@bufbuild/protobuf/wkt`, whose descriptors the loader already uses.
  */
-import type { DescFile } from '@bufbuild/protobuf';
+import type { DescFile, DescMessage } from '@bufbuild/protobuf';
+import { nestedTypes } from '@bufbuild/protobuf/reflect';
 import { wktPublicImportPaths } from '@bufbuild/protobuf/codegenv2';
 import { FileBuilder } from '../core/builder/file.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
@@ -54,4 +55,35 @@ export function generatedFiles(proto: LoadedProto): DescFile[] {
   for (const name of proto.files) visit(proto.registry.getFile(name)!);
   // The loader's order: imports first, as protoc orders them.
   return proto.set.file.map((f) => proto.registry.getFile(f.name)!).filter((file) => wanted.has(file.name));
+}
+
+/** `acme/tasks/v1/tasks.proto` with `_codec` → `./acme/tasks/v1/tasks_codec`: a generated file's module of that kind. */
+export function perFileModule(file: DescFile, suffix: string): string {
+  return `./${file.proto.name.replace(/\.proto$/, '')}${suffix}`;
+}
+
+/** One generated file's module of per-message code (`_codec`, `_json`). */
+export interface MessageModule {
+  file: DescFile;
+  /** Its messages, nested ones included, in declaration order. */
+  messages: DescMessage[];
+  /** The module's path in the output, `acme/tasks/v1/tasks_codec.ts`. */
+  path: string;
+  /** The .proto file as the header names it. */
+  source: string;
+}
+
+/**
+ * The per-message modules of kind `suffix`, one per generated file with messages, and the names of
+ * the generated files (a message of any other file is left to protobuf-es's reflection).
+ */
+export function messageModules(proto: LoadedProto, suffix: string): { modules: MessageModule[]; generated: Set<string> } {
+  const files = generatedFiles(proto);
+  const modules = files.flatMap((file) => {
+    const messages = [...nestedTypes(file)].filter((desc): desc is DescMessage => desc.kind === 'message');
+    if (messages.length === 0) return [];
+    const path = `${perFileModule(file, suffix).slice(2)}.ts`;
+    return [{ file, messages, path, source: proto.displayNames.get(file.proto.name) ?? file.proto.name }];
+  });
+  return { modules, generated: new Set(files.map((file) => file.proto.name)) };
 }
