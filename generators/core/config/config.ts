@@ -17,7 +17,11 @@ import { checkLintConfig, type LintConfig } from '../../lint/lint-config.js';
 
 export const CONFIG_FILES = ['codegen.config.yaml', 'codegen.config.yml', 'codegen.config.json', 'codegen.config.mjs', 'codegen.config.js'];
 
-export const EMIT_KINDS = ['types', 'validators', 'client', 'server'] as const;
+/**
+ * What an API can emit. `query` writes TanStack Query options over the client, `msw` writes Mock
+ * Service Worker handlers answering from the schema.
+ */
+export const EMIT_KINDS = ['types', 'validators', 'client', 'server', 'query', 'msw'] as const;
 export type EmitKind = (typeof EMIT_KINDS)[number];
 
 /** One API as the user wrote it. */
