@@ -27,6 +27,12 @@ export const GRAPHQL_OPTIONS = {
     description: "skip graphql-js's schema validation, for a schema you cannot fix (GitHub's repeats fields); default false",
     example: 'assumeValidSDL: true',
   },
+  typedDocumentNodes: {
+    type: 'boolean',
+    description:
+      "also write `documents.ts`: each operation as a `TypedDocumentNode` (`GetTaskDocument`), as graphql-codegen's client preset writes them, for Apollo Client, urql and graphql-request; default false",
+    example: 'typedDocumentNodes: true',
+  },
 } as const satisfies OptionDeclarations;
 
 export type GraphQLOptions = OptionValues<typeof GRAPHQL_OPTIONS>;

@@ -113,6 +113,30 @@ export interface OperationsContext extends HeaderContext {
   persisted: string[];
 }
 
+/**
+ * `documents.ts` (option `typedDocumentNodes`): each operation as a `TypedDocumentNode`, for
+ * Apollo Client, urql and graphql-request.
+ * @template graphql/documents.ts.hbs
+ */
+export interface DocumentsContext extends HeaderContext {
+  /** The import statements: `TypedDocumentNode` (type only) and the result and variables types of `operations.ts`. */
+  imports: string;
+  /** The operations, in document order. */
+  documents: DocumentContext[];
+}
+
+/** One operation's typed document node, in `documents.ts`. */
+export interface DocumentContext {
+  /** The constant's JSDoc. */
+  doc: string;
+  /** The constant's name, e.g. `GetTaskDocument`. */
+  name: string;
+  /** The operation's syntax tree (with the fragments it uses) as a JSON object literal, without locations. */
+  node: string;
+  /** `TypedDocumentNode<GetTaskQuery, GetTaskQueryVariables>`, with the local names of the imports. */
+  type: string;
+}
+
 /** One operation's method of the client, in `client.ts`. */
 export interface ClientMethodContext {
   /** The method's JSDoc, indented for an interface member. */
