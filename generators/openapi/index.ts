@@ -1,7 +1,8 @@
 /**
- * OpenAPI 3.0/3.1 → `types.ts`, `validators.ts`, `client.ts`, `server.ts` and the runtime files
- * they import. Everything is typed by `types.ts`, so it is always written; a server validates its
- * input, so asking for one also writes the validators.
+ * OpenAPI 3.0/3.1 → `types.ts`, `validators.ts`, `client.ts`, `server.ts` (and, with
+ * `openapiTypescript`, `paths.ts`) and the runtime files they import. Everything is typed by
+ * `types.ts`, so it is always written; a server validates its input, so asking for one also
+ * writes the validators.
  */
 import { createTypeEmitter } from '../core/emit/types/emit.js';
 import { emitValidators } from '../core/emit/validators/emit.js';
@@ -19,6 +20,7 @@ import { clientKey, emitClient } from './client.js';
 import { loadOpenApi } from './load.js';
 import { describeOperations, emitOperationTypes } from './operation-types.js';
 import { handlerScaffold } from './handlers.js';
+import { emitPaths } from './paths.js';
 import { requestSchemas } from './requests.js';
 import { emitServer } from './server.js';
 import type { TypesContext, ModuleContext } from './template-context.js';
@@ -52,6 +54,8 @@ export async function generateOpenApi({ api, templates, memo }: GeneratorContext
     ...emitOperationTypes(described),
   };
   const files: GeneratedFile[] = [{ path: 'types.ts', content: templates.render('openapi/types.ts.hbs', typesContext) }];
+  // On request only: every file of the output is type-checked in a user's project, used or not.
+  if (api.options.openapiTypescript === true) files.push(emitPaths(model, types, templates, source));
   // `validators: js` (the default): validators.js + validators.d.ts, which a project's tsc only reads.
   const language = api.options.validators ?? 'js';
   // What the validators and the client read of the schemas: their names, type names and shapes.

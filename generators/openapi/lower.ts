@@ -81,7 +81,7 @@ function registerComponentSchemas(root: SourceDoc, schemas: SchemaRegistry, prob
     return;
   }
   for (const name of Object.keys(componentSchemas)) {
-    schemas.add(SchemaRegistry.schemaName(name), componentSchemas[name], at(schemasAt, name), 'component');
+    schemas.add(SchemaRegistry.schemaName(name), componentSchemas[name], at(schemasAt, name), 'component', name);
   }
 }
 

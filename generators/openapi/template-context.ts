@@ -31,6 +31,26 @@ export interface TypesContext extends HeaderContext {
 }
 
 /**
+ * `paths.ts` (option `openapiTypescript`): the types in openapi-typescript's shape, for
+ * openapi-fetch and openapi-react-query, naming the types of `types.ts`.
+ * @template openapi/paths.ts.hbs
+ */
+export interface PathsContext extends HeaderContext {
+  /** The document's `info.title`, escaped for a comment. */
+  title: string;
+  /** The document's `info.version`, escaped for a comment. */
+  version: string;
+  /** The import statements: the types of `types.ts` the members name. */
+  imports: string;
+  /** The members of `paths`: one per path, with its `parameters` and every method (`put?: never` when absent). */
+  paths: string[];
+  /** The members of `components["schemas"]`: each component schema under its key as written, typed by its `types.ts` type. */
+  schemas: string[];
+  /** The members of `operations`: one per operation, by `operationId`, with its parameters, request body and responses. */
+  operations: string[];
+}
+
+/**
  * `validators.ts` (`isX`/`validateX` per schema), `server-validators.ts` (the server's checks
  * of each operation's parameters by location, and of inline bodies, with the types they narrow to),
  * `server-routes.ts` (the server's operation specs and route tree, which the runtime serves from)

@@ -8,7 +8,7 @@ import { generate } from '../../generators/core/pipeline/generate.js';
 import type { GeneratedFile } from '../../generators/core/pipeline/output.js';
 import { ROOT } from './cli.js';
 
-export async function generateFiles(input: string, emit: EmitKind[]): Promise<GeneratedFile[]> {
+export async function generateFiles(input: string, emit: EmitKind[], options: Record<string, unknown> = {}): Promise<GeneratedFile[]> {
   const [{ files }] = await generate([
     {
       name: 'test',
@@ -17,7 +17,7 @@ export async function generateFiles(input: string, emit: EmitKind[]): Promise<Ge
       documents: [],
       output: join(ROOT, '.vitest-tmp', 'unused'),
       emit,
-      options: {},
+      options,
       root: ROOT,
     },
   ]);

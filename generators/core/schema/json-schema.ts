@@ -76,6 +76,8 @@ export interface NamedSchema {
   schema: JsonSchema;
   /** `component` for schemas the user named; `operation` for shapes hoisted from an operation. */
   origin: 'component' | 'operation';
+  /** OpenAPI: its key under the document's `components.schemas`, as written (`simple-user`). */
+  componentKey?: string;
 }
 
 /** Name of the schema a `#/$defs/<name>` reference points at, or undefined for other refs. */

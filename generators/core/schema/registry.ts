@@ -20,7 +20,7 @@ import { lowerSchema, type SchemaContext } from './dialect.js';
 export class SchemaRegistry {
   private readonly taken = new Set<string>();
   private readonly byKey = new Map<string, string>();
-  private readonly queue: { name: string; value: unknown; where: Where; origin: NamedSchema['origin'] }[] = [];
+  private readonly queue: { name: string; value: unknown; where: Where; origin: NamedSchema['origin']; componentKey?: string }[] = [];
   private readonly named: NamedSchema[] = [];
   readonly context: SchemaContext;
 
@@ -38,14 +38,17 @@ export class SchemaRegistry {
     return isIdentifier(raw) && /^[A-Z]/.test(raw) ? safeIdentifier(raw, 'Type') : pascalCase(raw);
   }
 
-  /** Registers the schema at `where` under a name based on `base`; the same place gets one name. */
-  add(base: string, value: unknown, where: Where, origin: NamedSchema['origin']): string {
+  /**
+   * Registers the schema at `where` under a name based on `base`; the same place gets one name.
+   * `componentKey`: its key under the document's `components.schemas`.
+   */
+  add(base: string, value: unknown, where: Where, origin: NamedSchema['origin'], componentKey?: string): string {
     const key = `${where.doc.path}#${encodePointer(segments(where.path))}`;
     const known = this.byKey.get(key);
     if (known) return known;
     const name = uniqueName(base, this.taken);
     this.byKey.set(key, name);
-    this.queue.push({ name, value, where, origin });
+    this.queue.push({ name, value, where, origin, ...(componentKey !== undefined && { componentKey }) });
     return name;
   }
 
@@ -79,7 +82,12 @@ export class SchemaRegistry {
       const schema = this.lower(item.value, item.where);
       if (typeof schema === 'object') locateWhenRead(schema, 'x-location', item.where);
       whereOf.set(item.name, item.where);
-      this.named.push({ name: item.name, schema, origin: item.origin });
+      this.named.push({
+        name: item.name,
+        schema,
+        origin: item.origin,
+        ...(item.componentKey !== undefined && { componentKey: item.componentKey }),
+      });
     }
     this.queue.length = 0;
     this.checkAliasCycles(whereOf);
