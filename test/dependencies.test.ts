@@ -34,6 +34,8 @@ async function generated(style: ApiConfig['style'], emit?: (kinds: EmitKind[]) =
   const kinds = emit ? emit(api.emit) : api.emit;
   return generate([{ ...api, emit: kinds, handlers: undefined, options: { ...api.options, ...options } } as ApiConfig]);
 }
+/** The drop-in files are on request (out/ has them): each side's own needs are read without them. */
+const WITHOUT_DROP_IN = { typedDocumentNodes: false, openapiTypescript: false };
 const clientSide = (kinds: EmitKind[]) => kinds.filter((kind) => kind !== 'server');
 const serverSide = (kinds: EmitKind[]) => kinds.filter((kind) => kind !== 'client');
 
@@ -115,7 +117,7 @@ describe('import specifiers', () => {
 
 describe('requiredPackages: derived from real generated output', () => {
   it('GraphQL: the server needs fast-json-stringify, graphql, graphql-http, graphql-jit, graphql-ws and ws (with @types/ws); the client graphql-ws, and graphql for types', async () => {
-    expect(specs(requiredPackages(await generated('graphql', serverSide)))).toEqual([
+    expect(specs(requiredPackages(await generated('graphql', serverSide, WITHOUT_DROP_IN)))).toEqual([
       `-D @types/node@${range('@types/node')}`,
       `-D @types/ws@${range('@types/ws')}`,
       `fast-json-stringify@${range('fast-json-stringify')}`,
@@ -125,10 +127,19 @@ describe('requiredPackages: derived from real generated output', () => {
       `graphql-ws@${range('graphql-ws')}`,
       `ws@${range('ws')}`,
     ]);
-    expect(specs(requiredPackages(await generated('graphql', clientSide)))).toEqual([
+    expect(specs(requiredPackages(await generated('graphql', clientSide, WITHOUT_DROP_IN)))).toEqual([
       `-D graphql@${range('graphql')}`,
       `graphql-ws@${range('graphql-ws')}`,
     ]);
+  });
+
+  it('the drop-in files: typedDocumentNodes adds @graphql-typed-document-node/core for types only; openapiTypescript adds nothing', async () => {
+    expect(specs(requiredPackages(await generated('graphql', clientSide, { typedDocumentNodes: true })))).toEqual([
+      `-D @graphql-typed-document-node/core@${range('@graphql-typed-document-node/core')}`,
+      `-D graphql@${range('graphql')}`,
+      `graphql-ws@${range('graphql-ws')}`,
+    ]);
+    expect(requiredPackages(await generated('openapi', clientSide, { openapiTypescript: true }))).toEqual([]);
   });
 
   it('proto: protobuf-es and Connect (connect-web for the browser client), at the ranges codegen pins', async () => {
@@ -400,14 +411,16 @@ describe('README: what the generated code needs', () => {
         ['client', clientSide],
         ['server', serverSide],
       ] as const) {
-        const requirements = requiredPackages(await generated(api.style, emit));
+        const requirements = requiredPackages(await generated(api.style, emit, WITHOUT_DROP_IN));
         sides.push(requirements);
         rows.push(
           `| ${STYLE_NAMES[api.style]} | ${side} | ${cell(requirements.filter((r) => !r.dev))} | ${cell(requirements.filter((r) => r.dev))} |`,
         );
       }
-      // The committed out/ folder (client and server together) needs the union of both rows.
-      const union = new Map(sides.flat().map((requirement) => [requirement.name, requirement]));
+      // The committed out/ folder (client and server together) needs the union of both rows, and
+      // what the drop-in files the config asks for add.
+      const dropIn = requiredPackages(await generated(api.style, clientSide, {}));
+      const union = new Map([...sides.flat(), ...dropIn].map((requirement) => [requirement.name, requirement]));
       const committed = requiredPackages([{ files: filesIn(api.output) }]);
       expect(
         committed.map(({ name }) => name),
