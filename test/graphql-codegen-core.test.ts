@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import type { GraphQLPluginConfig } from '../generators/graphql/config.js';
 import { loadGraphQL } from '../generators/graphql/load.js';
 import * as client from '../generators/graphql/plugins/client.js';
+import * as documentsPlugin from '../generators/graphql/plugins/documents.js';
 import * as operations from '../generators/graphql/plugins/operations.js';
 import * as runtime from '../generators/graphql/plugins/runtime.js';
 import * as server from '../generators/graphql/plugins/server.js';
@@ -24,6 +25,8 @@ import { generateGraphQLFiles } from './support/generate.js';
 const SCHEMA = 'schemas/graphql/tasks.graphql';
 const DOCUMENTS = 'schemas/graphql/operations';
 const OPTIONS = { scalars: { DateTime: 'string' } };
+/** What `npx codegen` is told to write besides: documents.ts (the `documents` plugin). */
+const DROP_IN = { typedDocumentNodes: true };
 
 /** Which plugin (and extra config) writes each generated file. */
 function pluginFor(path: string): { name: string; module: CodegenPlugin<GraphQLPluginConfig>; config?: Partial<GraphQLPluginConfig> } {
@@ -31,6 +34,7 @@ function pluginFor(path: string): { name: string; module: CodegenPlugin<GraphQLP
   const modules: Record<string, CodegenPlugin<GraphQLPluginConfig>> = {
     'types.ts': types,
     'operations.ts': operations,
+    'documents.ts': documentsPlugin,
     'client.ts': client,
     'server.ts': server,
   };
@@ -41,8 +45,10 @@ function pluginFor(path: string): { name: string; module: CodegenPlugin<GraphQLP
 
 describe('the GraphQL plugins inside @graphql-codegen/core', () => {
   it('write the same files as npx codegen', async () => {
-    const ours = await generateGraphQLFiles(SCHEMA, [DOCUMENTS], ['types', 'client', 'server'], OPTIONS);
-    expect(ours.map((file) => file.path)).toEqual(expect.arrayContaining(['types.ts', 'operations.ts', 'client.ts', 'server.ts']));
+    const ours = await generateGraphQLFiles(SCHEMA, [DOCUMENTS], ['types', 'client', 'server'], { ...OPTIONS, ...DROP_IN });
+    expect(ours.map((file) => file.path)).toEqual(
+      expect.arrayContaining(['types.ts', 'operations.ts', 'documents.ts', 'client.ts', 'server.ts']),
+    );
 
     // What a graphql-codegen user hands to codegen(): the SDL as a DocumentNode, documents as files.
     const { documents, source } = loadGraphQL([join(ROOT, SCHEMA)], [join(ROOT, DOCUMENTS)], { displayRoot: ROOT });
@@ -62,7 +68,7 @@ describe('the GraphQL plugins inside @graphql-codegen/core', () => {
   });
 
   it('run from a graphql-codegen config by package name (codegen-ts/graphql/*), as a user of both tools writes it', async () => {
-    const ours = await generateGraphQLFiles(SCHEMA, [DOCUMENTS], ['types', 'client'], OPTIONS);
+    const ours = await generateGraphQLFiles(SCHEMA, [DOCUMENTS], ['types', 'client'], { ...OPTIONS, ...DROP_IN });
     const config = { source: SCHEMA, ...OPTIONS };
     const generates = Object.fromEntries(
       ours.map((file) => {
