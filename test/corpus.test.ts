@@ -32,7 +32,8 @@ function api(input: string, output: string): ApiConfig {
     documents: [],
     output,
     emit: ['types', 'validators', 'client', 'server'],
-    options: {},
+    // paths.ts too: openapi-typescript's shape must compile for every document.
+    options: { openapiTypescript: true },
     root: CORPUS,
   };
 }
@@ -52,11 +53,12 @@ describe('corpus: ../shared/corpus/openapi', () => {
 
     for (const [index, { files }] of outputs.entries()) {
       const name = relative(CORPUS, openapi3[index]);
-      it(`${name}: types, plus validators when it has schemas, a client and a server when it has operations`, async () => {
+      it(`${name}: types (and paths.ts), plus validators when it has schemas, a client and a server when it has operations`, async () => {
         const model = await loadOpenApi(openapi3[index], { displayRoot: CORPUS });
         const operations = model.operations.length > 0;
         const expected = [
           'types.ts',
+          'paths.ts',
           // The client's and the server's tables: data, shipped as .js + .d.ts.
           ...(operations
             ? ['client.ts', 'server.ts', 'client-operations.d.ts', 'client-operations.js', 'server-routes.d.ts', 'server-routes.js']
