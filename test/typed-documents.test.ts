@@ -1,9 +1,9 @@
 /**
  * The GraphQL operations as `TypedDocumentNode`s (out/graphql/documents.ts, option
- * `typedDocumentNodes`), used without our client: urql (`@urql/core`) types `data` and variables
- * from them (a type test with `@ts-expect-error` cases, both compilers) and runs them against the
- * generated GraphQL server (the example, on 127.0.0.1 port 0) with its default exchanges, which
- * rewrite the syntax tree (`__typename` added) before sending it. Each tree prints to the text
+ * `typedDocumentNodes`), used without our client: urql (`@urql/core`) and graphql-request type
+ * `data` and variables from them (a type test with `@ts-expect-error` cases, both compilers) and
+ * run them against the generated GraphQL server (the example, on 127.0.0.1 port 0); urql with its
+ * default exchanges, which rewrite the syntax tree (`__typename` added) before sending it. Each tree prints to the text
  * `operations.ts` sends, and a bundle of one document holds no other.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { join, relative } from 'node:path';
 import { cacheExchange, Client, fetchExchange } from '@urql/core';
 import * as esbuild from 'esbuild';
 import { parse, print } from 'graphql';
+import { GraphQLClient } from 'graphql-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './support/cli.js';
 import { GRAPHQL_EXAMPLE_MAIN, importDist, startExample, type RunningExample } from './support/e2e-example.js';
@@ -27,6 +28,7 @@ const SCRATCH = mkdtempSync(join(ROOT, '.vitest-tmp', 'typed-documents-'));
 const USAGE = `
 import { Client, fetchExchange } from "@urql/core";
 import type { ResultOf, VariablesOf } from "@graphql-typed-document-node/core";
+import { GraphQLClient } from "graphql-request";
 import { CreateTaskDocument, GetTaskDocument, ProjectTasksDocument, ViewerDocument } from "./documents.js";
 import type { GetTaskQuery, GetTaskQueryVariables } from "./operations.js";
 
@@ -59,6 +61,19 @@ export async function usage(): Promise<string | undefined> {
   const name: number | undefined = viewer.data?.viewer?.name;
   console.log(notes, cursor, id, variables, data, extra, unchecked, missing, name);
   return title;
+}
+
+const gql = new GraphQLClient("http://127.0.0.1:4000/graphql");
+
+export async function withGraphQLRequest(): Promise<string | undefined> {
+  const result = await gql.request(GetTaskDocument, { id: "t1" });
+  const same: GetTaskQuery = result;
+  // @ts-expect-error id is a string
+  await gql.request(GetTaskDocument, { id: 1 });
+  // @ts-expect-error the task may be null
+  const title: string = result.task.title;
+  console.log(same, title);
+  return result.task?.title;
 }
 `;
 
@@ -102,7 +117,7 @@ describe('documents.ts: TypedDocumentNodes', () => {
     for (const [document, operation] of pairs) expect(print(document)).toBe(print(parse(operation.document)));
   });
 
-  it('give urql typed data and variables (TypeScript 5.9 and 7, strictest settings)', () => {
+  it('give urql and graphql-request typed data and variables (TypeScript 5.9 and 7, strictest settings)', () => {
     for (const file of ['types.ts', 'operations.ts', 'documents.ts']) cpSync(join(OUT, file), join(SCRATCH, file));
     writeFileSync(join(SCRATCH, 'usage.ts'), USAGE);
     for (const [name, compiler] of Object.entries(COMPILERS)) {
@@ -122,6 +137,12 @@ describe('documents.ts: TypedDocumentNodes', () => {
 
     const page = await member.query(documents.ProjectTasksDocument, { projectId: 'p1', first: 50 }).toPromise();
     expect(page.data?.project?.tasks.edges.map((edge) => edge.node.title)).toContain('From urql');
+  }, 60_000);
+
+  it('run through graphql-request against the generated server', async () => {
+    const client = new GraphQLClient(example.url, { headers: { authorization: 'Bearer admin-token' } });
+    const result = await client.request(documents.GetTaskDocument, { id: 't1' });
+    expect(result.task).toMatchObject({ id: 't1', title: 'Task 1', assignee: { id: 'u2', name: 'Grace' } });
   }, 60_000);
 
   it('are tree-shaken: a bundle of one document holds no other', async () => {
