@@ -155,6 +155,66 @@ describe('paths.ts with openapi-fetch', () => {
     }
   }, 600_000);
 
+  it('keeps the names code on openapi-typescript uses: component keys as written, operationIds, "4XX" and default responses', async () => {
+    const folder = join(SCRATCH, 'names');
+    const spec = join(folder, 'spec.yaml');
+    mkdirSync(folder);
+    writeFileSync(
+      spec,
+      [
+        'openapi: 3.1.0',
+        'info: { title: Names, version: "1" }',
+        'paths:',
+        '  /items/{item-id}:',
+        '    parameters: [{ name: item-id, in: path, required: true, schema: { type: integer } }]',
+        '    get:',
+        '      operationId: items/get',
+        '      parameters: [{ name: X-Trace, in: header, required: true, schema: { type: string } }]',
+        '      responses:',
+        '        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/simple-item" } } } }',
+        '        4XX: { description: client error, content: { application/json: { schema: { $ref: "#/components/schemas/problem_details" } } } }',
+        '        default: { description: other, content: { text/plain: { schema: { type: string } } } }',
+        '    delete:',
+        '      operationId: items/get',
+        '      responses: { "204": { description: gone } }',
+        'components:',
+        '  schemas:',
+        '    simple-item: { type: object, required: [id], properties: { id: { type: integer, readOnly: true }, name: { type: string } } }',
+        '    problem_details: { type: object, required: [title], properties: { title: { type: string } } }',
+      ].join('\n'),
+    );
+    const files = await generateFiles(spec, ['types'], { openapiTypescript: true });
+    writeFiles(folder, files);
+    const text = files.find((file) => file.path === 'paths.ts')!.content;
+    expect(text).toContain('    problem_details: ProblemDetails;\n    "simple-item": SimpleItem;\n');
+    // A shared operationId cannot key both operations: each keeps its own name.
+    expect(text).toContain('get: operations["itemsGet"];');
+    expect(text).toContain('delete: operations["itemsGet2"];');
+    expect(text).toMatch(/ {6}"4XX": \{\n/);
+    writeFileSync(
+      join(folder, 'usage.ts'),
+      `import createClient from "openapi-fetch";
+import type { components, paths } from "./paths.js";
+
+const client = createClient<paths>({ baseUrl: "http://127.0.0.1:4000" });
+
+export async function usage(): Promise<number | undefined> {
+  const { data, error } = await client.GET("/items/{item-id}", { params: { path: { "item-id": 1 }, header: { "X-Trace": "t" } } });
+  const problem: components["schemas"]["problem_details"] | string | undefined = error;
+  // @ts-expect-error the X-Trace header is required
+  await client.GET("/items/{item-id}", { params: { path: { "item-id": 1 } } });
+  // @ts-expect-error an error is a problem or text
+  const wrong: number | undefined = error;
+  console.log(problem, wrong);
+  return data?.id;
+}
+`,
+    );
+    for (const [name, compiler] of Object.entries(COMPILERS)) {
+      expect(typecheck(folder, compiler, 'browser', ['types.ts', 'paths.ts', 'usage.ts']).output, name).toBe('');
+    }
+  }, 120_000);
+
   it('openapi-fetch calls the generated server and gets typed results', async () => {
     const client = createClient<paths>({ baseUrl: `${example.url}/v1`, headers: { authorization: `Bearer ${EDITOR_TOKEN}` } });
     const project = await client.POST('/projects', { body: { name: 'From openapi-fetch' } });
