@@ -43,7 +43,11 @@ export function emitPaths(model: ApiModel, types: TypeEmitter, templates: Templa
 
   const keys = operationKeys(model.operations);
   const byPath = new Map<string, Operation[]>();
-  for (const operation of model.operations) byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
+  for (const operation of model.operations) {
+    const onPath = byPath.get(operation.path);
+    if (onPath) onPath.push(operation);
+    else byPath.set(operation.path, [operation]);
+  }
 
   const paths = [...byPath].map(([path, operations]) => {
     const methods = METHODS.map((method) => {
