@@ -49,6 +49,7 @@ export {
   type ApiResponse,
   type ErrorResponse,
   type ApiErrorFor,
+  type ApiCallError,
   type ResponseValidators,
 } from "./http-results.js";
 

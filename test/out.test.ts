@@ -61,6 +61,7 @@ describe('out/ (the embedded default)', async () => {
     '*/types.ts',
     '*/validators.d.ts',
     '*/client.ts',
+    '*/query.ts',
     '*/operations.ts',
     '*/runtime/client-common.ts',
     '*/runtime/http.ts',

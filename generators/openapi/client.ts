@@ -357,8 +357,8 @@ function isApiErrorExample(infos: OperationInfo[]): string | undefined {
   ]);
 }
 
-/** Name of the exported constant describing `info` to the runtime. */
-function operationConstant(info: OperationInfo): string {
+/** The exported name of an operation's description in client-operations: `getTaskOperation`. */
+export function operationConstant(info: OperationInfo): string {
   return `${info.method}Operation`;
 }
 

@@ -1,5 +1,5 @@
 /**
- * OpenAPI 3.0/3.1 → `types.ts`, `validators.ts`, `client.ts`, `server.ts` (and, with
+ * OpenAPI 3.0/3.1 → `types.ts`, `validators.ts`, `client.ts`, `query.ts`, `server.ts` (and, with
  * `openapiTypescript`, `paths.ts`) and the runtime files they import. Everything is typed by
  * `types.ts`, so it is always written; a server validates its input, so asking for one also
  * writes the validators.
@@ -17,6 +17,7 @@ import { JsonReparse } from '../core/schema/json-reparse.js';
 import { KeptLowerings } from '../core/schema/registry.js';
 import { validatorsKey } from '../core/emit/validators/key.js';
 import { clientKey, emitClient } from './client.js';
+import { emitQuery } from './query.js';
 import { loadOpenApi } from './load.js';
 import { describeOperations, emitOperationTypes } from './operation-types.js';
 import { handlerScaffold } from './handlers.js';
@@ -72,13 +73,16 @@ export async function generateOpenApi({ api, templates, memo }: GeneratorContext
     };
     files.push(...memoized(memo, 'validators', () => `${language}\n${shapes()}`, emit));
   }
+  // The query options call the client: asking for them also writes it.
+  const withQuery = api.emit.includes('query') && model.operations.length > 0;
   // A document with no operations (webhooks only) has nothing for a client to call.
-  if (api.emit.includes('client') && model.operations.length > 0) {
+  if ((api.emit.includes('client') || withQuery) && model.operations.length > 0) {
     // The language is part of the key: it decides client-operations' files.
     const options = { source, validators: withValidators, language };
     const client = () => emitClient(model, types, described, templates, options);
     files.push(...memoized(memo, 'client', () => clientKey(model, described, options, shapes()), client));
   }
+  if (withQuery) files.push(emitQuery(model, types, described, templates, { source, apiName: api.name }));
   if (!withServer) return { files, warnings };
 
   files.push(

@@ -67,6 +67,7 @@ export {
   type RetryOptions,
 } from "./runtime/client-common.js";
 export {
+  type ApiCallError,
   ApiError,
   ApiInvalidResponseError,
   ApiNetworkError,

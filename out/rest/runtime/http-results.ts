@@ -117,6 +117,21 @@ export class ApiError<R extends ErrorResponse = ErrorResponse> extends ApiRespon
 export type ApiErrorFor<R> = R extends ErrorResponse ? ApiError<R> : never;
 
 /**
+ * Every error a call of an operation with error responses `R` rejects with: its `ApiError`s (narrow
+ * `status` to type `data`), or a failure without a usable answer; `kind` tells them apart. The
+ * error type of the generated TanStack Query options (`query.ts`).
+ * @public
+ */
+export type ApiCallError<R> =
+  | ApiErrorFor<R>
+  | ApiNetworkError
+  | ApiTimeoutError
+  | ApiParameterError
+  | ApiRedirectError
+  | ApiResponseTooLargeError
+  | ApiInvalidResponseError;
+
+/**
  * The request never got a response: DNS, connection refused or reset, CORS, ...
  * @public
  */
