@@ -36,8 +36,10 @@ async function generated(style: ApiConfig['style'], emit?: (kinds: EmitKind[]) =
 }
 /** The drop-in files are on request (out/ has them): each side's own needs are read without them. */
 const WITHOUT_DROP_IN = { typedDocumentNodes: false, openapiTypescript: false };
-const clientSide = (kinds: EmitKind[]) => kinds.filter((kind) => kind !== 'server');
-const serverSide = (kinds: EmitKind[]) => kinds.filter((kind) => kind !== 'client');
+const clientSide = (kinds: EmitKind[]) => kinds.filter((kind) => kind !== 'server' && kind !== 'query');
+const serverSide = (kinds: EmitKind[]) => kinds.filter((kind) => kind !== 'client' && kind !== 'query');
+/** The client with its TanStack Query options: the README's `query` row is what they add. */
+const querySide = (kinds: EmitKind[]) => kinds.filter((kind) => kind !== 'server');
 
 /** Every file under `folder` as a generated file, as requiredPackages reads them. */
 function filesIn(folder: string, base = folder): GeneratedFile[] {
@@ -407,11 +409,14 @@ describe('README: what the generated code needs', () => {
     const rows = ['| style | output | dependencies | devDependencies |', '|---|---|---|---|'];
     for (const api of await loadConfig(join(ROOT, 'codegen.config.yaml'))) {
       const sides: Requirement[][] = [];
-      for (const [side, emit] of [
+      const kinds: [side: string, emit: (kinds: EmitKind[]) => EmitKind[]][] = [
         ['client', clientSide],
         ['server', serverSide],
-      ] as const) {
-        const requirements = requiredPackages(await generated(api.style, emit, WITHOUT_DROP_IN));
+      ];
+      if (api.emit.includes('query')) kinds.push(['query', querySide]);
+      for (const [side, emit] of kinds) {
+        const client = new Set(side === 'query' ? sides[0]!.map(({ name }) => name) : []);
+        const requirements = requiredPackages(await generated(api.style, emit, WITHOUT_DROP_IN)).filter(({ name }) => !client.has(name));
         sides.push(requirements);
         rows.push(
           `| ${STYLE_NAMES[api.style]} | ${side} | ${cell(requirements.filter((r) => !r.dev))} | ${cell(requirements.filter((r) => r.dev))} |`,
