@@ -1,6 +1,7 @@
 /**
  * What a browser app that calls one operation bundles (esbuild, as bench/ section 12 measures):
- * the REST client brings validators only when response validation is used, a query-only GraphQL
+ * the REST client brings validators only when response validation is used, its TanStack Query
+ * options only the operations the app names, a query-only GraphQL
  * app brings no graphql-ws, and a gRPC-Web app brings one of connect-web's two transports. Checked on the modules esbuild reports as bundled, so a
  * renamed or minified symbol cannot hide them.
  */
@@ -114,6 +115,39 @@ describe('REST client bundle', () => {
     expect(modules).toContain('rest/validators.js');
     expect(modules).toContain('rest/runtime/http-validation.ts');
     expect(modules).toContain('rest/response-validators.js');
+  });
+});
+
+describe('TanStack Query options bundle (out/rest/query.ts)', () => {
+  /** The import specifier of a committed out/rest module from the bundled entry. */
+  const from = (file: string) => JSON.stringify(`${relative(OUT, join(ROOT, 'out', 'rest'))}/${file}`);
+
+  it("an app's query options bring their operations' descriptions only, and paging with the infinite ones", async () => {
+    const one = await bundle(
+      'query-one',
+      [
+        `import { createHttpClient } from ${from('client.js')};`,
+        `import { getTaskOptions } from ${from('query.js')};`,
+        'export const options = getTaskOptions(createHttpClient(), { taskId: "1" });',
+      ].join('\n'),
+    );
+    expect(one.code).toContain('"/tasks/{taskId}"');
+    expect(one.code).not.toContain('"/projects/{projectId}/tasks"');
+    expect(one.code).not.toContain('uploadAttachment');
+    expect(one.modules.some((module) => module.endsWith('runtime/http-paginate.ts'))).toBe(false);
+    expect(one.modules.some((module) => module.includes('@tanstack'))).toBe(false);
+
+    const infinite = await bundle(
+      'query-infinite',
+      [
+        `import { createHttpClient } from ${from('client.js')};`,
+        `import { listProjectTasksInfiniteOptions } from ${from('query.js')};`,
+        'export const options = listProjectTasksInfiniteOptions(createHttpClient(), { projectId: "1" });',
+      ].join('\n'),
+    );
+    expect(infinite.code).toContain('"/projects/{projectId}/tasks"');
+    expect(infinite.code).not.toContain('"/tasks/{taskId}"');
+    expect(infinite.modules.some((module) => module.endsWith('runtime/http-paginate.ts'))).toBe(true);
   });
 });
 
