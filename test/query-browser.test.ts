@@ -43,7 +43,8 @@ async function buildPage(): Promise<string> {
 
 /** Serves the built page on 127.0.0.1, port 0. */
 async function servePage(folder: string): Promise<{ url: string; server: Server }> {
-  const html = '<!doctype html><meta charset="utf-8"><title>TanStack Query</title><div id="app"></div><script type="module" src="/page.js"></script>';
+  const html =
+    '<!doctype html><meta charset="utf-8"><title>TanStack Query</title><div id="app"></div><script type="module" src="/page.js"></script>';
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://page').pathname;
     if (path === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end(html);

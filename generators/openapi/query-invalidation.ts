@@ -56,7 +56,9 @@ function isUnder(path: Segment[], prefix: Segment[]): boolean {
     path.length > prefix.length &&
     prefix.every((segment, i) => {
       const other = path[i]!;
-      return 'literal' in segment ? 'literal' in other && other.literal === segment.literal : 'param' in other && other.param === segment.param;
+      return 'literal' in segment
+        ? 'literal' in other && other.literal === segment.literal
+        : 'param' in other && other.param === segment.param;
     })
   );
 }

@@ -92,13 +92,19 @@ function describe(info: OperationInfo): string {
 
 /** A JSDoc block of paragraphs, each wrapped to the line width; the missing ones left out. */
 function doc(...paragraphs: Array<string | undefined>): string {
-  return jsDoc([paragraphs.filter((part) => part !== undefined).map((part) => wrap(part, MAX_LINE - 3)).join('\n\n')]);
+  return jsDoc([
+    paragraphs
+      .filter((part) => part !== undefined)
+      .map((part) => wrap(part, MAX_LINE - 3))
+      .join('\n\n'),
+  ]);
 }
 
 function wrap(text: string, width: number): string {
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(/\s+/)) {
+  // A `{@link name}` stays on one line.
+  for (const word of text.split(/\s+(?![^{]*\})/)) {
     if (line && line.length + 1 + word.length > width) {
       lines.push(line);
       line = word;
@@ -156,7 +162,14 @@ class Printer {
   }
 
   /** The key's type and function: the tuple tagged with the data and error types. */
-  private key(name: string, what: string, items: Array<[value: string, type: string]>, argument: string, data: string, error: string): string[] {
+  private key(
+    name: string,
+    what: string,
+    items: Array<[value: string, type: string]>,
+    argument: string,
+    data: string,
+    error: string,
+  ): string[] {
     const type = pascal(name);
     const tuple = `readonly [${items.map(([, itemType]) => itemType).join(', ')}]`;
     const values = `[${items.map(([value]) => value).join(', ')}]`;
@@ -174,7 +187,8 @@ class Printer {
   query(info: OperationInfo): string[] {
     const { method } = info;
     const http = this.runtime('HttpClient', 'http');
-    const params = this.local(info.paramsType);
+    // Without parameters, types.ts declares no params type.
+    const params = info.hasParams ? this.local(info.paramsType) : '';
     const data = this.local(info.resultType);
     const error = this.error(info);
     const items: Array<[string, string]> = [
@@ -187,7 +201,14 @@ class Printer {
     const callArgs = [this.operation(info), info.hasParams ? 'params' : 'undefined', '{ signal }'];
     const resultType = generic(this.core('QueryObserverOptions'), [data, error, data, data, `${pascal(method)}QueryKey`], '): ', ' {');
     const blocks = [
-      ...this.key(`${method}QueryKey`, `a \`${method}\` query (\`[${this.api}, ${stringLiteral(method)}]\` matches every one)`, items, argument, data, error),
+      ...this.key(
+        `${method}QueryKey`,
+        `a \`${method}\` query (\`[${this.api}, ${stringLiteral(method)}]\` matches every one)`,
+        items,
+        argument,
+        data,
+        error,
+      ),
       doc(
         describe(info),
         `As a query: \`useQuery(${method}Options(http${info.hasParams ? ', params' : ''}))\`, \`queryClient.fetchQuery(…)\`; ` +
@@ -267,7 +288,9 @@ class Printer {
     ];
     if (invalidated.length === 0) return blocks;
     const keys = invalidated.map(({ query, shared }) => {
-      const narrowed = shared.length ? `, { ${shared.map((key) => `${objectKey(key)}: ${propertyAccess('params', key)}`).join(', ')} }` : '';
+      const narrowed = shared.length
+        ? `, { ${shared.map((key) => `${objectKey(key)}: ${propertyAccess('params', key)}`).join(', ')} }`
+        : '';
       return `[${this.api}, ${stringLiteral(query.method)}${narrowed}]`;
     });
     const client = this.core('QueryClient');
@@ -275,12 +298,15 @@ class Printer {
       keys.length === 1
         ? `  await client.invalidateQueries({ queryKey: ${keys[0]} });`
         : `  await Promise.all([\n${keys.map((key) => `    client.invalidateQueries({ queryKey: ${key} }),`).join('\n')}\n  ]);`;
-    const which = invalidated.map(({ query, shared }) => `\`${query.method}\`${shared.length ? ` of the same ${shared.map((key) => `\`${key}\``).join(', ')}` : ''}`);
+    const which = invalidated.map(
+      ({ query, shared }) => `\`${query.method}\`${shared.length ? ` of the same ${shared.map((key) => `\`${key}\``).join(', ')}` : ''}`,
+    );
     blocks.push(
       doc(
         `Invalidates the queries a successful \`${method}\` changes, those of the same resource: ${which.join(', ')}. ` +
           'Active ones refetch; the promise settles when they have.',
-      ) + `${signature(`export async function ${invalidate}`, [`client: ${client}`, ...(narrows ? [`params: ${params}`] : [])], 'Promise<void>')}\n${body}\n}`,
+      ) +
+        `${signature(`export async function ${invalidate}`, [`client: ${client}`, ...(narrows ? [`params: ${params}`] : [])], 'Promise<void>')}\n${body}\n}`,
     );
     return blocks;
   }
