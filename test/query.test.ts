@@ -15,6 +15,7 @@ import type { ApiConfig } from '../generators/core/config/config.js';
 import { generate } from '../generators/core/pipeline/generate.js';
 import { applyPlan, planWrites } from '../generators/core/pipeline/writer.js';
 import { ROOT } from './support/cli.js';
+import { writeFiles } from './support/client-generate.js';
 import { generateFiles } from './support/generate.js';
 import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';
 
@@ -53,6 +54,8 @@ paths:
     post: { operationId: uploadAvatar, responses: { '201': { description: ok } } }
   /health:
     post: { operationId: checkHealth, responses: { '204': { description: ok } } }
+  /ping:
+    get: { operationId: ping, responses: { '204': { description: ok } } }
 `;
 
 /** The query keys `invalidateAfter<Op>` invalidates, by mutation; `null` when there is no such function. */
@@ -95,6 +98,13 @@ describe('TanStack Query options: what a mutation invalidates', () => {
       checkHealth: null,
     });
     expect(query).toContain('mutationKey: ["test", "checkHealth"],\n    mutationFn: () => http.call(checkHealthOperation),\n  };');
+    // TanStack Query refuses undefined data: a GET without a body gives null.
+    expect(query).toContain('queryFn: ({ signal }) => http.call(pingOperation, undefined, { signal }).then(() => null),');
+    writeFiles(join(folder, 'out'), files);
+    writeFileSync(join(folder, 'out', 'package.json'), '{ "type": "module" }\n');
+    for (const [name, compiler] of Object.entries(COMPILERS)) {
+      expect(typecheck(join(folder, 'out'), compiler, 'browser', ['query.ts'], STRICTEST).output, name).toBe('');
+    }
   });
 });
 

@@ -189,7 +189,9 @@ class Printer {
     const http = this.runtime('HttpClient', 'http');
     // Without parameters, types.ts declares no params type.
     const params = info.hasParams ? this.local(info.paramsType) : '';
-    const data = this.local(info.resultType);
+    // TanStack Query refuses `undefined` as data: a GET without a body resolves to null.
+    const empty = info.resultType === 'void';
+    const data = empty ? 'null' : this.local(info.resultType);
     const error = this.error(info);
     const items: Array<[string, string]> = [
       [this.api, this.api],
@@ -216,7 +218,8 @@ class Printer {
       ) +
         `export function ${method}Options(\n  http: ${http},${argument ? `\n  ${argument},` : ''}\n): ${resultType} {\n` +
         `  return {\n    queryKey: ${method}QueryKey(${info.hasParams ? 'params' : ''}),\n` +
-        `    queryFn: ({ signal }) => ${callExpression('http.call', callArgs, '    queryFn: ({ signal }) => ', ',')},\n  };\n}`,
+        `    queryFn: ({ signal }) => ${callExpression('http.call', callArgs, '    queryFn: ({ signal }) => ', empty ? '.then(() => null),' : ',')}` +
+        `${empty ? '.then(() => null)' : ''},\n  };\n}`,
     ];
     if (info.iterator) blocks.push(...this.infinite(info, http, params, data, error));
     return blocks;
