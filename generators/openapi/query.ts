@@ -21,7 +21,8 @@
  * the operation's `ApiError`s, or the client's failures without an answer.
  */
 import { FileBuilder, runtimeSymbol, symbol, typeSymbol, type ImportSymbol } from '../core/builder/file.js';
-import { jsDoc, objectKey, propertyAccess, stringLiteral } from '../core/builder/names.js';
+import { callExpression, doc, generic, signature } from '../core/builder/layout.js';
+import { objectKey, propertyAccess, stringLiteral } from '../core/builder/names.js';
 import type { TypeEmitter } from '../core/emit/types/emit.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
@@ -40,7 +41,6 @@ export interface QueryEmitOptions {
 
 const QUERY_CORE = '@tanstack/query-core';
 const MUTATION_METHODS = new Set(['post', 'put', 'patch', 'delete']);
-const MAX_LINE = 100;
 
 export function emitQuery(
   model: ApiModel,
@@ -88,53 +88,6 @@ function mutationNames(info: OperationInfo): string[] {
 function describe(info: OperationInfo): string {
   const summary = info.operation.summary?.trim();
   return `\`${info.operation.method.toUpperCase()} ${info.operation.path}\`${summary ? `: ${summary}` : ''}`;
-}
-
-/** A JSDoc block of paragraphs, each wrapped to the line width; the missing ones left out. */
-function doc(...paragraphs: Array<string | undefined>): string {
-  return jsDoc([
-    paragraphs
-      .filter((part) => part !== undefined)
-      .map((part) => wrap(part, MAX_LINE - 3))
-      .join('\n\n'),
-  ]);
-}
-
-function wrap(text: string, width: number): string {
-  const lines: string[] = [];
-  let line = '';
-  // A `{@link name}` stays on one line.
-  for (const word of text.split(/\s+(?![^{]*\})/)) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  return [...lines, line].join('\n');
-}
-
-/** `Name<a, b>` on one line when `before` + it + `after` fit, else one argument per line. */
-function generic(name: string, args: string[], before: string, after = ''): string {
-  const flat = `${name}<${args.join(', ')}>`;
-  const indent = /^ */.exec(before)![0];
-  if (before.length + flat.length + after.length <= MAX_LINE) return flat;
-  // Type argument lists take no trailing comma.
-  return `${name}<\n${args.map((arg) => `${indent}  ${arg}`).join(',\n')}\n${indent}>`;
-}
-
-/** `function name(args): result {`, the arguments on one line when they fit. */
-function signature(head: string, args: string[], result: string): string {
-  const flat = `${head}(${args.join(', ')}): ${result} {`;
-  if (flat.length <= MAX_LINE && !flat.includes('\n')) return flat;
-  return `${head}(\n${args.map((arg) => `  ${arg},`).join('\n')}\n): ${result} {`;
-}
-
-/** `call(a, b)` on one line after `before` when it fits, else one argument per line. */
-function callExpression(callee: string, args: string[], before: string, after = ''): string {
-  const flat = `${callee}(${args.join(', ')})`;
-  const indent = /^ */.exec(before)![0];
-  if (before.length + flat.length + after.length <= MAX_LINE) return flat;
-  return `${callee}(\n${args.map((arg) => `${indent}  ${arg},`).join('\n')}\n${indent})`;
 }
 
 class Printer {
