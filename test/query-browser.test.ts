@@ -7,7 +7,7 @@
  * queries), one task and a missing one (the typed 404), then a created and a renamed task, which
  * reach the lists only because the mutations invalidate the queries of their resource.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join } from 'node:path';
@@ -83,8 +83,10 @@ describe('TanStack Query options (out/rest/query.ts) in headless Chromium', () =
   let projectId: string;
   let firstTaskId: string;
 
+  let folder: string;
+
   beforeAll(async () => {
-    const folder = await buildPage();
+    folder = await buildPage();
     site = await servePage(folder);
     example = await startExample({ CORS_ORIGINS: site.url, RATE_LIMIT: '0' });
     // The data the page reads, made through the generated client from Node.
@@ -97,6 +99,8 @@ describe('TanStack Query options (out/rest/query.ts) in headless Chromium', () =
       const task = await client.createTask({ projectId, body: { title: `Task ${n}`, status: 'todo' } });
       if (n === 1) firstTaskId = task.id;
     }
+    // Chromium's profile goes under .vitest-tmp.
+    mkdirSync(join(ROOT, '.vitest-tmp'), { recursive: true });
     browser = await launchChromium();
   }, 180_000);
 
@@ -104,6 +108,7 @@ describe('TanStack Query options (out/rest/query.ts) in headless Chromium', () =
     await browser?.close();
     await example?.stop();
     site?.server.close();
+    if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
   it('lists, pages, mutates, and the mutations refetch what they change', async () => {

@@ -8,9 +8,9 @@
  * - which queries each mutation invalidates ("the same resource", generators/openapi/query-invalidation.ts);
  * - every OpenAPI 3 document of the corpus gets a query.ts that type-checks.
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ApiConfig } from '../generators/core/config/config.js';
 import { generate } from '../generators/core/pipeline/generate.js';
 import { applyPlan, planWrites } from '../generators/core/pipeline/writer.js';
@@ -18,6 +18,13 @@ import { ROOT } from './support/cli.js';
 import { writeFiles } from './support/client-generate.js';
 import { generateFiles } from './support/generate.js';
 import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';
+
+/** Folders this file generates into, under .vitest-tmp (inside the repository, so that the output resolves @tanstack/query-core). */
+const RESOURCES_OUT = join(ROOT, '.vitest-tmp', `query-resources-${process.pid}`);
+const CORPUS_OUT = join(ROOT, '.vitest-tmp', `query-corpus-${process.pid}`);
+afterAll(() => {
+  for (const folder of [RESOURCES_OUT, CORPUS_OUT]) rmSync(folder, { recursive: true, force: true });
+});
 
 describe('TanStack Query options: types', () => {
   for (const [name, compiler] of Object.entries(COMPILERS)) {
@@ -72,7 +79,7 @@ function invalidations(source: string, mutations: string[]): Record<string, stri
 
 describe('TanStack Query options: what a mutation invalidates', () => {
   it('the queries of its resource, narrowed by the path parameters they share', async () => {
-    const folder = join(ROOT, '.vitest-tmp', `query-resources-${process.pid}`);
+    const folder = RESOURCES_OUT;
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, 'blog.yaml'), RESOURCES);
     const files = await generateFiles(join(folder, 'blog.yaml'), ['types', 'client', 'query']);
@@ -116,8 +123,7 @@ describe('TanStack Query options: the corpus', () => {
     );
 
   it('every OpenAPI 3 document with operations gets a query.ts that type-checks under strict plus STRICTEST', async () => {
-    // Inside the repository, so that the output resolves @tanstack/query-core from its node_modules.
-    const out = join(ROOT, '.vitest-tmp', `query-corpus-${process.pid}`);
+    const out = CORPUS_OUT;
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
     const inputs = specs(CORPUS)
