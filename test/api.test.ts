@@ -6,6 +6,8 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { check, CodegenError, generate, loadConfig } from 'codegen-ts';
+import { graphqlMockResolvers, grpcMockServices } from 'codegen-ts/mock';
+import { buildSchema } from 'graphql';
 import { ROOT } from './support/cli.js';
 import { tempDir } from './support/tmp.js';
 
@@ -56,5 +58,13 @@ describe('programmatic API (import from "codegen-ts")', () => {
     const failure = await generate({ cwd: dir }).catch((cause: unknown) => cause);
     expect(failure).toBeInstanceOf(CodegenError);
     expect((failure as CodegenError).diagnostics[0]?.location).toMatchObject({ line: 3, column: 5 });
+  });
+
+  it('codegen-ts/mock exports the mock handlers for the generated GraphQL and gRPC servers', () => {
+    const schema = buildSchema('type Query { greeting: String! }');
+    const greeting = graphqlMockResolvers(schema, { seed: 1 }).Query?.greeting as (source: unknown, args: object) => unknown;
+    expect(greeting(undefined, {})).toBe(greeting(undefined, {}));
+    expect(typeof greeting(undefined, {})).toBe('string');
+    expect(grpcMockServices([], { seed: 1 })).toEqual({});
   });
 });
