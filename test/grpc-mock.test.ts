@@ -182,6 +182,15 @@ describe('gRPC/Connect mocks in the generated server of the example', () => {
       streamed.push(accepted(TaskService.method.listTasks.output, toBinary(TaskService.method.listTasks.output, task), registry));
     expect(streamed).toHaveLength(3);
   });
+
+  it('answers the google.api.http routes too (REST transcoding of the same handlers)', async () => {
+    const response = await fetch(`http://127.0.0.1:${running.port}/v1/tasks/task-3`);
+    expect(response.status).toBe(200);
+    const schema = TaskService.method.getTask.output;
+    const task = fromJson(schema, await response.json(), { registry }) as unknown as { id: string; title: string };
+    expect(task.id).toBe('task-3');
+    expect(task.title).not.toBe('');
+  });
 });
 
 describe('gRPC mocks for protos of ../shared/corpus/protobuf', () => {
