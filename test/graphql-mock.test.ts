@@ -161,6 +161,9 @@ describe('GraphQL mocks in the generated server of the example', () => {
     // The first page asked for again is the same page.
     const again = await client.projectTasks({ projectId: 'p-1', first: 2 });
     expect(again.data!.project!.tasks.edges.map((edge) => edge.node.id)).toEqual(ids.slice(0, 2));
+    // A filter argument of the connection holds for every item.
+    const done = await client.projectTasks({ projectId: 'p-1', status: 'DONE' });
+    expect(done.data!.project!.tasks.edges.map((edge) => edge.node.status)).toEqual(['DONE', 'DONE', 'DONE', 'DONE', 'DONE']);
     const bad = await client.projectTasks({ projectId: 'p-1', after: 'not-a-cursor' });
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });

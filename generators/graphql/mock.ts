@@ -63,6 +63,9 @@ interface MockObject {
 
 interface Page {
   readonly connectionKey: string;
+  /** The connection's field and arguments: its filters (`status: DONE`) hold for every item. */
+  readonly field: GraphQLField<unknown, unknown> | undefined;
+  readonly args: Record<string, unknown>;
   readonly start: number;
   readonly end: number;
   readonly total: number;
@@ -215,14 +218,19 @@ export function graphqlMockResolvers(schema: GraphQLSchema, options: GraphQLMock
     const objectType = concreteType(nullable, key);
     if (shapeOf(objectType)) {
       const full = argumentsKey(args);
-      return connection(objectType, full && key.endsWith(full) ? key.slice(0, -full.length) : key, args);
+      return connection(objectType, field, full && key.endsWith(full) ? key.slice(0, -full.length) : key, args);
     }
     const fixed = fixedBy(objectType, field, args);
     return { __typename: objectType.name, key, ...(fixed ? { fixed } : {}) } satisfies MockObject;
   };
 
   /** A page of the connection at `key` (the field's place without its arguments): `first`/`after` forwards, `last`/`before` backwards. */
-  const connection = (type: GraphQLObjectType, key: string, args: Record<string, unknown>): MockObject => {
+  const connection = (
+    type: GraphQLObjectType,
+    field: GraphQLField<unknown, unknown> | undefined,
+    key: string,
+    args: Record<string, unknown>,
+  ): MockObject => {
     const connectionKey = `${key}${argumentsKey(args, PAGING_ARGUMENTS)}`;
     const after = typeof args.after === 'string' ? decodeCursor(args.after) + 1 : 0;
     const before = typeof args.before === 'string' ? decodeCursor(args.before) : connectionSize;
@@ -230,7 +238,7 @@ export function graphqlMockResolvers(schema: GraphQLSchema, options: GraphQLMock
     let end = Math.max(start, Math.min(before, connectionSize));
     if (typeof args.first === 'number') end = Math.min(end, start + Math.max(0, args.first));
     else if (typeof args.last === 'number') start = Math.max(start, end - Math.max(0, args.last));
-    return { __typename: type.name, key: connectionKey, page: { connectionKey, start, end, total: connectionSize } };
+    return { __typename: type.name, key: connectionKey, page: { connectionKey, field, args, start, end, total: connectionSize } };
   };
 
   const items = (page: Page): number[] => Array.from({ length: page.end - page.start }, (_, offset) => page.start + offset);
@@ -246,16 +254,14 @@ export function graphqlMockResolvers(schema: GraphQLSchema, options: GraphQLMock
           (index): MockObject => ({ __typename: shape.edge.name, key: `${page.connectionKey}#${index}`, page, index }),
         );
       if (field.name === 'nodes')
-        return items(page).map((index) =>
-          sample(shape.node, shape.edge.getFields().node, `${page.connectionKey}#${index}`, {}, listLength),
-        );
+        return items(page).map((index) => sample(shape.node, page.field, `${page.connectionKey}#${index}`, page.args, listLength));
       if (field.name === 'pageInfo')
         return { __typename: shape.pageInfo.name, key: `${page.connectionKey}.pageInfo`, page } satisfies MockObject;
       if (/^total(Count)?$|^count$/.test(field.name) && isScalarType(getNamedType(field.type))) return page.total;
     }
     if (page && parent?.index !== undefined) {
       if (field.name === 'cursor') return encodeCursor(parent.index);
-      if (field.name === 'node') return sample(field.type, field, `${page.connectionKey}#${parent.index}`, {}, listLength);
+      if (field.name === 'node') return sample(field.type, page.field, `${page.connectionKey}#${parent.index}`, page.args, listLength);
     }
     if (page && parent?.index === undefined && !shape) {
       const first = page.start < page.end ? encodeCursor(page.start) : null;
@@ -284,7 +290,7 @@ export function graphqlMockResolvers(schema: GraphQLSchema, options: GraphQLMock
       resolvers[type.name] = { __resolveType: (value: unknown) => (value as MockObject).__typename };
       continue;
     }
-    if (!isObjectType(type) || isInputObjectType(type)) continue;
+    if (!isObjectType(type)) continue;
     const fields: GraphQLMockResolvers[string] = {};
     for (const field of Object.values(type.getFields())) {
       if (type === subscriptionType) {
