@@ -47,7 +47,7 @@ export function sampleString(fieldName: string, hash: number): string {
   const number = (hash >>> 16) % 1000;
   if (lower.includes('email')) return `${word}.${other}${number}@example.com`;
   if (/(url|uri|href|link|website)$/.test(lower)) return `https://example.com/${word}/${number}`;
-  if (/(^|_)id$|Id$/.test(fieldName) || lower === 'id' || lower === 'uuid') return `${word}-${number}`;
+  if (/(^|_)id$|Id$/.test(fieldName) || lower === 'uuid') return `${word}-${number}`;
   if (lower.includes('token') || lower.includes('cursor')) return '';
   if (lower.includes('phone')) return `+1-555-${String(number).padStart(4, '0')}`;
   if (/(name|title|label)$/.test(lower)) return `${capitalized(word)} ${capitalized(other)}`;
