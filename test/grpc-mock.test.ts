@@ -28,6 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../generators/core/pipeline/generate.js';
 import { grpcMockServices, type GrpcMockOptions } from '../generators/proto/mock.js';
 import { file_acme_tasks_v1_tasks, TaskService, TaskStatus } from '../out/grpc/acme/tasks/v1/tasks_pb.js';
+import { createClient } from '../out/grpc/client.js';
 import { createConnectClient } from '../out/grpc/client-web.js';
 import { createGrpcServer } from '../out/grpc/server.js';
 import { writeFiles } from './support/client-generate.js';
@@ -181,6 +182,26 @@ describe('gRPC/Connect mocks in the generated server of the example', () => {
     for await (const task of service.listTasks({ projectId: 'p' }))
       streamed.push(accepted(TaskService.method.listTasks.output, toBinary(TaskService.method.listTasks.output, task), registry));
     expect(streamed).toHaveLength(3);
+  });
+
+  it('answers client and bidi streams through the generated Node client (gRPC over HTTP/2)', async () => {
+    const client = createClient({ baseUrl: `http://127.0.0.1:${running.port}`, timeout: 10_000 });
+    try {
+      async function* tasks() {
+        for (const title of ['a', 'b', 'c']) yield { title };
+      }
+      const imported = await client.taskService.importTasks(tasks());
+      accepted(TaskService.method.importTasks.output, toBinary(TaskService.method.importTasks.output, imported), registry);
+      async function* events() {
+        for (const id of ['1', '2']) yield { task: { id } };
+      }
+      const answers = [];
+      for await (const event of client.taskService.syncTasks(events()))
+        answers.push(accepted(TaskService.method.syncTasks.output, toBinary(TaskService.method.syncTasks.output, event), registry));
+      expect(answers).toHaveLength(2);
+    } finally {
+      client.close();
+    }
   });
 
   it('answers the google.api.http routes too (REST transcoding of the same handlers)', async () => {
