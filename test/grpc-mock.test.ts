@@ -1,12 +1,13 @@
 /**
  * gRPC/Connect mocks (`grpcMockServices`, generators/proto/mock.ts) in the generated server of the
  * example proto, on 127.0.0.1: every method over plain gRPC with a stock @grpc/grpc-js client (raw
- * bytes, so nothing of ours decodes them) and the unary and server-streaming methods over Connect
- * with the generated client; every answer must survive protobuf-es's `fromBinary`/`toBinary`
- * round trip and a strict `fromJson` of its `toJson`. Streams send and answer the counts they
- * should. Then real protos of ../shared/corpus/protobuf through their own generated servers:
- * route_guide (all four kinds), helloworld, and Cloud Tasks (AIP-158 list methods page with
- * next_page_token).
+ * bytes, so nothing of ours decodes them), the unary and server-streaming methods over Connect with
+ * the generated browser client, client and bidi streams with the generated Node client, and the
+ * `google.api.http` routes over fetch; every answer must survive protobuf-es's
+ * `fromBinary`/`toBinary` round trip and a strict `fromJson` of its `toJson`. Streams send and
+ * answer the counts they should. Then real protos through their own generated servers: route_guide
+ * (all four kinds) and helloworld, Cloud Tasks (AIP-158 list methods page with next_page_token) and
+ * Datastore from ../shared/corpus/protobuf, and the kitchen-sink fixture (every field kind).
  */
 import { join } from 'node:path';
 import {
