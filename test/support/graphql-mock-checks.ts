@@ -57,31 +57,52 @@ function argumentsText(args: readonly GraphQLArgument[]): string {
   return given.length === 0 ? '' : `(${given.join(', ')})`;
 }
 
-function selection(schema: GraphQLSchema, type: GraphQLNamedType, depth: number): string {
+/** How far queries go: object levels, and inline fragments per abstract type (GitHub's `Node` has hundreds). */
+export interface QueryShape {
+  depth: number;
+  fragments?: number;
+}
+
+function selection(schema: GraphQLSchema, type: GraphQLNamedType, shape: QueryShape): string {
+  const { depth } = shape;
   if (isLeafType(type)) return '';
-  const objects: readonly GraphQLObjectType[] = isAbstractType(type) ? schema.getPossibleTypes(type) : isObjectType(type) ? [type] : [];
+  const possible = isAbstractType(type) ? schema.getPossibleTypes(type).slice(0, shape.fragments) : [];
+  const objects: readonly GraphQLObjectType[] = isAbstractType(type) ? possible : isObjectType(type) ? [type] : [];
+  // Fields of one name but different types in two fragments conflict (GitHub's `email: String` and
+  // `email: String!`): those are aliased by their object type.
+  const typesByName = new Map<string, Set<string>>();
+  for (const object of objects)
+    for (const field of Object.values(object.getFields()))
+      typesByName.set(field.name, (typesByName.get(field.name) ?? new Set()).add(String(field.type)));
   const fieldsOf = (object: GraphQLObjectType) =>
     Object.values(object.getFields())
       .filter((field) => isLeafType(getNamedType(field.type)) || depth > 1)
-      .map((field) => fieldText(schema, field, depth - 1))
+      .map((field) => {
+        const alias = (typesByName.get(field.name)?.size ?? 0) > 1 ? `${object.name}_${field.name}: ` : '';
+        return alias + fieldText(schema, field, { ...shape, depth: depth - 1 });
+      })
       .join(' ');
   if (isAbstractType(type)) return `{ __typename ${objects.map((object) => `... on ${object.name} { ${fieldsOf(object)} }`).join(' ')} }`;
   return `{ __typename ${fieldsOf(objects[0]!)} }`;
 }
 
-function fieldText(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>, depth: number): string {
-  return `${field.name}${argumentsText(field.args)} ${selection(schema, getNamedType(field.type), depth)}`.trim();
+function fieldText(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>, shape: QueryShape): string {
+  return `${field.name}${argumentsText(field.args)} ${selection(schema, getNamedType(field.type), shape)}`.trim();
 }
 
-/** One query per field of `root`, each selecting to `depth` levels of objects (leaves at every level, `__typename` everywhere). */
+/**
+ * One query per field of `root`, each selecting to `shape.depth` levels of objects (leaves at every
+ * level, `__typename` everywhere; abstract types with a fragment for each of their first
+ * `shape.fragments` object types, all by default).
+ */
 export function queriesForEveryField(
   schema: GraphQLSchema,
   root: GraphQLObjectType,
-  depth: number,
+  shape: QueryShape,
   keyword = 'query',
 ): Map<string, string> {
   const queries = new Map<string, string>();
-  for (const field of Object.values(root.getFields())) queries.set(field.name, `${keyword} { ${fieldText(schema, field, depth)} }`);
+  for (const field of Object.values(root.getFields())) queries.set(field.name, `${keyword} { ${fieldText(schema, field, shape)} }`);
   return queries;
 }
 
