@@ -4,7 +4,8 @@
  * client, every Query and Mutation field to depth 3 through third-party clients (graphql-request,
  * graphql-ws), and every answer executed again by graphql-js against the schema (no errors, the same
  * data back). Connections page with cursors; the same seed answers the same data. Then the same for
- * real schemas of ../shared/corpus/graphql, each through its own generated server.
+ * real schemas, each through its own generated server: SWAPI and Hacker News (../shared/corpus/graphql)
+ * and GitHub's public schema.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import type { Server } from 'node:http';
