@@ -45,17 +45,17 @@ export interface GrpcMockCallContext {
 }
 
 /** A message as handlers return it (`MessageInitShape`): fields by their local names. */
-type Init = Record<string, unknown>;
+type MessageInit = Record<string, unknown>;
 
 /** A request message as the server hands it over: fields by their local names. */
-type Request = Readonly<Record<string, unknown>>;
+type RequestMessage = Readonly<Record<string, unknown>>;
 
 /** One method's mock: its signature follows the method's streaming kind, as the generated `…Handlers` interfaces say. */
 export type GrpcMockHandler =
-  | ((request: Request, context: GrpcMockCallContext) => Init)
-  | ((request: Request, context: GrpcMockCallContext) => AsyncIterable<Init>)
-  | ((requests: AsyncIterable<Request>, context: GrpcMockCallContext) => Promise<Init>)
-  | ((requests: AsyncIterable<Request>, context: GrpcMockCallContext) => AsyncIterable<Init>);
+  | ((request: RequestMessage, context: GrpcMockCallContext) => MessageInit)
+  | ((request: RequestMessage, context: GrpcMockCallContext) => AsyncIterable<MessageInit>)
+  | ((requests: AsyncIterable<RequestMessage>, context: GrpcMockCallContext) => Promise<MessageInit>)
+  | ((requests: AsyncIterable<RequestMessage>, context: GrpcMockCallContext) => AsyncIterable<MessageInit>);
 
 /** The handlers of each service by its name, the shape `createGrpcServer(services)` takes. */
 export type GrpcMockServices = Record<string, Record<string, GrpcMockHandler>>;
@@ -225,8 +225,8 @@ export function grpcMockServices(services: readonly DescService[], options: Grpc
   };
 
   /** Every field of `type` set (one case per oneof), at `key`. */
-  const sampleMessage = (type: DescMessage, key: string, depth: number): Init => {
-    const init: Init = {};
+  const sampleMessage = (type: DescMessage, key: string, depth: number): MessageInit => {
+    const init: MessageInit = {};
     for (const member of type.members) {
       if (member.kind === 'oneof') {
         const chosen = member.fields[hash(`${key}.${member.name}`) % member.fields.length];
@@ -241,7 +241,7 @@ export function grpcMockServices(services: readonly DescService[], options: Grpc
   };
 
   /** A response of `method` at `key`, with the request's fields echoed where a response field has the same name and kind. */
-  const response = (method: DescMethod, key: string, request?: Request): Init => {
+  const response = (method: DescMethod, key: string, request?: RequestMessage): MessageInit => {
     const init = sampleMessage(method.output, key, 0);
     if (!request) return init;
     for (const field of method.output.fields) {
@@ -253,7 +253,7 @@ export function grpcMockServices(services: readonly DescService[], options: Grpc
     return init;
   };
 
-  const page = (method: DescMethod, list: ListMethod, request: Request, key: string): Init => {
+  const page = (method: DescMethod, list: ListMethod, request: RequestMessage, key: string): MessageInit => {
     const size = Number(request.pageSize ?? 0);
     if (size < 0) throw new ConnectError('page_size must not be negative', Code.InvalidArgument);
     const token = String(request.pageToken ?? '');
@@ -276,11 +276,12 @@ export function grpcMockServices(services: readonly DescService[], options: Grpc
       switch (method.methodKind) {
         case 'unary': {
           const list = listMethod(method);
-          methods[method.localName] = (request: Request) => (list ? page(method, list, request, key) : response(method, key, request));
+          methods[method.localName] = (request: RequestMessage) =>
+            list ? page(method, list, request, key) : response(method, key, request);
           break;
         }
         case 'server_streaming':
-          methods[method.localName] = async function* (request: Request, context: GrpcMockCallContext) {
+          methods[method.localName] = async function* (request: RequestMessage, context: GrpcMockCallContext) {
             for (let index = 0; index < streamCount && !context.signal.aborted; index++) {
               if (index > 0) await pause(interval, context.signal);
               if (context.signal.aborted) return;
@@ -289,14 +290,14 @@ export function grpcMockServices(services: readonly DescService[], options: Grpc
           };
           break;
         case 'client_streaming':
-          methods[method.localName] = async (requests: AsyncIterable<Request>) => {
+          methods[method.localName] = async (requests: AsyncIterable<RequestMessage>) => {
             let count = 0;
             for await (const _ of requests) count++;
             return response(method, `${key}#${count}`);
           };
           break;
         case 'bidi_streaming':
-          methods[method.localName] = async function* (requests: AsyncIterable<Request>) {
+          methods[method.localName] = async function* (requests: AsyncIterable<RequestMessage>) {
             let index = 0;
             for await (const request of requests) yield response(method, `${key}#${index++}`, request);
           };
