@@ -143,3 +143,35 @@ export async function resolveHeaders(option: HeadersOption | undefined): Promise
 export async function resolveCredential<T>(credential: Credential<T> | undefined): Promise<T | undefined> {
   return typeof credential === "function" ? await (credential as () => T | undefined | Promise<T | undefined>)() : credential;
 }
+
+/**
+ * A response body's chunks, at most `limit` bytes of them (0 = no limit): a larger `Content-Length`
+ * is refused before reading, and the count is checked while reading (the length may be absent or
+ * wrong). On a refusal the rest is cancelled unread and `tooLarge()` is thrown.
+ */
+export async function readLimitedBody(response: Response, limit: number, tooLarge: () => Error): Promise<Uint8Array[]> {
+  const chunks: Uint8Array[] = [];
+  const body = response.body;
+  if (body === null) return chunks;
+  if (limit > 0 && Number(response.headers.get("Content-Length")) > limit) {
+    await discardBody(response);
+    throw tooLarge();
+  }
+  const reader = body.getReader();
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return chunks;
+    size += value.byteLength;
+    if (limit > 0 && size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+}
+
+/** Cancels what is left of a response body (a pooled connection is then free again). */
+export function discardBody(response: Response): Promise<unknown> {
+  return (response.body?.cancel() ?? Promise.resolve()).catch(() => undefined);
+}

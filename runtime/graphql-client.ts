@@ -13,6 +13,8 @@
 import {
   backoffDelay,
   ClientError,
+  discardBody,
+  readLimitedBody,
   resolveCredential,
   resolveHeaders,
   type ClientErrorKind,
@@ -329,7 +331,7 @@ export class GraphQLHttp {
     for (let hops = 0; ; hops++) {
       const response = await (this.#options.fetch ?? fetch)(new Request(target, current));
       const refuse = async (location: string | undefined, reason: string): Promise<never> => {
-        await discard(response.body);
+        await discardBody(response);
         throw new GraphQLRequestError(
           "redirect",
           operation,
@@ -349,7 +351,7 @@ export class GraphQLHttp {
       if (next.origin !== origin)
         return refuse(next.href, `it leads to another origin than ${origin}; set url to the new origin if it is trusted`);
       if (hops === MAX_REDIRECTS) return refuse(next.href, `more than ${MAX_REDIRECTS} redirects`);
-      await discard(response.body);
+      await discardBody(response);
       // As fetch does: a 303, or a 301/302 after a POST, becomes a GET without body.
       if (current.method === "POST" && (response.status === 301 || response.status === 302 || response.status === 303)) {
         const headers = new Headers(current.headers);
@@ -362,39 +364,20 @@ export class GraphQLHttp {
 }
 
 /** Stops reading a body nobody will read (errors of an already closed stream are moot). */
-function discard(stream: { cancel(): Promise<void> } | null): Promise<unknown> {
-  return stream?.cancel().catch(() => undefined) ?? Promise.resolve();
-}
-
-/**
- * The body as text, at most `limit` bytes of it (0 = no limit): a larger `Content-Length` is
- * refused before reading, and the count is checked while reading (the length may be absent or wrong).
- */
+/** The body as text, at most `limit` bytes of it (0 = no limit). */
 async function readText(response: Response, limit: number, operation: string): Promise<string> {
-  const body = response.body;
-  if (body === null) return "";
-  const tooLarge = () =>
-    new GraphQLRequestError("too-large", operation, `the response is larger than maxResponseBytes (${limit} bytes)`, {
-      status: response.status,
-    });
-  if (limit > 0 && Number(response.headers.get("content-length")) > limit) {
-    await discard(body);
-    throw tooLarge();
-  }
-  const reader = body.getReader();
+  const chunks = await readLimitedBody(
+    response,
+    limit,
+    () =>
+      new GraphQLRequestError("too-large", operation, `the response is larger than maxResponseBytes (${limit} bytes)`, {
+        status: response.status,
+      }),
+  );
   const decoder = new TextDecoder();
   let text = "";
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    size += value.byteLength;
-    if (limit > 0 && size > limit) {
-      await discard(reader);
-      throw tooLarge();
-    }
-    text += decoder.decode(value, { stream: true });
-  }
+  for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
+  return text + decoder.decode();
 }
 
 /** `data`, `errors` and `extensions` of a GraphQL response, with `errors` always an array. */

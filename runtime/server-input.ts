@@ -6,6 +6,7 @@
  * operation does not take.
  */
 import type { IncomingMessage } from "node:http";
+import { type BodyRefusals, readBody as readLimitedBody } from "./http-body.js";
 import { HttpProblem } from "./server-types.js";
 import type { BodySpec, FieldSpec, OperationSpec, ParameterSpec, ParameterType, RouteNode } from "./server-spec.js";
 
@@ -455,10 +456,10 @@ export interface BodyLimits {
 }
 
 /**
- * Reads the body within `maxBodySize` bytes and `bodyTimeout` ms. A declared length over the limit
- * is refused before a byte is read (413); a body growing past it stops being buffered at that
- * point (413); a body still incomplete when the time is up is 408. Either way the connection is
- * marked to close, so the rest is never read.
+ * Reads the body within `maxBodySize` bytes and `bodyTimeout` ms (runtime/http-body.ts). A declared
+ * length over the limit is refused before a byte is read (413); a body growing past it stops being
+ * buffered at that point (413); a body still incomplete when the time is up is 408. Either way the
+ * connection is marked to close, so the rest is never read.
  */
 export function readBody(request: IncomingMessage, limits: BodyLimits): Promise<Uint8Array | undefined> {
   if (!hasBody(request)) return Promise.resolve(undefined);
@@ -470,81 +471,27 @@ export function readBody(request: IncomingMessage, limits: BodyLimits): Promise<
       new HttpProblem(400, "Bad Request", { detail: "Content-Length is not a number.", headers: { connection: "close" } }),
     );
   }
-  if (declared !== undefined && Number(declared) > limits.maxBodySize) return Promise.reject(tooLarge(limits.maxBodySize));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (error: unknown, body?: Uint8Array): void => {
-      if (late !== undefined) lateBodies.delete(late);
-      request.off("data", onData);
-      request.off("end", onEnd);
-      request.off("error", onError);
-      if (error) {
-        // Keep draining (discarding) what is in flight, so the answer is not lost to a TCP reset.
-        request.resume();
-        reject(error);
-      } else {
-        resolve(body);
-      }
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limits.maxBodySize) finish(tooLarge(limits.maxBodySize));
-      else chunks.push(chunk);
-    };
-    const onEnd = (): void => finish(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
-    const onError = (error: Error): void => finish(new ClientGoneError(error));
-    // A body that has arrived whole (`complete`: the parser has seen its end) cannot be late.
-    // Others join the bodies the shared watch checks, rather than each arming a timer.
-    const late: LateBody | undefined = request.complete
-      ? undefined
-      : {
-          deadline: Date.now() + limits.bodyTimeout,
-          expire: () =>
-            finish(
-              new HttpProblem(408, "Request Timeout", {
-                detail: `The request body did not arrive within ${limits.bodyTimeout} ms.`,
-                headers: { connection: "close" },
-              }),
-            ),
-        };
-    if (late !== undefined) watchBody(late);
-    request.on("data", onData);
-    request.on("end", onEnd);
-    request.on("error", onError);
-  });
+  return new Promise((resolve, reject) =>
+    readLimitedBody(request, limits.maxBodySize, limits.bodyTimeout, REFUSALS, (refusal, body) =>
+      refusal === undefined ? resolve(body) : reject(refusal),
+    ),
+  );
 }
 
-/** A body still arriving: when it is late, and what answers it then (408). */
-interface LateBody {
-  deadline: number;
-  expire: () => void;
-}
-
-/**
- * Bodies still arriving, checked by one timer every `BODY_WATCH_MS` while there are any: under
- * load that is one timer for every request rather than one armed and cleared per request (a
- * measurable share of a POST's CPU). A late body is answered within that much of its deadline.
- */
-const lateBodies = new Set<LateBody>();
-const BODY_WATCH_MS = 50;
-let bodyWatch: ReturnType<typeof setInterval> | undefined;
-
-function watchBody(body: LateBody): void {
-  lateBodies.add(body);
-  if (bodyWatch !== undefined) return;
-  bodyWatch = setInterval(() => {
-    if (lateBodies.size === 0) {
-      clearInterval(bodyWatch);
-      bodyWatch = undefined;
-      return;
-    }
-    const now = Date.now();
-    for (const late of lateBodies) if (late.deadline <= now) late.expire();
-  }, BODY_WATCH_MS);
-  // The watch never keeps a process alive on its own.
-  bodyWatch.unref();
-}
+/** The REST server's answers to a refused body: Problem Details, and the connection closes. */
+const REFUSALS: BodyRefusals<Error> = {
+  tooLarge: (limit) =>
+    new HttpProblem(413, "Content Too Large", {
+      detail: `The request body exceeds ${limit} bytes.`,
+      headers: { connection: "close" },
+    }),
+  late: (timeout) =>
+    new HttpProblem(408, "Request Timeout", {
+      detail: `The request body did not arrive within ${timeout} ms.`,
+      headers: { connection: "close" },
+    }),
+  broken: (error) => new ClientGoneError(error),
+};
 
 /** What a framework's body parser left in `request.body`, as bytes again. */
 function parsedBody(request: IncomingMessage): Uint8Array | undefined {
@@ -553,13 +500,6 @@ function parsedBody(request: IncomingMessage): Uint8Array | undefined {
   if (typeof body === "string") return Buffer.from(body);
   if (body !== undefined && body !== null) return Buffer.from(JSON.stringify(body));
   return undefined;
-}
-
-function tooLarge(limit: number): HttpProblem {
-  return new HttpProblem(413, "Content Too Large", {
-    detail: `The request body exceeds ${limit} bytes.`,
-    headers: { connection: "close" },
-  });
 }
 
 /** The client went away while its request was read: there is nobody to answer. */

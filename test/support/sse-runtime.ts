@@ -6,7 +6,7 @@
 import type { SseClient, SseEvent } from '../../runtime/sse-client.js';
 import type { SseEndpoint, SseEndpointOptions, Validator } from '../../runtime/sse-server.js';
 
-export const SSE_SERVER_FILES = ['cors-policy', 'client-limits', 'sse-format', 'sse-store', 'sse-http', 'sse-server'] as const;
+export const SSE_SERVER_FILES = ['cors-policy', 'client-limits', 'sse-format', 'sse-store', 'http-body', 'sse-http', 'sse-server'] as const;
 export const SSE_CLIENT_FILES = ['client-common', 'sse-client'] as const;
 export const SSE_FILES = [...SSE_SERVER_FILES, ...SSE_CLIENT_FILES] as const;
 

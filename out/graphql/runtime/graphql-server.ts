@@ -31,6 +31,7 @@ import { createHandler, parseRequestParams, type OperationArgs, type Request, ty
 import { applyCors, CorsPolicy, type CorsSurface } from "./cors-policy.js";
 import type { PreparedOperation } from "./graphql-documents.js";
 import { ErrorCode, codedError } from "./graphql-errors.js";
+import { type BodyRefusals, readBody as readLimitedBody } from "./http-body.js";
 import { Executor, serializerOf, type GraphQLRequest, type GraphQLServerOptions, type ServerDefinition } from "./graphql-execution.js";
 import type { RateLimitVerdict } from "./graphql-rate-limit.js";
 import type { ExecutionState, Viewer } from "./graphql-schema.js";
@@ -494,42 +495,17 @@ function errorResponse(status: number, statusText: string, message: string, code
 
 /**
  * The body as text, or the answer when it is too large (413), too slow (408: not complete within
- * `timeoutMs` of the headers) or the client went away. Linear in its size; on 413 and 408 the
- * rest is discarded unread and the connection closes with the answer.
+ * `timeoutMs` of the headers) or the client went away (runtime/http-body.ts).
  */
 function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: number, resolve: (body: string | Response) => void): void {
-  const tooLarge = () =>
-    errorResponse(413, "Content Too Large", `The request body is larger than ${maxBytes} bytes.`, ErrorCode.PayloadTooLarge);
-  if (Number(request.headers["content-length"]) > maxBytes) return resolve(tooLarge());
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const finish = (answer: string | Response): void => {
-    if (timer !== undefined) clearTimeout(timer);
-    request.off("data", onData);
-    request.off("end", onEnd);
-    request.off("error", onError);
-    // Discard what is still in flight, so the answer is not lost to a TCP reset.
-    if (typeof answer !== "string") request.resume();
-    resolve(answer);
-  };
-  const onData = (chunk: Buffer): void => {
-    size += chunk.length;
-    if (size > maxBytes) finish(tooLarge());
-    else chunks.push(chunk);
-  };
-  const onEnd = (): void => finish(Buffer.concat(chunks, size).toString("utf8"));
-  const onError = (): void => finish(errorResponse(400, "Bad Request", "The request body could not be read.", ErrorCode.BadUserInput));
-  // A body that has arrived whole cannot be late: no timer to arm and clear.
-  const timer = request.complete
-    ? undefined
-    : setTimeout(
-        () =>
-          finish(
-            errorResponse(408, "Request Timeout", `The request body did not arrive within ${timeoutMs} ms.`, ErrorCode.RequestTimeout),
-          ),
-        timeoutMs,
-      );
-  request.on("data", onData);
-  request.on("end", onEnd);
-  request.on("error", onError);
+  readLimitedBody(request, maxBytes, timeoutMs, REFUSALS, (refusal, body) => resolve(refusal ?? body.toString("utf8")));
 }
+
+/** GraphQL's answers to a refused body: a GraphQL error response, and the connection closes. */
+const REFUSALS: BodyRefusals<Response> = {
+  tooLarge: (limit) =>
+    errorResponse(413, "Content Too Large", `The request body is larger than ${limit} bytes.`, ErrorCode.PayloadTooLarge),
+  late: (timeout) =>
+    errorResponse(408, "Request Timeout", `The request body did not arrive within ${timeout} ms.`, ErrorCode.RequestTimeout),
+  broken: () => errorResponse(400, "Bad Request", "The request body could not be read.", ErrorCode.BadUserInput),
+};

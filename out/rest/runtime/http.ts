@@ -15,6 +15,8 @@
  */
 import {
   backoffDelay,
+  discardBody,
+  readLimitedBody,
   resolveCredential,
   resolveHeaders,
   type CommonClientOptions,
@@ -291,7 +293,7 @@ export function httpClient(options: ClientOptions<object>, defaults: ClientDefau
     for (let hops = 0; ; hops++) {
       const response = await dispatch(request);
       const refuse = async (location: string | undefined, reason: string): Promise<never> => {
-        await discard(response);
+        await discardBody(response);
         throw new ApiRedirectError(operation, request.method, request.url, response.status, location, reason);
       };
       if (response.type === "opaqueredirect")
@@ -307,7 +309,7 @@ export function httpClient(options: ClientOptions<object>, defaults: ClientDefau
       if (target.origin !== origin)
         return refuse(target.href, `it leads to another origin than ${origin}; set baseUrl to the new origin if it is trusted`);
       if (hops === MAX_REDIRECTS) return refuse(target.href, `more than ${MAX_REDIRECTS} redirects`);
-      await discard(response);
+      await discardBody(response);
       request = redirected(request, target, response.status, body);
     }
   };
@@ -387,7 +389,7 @@ export function httpClient(options: ClientOptions<object>, defaults: ClientDefau
         try {
           const response = await (cache ? cache.fetch(request, (input) => follow(spec.id, input, body)) : follow(spec.id, request, body));
           if (canRetry && retry.statuses.includes(response.status)) {
-            await discard(response);
+            await discardBody(response);
             delay = retryAfter(response.headers) ?? backoffDelay(attempt, retry.baseDelay, retry.maxDelay);
           } else {
             const head = { status: response.status, headers: response.headers };
@@ -521,10 +523,6 @@ function encodeBody(spec: OperationSpec, value: unknown, headers: Headers): Requ
 // ---------------------------------------------------------------------------------------------
 // Responses
 
-function discard(response: Response): Promise<unknown> {
-  return (response.body?.cancel() ?? Promise.resolve()).catch(() => undefined);
-}
-
 /**
  * Reads and parses the body: JSON and text by `Content-Type`, anything else as a `Blob`. A 2xx
  * body that is not the JSON it claims to be fails with `fail.invalid`.
@@ -536,11 +534,12 @@ async function readResponse(
   fail: { tooLarge(): Error; invalid(data: string, cause: unknown): Error },
 ): Promise<unknown> {
   if (method === "HEAD" || [204, 205, 304].includes(response.status)) {
-    await discard(response);
+    await discardBody(response);
     return undefined;
   }
   const type = response.headers.get("Content-Type");
-  const blob = await readBlob(response, limit, fail.tooLarge);
+  // The parts `Blob` takes (DOM and Node name the type differently).
+  const blob = new Blob((await readLimitedBody(response, limit, fail.tooLarge)) as NonNullable<ConstructorParameters<typeof Blob>[0]>);
   if (type && !isJson(type) && !/^text\/|xml|x-www-form-urlencoded/i.test(type)) {
     return blob.size === 0 ? undefined : new Blob([blob], { type });
   }
@@ -553,35 +552,6 @@ async function readResponse(
     if (type === null || !response.ok) return text;
     throw fail.invalid(text, error);
   }
-}
-
-/**
- * The body's bytes, at most `limit` of them (0 = no limit): a larger `Content-Length` is refused
- * before reading, and the count is checked while reading (the length may be absent or wrong).
- */
-async function readBlob(response: Response, limit: number, tooLarge: () => Error): Promise<Blob> {
-  const body = response.body;
-  // The parts `Blob` takes (DOM and Node name the type differently).
-  const chunks: NonNullable<ConstructorParameters<typeof Blob>[0]> = [];
-  let size = 0;
-  if (body) {
-    if (limit > 0 && Number(response.headers.get("Content-Length")) > limit) {
-      await discard(response);
-      throw tooLarge();
-    }
-    const reader = body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (limit > 0 && size > limit) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      chunks.push(value as (typeof chunks)[number]);
-    }
-  }
-  return new Blob(chunks);
 }
 
 // ---------------------------------------------------------------------------------------------
