@@ -895,3 +895,92 @@ function validULabel(points: number[] | undefined): boolean {
   }
   return !(arabicDigits && extendedDigits);
 }
+
+// ---- Standard Schema --------------------------------------------------------------------------
+// Every generated validator is also a Standard Schema v1 (https://standardschema.dev), the interface
+// Zod, Valibot and ArkType implement, so it plugs into whatever accepts one (Hono's `sValidator`,
+// tRPC inputs, TanStack Form…). The interface is declared here, member for member the same as
+// `@standard-schema/spec`'s `StandardSchemaV1`, so nothing depends on that package.
+
+/** A Standard Schema v1: `~standard.validate(value)` answers `{ value }` or `{ issues }`. */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly "~standard": StandardSchemaV1Props<Input, Output>;
+}
+
+export interface StandardSchemaV1Props<Input = unknown, Output = Input> {
+  readonly version: 1;
+  readonly vendor: string;
+  readonly validate: (
+    value: unknown,
+    options?: StandardSchemaV1Options | undefined,
+  ) => StandardSchemaV1Result<Output> | Promise<StandardSchemaV1Result<Output>>;
+  /** Types only (never set at run time), for `InferInput`/`InferOutput`. */
+  readonly types?: StandardSchemaV1Types<Input, Output> | undefined;
+}
+
+export interface StandardSchemaV1Options {
+  readonly libraryOptions?: Record<string, unknown> | undefined;
+}
+
+export type StandardSchemaV1Result<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<StandardSchemaV1Issue> };
+
+export interface StandardSchemaV1Issue {
+  readonly message: string;
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+}
+
+export interface StandardSchemaV1Types<Input = unknown, Output = Input> {
+  readonly input: Input;
+  readonly output: Output;
+}
+
+/**
+ * `validateX` as a Standard Schema (`XSchema` in the generated modules): the same single pass, its
+ * errors as issues (`standardIssues`). Synchronous, whatever the interface allows.
+ */
+export function standardSchema<T>(validate: (value: unknown) => ValidationResult<T>): StandardSchemaV1<T> {
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "codegen",
+      validate(value) {
+        const result = validate(value);
+        return result.ok ? { value: result.value } : { issues: standardIssues(value, result.errors) };
+      },
+    },
+  };
+}
+
+/**
+ * Our errors as Standard Schema issues. The JSON pointer becomes path segments (`~1` → `/`,
+ * `~0` → `~`), a segment indexing an array of `value` a number; the root has no path. The message
+ * names where, as a consumer shows it alone: `title is required`, `labels[0].name must match…`,
+ * `value must be an object`.
+ */
+export function standardIssues(value: unknown, errors: readonly ValidationError[]): StandardSchemaV1Issue[] {
+  return errors.map((error) => {
+    if (error.path === "") return { message: `value ${error.message}` };
+    const path: Array<string | number> = [];
+    let at: unknown = value;
+    for (const token of error.path.slice(1).split("/")) {
+      const key = token.indexOf("~") === -1 ? token : token.replace(/~1/g, "/").replace(/~0/g, "~");
+      const segment = Array.isArray(at) && /^(?:0|[1-9]\d*)$/.test(key) ? Number(key) : key;
+      path.push(segment);
+      at = typeof at === "object" && at !== null && hasOwn(at, key) ? (at as Record<string, unknown>)[key] : undefined;
+    }
+    return { message: `${pathText(path)} ${error.message}`, path };
+  });
+}
+
+/** `labels[0].name`, `["content-type"]`: a path as a reader would write it. */
+function pathText(path: ReadonlyArray<string | number>): string {
+  let text = "";
+  for (const segment of path) {
+    if (typeof segment === "number") text += `[${segment}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(segment)) text += text === "" ? segment : `.${segment}`;
+    else text += `[${JSON.stringify(segment)}]`;
+  }
+  return text;
+}

@@ -15,6 +15,7 @@ import {
   reqRef,
   reqString,
   reqUuid,
+  standardSchema,
   validate,
   validUuid,
 } from "./runtime/validation.js";
@@ -60,6 +61,8 @@ export function validateAckPayload(value) {
   return validate(value, checkAckPayload);
 }
 
+export const AckPayloadSchema = /* @__PURE__ */ standardSchema(validateAckPayload);
+
 function checkAckPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
@@ -79,6 +82,8 @@ export function isAssignee(value) {
 export function validateAssignee(value) {
   return validate(value, checkAssignee);
 }
+
+export const AssigneeSchema = /* @__PURE__ */ standardSchema(validateAssignee);
 
 function checkAssignee(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "discriminator", "must be an object with a \"kind\" property");
@@ -105,6 +110,8 @@ export function validateAuthPayload(value) {
   return validate(value, checkAuthPayload);
 }
 
+export const AuthPayloadSchema = /* @__PURE__ */ standardSchema(validateAuthPayload);
+
 function checkAuthPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
@@ -126,6 +133,8 @@ export function isChatClientMessage(value) {
 export function validateChatClientMessage(value) {
   return validate(value, checkChatClientMessage);
 }
+
+export const ChatClientMessageSchema = /* @__PURE__ */ standardSchema(validateChatClientMessage);
 
 function checkChatClientMessage(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "discriminator", "must be an object with a \"type\" property");
@@ -158,6 +167,8 @@ export function validateChatLine(value) {
   return validate(value, checkChatLine);
 }
 
+export const ChatLineSchema = /* @__PURE__ */ standardSchema(validateChatLine);
+
 function checkChatLine(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
@@ -178,6 +189,8 @@ export function isChatServerMessage(value) {
 export function validateChatServerMessage(value) {
   return validate(value, checkChatServerMessage);
 }
+
+export const ChatServerMessageSchema = /* @__PURE__ */ standardSchema(validateChatServerMessage);
 
 function checkChatServerMessage(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "discriminator", "must be an object with a \"type\" property");
@@ -213,6 +226,8 @@ export function validateChunkPayload(value) {
   return validate(value, checkChunkPayload);
 }
 
+export const ChunkPayloadSchema = /* @__PURE__ */ standardSchema(validateChunkPayload);
+
 function checkChunkPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   const o1 = value;
@@ -226,6 +241,8 @@ export function isCorrelationId(value) {
 export function validateCorrelationId(value) {
   return validate(value, checkCorrelationId);
 }
+
+export const CorrelationIdSchema = /* @__PURE__ */ standardSchema(validateCorrelationId);
 
 function checkCorrelationId(value, errors) {
   if (typeof value !== "string") return fail(errors, "", "type", "must be a string");
@@ -241,6 +258,8 @@ export function isErrorPayload(value) {
 export function validateErrorPayload(value) {
   return validate(value, checkErrorPayload);
 }
+
+export const ErrorPayloadSchema = /* @__PURE__ */ standardSchema(validateErrorPayload);
 
 function checkErrorPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -266,6 +285,8 @@ export function validateJoinPayload(value) {
   return validate(value, checkJoinPayload);
 }
 
+export const JoinPayloadSchema = /* @__PURE__ */ standardSchema(validateJoinPayload);
+
 function checkJoinPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
@@ -286,6 +307,8 @@ export function validateJoinedPayload(value) {
   return validate(value, checkJoinedPayload);
 }
 
+export const JoinedPayloadSchema = /* @__PURE__ */ standardSchema(validateJoinedPayload);
+
 function checkJoinedPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
@@ -305,6 +328,8 @@ export function isLabel(value) {
 export function validateLabel(value) {
   return validate(value, checkLabel);
 }
+
+export const LabelSchema = /* @__PURE__ */ standardSchema(validateLabel);
 
 function checkLabel(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -333,6 +358,8 @@ export function validatePersonAssignee(value) {
   return validate(value, checkPersonAssignee);
 }
 
+export const PersonAssigneeSchema = /* @__PURE__ */ standardSchema(validatePersonAssignee);
+
 function checkPersonAssignee(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
@@ -351,6 +378,8 @@ export function isPingPayload(value) {
 export function validatePingPayload(value) {
   return validate(value, checkPingPayload);
 }
+
+export const PingPayloadSchema = /* @__PURE__ */ standardSchema(validatePingPayload);
 
 function checkPingPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -372,6 +401,8 @@ export function validatePongPayload(value) {
   return validate(value, checkPongPayload);
 }
 
+export const PongPayloadSchema = /* @__PURE__ */ standardSchema(validatePongPayload);
+
 function checkPongPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
@@ -392,6 +423,8 @@ export function validateRoomId(value) {
   return validate(value, checkRoomId);
 }
 
+export const RoomIdSchema = /* @__PURE__ */ standardSchema(validateRoomId);
+
 function checkRoomId(value, errors) {
   if (typeof value !== "string") return fail(errors, "", "type", "must be a string");
   if (!validUuid(value)) return fail(errors, "", "format", "must be a valid uuid");
@@ -405,6 +438,8 @@ export function isSayPayload(value) {
 export function validateSayPayload(value) {
   return validate(value, checkSayPayload);
 }
+
+export const SayPayloadSchema = /* @__PURE__ */ standardSchema(validateSayPayload);
 
 function checkSayPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -431,6 +466,8 @@ export function isSummaryRequestPayload(value) {
 export function validateSummaryRequestPayload(value) {
   return validate(value, checkSummaryRequestPayload);
 }
+
+export const SummaryRequestPayloadSchema = /* @__PURE__ */ standardSchema(validateSummaryRequestPayload);
 
 function checkSummaryRequestPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -463,6 +500,8 @@ export function isTask(value) {
 export function validateTask(value) {
   return validate(value, checkTask);
 }
+
+export const TaskSchema = /* @__PURE__ */ standardSchema(validateTask);
 
 function checkTask(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -538,6 +577,8 @@ export function validateTaskCreatedPayload(value) {
   return validate(value, checkTaskCreatedPayload);
 }
 
+export const TaskCreatedPayloadSchema = /* @__PURE__ */ standardSchema(validateTaskCreatedPayload);
+
 function checkTaskCreatedPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   const o1 = value;
@@ -551,6 +592,8 @@ export function isTaskDeletedPayload(value) {
 export function validateTaskDeletedPayload(value) {
   return validate(value, checkTaskDeletedPayload);
 }
+
+export const TaskDeletedPayloadSchema = /* @__PURE__ */ standardSchema(validateTaskDeletedPayload);
 
 function checkTaskDeletedPayload(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -566,6 +609,8 @@ export function validateTaskStatus(value) {
   return validate(value, checkTaskStatus);
 }
 
+export const TaskStatusSchema = /* @__PURE__ */ standardSchema(validateTaskStatus);
+
 function checkTaskStatus(value, errors) {
   if (typeof value !== "string") return fail(errors, "", "type", "must be a string");
   if (value !== "todo" && value !== "in_progress" && value !== "done") return fail(errors, "", "enum", "must be one of \"todo\", \"in_progress\", \"done\"");
@@ -580,6 +625,8 @@ export function validateTaskSummaryEvent(value) {
   return validate(value, checkTaskSummaryEvent);
 }
 
+export const TaskSummaryEventSchema = /* @__PURE__ */ standardSchema(validateTaskSummaryEvent);
+
 function checkTaskSummaryEvent(value, errors) {
   return checkChunkPayload(value, errors);
 }
@@ -591,6 +638,8 @@ export function isTaskSummaryRequest(value) {
 export function validateTaskSummaryRequest(value) {
   return validate(value, checkTaskSummaryRequest);
 }
+
+export const TaskSummaryRequestSchema = /* @__PURE__ */ standardSchema(validateTaskSummaryRequest);
 
 function checkTaskSummaryRequest(value, errors) {
   return checkSummaryRequestPayload(value, errors);
@@ -604,6 +653,8 @@ export function validateTaskUpdatedPayload(value) {
   return validate(value, checkTaskCreatedPayload);
 }
 
+export const TaskUpdatedPayloadSchema = /* @__PURE__ */ standardSchema(validateTaskUpdatedPayload);
+
 export function isTasksEvent(value) {
   return checkTasksEvent(value);
 }
@@ -611,6 +662,8 @@ export function isTasksEvent(value) {
 export function validateTasksEvent(value) {
   return validate(value, checkTasksEvent);
 }
+
+export const TasksEventSchema = /* @__PURE__ */ standardSchema(validateTasksEvent);
 
 function checkTasksEvent(value, errors) {
   if (!(checkTaskCreatedPayload(value) || checkTaskCreatedPayload(value) || checkTaskDeletedPayload(value))) return fail(errors, "", "anyOf", "must match at least one schema in anyOf");
@@ -624,6 +677,8 @@ export function isTeamAssignee(value) {
 export function validateTeamAssignee(value) {
   return validate(value, checkTeamAssignee);
 }
+
+export const TeamAssigneeSchema = /* @__PURE__ */ standardSchema(validateTeamAssignee);
 
 function checkTeamAssignee(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");

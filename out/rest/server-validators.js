@@ -6,6 +6,7 @@ import {
   optRef,
   optString,
   reqUuid,
+  standardSchema,
   validate,
 } from "./runtime/validation.js";
 import { isTaskStatus, validateTaskStatus } from "./validators.js";
@@ -19,6 +20,8 @@ export function isListProjectsQuery(value) {
 export function validateListProjectsQuery(value) {
   return validate(value, checkListProjectsQuery);
 }
+
+export const ListProjectsQuerySchema = /* @__PURE__ */ standardSchema(validateListProjectsQuery);
 
 function checkListProjectsQuery(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -53,6 +56,8 @@ export function validateCreateProjectHeaders(value) {
   return validate(value, checkCreateProjectHeaders);
 }
 
+export const CreateProjectHeadersSchema = /* @__PURE__ */ standardSchema(validateCreateProjectHeaders);
+
 function checkCreateProjectHeaders(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
@@ -74,6 +79,8 @@ export function validateGetProjectPath(value) {
   return validate(value, checkGetProjectPath);
 }
 
+export const GetProjectPathSchema = /* @__PURE__ */ standardSchema(validateGetProjectPath);
+
 function checkGetProjectPath(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   const o1 = value;
@@ -88,6 +95,8 @@ export function validateDeleteProjectPath(value) {
   return validate(value, checkGetProjectPath);
 }
 
+export const DeleteProjectPathSchema = /* @__PURE__ */ standardSchema(validateDeleteProjectPath);
+
 export function isListProjectTasksPath(value) {
   return checkGetProjectPath(value);
 }
@@ -96,6 +105,8 @@ export function validateListProjectTasksPath(value) {
   return validate(value, checkGetProjectPath);
 }
 
+export const ListProjectTasksPathSchema = /* @__PURE__ */ standardSchema(validateListProjectTasksPath);
+
 export function isListProjectTasksQuery(value) {
   return checkListProjectTasksQuery(value);
 }
@@ -103,6 +114,8 @@ export function isListProjectTasksQuery(value) {
 export function validateListProjectTasksQuery(value) {
   return validate(value, checkListProjectTasksQuery);
 }
+
+export const ListProjectTasksQuerySchema = /* @__PURE__ */ standardSchema(validateListProjectTasksQuery);
 
 function checkListProjectTasksQuery(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -148,6 +161,8 @@ export function validateCreateTaskPath(value) {
   return validate(value, checkGetProjectPath);
 }
 
+export const CreateTaskPathSchema = /* @__PURE__ */ standardSchema(validateCreateTaskPath);
+
 export function isCreateTaskHeaders(value) {
   return checkCreateProjectHeaders(value);
 }
@@ -156,6 +171,8 @@ export function validateCreateTaskHeaders(value) {
   return validate(value, checkCreateProjectHeaders);
 }
 
+export const CreateTaskHeadersSchema = /* @__PURE__ */ standardSchema(validateCreateTaskHeaders);
+
 export function isGetTaskPath(value) {
   return checkGetTaskPath(value);
 }
@@ -163,6 +180,8 @@ export function isGetTaskPath(value) {
 export function validateGetTaskPath(value) {
   return validate(value, checkGetTaskPath);
 }
+
+export const GetTaskPathSchema = /* @__PURE__ */ standardSchema(validateGetTaskPath);
 
 function checkGetTaskPath(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -178,6 +197,8 @@ export function validateGetTaskHeaders(value) {
   return validate(value, checkGetTaskHeaders);
 }
 
+export const GetTaskHeadersSchema = /* @__PURE__ */ standardSchema(validateGetTaskHeaders);
+
 function checkGetTaskHeaders(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   const o1 = value;
@@ -192,6 +213,8 @@ export function validateReplaceTaskPath(value) {
   return validate(value, checkGetTaskPath);
 }
 
+export const ReplaceTaskPathSchema = /* @__PURE__ */ standardSchema(validateReplaceTaskPath);
+
 export function isReplaceTaskHeaders(value) {
   return checkReplaceTaskHeaders(value);
 }
@@ -199,6 +222,8 @@ export function isReplaceTaskHeaders(value) {
 export function validateReplaceTaskHeaders(value) {
   return validate(value, checkReplaceTaskHeaders);
 }
+
+export const ReplaceTaskHeadersSchema = /* @__PURE__ */ standardSchema(validateReplaceTaskHeaders);
 
 function checkReplaceTaskHeaders(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -214,6 +239,8 @@ export function validateDeleteTaskPath(value) {
   return validate(value, checkGetTaskPath);
 }
 
+export const DeleteTaskPathSchema = /* @__PURE__ */ standardSchema(validateDeleteTaskPath);
+
 export function isUpdateTaskPath(value) {
   return checkGetTaskPath(value);
 }
@@ -221,6 +248,8 @@ export function isUpdateTaskPath(value) {
 export function validateUpdateTaskPath(value) {
   return validate(value, checkGetTaskPath);
 }
+
+export const UpdateTaskPathSchema = /* @__PURE__ */ standardSchema(validateUpdateTaskPath);
 
 export function isUpdateTaskHeaders(value) {
   return checkReplaceTaskHeaders(value);
@@ -230,6 +259,8 @@ export function validateUpdateTaskHeaders(value) {
   return validate(value, checkReplaceTaskHeaders);
 }
 
+export const UpdateTaskHeadersSchema = /* @__PURE__ */ standardSchema(validateUpdateTaskHeaders);
+
 export function isUploadAttachmentPath(value) {
   return checkGetTaskPath(value);
 }
@@ -237,6 +268,8 @@ export function isUploadAttachmentPath(value) {
 export function validateUploadAttachmentPath(value) {
   return validate(value, checkGetTaskPath);
 }
+
+export const UploadAttachmentPathSchema = /* @__PURE__ */ standardSchema(validateUploadAttachmentPath);
 
 function checkTaskStatus(value, errors) {
   return errors === undefined ? isTaskStatus(value) : collected(validateTaskStatus(value), errors);

@@ -22,6 +22,7 @@ import {
   reqString,
   reqUriReference,
   reqUuid,
+  standardSchema,
   validate,
 } from "./runtime/validation.js";
 
@@ -66,6 +67,8 @@ export function validateAssignee(value) {
   return validate(value, checkAssignee);
 }
 
+export const AssigneeSchema = /* @__PURE__ */ standardSchema(validateAssignee);
+
 function checkAssignee(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "discriminator", "must be an object with a \"kind\" property");
   let ok = true;
@@ -91,6 +94,8 @@ export function validateAttachment(value) {
   return validate(value, checkAttachment);
 }
 
+export const AttachmentSchema = /* @__PURE__ */ standardSchema(validateAttachment);
+
 function checkAttachment(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
@@ -111,6 +116,8 @@ export function validateFieldError(value) {
   return validate(value, checkFieldError);
 }
 
+export const FieldErrorSchema = /* @__PURE__ */ standardSchema(validateFieldError);
+
 function checkFieldError(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   const o1 = value;
@@ -124,6 +131,8 @@ export function isLabel(value) {
 export function validateLabel(value) {
   return validate(value, checkLabel);
 }
+
+export const LabelSchema = /* @__PURE__ */ standardSchema(validateLabel);
 
 function checkLabel(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -152,6 +161,8 @@ export function validatePersonAssignee(value) {
   return validate(value, checkPersonAssignee);
 }
 
+export const PersonAssigneeSchema = /* @__PURE__ */ standardSchema(validatePersonAssignee);
+
 function checkPersonAssignee(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
@@ -170,6 +181,8 @@ export function isProblem(value) {
 export function validateProblem(value) {
   return validate(value, checkProblem);
 }
+
+export const ProblemSchema = /* @__PURE__ */ standardSchema(validateProblem);
 
 function checkProblem(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -193,6 +206,8 @@ export function isProject(value) {
 export function validateProject(value) {
   return validate(value, checkProject);
 }
+
+export const ProjectSchema = /* @__PURE__ */ standardSchema(validateProject);
 
 function checkProject(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -220,6 +235,8 @@ export function validateProjectInput(value) {
   return validate(value, checkProjectInput);
 }
 
+export const ProjectInputSchema = /* @__PURE__ */ standardSchema(validateProjectInput);
+
 function checkProjectInput(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
@@ -245,6 +262,8 @@ export function isProjectPage(value) {
 export function validateProjectPage(value) {
   return validate(value, checkProjectPage);
 }
+
+export const ProjectPageSchema = /* @__PURE__ */ standardSchema(validateProjectPage);
 
 function checkProjectPage(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -277,6 +296,8 @@ export function isTask(value) {
 export function validateTask(value) {
   return validate(value, checkTask);
 }
+
+export const TaskSchema = /* @__PURE__ */ standardSchema(validateTask);
 
 function checkTask(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -352,6 +373,8 @@ export function validateTaskInput(value) {
   return validate(value, checkTaskInput);
 }
 
+export const TaskInputSchema = /* @__PURE__ */ standardSchema(validateTaskInput);
+
 function checkTaskInput(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
@@ -426,6 +449,8 @@ export function validateTaskPage(value) {
   return validate(value, checkTaskPage);
 }
 
+export const TaskPageSchema = /* @__PURE__ */ standardSchema(validateTaskPage);
+
 function checkTaskPage(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
   let ok = true;
@@ -451,6 +476,8 @@ export function isTaskPatch(value) {
 export function validateTaskPatch(value) {
   return validate(value, checkTaskPatch);
 }
+
+export const TaskPatchSchema = /* @__PURE__ */ standardSchema(validateTaskPatch);
 
 function checkTaskPatch(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -493,6 +520,8 @@ export function validateTaskStatus(value) {
   return validate(value, checkTaskStatus);
 }
 
+export const TaskStatusSchema = /* @__PURE__ */ standardSchema(validateTaskStatus);
+
 function checkTaskStatus(value, errors) {
   if (typeof value !== "string") return fail(errors, "", "type", "must be a string");
   if (value !== "todo" && value !== "in_progress" && value !== "done") return fail(errors, "", "enum", "must be one of \"todo\", \"in_progress\", \"done\"");
@@ -506,6 +535,8 @@ export function isTeamAssignee(value) {
 export function validateTeamAssignee(value) {
   return validate(value, checkTeamAssignee);
 }
+
+export const TeamAssigneeSchema = /* @__PURE__ */ standardSchema(validateTeamAssignee);
 
 function checkTeamAssignee(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -525,6 +556,8 @@ export function isUploadAttachmentBody(value) {
 export function validateUploadAttachmentBody(value) {
   return validate(value, checkUploadAttachmentBody);
 }
+
+export const UploadAttachmentBodySchema = /* @__PURE__ */ standardSchema(validateUploadAttachmentBody);
 
 function checkUploadAttachmentBody(value, errors) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(errors, "", "type", "must be an object");
@@ -547,6 +580,8 @@ export function isValidationProblem(value) {
 export function validateValidationProblem(value) {
   return validate(value, checkValidationProblem);
 }
+
+export const ValidationProblemSchema = /* @__PURE__ */ standardSchema(validateValidationProblem);
 
 function checkValidationProblem(value, errors) {
   let ok = true;

@@ -94,7 +94,7 @@ function build(entries: Entry[], options: SchemaValidatorOptions, typeNames: Set
   const m = new ValidatorModule(options, typeNames);
   m.external = options.external;
   const taken = new Set([...typeNames]);
-  // The runtime's two types (ErrorCollector is a class, used here only as a type), under
+  // The runtime's three types (ErrorCollector is a class, used here only as a type), under
   // `Runtime<Name>` when a schema type has their name.
   const runtimeType = (name: string) => {
     const local = typeNames.has(name) ? uniqueName(`Runtime${name}`, taken) : name;
@@ -103,20 +103,35 @@ function build(entries: Entry[], options: SchemaValidatorOptions, typeNames: Set
   };
   const resultType = runtimeType('ValidationResult');
   m.collectorType = runtimeType('ErrorCollector');
+  const standardType = runtimeType('StandardSchemaV1');
   m.reserve(resultType);
   m.reserve(m.collectorType);
+  m.reserve(standardType);
   const cycles = new CycleCheck();
-  const declarations: string[] = [];
+  const exports: Array<{ entry: Entry; slot: number; is: string; validate: string; check: string }> = [];
   for (const entry of entries) {
     cycles.check(entry.doc, entry.schema);
     const is = m.reserve(`is${entry.suffix}`);
     const validate = m.reserve(`validate${entry.suffix}`);
-    const isSignature = `${is}(${VALUE}: unknown): ${entry.type ? `${VALUE} is ${entry.type}` : 'boolean'}`;
-    const type = entry.type ?? 'unknown';
-    const validateSignature = `${validate}(${VALUE}: unknown): ${resultType}<${type}>`;
     const slot = m.reserveSlot();
     const check = m.declare({ name: `check${entry.suffix}`, dir: entry.dir, doc: entry.doc, schema: entry.schema, pointer: entry.pointer });
-    if (m.javascript) declarations.push(`export declare function ${isSignature};`, `export declare function ${validateSignature};`);
+    exports.push({ entry, slot, is, validate, check });
+  }
+  // Each validator as a Standard Schema, `<X>Schema`: named once every exact name is taken, so a
+  // schema or type already called `TaskSchema` keeps its name and this one gets another.
+  const declarations: string[] = [];
+  for (const { entry, slot, is, validate, check } of exports) {
+    const standard = m.unique(`${entry.suffix}Schema`);
+    const type = entry.type ?? 'unknown';
+    const isSignature = `${is}(${VALUE}: unknown): ${entry.type ? `${VALUE} is ${entry.type}` : 'boolean'}`;
+    const validateSignature = `${validate}(${VALUE}: unknown): ${resultType}<${type}>`;
+    const standardValue = `/* @__PURE__ */ ${m.use('standardSchema')}(${validate})`;
+    if (m.javascript)
+      declarations.push(
+        `export declare function ${isSignature};`,
+        `export declare function ${validateSignature};`,
+        `export declare const ${standard}: ${standardType}<${type}>;`,
+      );
     m.fillSlot(
       slot,
       [
@@ -127,6 +142,8 @@ function build(entries: Entry[], options: SchemaValidatorOptions, typeNames: Set
         `export function ${m.javascript ? `${validate}(${VALUE})` : validateSignature} {`,
         `  return ${m.use('validate')}${m.javascript ? '' : `<${type}>`}(${VALUE}, ${check});`,
         '}',
+        '',
+        `export const ${standard}${m.javascript ? '' : `: ${standardType}<${type}>`} = ${standardValue};`,
       ].join('\n'),
     );
   }
@@ -143,6 +160,7 @@ function build(entries: Entry[], options: SchemaValidatorOptions, typeNames: Set
       : [
           `type ErrorCollector${m.collectorType === 'ErrorCollector' ? '' : ` as ${m.collectorType}`}`,
           `type ValidationResult${resultType === 'ValidationResult' ? '' : ` as ${resultType}`}`,
+          `type StandardSchemaV1${standardType === 'StandardSchemaV1' ? '' : ` as ${standardType}`}`,
         ]),
     ...RUNTIME_VALUES.filter((name) => new RegExp(`\\b${name}[(<]`).test(code)),
   ];

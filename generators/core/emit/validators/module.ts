@@ -129,6 +129,11 @@ export class ValidatorModule {
     return name;
   }
 
+  /** Reserves `base`, or `base2`, `base3`… when it is taken (names nothing else must have exactly). */
+  unique(base: string): string {
+    return uniqueName(base, this.taken);
+  }
+
   /** `plain` when the direction cannot change how `schema` validates, else `dir`. */
   effectiveDir(doc: JsonSchema, schema: JsonSchema, dir: Direction): Direction {
     return dir === 'plain' || !this.directions.sensitive(doc, schema) ? 'plain' : dir;
