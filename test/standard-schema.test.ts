@@ -9,6 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
+import * as esbuild from 'esbuild';
 import { sValidator } from '@hono/standard-validator';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { Hono } from 'hono';
@@ -136,6 +137,34 @@ describe('the generated <X>Schema exports', () => {
       for (const [, , init] of consts) expect(init).toMatch(/^\/\* @__PURE__ \*\/ standardSchema\(validate\w+\)$/);
       expect(text).not.toMatch(/^\w+\[?["'.]?~standard/m);
     }
+  });
+});
+
+describe('tree-shaking (esbuild, bundled and minified for browsers)', () => {
+  const bundle = async (source: string) => {
+    const result = await esbuild.build({
+      stdin: { contents: source, resolveDir: join(ROOT, 'out', 'rest'), loader: 'ts' },
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      logLevel: 'silent',
+    });
+    return result.outputFiles[0]!.text;
+  };
+
+  it('an app that imports validateTask alone bundles no Standard Schema; one that imports TaskSchema does', async () => {
+    const plain = await bundle('import { validateTask } from "./validators.js"; console.log(validateTask({}));');
+    expect(plain).not.toContain('~standard');
+    expect(plain).not.toContain('codegen');
+    const standard = await bundle('import { TaskSchema } from "./validators.js"; console.log(TaskSchema["~standard"].validate({}));');
+    expect(standard).toContain('~standard');
+    expect(standard).toContain('"codegen"');
+    // The other schemas' constants are dropped, and with them their validators (Problem's status
+    // range, which no Task reaches).
+    expect(standard).not.toContain('must be >= 100');
+    expect(await bundle('import { ProblemSchema } from "./validators.js"; console.log(ProblemSchema);')).toContain('must be >= 100');
   });
 });
 
