@@ -456,26 +456,29 @@ export interface BodyLimits {
 }
 
 /**
- * Reads the body within `maxBodySize` bytes and `bodyTimeout` ms (runtime/http-body.ts). A declared
- * length over the limit is refused before a byte is read (413); a body growing past it stops being
- * buffered at that point (413); a body still incomplete when the time is up is 408. Either way the
- * connection is marked to close, so the rest is never read.
+ * Reads the body within `maxBodySize` bytes and `bodyTimeout` ms (runtime/http-body.ts) and calls
+ * `done` once, with the bytes (undefined: no body) or the error. A declared length over the limit
+ * is refused before a byte is read (413); a body growing past it stops being buffered at that
+ * point (413); a body still incomplete when the time is up is 408. Either way the connection is
+ * marked to close, so the rest is never read. A callback, not a promise: a POST waits on no
+ * microtask for it.
  */
-export function readBody(request: IncomingMessage, limits: BodyLimits): Promise<Uint8Array | undefined> {
-  if (!hasBody(request)) return Promise.resolve(undefined);
+export function readBody(
+  request: IncomingMessage,
+  limits: BodyLimits,
+  done: (error: Error | undefined, body: Uint8Array | undefined) => void,
+): void {
+  if (!hasBody(request)) return done(undefined, undefined);
   // A body parser mounted before this listener (Express, Connect) has read the stream already.
-  if (request.readableEnded) return Promise.resolve(parsedBody(request));
+  if (request.readableEnded) return done(undefined, parsedBody(request));
   const declared = request.headers["content-length"];
   if (declared !== undefined && !/^\d+$/.test(declared)) {
-    return Promise.reject(
+    return done(
       new HttpProblem(400, "Bad Request", { detail: "Content-Length is not a number.", headers: { connection: "close" } }),
+      undefined,
     );
   }
-  return new Promise((resolve, reject) =>
-    readLimitedBody(request, limits.maxBodySize, limits.bodyTimeout, REFUSALS, (refusal, body) =>
-      refusal === undefined ? resolve(body) : reject(refusal),
-    ),
-  );
+  readLimitedBody(request, limits.maxBodySize, limits.bodyTimeout, REFUSALS, done);
 }
 
 /** The REST server's answers to a refused body: Problem Details, and the connection closes. */

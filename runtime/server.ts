@@ -474,13 +474,11 @@ export function createListener<Principal>(
           // Between authentication and idempotency: anonymous clients never get a body buffered.
           checkMediaType(exchange);
           const at = index;
-          readBody(exchange.raw, limits).then(
-            (bytes) => {
-              if (bytes !== undefined) exchange.body = bytes;
-              advance(exchange, at + 1, from, sink);
-            },
-            (error: unknown) => fail(exchange, from, at, sink, error),
-          );
+          readBody(exchange.raw, limits, (error, bytes) => {
+            if (error !== undefined) return fail(exchange, from, at, sink, error);
+            if (bytes !== undefined) exchange.body = bytes;
+            advance(exchange, at + 1, from, sink);
+          });
           return;
         }
         if (step.wrap) {
