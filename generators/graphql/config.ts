@@ -33,6 +33,8 @@ export interface GraphQLPluginConfig {
    * resolver-side shape in `ResolversTypes`.
    */
   mappers?: Record<string, string>;
+  /** `query` plugin: the first element of every TanStack Query key. Default `graphql` (`npx codegen`: the API's name). */
+  apiName?: string;
   /** `runtime` plugin only: which runtime file to write, e.g. `graphql-server.ts`. */
   file?: string;
 }

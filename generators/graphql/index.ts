@@ -1,10 +1,10 @@
 /**
- * GraphQL SDL (+ operation documents) → `types.ts`, `operations.ts`, `client.ts`, `server.ts` (and,
- * with `typedDocumentNodes`, `documents.ts`); the runtime files they import come with them
- * (core/pipeline/runtime-files.ts; a graphql-codegen setup writes them with the `runtime` plugin).
- * Each file is written by one of our graphql-codegen plugins (`plugins/`), called here directly
- * with the schema and documents the loader checked: the same plugins run unchanged inside a
- * user's own graphql-codegen setup.
+ * GraphQL SDL (+ operation documents) → `types.ts`, `operations.ts`, `client.ts`, `query.ts`,
+ * `server.ts` (and, with `typedDocumentNodes`, `documents.ts`); the runtime files they import come
+ * with them (core/pipeline/runtime-files.ts; a graphql-codegen setup writes them with the `runtime`
+ * plugin). Each file is written by one of our graphql-codegen plugins (`plugins/`), called here
+ * directly with the schema and documents the loader checked: the same plugins run unchanged inside
+ * a user's own graphql-codegen setup.
  */
 import type { PluginFunction, Types } from '@graphql-codegen/plugin-helpers';
 import type { GraphQLSchema } from 'graphql';
@@ -16,6 +16,7 @@ import { resolversScaffold } from './resolvers-scaffold.js';
 import * as client from './plugins/client.js';
 import * as documents from './plugins/documents.js';
 import * as operations from './plugins/operations.js';
+import * as query from './plugins/query.js';
 import * as server from './plugins/server.js';
 import * as types from './plugins/types.js';
 
@@ -33,6 +34,7 @@ export async function generateGraphQL({ api, templates }: GeneratorContext<'grap
     scalars: api.options.scalars,
     mappers: api.options.mappers,
     templates: api.templates,
+    apiName: api.name,
   };
   const files: GeneratedFile[] = [];
   const emit = async (plugin: Plugin, path: string) => {
@@ -45,6 +47,7 @@ export async function generateGraphQL({ api, templates }: GeneratorContext<'grap
   // For other GraphQL clients, on request: it imports a package's type our own client does not need.
   if (withOperations && api.options.typedDocumentNodes === true) await emit(documents.plugin, 'documents.ts');
   if (api.emit.includes('client') && withOperations) await emit(client.plugin, 'client.ts');
+  if (api.emit.includes('query') && withOperations) await emit(query.plugin, 'query.ts');
   if (api.emit.includes('server')) await emit(server.plugin, 'server.ts');
   const userFiles =
     api.emit.includes('server') && api.handlers ? [await resolversScaffold(input.schema, templates, api.handlers, api.output)] : [];

@@ -133,3 +133,10 @@ function rootFieldDescription(schema: GraphQLSchema, node: OperationDefinitionNo
   const root = schema.getRootType(node.operation as OperationTypeNode);
   return root?.getFields()[only.name.value]?.description ?? undefined;
 }
+
+/** Every variable is nullable or has a default (or there are none): the argument may be left out. */
+export function variablesOptional(operation: OperationInfo): boolean {
+  return (operation.node.variableDefinitions ?? []).every(
+    (variable) => variable.type.kind !== Kind.NON_NULL_TYPE || variable.defaultValue !== undefined,
+  );
+}

@@ -222,3 +222,82 @@ export interface ResolversContext {
   /** `Query: { … }` and the other root types' stubs, indented. */
   roots: string[];
 }
+
+/**
+ * `query.ts`: TanStack Query options per operation (`@tanstack/query-core` types), over the
+ * `GraphQLHttp` of `client.ts`'s runtime. Type and runtime names come printed by the file builder.
+ * @template graphql/query.ts.hbs
+ */
+export interface QueryFileContext extends HeaderContext {
+  /** The first element of every key, a string literal (config `apiName`; the API's name). */
+  apiName: string;
+  /** The same, safe inside a comment. */
+  apiNameDoc: string;
+  /** One per query, in document order. */
+  queries: QueryOptionsContext[];
+  /** One per query with a cursor-paginated connection (Relay `after` + `pageInfo`). */
+  infinite: InfiniteQueryContext[];
+  /** One per mutation, in document order. */
+  mutations: MutationOptionsContext[];
+}
+
+/** What every operation's options print. */
+interface OperationOptionsContext {
+  /** The GraphQL name, e.g. `GetTask`. */
+  name: string;
+  /** The same as a string literal: the key's second element. */
+  key: string;
+  /** The operation constant of `operations.ts` the options send. */
+  constant: string;
+  /** The result type, e.g. `GetTaskQuery`. */
+  result: string;
+  /** The error type, e.g. `GraphQLQueryError<GetTaskQuery>`. */
+  error: string;
+  /** The options function, e.g. `getTaskQueryOptions`. */
+  optionsFunction: string;
+}
+
+/** A query's key type, key function and options. */
+export interface QueryOptionsContext extends OperationOptionsContext {
+  /** Its JSDoc (the root field's description), indented by nothing. */
+  doc: string;
+  /** `GetTaskQueryKey`. */
+  keyType: string;
+  /** `getTaskQueryKey`. */
+  keyFunction: string;
+  /** The variables type; none when the operation declares no variables. */
+  variables: string | undefined;
+  /** Whether the variables may be left out. */
+  optional: boolean;
+}
+
+/** A cursor-paginated query's infinite options. */
+export interface InfiniteQueryContext extends OperationOptionsContext {
+  keyType: string;
+  keyFunction: string;
+  /** The variables without the cursor: `Omit<ProjectTasksQueryVariables, "after">`. */
+  variables: string;
+  /** The cursor variable's name, e.g. `after`. */
+  cursor: string;
+  /** The same as an object key. */
+  cursorKey: string;
+  /** Where the connection is in the result, for the docs: `project.tasks`. */
+  connection: string;
+  /** The expression after `page` that reads the connection's `pageInfo`: `.project?.tasks.pageInfo`. */
+  pageInfo: string;
+}
+
+/** A mutation's options and the invalidation its success runs. */
+export interface MutationOptionsContext extends OperationOptionsContext {
+  doc: string;
+  variables: string | undefined;
+  optional: boolean;
+  /** `invalidateAfterCreateTask`; none when no query selects a type it changes. */
+  invalidateFunction: string | undefined;
+  /** The invalidated queries' names as string literals. */
+  invalidated: string[];
+  /** The same for the docs: `` `GetTask`, `ProjectTasks` ``. */
+  invalidatedList: string;
+  /** The changed types those queries select, for the docs. */
+  typesList: string;
+}

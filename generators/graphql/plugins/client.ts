@@ -17,7 +17,7 @@ import { FileBuilder, publicRuntimeSymbols, symbol, typeSymbol, type ImportSymbo
 import { jsDoc, uniqueName } from '../../core/builder/names.js';
 import type { GraphQLPluginConfig } from '../config.js';
 import { DEFAULT_SOURCE } from '../config.js';
-import { operationSet, type OperationInfo } from '../operation-types.js';
+import { operationSet, variablesOptional } from '../operation-types.js';
 import { runtimeFilesOf } from '../../core/pipeline/runtime-files.js';
 import { renderer } from '../plugin-support.js';
 import type { ClientContext, ClientMethodContext } from '../template-context.js';
@@ -108,11 +108,4 @@ function clientContext(
 function clientReexports(subscriptions: boolean): ImportSymbol[] {
   const modules = ['client-common', 'graphql-client', 'graphql-client-persisted', ...(subscriptions ? ['graphql-subscriptions'] : [])];
   return modules.flatMap((module) => publicRuntimeSymbols(module));
-}
-
-/** Every variable is nullable or has a default (or there are none): the argument may be left out. */
-function variablesOptional(operation: OperationInfo): boolean {
-  return (operation.node.variableDefinitions ?? []).every(
-    (variable) => variable.type.kind !== Kind.NON_NULL_TYPE || variable.defaultValue !== undefined,
-  );
 }
