@@ -104,6 +104,17 @@ export const handlers = {
         yield task;
       }
     },
+    /** The tasks of a project, a page at a time (unary, AIP-158 pagination). */
+    async listProjectTasks(request) {
+      if (request.projectId === '') throw new ConnectError('project_id is required', Code.InvalidArgument);
+      // The token is the offset of the page; clients treat it as opaque.
+      const start = request.pageToken === '' ? 0 : Number(request.pageToken);
+      if (!Number.isSafeInteger(start) || start < 0) throw new ConnectError('page_token is not one this server gave', Code.InvalidArgument);
+      const size = request.pageSize > 0 ? Math.min(request.pageSize, 100) : 50;
+      const all = [...tasks.values()].filter((task) => task.projectId === request.projectId);
+      const end = start + size;
+      return { tasks: all.slice(start, end), nextPageToken: end < all.length ? String(end) : '' };
+    },
     /** Create many tasks from a stream; one answer at the end (client streaming). */
     async importTasks(requests) {
       const ids: string[] = [];

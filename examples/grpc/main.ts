@@ -14,7 +14,8 @@
  *     -d '{"id":"t1"}' http://127.0.0.1:<port>/acme.tasks.v1.TaskService/GetTask
  *
  * Credentials (metadata `authorization: Bearer <token>`): `demo-token` may do everything,
- * `reader-token` only GetTask and ListTasks (PERMISSION_DENIED otherwise); none is UNAUTHENTICATED.
+ * `reader-token` only GetTask, ListTasks and ListProjectTasks (PERMISSION_DENIED otherwise); none
+ * is UNAUTHENTICATED.
  * `grpc.health.v1.Health` needs none, nor does server reflection (`grpcurl -plaintext
  * 127.0.0.1:<port> list`, grpcui, Postman), which is off when NODE_ENV=production.
  *
@@ -35,7 +36,7 @@ const TOKENS: ReadonlyMap<string, User> = new Map([
   ['reader-token', { id: 'reader', role: 'reader' }],
 ]);
 
-const READS = new Set(['GetTask', 'ListTasks']);
+const READS = new Set(['GetTask', 'ListTasks', 'ListProjectTasks']);
 
 const origins = corsOrigins();
 

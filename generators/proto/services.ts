@@ -1,6 +1,6 @@
 /**
  * The service side of a proto API, for the requested files that declare services: `server.ts`,
- * `client.ts`, `client-web.ts`, the user's handler file (config `handlers`), and for methods with
+ * `client.ts`, `client-web.ts`, `query.ts` (TanStack Query options, with the clients), the user's handler file (config `handlers`), and for methods with
  * `google.api.http` rules `http-rules.ts` and `client-rest.ts`. Files without services get none of
  * these. The `runtime/grpc-*.ts` modules they import are added by the pipeline, from their imports.
  */
@@ -10,6 +10,7 @@ import { displayPath } from '../core/pipeline/paths.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { emitClients } from './client.js';
 import { handlerScaffold } from './handlers.js';
+import { emitQuery } from './query.js';
 import type { LoadedProto } from './load.js';
 import { describeRest, emitRest } from './rest.js';
 import { describeServices } from './server-model.js';
@@ -30,6 +31,8 @@ export async function emitServices(
   const files = [
     ...(server ? emitServer(model, templates, source, rest) : []),
     ...(client ? emitClients(model, templates, source) : []),
+    // The options take the clients of client-web.ts.
+    ...(client && emit.includes('query') ? [emitQuery(model, templates, source, api.name)] : []),
     ...emitRest(rest, templates, source, { server, client }),
   ];
   const userFiles = emit.includes('server') && api.handlers ? [await handlerScaffold(model, templates, api.handlers, api.output)] : [];

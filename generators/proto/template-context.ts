@@ -275,3 +275,72 @@ export interface JsonCodecsContext extends HeaderContext {
   /** Module-level constants of the enums the codecs use: names by number, numbers by name, closed enums' values. */
   enums: string[];
 }
+
+/**
+ * `query.ts`: TanStack Query options per method (`@tanstack/query-core` types) over the clients of
+ * `client-web.ts`. Type and runtime names come printed by the file builder.
+ * @template proto/query.ts.hbs
+ */
+export interface QueryFileContext extends HeaderContext {
+  /** The first element of every key, a string literal: the API's name. */
+  apiName: string;
+  /** The same, safe inside a comment. */
+  apiNameDoc: string;
+  /** Reads and server-streaming methods, in declaration order. */
+  queries: ProtoQueryContext[];
+  /** Reads with AIP-158 `page_token`/`next_page_token`. */
+  infinite: ProtoInfiniteContext[];
+  /** The other unary methods. */
+  mutations: ProtoMutationContext[];
+}
+
+/** What every method's options print. */
+interface ProtoMethodOptionsContext {
+  /** The method's full name in backticks, for the docs. */
+  method: string;
+  /** The full name as a string literal (`"acme.tasks.v1.TaskService.GetTask"`): the key's second element. */
+  key: string;
+  /** The service's client type, e.g. `TaskServiceWebClient`. */
+  client: string;
+  /** The client's method, e.g. `getTask`. */
+  call: string;
+  /** The input type, e.g. `MessageInitShape<typeof GetTaskRequestSchema>` (without the page token for infinite queries). */
+  input: string;
+  /** The request's schema (a value), which keys the input. */
+  schema: string;
+  /** The data of a call: the response message type (a list of them for a streamed query). */
+  data: string;
+  /** The method's comment as JSDoc. */
+  doc: string;
+  optionsFunction: string;
+}
+
+/** A read's or a server stream's query. */
+export interface ProtoQueryContext extends ProtoMethodOptionsContext {
+  /** Server streaming: the query function is `experimental_streamedQuery`. */
+  streamed: boolean;
+  keyType: string;
+  keyFunction: string;
+}
+
+/** An AIP-158 read's infinite query. */
+export interface ProtoInfiniteContext extends ProtoMethodOptionsContext {
+  keyType: string;
+  keyFunction: string;
+  /** The request's `page_token` as an object key, e.g. `pageToken`. */
+  pageTokenKey: string;
+  /** The response's `next_page_token` property, e.g. `nextPageToken`. */
+  nextPageToken: string;
+}
+
+/** A unary write's mutation options and the invalidation its success runs. */
+export interface ProtoMutationContext extends ProtoMethodOptionsContext {
+  /** `invalidateAfterCreateTask`; none when no read answers with a message it changes. */
+  invalidateFunction: string | undefined;
+  /** The invalidated methods' full names as string literals. */
+  invalidated: string[];
+  /** The same for the docs. */
+  invalidatedList: string;
+  /** The changed messages those reads answer with, for the docs. */
+  typesList: string;
+}

@@ -46,7 +46,7 @@ import { type GraphQLQueryError, resultData } from "./runtime/graphql-query.js";
 export { type GraphQLQueryError, GraphQLResponseError } from "./runtime/graphql-query.js";
 
 /** The key of the query `Viewer`, tagged with its data and error types. */
-export type ViewerQueryKey = DataTag<readonly ["graphql", "Viewer"], ViewerQuery, GraphQLQueryError<ViewerQuery>>;
+export type ViewerQueryKey = DataTag<["graphql", "Viewer"], ViewerQuery, GraphQLQueryError<ViewerQuery>>;
 
 /** `["graphql", "Viewer"]`: this query's entries in the cache. */
 export function viewerQueryKey(): ViewerQueryKey {
@@ -69,7 +69,7 @@ export function viewerQueryOptions(
 }
 
 /** The key of the query `GetTask`, tagged with its data and error types. */
-export type GetTaskQueryKey = DataTag<readonly ["graphql", "GetTask", GetTaskQueryVariables], GetTaskQuery, GraphQLQueryError<GetTaskQuery>>;
+export type GetTaskQueryKey = DataTag<["graphql", "GetTask", GetTaskQueryVariables], GetTaskQuery, GraphQLQueryError<GetTaskQuery>>;
 
 /** `["graphql", "GetTask", variables]`: this query's entries in the cache. */
 export function getTaskQueryKey(variables: GetTaskQueryVariables): GetTaskQueryKey {
@@ -89,7 +89,7 @@ export function getTaskQueryOptions(
 }
 
 /** The key of the query `ProjectTasks`, tagged with its data and error types. */
-export type ProjectTasksQueryKey = DataTag<readonly ["graphql", "ProjectTasks", ProjectTasksQueryVariables], ProjectTasksQuery, GraphQLQueryError<ProjectTasksQuery>>;
+export type ProjectTasksQueryKey = DataTag<["graphql", "ProjectTasks", ProjectTasksQueryVariables], ProjectTasksQuery, GraphQLQueryError<ProjectTasksQuery>>;
 
 /** `["graphql", "ProjectTasks", variables]`: this query's entries in the cache. */
 export function projectTasksQueryKey(variables: ProjectTasksQueryVariables): ProjectTasksQueryKey {
@@ -109,7 +109,7 @@ export function projectTasksQueryOptions(
 }
 
 /** The key of the query `Search`, tagged with its data and error types. */
-export type SearchQueryKey = DataTag<readonly ["graphql", "Search", SearchQueryVariables], SearchQuery, GraphQLQueryError<SearchQuery>>;
+export type SearchQueryKey = DataTag<["graphql", "Search", SearchQueryVariables], SearchQuery, GraphQLQueryError<SearchQuery>>;
 
 /** `["graphql", "Search", variables]`: this query's entries in the cache. */
 export function searchQueryKey(variables: SearchQueryVariables): SearchQueryKey {
@@ -134,7 +134,7 @@ export function searchQueryOptions(
 
 /** The key of the infinite query over `ProjectTasks`'s pages, tagged with its data and error types. */
 export type ProjectTasksInfiniteQueryKey = DataTag<
-  readonly ["graphql", "ProjectTasks", Omit<ProjectTasksQueryVariables, "after">, "infinite"],
+  ["graphql", "ProjectTasks", Omit<ProjectTasksQueryVariables, "after">, "infinite"],
   InfiniteData<ProjectTasksQuery, string | null>,
   GraphQLQueryError<ProjectTasksQuery>
 >;
@@ -188,8 +188,8 @@ export function createTaskMutationOptions(
 }
 
 /**
- * Marks the queries `CreateTask` may change stale, refetching those in use: `GetTask`, `ProjectTasks`, `Search`
- * (they select `Task`, which it changes). Its mutation options call it on success.
+ * Marks the queries `CreateTask` may change stale (they select `Task`, which it changes),
+ * refetching those in use: `GetTask`, `ProjectTasks`, `Search`. Its mutation options call it on success.
  */
 export async function invalidateAfterCreateTask(queryClient: QueryClient): Promise<void> {
   await Promise.all([
@@ -212,8 +212,8 @@ export function updateTaskMutationOptions(
 }
 
 /**
- * Marks the queries `UpdateTask` may change stale, refetching those in use: `GetTask`, `ProjectTasks`, `Search`
- * (they select `Task`, which it changes). Its mutation options call it on success.
+ * Marks the queries `UpdateTask` may change stale (they select `Task`, which it changes),
+ * refetching those in use: `GetTask`, `ProjectTasks`, `Search`. Its mutation options call it on success.
  */
 export async function invalidateAfterUpdateTask(queryClient: QueryClient): Promise<void> {
   await Promise.all([
@@ -240,8 +240,8 @@ export function deleteTaskMutationOptions(
 }
 
 /**
- * Marks the queries `DeleteTask` may change stale, refetching those in use: `GetTask`, `ProjectTasks`, `Search`
- * (they select `Task`, which it changes). Its mutation options call it on success.
+ * Marks the queries `DeleteTask` may change stale (they select `Task`, which it changes),
+ * refetching those in use: `GetTask`, `ProjectTasks`, `Search`. Its mutation options call it on success.
  */
 export async function invalidateAfterDeleteTask(queryClient: QueryClient): Promise<void> {
   await Promise.all([

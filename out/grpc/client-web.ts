@@ -20,6 +20,8 @@ import {
   type CreateTaskRequestSchema,
   type DeleteTaskRequestSchema,
   type GetTaskRequestSchema,
+  type ListProjectTasksRequestSchema,
+  type ListProjectTasksResponse,
   type ListTasksRequestSchema,
   type Task,
   TaskService,
@@ -72,6 +74,8 @@ export interface TaskServiceWebClient {
   deleteTask(request: MessageInitShape<typeof DeleteTaskRequestSchema>, options?: CallOptions): Promise<Empty>;
   /** The tasks of a project, streamed one by one (server streaming). */
   listTasks(request: MessageInitShape<typeof ListTasksRequestSchema>, options?: CallOptions): AsyncIterable<Task>;
+  /** The tasks of a project, a page at a time (unary, AIP-158 pagination). */
+  listProjectTasks(request: MessageInitShape<typeof ListProjectTasksRequestSchema>, options?: CallOptions): Promise<ListProjectTasksResponse>;
 }
 
 /** A gRPC-Web client of TaskService. */

@@ -21,6 +21,8 @@ import {
   type DeleteTaskRequestSchema,
   type GetTaskRequestSchema,
   type ImportTasksResponse,
+  type ListProjectTasksRequestSchema,
+  type ListProjectTasksResponse,
   type ListTasksRequestSchema,
   type Task,
   type TaskEvent,
@@ -72,6 +74,8 @@ export interface TaskServiceClient {
   deleteTask(request: MessageInitShape<typeof DeleteTaskRequestSchema>, options?: CallOptions): Promise<Empty>;
   /** The tasks of a project, streamed one by one (server streaming). */
   listTasks(request: MessageInitShape<typeof ListTasksRequestSchema>, options?: CallOptions): AsyncIterable<Task>;
+  /** The tasks of a project, a page at a time (unary, AIP-158 pagination). */
+  listProjectTasks(request: MessageInitShape<typeof ListProjectTasksRequestSchema>, options?: CallOptions): Promise<ListProjectTasksResponse>;
   /** Create many tasks from a stream; one answer at the end (client streaming). */
   importTasks(requests: AsyncIterable<MessageInitShape<typeof TaskSchema>>, options?: CallOptions): Promise<ImportTasksResponse>;
   /** Send changes and receive everyone's, live (bidirectional streaming). */

@@ -13,6 +13,8 @@ import {
   DeleteTaskRequestCodec,
   GetTaskRequestCodec,
   ImportTasksResponseCodec,
+  ListProjectTasksRequestCodec,
+  ListProjectTasksResponseCodec,
   ListTasksRequestCodec,
   TaskCodec,
   TaskEventCodec,
@@ -23,6 +25,8 @@ import {
   DeleteTaskRequestJsonCodec,
   GetTaskRequestJsonCodec,
   ImportTasksResponseJsonCodec,
+  ListProjectTasksRequestJsonCodec,
+  ListProjectTasksResponseJsonCodec,
   ListTasksRequestJsonCodec,
   TaskEventJsonCodec,
   TaskJsonCodec,
@@ -33,6 +37,8 @@ import {
   type DeleteTaskRequest,
   type GetTaskRequest,
   type ImportTasksResponseSchema,
+  type ListProjectTasksRequest,
+  type ListProjectTasksResponseSchema,
   type ListTasksRequest,
   type Task,
   type TaskEvent,
@@ -81,6 +87,8 @@ export interface TaskServiceHandlers<Principal = unknown> {
   deleteTask(request: DeleteTaskRequest, context: GrpcCallContext<Principal>): MaybePromise<MessageInitShape<typeof EmptySchema>>;
   /** The tasks of a project, streamed one by one (server streaming). */
   listTasks(request: ListTasksRequest, context: GrpcCallContext<Principal>): AsyncIterable<MessageInitShape<typeof TaskSchema>>;
+  /** The tasks of a project, a page at a time (unary, AIP-158 pagination). */
+  listProjectTasks(request: ListProjectTasksRequest, context: GrpcCallContext<Principal>): MaybePromise<MessageInitShape<typeof ListProjectTasksResponseSchema>>;
   /** Create many tasks from a stream; one answer at the end (client streaming). */
   importTasks(requests: AsyncIterable<Task>, context: GrpcCallContext<Principal>): MaybePromise<MessageInitShape<typeof ImportTasksResponseSchema>>;
   /** Send changes and receive everyone's, live (bidirectional streaming). */
@@ -102,8 +110,8 @@ export function createGrpcServer<Principal = unknown>(services: GrpcServices<Pri
   const bindings: ServiceBinding[] = [];
   if (services.TaskService) bindings.push({ service: TaskService, handlers: services.TaskService, http: TaskServiceHttpRules });
   // The gRPC path encodes and decodes with the generated codecs instead of reflection.
-  registerCodecs(GetTaskRequestCodec, TaskCodec, CreateTaskRequestCodec, UpdateTaskRequestCodec, DeleteTaskRequestCodec, ListTasksRequestCodec, ImportTasksResponseCodec, TaskEventCodec);
+  registerCodecs(GetTaskRequestCodec, TaskCodec, CreateTaskRequestCodec, UpdateTaskRequestCodec, DeleteTaskRequestCodec, ListTasksRequestCodec, ListProjectTasksRequestCodec, ListProjectTasksResponseCodec, ImportTasksResponseCodec, TaskEventCodec);
   // The REST routes read and write JSON with the generated JSON codecs instead of reflection.
-  registerJsonCodecs(GetTaskRequestJsonCodec, TaskJsonCodec, CreateTaskRequestJsonCodec, UpdateTaskRequestJsonCodec, DeleteTaskRequestJsonCodec, ListTasksRequestJsonCodec, ImportTasksResponseJsonCodec, TaskEventJsonCodec);
+  registerJsonCodecs(GetTaskRequestJsonCodec, TaskJsonCodec, CreateTaskRequestJsonCodec, UpdateTaskRequestJsonCodec, DeleteTaskRequestJsonCodec, ListTasksRequestJsonCodec, ListProjectTasksRequestJsonCodec, ListProjectTasksResponseJsonCodec, ImportTasksResponseJsonCodec, TaskEventJsonCodec);
   return serveGrpc(bindings, options);
 }

@@ -16,6 +16,10 @@ import {
   GetTaskRequestSchema,
   type ImportTasksResponse,
   ImportTasksResponseSchema,
+  type ListProjectTasksRequest,
+  ListProjectTasksRequestSchema,
+  type ListProjectTasksResponse,
+  ListProjectTasksResponseSchema,
   type ListTasksRequest,
   ListTasksRequestSchema,
   type Task,
@@ -264,6 +268,82 @@ export const ListTasksRequestCodec: MessageCodec<ListTasksRequest> = {
   schema: ListTasksRequestSchema,
   encode: (message) => encodeWith(writeListTasksRequest, message),
   decode: (bytes) => readListTasksRequest(new ProtoReader(bytes), bytes.length),
+};
+
+/** Writes the fields of the message `acme.tasks.v1.ListProjectTasksRequest`, then its unknown fields. */
+export function writeListProjectTasksRequest(w: ProtoWriter, m: ListProjectTasksRequest): void {
+  if (m.projectId !== "") w.uint32(10).string(m.projectId);
+  if (m.pageSize !== 0) w.uint32(16).int32(m.pageSize);
+  if (m.pageToken !== "") w.uint32(26).string(m.pageToken);
+  writeUnknown(w, m);
+}
+
+/** Reads the fields of the message `acme.tasks.v1.ListProjectTasksRequest` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+export function readListProjectTasksRequest(r: ProtoReader, end: number, m: ListProjectTasksRequest = { $typeName: "acme.tasks.v1.ListProjectTasksRequest", projectId: "", pageSize: 0, pageToken: "" }): ListProjectTasksRequest {
+  r.enter();
+  while (r.pos < end) {
+    const start = r.pos;
+    switch (r.uint32()) {
+      case 10:
+        m.projectId = r.string(true);
+        break;
+      case 16:
+        m.pageSize = r.int32();
+        break;
+      case 26:
+        m.pageToken = r.string(true);
+        break;
+      default:
+        readUnknown(r, m, start);
+    }
+  }
+  r.leave(end);
+  return m;
+}
+
+/** `acme.tasks.v1.ListProjectTasksRequest` in the binary format: the bytes and values of `toBinary`/`fromBinary` (unknown fields kept). */
+export const ListProjectTasksRequestCodec: MessageCodec<ListProjectTasksRequest> = {
+  schema: ListProjectTasksRequestSchema,
+  encode: (message) => encodeWith(writeListProjectTasksRequest, message),
+  decode: (bytes) => readListProjectTasksRequest(new ProtoReader(bytes), bytes.length),
+};
+
+/** Writes the fields of the message `acme.tasks.v1.ListProjectTasksResponse`, then its unknown fields. */
+export function writeListProjectTasksResponse(w: ProtoWriter, m: ListProjectTasksResponse): void {
+  for (const v of m.tasks) {
+    w.uint32(10).fork();
+    writeTask(w, v);
+    w.join();
+  }
+  if (m.nextPageToken !== "") w.uint32(18).string(m.nextPageToken);
+  writeUnknown(w, m);
+}
+
+/** Reads the fields of the message `acme.tasks.v1.ListProjectTasksResponse` up to `end` into `m`; repeated message fields merge, as in `mergeFromBinary`. */
+export function readListProjectTasksResponse(r: ProtoReader, end: number, m: ListProjectTasksResponse = { $typeName: "acme.tasks.v1.ListProjectTasksResponse", tasks: [], nextPageToken: "" }): ListProjectTasksResponse {
+  r.enter();
+  while (r.pos < end) {
+    const start = r.pos;
+    switch (r.uint32()) {
+      case 10:
+        m.tasks.push(readTask(r, delimitedEnd(r)));
+        break;
+      case 18:
+        m.nextPageToken = r.string(true);
+        break;
+      default:
+        readUnknown(r, m, start);
+    }
+  }
+  r.leave(end);
+  return m;
+}
+
+/** `acme.tasks.v1.ListProjectTasksResponse` in the binary format: the bytes and values of `toBinary`/`fromBinary` (unknown fields kept). */
+export const ListProjectTasksResponseCodec: MessageCodec<ListProjectTasksResponse> = {
+  schema: ListProjectTasksResponseSchema,
+  encode: (message) => encodeWith(writeListProjectTasksResponse, message),
+  decode: (bytes) => readListProjectTasksResponse(new ProtoReader(bytes), bytes.length),
 };
 
 /** Writes the fields of the message `acme.tasks.v1.CreateTaskRequest`, then its unknown fields. */

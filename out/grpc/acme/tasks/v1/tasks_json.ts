@@ -17,6 +17,10 @@ import {
   GetTaskRequestSchema,
   type ImportTasksResponse,
   ImportTasksResponseSchema,
+  type ListProjectTasksRequest,
+  ListProjectTasksRequestSchema,
+  type ListProjectTasksResponse,
+  ListProjectTasksResponseSchema,
   type ListTasksRequest,
   ListTasksRequestSchema,
   type Task,
@@ -269,6 +273,86 @@ export function readListTasksRequestJson(json: JsonValue, d: number): ListTasksR
 
 /** `acme.tasks.v1.ListTasksRequest` in the proto3 JSON mapping: the JSON and values of `toJson`/`fromJson`. */
 export const ListTasksRequestJsonCodec: MessageJsonCodec<ListTasksRequest> = jsonCodec(ListTasksRequestSchema, writeListTasksRequestJson, readListTasksRequestJson);
+
+/** The JSON of a `acme.tasks.v1.ListProjectTasksRequest`, as `toJson` writes it with default options. */
+export function writeListProjectTasksRequestJson(m: ListProjectTasksRequest, registry: Registry | undefined): JsonObject {
+  // With a registry, unknown fields may be extensions, which reflection writes.
+  if (registry !== undefined && m.$unknown !== undefined) fallback();
+  const j: JsonObject = {};
+  if (m.projectId !== "") j["projectId"] = m.projectId;
+  if (m.pageSize !== 0) j["pageSize"] = m.pageSize;
+  if (m.pageToken !== "") j["pageToken"] = m.pageToken;
+  return j;
+}
+
+/** A `acme.tasks.v1.ListProjectTasksRequest` from its JSON at nesting depth `d`, as `fromJson` reads it; anything else is left to reflection. */
+export function readListProjectTasksRequestJson(json: JsonValue, d: number): ListProjectTasksRequest {
+  const o = readObject(json);
+  if (d > MAX_DEPTH) fallback();
+  const m: ListProjectTasksRequest = { $typeName: "acme.tasks.v1.ListProjectTasksRequest", projectId: "", pageSize: 0, pageToken: "" };
+  for (const k of keysOf(o)) {
+    const v = o[k]!;
+    switch (k) {
+      case "projectId":
+      case "project_id":
+        if (k === "project_id" && Object.hasOwn(o, "projectId")) fallback();
+        if (v !== null) m.projectId = readString(v);
+        break;
+      case "pageSize":
+      case "page_size":
+        if (k === "page_size" && Object.hasOwn(o, "pageSize")) fallback();
+        if (v !== null) m.pageSize = readInt32(v);
+        break;
+      case "pageToken":
+      case "page_token":
+        if (k === "page_token" && Object.hasOwn(o, "pageToken")) fallback();
+        if (v !== null) m.pageToken = readString(v);
+        break;
+      default:
+        fallback();
+    }
+  }
+  return m;
+}
+
+/** `acme.tasks.v1.ListProjectTasksRequest` in the proto3 JSON mapping: the JSON and values of `toJson`/`fromJson`. */
+export const ListProjectTasksRequestJsonCodec: MessageJsonCodec<ListProjectTasksRequest> = jsonCodec(ListProjectTasksRequestSchema, writeListProjectTasksRequestJson, readListProjectTasksRequestJson);
+
+/** The JSON of a `acme.tasks.v1.ListProjectTasksResponse`, as `toJson` writes it with default options. */
+export function writeListProjectTasksResponseJson(m: ListProjectTasksResponse, registry: Registry | undefined): JsonObject {
+  // With a registry, unknown fields may be extensions, which reflection writes.
+  if (registry !== undefined && m.$unknown !== undefined) fallback();
+  const j: JsonObject = {};
+  if (m.tasks.length > 0) j["tasks"] = m.tasks.map((v) => writeTaskJson(v, registry));
+  if (m.nextPageToken !== "") j["nextPageToken"] = m.nextPageToken;
+  return j;
+}
+
+/** A `acme.tasks.v1.ListProjectTasksResponse` from its JSON at nesting depth `d`, as `fromJson` reads it; anything else is left to reflection. */
+export function readListProjectTasksResponseJson(json: JsonValue, d: number): ListProjectTasksResponse {
+  const o = readObject(json);
+  if (d > MAX_DEPTH) fallback();
+  const m: ListProjectTasksResponse = { $typeName: "acme.tasks.v1.ListProjectTasksResponse", tasks: [], nextPageToken: "" };
+  for (const k of keysOf(o)) {
+    const v = o[k]!;
+    switch (k) {
+      case "tasks":
+        if (v !== null) for (const e of readArray(v)) m.tasks.push(readTaskJson(e, d + 1));
+        break;
+      case "nextPageToken":
+      case "next_page_token":
+        if (k === "next_page_token" && Object.hasOwn(o, "nextPageToken")) fallback();
+        if (v !== null) m.nextPageToken = readString(v);
+        break;
+      default:
+        fallback();
+    }
+  }
+  return m;
+}
+
+/** `acme.tasks.v1.ListProjectTasksResponse` in the proto3 JSON mapping: the JSON and values of `toJson`/`fromJson`. */
+export const ListProjectTasksResponseJsonCodec: MessageJsonCodec<ListProjectTasksResponse> = jsonCodec(ListProjectTasksResponseSchema, writeListProjectTasksResponseJson, readListProjectTasksResponseJson);
 
 /** The JSON of a `acme.tasks.v1.CreateTaskRequest`, as `toJson` writes it with default options. */
 export function writeCreateTaskRequestJson(m: CreateTaskRequest, registry: Registry | undefined): JsonObject {

@@ -29,7 +29,7 @@ import { file_google_api_annotations } from "../../../google/api/annotations_pb.
 
 /** Describes the file acme/tasks/v1/tasks.proto. */
 export const file_acme_tasks_v1_tasks: GenFile = /*@__PURE__*/
-  fileDesc("ChlhY21lL3Rhc2tzL3YxL3Rhc2tzLnByb3RvEg1hY21lLnRhc2tzLnYxItkECgRUYXNrEgoKAmlkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSKQoGc3RhdHVzGAQgASgOMhkuYWNtZS50YXNrcy52MS5UYXNrU3RhdHVzEhgKC2Fzc2lnbmVlX2lkGAUgASgJSAGIAQESDgoGbGFiZWxzGAYgAygJEjcKCmF0dHJpYnV0ZXMYByADKAsyIy5hY21lLnRhc2tzLnYxLlRhc2suQXR0cmlidXRlc0VudHJ5Ei8KC2NyZWF0ZV90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCghkdWVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIABIvCgpkdWVfd2l0aGluGAogASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uSAASGAoQZXN0aW1hdGVfbWludXRlcxgLIAEoAxISCgphdHRhY2htZW50GAwgASgMEi0KCGNvbW1lbnRzGA0gAygLMhsuYWNtZS50YXNrcy52MS5UYXNrLkNvbW1lbnQaMQoPQXR0cmlidXRlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEaWwoHQ29tbWVudBIRCglhdXRob3JfaWQYASABKAkSDAoEdGV4dBgCIAEoCRIvCgtjcmVhdGVfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBQoDZHVlQg4KDF9hc3NpZ25lZV9pZCIcCg5HZXRUYXNrUmVxdWVzdBIKCgJpZBgBIAEoCSJkChBMaXN0VGFza3NSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEikKBnN0YXR1cxgDIAEoDjIZLmFjbWUudGFza3MudjEuVGFza1N0YXR1cyI2ChFDcmVhdGVUYXNrUmVxdWVzdBIhCgR0YXNrGAEgASgLMhMuYWNtZS50YXNrcy52MS5UYXNrImcKEVVwZGF0ZVRhc2tSZXF1ZXN0EiEKBHRhc2sYASABKAsyEy5hY21lLnRhc2tzLnYxLlRhc2sSLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIh8KEURlbGV0ZVRhc2tSZXF1ZXN0EgoKAmlkGAEgASgJIjMKE0ltcG9ydFRhc2tzUmVzcG9uc2USDwoHY3JlYXRlZBgBIAEoBRILCgNpZHMYAiADKAkirwEKCVRhc2tFdmVudBIrCgRraW5kGAEgASgOMh0uYWNtZS50YXNrcy52MS5UYXNrRXZlbnQuS2luZBIhCgR0YXNrGAIgASgLMhMuYWNtZS50YXNrcy52MS5UYXNrIlIKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEhAKDEtJTkRfQ1JFQVRFRBABEhAKDEtJTkRfVVBEQVRFRBACEhAKDEtJTkRfREVMRVRFRBADKnIKClRhc2tTdGF0dXMSGwoXVEFTS19TVEFUVVNfVU5TUEVDSUZJRUQQABIUChBUQVNLX1NUQVRVU19UT0RPEAESGwoXVEFTS19TVEFUVVNfSU5fUFJPR1JFU1MQAhIUChBUQVNLX1NUQVRVU19ET05FEAMywwUKC1Rhc2tTZXJ2aWNlEnYKB0dldFRhc2sSHS5hY21lLnRhc2tzLnYxLkdldFRhc2tSZXF1ZXN0GhMuYWNtZS50YXNrcy52MS5UYXNrIjeC0+STAjESDi92MS90YXNrcy97aWR9Wh8SFS92MS90YXNrcy97aWR9L2xhYmVsc2IGbGFiZWxzEncKCkNyZWF0ZVRhc2sSIC5hY21lLnRhc2tzLnYxLkNyZWF0ZVRhc2tSZXF1ZXN0GhMuYWNtZS50YXNrcy52MS5UYXNrIjKC0+STAiwiJC92MS9wcm9qZWN0cy97dGFzay5wcm9qZWN0X2lkfS90YXNrczoEdGFzaxJmCgpVcGRhdGVUYXNrEiAuYWNtZS50YXNrcy52MS5VcGRhdGVUYXNrUmVxdWVzdBoTLmFjbWUudGFza3MudjEuVGFzayIhgtPkkwIbMhMvdjEvdGFza3Mve3Rhc2suaWR9OgR0YXNrEl4KCkRlbGV0ZVRhc2sSIC5hY21lLnRhc2tzLnYxLkRlbGV0ZVRhc2tSZXF1ZXN0GhYuZ29vZ2xlLnByb3RvYnVmLkVtcHR5IhaC0+STAhAqDi92MS90YXNrcy97aWR9EmwKCUxpc3RUYXNrcxIfLmFjbWUudGFza3MudjEuTGlzdFRhc2tzUmVxdWVzdBoTLmFjbWUudGFza3MudjEuVGFzayIngtPkkwIhEh8vdjEvcHJvamVjdHMve3Byb2plY3RfaWR9L3Rhc2tzMAESSAoLSW1wb3J0VGFza3MSEy5hY21lLnRhc2tzLnYxLlRhc2saIi5hY21lLnRhc2tzLnYxLkltcG9ydFRhc2tzUmVzcG9uc2UoARJDCglTeW5jVGFza3MSGC5hY21lLnRhc2tzLnYxLlRhc2tFdmVudBoYLmFjbWUudGFza3MudjEuVGFza0V2ZW50KAEwAWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_duration, file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
+  fileDesc("ChlhY21lL3Rhc2tzL3YxL3Rhc2tzLnByb3RvEg1hY21lLnRhc2tzLnYxItkECgRUYXNrEgoKAmlkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSKQoGc3RhdHVzGAQgASgOMhkuYWNtZS50YXNrcy52MS5UYXNrU3RhdHVzEhgKC2Fzc2lnbmVlX2lkGAUgASgJSAGIAQESDgoGbGFiZWxzGAYgAygJEjcKCmF0dHJpYnV0ZXMYByADKAsyIy5hY21lLnRhc2tzLnYxLlRhc2suQXR0cmlidXRlc0VudHJ5Ei8KC2NyZWF0ZV90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCghkdWVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIABIvCgpkdWVfd2l0aGluGAogASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uSAASGAoQZXN0aW1hdGVfbWludXRlcxgLIAEoAxISCgphdHRhY2htZW50GAwgASgMEi0KCGNvbW1lbnRzGA0gAygLMhsuYWNtZS50YXNrcy52MS5UYXNrLkNvbW1lbnQaMQoPQXR0cmlidXRlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEaWwoHQ29tbWVudBIRCglhdXRob3JfaWQYASABKAkSDAoEdGV4dBgCIAEoCRIvCgtjcmVhdGVfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBQoDZHVlQg4KDF9hc3NpZ25lZV9pZCIcCg5HZXRUYXNrUmVxdWVzdBIKCgJpZBgBIAEoCSJkChBMaXN0VGFza3NSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEikKBnN0YXR1cxgDIAEoDjIZLmFjbWUudGFza3MudjEuVGFza1N0YXR1cyJUChdMaXN0UHJvamVjdFRhc2tzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJIlcKGExpc3RQcm9qZWN0VGFza3NSZXNwb25zZRIiCgV0YXNrcxgBIAMoCzITLmFjbWUudGFza3MudjEuVGFzaxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiNgoRQ3JlYXRlVGFza1JlcXVlc3QSIQoEdGFzaxgBIAEoCzITLmFjbWUudGFza3MudjEuVGFzayJnChFVcGRhdGVUYXNrUmVxdWVzdBIhCgR0YXNrGAEgASgLMhMuYWNtZS50YXNrcy52MS5UYXNrEi8KC3VwZGF0ZV9tYXNrGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzayIfChFEZWxldGVUYXNrUmVxdWVzdBIKCgJpZBgBIAEoCSIzChNJbXBvcnRUYXNrc1Jlc3BvbnNlEg8KB2NyZWF0ZWQYASABKAUSCwoDaWRzGAIgAygJIq8BCglUYXNrRXZlbnQSKwoEa2luZBgBIAEoDjIdLmFjbWUudGFza3MudjEuVGFza0V2ZW50LktpbmQSIQoEdGFzaxgCIAEoCzITLmFjbWUudGFza3MudjEuVGFzayJSCgRLaW5kEhQKEEtJTkRfVU5TUEVDSUZJRUQQABIQCgxLSU5EX0NSRUFURUQQARIQCgxLSU5EX1VQREFURUQQAhIQCgxLSU5EX0RFTEVURUQQAypyCgpUYXNrU3RhdHVzEhsKF1RBU0tfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFAoQVEFTS19TVEFUVVNfVE9ETxABEhsKF1RBU0tfU1RBVFVTX0lOX1BST0dSRVNTEAISFAoQVEFTS19TVEFUVVNfRE9ORRADMqgGCgtUYXNrU2VydmljZRJ2CgdHZXRUYXNrEh0uYWNtZS50YXNrcy52MS5HZXRUYXNrUmVxdWVzdBoTLmFjbWUudGFza3MudjEuVGFzayI3gtPkkwIxEg4vdjEvdGFza3Mve2lkfVofEhUvdjEvdGFza3Mve2lkfS9sYWJlbHNiBmxhYmVscxJ3CgpDcmVhdGVUYXNrEiAuYWNtZS50YXNrcy52MS5DcmVhdGVUYXNrUmVxdWVzdBoTLmFjbWUudGFza3MudjEuVGFzayIygtPkkwIsIiQvdjEvcHJvamVjdHMve3Rhc2sucHJvamVjdF9pZH0vdGFza3M6BHRhc2sSZgoKVXBkYXRlVGFzaxIgLmFjbWUudGFza3MudjEuVXBkYXRlVGFza1JlcXVlc3QaEy5hY21lLnRhc2tzLnYxLlRhc2siIYLT5JMCGzITL3YxL3Rhc2tzL3t0YXNrLmlkfToEdGFzaxJeCgpEZWxldGVUYXNrEiAuYWNtZS50YXNrcy52MS5EZWxldGVUYXNrUmVxdWVzdBoWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eSIWgtPkkwIQKg4vdjEvdGFza3Mve2lkfRJsCglMaXN0VGFza3MSHy5hY21lLnRhc2tzLnYxLkxpc3RUYXNrc1JlcXVlc3QaEy5hY21lLnRhc2tzLnYxLlRhc2siJ4LT5JMCIRIfL3YxL3Byb2plY3RzL3twcm9qZWN0X2lkfS90YXNrczABEmMKEExpc3RQcm9qZWN0VGFza3MSJi5hY21lLnRhc2tzLnYxLkxpc3RQcm9qZWN0VGFza3NSZXF1ZXN0GicuYWNtZS50YXNrcy52MS5MaXN0UHJvamVjdFRhc2tzUmVzcG9uc2USSAoLSW1wb3J0VGFza3MSEy5hY21lLnRhc2tzLnYxLlRhc2saIi5hY21lLnRhc2tzLnYxLkltcG9ydFRhc2tzUmVzcG9uc2UoARJDCglTeW5jVGFza3MSGC5hY21lLnRhc2tzLnYxLlRhc2tFdmVudBoYLmFjbWUudGFza3MudjEuVGFza0V2ZW50KAEwAWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_duration, file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
 
 /**
  * A unit of work.
@@ -176,6 +176,57 @@ export type ListTasksRequest = Message<"acme.tasks.v1.ListTasksRequest"> & {
 export const ListTasksRequestSchema: GenMessage<ListTasksRequest> = /*@__PURE__*/
   messageDesc(file_acme_tasks_v1_tasks, 2);
 
+/** @generated from message acme.tasks.v1.ListProjectTasksRequest */
+export type ListProjectTasksRequest = Message<"acme.tasks.v1.ListProjectTasksRequest"> & {
+  /** @generated from field: string project_id = 1; */
+  projectId: string;
+
+  /**
+   * At most this many tasks; 0 means the server's default (50).
+   *
+   * @generated from field: int32 page_size = 2;
+   */
+  pageSize: number;
+
+  /**
+   * The `next_page_token` of the page before; empty for the first page.
+   *
+   * @generated from field: string page_token = 3;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message acme.tasks.v1.ListProjectTasksRequest.
+ * Use `create(ListProjectTasksRequestSchema)` to create a new message.
+ */
+export const ListProjectTasksRequestSchema: GenMessage<ListProjectTasksRequest> = /*@__PURE__*/
+  messageDesc(file_acme_tasks_v1_tasks, 3);
+
+/**
+ * One page of a project's tasks (AIP-158).
+ *
+ * @generated from message acme.tasks.v1.ListProjectTasksResponse
+ */
+export type ListProjectTasksResponse = Message<"acme.tasks.v1.ListProjectTasksResponse"> & {
+  /** @generated from field: repeated acme.tasks.v1.Task tasks = 1; */
+  tasks: Task[];
+
+  /**
+   * Asks for the next page; empty on the last.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message acme.tasks.v1.ListProjectTasksResponse.
+ * Use `create(ListProjectTasksResponseSchema)` to create a new message.
+ */
+export const ListProjectTasksResponseSchema: GenMessage<ListProjectTasksResponse> = /*@__PURE__*/
+  messageDesc(file_acme_tasks_v1_tasks, 4);
+
 /** @generated from message acme.tasks.v1.CreateTaskRequest */
 export type CreateTaskRequest = Message<"acme.tasks.v1.CreateTaskRequest"> & {
   /** @generated from field: acme.tasks.v1.Task task = 1; */
@@ -187,7 +238,7 @@ export type CreateTaskRequest = Message<"acme.tasks.v1.CreateTaskRequest"> & {
  * Use `create(CreateTaskRequestSchema)` to create a new message.
  */
 export const CreateTaskRequestSchema: GenMessage<CreateTaskRequest> = /*@__PURE__*/
-  messageDesc(file_acme_tasks_v1_tasks, 3);
+  messageDesc(file_acme_tasks_v1_tasks, 5);
 
 /** @generated from message acme.tasks.v1.UpdateTaskRequest */
 export type UpdateTaskRequest = Message<"acme.tasks.v1.UpdateTaskRequest"> & {
@@ -207,7 +258,7 @@ export type UpdateTaskRequest = Message<"acme.tasks.v1.UpdateTaskRequest"> & {
  * Use `create(UpdateTaskRequestSchema)` to create a new message.
  */
 export const UpdateTaskRequestSchema: GenMessage<UpdateTaskRequest> = /*@__PURE__*/
-  messageDesc(file_acme_tasks_v1_tasks, 4);
+  messageDesc(file_acme_tasks_v1_tasks, 6);
 
 /** @generated from message acme.tasks.v1.DeleteTaskRequest */
 export type DeleteTaskRequest = Message<"acme.tasks.v1.DeleteTaskRequest"> & {
@@ -220,7 +271,7 @@ export type DeleteTaskRequest = Message<"acme.tasks.v1.DeleteTaskRequest"> & {
  * Use `create(DeleteTaskRequestSchema)` to create a new message.
  */
 export const DeleteTaskRequestSchema: GenMessage<DeleteTaskRequest> = /*@__PURE__*/
-  messageDesc(file_acme_tasks_v1_tasks, 5);
+  messageDesc(file_acme_tasks_v1_tasks, 7);
 
 /**
  * What `ImportTasks` did with the stream it received.
@@ -240,7 +291,7 @@ export type ImportTasksResponse = Message<"acme.tasks.v1.ImportTasksResponse"> &
  * Use `create(ImportTasksResponseSchema)` to create a new message.
  */
 export const ImportTasksResponseSchema: GenMessage<ImportTasksResponse> = /*@__PURE__*/
-  messageDesc(file_acme_tasks_v1_tasks, 6);
+  messageDesc(file_acme_tasks_v1_tasks, 8);
 
 /**
  * One message of the `SyncTasks` conversation: the client sends changes, the server answers with
@@ -261,7 +312,7 @@ export type TaskEvent = Message<"acme.tasks.v1.TaskEvent"> & {
  * Use `create(TaskEventSchema)` to create a new message.
  */
 export const TaskEventSchema: GenMessage<TaskEvent> = /*@__PURE__*/
-  messageDesc(file_acme_tasks_v1_tasks, 7);
+  messageDesc(file_acme_tasks_v1_tasks, 9);
 
 /** @generated from enum acme.tasks.v1.TaskEvent.Kind */
 export enum TaskEvent_Kind {
@@ -280,7 +331,7 @@ export enum TaskEvent_Kind {
 
 /** Describes the enum acme.tasks.v1.TaskEvent.Kind. */
 export const TaskEvent_KindSchema: GenEnum<TaskEvent_Kind> = /*@__PURE__*/
-  enumDesc(file_acme_tasks_v1_tasks, 7, 0);
+  enumDesc(file_acme_tasks_v1_tasks, 9, 0);
 
 /**
  * Where a task stands.
@@ -368,6 +419,17 @@ export const TaskService: GenService<{
     methodKind: "server_streaming";
     input: typeof ListTasksRequestSchema;
     output: typeof TaskSchema;
+  };
+
+  /**
+   * The tasks of a project, a page at a time (unary, AIP-158 pagination).
+   *
+   * @generated from rpc acme.tasks.v1.TaskService.ListProjectTasks
+   */
+  listProjectTasks: {
+    methodKind: "unary";
+    input: typeof ListProjectTasksRequestSchema;
+    output: typeof ListProjectTasksResponseSchema;
   };
 
   /**
