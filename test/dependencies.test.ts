@@ -150,6 +150,7 @@ describe('requiredPackages: derived from real generated output', () => {
       `@connectrpc/connect@${range('@connectrpc/connect')}`,
       `@connectrpc/connect-node@${range('@connectrpc/connect-node')}`,
       `@connectrpc/connect-web@${range('@connectrpc/connect-web')}`,
+      `@tanstack/query-core@${range('@tanstack/query-core')}`,
       `-D @types/node@${range('@types/node')}`,
     ]);
     // Connect 2.2 needs Node 22: the tilde range keeps users on what runs on Node 20.

@@ -85,6 +85,7 @@ describe.each(['v1', 'v1alpha'])('grpc-js-reflection-client (%s) against the gRP
       'UpdateTask',
       'DeleteTask',
       'ListTasks',
+      'ListProjectTasks',
       'ImportTasks',
       'SyncTasks',
     ]);

@@ -219,7 +219,7 @@ describe('shutdown', () => {
 describe('handler scaffold', () => {
   it('is written once with a stub per rpc; stubs answer UNIMPLEMENTED', async () => {
     const scaffold = readFileSync(join(folder, 'handlers.ts'), 'utf8');
-    expect(scaffold.match(/is not implemented yet/g)).toHaveLength(7);
+    expect(scaffold.match(/is not implemented yet/g)).toHaveLength(8);
     expect(scaffold).toContain('async *listTasks()');
     expect(scaffold).toContain('} satisfies GrpcServices;');
     const { handlers } = await load<{ handlers: object }>(folder, 'handlers.js');

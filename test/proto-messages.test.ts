@@ -785,6 +785,7 @@ describe('generated messages (jsonTypes: true)', async () => {
       'unary',
       'unary',
       'server_streaming',
+      'unary',
       'client_streaming',
       'bidi_streaming',
     ]);

@@ -94,6 +94,12 @@ export const handlers = {
         yield task;
       }
     },
+    listProjectTasks(request) {
+      const all = [...tasks.values()].filter((task) => task.projectId === request.projectId);
+      const start = Number(request.pageToken || 0);
+      const end = start + (request.pageSize || 50);
+      return { tasks: all.slice(start, end), nextPageToken: end < all.length ? String(end) : "" };
+    },
     async importTasks(requests) {
       const ids: string[] = [];
       for await (const task of requests) {
