@@ -261,6 +261,9 @@ export function memoryTasks(): { handlers: TaskServiceHandlers; calls: string[] 
         if (request.projectId === "flaky") throw new ConnectError("the store went away", Code.Unavailable);
       }
     },
+    async listProjectTasks() {
+      throw new ConnectError("not here", Code.Unimplemented);
+    },
     async importTasks() {
       throw new ConnectError("not here", Code.Unimplemented);
     },
