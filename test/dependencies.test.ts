@@ -138,7 +138,6 @@ describe('requiredPackages: derived from real generated output', () => {
   it('the drop-in files: typedDocumentNodes adds @graphql-typed-document-node/core for types only; openapiTypescript adds nothing', async () => {
     expect(specs(requiredPackages(await generated('graphql', clientSide, { typedDocumentNodes: true })))).toEqual([
       `-D @graphql-typed-document-node/core@${range('@graphql-typed-document-node/core')}`,
-      `-D @tanstack/query-core@${range('@tanstack/query-core')}`,
       `-D graphql@${range('graphql')}`,
       `graphql-ws@${range('graphql-ws')}`,
     ]);

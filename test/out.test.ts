@@ -61,7 +61,6 @@ describe('out/ (the embedded default)', async () => {
     '*/types.ts',
     '*/validators.d.ts',
     '*/client.ts',
-    '*/query.ts',
     '*/operations.ts',
     '*/runtime/client-common.ts',
     '*/runtime/http.ts',

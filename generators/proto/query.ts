@@ -3,10 +3,10 @@
  * `@tanstack/query-core` only, over the clients of `client-web.ts` (the Node clients fit too), as
  * connect-query's `createQueryOptions` does it over a transport:
  * - a read (unary, named `Get…`/`List…`/`Search…`/`BatchGet…` as AIP's standard methods are, or
- *   `idempotency_level = NO_SIDE_EFFECTS`): `<method>QueryKey` and `<method>QueryOptions`, and with
- *   AIP-158 pagination (`page_token` in, `next_page_token` out) `<method>InfiniteQueryOptions`;
+ *   `idempotency_level = NO_SIDE_EFFECTS`): `<method>QueryKey` and `<method>Options`, and with
+ *   AIP-158 pagination (`page_token` in, `next_page_token` out) `<method>InfiniteOptions`;
  * - server streaming: a streamed query (`experimental_streamedQuery`), the messages so far as data;
- * - any other unary method: `<method>MutationOptions`, which invalidates on success the reads whose
+ * - any other unary method: `<method>Mutation`, which invalidates on success the reads whose
  *   answers hold the message it returns or names (`DeleteTask` → `Task`): `invalidateAfter<Method>`.
  * Client and bidi streaming have none (browsers cannot stream a request).
  *
@@ -56,7 +56,7 @@ export function emitQuery(model: ServicesModel, templates: TemplateRenderer, sou
       data: streamed ? `${shared.output}[]` : shared.output,
       keyType: `${pascalCase(shared.name)}QueryKey`,
       keyFunction: `${shared.name}QueryKey`,
-      optionsFunction: `${shared.name}QueryOptions`,
+      optionsFunction: `${shared.name}Options`,
     };
   });
   const infinite = reads.flatMap(({ service, method }): ProtoInfiniteContext[] => {
@@ -72,7 +72,7 @@ export function emitQuery(model: ServicesModel, templates: TemplateRenderer, sou
         nextPageToken: pagination.nextPageToken.localName,
         keyType: `${pascalCase(shared.name)}InfiniteQueryKey`,
         keyFunction: `${shared.name}InfiniteQueryKey`,
-        optionsFunction: `${shared.name}InfiniteQueryOptions`,
+        optionsFunction: `${shared.name}InfiniteOptions`,
       },
     ];
   });
@@ -88,7 +88,7 @@ export function emitQuery(model: ServicesModel, templates: TemplateRenderer, sou
       return {
         ...shared,
         data: shared.output,
-        optionsFunction: `${shared.name}MutationOptions`,
+        optionsFunction: `${shared.name}Mutation`,
         invalidateFunction: invalidated.length > 0 ? `invalidateAfter${pascalCase(shared.name)}` : undefined,
         invalidated: invalidated.map(({ service: s, method: m }) => stringLiteral(`${s.desc.typeName}.${m.desc.name}`)),
         invalidatedList: invalidated.map(({ service: s, method: m }) => `\`${s.desc.name}.${m.desc.name}\``).join(', '),
@@ -128,11 +128,11 @@ function ownNames(base: string): string[] {
   return [
     `${type}QueryKey`,
     `${base}QueryKey`,
-    `${base}QueryOptions`,
+    `${base}Options`,
     `${type}InfiniteQueryKey`,
     `${base}InfiniteQueryKey`,
-    `${base}InfiniteQueryOptions`,
-    `${base}MutationOptions`,
+    `${base}InfiniteOptions`,
+    `${base}Mutation`,
     `invalidateAfter${type}`,
   ];
 }

@@ -1,9 +1,9 @@
 /**
  * graphql-codegen plugin `query`: `query.ts`, TanStack Query options for the operations of the
  * documents, typed with `@tanstack/query-core` only (every framework adapter takes them):
- * - per query `<op>QueryKey(variables)` and `<op>QueryOptions(http, variables, init)`;
- * - per cursor-paginated query (query-model.ts) `<op>InfiniteQueryKey` and `<op>InfiniteQueryOptions`;
- * - per mutation `<op>MutationOptions(http, init)` and, when it changes a type some query selects,
+ * - per query `<op>QueryKey(variables)` and `<op>Options(http, variables, init)`;
+ * - per cursor-paginated query (query-model.ts) `<op>InfiniteQueryKey` and `<op>InfiniteOptions`;
+ * - per mutation `<op>Mutation(http, init)` and, when it changes a type some query selects,
  *   `invalidateAfter<Op>(queryClient)`, which its options call on success.
  * Subscriptions have none: they are not a request with an answer to cache.
  *
@@ -118,7 +118,7 @@ function queryNames(operation: OperationInfo) {
   return {
     keyType: `${pascalCase(operation.method)}QueryKey`,
     keyFunction: `${operation.method}QueryKey`,
-    optionsFunction: `${operation.method}QueryOptions`,
+    optionsFunction: `${operation.method}Options`,
   };
 }
 
@@ -126,13 +126,13 @@ function infiniteNames(operation: OperationInfo) {
   return {
     keyType: `${pascalCase(operation.method)}InfiniteQueryKey`,
     keyFunction: `${operation.method}InfiniteQueryKey`,
-    optionsFunction: `${operation.method}InfiniteQueryOptions`,
+    optionsFunction: `${operation.method}InfiniteOptions`,
   };
 }
 
 function mutationNames(operation: OperationInfo) {
   return {
-    optionsFunction: `${operation.method}MutationOptions`,
+    optionsFunction: `${operation.method}Mutation`,
     invalidateFunction: `invalidateAfter${pascalCase(operation.method)}`,
   };
 }
