@@ -130,7 +130,16 @@ describe('gRPC/Connect mocks in the generated server of the example', () => {
 
   it('answers every method over gRPC (grpc-js) with messages protobuf-es accepts, streams with their counts', async () => {
     const answers = await everyMethod(running.port, TaskService, registry, 4);
-    expect([...answers.keys()]).toEqual(['GetTask', 'CreateTask', 'UpdateTask', 'DeleteTask', 'ListTasks', 'ImportTasks', 'SyncTasks']);
+    expect([...answers.keys()]).toEqual([
+      'GetTask',
+      'CreateTask',
+      'UpdateTask',
+      'DeleteTask',
+      'ListTasks',
+      'ListProjectTasks',
+      'ImportTasks',
+      'SyncTasks',
+    ]);
     expect(answers.get('ListTasks')).toHaveLength(3); // server stream: streamCount
     expect(answers.get('ImportTasks')).toHaveLength(1); // client stream: one answer
     expect(answers.get('SyncTasks')).toHaveLength(4); // bidi: one answer per request
