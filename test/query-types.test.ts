@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { generate } from '../generators/core/pipeline/generate.js';
 import { ROOT } from './support/cli.js';
 import { COMPILERS, STRICTEST, typecheck } from './support/typecheck.js';
 
@@ -20,4 +21,26 @@ describe('types of the TanStack Query options', () => {
       expect(result.ok).toBe(true);
     }, 120_000);
   }
+});
+
+describe('emit: [query] on a proto API', () => {
+  it('brings the clients it calls, as on OpenAPI', async () => {
+    const protos = join(ROOT, 'schemas', 'proto');
+    const [{ files }] = await generate([
+      {
+        name: 'grpc',
+        style: 'proto',
+        inputs: [join(protos, 'acme', 'tasks', 'v1', 'tasks.proto')],
+        documents: [],
+        output: join(ROOT, '.vitest-tmp', 'unused'),
+        emit: ['types', 'query'],
+        options: { includePaths: [protos] },
+        root: ROOT,
+      },
+    ]);
+    const paths = files.map((file) => file.path);
+    expect(paths).toContain('query.ts');
+    expect(paths).toContain('client-web.ts');
+    expect(paths).not.toContain('server.ts');
+  }, 60_000);
 });

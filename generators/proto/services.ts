@@ -27,12 +27,12 @@ export async function emitServices(
   const emit = api.emit;
   const rest = describeRest(proto, model);
   const server = emit.includes('server');
-  const client = emit.includes('client');
+  // The query options call the clients of client-web.ts: asking for them also writes the clients.
+  const client = emit.includes('client') || emit.includes('query');
   const files = [
     ...(server ? emitServer(model, templates, source, rest) : []),
     ...(client ? emitClients(model, templates, source) : []),
-    // The options take the clients of client-web.ts.
-    ...(client && emit.includes('query') ? [emitQuery(model, templates, source, api.name)] : []),
+    ...(emit.includes('query') ? [emitQuery(model, templates, source, api.name)] : []),
     ...emitRest(rest, templates, source, { server, client }),
   ];
   const userFiles = emit.includes('server') && api.handlers ? [await handlerScaffold(model, templates, api.handlers, api.output)] : [];
