@@ -16,6 +16,7 @@ import { applyPlan, differences, planWrites, type PlannedChange } from '../gener
 import { watchAndRegenerate } from './watch.js';
 import { lintCommand } from './lint.js';
 import { diffCommand } from './diff.js';
+import { mockCommand } from './mock.js';
 import { detectNamed, findSchemas, planApis, starterConfig } from './init.js';
 
 interface RunOptions {
@@ -37,7 +38,8 @@ Examples:
   $ codegen lint                              check every API against the conventions (exit 1 on errors)
   $ codegen lint api.yaml --format sarif      ... one file, as SARIF for GitHub code scanning
   $ codegen diff old.yaml new.yaml            breaking / dangerous / safe changes (exit 1 on breaking)
-  $ codegen diff git:main                     every API in the config: main against the working tree`;
+  $ codegen diff git:main                     every API in the config: main against the working tree
+  $ codegen mock rest --port 4010 --seed 7    serve API rest from its schema (examples, else generated values)`;
 
 export async function main(argv: string[]): Promise<number> {
   const log = { out: (text: string) => process.stdout.write(`${text}\n`), err: (text: string) => process.stderr.write(`${text}\n`) };
@@ -122,6 +124,7 @@ export async function main(argv: string[]): Promise<number> {
   const lintRules = argv.includes('lint') ? (await import('../generators/lint/registry.js')).RULES : [];
   program.addCommand(lintCommand(log, (code) => (exitCode = code), lintRules));
   program.addCommand(diffCommand(log, (code) => (exitCode = code)));
+  program.addCommand(mockCommand(log, (code) => (exitCode = code)));
 
   try {
     await program.parseAsync(argv, { from: 'user' });

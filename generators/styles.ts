@@ -12,3 +12,15 @@ export const GENERATORS: { [S in InputStyle]: (() => Promise<StyleGenerator<S>>)
   proto: async () => (await import('./proto/index.js')).generateProto,
   asyncapi: async () => (await import('./asyncapi/index.js')).generateAsyncApi,
 };
+
+/**
+ * Whether a style serves `codegen mock`: its generator, given `api.mock` (a seed), also writes
+ * `mock.ts`, whose `serveMock(options?: MockOptions): Promise<MockServer>` (runtime/mock.ts) serves
+ * the generated server with handlers that answer from the schema. bin/mock.ts transpiles and calls it.
+ */
+export const MOCKS: { [S in InputStyle]: boolean } = {
+  openapi: true,
+  graphql: false,
+  proto: false,
+  asyncapi: false,
+};

@@ -24,6 +24,8 @@ import { handlerScaffold } from './handlers.js';
 import { emitPaths } from './paths.js';
 import { requestSchemas } from './requests.js';
 import { emitServer } from './server.js';
+import { emitMock } from './mock.js';
+import { operationSamples } from './samples.js';
 import type { TypesContext, ModuleContext } from './template-context.js';
 
 export async function generateOpenApi({ api, templates, memo }: GeneratorContext<'openapi'>): Promise<Generated> {
@@ -88,6 +90,11 @@ export async function generateOpenApi({ api, templates, memo }: GeneratorContext
   files.push(
     ...emitServer(model, types, described, templates, { source, validators: withValidators, language, redis: api.options.redis === true }),
   );
+  if (api.mock) {
+    const { samples, warnings: unsampled } = operationSamples(model, described, api.mock.seed);
+    files.push(emitMock(model, samples, api.mock.seed, templates, source));
+    return { files, warnings: [...warnings, ...unsampled] };
+  }
   const userFiles = api.handlers ? [await handlerScaffold(model, described, templates, api.handlers, api.output)] : [];
   return { files, userFiles, warnings };
 }

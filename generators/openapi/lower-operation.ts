@@ -209,6 +209,17 @@ export class OperationLowering {
     for (const name of Object.keys(value)) deref(this.docs, value[name], at(where, name), this.problems);
   }
 
+  /** A media type's `example` and the `value` of each of its `examples` (references followed). */
+  private examples(media: Record<string, unknown>, where: Where): unknown[] {
+    const out: unknown[] = media.example === undefined ? [] : [media.example];
+    if (!isObject(media.examples)) return out;
+    for (const name of Object.keys(media.examples)) {
+      const resolved = deref(this.docs, media.examples[name], at(where, 'examples', name), this.problems);
+      if (resolved && isObject(resolved.value) && resolved.value.value !== undefined) out.push(resolved.value.value);
+    }
+    return out;
+  }
+
   /** `schema`, or the schema of the single entry of `content` (parameters and headers). */
   private contentSchema(raw: Record<string, unknown>, where: Where): JsonSchema {
     if (raw.schema !== undefined) return this.schemas.inline(raw.schema, at(where, 'schema'));
@@ -253,7 +264,10 @@ export class OperationLowering {
       const content: MediaContent = { mediaType };
       if (isObject(media) && media.schema !== undefined)
         content.schema = this.schemas.body(media.schema, at(contentAt, mediaType, 'schema'), base);
-      if (isObject(media)) this.checkExamples(media.examples, at(contentAt, mediaType, 'examples'));
+      if (isObject(media)) {
+        const examples = this.examples(media, at(contentAt, mediaType));
+        if (examples.length > 0) content.examples = examples;
+      }
       return content;
     });
   }

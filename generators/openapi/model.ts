@@ -25,6 +25,8 @@ export interface MediaContent {
   /** e.g. `application/json`, `application/problem+json`, `multipart/form-data`. */
   mediaType: string;
   schema?: JsonSchema;
+  /** The media type's `example`, then each of its `examples`' `value` (what mocks answer with first). */
+  examples?: unknown[];
 }
 
 export interface RequestBody {

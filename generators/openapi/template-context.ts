@@ -178,3 +178,20 @@ export interface HandlersContext {
   /** One stub per operation: its JSDoc and a method that throws a 501 problem. */
   stubs: string[];
 }
+
+/**
+ * `mock.ts` (written by `codegen mock` only): `mockHandlers`, one handler per operation answering
+ * its sample, and `serveMock(options)`, which serves them on the generated server. The template
+ * places the imports with `{{importBlock}}` and names what its own code uses with `{{runtime}}` and `{{import}}`.
+ * @template openapi/mock.ts.hbs
+ */
+export interface MockContext extends HeaderContext {
+  /** The document's title and version, escaped for a comment. */
+  title: string;
+  /** The seed the samples were built with. */
+  seed: number;
+  /** The handlers interface of server.ts, e.g. `TasksApiHandlers`. */
+  handlersType: string;
+  /** One `async <operation>() { return { status, body, headers }; },` member per operation (a 501 `HttpProblem` where no sample could be built), with its JSDoc. */
+  handlers: string[];
+}

@@ -152,6 +152,21 @@ export function jsonLiteral(value: unknown): string {
 }
 
 /**
+ * `jsonLiteral` over several lines when it does not fit in `width` columns: one element or property
+ * per line, nested ones indented by two more spaces than `indent` (the line the literal starts on).
+ */
+export function jsonBlock(value: unknown, indent = '', width = 100): string {
+  const flat = jsonLiteral(value);
+  if (indent.length + flat.length <= width || value === null || typeof value !== 'object') return flat;
+  const inner = `${indent}  `;
+  const lines = Array.isArray(value)
+    ? value.map((item) => `${inner}${jsonBlock(item, inner, width)},`)
+    : Object.entries(value as Record<string, unknown>).map(([key, item]) => `${inner}${objectKey(key)}: ${jsonBlock(item, inner, width)},`);
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+  return `${open}\n${lines.join('\n')}\n${indent}${close}`;
+}
+
+/**
  * A key for a type member or interface property: bare when it is an identifier, quoted otherwise.
  * In a type, `"__proto__": T` is an ordinary property, so quoting is enough there.
  */

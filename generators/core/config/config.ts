@@ -84,6 +84,11 @@ interface ApiConfigCommon {
   strict?: boolean;
   /** `codegen lint`'s per-rule settings (generators/lint/lint-config.ts). */
   lint?: LintConfig;
+  /**
+   * Set by `codegen mock` (bin/mock.ts), never by a config file: the style also writes `mock.ts`,
+   * whose `serveMock` serves the API from samples built with this seed.
+   */
+  mock?: { seed: number };
 }
 
 export const DEFAULT_EMIT: EmitKind[] = ['types', 'validators', 'client'];

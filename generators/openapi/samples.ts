@@ -1,0 +1,74 @@
+/**
+ * The response each REST mock answers an operation with (`codegen mock`'s handlers and `msw.ts`):
+ * its first success response, with a body from the media type's examples, else the schema's, else
+ * built from the schema (core/schema/samples.ts, seeded per operation), and its required headers.
+ * An operation whose body cannot be sampled gets the reason instead, and a located warning.
+ */
+import type { Diagnostic } from '../core/diagnostics.js';
+import { SampleCheck } from '../core/schema/sample-check.js';
+import { SampleGenerator, seedFor } from '../core/schema/samples.js';
+import type { ApiModel } from './model.js';
+import { isJsonMediaType, type OperationInfo, type OperationsInfo } from './operation-types.js';
+
+export type SampleBody = { kind: 'json'; value: unknown } | { kind: 'text'; value: string } | { kind: 'bytes'; value: string };
+
+export interface OperationSample {
+  info: OperationInfo;
+  /** The status answered: the first 2xx declared (200 when only `default` or a range is). */
+  status: number;
+  contentType?: string;
+  body?: SampleBody;
+  /** Required response headers, by lower-case name. */
+  headers: Record<string, unknown>;
+  /** Why no response could be built: the mock answers 501 with it. */
+  unsamplable?: string;
+}
+
+export function operationSamples(
+  model: ApiModel,
+  described: OperationsInfo,
+  seed: number,
+): { samples: OperationSample[]; warnings: Diagnostic[] } {
+  const generator = new SampleGenerator(model.schemas, new SampleCheck(model.schemas));
+  const warnings: Diagnostic[] = [];
+  const samples = described.operations.map((info) => {
+    const sample = operationSample(info, generator, seedFor(seed, info.method));
+    if (sample.unsamplable !== undefined)
+      warnings.push({
+        ...(info.operation.location && { location: info.operation.location }),
+        severity: 'warning',
+        message: `mock: ${info.method} answers 501: ${sample.unsamplable}`,
+        hint: 'add an example to the response, or simplify the schema',
+      });
+    return sample;
+  });
+  return { samples, warnings };
+}
+
+function operationSample(info: OperationInfo, generator: SampleGenerator, seed: number): OperationSample {
+  const success = info.success[0];
+  const response =
+    info.operation.responses.find((candidate) => /^2/.test(candidate.status)) ??
+    info.operation.responses.find((r) => r.status === 'default');
+  const status = success?.code ?? 200;
+  const sample: OperationSample = { info, status, headers: {} };
+  const fail = (reason: string) => ({ ...sample, unsamplable: reason });
+  for (const header of response?.headers ?? []) {
+    if (!header.required || header.name.toLowerCase() === 'content-type') continue;
+    const value = generator.sample(header.schema, seedFor(seed, header.name), 'response');
+    if (!value.ok) return fail(`header ${header.name}: ${value.reason}`);
+    sample.headers[header.name.toLowerCase()] = value.value;
+  }
+  const content = success?.type === 'undefined' ? undefined : success?.content;
+  if (!content) return sample;
+  sample.contentType = content.mediaType;
+  if (!isJsonMediaType(content.mediaType) && !content.mediaType.startsWith('text/')) {
+    sample.body = { kind: 'bytes', value: content.examples?.find((example) => typeof example === 'string') ?? 'sample' };
+    return sample;
+  }
+  const value = generator.sample(content.schema ?? true, seed, 'response', content.examples ?? []);
+  if (!value.ok) return fail(`${content.mediaType} body: ${value.reason}`);
+  if (isJsonMediaType(content.mediaType)) sample.body = { kind: 'json', value: value.value };
+  else sample.body = { kind: 'text', value: typeof value.value === 'string' ? value.value : JSON.stringify(value.value) };
+  return sample;
+}
