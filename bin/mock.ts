@@ -25,6 +25,8 @@ export interface RunningMock {
   api: string;
   /** `http://host:port`, without the API's base path. */
   url: string;
+  /** The generated modules it runs (server, validators, client when the API emits one), transpiled; deleted by `close`. */
+  folder: string;
   /** Operations the mock answers 501 for, with why, and other warnings of generation. */
   warnings: Diagnostic[];
   /** Stops the server and deletes the generated folder. */
@@ -52,6 +54,7 @@ export async function startMock(api: ApiConfig, settings: MockSettings = {}): Pr
     return {
       api: api.name,
       url: server.url,
+      folder,
       warnings: set.warnings ?? [],
       close: async () => {
         await server.close();
