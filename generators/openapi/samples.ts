@@ -4,7 +4,8 @@
  * built from the schema (core/schema/samples.ts, seeded per operation), and its required headers.
  * An operation whose body cannot be sampled gets the reason instead, and a located warning.
  */
-import type { Diagnostic } from '../core/diagnostics.js';
+import type { Diagnostic, SourceLocation } from '../core/diagnostics.js';
+import { refName, type JsonSchema } from '../core/schema/json-schema.js';
 import { SampleCheck } from '../core/schema/sample-check.js';
 import { SampleGenerator, seedFor } from '../core/schema/samples.js';
 import type { ApiModel } from './model.js';
@@ -31,11 +32,13 @@ export function operationSamples(
 ): { samples: OperationSample[]; warnings: Diagnostic[] } {
   const generator = new SampleGenerator(model.schemas, new SampleCheck(model.schemas));
   const warnings: Diagnostic[] = [];
+  const named = new Map(model.schemas.map(({ name, schema }) => [name, schema]));
   const samples = described.operations.map((info) => {
     const sample = operationSample(info, generator, seedFor(seed, info.method));
+    const location = schemaLocation(info.success[0]?.content?.schema, named) ?? info.operation.location;
     if (sample.unsamplable !== undefined)
       warnings.push({
-        ...(info.operation.location && { location: info.operation.location }),
+        ...(location && { location }),
         severity: 'warning',
         message: `mock: ${info.method} answers 501: ${sample.unsamplable}`,
         hint: 'add an example to the response, or simplify the schema',
@@ -43,6 +46,14 @@ export function operationSamples(
     return sample;
   });
   return { samples, warnings };
+}
+
+/** Where the body's schema (or the named schema it refers to) is written. */
+function schemaLocation(schema: JsonSchema | undefined, named: Map<string, JsonSchema>): SourceLocation | undefined {
+  if (typeof schema !== 'object') return undefined;
+  if (schema['x-location']) return schema['x-location'];
+  const target = schema.$ref === undefined ? undefined : named.get(refName(schema.$ref) ?? '');
+  return typeof target === 'object' ? target['x-location'] : undefined;
 }
 
 function operationSample(info: OperationInfo, generator: SampleGenerator, seed: number): OperationSample {

@@ -72,13 +72,13 @@ export class SampleGenerator {
 
   /** A value `schema` accepts, from the examples given first (media type's, then the schema's own), else built. */
   sample(schema: JsonSchema, seed: number, direction: SampleDirection, examples: readonly unknown[] = []): Sample {
-    for (const example of examples) if (this.check.accepts(schema, example)) return { ok: true, value: example };
+    for (const example of examples) if (this.check.accepts(schema, example, direction)) return { ok: true, value: example };
     let reason = 'no attempt built a value the schema accepts';
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const build = new Build(this.named, new Random(seedFor(seed, `attempt ${attempt}`)), direction, attempt > 0);
       try {
         const value = build.value(schema, 0);
-        if (this.check.accepts(schema, value)) return { ok: true, value };
+        if (this.check.accepts(schema, value, direction)) return { ok: true, value };
       } catch (cause) {
         if (!(cause instanceof Unsamplable)) throw cause;
         reason = cause.message;
@@ -319,7 +319,11 @@ class Build {
     const max = schema.maxProperties ?? Infinity;
     const omitted = (property: JsonSchema) =>
       typeof property === 'object' && (this.direction === 'response' ? this.flag(property, 'writeOnly') : this.flag(property, 'readOnly'));
-    for (const name of required) out[name] = this.value(properties[name] ?? this.additional(schema, name), depth + 1);
+    // A required writeOnly property is required of requests only (OpenAPI), a readOnly one of responses only.
+    for (const name of required) {
+      const property = properties[name];
+      if (property === undefined || !omitted(property)) out[name] = this.value(property ?? this.additional(schema, name), depth + 1);
+    }
     if (depth < SHALLOW_DEPTH)
       for (const [name, property] of Object.entries(properties)) {
         if (Object.keys(out).length >= max) break;
