@@ -36,10 +36,12 @@ async function generated(style: ApiConfig['style'], emit?: (kinds: EmitKind[]) =
 }
 /** The drop-in files are on request (out/ has them): each side's own needs are read without them. */
 const WITHOUT_DROP_IN = { typedDocumentNodes: false, openapiTypescript: false };
-const clientSide = (kinds: EmitKind[]) => kinds.filter((kind) => kind !== 'server' && kind !== 'query');
-const serverSide = (kinds: EmitKind[]) => kinds.filter((kind) => kind !== 'client' && kind !== 'query');
+const clientSide = (kinds: EmitKind[]) => kinds.filter((kind) => kind !== 'server' && kind !== 'query' && kind !== 'msw');
+const serverSide = (kinds: EmitKind[]) => kinds.filter((kind) => kind !== 'client' && kind !== 'query' && kind !== 'msw');
 /** The client with its TanStack Query options: the README's `query` row is what they add. */
-const querySide = (kinds: EmitKind[]) => kinds.filter((kind) => kind !== 'server');
+const querySide = (kinds: EmitKind[]) => kinds.filter((kind) => kind !== 'server' && kind !== 'msw');
+/** `emit: [msw]`: the handlers of front-end tests, with the types they answer. */
+const mswSide = (kinds: EmitKind[]) => kinds.filter((kind) => kind === 'types' || kind === 'msw');
 
 /** Every file under `folder` as a generated file, as requiredPackages reads them. */
 function filesIn(folder: string, base = folder): GeneratedFile[] {
@@ -415,6 +417,7 @@ describe('README: what the generated code needs', () => {
         ['server', serverSide],
       ];
       if (api.emit.includes('query')) kinds.push(['query', querySide]);
+      if (api.emit.includes('msw')) kinds.push(['msw', mswSide]);
       for (const [side, emit] of kinds) {
         const client = new Set(side === 'query' ? sides[0]!.map(({ name }) => name) : []);
         const requirements = requiredPackages(await generated(api.style, emit, WITHOUT_DROP_IN)).filter(({ name }) => !client.has(name));

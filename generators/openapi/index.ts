@@ -25,6 +25,7 @@ import { emitPaths } from './paths.js';
 import { requestSchemas } from './requests.js';
 import { emitServer } from './server.js';
 import { emitMock } from './mock.js';
+import { emitMsw, MSW_SEED } from './msw.js';
 import { operationSamples } from './samples.js';
 import type { TypesContext, ModuleContext } from './template-context.js';
 
@@ -85,6 +86,11 @@ export async function generateOpenApi({ api, templates, memo }: GeneratorContext
     files.push(...memoized(memo, 'client', () => clientKey(model, described, options, shapes()), client));
   }
   if (withQuery) files.push(emitQuery(model, types, described, templates, { source, apiName: api.name }));
+  if (api.emit.includes('msw') && model.operations.length > 0) {
+    const { samples, warnings: unsampled } = operationSamples(model, described, MSW_SEED);
+    files.push(emitMsw(model, types, described, samples, templates, source));
+    warnings = [...warnings, ...unsampled];
+  }
   if (!withServer) return { files, warnings };
 
   files.push(

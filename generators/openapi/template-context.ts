@@ -195,3 +195,20 @@ export interface MockContext extends HeaderContext {
   /** One `async <operation>() { return { status, body, headers }; },` member per operation (a 501 `HttpProblem` where no sample could be built), with its JSDoc. */
   handlers: string[];
 }
+
+/**
+ * `msw.ts` (`emit: [msw]`): a Mock Service Worker handler factory per operation, answering its
+ * sample or an override, and `handlers`, each factory's default. The template places the imports
+ * with `{{importBlock}}`.
+ * @template openapi/msw.ts.hbs
+ */
+export interface MswContext extends HeaderContext {
+  /** The document's title and version, escaped for a comment. */
+  title: string;
+  /** The seed the samples were built with. */
+  seed: number;
+  /** One `export function <operation>Handler(override?) { return http.<method>(...); }` per operation, with its JSDoc. */
+  handlers: string[];
+  /** The factories' names, in the order of `handlers`. */
+  factories: string[];
+}

@@ -17,7 +17,7 @@ export interface Requirement {
   name: string;
   /** The range codegen is tested with; undefined when codegen's own package.json does not list it. */
   range?: string;
-  /** Needed only to type-check (a devDependency): `@types/*`, and packages imported only with `import type`. */
+  /** A devDependency: `@types/*`, packages imported only with `import type`, and test-only ones (msw). */
   dev: boolean;
 }
 
@@ -35,6 +35,9 @@ export interface MissingPackages {
   dependencies: Requirement[];
   devDependencies: Requirement[];
 }
+
+/** Packages only tests import (`msw.ts` of `emit: [msw]`): devDependencies, like types. */
+const TEST_PACKAGES = new Set(['msw']);
 
 const DECLARATION_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
 const LOCKFILES: [string, PackageManager][] = [
@@ -78,7 +81,7 @@ export function requiredPackages(sets: { files: GeneratedFile[] }[]): Requiremen
     if (types !== name && ranges[types]) note(types, true);
   }
   return [...imported]
-    .map(([name, typeOnly]) => ({ name, range: ranges[name], dev: typeOnly || name.startsWith('@types/') }))
+    .map(([name, typeOnly]) => ({ name, range: ranges[name], dev: typeOnly || name.startsWith('@types/') || TEST_PACKAGES.has(name) }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
