@@ -5,7 +5,7 @@
  */
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, Option } from 'commander';
 import { findConfig, inlineConfig, loadConfig, type ApiConfig } from '../generators/core/config/config.js';
@@ -19,6 +19,8 @@ export interface MockSettings {
   seed?: number;
   port?: number;
   host?: string;
+  /** Milliseconds between the messages a realtime mock publishes by itself; default 1000. */
+  intervalMs?: number;
 }
 
 export interface RunningMock {
@@ -36,7 +38,7 @@ export interface RunningMock {
 /** Generates `api`'s mock into a temporary folder and serves it. */
 export async function startMock(api: ApiConfig, settings: MockSettings = {}): Promise<RunningMock> {
   if (!MOCKS[api.style]) throw new UsageError(`${api.name}: codegen mock does not serve ${api.style} APIs yet`);
-  const folder = await mkdtemp(join(tmpdir(), 'codegen-mock-'));
+  const folder = await mkdtemp(join(await scratchFolder(api.root), 'codegen-mock-'));
   try {
     const seed = settings.seed ?? 1;
     const emit = [...new Set([...api.emit, 'types', 'validators', 'server'] as const)];
@@ -45,12 +47,10 @@ export async function startMock(api: ApiConfig, settings: MockSettings = {}): Pr
     if (!set) throw new Error(`${api.name}: nothing generated`);
     await writeModules(folder, set.files);
     const module = (await import(pathToFileURL(join(folder, 'mock.js')).href)) as {
-      serveMock: (options: { port?: number; host?: string }) => Promise<{ url: string; close(): Promise<void> }>;
+      serveMock: (options: MockSettings) => Promise<{ url: string; close(): Promise<void> }>;
     };
-    const server = await module.serveMock({
-      ...(settings.port !== undefined && { port: settings.port }),
-      ...(settings.host && { host: settings.host }),
-    });
+    const { seed: _seed, ...options } = settings;
+    const server = await module.serveMock(options);
     return {
       api: api.name,
       url: server.url,
@@ -64,6 +64,21 @@ export async function startMock(api: ApiConfig, settings: MockSettings = {}): Pr
   } catch (cause) {
     await rm(folder, { recursive: true, force: true });
     throw cause;
+  }
+}
+
+/**
+ * Where the generated modules go: under the project's `node_modules/.cache`, so that the packages
+ * they import (ws for WebSocket channels) resolve from the project, as the real output's do.
+ */
+async function scratchFolder(root: string): Promise<string> {
+  for (let folder = resolve(root); ; folder = dirname(folder)) {
+    if (existsSync(join(folder, 'node_modules'))) {
+      const cache = join(folder, 'node_modules', '.cache');
+      await mkdir(cache, { recursive: true });
+      return cache;
+    }
+    if (dirname(folder) === folder) return tmpdir();
   }
 }
 
@@ -96,14 +111,16 @@ export function mockCommand(log: Log, setExitCode: (code: number) => void): Comm
     .addOption(new Option('-p, --port <port>', 'port of the first API (the next ones count up); 0 picks a free one').default('4010'))
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .addOption(new Option('--seed <seed>', 'seed of the generated values: the same seed, the same bodies').default('1'))
+    .addOption(new Option('--interval <ms>', 'milliseconds between the messages realtime channels send by themselves').default('1000'))
     .exitOverride()
-    .action(async (name: string | undefined, options: { config?: string; port: string; host: string; seed: string }) => {
+    .action(async (name: string | undefined, options: { config?: string; port: string; host: string; seed: string; interval: string }) => {
       const port = integerOption('--port', options.port);
       const seed = integerOption('--seed', options.seed);
+      const intervalMs = integerOption('--interval', options.interval);
       const apis = await mockedApis(name, options.config);
       const running: RunningMock[] = [];
       for (const [index, api] of apis.entries()) {
-        const mock = await startMock(api, { seed, port: port === 0 ? 0 : port + index, host: options.host });
+        const mock = await startMock(api, { seed, port: port === 0 ? 0 : port + index, host: options.host, intervalMs });
         running.push(mock);
         for (const warning of mock.warnings) log.err(formatDiagnostic(warning));
         log.out(`codegen mock: ${api.name} (${api.style}) on ${mock.url}`);

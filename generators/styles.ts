@@ -22,5 +22,5 @@ export const MOCKS: { [S in InputStyle]: boolean } = {
   openapi: true,
   graphql: false,
   proto: false,
-  asyncapi: false,
+  asyncapi: true,
 };

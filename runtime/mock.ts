@@ -11,6 +11,8 @@ export interface MockOptions {
   port?: number;
   /** Interface to listen on; default `127.0.0.1`. */
   host?: string;
+  /** Milliseconds between the messages a mock sends by itself (realtime channels); default 1000. */
+  intervalMs?: number;
 }
 
 /** @public */

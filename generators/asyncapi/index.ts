@@ -18,6 +18,7 @@ import { emitClient } from './client.js';
 import { handlerScaffold } from './handlers.js';
 import { loadAsyncApi } from './load.js';
 import { emitServer } from './server.js';
+import { emitMock } from './mock.js';
 import type { Action, Channel, RealtimeModel } from './model.js';
 import type { TypesContext, ValidatorsContext } from './template-context.js';
 
@@ -51,6 +52,10 @@ export async function generateAsyncApi({ api, templates }: GeneratorContext<'asy
     files.push(...jsModuleFiles('validators', file, result, render));
   }
   if (api.emit.includes('server')) files.push(...emitServer(model, types, templates, source, { redis: api.options.redis === true }));
+  if (api.mock) {
+    const mock = emitMock(model, types, api.mock.seed, templates, source);
+    return { files: [...files, mock.file], warnings: mock.warnings };
+  }
   if (api.emit.includes('client')) files.push(...emitClient(model, types, templates, source));
   const wantsHandlers = api.emit.includes('server') && api.handlers !== undefined;
   const userFiles = wantsHandlers ? await handlerScaffold(model, types, templates, api.handlers!, api.output) : [];

@@ -122,3 +122,18 @@ export interface ServerContext extends GeneratedFileContext {
   /** Whether an SSE channel has path parameters: `notFound()` is printed. */
   notFound: boolean;
 }
+
+/**
+ * `mock.ts` (written by `codegen mock` only): `mockHandlers` (samples as replies, POST streams
+ * sending a sample of each event), `timedMessages` (a publish call per message the server sends by
+ * itself) and `serveMock(options)`. The template places the imports with `{{importBlock}}`.
+ * @template asyncapi/mock.ts.hbs
+ */
+export interface MockContext extends GeneratedFileContext {
+  /** The seed the samples were built with. */
+  seed: number;
+  /** The members of `mockHandlers`: one object of message handlers per WebSocket channel, one function per POST stream. */
+  handlers: string[];
+  /** One `(publish) => publish.<channel>(...)` entry per message the timer sends. */
+  timed: string[];
+}

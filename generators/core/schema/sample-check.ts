@@ -9,12 +9,12 @@
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
 import type { JsonSchema, NamedSchema } from './json-schema.js';
-import type { SampleDirection } from './samples.js';
+import type { SampleCheck as Check, SampleDirection } from './samples.js';
 
 const require = createRequire(import.meta.url);
 const DOCUMENT = 'urn:codegen:samples';
 
-export class SampleCheck {
+export class SampleCheck implements Check {
   private readonly ajv: import('ajv').default;
   private readonly compiled = new Map<string, Map<JsonSchema, ValidateFunction | undefined>>();
 

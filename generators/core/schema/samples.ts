@@ -9,10 +9,14 @@
  */
 import { createRequire } from 'node:module';
 import { refName, type JsonSchema, type JsonType, type NamedSchema, type SchemaObject } from './json-schema.js';
-import type { SampleCheck } from './sample-check.js';
 
 /** A response body omits `writeOnly` properties, a request body `readOnly` ones. */
 export type SampleDirection = 'response' | 'request';
+
+/** Whether a schema accepts a value, in a direction: sample-check.ts (ajv), declared here so it need not import this module's. */
+export interface SampleCheck {
+  accepts(schema: JsonSchema, value: unknown, direction: SampleDirection): boolean;
+}
 
 export type Sample = { ok: true; value: unknown } | { ok: false; reason: string };
 
