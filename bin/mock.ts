@@ -120,7 +120,16 @@ export function mockCommand(log: Log, setExitCode: (code: number) => void): Comm
       const apis = await mockedApis(name, options.config);
       const running: RunningMock[] = [];
       for (const [index, api] of apis.entries()) {
-        const mock = await startMock(api, { seed, port: port === 0 ? 0 : port + index, host: options.host, intervalMs });
+        const at = port === 0 ? 0 : port + index;
+        const mock = await startMock(api, { seed, port: at, host: options.host, intervalMs }).catch(
+          async (cause: NodeJS.ErrnoException) => {
+            // The mocks already serving would keep the process alive after the error.
+            await Promise.all(running.map((started) => started.close()));
+            if (cause.code === 'EADDRINUSE')
+              throw new UsageError(`${api.name}: port ${at} is in use; choose another with --port (0: any free port)`);
+            throw cause;
+          },
+        );
         running.push(mock);
         for (const warning of mock.warnings) log.err(formatDiagnostic(warning));
         log.out(`codegen mock: ${api.name} (${api.style}) on ${mock.url}`);

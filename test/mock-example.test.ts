@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../bin/mock.js';
 import { loadConfig } from '../generators/core/config/config.js';
-import { ROOT } from './support/cli.js';
+import { codegen, ROOT } from './support/cli.js';
 
 const [rest] = (await loadConfig(join(ROOT, 'codegen.config.yaml'))).filter((api) => api.name === 'rest');
 if (!rest) throw new Error('codegen.config.yaml has no API named rest');
@@ -86,6 +86,10 @@ describe('codegen mock on the example', () => {
     const response = await fetch(new URL('/v1/projects', url), { headers: auth });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
+    // A second mock on the same port: a usage error naming the port, not a stack trace.
+    const taken = codegen(['mock', 'rest', '--port', new URL(url).port]);
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toContain(`port ${new URL(url).port} is in use`);
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGINT');
     expect(await exited).toBe(0);
