@@ -3,7 +3,7 @@
  * into a temporary folder, transpiles it with the TypeScript that ts-morph ships (no type check, no
  * bundler), imports it and serves it until Ctrl-C. `startMock` is the same without the command line.
  */
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -41,16 +41,17 @@ export async function startMock(api: ApiConfig, settings: MockSettings = {}): Pr
   const folder = await mkdtemp(join(await scratchFolder(api.root), 'codegen-mock-'));
   try {
     const seed = settings.seed ?? 1;
-    const emit = [...new Set([...api.emit, 'types', 'validators', 'server'] as const)];
+    // GraphQL and proto mocks run their handlers in this process (bin/mock-graphql-grpc.ts); the others are a generated mock.ts.
+    const inProcess = api.style === 'graphql' || api.style === 'proto';
+    const emit = [...new Set([...api.emit, 'types', 'server', ...(inProcess ? [] : ['validators'])] as const)];
     const { handlers: _, ...rest } = api;
-    const [set] = await generate([{ ...rest, emit, output: folder, runtime: undefined, mock: { seed } } as ApiConfig]);
+    const [set] = await generate([
+      { ...rest, emit, output: folder, runtime: undefined, ...(!inProcess && { mock: { seed } }) } as ApiConfig,
+    ]);
     if (!set) throw new Error(`${api.name}: nothing generated`);
     await writeModules(folder, set.files);
-    const module = (await import(pathToFileURL(join(folder, 'mock.js')).href)) as {
-      serveMock: (options: MockSettings) => Promise<{ url: string; close(): Promise<void> }>;
-    };
     const { seed: _seed, ...options } = settings;
-    const server = await module.serveMock(options);
+    const server = inProcess ? await serveInProcess(api, folder, set.files, { ...options, seed }) : await serveModule(folder, options);
     return {
       api: api.name,
       url: server.url,
@@ -65,6 +66,26 @@ export async function startMock(api: ApiConfig, settings: MockSettings = {}): Pr
     await rm(folder, { recursive: true, force: true });
     throw cause;
   }
+}
+
+/** The generated `mock.ts`'s `serveMock` (runtime/mock.ts), as REST and AsyncAPI write it. */
+async function serveModule(folder: string, options: Omit<MockSettings, 'seed'>): Promise<{ url: string; close(): Promise<void> }> {
+  const module = (await import(pathToFileURL(join(folder, 'mock.js')).href)) as {
+    serveMock: (options: Omit<MockSettings, 'seed'>) => Promise<{ url: string; close(): Promise<void> }>;
+  };
+  return module.serveMock(options);
+}
+
+/** GraphQL and proto: the generated server of `folder` with the mock handlers of codegen-ts/mock. */
+async function serveInProcess(api: ApiConfig, folder: string, files: { path: string }[], settings: MockSettings & { seed: number }) {
+  const { serveGraphQLMock, serveGrpcMock } = await import('./mock-graphql-grpc.js');
+  if (api.style === 'graphql') {
+    const { buildSchema } = await import('graphql');
+    const sdl = await Promise.all(api.inputs.map((input) => readFile(input, 'utf8')));
+    return serveGraphQLMock(folder, buildSchema(sdl.join('\n')), settings);
+  }
+  const pbFiles = files.filter((file) => file.path.endsWith('_pb.ts')).map((file) => file.path.replace(/\.ts$/, '.js'));
+  return serveGrpcMock(folder, pbFiles, settings);
 }
 
 /**

@@ -14,13 +14,15 @@ export const GENERATORS: { [S in InputStyle]: (() => Promise<StyleGenerator<S>>)
 };
 
 /**
- * Whether a style serves `codegen mock`: its generator, given `api.mock` (a seed), also writes
- * `mock.ts`, whose `serveMock(options?: MockOptions): Promise<MockServer>` (runtime/mock.ts) serves
- * the generated server with handlers that answer from the schema. bin/mock.ts transpiles and calls it.
+ * Whether a style serves `codegen mock` (bin/mock.ts). REST and AsyncAPI: the style's generator,
+ * given `api.mock` (a seed), also writes `mock.ts`, whose `serveMock(options?: MockOptions):
+ * Promise<MockServer>` (runtime/mock.ts) serves the generated server with handlers answering from
+ * the schema. GraphQL and proto: bin/mock-graphql-grpc.ts serves the generated server with the
+ * handlers of codegen-ts/mock, built in the CLI's process from the schema.
  */
 export const MOCKS: { [S in InputStyle]: boolean } = {
   openapi: true,
-  graphql: false,
-  proto: false,
+  graphql: true,
+  proto: true,
   asyncapi: true,
 };

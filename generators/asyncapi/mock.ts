@@ -82,6 +82,13 @@ export function emitMock(
     }
   }
   file.use(symbol('RealtimeHandlers', './server', { type: true }));
-  const context: MockContext = { source, title: commentText(model.title), version: commentText(model.version), seed, handlers, timed };
+  const context: MockContext = {
+    source,
+    title: commentText(model.title),
+    version: commentText(model.version),
+    variant: seed,
+    handlers,
+    timed,
+  };
   return { file: { path: 'mock.ts', content: templates.render('asyncapi/mock.ts.hbs', context, file) }, warnings };
 }

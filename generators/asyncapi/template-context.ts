@@ -130,8 +130,8 @@ export interface ServerContext extends GeneratedFileContext {
  * @template asyncapi/mock.ts.hbs
  */
 export interface MockContext extends GeneratedFileContext {
-  /** The seed the samples were built with. */
-  seed: number;
+  /** Which variant of the sample values (`codegen mock --seed`): the same number, the same values. */
+  variant: number;
   /** The members of `mockHandlers`: one object of message handlers per WebSocket channel, one function per POST stream. */
   handlers: string[];
   /** One `(publish) => publish.<channel>(...)` entry per message the timer sends. */

@@ -30,7 +30,7 @@ export function emitMock(
   const context: MockContext = {
     source,
     title: commentText(`${model.title} ${model.version}`),
-    seed,
+    variant: seed,
     handlersType,
     handlers,
   };

@@ -54,7 +54,7 @@ export function emitMsw(
   return ${msw('http')}.${operation.method}<${generics}>(${path}, ${resolve});
 }`;
   });
-  const context: MswContext = { source, title: commentText(`${model.title} ${model.version}`), seed: MSW_SEED, handlers, factories };
+  const context: MswContext = { source, title: commentText(`${model.title} ${model.version}`), variant: MSW_SEED, handlers, factories };
   return { path: 'msw.ts', content: templates.render('openapi/msw.ts.hbs', context, file) };
 }
 

@@ -188,8 +188,8 @@ export interface HandlersContext {
 export interface MockContext extends HeaderContext {
   /** The document's title and version, escaped for a comment. */
   title: string;
-  /** The seed the samples were built with. */
-  seed: number;
+  /** Which variant of the sample values (`codegen mock --seed`): the same number, the same values. */
+  variant: number;
   /** The handlers interface of server.ts, e.g. `TasksApiHandlers`. */
   handlersType: string;
   /** One `async <operation>() { return { status, body, headers }; },` member per operation (a 501 `HttpProblem` where no sample could be built), with its JSDoc. */
@@ -205,8 +205,8 @@ export interface MockContext extends HeaderContext {
 export interface MswContext extends HeaderContext {
   /** The document's title and version, escaped for a comment. */
   title: string;
-  /** The seed the samples were built with. */
-  seed: number;
+  /** Which variant of the sample values (`codegen mock --seed`): the same number, the same values. */
+  variant: number;
   /** One `export function <operation>Handler(override?) { return http.<method>(...); }` per operation, with its JSDoc. */
   handlers: string[];
   /** The factories' names, in the order of `handlers`. */

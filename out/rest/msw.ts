@@ -2,7 +2,7 @@
 /**
  * Mock Service Worker handlers of Tasks API 1.0.0, for front-end tests: each operation answers
  * a sample of its first success response (the operation's example, else a value built from its
- * schema, seed 1), the same one `codegen mock` serves. Each factory takes an override: a
+ * schema, variant 1), the same one `codegen mock` serves. Each factory takes an override: a
  * body of the response's type, or a resolver.
  *
  * @example
