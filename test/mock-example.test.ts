@@ -74,24 +74,29 @@ describe('codegen mock on the example', () => {
 
   it('serves from the command line until SIGINT', { timeout: 120_000 }, async () => {
     const child = spawn(process.execPath, [join(ROOT, 'bin', 'codegen.js'), 'mock', 'rest', '--port', '0', '--seed', '3'], { cwd: ROOT });
-    let output = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const found = /on (http:\/\/\S+)/.exec(output)?.[1];
-        if (found) resolve(found);
+    // A failed expectation must not leave the server running.
+    try {
+      let output = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const found = /on (http:\/\/\S+)/.exec(output)?.[1];
+          if (found) resolve(found);
+        });
+        child.once('exit', (code) => reject(new Error(`codegen mock exited with ${code}: ${output}`)));
       });
-      child.once('exit', (code) => reject(new Error(`codegen mock exited with ${code}: ${output}`)));
-    });
-    const response = await fetch(new URL('/v1/projects', url), { headers: auth });
-    expect(response.status).toBe(200);
-    expect(((await response.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
-    // A second mock on the same port: a usage error naming the port, not a stack trace.
-    const taken = codegen(['mock', 'rest', '--port', new URL(url).port]);
-    expect(taken.code).toBe(2);
-    expect(taken.stderr).toContain(`port ${new URL(url).port} is in use`);
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    child.kill('SIGINT');
-    expect(await exited).toBe(0);
+      const response = await fetch(new URL('/v1/projects', url), { headers: auth });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
+      // A second mock on the same port: a usage error naming the port, not a stack trace.
+      const taken = codegen(['mock', 'rest', '--port', new URL(url).port]);
+      expect(taken.code).toBe(2);
+      expect(taken.stderr).toContain(`port ${new URL(url).port} is in use`);
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
   });
 });
