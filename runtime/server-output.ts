@@ -6,7 +6,7 @@
 import { STATUS_CODES, validateHeaderName, validateHeaderValue } from "node:http";
 import { HttpProblem } from "./server-types.js";
 import type { ProblemBody, ServerResponse } from "./server-types.js";
-import type { FieldError } from "./server-input.js";
+import { type FieldError, isJsonType, mediaTypeOf } from "./server-input.js";
 import type { HandlerResult, OperationSpec, PaginationSpec, ResponseSpec } from "./server-spec.js";
 
 const PROBLEM_JSON = "application/problem+json";
@@ -198,7 +198,8 @@ export function resultResponse(operation: OperationSpec, result: HandlerResult, 
 
   const declared = headers["content-type"];
   const contentType = typeof declared === "string" ? declared : spec?.contentType;
-  if (typeof body === "string") {
+  // A string under a JSON media type is a JSON string (the schema's `type: string`): encoded like any value.
+  if (typeof body === "string" && !isJsonType(mediaTypeOf(contentType) ?? "")) {
     headers["content-type"] = contentType ?? "text/plain; charset=utf-8";
     return { status, headers, body };
   }

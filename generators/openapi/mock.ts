@@ -46,9 +46,7 @@ function handlerBody(sample: OperationSample, file: FileBuilder): string {
   }
   const parts = [`status: ${sample.status}`];
   const body = sample.body;
-  // The server writes a string body as it is: a JSON string is sent encoded.
-  if (body?.kind === 'json' && typeof body.value === 'string') parts.push(`body: JSON.stringify(${stringLiteral(body.value)})`);
-  else if (body?.kind === 'json') parts.push(`body: ${jsonBlock(body.value, '    ')}`);
+  if (body?.kind === 'json') parts.push(`body: ${jsonBlock(body.value, '    ')}`);
   else if (body?.kind === 'text') parts.push(`body: ${stringLiteral(body.value)}`);
   else if (body?.kind === 'bytes') parts.push(`body: new TextEncoder().encode(${stringLiteral(body.value)})`);
   if (Object.keys(sample.headers).length > 0) parts.push(`headers: ${jsonBlock(sample.headers, '    ')}`);
