@@ -8,7 +8,9 @@
  * Every error is an `application/problem+json` body with the request's `traceId`, which is also the
  * `Trace-Id` header of every response. The listener works with `http.createServer`, and as
  * Express or Connect middleware (`app.use(listener)`): a path outside the API's base paths goes to
- * `next()` when there is one.
+ * `next()` when there is one. The core reads requests and writes answers through a `Host`
+ * (`server-host.ts`): the listener is the node:http one; `mount-*.ts` carry the same core into
+ * Fetch hosts (Hono, Bun, Deno, Workers), Koa and Fastify.
  *
  * Paths: each segment is percent-decoded after splitting, so `%2F` never separates segments, and
  * segments that decode to `.`/`..` or hold a slash are refused (400). A trailing slash is ignored
@@ -16,6 +18,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse as NodeResponse } from "node:http";
+import { HOSTED, nodeHost, type Host, type Hosted, type NativeRequest, type RequestHeaders } from "./server-host.js";
 import { authenticate, type AuthenticateOptions } from "./auth.js";
 import { assertIfMatch, conditional, type ConditionalOptions } from "./conditional.js";
 import { cors, type CorsOptions } from "./cors.js";
@@ -26,13 +29,11 @@ import {
   ClientGoneError,
   decodeBody,
   describeErrors,
-  hasBody,
   isJsonType,
   matchRoute,
   mediaTypeOf,
   parseQuery,
   parseTarget,
-  readBody,
   readParameters,
 } from "./server-input.js";
 import type { FieldError, ParameterValues, RouteMatch, Target } from "./server-input.js";
@@ -46,6 +47,7 @@ import type { ValidationResult } from "./validation.js";
 
 export { HttpProblem } from "./server-types.js";
 export type { FieldError } from "./server-input.js";
+export type { NativeRequest } from "./server-host.js";
 export type {
   MaybePromise,
   HeaderValue,
@@ -101,7 +103,7 @@ export interface ErrorContext {
   traceId: string;
   /** The operation id, when routing got that far. */
   operation?: string;
-  request: IncomingMessage;
+  request: NativeRequest;
 }
 
 /** @public */
@@ -134,9 +136,9 @@ export interface ServerOptions<Principal = unknown> {
    * The request's trace id. Default: the trace id of a W3C `traceparent` header, else a
    * well-formed `Trace-Id` or `X-Request-Id` header, else a random UUID.
    */
-  traceId?: (request: IncomingMessage) => string | undefined;
+  traceId?: (request: NativeRequest) => string | undefined;
   /** Whose budget a request spends in rate limiting. Default: the client's IP address. */
-  clientKey?: (request: IncomingMessage) => string;
+  clientKey?: (request: NativeRequest) => string;
   /** Told of every unexpected error (the 500s). Default: `console.error`. */
   onError?: (error: unknown, context: ErrorContext) => void;
   /** Per-operation settings, by operation id. */
@@ -221,14 +223,15 @@ interface Sink {
 class Exchange implements ServerRequest {
   body?: Uint8Array;
   principal?: unknown;
-  readonly headers: IncomingMessage["headers"];
+  readonly headers: RequestHeaders;
   #url: URL | undefined;
   #clientKey: string | undefined;
 
   constructor(
+    readonly host: Host<unknown, unknown>,
     public method: string,
-    readonly raw: IncomingMessage,
-    readonly res: NodeResponse,
+    readonly raw: unknown,
+    readonly res: unknown,
     readonly target: string,
     public operation: OperationMeta,
     public traceId: string,
@@ -237,13 +240,13 @@ class Exchange implements ServerRequest {
     readonly match: RouteMatch,
     readonly query: string,
     readonly chain: Chain,
-    readonly clientKeyOf: ((request: IncomingMessage) => string) | undefined,
+    readonly clientKeyOf: ((request: NativeRequest) => string) | undefined,
   ) {
-    this.headers = raw.headers;
+    this.headers = host.headers(raw);
   }
 
   get url(): URL {
-    return (this.#url ??= requestUrl(this.raw, this.target));
+    return (this.#url ??= requestUrl(this.headers, this.target));
   }
 
   set url(value: URL) {
@@ -251,7 +254,10 @@ class Exchange implements ServerRequest {
   }
 
   get clientKey(): string {
-    return (this.#clientKey ??= this.clientKeyOf?.(this.raw) ?? this.raw.socket.remoteAddress ?? "unknown");
+    return (this.#clientKey ??=
+      (this.clientKeyOf === undefined ? undefined : this.clientKeyOf(this.host.native(this.raw))) ??
+      this.host.remoteAddress(this.raw) ??
+      "unknown");
   }
 
   set clientKey(value: string) {
@@ -262,22 +268,23 @@ class Exchange implements ServerRequest {
 /** The context handlers get when no `context` option reshapes it; `signal` is made when first read. */
 class HandlerContext<Principal> implements RequestContext<Principal> {
   #signal: AbortSignal | undefined;
-  readonly #response: NodeResponse;
+  readonly #exchange: Exchange;
 
   constructor(
     readonly traceId: string,
     readonly principal: Principal | undefined,
     readonly operation: OperationMeta,
     readonly basePath: string,
-    readonly request: IncomingMessage,
-    response: NodeResponse,
+    readonly request: NativeRequest,
+    exchange: Exchange,
     readonly assertIfMatch: (currentEtag: string | undefined) => void,
   ) {
-    this.#response = response;
+    this.#exchange = exchange;
   }
 
   get signal(): AbortSignal {
-    return (this.#signal ??= disconnectSignal(this.#response));
+    const exchange = this.#exchange;
+    return (this.#signal ??= exchange.host.signal(exchange.raw, exchange.res));
   }
 }
 
@@ -339,7 +346,7 @@ export function createListener<Principal>(
     if (typeof handler !== "function") throw new HttpProblem(501, "Not Implemented", { detail: `No handler for ${operation.id}.` });
     let read: Record<string, unknown> | Promise<Record<string, unknown>>;
     try {
-      read = readInput(operation, exchange.match, exchange.query, exchange.raw, exchange.body, limits, maxPageSize);
+      read = readInput(operation, exchange.match, exchange.query, exchange.headers, exchange.body, limits, maxPageSize);
     } catch (error) {
       throw internal(exchange, error);
     }
@@ -369,14 +376,14 @@ export function createListener<Principal>(
     handler: Handler,
     input: Record<string, unknown>,
   ): ServerResponse | undefined {
-    const { traceId, raw: req } = exchange;
+    const { traceId } = exchange;
+    const req = exchange.host.native(exchange.raw);
     const principal = exchange.principal as Principal | undefined;
     const check = (currentEtag: string | undefined): void => assertIfMatch(exchange, currentEtag);
     let result: MaybePromise<HandlerResult>;
     if (context) {
       // What `context` is given may be spread (`{ ...base, db }`): `signal` stays an own property.
       let signal: AbortSignal | undefined;
-      const res = exchange.res;
       const base: RequestContext<Principal> = {
         traceId,
         principal,
@@ -385,14 +392,14 @@ export function createListener<Principal>(
         request: req,
         // Made when first asked for: most handlers never look, and a signal costs a listener.
         get signal() {
-          return (signal ??= disconnectSignal(res));
+          return (signal ??= exchange.host.signal(exchange.raw, exchange.res));
         },
         assertIfMatch: check,
       };
       result = (async () => handler.call(handlers, input, await context(base)))();
     } else {
       // Same members; the lazy `signal` lives on the prototype (an object literal with a getter is slow to make).
-      const base = new HandlerContext<Principal>(traceId, principal, exchange.resolved, exchange.match.basePath, req, exchange.res, check);
+      const base = new HandlerContext<Principal>(traceId, principal, exchange.resolved, exchange.match.basePath, req, exchange, check);
       try {
         result = handler.call(handlers, input, base);
       } catch (error) {
@@ -427,7 +434,7 @@ export function createListener<Principal>(
         traceId: exchange.traceId,
         production,
         base: publicPrefix,
-        target: originalUrl(exchange.raw) ?? exchange.target,
+        target: exchange.host.originalTarget(exchange.raw) ?? exchange.target,
         query: exchange.query,
         request: input,
         fields,
@@ -442,7 +449,7 @@ export function createListener<Principal>(
   /** An error of the handler's step as the problem that answers it: reported here once, outer stages may decorate it (CORS headers). */
   function internal(exchange: Exchange, error: unknown): HttpProblem {
     if (error instanceof HttpProblem) return error;
-    onError(error, { traceId: exchange.traceId, operation: exchange.resolved.id, request: exchange.raw });
+    onError(error, { traceId: exchange.traceId, operation: exchange.resolved.id, request: exchange.host.native(exchange.raw) });
     return new HttpProblem(500, statusTitle(500), { detail: production ? undefined : errorText(error) });
   }
 
@@ -467,14 +474,14 @@ export function createListener<Principal>(
         }
         if (step === RECEIVE) {
           // No body (most GETs, DELETEs): nothing to check or wait for.
-          if (!hasBody(exchange.raw)) {
+          if (!exchange.host.hasBody(exchange.raw)) {
             index++;
             continue;
           }
           // Between authentication and idempotency: anonymous clients never get a body buffered.
           checkMediaType(exchange);
           const at = index;
-          readBody(exchange.raw, limits, (error, bytes) => {
+          exchange.host.readBody(exchange.raw, limits, (error, bytes) => {
             if (error !== undefined) return fail(exchange, from, at, sink, error);
             if (bytes !== undefined) exchange.body = bytes;
             advance(exchange, at + 1, from, sink);
@@ -555,11 +562,11 @@ export function createListener<Principal>(
 
   /** 415 for a body of a media type the operation does not take. */
   function checkMediaType(exchange: Exchange): void {
-    const req = exchange.raw;
+    const contentType = single(exchange.headers["content-type"]);
     const body = exchange.resolved.body;
-    if (!body || acceptsMediaType(body, req.headers["content-type"])) return;
+    if (!body || acceptsMediaType(body, contentType)) return;
     const method = exchange.method;
-    const given = mediaTypeOf(req.headers["content-type"]);
+    const given = mediaTypeOf(contentType);
     const accept = { [method === "PATCH" ? "accept-patch" : "accept-post"]: body.mediaTypes.join(", ") };
     throw new HttpProblem(415, "Unsupported Media Type", {
       detail: `${given ? `${given} is not` : "A body without Content-Type is not"} accepted here; send ${body.mediaTypes.join(" or ")}.`,
@@ -571,10 +578,12 @@ export function createListener<Principal>(
   const respondTo: Sink = { done: deliver, failed: answerError };
 
   /** Routes the request, then runs its operation's chain; synchronously to the end when nothing awaits. */
-  function serve(req: IncomingMessage, res: NodeResponse, next: ((error?: unknown) => void) | undefined): void {
-    const traceId = traceIdOf(req, customTraceId);
-    const url = req.url ?? "/";
-    const method = req.method === undefined ? "GET" : req.method.toUpperCase();
+  function serve<Req, Res>(host: Host<Req, Res>, req: Req, res: Res, next: ((error?: unknown) => void) | undefined): void {
+    const headers = host.headers(req);
+    const traceId = traceIdOf(headers, customTraceId === undefined ? undefined : customTraceId(host.native(req)));
+    const url = host.target(req);
+    const given = host.method(req);
+    const method = given === undefined ? "GET" : given.toUpperCase();
 
     let match: RouteMatch | undefined;
     let target: Target;
@@ -584,11 +593,12 @@ export function createListener<Principal>(
       target = parseTarget(url);
       match = matchRoute(api.routes, basePaths, target.segments);
     } catch (error) {
-      return send(req, res, errorResponse(error, { traceId, instance: instanceOf(url), production }), traceId);
+      return send(host, req, res, errorResponse(error, { traceId, instance: instanceOf(url), production }), traceId);
     }
     if (!match) {
       if (next && fallthrough) return next();
       return send(
+        host,
         req,
         res,
         problemResponse(
@@ -606,6 +616,7 @@ export function createListener<Principal>(
       (method === "HEAD" ? node.operations.get("GET") : undefined) ??
       (method === "OPTIONS" ? node.options : node.notAllowed);
     const exchange = new Exchange(
+      host as Host<unknown, unknown>,
       method,
       req,
       res,
@@ -626,38 +637,37 @@ export function createListener<Principal>(
   /** Writes the response a chain settled with (a failure to write is answered by `writeFailed`). */
   function deliver(exchange: Exchange, response: ServerResponse): void {
     try {
-      send(exchange.raw, exchange.res, response, exchange.traceId, onError);
+      send(exchange.host, exchange.raw, exchange.res, response, exchange.traceId, onError);
     } catch (error) {
-      writeFailed(exchange.raw, exchange.res, error);
+      writeFailed(exchange.host, exchange.raw, exchange.res, error);
     }
   }
 
   /** Answers what the chain threw: a problem as itself, anything else as a reported 500; nothing for a client that left. */
   function answerError(exchange: Exchange, error: unknown): void {
     if (error instanceof ClientGoneError) return;
-    const { raw: req, traceId } = exchange;
-    if (!(error instanceof HttpProblem)) onError(error, { traceId, operation: exchange.resolved.id, request: req });
+    const { traceId } = exchange;
+    if (!(error instanceof HttpProblem))
+      onError(error, { traceId, operation: exchange.resolved.id, request: exchange.host.native(exchange.raw) });
     deliver(exchange, errorResponse(error, { traceId, instance: instanceOf(exchange.target), production }));
   }
 
   /** Only a failure to write gets here; answer if nothing was written yet. */
-  function writeFailed(req: IncomingMessage, res: NodeResponse, error: unknown): void {
-    onError(error, { traceId: "", request: req });
-    if (!res.headersSent && !res.destroyed) {
-      res.writeHead(500, { "content-type": "application/problem+json" });
-      res.end(JSON.stringify({ type: "about:blank", title: statusTitle(500), status: 500 }));
-    } else {
-      res.destroy();
-    }
+  function writeFailed<Req, Res>(host: Host<Req, Res>, req: Req, res: Res, error: unknown): void {
+    onError(error, { traceId: "", request: host.native(req) });
+    host.abort(res);
   }
 
-  return (req, res, next) => {
+  /** The core on any host: what the node listener runs, and what `mount-*.ts` run on theirs. */
+  const hosted: Hosted = (host, req, res, next) => {
     try {
-      serve(req, res, next);
+      serve(host, req, res, next);
     } catch (error) {
-      writeFailed(req, res, error);
+      writeFailed(host, req, res, error);
     }
   };
+  const listener: Listener = (req, res, next) => hosted(nodeHost, req, res, next);
+  return Object.defineProperty(listener, HOSTED, { value: hosted });
 }
 
 /** A promise or another thenable (what a handler may return). */
@@ -668,20 +678,6 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 /** The path of a request target, as a problem's `instance` (a relative reference: never a host). */
 function instanceOf(url: string): string {
   return requestPath(url);
-}
-
-/** A signal aborted when the response closes before it was completely written. */
-function disconnectSignal(res: NodeResponse): AbortSignal {
-  const controller = new AbortController();
-  const gone = () => controller.abort(new ClientGoneError(undefined));
-  if (res.destroyed) {
-    if (!res.writableFinished) gone();
-  } else {
-    res.once("close", () => {
-      if (!res.writableFinished) gone();
-    });
-  }
-  return controller.signal;
 }
 
 /** A stage, and which operations it can do anything for (the others skip it). */
@@ -788,12 +784,12 @@ function readInput(
   operation: OperationSpec,
   match: RouteMatch,
   query: string,
-  req: IncomingMessage,
+  headers: RequestHeaders,
   bytes: Uint8Array | undefined,
   limits: Limits,
   maxPageSize: number,
 ): Record<string, unknown> | Promise<Record<string, unknown>> {
-  const values = readParameters(operation, { path: match, query: query === "" ? NO_QUERY : parseQuery(query), headers: req.headers });
+  const values = readParameters(operation, { path: match, query: query === "" ? NO_QUERY : parseQuery(query), headers });
   const errors: FieldError[] = [];
   if (operation.validate) {
     for (const location of LOCATIONS) {
@@ -802,7 +798,7 @@ function readInput(
     }
   }
   if (!operation.body) return shapeInput(operation, values, errors, undefined, maxPageSize);
-  const contentType = req.headers["content-type"];
+  const contentType = single(headers["content-type"]);
   const decoded = decodeBody(operation.body, contentType, bytes, limits.maxJsonDepth);
   if (decoded instanceof Promise) return decoded.then((body) => withBody(operation, values, errors, body, contentType, maxPageSize));
   return withBody(operation, values, errors, decoded, contentType, maxPageSize);
@@ -914,10 +910,9 @@ function errorText(error: unknown): string | undefined {
   return typeof error === "string" ? error : undefined;
 }
 
-function traceIdOf(req: IncomingMessage, custom: ((request: IncomingMessage) => string | undefined) | undefined): string {
-  const chosen = custom?.(req);
+/** The trace id `chosen` by the `traceId` option if well-formed, else the one the headers carry, else a new one. */
+function traceIdOf(headers: RequestHeaders, chosen: string | undefined): string {
   if (chosen !== undefined && TRACE_ID.test(chosen)) return chosen;
-  const headers = req.headers;
   const traceparent = single(headers["traceparent"]);
   if (traceparent !== undefined) {
     const parent = TRACEPARENT.exec(traceparent)?.[1];
@@ -934,16 +929,10 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Express and Connect keep the full path in `originalUrl` when they strip a mount prefix. */
-function originalUrl(req: IncomingMessage): string | undefined {
-  const value = (req as IncomingMessage & { originalUrl?: unknown }).originalUrl;
-  return typeof value === "string" ? value : undefined;
-}
-
 const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
-function requestUrl(req: IncomingMessage, url: string): URL {
-  const host = single(req.headers.host);
+function requestUrl(headers: RequestHeaders, url: string): URL {
+  const host = single(headers["host"]);
   const origin = `http://${host !== undefined && HOST.test(host) ? host : "localhost"}`;
   try {
     return new URL(url.startsWith("/") ? url : "/", origin);
@@ -953,14 +942,15 @@ function requestUrl(req: IncomingMessage, url: string): URL {
 }
 
 /** Writes a response: `Trace-Id` always; HEAD, 204 and 304 without a body. */
-function send(
-  req: IncomingMessage,
-  res: NodeResponse,
+function send<Req, Res>(
+  host: Host<Req, Res>,
+  req: Req,
+  res: Res,
   response: ServerResponse,
   traceId: string,
   onError?: (error: unknown, context: ErrorContext) => void,
 ): void {
-  if (res.headersSent || res.destroyed) return;
+  if (!host.open(res)) return;
   // The response was made for this request alone (stage contract): its headers are completed in
   // place rather than copied once more.
   const headers = response.headers;
@@ -970,17 +960,14 @@ function send(
   if (body !== undefined && !bodyless)
     headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
   try {
-    res.writeHead(response.status, headers);
+    host.write(res, response.status, headers, bodyless || host.method(req)?.toUpperCase() === "HEAD" ? undefined : body);
   } catch (error) {
-    // A stage or handler set a header node refuses (CR/LF, bad name): never send half of it.
-    onError?.(error, { traceId, request: req });
-    for (const name of res.getHeaderNames()) res.removeHeader(name);
-    const problem = problemResponse(500, statusTitle(500), {}, { traceId, instance: instanceOf(req.url ?? "/"), production: true });
-    res.writeHead(500, { ...problem.headers, "trace-id": traceId });
-    res.end(problem.body);
-    return;
+    // A stage or handler set a header the host refuses (CR/LF, bad name): never send half of it.
+    onError?.(error, { traceId, request: host.native(req) });
+    host.reset(res);
+    const problem = problemResponse(500, statusTitle(500), {}, { traceId, instance: instanceOf(host.target(req)), production: true });
+    host.write(res, 500, { ...problem.headers, "trace-id": traceId }, problem.body);
   }
-  res.end(req.method === "HEAD" || bodyless ? undefined : response.body);
 }
 
 // ---- composing and hosting ------------------------------------------------------------------
@@ -995,35 +982,42 @@ function send(
  * @public
  */
 export function combine(...listeners: Listener[]): Listener {
-  return (req, res, next) => {
+  const cores = listeners.map((listener) => (listener as { [HOSTED]?: Hosted })[HOSTED]);
+  const hosted: Hosted = (host, req, res, next) => {
     const at = (index: number): void => {
-      const listener = listeners[index];
-      if (listener === undefined) {
+      const core = cores[index];
+      if (index === listeners.length) {
         if (next) return next();
-        const traceId = traceIdOf(req, undefined);
+        const traceId = traceIdOf(host.headers(req), undefined);
         return send(
+          host,
           req,
           res,
           problemResponse(
             404,
             "Not Found",
             { detail: "No resource lives at this path." },
-            { traceId, instance: requestPath(req.url ?? "/"), production: true },
+            { traceId, instance: requestPath(host.target(req)), production: true },
           ),
           traceId,
         );
       }
-      listener(req, res, (error) => {
+      const onward = (error?: unknown): void => {
         if (error !== undefined) {
           if (next) return next(error);
-          res.destroy(error instanceof Error ? error : undefined);
+          host.abort(res);
           return;
         }
         at(index + 1);
-      });
+      };
+      // A plain node listener (say a health check) in the list runs only on node's host.
+      if (core) core(host, req, res, onward);
+      else (listeners[index] as Listener)(req as IncomingMessage, res as NodeResponse, onward);
     };
     at(0);
   };
+  const listener: Listener = (req, res, next) => hosted(nodeHost, req, res, next);
+  return cores.every((core) => core !== undefined) ? Object.defineProperty(listener, HOSTED, { value: hosted }) : listener;
 }
 
 /** The hardened `http.Server` (timeouts, head size, early refusals as problems), shared by every style. */

@@ -44,6 +44,7 @@ export {
   type Limits,
   type Listener,
   type MaybePromise,
+  type NativeRequest,
   type OperationOptions,
   type RequestContext,
   type ResponseHeaders,

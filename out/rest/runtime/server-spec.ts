@@ -5,8 +5,8 @@
  * types its handlers see. A module of its own so that the core's parts (`server-input.ts`,
  * `server-output.ts`) read these descriptions without importing the core that imports them.
  */
-import type { IncomingMessage } from "node:http";
 import type { SchemeSpec } from "./auth.js";
+import type { NativeRequest } from "./server-host.js";
 import type { OperationMeta } from "./server-types.js";
 import type { ValidationResult } from "./validation.js";
 
@@ -55,8 +55,11 @@ export interface RequestContext<Principal = unknown> {
   readonly operation: OperationMeta;
   /** The base path the request came under (`/v1`), or "". */
   readonly basePath: string;
-  /** The raw request, for what the generated parameters do not cover. */
-  readonly request: IncomingMessage;
+  /**
+   * The raw request, for what the generated parameters do not cover: node's `IncomingMessage`
+   * (node:http, Express, Koa, Fastify) or the Fetch `Request` (`toFetchHandler`: Hono, Bun, Deno, Workers).
+   */
+  readonly request: NativeRequest;
   /** Aborted when the client goes away before the answer is written. */
   readonly signal: AbortSignal;
   /**
