@@ -19,14 +19,17 @@
  *   MAX_BODY_BYTES        largest request body (default 1048576; 413 above)
  *   HEADERS_TIMEOUT_MS    how long the request head may take (default 20000; 408 after)
  *   REQUEST_TIMEOUT_MS    how long the whole request may take (default 60000; 408 after)
+ *   MOUNT                 listener (default), fastify, hono, express or koa: the API mounted in
+ *                         that framework's app (./mounts.ts), the conventions the same
  *
  * Credentials: `Authorization: Bearer demo-token` may do everything; `Bearer reader-token` may only
  * read (its writes answer 403). `GET /healthz` (no credentials) answers 200 while the process runs.
  */
 import type { AddressInfo } from 'node:net';
-import type { Credentials, Listener, TasksApiServerOptions } from '../../out/rest/server.js';
-import { createHttpServer, createServer, MemoryStore } from '../../out/rest/server.js';
+import type { Credentials, TasksApiServerOptions } from '../../out/rest/server.js';
+import { createServer, MemoryStore } from '../../out/rest/server.js';
 import { handlers } from './handlers.js';
+import { mounted, mountSetting } from './mounts.js';
 import { corsOrigins, listenerLimits, setting, stopOnSignals } from '../shared/process.js';
 
 /** Who a token belongs to, and whether they may change anything. */
@@ -70,18 +73,7 @@ const options: TasksApiServerOptions<User> = {
 // The handlers do not look at the principal; `<User>` types what `verify` and `authorize` see.
 const api = createServer<User>(handlers, options);
 
-/** The API, plus `GET /healthz` for whoever watches the process. */
-const listener: Listener = (request, response) => {
-  if (request.url === '/healthz' && (request.method === 'GET' || request.method === 'HEAD')) {
-    const body = '{"status":"ok"}';
-    response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
-    response.end(request.method === 'HEAD' ? undefined : body);
-    return;
-  }
-  api(request, response);
-};
-
-const server = createHttpServer(listener, listenerLimits());
+const server = await mounted(mountSetting(), api, listenerLimits());
 
 server.listen(port, '127.0.0.1', () => {
   const { port: actual } = server.address() as AddressInfo;

@@ -78,7 +78,7 @@ export interface ServerEmitOptions {
  * The runtime modules whose public API (`@public` exports) server.ts re-exports, so users import
  * everything from it; `redis-store` too with `options.redis`.
  */
-const REEXPORTED_MODULES = ['server', 'store', 'conditional', 'auth', 'server-types'];
+const REEXPORTED_MODULES = ['server', 'store', 'conditional', 'auth', 'server-types', 'mount-fetch', 'mount-fastify', 'mount-koa'];
 /** Global names the type emitter's expressions may print, which imports must not shadow. */
 const GLOBALS = ['Record', 'Promise', 'Uint8Array', 'File', 'Blob'];
 

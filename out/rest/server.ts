@@ -33,6 +33,13 @@ import type {
 export type { Credentials } from "./runtime/auth.js";
 export { computeEtag } from "./runtime/conditional.js";
 export {
+  type FastifyInstanceLike,
+  fastifyPlugin,
+  type FastifyPluginLike,
+} from "./runtime/mount-fastify.js";
+export { type FetchHandler, toFetchHandler } from "./runtime/mount-fetch.js";
+export { type KoaContextLike, koaMiddleware, type KoaMiddlewareLike } from "./runtime/mount-koa.js";
+export {
   combine,
   createHttpServer,
   DEFAULT_LIMITS,
