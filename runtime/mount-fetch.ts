@@ -71,7 +71,7 @@ const fetchHost: Host<FetchCall, FetchCall> = {
   native: (call) => call.request,
   hasBody: (call) => call.request.body !== null && call.headers["content-length"] !== "0",
   readBody: (call, limits) => readFetchBody(call, limits),
-  signal: (call) => call.request.signal,
+  signal: (call) => clientGone(call.request.signal),
   open: (call) => !call.settled,
   write(call, status, headers, body) {
     const fields = new Headers();
@@ -101,7 +101,7 @@ const fetchHost: Host<FetchCall, FetchCall> = {
 async function readFetchBody(call: FetchCall, limits: BodyLimits): Promise<Uint8Array | undefined> {
   const declared = call.headers["content-length"];
   if (typeof declared === "string") {
-    if (!/^\d+$/.test(declared)) throw new HttpProblem(400, "Bad Request", { detail: "Content-Length is not a number." });
+    if (!/^\d+$/.test(declared)) throw new HttpProblem(400, "Bad Request", { detail: "Content-Length is not a number.", headers: CLOSE });
     if (Number(declared) > limits.maxBodySize) throw tooLarge(limits.maxBodySize);
   }
   const stream = call.request.body;
@@ -113,7 +113,12 @@ async function readFetchBody(call: FetchCall, limits: BodyLimits): Promise<Uint8
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
       () =>
-        reject(new HttpProblem(408, "Request Timeout", { detail: `The request body did not arrive within ${limits.bodyTimeout} ms.` })),
+        reject(
+          new HttpProblem(408, "Request Timeout", {
+            detail: `The request body did not arrive within ${limits.bodyTimeout} ms.`,
+            headers: CLOSE,
+          }),
+        ),
       limits.bodyTimeout,
     );
   });
@@ -121,12 +126,9 @@ async function readFetchBody(call: FetchCall, limits: BodyLimits): Promise<Uint8
   late.catch(() => {});
   try {
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
-      try {
-        chunk = await Promise.race([reader.read(), late]);
-      } catch (error) {
+      const chunk = await Promise.race([reader.read(), late]).catch((error: unknown) => {
         throw error instanceof HttpProblem ? error : new ClientGoneError(error);
-      }
+      });
       if (chunk.done) break;
       size += chunk.value.byteLength;
       if (size > limits.maxBodySize) throw tooLarge(limits.maxBodySize);
@@ -149,8 +151,20 @@ async function readFetchBody(call: FetchCall, limits: BodyLimits): Promise<Uint8
   return body;
 }
 
+/** On node (Hono's node-server) the connection then closes, so the rest of a refused body is never read. */
+const CLOSE = { connection: "close" } as const;
+
 function tooLarge(limit: number): HttpProblem {
-  return new HttpProblem(413, "Content Too Large", { detail: `The request body exceeds ${limit} bytes.` });
+  return new HttpProblem(413, "Content Too Large", { detail: `The request body exceeds ${limit} bytes.`, headers: CLOSE });
+}
+
+/** The request's signal, with the reason every host gives handlers: a `ClientGoneError`. */
+function clientGone(signal: AbortSignal): AbortSignal {
+  const controller = new AbortController();
+  const gone = () => controller.abort(new ClientGoneError(signal.reason));
+  if (signal.aborted) gone();
+  else signal.addEventListener("abort", gone, { once: true });
+  return controller.signal;
 }
 
 /**

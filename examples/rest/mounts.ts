@@ -32,7 +32,11 @@ export async function mounted(mount: Mount, api: Listener, limits: HttpServerOpt
     case 'listener':
       return createHttpServer((request, response) => {
         if (request.url === '/healthz' && (request.method === 'GET' || request.method === 'HEAD')) {
-          response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(HEALTH), 'cache-control': 'no-store' });
+          response.writeHead(200, {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(HEALTH),
+            'cache-control': 'no-store',
+          });
           response.end(request.method === 'HEAD' ? undefined : HEALTH);
           return;
         }
@@ -79,6 +83,7 @@ export async function mounted(mount: Mount, api: Listener, limits: HttpServerOpt
 /** `MOUNT` from the environment (default `listener`); anything else stops the example. */
 export function mountSetting(): Mount {
   const value = process.env.MOUNT || 'listener';
-  if (!(MOUNTS as readonly string[]).includes(value)) throw new Error(`MOUNT must be one of ${MOUNTS.join(', ')}, not ${JSON.stringify(value)}`);
+  if (!(MOUNTS as readonly string[]).includes(value))
+    throw new Error(`MOUNT must be one of ${MOUNTS.join(', ')}, not ${JSON.stringify(value)}`);
   return value as Mount;
 }

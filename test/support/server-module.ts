@@ -3,14 +3,67 @@
  * run against it (`usage.js`, see server-usage.ts), and small HTTP helpers: start a listener on
  * 127.0.0.1:0, and send raw bytes for what `fetch` refuses to send (dot segments, huge headers).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import express from 'express';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
+import Koa from 'koa';
 import type { Listener } from '../../runtime/server.js';
 
 export type { Listener };
 
 /** The generated server of schemas/openapi/tasks.yaml, typed as out/rest/server.ts (its committed output). */
-export type ServerModule = Pick<typeof import('../../out/rest/server.js'), 'BASE_PATHS' | 'combine' | 'createHttpServer'>;
+export type ServerModule = Pick<
+  typeof import('../../out/rest/server.js'),
+  'BASE_PATHS' | 'combine' | 'createHttpServer' | 'fastifyPlugin' | 'koaMiddleware' | 'toFetchHandler'
+>;
+
+/** Where the generated server runs: its own node listener, or mounted in a framework's app. */
+export const MOUNTS = ['listener', 'fastify', 'hono', 'express', 'koa'] as const;
+export type Mount = (typeof MOUNTS)[number];
+
+/**
+ * Serves a generated listener as `mount` says, on 127.0.0.1 at a free port: Fastify with the
+ * plugin registered without a prefix (every path reaches it), Hono with the Fetch handler on
+ * every path (`c.env` passed on: the client's address), Express and Koa with it as middleware.
+ * `server` wraps the app's node listener (default: a plain `http.createServer`).
+ */
+export async function startMounted(
+  mount: Mount,
+  api: ServerModule,
+  listener: Listener,
+  server: (app: RequestListener) => Server = (app) => createServer(app),
+): Promise<Running> {
+  switch (mount) {
+    case 'listener':
+      return start(listener, server(listener));
+    case 'express': {
+      const app = express();
+      app.use(listener);
+      return start(listener, server(app));
+    }
+    case 'koa': {
+      const app = new Koa();
+      app.use(api.koaMiddleware(listener));
+      return start(listener, server(app.callback()));
+    }
+    case 'fastify': {
+      let made: Server | undefined;
+      const app = Fastify({ serverFactory: (handler) => (made = server(handler as RequestListener)) });
+      await app.register(api.fastifyPlugin(listener));
+      await app.ready();
+      return start(listener, made!);
+    }
+    case 'hono': {
+      const app = new Hono();
+      const handler = api.toFetchHandler(listener);
+      app.all('/*', (context) => handler(context.req.raw, context.env));
+      return start(listener, server(getRequestListener(app.fetch)));
+    }
+  }
+}
 
 export interface UsageModule {
   FAILING_TASK: string;
