@@ -7,6 +7,9 @@
 import type { Fetch } from "./client-common.js";
 import type { HttpCache } from "./http.js";
 
+/** Fields describing a body, which a 304 (no body) does not update. */
+const BODY_FIELDS = new Set(["content-length", "content-type", "content-encoding"]);
+
 /**
  * What the cache stores for one URL.
  * @public
@@ -75,7 +78,11 @@ export function etagCache(store: ResponseCache = new MemoryCache()): HttpCache {
       const response = await next(request);
       if (response.status === 304 && cached) {
         const headers = new Headers(cached.headers);
-        response.headers.forEach((value, name) => headers.set(name, value));
+        // The remembered body keeps its own length, type and encoding (RFC 9111 §3.2): a server or
+        // adapter that puts a default Content-Type on every bodiless answer must not change it.
+        response.headers.forEach((value, name) => {
+          if (!BODY_FIELDS.has(name)) headers.set(name, value);
+        });
         await store.set(key, { ...cached, headers: entries(headers) });
         return new Response(cached.body, { status: cached.status, headers });
       }

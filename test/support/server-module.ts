@@ -10,6 +10,7 @@ import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import Koa from 'koa';
+import type { Mount } from '../../examples/rest/mounts.js';
 import type { Listener } from '../../runtime/server.js';
 
 export type { Listener };
@@ -20,9 +21,8 @@ export type ServerModule = Pick<
   'BASE_PATHS' | 'combine' | 'createHttpServer' | 'fastifyPlugin' | 'koaMiddleware' | 'toFetchHandler'
 >;
 
-/** Where the generated server runs: its own node listener, or mounted in a framework's app. */
-export const MOUNTS = ['listener', 'fastify', 'hono', 'express', 'koa'] as const;
-export type Mount = (typeof MOUNTS)[number];
+/** Where the generated server runs: its own node listener, or mounted in a framework's app (as the example does). */
+export { MOUNTS, type Mount } from '../../examples/rest/mounts.js';
 
 /**
  * Serves a generated listener as `mount` says, on 127.0.0.1 at a free port: Fastify with the

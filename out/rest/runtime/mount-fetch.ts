@@ -136,8 +136,10 @@ async function readFetchBody(call: FetchCall, limits: BodyLimits): Promise<Uint8
       chunks.push(chunk.value);
     }
   } catch (error) {
-    // What is left is not wanted: let the platform discard it.
-    reader.cancel().catch(() => {});
+    // Read what is still in flight and drop it, so the answer is not lost to a reset connection
+    // (on node, @hono/node-server keeps the connection open: an unread rest would be parsed as
+    // the next request).
+    discard(reader);
     throw error;
   } finally {
     clearTimeout(timer);
@@ -150,6 +152,13 @@ async function readFetchBody(call: FetchCall, limits: BodyLimits): Promise<Uint8
     at += chunk.byteLength;
   }
   return body;
+}
+
+function discard(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  const next = (): void => {
+    reader.read().then((chunk) => (chunk.done ? undefined : next()), () => {});
+  };
+  next();
 }
 
 /** On node (Hono's node-server) the connection then closes, so the rest of a refused body is never read. */
