@@ -1,10 +1,11 @@
 // The generated REST listener (or, with `--server=fastify`, the Fastify peer's router from
-// bench/lib/rest-fastify.js) called in-process with the same stub `req`/`res` objects: the
+// bench/lib/rest-fastify.js; with `--server=fetch`, the same server through `toFetchHandler`, fed
+// Fetch `Request`s and read back from its `Response`s) called in-process with the same stub `req`/`res` objects: the
 // JavaScript of a request alone (routing, stages, parsing, validation, handler, serialisation),
 // without sockets or node:http's parser, so figures are steadier than autocannon's on a busy
 // machine. For A/B decisions; the `rest-server` section measures the real thing against Fastify.
 //
-//   npm run build && node bench/lib/rest-inprocess.js [--server=ours|fastify] [--rounds=7] [--n=20000] [--warmup=0] [--case=get|post] [--dist=dist]
+//   npm run build && node bench/lib/rest-inprocess.js [--server=ours|fastify|fetch] [--rounds=7] [--n=20000] [--warmup=0] [--case=get|post] [--dist=dist]
 //
 // Instructions per request, whatever the load (the difference of two runs over the difference of
 // their requests, so start-up and warm-up cancel out):
@@ -28,7 +29,8 @@ const n = Number(args.n ?? 20000);
 const warmup = Number(args.warmup ?? 0);
 
 const { resetStore } = await import(pathToFileURL(join(dist, 'examples/rest/handlers.js')).href);
-const listener = args.server === 'fastify' ? await fastifyListener() : await oursListener();
+const listener =
+  args.server === 'fastify' ? await fastifyListener() : args.server === 'fetch' ? await fetchListener() : await oursListener();
 
 async function oursListener() {
   const { createServer, MemoryStore } = await import(pathToFileURL(join(dist, 'out/rest/server.js')).href);
@@ -47,6 +49,30 @@ async function oursListener() {
     limits: { bodyTimeout: 30_000, maxBodySize: 1024 * 1024 },
     operations: { getProject: { cacheControl: 'private, max-age=60' }, getTask: { cacheControl: 'private, no-cache' } },
   });
+}
+
+/**
+ * The same server through its Fetch handler, behind the stub `req`/`res`: each call builds the
+ * `Request` (headers, body stream) and reads the `Response`'s body, as a Fetch platform does.
+ */
+async function fetchListener() {
+  const { toFetchHandler } = await import(pathToFileURL(join(dist, 'out/rest/server.js')).href);
+  const handler = toFetchHandler(await oursListener());
+  return (req, res) => {
+    const init = { method: req.method, headers: req.headers };
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      req.on('data', (chunk) => (init.body = chunk));
+      req.on('end', () => {});
+    }
+    queueMicrotask(async () => {
+      const response = await handler(new Request(`http://localhost${req.url}`, init), { incoming: req });
+      const headers = {};
+      response.headers.forEach((value, name) => (headers[name] = value));
+      const body = Buffer.from(await response.arrayBuffer());
+      res.writeHead(response.status, headers);
+      res.end(body);
+    });
+  };
 }
 
 /** Fastify's own request handler (what its `http.Server` calls), after plugins and routes are ready. */

@@ -4,7 +4,9 @@
 // Each server runs in its own child process, started fresh for each route; autocannon (programmatic
 // API, in this process) drives it over loopback with 50 connections: a warm-up, then the measured
 // run. Before measuring, both servers are checked to answer the route alike (200 + ETag and 304,
-// 201 + Location, 422 Problem Details for an invalid body, 401 without credentials).
+// 201 + Location, 422 Problem Details for an invalid body, 401 without credentials). The same
+// example mounted in Fastify, Hono (Fetch handler on @hono/node-server), Express and Koa
+// (`MOUNT=…`, examples/rest/mounts.ts) runs the same cases: req/s beside the plain listener's.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpuMs, startServer } from './servers.js';
@@ -27,6 +29,13 @@ export const TASK = JSON.stringify({
   metadata: { source: 'autocannon' },
 });
 
+const MOUNT_LABELS = {
+  fastify: `Fastify ${versionOf('fastify')} (fastifyPlugin, prefix /v1)`,
+  hono: `Hono ${versionOf('hono')} (toFetchHandler, @hono/node-server ${versionOf('@hono/node-server')})`,
+  express: `Express ${versionOf('express')} (app.use(listener))`,
+  koa: `Koa ${versionOf('koa')} (koaMiddleware)`,
+};
+
 export const REST_SERVERS = [
   {
     id: 'ours',
@@ -48,6 +57,13 @@ export const REST_SERVERS = [
     env: { NODE_ENV: 'production', RATE_LIMIT: '1000000000' },
     info: true,
   },
+  ...['fastify', 'hono', 'express', 'koa'].map((mount) => ({
+    id: `mount-${mount}`,
+    label: `codegen mounted in ${MOUNT_LABELS[mount]}`,
+    args: ['dist/examples/rest/main.js'],
+    env: { NODE_ENV: 'production', RATE_LIMIT: '0', MOUNT: mount },
+    mount,
+  })),
 ];
 
 export const REST_ROUTES = [
@@ -178,6 +194,8 @@ export async function benchRestServer({ log, quick, seconds = quick ? 3 : 10 }) 
 
   const rows = [];
   const ratios = {};
+  /** Per route, each mount's req/s and CPU per request against the plain listener's (`ours`). */
+  const mounts = {};
   for (const route of REST_ROUTES) {
     const of = (id) => results.find((entry) => entry.route === route.id && entry.server === id);
     const fastify = of('fastify');
@@ -186,6 +204,11 @@ export async function benchRestServer({ log, quick, seconds = quick ? 3 : 10 }) 
       const ratio = entry?.rps && fastify?.rps ? entry.rps / fastify.rps : null;
       const cpuRatio = entry?.cpuUsPerRequest && fastify?.cpuUsPerRequest ? fastify.cpuUsPerRequest / entry.cpuUsPerRequest : null;
       if (server.id === 'ours') ratios[route.id] = { rps: ratio, cpu: cpuRatio };
+      const ours = of('ours');
+      const vsListener = server.mount && entry?.rps && ours?.rps ? entry.rps / ours.rps : null;
+      const cpuVsListener =
+        server.mount && entry?.cpuUsPerRequest && ours?.cpuUsPerRequest ? ours.cpuUsPerRequest / entry.cpuUsPerRequest : null;
+      if (server.mount) (mounts[route.id] ??= {})[server.mount] = { rps: vsListener, cpu: cpuVsListener };
       rows.push([
         route.label,
         server.label,
@@ -196,12 +219,27 @@ export async function benchRestServer({ log, quick, seconds = quick ? 3 : 10 }) 
         entry?.cpuUsPerRequest == null ? '—' : `${entry.cpuUsPerRequest.toFixed(0)} µs`,
         server.id === 'fastify' ? '1.00×' : fmtRatio(ratio),
         server.id === 'fastify' ? '1.00×' : fmtRatio(cpuRatio),
+        server.id === 'ours' ? '1.00×' : server.mount ? fmtRatio(vsListener) : '',
       ]);
     }
   }
   log('');
   log(
-    table(['route', 'server', 'req/s', 'p50', 'p99', 'requests', 'server CPU/req', 'req/s vs fastify', 'CPU/req vs fastify'], rows)
+    table(
+      [
+        'route',
+        'server',
+        'req/s',
+        'p50',
+        'p99',
+        'requests',
+        'server CPU/req',
+        'req/s vs fastify',
+        'CPU/req vs fastify',
+        'req/s vs listener',
+      ],
+      rows,
+    )
       .split('\n')
       .map((line) => `   ${line}`)
       .join('\n'),
@@ -213,5 +251,11 @@ export async function benchRestServer({ log, quick, seconds = quick ? 3 : 10 }) 
       `   ${route.label}: ours / fastify = ${fmtRatio(ratio)} req/s, ${fmtRatio(ratios[route.id]?.cpu)} by CPU per request (target ≥ ${TARGET.toFixed(1)}×: ${ratio == null ? 'not measured' : ratio >= TARGET ? 'within' : 'under'})`,
     );
   }
-  return { ok, connections: CONNECTIONS, seconds, warmup, results, ratios };
+  for (const route of REST_ROUTES) {
+    const line = Object.entries(mounts[route.id] ?? {})
+      .map(([mount, ratio]) => `${mount} ${fmtRatio(ratio.rps)} (CPU ${fmtRatio(ratio.cpu)})`)
+      .join(', ');
+    log(`   ${route.label}, mounted / plain listener req/s: ${line}`);
+  }
+  return { ok, connections: CONNECTIONS, seconds, warmup, results, ratios, mounts };
 }
