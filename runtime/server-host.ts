@@ -7,18 +7,11 @@
  */
 import type { IncomingMessage, ServerResponse as NodeResponse } from "node:http";
 import { ClientGoneError, hasBody, readBody, type BodyLimits } from "./server-input.js";
+import type { NativeRequest } from "./server-spec.js";
 import type { ServerResponse } from "./server-types.js";
 
 /** Lower-case header names, as node:http gives them. */
 export type RequestHeaders = Record<string, string | string[] | undefined>;
-
-/**
- * The request a host hands over, as handlers and the `traceId`, `clientKey` and `onError` hooks
- * see it: node's `IncomingMessage` under node:http, Express, Koa and Fastify; the Fetch `Request`
- * under `toFetchHandler` (Hono, Bun, Deno, Workers).
- * @public
- */
-export type NativeRequest = IncomingMessage | Request;
 
 /**
  * One kind of host, for requests `Req` answered through `Res` (which may be the same object).

@@ -4,8 +4,8 @@
  * types its handlers see. A module of its own so that the core's parts (`server-input.ts`,
  * `server-output.ts`) read these descriptions without importing the core that imports them.
  */
+import type { IncomingMessage } from "node:http";
 import type { SchemeSpec } from "./auth.js";
-import type { NativeRequest } from "./server-host.js";
 import type { OperationMeta } from "./server-types.js";
 import type { ValidationResult } from "./validation.js";
 
@@ -41,6 +41,14 @@ export interface SortField<Field extends string = string> {
   field: Field;
   direction: "asc" | "desc";
 }
+
+/**
+ * The request a host hands over, as handlers and the `traceId`, `clientKey` and `onError` hooks
+ * see it: node's `IncomingMessage` under node:http, Express, Koa and Fastify; the Fetch `Request`
+ * under `toFetchHandler` (Hono, Bun, Deno, Workers).
+ * @public
+ */
+export type NativeRequest = IncomingMessage | Request;
 
 /**
  * What a handler knows of its request beside its parameters and body.

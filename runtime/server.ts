@@ -18,7 +18,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse as NodeResponse } from "node:http";
-import { HOSTED, nodeHost, type Host, type Hosted, type NativeRequest, type RequestHeaders } from "./server-host.js";
+import { HOSTED, nodeHost, type Host, type Hosted, type RequestHeaders } from "./server-host.js";
 import { authenticate, type AuthenticateOptions } from "./auth.js";
 import { assertIfMatch, conditional, type ConditionalOptions } from "./conditional.js";
 import { cors, type CorsOptions } from "./cors.js";
@@ -41,14 +41,23 @@ import { errorResponse, problemResponse, publicBase, requestPath, resultResponse
 import { HttpProblem } from "./server-types.js";
 import type { SplitStage, SplitStageFunction } from "./server-stage.js";
 import type { OperationMeta, ServerRequest, ServerResponse, Stage, Store } from "./server-types.js";
-import type { MaybePromise, HandlerResult, SortField, RequestContext, OperationSpec, RouteNode, ApiSpec } from "./server-spec.js";
+import type {
+  MaybePromise,
+  HandlerResult,
+  SortField,
+  RequestContext,
+  OperationSpec,
+  RouteNode,
+  ApiSpec,
+  NativeRequest,
+} from "./server-spec.js";
 import { MemoryStore } from "./store.js";
 import type { ValidationResult } from "./validation.js";
 
 export { HttpProblem } from "./server-types.js";
 export type { FieldError } from "./server-input.js";
-export type { NativeRequest } from "./server-host.js";
 export type {
+  NativeRequest,
   MaybePromise,
   HeaderValue,
   ResponseHeaders,

@@ -156,7 +156,10 @@ async function readFetchBody(call: FetchCall, limits: BodyLimits): Promise<Uint8
 
 function discard(reader: ReadableStreamDefaultReader<Uint8Array>): void {
   const next = (): void => {
-    reader.read().then((chunk) => (chunk.done ? undefined : next()), () => {});
+    reader.read().then(
+      (chunk) => (chunk.done ? undefined : next()),
+      () => {},
+    );
   };
   next();
 }
