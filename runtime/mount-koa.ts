@@ -1,14 +1,13 @@
 /**
- * The generated REST server as Koa middleware: `app.use(koaMiddleware(listener))`. Requests under
- * the API's base paths are answered by the same core as the node listener (on `ctx.req`/`ctx.res`,
- * with `ctx.respond = false` so Koa writes nothing); the others go on to `next()`. A body that a
+ * A generated server (REST or GraphQL) as Koa middleware: `app.use(koaMiddleware(listener))`.
+ * Requests the server serves are answered by its listener (on `ctx.req`/`ctx.res`, with
+ * `ctx.respond = false` so Koa writes nothing); the others go on to `next()`. A body that a
  * body parser mounted earlier has read (`ctx.request.body`) is taken from there.
  * Koa is not imported: the types below are the little of it the middleware uses.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { NodeListener } from "./http-listener.js";
 import { finished } from "node:stream";
-import type { Listener } from "./server.js";
-import { hostedOf, nodeHost } from "./server-host.js";
 
 /** What the middleware uses of a Koa `Context`. @public */
 export interface KoaContextLike {
@@ -22,24 +21,22 @@ export interface KoaContextLike {
 export type KoaMiddlewareLike = (context: KoaContextLike, next: () => Promise<unknown>) => Promise<void>;
 
 /**
- * Koa middleware serving the generated server's routes (under `basePath`, by default the
- * document's). Put it before a body parser, or after one: either way the body is read once.
+ * Koa middleware serving the generated server's routes (REST: under `basePath`, by default the
+ * document's; GraphQL: its `path`). Put it before a body parser, or after one: either way the body is read once.
  *
  * @example
  * const app = new Koa();
  * app.use(koaMiddleware(createServer(handlers, options)));
- * @throws TypeError when `listener` is not one a generated `createServer` made.
  * @public
  */
-export function koaMiddleware(listener: Listener): KoaMiddlewareLike {
-  const hosted = hostedOf(listener);
+export function koaMiddleware(listener: NodeListener): KoaMiddlewareLike {
   return (context, next) =>
     new Promise<void>((resolve, reject) => {
       const { req, res } = context;
       const parsed = context.request.body;
       if (parsed !== undefined && (req as { body?: unknown }).body === undefined) (req as { body?: unknown }).body = parsed;
       let passed = false;
-      hosted(nodeHost, req, res, (error) => {
+      listener(req, res, (error) => {
         passed = true;
         if (error !== undefined) reject(error);
         else next().then(() => resolve(), reject);

@@ -28,10 +28,11 @@
  *   REQUEST_TIMEOUT_MS    how long the whole request may take (default 60000; 408 after)
  */
 import type { AddressInfo } from 'node:net';
-import { createGraphQLServer, createHttpServer, type GraphQLRequest, type ViewerRole } from '../../out/graphql/server.js';
+import { createGraphQLServer, type GraphQLRequest, type ViewerRole } from '../../out/graphql/server.js';
 import { TaskStore } from './data.js';
 import { resolvers, type Context, type Viewer } from './resolvers.js';
 import { corsOrigins, listenerLimits, setting, stopOnSignals } from '../shared/process.js';
+import { mounted, mountSetting } from './mounts.js';
 
 /** The demo tokens; a real server verifies a signed token or looks it up. */
 const TOKENS: ReadonlyMap<string, Viewer> = new Map<string, Viewer>([
@@ -76,7 +77,8 @@ const graphql = createGraphQLServer<Context, Viewer>(resolvers, {
 });
 
 // Finite head, request and keep-alive timeouts and head size (node's own allow 300 s per request).
-const server = createHttpServer(graphql.listener, listenerLimits());
+const server = await mounted(mountSetting(), graphql.listener, listenerLimits());
+// Subscriptions over WebSocket: the upgrade is the http.Server's, whichever app routes the rest.
 graphql.attach(server);
 
 server.listen(setting('PORT', 0), '127.0.0.1', () => {

@@ -30,7 +30,7 @@ export function serverContext(
   if (persisted) file.use(symbol('persistedOperations', './operations'), 'persistedOperations');
   const resolvers = file.use(typeSymbol(typesNames(schema).resolvers, './types'));
   // The server runtime's public API (`@public`): its entry module's, and the hardened http.Server's.
-  file.reexportRuntime('graphql-server', 'http-listener');
+  file.reexportRuntime('graphql-server', 'http-listener', 'mount-fastify', 'mount-koa');
   return {
     file,
     context: {

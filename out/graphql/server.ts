@@ -41,7 +41,17 @@ export {
   type Viewer,
   type WebSocketOptions,
 } from "./runtime/graphql-server.js";
-export { createHttpServer, type HttpServerOptions } from "./runtime/http-listener.js";
+export {
+  createHttpServer,
+  type HttpServerOptions,
+  type NodeListener,
+} from "./runtime/http-listener.js";
+export {
+  type FastifyInstanceLike,
+  fastifyPlugin,
+  type FastifyPluginLike,
+} from "./runtime/mount-fastify.js";
+export { type KoaContextLike, koaMiddleware, type KoaMiddlewareLike } from "./runtime/mount-koa.js";
 
 /** The schema, printed from its SDL; built into an executable schema once, at start-up. */
 const SDL = [

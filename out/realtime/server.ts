@@ -52,7 +52,11 @@ import {
 } from "./validators.js";
 
 export type { CorsOptions } from "./runtime/cors-policy.js";
-export { createHttpServer, type HttpServerOptions } from "./runtime/http-listener.js";
+export {
+  createHttpServer,
+  type HttpServerOptions,
+  type NodeListener,
+} from "./runtime/http-listener.js";
 export { SseHttpError } from "./runtime/sse-server.js";
 export { type EventLog, MemoryEventLog } from "./runtime/sse-store.js";
 export { type FanOut, MemoryFanOut } from "./runtime/ws-fanout.js";

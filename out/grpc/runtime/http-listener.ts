@@ -39,6 +39,14 @@ export interface HttpServerOptions {
 export type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
 /**
+ * A listener that may pass a request it does not serve on (`next`), as Express and Connect
+ * middleware does: the generated REST and GraphQL servers' listeners, and what the Fastify and Koa
+ * mounts take.
+ * @public
+ */
+export type NodeListener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
+
+/**
  * An `http.Server` around `listener`, with the limits above and node's early refusals (head too
  * large → 431, malformed → 400, too slow → 408, no `Host` → 400, unmet `Expect` → 417) answered
  * as `application/problem+json` with a `Trace-Id`, on a connection that then closes.
