@@ -9,8 +9,9 @@
  * `Trace-Id` header of every response. The listener works with `http.createServer`, and as
  * Express or Connect middleware (`app.use(listener)`): a path outside the API's base paths goes to
  * `next()` when there is one. The core reads requests and writes answers through a `Host`
- * (`server-host.ts`): the listener is the node:http one; `mount-*.ts` carry the same core into
- * Fetch hosts (Hono, Bun, Deno, Workers), Koa and Fastify.
+ * (`server-host.ts`): the listener is the node:http one (which `mount-fastify.ts` and
+ * `mount-koa.ts` hand node's objects to); `mount-fetch.ts` runs the same core on Fetch hosts
+ * (Hono, Bun, Deno, Workers).
  *
  * Paths: each segment is percent-decoded after splitting, so `%2F` never separates segments, and
  * segments that decode to `.`/`..` or hold a slash are refused (400). A trailing slash is ignored

@@ -99,7 +99,7 @@ function disconnectSignal(res: NodeResponse): AbortSignal {
 
 /**
  * The core of a listener on any host: `createListener` keeps it on the listener under `HOSTED`,
- * where the mounts (`mount-*.ts`) find it. Not a public API.
+ * where `toFetchHandler` (`mount-fetch.ts`) finds it. Not a public API.
  */
 export type Hosted = <Req, Res>(host: Host<Req, Res>, request: Req, response: Res, next?: (error?: unknown) => void) => void;
 
