@@ -70,7 +70,12 @@ const fetchHost: Host<FetchCall, FetchCall> = {
   remoteAddress: (call) => call.remoteAddress,
   native: (call) => call.request,
   hasBody: (call) => call.request.body !== null && call.headers["content-length"] !== "0",
-  readBody: (call, limits) => readFetchBody(call, limits),
+  readBody: (call, limits, done) => {
+    readFetchBody(call, limits).then(
+      (body) => done(undefined, body),
+      (error: unknown) => done(error instanceof Error ? error : new ClientGoneError(error), undefined),
+    );
+  },
   signal: (call) => clientGone(call.request.signal),
   open: (call) => !call.settled,
   write(call, status, headers, body) {
