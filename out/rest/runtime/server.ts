@@ -971,7 +971,7 @@ function send<Req, Res>(
   if (body !== undefined && !bodyless)
     headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
   try {
-    host.write(res, response.status, headers, bodyless || host.method(req)?.toUpperCase() === "HEAD" ? undefined : body);
+    host.write(res, response.status, headers, bodyless || host.method(req) === "HEAD" ? undefined : body);
   } catch (error) {
     // A stage or handler set a header the host refuses (CR/LF, bad name): never send half of it.
     onError?.(error, { traceId, request: host.native(req) });
