@@ -12,11 +12,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import { ROOT } from './support/cli.js';
 import { GRAPHQL_EXAMPLE_MAIN, startExample, type RunningExample } from './support/e2e-example.js';
 import { servePage } from './support/grpc-browser-page.js';
+import { type Browser, launchChromium } from './support/sse-browser.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const PAGE_SOURCE = join(ROOT, 'test', 'fixtures', 'query-rpc-browser');
@@ -57,19 +58,7 @@ describe('TanStack Query options of the GraphQL and gRPC clients in headless Chr
     ]);
     examples.push(graphql, grpc);
     query = new URLSearchParams({ graphql: graphql.url, grpc: grpc.url }).toString();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
@@ -80,7 +69,7 @@ describe('TanStack Query options of the GraphQL and gRPC clients in headless Chr
   });
 
   it('lists, pages, mutates and refetches what the mutation invalidated; streams; fails with the typed errors', async () => {
-    const tab = await browser!.newPage();
+    const tab = await browser!.context.newPage();
     const problems: string[] = [];
     tab.on('pageerror', (error) => problems.push(String(error)));
     await tab.goto(`${site!.url}/?${query}`);
