@@ -152,3 +152,60 @@ describe('TanStack Query options: the corpus', () => {
     }
   }, 300_000);
 });
+
+const CLASHING = `
+openapi: 3.1.0
+info: { title: Clash, version: '1' }
+paths:
+  /tasks:
+    get:
+      operationId: listTasks
+      parameters:
+        - { name: cursor, in: query, schema: { type: string } }
+        - { name: limit, in: query, schema: { type: integer } }
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: { type: object, properties: { items: { type: array, items: { type: string } }, nextCursor: { type: string } } }
+  /tasks/infinite:
+    get:
+      operationId: listTasksInfinite
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { type: string } } } }
+`;
+
+describe('TanStack Query options: names two operations would share', () => {
+  it('writes the first operation’s options and warns at the second, which gets none', async () => {
+    const folder = join(ROOT, '.vitest-tmp', `query-clash-${process.pid}`);
+    mkdirSync(folder, { recursive: true });
+    const input = join(folder, 'clash.yaml');
+    writeFileSync(input, CLASHING);
+    try {
+      const [result] = await generate([
+        {
+          name: 'clash',
+          style: 'openapi',
+          inputs: [input],
+          documents: [],
+          output: folder,
+          emit: ['types', 'query'],
+          options: {},
+          root: ROOT,
+        },
+      ]);
+      const query = result!.files.find((file) => file.path === 'query.ts')!.content;
+      expect(query).toContain('export function listTasksInfiniteOptions(');
+      expect(query.match(/export function listTasksInfiniteOptions\(/g)).toHaveLength(1);
+      expect(query.match(/export function listTasksInfiniteQueryKey\(/g)).toHaveLength(1);
+      const warning = result!.warnings!.find((each) => each.message.startsWith('query.ts: listTasksInfinite'));
+      expect(warning?.message).toBe(
+        "query.ts: listTasksInfinite gets no TanStack Query options: `listTasksInfiniteQueryKey` is already listTasks's",
+      );
+      expect(warning?.location?.line).toBe(18);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

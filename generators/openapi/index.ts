@@ -85,7 +85,11 @@ export async function generateOpenApi({ api, templates, memo }: GeneratorContext
     const client = () => emitClient(model, types, described, templates, options);
     files.push(...memoized(memo, 'client', () => clientKey(model, described, options, shapes()), client));
   }
-  if (withQuery) files.push(emitQuery(model, types, described, templates, { source, apiName: api.name }));
+  if (withQuery) {
+    const query = emitQuery(model, types, described, templates, { source, apiName: api.name });
+    files.push(query.file);
+    warnings = [...warnings, ...query.warnings];
+  }
   if (api.emit.includes('msw') && model.operations.length > 0) {
     const { samples, warnings: unsampled } = operationSamples(model, described, MSW_SEED);
     files.push(emitMsw(model, types, described, samples, templates, source));

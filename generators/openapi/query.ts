@@ -23,6 +23,7 @@
 import { FileBuilder, runtimeSymbol, symbol, typeSymbol, type ImportSymbol } from '../core/builder/file.js';
 import { callExpression, doc, generic, signature } from '../core/builder/layout.js';
 import { objectKey, propertyAccess, stringLiteral } from '../core/builder/names.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { TypeEmitter } from '../core/emit/types/emit.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
@@ -48,8 +49,8 @@ export function emitQuery(
   described: OperationsInfo,
   templates: TemplateRenderer,
   options: QueryEmitOptions,
-): GeneratedFile {
-  const infos = described.operations;
+): { file: GeneratedFile; warnings: Diagnostic[] } {
+  const { infos, warnings } = withoutClashes(described.operations);
   const queries = infos.filter((info) => info.operation.method === 'get');
   const mutations = infos.filter((info) => MUTATION_METHODS.has(info.operation.method));
   const file = new FileBuilder('query.ts', [...queries.flatMap(queryNames), ...mutations.flatMap(mutationNames)]);
@@ -66,7 +67,41 @@ export function emitQuery(
     return printer.mutation(info, invalidatedQueries(info, queries));
   });
   const context: ModuleContext = { source: options.source, imports: file.imports(), code: blocks.join('\n\n') };
-  return { path: 'query.ts', content: templates.render('openapi/module.ts.hbs', context) };
+  return { file: { path: 'query.ts', content: templates.render('openapi/module.ts.hbs', context) }, warnings };
+}
+
+/** The names an operation's options take in query.ts. */
+function namesOf(info: OperationInfo): string[] {
+  if (info.operation.method === 'get') return queryNames(info);
+  return MUTATION_METHODS.has(info.operation.method) ? mutationNames(info) : [];
+}
+
+/**
+ * The operations whose names are all free: one whose names would repeat an earlier operation's
+ * (`listTasks` pages, so `listTasksInfiniteOptions`; an operation `listTasksInfinite` has
+ * `listTasksInfiniteOptions` too) gets no options, with a warning at the operation.
+ */
+function withoutClashes(operations: readonly OperationInfo[]): { infos: OperationInfo[]; warnings: Diagnostic[] } {
+  const owners = new Map<string, string>();
+  const infos: OperationInfo[] = [];
+  const warnings: Diagnostic[] = [];
+  for (const info of operations) {
+    const names = namesOf(info);
+    const clash = names.find((name) => owners.has(name));
+    if (clash === undefined) {
+      for (const name of names) owners.set(name, info.method);
+      infos.push(info);
+      continue;
+    }
+    const location = info.operation.location;
+    warnings.push({
+      ...(location && { location }),
+      severity: 'warning',
+      message: `query.ts: ${info.method} gets no TanStack Query options: \`${clash}\` is already ${owners.get(clash)}'s`,
+      hint: 'give one of the two operations another operationId',
+    });
+  }
+  return { infos, warnings };
 }
 
 function pascal(method: string): string {
