@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './cli.js';
 import { anyTypes, transpileFolder, writeFiles } from './client-generate.js';
 import { generateServerFiles } from './server-generate.js';
-import type { RequestListener, Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import express from 'express';
 import { raw, start, startMounted, type Listener, type Mount, type Running, type ServerModule, type UsageModule } from './server-module.js';
 import { STYLES_API, STYLES_USAGE_SOURCE } from './server-fixtures.js';
 import { SERVER_USAGE_SOURCE } from './server-usage.js';
@@ -847,4 +848,42 @@ export function serverSuite(mount: Mount): void {
       expect(await response.text()).toBe('HÉLLO');
     });
   });
+
+  if (mount === 'express')
+    describe('under an Express mount prefix: app.use("/v1", api) with basePath ""', () => {
+      let prefixed: Running | undefined;
+      beforeAll(async () => {
+        const listener = usage.listener({ basePath: '' });
+        const app = express();
+        app.use('/v1', listener);
+        prefixed = await start(listener, createServer(app));
+      });
+      afterAll(() => prefixed?.close());
+
+      it('serves the routes below the prefix and keeps it in Location and Link (from originalUrl)', async () => {
+        const url = prefixed!.url;
+        const ids: string[] = [];
+        for (const name of ['First', 'Second']) {
+          const created = await fetch(`${url}/v1/projects`, {
+            method: 'POST',
+            headers: { ...AUTH, 'content-type': 'application/json' },
+            body: JSON.stringify({ name }),
+          });
+          expect(created.status).toBe(201);
+          const { id } = (await created.json()) as { id: string };
+          expect(created.headers.get('location')).toBe(`/v1/projects/${id}`);
+          ids.push(id);
+        }
+        const read = await fetch(`${url}/v1/projects/${ids[0]}`, { headers: AUTH });
+        expect(read.status).toBe(200);
+        expect(await read.json()).toMatchObject({ id: ids[0], name: 'First' });
+        const page = await fetch(`${url}/v1/projects?page=1&pageSize=1`, { headers: AUTH });
+        expect(page.status).toBe(200);
+        expect(page.headers.get('link')).toContain('</v1/projects?page=2&pageSize=1>; rel="next"');
+        // Outside the prefix nothing reaches the server: Express answers its own 404.
+        const outside = await fetch(`${url}/projects`, { headers: AUTH });
+        expect(outside.status).toBe(404);
+        expect(outside.headers.get('content-type')).not.toBe(PROBLEM);
+      });
+    });
 }
