@@ -109,6 +109,8 @@ export interface SseEvent {
 }
 
 export interface SseReader {
+  /** The response's headers (behind a load balancer, which instance answered). */
+  headers: Headers;
   events: SseEvent[];
   /** Resolves once `count` events have arrived (rejects after `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<SseEvent[]>;
@@ -166,6 +168,7 @@ export async function openSse(url: string, lastEventId?: string): Promise<SseRea
     }
   })();
   return {
+    headers: response.headers,
     events,
     ended,
     waitFor(count, timeoutMs = 5000) {
