@@ -342,23 +342,29 @@ describe('three generated realtime servers behind nginx, one Redis', () => {
         published.push(await survivors[i % survivors.length].server.publish.tasks('task.deleted', deleted()));
     })();
 
-    await first.waitFor(10, 20_000);
-    await doomed.kill();
-    await first.ended;
-    const before = first.events.map((event) => event.id);
+    try {
+      await first.waitFor(10, 20_000);
+      await doomed.kill();
+      await first.ended;
+      const before = first.events.map((event) => event.id);
 
-    // The browser's EventSource would reconnect with the last id it saw; so does this client.
-    const second = await openSse(`${nginx.url}${FEED}`, before[before.length - 1]);
-    const answeredBy = upstreamPort(second.headers);
-    expect(answeredBy).not.toBe(doomed.port);
-    expect(survivors.map((instance) => instance.port)).toContain(answeredBy);
-    await second.waitFor(10, 20_000);
-    publishing = false;
-    await publisher;
-    await second.waitFor(published.length - before.length, 30_000);
-    const seen = [...before, ...second.events.map((event) => event.id)];
-    expect(seen).toEqual(published);
-    second.close();
+      // The browser's EventSource would reconnect with the last id it saw; so does this client.
+      const second = await openSse(`${nginx.url}${FEED}`, before[before.length - 1]);
+      const answeredBy = upstreamPort(second.headers);
+      expect(answeredBy).not.toBe(doomed.port);
+      expect(survivors.map((instance) => instance.port)).toContain(answeredBy);
+      await second.waitFor(10, 20_000);
+      publishing = false;
+      await publisher;
+      await second.waitFor(published.length - before.length, 30_000);
+      const seen = [...before, ...second.events.map((event) => event.id)];
+      expect(seen).toEqual(published);
+      second.close();
+    } finally {
+      // A failed assertion must not leave it publishing into a Redis that afterAll stops.
+      publishing = false;
+      await publisher.catch(() => {});
+    }
   }, 90_000);
 
   it('WebSocket: says from a client on each instance reach the clients on every instance, all of them, in order', async () => {

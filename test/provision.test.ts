@@ -1,7 +1,7 @@
 /**
  * test/provision.js, the first step of `npm test`, run as a real process without root: a missing
  * program stops it with one line naming what to install (and no apt-get), present ones pass
- * silently. The root path, apt-get installing Chromium and redis-server, is what CI's fresh
+ * silently. The root path, apt-get installing Chromium, redis-server and nginx, is what CI's fresh
  * machine exercises on every `npm test`.
  */
 import { spawnSync } from 'node:child_process';
