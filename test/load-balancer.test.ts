@@ -10,11 +10,12 @@
  * - one rate limit is counted across the instances;
  * - an SSE stream resumed with Last-Event-ID on another instance misses nothing and repeats nothing;
  * - WebSocket says from clients on every instance reach the clients on all the others, in order;
- * - an instance that dies (its listener closed and every connection cut) loses nothing for its SSE
- *   client, which reconnects through nginx to another instance while events keep being published.
+ * - an instance killed with SIGKILL (one in a child process) loses nothing for its SSE client,
+ *   which reconnects through nginx to another instance while events keep being published.
  */
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { fork } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -26,7 +27,7 @@ import type { RedisStore } from '../runtime/redis-store.js';
 import type { RedisEventLog } from '../runtime/sse-redis.js';
 import type { RedisFanOut } from '../runtime/ws-redis.js';
 import { startNginx, type Nginx } from './support/nginx.js';
-import { generateWith, openSse, writeGenerated } from './support/redis-generate.js';
+import { generateWith, openSse, type SseReader, writeGenerated } from './support/redis-generate.js';
 import { startRedis, type RedisServer } from './support/redis-server.js';
 import { start, type Listener, type Running } from './support/server-module.js';
 import { SERVER_USAGE_SOURCE } from './support/server-usage.js';
@@ -57,10 +58,43 @@ const INSTANCES = ['a', 'b', 'c'] as const;
 const AUTH = { authorization: 'Bearer good' };
 const FEED = '/v1/tasks/events';
 
+/**
+ * One realtime instance in a process of its own (forked from the test), so that killing it is
+ * SIGKILL: no close handshake, no cleanup, its Redis connections dropped by the kernel.
+ */
+const INSTANCE_PROCESS = `import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import { createClient } from "redis";
+import { createRealtimeServer, RedisEventLog, RedisFanOut } from "./server.js";
+
+const [url, prefix] = process.argv.slice(2);
+const client = createClient({ url, disableOfflineQueue: true });
+client.on("error", () => {});
+await client.connect();
+const subscriber = client.duplicate();
+subscriber.on("error", () => {});
+await subscriber.connect();
+const handlers = {
+  chat: {
+    join: (message, connection) => connection.subscribe(\`room:\${message.room}\`),
+    say: (message) => ({ type: "ack", id: message.id, messageId: randomUUID() }),
+  },
+  taskSummary: async () => {},
+};
+const realtime = createRealtimeServer(handlers, {
+  sse: { eventLog: new RedisEventLog(client, { prefix, subscriber }), logger: () => {} },
+  websocket: { fanOut: new RedisFanOut(client, { prefix, subscriber }), verifyToken: () => undefined },
+});
+const http = createServer(realtime.listener);
+realtime.attach(http);
+http.listen(0, "127.0.0.1", () => process.send({ port: http.address().port }));
+`;
+
 let redis: RedisServer;
 let rest: RestModule;
 let restUsage: RestUsage;
 let realtime: RealtimeModule;
+let realtimeFolder: string;
 const clients: RedisClient[] = [];
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 const folders: string[] = [];
@@ -100,7 +134,8 @@ beforeAll(async () => {
   const realtimeFiles = await generateWith('asyncapi', 'schemas/asyncapi/tasks.asyncapi.yaml', ['types', 'validators', 'server'], {
     redis: true,
   });
-  const realtimeFolder = writeGenerated('lb-realtime-', realtimeFiles);
+  realtimeFolder = writeGenerated('lb-realtime-', realtimeFiles);
+  writeFileSync(join(realtimeFolder, 'instance.js'), INSTANCE_PROCESS);
   folders.push(restFolder, realtimeFolder);
   transpileFolder(restFolder);
   transpileFolder(realtimeFolder);
@@ -222,13 +257,39 @@ describe('three generated REST servers behind nginx, one Redis', () => {
 interface RealtimeInstance {
   port: number;
   server: RealtimeServer;
-  /** Dies as a crashed process would, seen from the network: listener closed, every connection cut. */
+  /** Stops it: listener closed, every connection cut, its Redis clients closed. */
+  close(): Promise<void>;
+}
+
+/** An instance in a child process: only its port and SIGKILL. */
+interface ForkedInstance {
+  port: number;
   kill(): Promise<void>;
+}
+
+/** Starts `instance.js` in a child process on the cluster's Redis prefix; resolves with its port. */
+async function forkInstance(prefix: string): Promise<ForkedInstance> {
+  const child = fork(join(realtimeFolder, 'instance.js'), [redis.url, prefix], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (message) => resolve((message as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`the instance process exited with ${code}: ${stderr}`)));
+  });
+  const kill = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+  cleanups.push(kill);
+  return { port, kill };
 }
 
 interface RealtimeCluster {
   nginx: Nginx;
   instances: RealtimeInstance[];
+  /** With `forked: true`, the third instance, in a child process. */
+  forked?: ForkedInstance;
   prefix: string;
   client: RedisClient;
 }
@@ -239,11 +300,14 @@ interface Say {
   text: string;
 }
 
-/** Three realtime instances on one Redis (one prefix), behind a fresh nginx; a say is published to its room. */
-async function realtimeCluster(): Promise<RealtimeCluster> {
+/**
+ * Three realtime instances on one Redis (one prefix), behind a fresh nginx; a say is published to
+ * its room. With `forked`, the third runs in a child process.
+ */
+async function realtimeCluster({ forked = false } = {}): Promise<RealtimeCluster> {
   const prefix = `${randomUUID()}:`;
   const instances: RealtimeInstance[] = [];
-  for (let i = 0; i < INSTANCES.length; i++) {
+  for (let i = 0; i < INSTANCES.length - (forked ? 1 : 0); i++) {
     const client = await connect();
     const subscriber = await connect();
     const eventLog = new realtime.RedisEventLog(client, { prefix, subscriber, onError: () => {} });
@@ -275,10 +339,7 @@ async function realtimeCluster(): Promise<RealtimeCluster> {
     const http = createHttpServer((request, response) => server.listener(request, response));
     server.attach(http);
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    let killed = false;
-    const kill = async (): Promise<void> => {
-      if (killed) return;
-      killed = true;
+    const close = async (): Promise<void> => {
       const closed = new Promise((resolve) => http.close(resolve));
       http.closeAllConnections();
       await closed;
@@ -286,12 +347,13 @@ async function realtimeCluster(): Promise<RealtimeCluster> {
       await eventLog.close();
       await fanOut.close();
     };
-    cleanups.push(kill);
-    instances.push({ port: (http.address() as AddressInfo).port, server, kill });
+    cleanups.push(close);
+    instances.push({ port: (http.address() as AddressInfo).port, server, close });
   }
-  const nginx = await startNginx(instances.map((instance) => instance.port));
+  const child = forked ? await forkInstance(prefix) : undefined;
+  const nginx = await startNginx([...instances.map((instance) => instance.port), ...(child ? [child.port] : [])]);
   cleanups.push(() => nginx.close());
-  return { nginx, instances, prefix, client: await connect() };
+  return { nginx, instances, ...(child ? { forked: child } : {}), prefix, client: await connect() };
 }
 
 const deleted = () => ({ id: randomUUID() });
@@ -328,18 +390,24 @@ describe('three generated realtime servers behind nginx, one Redis', () => {
     resumed.close();
   }, 60_000);
 
-  it('SSE: when its instance dies, the client reconnects through nginx to another and loses nothing', async () => {
-    const { nginx, instances } = await realtimeCluster();
-    const first = await openSse(`${nginx.url}${FEED}`, '0-0');
-    const doomed = instances.find((instance) => instance.port === upstreamPort(first.headers))!;
-    const survivors = instances.filter((instance) => instance !== doomed);
+  it('SSE: when its instance is killed (SIGKILL), the client reconnects through nginx to another and loses nothing', async () => {
+    const { nginx, instances, forked } = await realtimeCluster({ forked: true });
+    const doomed = forked!;
+    // Round-robin: one of three consecutive streams lands on the forked instance; keep that one.
+    let first: SseReader | undefined;
+    for (let attempt = 0; attempt < 3 && !first; attempt++) {
+      const stream = await openSse(`${nginx.url}${FEED}`, '0-0');
+      if (upstreamPort(stream.headers) === doomed.port) first = stream;
+      else stream.close();
+    }
+    if (!first) throw new Error('no stream reached the forked instance');
 
     // Published all along, by the instances that live, one after the other (so the log's order is this order).
     const published: string[] = [];
     let publishing = true;
     const publisher = (async () => {
       for (let i = 0; publishing || published.length < 40; i++)
-        published.push(await survivors[i % survivors.length].server.publish.tasks('task.deleted', deleted()));
+        published.push(await instances[i % instances.length].server.publish.tasks('task.deleted', deleted()));
     })();
 
     try {
@@ -352,7 +420,16 @@ describe('three generated realtime servers behind nginx, one Redis', () => {
       const second = await openSse(`${nginx.url}${FEED}`, before[before.length - 1]);
       const answeredBy = upstreamPort(second.headers);
       expect(answeredBy).not.toBe(doomed.port);
-      expect(survivors.map((instance) => instance.port)).toContain(answeredBy);
+      expect(instances.map((instance) => instance.port)).toContain(answeredBy);
+      // nginx tried the dead instance once (on this request or one of the next three), then the next one: no 502.
+      const upstreams = [second.headers.get('x-upstream')];
+      for (let i = 0; i < 3; i++) {
+        const response = await fetch(`${nginx.url}/v1/no-such-path`);
+        expect(response.status).toBe(404);
+        upstreams.push(response.headers.get('x-upstream'));
+        await response.arrayBuffer();
+      }
+      expect(upstreams.filter((upstream) => upstream?.startsWith(`127.0.0.1:${doomed.port}, `))).toHaveLength(1);
       await second.waitFor(10, 20_000);
       publishing = false;
       await publisher;
