@@ -90,9 +90,9 @@ describe('F3: nothing expensive before authentication', () => {
     ['Connect unary', 'application/proto', (status: number) => status === 401],
     ['Connect streaming', 'application/connect+proto', (status: number) => status === 200],
   ])('%s over HTTP/1.1: an unauthenticated 4 MiB request is answered before its body is sent', async (_name, type, refused) => {
-    const { status, head, sentBefore } = await http1Upload(server.port, GET_TASK, type, 4 * MiB);
+    // Answered with 64 KiB of the 4 MiB sent (http1Upload rejects if no answer comes while it waits).
+    const { status, head } = await http1Upload(server.port, GET_TASK, type, 4 * MiB);
     expect(refused(status, head)).toBe(true);
-    expect(sentBefore).toBeLessThan(4 * MiB);
   });
 
   it('reads a message split into many frames linearly: 4 MiB in 1 KiB frames, authenticated, costs little CPU', async () => {
@@ -371,14 +371,12 @@ function unauthenticatedUpload(session: ClientHttp2Session, size: number): Promi
 }
 
 /** An HTTP/1.1 POST of `size` bytes in 64 KiB writes, stopping when the answer arrives. */
-function http1Upload(
-  port: number,
-  path: string,
-  type: string,
-  size: number,
-): Promise<{ status: number; head: Record<string, unknown>; sentBefore: number }> {
+function http1Upload(port: number, path: string, type: string, size: number): Promise<{ status: number; head: Record<string, unknown> }> {
+  // Declares `size` bytes but sends only the first 64 KiB, then waits: a server that reads the body
+  // before authenticating never answers (or answers 408). Counting bytes handed to the socket while
+  // sending everything is no measure: loopback buffers can take all of them before a busy server reads.
+  const firstChunk = 64 * 1024;
   return new Promise((resolve, reject) => {
-    let sent = 0;
     let answered = false;
     const request = httpRequest({
       host: '127.0.0.1',
@@ -387,23 +385,19 @@ function http1Upload(
       method: 'POST',
       headers: { 'content-type': type, 'content-length': String(size) },
     });
+    const timer = setTimeout(() => {
+      request.destroy();
+      reject(new Error(`no answer within 10 s with ${firstChunk} of ${size} bytes sent`));
+    }, 10_000);
     request.on('response', (response) => {
       answered = true;
-      const sentBefore = sent;
+      clearTimeout(timer);
       response.resume();
-      resolve({ status: response.statusCode ?? 0, head: response.headers, sentBefore });
+      resolve({ status: response.statusCode ?? 0, head: response.headers });
       request.destroy();
     });
     request.on('error', (error) => (answered ? undefined : reject(error)));
-    const chunk = Buffer.alloc(64 * 1024, 1);
-    const pump = () => {
-      while (!answered && sent < size) {
-        sent += chunk.length;
-        if (!request.write(chunk)) return void request.once('drain', pump);
-      }
-      if (!answered) request.end();
-    };
-    pump();
+    request.write(Buffer.alloc(firstChunk, 1));
   });
 }
 
