@@ -1,5 +1,5 @@
 /**
- * What `RedisEventLog` (sse-redis.ts) and `RedisFanOut` (ws-redis.ts) share: the node-redis v5
+ * What `RedisEventLog` (sse-redis.ts) and `RedisFanOut` (redis-fanout.ts) share: the node-redis v5
  * methods they call, typed structurally so that no Redis package is imported (a `createClient()`
  * client satisfies these interfaces as it is), one subscriber connection multiplexing every
  * channel, and calls that fail fast while Redis is unreachable.

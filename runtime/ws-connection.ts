@@ -5,7 +5,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { WebSocket } from "ws";
-import type { TopicMember, TopicRouter } from "./ws-fanout.js";
+import type { TopicMember, TopicRouter } from "./pubsub.js";
 import type { PathParams } from "./ws-handshake.js";
 
 export interface WebSocketConnection<Out, Ctx> {

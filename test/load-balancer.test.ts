@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { RedisStore } from '../runtime/redis-store.js';
 import type { RedisEventLog } from '../runtime/sse-redis.js';
-import type { RedisFanOut } from '../runtime/ws-redis.js';
+import type { RedisFanOut } from '../runtime/redis-fanout.js';
 import { startNginx, type Nginx } from './support/nginx.js';
 import { generateWith, openSse, type SseReader, writeGenerated } from './support/redis-generate.js';
 import { startRedis, type RedisServer } from './support/redis-server.js';

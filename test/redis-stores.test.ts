@@ -27,7 +27,7 @@ import type { LoggedEvent } from '../runtime/sse-store.js';
 import type { Store as RuntimeStore } from '../runtime/server-types.js';
 import type { RedisEventLog, RedisEventLogOptions } from '../runtime/sse-redis.js';
 import type { MemoryStore } from '../runtime/store.js';
-import type { RedisFanOut } from '../runtime/ws-redis.js';
+import type { RedisFanOut } from '../runtime/redis-fanout.js';
 import { ROOT } from './support/cli.js';
 import { anyTypes, transpileFolder } from './support/client-generate.js';
 import {
@@ -156,7 +156,7 @@ describe('generated Redis files', () => {
         .map((file) => file.path)
         .filter((path) => path.includes('redis'))
         .sort(),
-    ).toEqual(['runtime/redis-pubsub.ts', 'runtime/sse-redis.ts', 'runtime/ws-redis.ts']);
+    ).toEqual(['runtime/redis-fanout.ts', 'runtime/redis-pubsub.ts', 'runtime/sse-redis.ts']);
     const server = realtimeFiles.find((file) => file.path === 'server.ts')!.content;
     expect(server).toContain('RedisEventLog');
     expect(server).toContain('RedisFanOut');

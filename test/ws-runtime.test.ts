@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { MemoryFanOut } from '../runtime/ws-fanout.js';
+import { MemoryFanOut } from '../runtime/pubsub.js';
 import { anyTypes } from './support/client-generate.js';
 import { COMPILERS, typecheck } from './support/typecheck.js';
 import { WS_BROWSER_CLIENT_USAGE, WS_CLIENT_USAGE, WS_NODE_CLIENT_USAGE, WS_SERVER_USAGE } from './support/ws-chat.js';
@@ -46,7 +46,7 @@ describe('the runtime files', () => {
   });
 
   test('no `any` in the runtime files', () => {
-    for (const name of ['ws-protocol', 'ws-fanout', 'ws-handshake', 'ws-connection', 'ws-server', 'ws-client']) {
+    for (const name of ['ws-protocol', 'pubsub', 'ws-handshake', 'ws-connection', 'ws-server', 'ws-client']) {
       expect(anyTypes(readFileSync(join(folder, 'runtime', `${name}.ts`), 'utf8')), name).toEqual([]);
     }
   });

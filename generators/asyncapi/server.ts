@@ -42,7 +42,7 @@ import type { ServerContext } from './template-context.js';
 export interface RealtimeServerEmitOptions {
   /**
    * The API's `options.redis`: server.ts also re-exports `runtime/sse-redis.ts` (`RedisEventLog`) and
-   * `runtime/ws-redis.ts` (`RedisFanOut`) for the transports the API uses, over a shared pub/sub helper.
+   * `runtime/redis-fanout.ts` (`RedisFanOut`) for the transports the API uses, over a shared pub/sub helper.
    */
   redis?: boolean;
 }
@@ -224,12 +224,12 @@ export function emitServer(
   // RealtimeServerOptions takes CORS as every server does: its type goes with it.
   file.reexport(runtimeSymbol('CorsOptions'));
   // The runtime's server API for the transports used; with options.redis the Redis EventLog and FanOut.
-  const redis = options.redis ? ['redis-pubsub', ...(sse.length > 0 ? ['sse-redis'] : []), ...(ws.length > 0 ? ['ws-redis'] : [])] : [];
+  const redis = options.redis ? ['redis-pubsub', ...(sse.length > 0 ? ['sse-redis'] : []), ...(ws.length > 0 ? ['redis-fanout'] : [])] : [];
   file.reexportRuntime(
     ...[
       'http-listener',
       ...(sse.length > 0 ? ['sse-server', 'sse-store'] : []),
-      ...(ws.length > 0 ? ['ws-fanout', 'ws-protocol'] : []),
+      ...(ws.length > 0 ? ['pubsub', 'ws-protocol'] : []),
       ...redis,
     ],
   );

@@ -57,9 +57,9 @@ export {
   type HttpServerOptions,
   type NodeListener,
 } from "./runtime/http-listener.js";
+export { type FanOut, MemoryFanOut } from "./runtime/pubsub.js";
 export { SseHttpError } from "./runtime/sse-server.js";
 export { type EventLog, MemoryEventLog } from "./runtime/sse-store.js";
-export { type FanOut, MemoryFanOut } from "./runtime/ws-fanout.js";
 export { CloseCode, ReadyState } from "./runtime/ws-protocol.js";
 
 /** The path of `taskSummary` for these parameters (/v1/tasks/{taskId}/summary). */

@@ -21,13 +21,13 @@ export const REDIS_RUNTIME_FILES = [
   'server-types',
   'redis-store',
   'sse-store',
-  'ws-fanout',
+  'pubsub',
   'redis-pubsub',
   'sse-redis',
-  'ws-redis',
+  'redis-fanout',
 ] as const;
 /** The Redis modules themselves (the others are what they import). */
-export const REDIS_MODULES = ['redis-store', 'redis-pubsub', 'sse-redis', 'ws-redis'] as const;
+export const REDIS_MODULES = ['redis-store', 'redis-pubsub', 'sse-redis', 'redis-fanout'] as const;
 
 export async function generateWith(
   style: InputStyle,

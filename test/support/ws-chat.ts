@@ -98,7 +98,7 @@ export function validateChatServerMessage(value: unknown): ValidationResult<Chat
  */
 export const WS_SERVER_USAGE = `import { createServer } from "node:http";
 import { createWebSocketEndpoint, serveWebSockets } from "./runtime/ws-server.js";
-import { MemoryFanOut } from "./runtime/ws-fanout.js";
+import { MemoryFanOut } from "./runtime/pubsub.js";
 import { validateChatClientMessage, type ChatClientMessage, type ChatReplies, type ChatServerMessage } from "./chat.js";
 
 interface User { name: string }

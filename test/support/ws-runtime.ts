@@ -20,7 +20,7 @@ const WS_SERVER_FILES = [
   'cors-policy',
   'client-limits',
   'ws-protocol',
-  'ws-fanout',
+  'pubsub',
   'ws-handshake',
   'ws-connection',
   'ws-server',

@@ -45,7 +45,7 @@ import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import type { ValidationError, ValidationResult } from "./validation.js";
 import { OpenCounts, clientOf } from "./client-limits.js";
 import { Peer, type RateLimit, type WebSocketConnection } from "./ws-connection.js";
-import { MemoryFanOut, TopicRouter, type FanOut } from "./ws-fanout.js";
+import { MemoryFanOut, TopicRouter, type FanOut } from "./pubsub.js";
 import { originMatcher, upgradeOriginAllowed, type CorsOptions } from "./cors-policy.js";
 import { chooseProtocol, compilePath, offeredProtocols, refuseUpgrade, type PathParams } from "./ws-handshake.js";
 import { CloseCode, MESSAGE_DEFAULTS, type MessageOf, type ReplyOf } from "./ws-protocol.js";

@@ -23,7 +23,7 @@
  * endpoint reports it through `onError`).
  */
 import { redisCall, RedisSubscriptions, type RedisConnection, type RedisPubSubOptions } from "./redis-pubsub.js";
-import type { FanOut, FanOutListener } from "./ws-fanout.js";
+import type { FanOut, FanOutListener } from "./pubsub.js";
 
 export { RedisUnavailableError } from "./redis-pubsub.js";
 
