@@ -15,6 +15,7 @@
 //  12. bundle-size         one operation per style bundled for browsers with esbuild, vs hey-api, openapi-fetch, graphql-request, connect-web
 //  13. lint-peers          codegen lint vs Spectral (spectral:oas) and Redocly (recommended) on the corpus's OpenAPI documents
 //  14. watch               `codegen --watch` on GitHub's REST description: one-schema edits, edit-to-written latency vs a full run
+//  15. pubsub              events/s and latency from one publisher to 1,000 WebSocket subscribers: 3 instances on Redis vs 1 in memory
 // Every figure is printed as measured, with ratios from the same run and the load average before and
 // after each section; targets are information, not assertions, and the run closes with one table of
 // them (bench/lib/summary.js). The exit code is 1 when something could not be run at all or a
@@ -40,6 +41,7 @@ import { benchWorstCase } from './lib/worst-case.js';
 import { benchBundleSize } from './lib/bundle-size.js';
 import { benchLintPeers } from './lib/lint-peers.js';
 import { benchWatch } from './lib/watch.js';
+import { benchPubSub } from './lib/pubsub.js';
 import { printSummary, summaryRows } from './lib/summary.js';
 
 /**
@@ -87,6 +89,7 @@ const SECTION_LIST = [
   { id: 'bundle-size', key: 'bundleSize', run: (o) => benchBundleSize({ log: o.log, quick: o.quick }) },
   { id: 'lint-peers', key: 'lintPeers', run: (o) => benchLintPeers({ log: o.log }) },
   { id: 'watch', key: 'watch', run: (o) => benchWatch({ log: o.log, quick: o.quick }) },
+  { id: 'pubsub', key: 'pubsub', run: (o) => benchPubSub({ log: o.log, quick: o.quick }) },
 ];
 const SECTIONS = SECTION_LIST.map((section) => section.id);
 /** Sections `--quick` leaves out unless `--only` names them. */

@@ -1,10 +1,11 @@
 // Generated TypeScript → JavaScript for the gRPC benchmarks, as a build step would do it: every
 // `.ts` under a folder is transpiled with the project's TypeScript (`transpileModule`, the options
 // bench/lib/ts-hooks.js uses, without its inline source maps) into the same layout under another
-// folder, so `./x_pb.js` imports resolve. The measured processes then run plain JS: no module hooks
+// folder, so `./x_pb.js` imports resolve (`.js` files, e.g. generated validators, are copied as
+// they are). The measured processes then run plain JS: no module hooks
 // and no source-map handling (ts-register enables source maps, which makes every Error/
 // DOMException a server creates per call more expensive than in production).
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 
@@ -23,6 +24,10 @@ export function transpileTree(source, target) {
         const out = join(target, relative(source, path)).replace(/\.ts$/, '.js');
         mkdirSync(dirname(out), { recursive: true });
         writeFileSync(out, outputText);
+      } else if (entry.name.endsWith('.js')) {
+        const out = join(target, relative(source, path));
+        mkdirSync(dirname(out), { recursive: true });
+        copyFileSync(path, out);
       }
     }
   };
