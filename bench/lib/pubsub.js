@@ -15,6 +15,7 @@ import { fork } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { transpileTree } from './grpc-transpile.js';
+import { buildRuntime } from './realtime-runtime.js';
 import { childEnv, tail, timed } from './proc.js';
 import { openSubscribers } from './pubsub-subscribers.js';
 import { redisServerPath, startRedisServer } from './redis-server.js';
@@ -31,14 +32,28 @@ const CHECK = 10;
 const DIR = join(WORK, 'pubsub');
 const OURS_OUT = join(DIR, 'ours');
 const OURS_JS = join(DIR, 'ours-js');
+/** The runtime modules of the Topic setups, copied and transpiled (bench/lib/realtime-runtime.js). */
+const RUNTIME_DIR = join(DIR, 'runtime');
+const RUNTIME_JS = join(RUNTIME_DIR, 'js');
 const INSTANCE = join(ROOT, 'bench/lib/pubsub-instance.js');
 /** The chat room (a RoomId is a UUID). */
 const ROOM = '6a1f8f4e-7c1b-4e57-9d3a-2b9c1e0f5a77';
 
-const SETUPS = [
-  { id: 'memory', label: 'memory: 1 instance, MemoryFanOut', instances: 1, redis: false },
-  { id: 'redis', label: `Redis: ${REDIS_INSTANCES} instances, RedisFanOut, 1 redis-server`, instances: REDIS_INSTANCES, redis: true },
+/** Who subscribes: the generated server's WebSocket clients, or typed `Topic` iterators in the instances. */
+const KINDS = [
+  { id: 'ws', label: 'WebSocket clients' },
+  { id: 'topic', label: 'Topic iterators' },
 ];
+const SETUPS = KINDS.flatMap((kind) => [
+  { id: `${kind.id}-memory`, kind: kind.id, label: `${kind.label}, memory: 1 instance, MemoryFanOut`, instances: 1, redis: false },
+  {
+    id: `${kind.id}-redis`,
+    kind: kind.id,
+    label: `${kind.label}, Redis: ${REDIS_INSTANCES} instances, RedisFanOut`,
+    instances: REDIS_INSTANCES,
+    redis: true,
+  },
+]);
 
 /** Generates the realtime server with `options.redis: true` through the CLI; returns why it cannot run, if so. */
 function generateOurs(log) {
@@ -70,14 +85,19 @@ apis:
   return null;
 }
 
-/** Forks one instance; resolves once it listens, with its chat URL, pid, `send` and `stop`. */
-function startInstance(redisUrl, prefix) {
+/**
+ * Forks one instance (`kind`: its subscribers); resolves once it is ready, with its chat URL
+ * (`ws`), pid, `request(command)` (IPC, answered by the instance) and `stop`.
+ */
+function startInstance(kind, redisUrl, prefix) {
   const child = fork(INSTANCE, [], {
     cwd: ROOT,
     env: childEnv({
       extra: {
         NODE_ENV: 'production',
+        BENCH_PUBSUB_MODE: kind,
         BENCH_PUBSUB_OUT: OURS_JS,
+        BENCH_PUBSUB_RUNTIME: RUNTIME_JS,
         ...(redisUrl ? { BENCH_REDIS_URL: redisUrl, BENCH_REDIS_PREFIX: prefix } : {}),
       },
     }),
@@ -94,32 +114,70 @@ function startInstance(redisUrl, prefix) {
     await exited;
     clearTimeout(kill);
   };
+  const pending = new Map();
+  let nextId = 0;
+  child.on('message', (message) => {
+    const answer = pending.get(message.id);
+    if (!answer) return;
+    pending.delete(message.id);
+    if (message.error) answer.reject(new Error(message.error));
+    else answer.resolve(message.result);
+  });
+  child.once('exit', (code, signal) => {
+    for (const answer of pending.values()) answer.reject(new Error(`the instance exited (${code ?? signal}): ${tail(stderr)}`));
+    pending.clear();
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`an instance did not listen within 20 s: ${stderr.trim()}`));
+      reject(new Error(`an instance was not ready within 20 s: ${stderr.trim()}`));
     }, 20_000);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`an instance exited (${code}) before listening: ${tail(stderr)}`));
+      reject(new Error(`an instance exited (${code}) before it was ready: ${tail(stderr)}`));
     });
-    child.once('message', ({ port }) => {
+    const ready = (message) => {
+      if (!message.ready) return;
+      child.off('message', ready);
       clearTimeout(timer);
       resolve({
-        url: `ws://127.0.0.1:${port}/v1/chat`,
+        url: `ws://127.0.0.1:${message.port}/v1/chat`,
         pid: child.pid,
         stderr: () => stderr,
         stop,
-        /** Has the instance publish; resolves with `{ published, failed, firstAt, lastAt }`. */
-        publish: (count, perSecond) =>
+        request: (command) =>
           new Promise((done, fail) => {
-            const answer = (message) => (message.error ? fail(new Error(`publishing failed: ${message.error}`)) : done(message.published));
-            child.once('message', answer);
-            child.send({ cmd: 'publish', count, perSecond, room: ROOM });
+            const id = nextId++;
+            pending.set(id, { resolve: done, reject: fail });
+            child.send({ id, ...command });
           }),
       });
-    });
+    };
+    child.on('message', ready);
   });
+}
+
+/** `count` Topic subscriptions spread over the instances, behind the interface of openSubscribers. */
+async function openTopicSubscribers(instances, count, room) {
+  let opened = 0;
+  for (const [index, instance] of instances.entries()) {
+    const share = Math.floor(count / instances.length) + (index < count % instances.length ? 1 : 0);
+    opened += await instance.request({ cmd: 'subscribe', count: share, room });
+  }
+  return {
+    count: opened,
+    reset: () => Promise.all(instances.map((instance) => instance.request({ cmd: 'reset' }))),
+    async settle(expected, timeoutMs, latencies) {
+      const parts = await Promise.all(instances.map((instance) => instance.request({ cmd: 'settle', expected, timeoutMs, latencies })));
+      return {
+        received: parts.reduce((sum, part) => sum + part.received, 0),
+        latencies: parts.flatMap((part) => part.latencies),
+        lastAt: Math.max(...parts.map((part) => part.lastAt)),
+        problems: parts.flatMap((part, index) => part.problems.map((problem) => `instance ${index}, ${problem}`)),
+      };
+    },
+    close: async () => {},
+  };
 }
 
 function percentile(sorted, q) {
@@ -128,26 +186,30 @@ function percentile(sorted, q) {
 
 /** One phase: `count` lines at `perSecond` (0: a burst); every delivery counted and checked. */
 async function phase(publisher, subscribers, count, perSecond, what) {
-  subscribers.reset();
-  const published = await publisher.publish(count, perSecond);
+  await subscribers.reset();
+  const published = await publisher.request({ cmd: 'publish', count, perSecond, room: ROOM });
   if (published.failed) throw new Error(`${what}: ${published.failed} of ${count} publish calls failed`);
-  const settled = await subscribers.settle(count, 30_000 + count * 20);
+  const settled = await subscribers.settle(count, 30_000 + count * 20, perSecond > 0);
   if (settled.problems.length)
     throw new Error(`${what}: not every line reached every subscriber once, in order: ${settled.problems.join('; ')}`);
   return { ...published, ...settled };
 }
 
 async function measure(setup, redis, round, { latencySeconds, burst }) {
-  const prefix = `bench:${round}:`;
+  const prefix = `bench:${setup.id}:${round}:`;
   const instances = [];
   let subscribers;
   try {
-    for (let i = 0; i < setup.instances; i++) instances.push(await startInstance(setup.redis ? redis.url : null, prefix));
-    subscribers = await openSubscribers(
-      instances.map((instance) => instance.url),
-      SUBSCRIBERS,
-      ROOM,
-    );
+    for (let i = 0; i < setup.instances; i++) instances.push(await startInstance(setup.kind, setup.redis ? redis.url : null, prefix));
+    subscribers =
+      setup.kind === 'ws'
+        ? await openSubscribers(
+            instances.map((instance) => instance.url),
+            SUBSCRIBERS,
+            ROOM,
+          )
+        : await openTopicSubscribers(instances, SUBSCRIBERS, ROOM);
+    if (subscribers.count !== SUBSCRIBERS) throw new Error(`${subscribers.count} of ${SUBSCRIBERS} subscribers opened`);
     const publisher = instances[0];
     await phase(publisher, subscribers, CHECK, RATE, 'check');
     const lines = latencySeconds * RATE;
@@ -171,7 +233,8 @@ async function measure(setup, redis, round, { latencySeconds, burst }) {
         eventsPerSec: deliveries / seconds,
         publishedPerSec: burst / ((burstResult.lastAt - burstResult.firstAt) / 1000),
         serverCpuUsPerDelivery: Number.isNaN(serverCpuMs) ? null : (serverCpuMs * 1000) / deliveries,
-        clientCpuUsPerDelivery: (clientAfter.user + clientAfter.system - clientBefore.user - clientBefore.system) / deliveries,
+        clientCpuUsPerDelivery:
+          setup.kind === 'topic' ? null : (clientAfter.user + clientAfter.system - clientBefore.user - clientBefore.system) / deliveries,
       },
     };
   } catch (error) {
@@ -187,21 +250,30 @@ async function measure(setup, redis, round, { latencySeconds, burst }) {
  * @param {{ log: (line: string) => void, quick: boolean }} options
  */
 export async function benchPubSub({ log, quick }) {
-  log('\n## 15. Pub/sub across instances: Redis (3 instances) vs memory (1 instance), WebSocket subscribers');
+  log('\n## 15. Pub/sub across instances: one publisher to 1,000 subscribers, 3 instances on Redis vs 1 in memory');
   const rounds = quick ? 1 : 3;
-  const latencySeconds = quick ? 2 : 10;
+  const latencySeconds = quick ? 1 : 10;
   const burst = quick ? 200 : 1000;
   log(
-    `   ${SUBSCRIBERS} ws ${versionOf('ws')} subscribers in the harness process on the generated realtime server's chat room; one publisher (publish.chat in the first instance); ${rounds} round(s) per setup, alternating, medians shown`,
+    `   ${SUBSCRIBERS} subscribers: ws ${versionOf('ws')} clients in the harness process on the generated realtime server's chat room (publisher: publish.chat in the first instance), or typed Topic iterators in the instances (publisher: topic.publish in the first); ${rounds} round(s) per setup, rotating, medians shown`,
   );
   log(
     `   latency: ${latencySeconds * RATE} lines at a fixed ${RATE} lines/s (${int(RATE * SUBSCRIBERS)} deliveries/s), publish call → message event, over every delivery; throughput: a burst of ${burst} lines, 50 per turn of the publisher's event loop`,
   );
   if (!redisServerPath()) {
     log('   - skipped: redis-server is not installed (/usr/bin/redis-server; `npm test` installs it, test/provision.js)');
+    recordTarget({
+      section: 'pubsub',
+      id: 'pubsub',
+      what: 'pub/sub across instances',
+      ratio: null,
+      target: null,
+      note: 'skipped: no redis-server',
+    });
     return { ok: true, skipped: 'redis-server is not installed' };
   }
-  const reason = generateOurs(log);
+  const built = await buildRuntime(RUNTIME_DIR, ['topic', 'redis-fanout']);
+  const reason = generateOurs(log) ?? built.reason;
   if (reason) {
     log(`   ✗ ${reason}`);
     return { ok: false, failure: reason };
@@ -228,7 +300,11 @@ export async function benchPubSub({ log, quick }) {
   } finally {
     await redis.close();
   }
-  const pick = (entry, get) => (entry.samples.length ? median(entry.samples.map(get)) : null);
+  /** The median of a figure over the rounds; null when a round has none (e.g. harness CPU of Topic setups). */
+  const pick = (entry, get) => {
+    const values = entry.samples.map(get);
+    return values.length && values.every((value) => value != null) ? median(values) : null;
+  };
   for (const entry of results) {
     entry.eventsPerSec = pick(entry, (s) => s.burst.eventsPerSec);
     entry.p50 = pick(entry, (s) => s.rated.p50);
@@ -246,12 +322,20 @@ export async function benchPubSub({ log, quick }) {
     msText(entry.p99),
     us(entry.serverCpuUsPerDelivery),
     us(entry.clientCpuUsPerDelivery),
-    entry.samples.length ? `${int(entry.deliveries)} ✓` : '✗',
+    entry.failure ? '✗' : `${int(entry.deliveries)} ✓`,
   ]);
   log('');
   log(
     table(
-      ['setup', 'burst: delivered events/s', 'rate: p50', 'p99', 'servers CPU/delivery', 'client CPU/delivery', 'deliveries counted'],
+      [
+        'subscribers, setup',
+        'burst: delivered events/s',
+        'rate: p50',
+        'p99',
+        'servers CPU/delivery',
+        'harness CPU/delivery',
+        'deliveries counted',
+      ],
       rows,
     )
       .split('\n')
@@ -259,34 +343,45 @@ export async function benchPubSub({ log, quick }) {
       .join('\n'),
   );
   log(
-    '   (delivered events/s = lines × subscribers / (last delivery − first publish); servers CPU: every instance (+ redis-server) per delivery in the burst; client: the harness)',
+    "   (delivered events/s = lines × subscribers / (last delivery − first publish); servers CPU: every instance (+ redis-server) per delivery in the burst; harness: the WebSocket clients' process)",
   );
-  const [memory, viaRedis] = results;
-  const throughput = memory.eventsPerSec && viaRedis.eventsPerSec ? viaRedis.eventsPerSec / memory.eventsPerSec : null;
-  const p50Ratio = memory.p50 && viaRedis.p50 != null ? viaRedis.p50 / memory.p50 : null;
-  const p99Ratio = memory.p99 && viaRedis.p99 != null ? viaRedis.p99 / memory.p99 : null;
   const added = (a, b) => (a == null || b == null ? '—' : `${a - b >= 0 ? '+' : ''}${(a - b).toFixed(2)} ms`);
-  log(
-    `   Redis / memory = ${fmtRatio(throughput)} delivered events/s; latency p50 ${fmtRatio(p50Ratio)} (${added(viaRedis.p50, memory.p50)}), p99 ${fmtRatio(p99Ratio)} (${added(viaRedis.p99, memory.p99)}) (information, no target)`,
-  );
-  recordTarget({
-    section: 'pubsub',
-    id: 'pubsub-events',
-    what: `pub/sub to ${SUBSCRIBERS} ws subscribers, Redis (3 instances) / memory, delivered events/s`,
-    ours: viaRedis.eventsPerSec ? `${int(Math.round(viaRedis.eventsPerSec))} events/s` : '—',
-    peer: memory.eventsPerSec ? `memory ${int(Math.round(memory.eventsPerSec))} events/s` : 'memory',
-    ratio: throughput,
-    target: null,
-  });
-  recordTarget({
-    section: 'pubsub',
-    id: 'pubsub-latency',
-    what: `pub/sub latency at ${RATE} lines/s, Redis / memory, p50 (p99 in note)`,
-    ours: viaRedis.p50 == null ? '—' : `p50 ${msText(viaRedis.p50)}, p99 ${msText(viaRedis.p99)}`,
-    peer: memory.p50 == null ? 'memory' : `memory p50 ${msText(memory.p50)}, p99 ${msText(memory.p99)}`,
-    ratio: p50Ratio,
-    target: null,
-  });
+  const ratios = {};
+  for (const kind of KINDS) {
+    const memory = results.find((entry) => entry.setup === `${kind.id}-memory`);
+    const viaRedis = results.find((entry) => entry.setup === `${kind.id}-redis`);
+    const ratio = (a, b) => (a != null && b ? a / b : null);
+    const figures = {
+      eventsPerSec: ratio(viaRedis.eventsPerSec, memory.eventsPerSec),
+      p50: ratio(viaRedis.p50, memory.p50),
+      p99: ratio(viaRedis.p99, memory.p99),
+    };
+    ratios[kind.id] = figures;
+    log(
+      `   ${kind.label}: Redis / memory = ${fmtRatio(figures.eventsPerSec)} delivered events/s; latency p50 ${fmtRatio(figures.p50)} (${added(viaRedis.p50, memory.p50)}), p99 ${fmtRatio(figures.p99)} (${added(viaRedis.p99, memory.p99)}) (information, no target)`,
+    );
+    const note = viaRedis.failure || memory.failure ? '✗ not measured' : undefined;
+    recordTarget({
+      section: 'pubsub',
+      id: `pubsub-${kind.id}-events`,
+      what: `pub/sub to ${SUBSCRIBERS} ${kind.label}, Redis (3 instances) / memory, delivered events/s`,
+      ours: viaRedis.eventsPerSec ? `${int(Math.round(viaRedis.eventsPerSec))} events/s` : '—',
+      peer: memory.eventsPerSec ? `memory ${int(Math.round(memory.eventsPerSec))} events/s` : 'memory',
+      ratio: figures.eventsPerSec,
+      target: null,
+      note,
+    });
+    recordTarget({
+      section: 'pubsub',
+      id: `pubsub-${kind.id}-latency`,
+      what: `pub/sub to ${SUBSCRIBERS} ${kind.label} at ${RATE} lines/s, Redis / memory, latency p50`,
+      ours: viaRedis.p50 == null ? '—' : `p50 ${msText(viaRedis.p50)}, p99 ${msText(viaRedis.p99)}`,
+      peer: memory.p50 == null ? 'memory' : `memory p50 ${msText(memory.p50)}, p99 ${msText(memory.p99)}`,
+      ratio: figures.p50,
+      target: null,
+      note,
+    });
+  }
   return {
     ok,
     subscribers: SUBSCRIBERS,
@@ -295,6 +390,6 @@ export async function benchPubSub({ log, quick }) {
     latencySeconds,
     rounds,
     results,
-    ratio: { eventsPerSec: throughput, p50: p50Ratio, p99: p99Ratio },
+    ratios,
   };
 }
