@@ -142,6 +142,13 @@ Realtime sections (the runtime modules of runtime/, copied and transpiled):
                         vs a hand-written res.write loop to the same readers (node:http clients in the
                         harness); delivered events/s and server CPU per delivered event; --quick shortens it
 
+Scale-out section:
+  pubsub                one publisher to 1,000 subscribers: 3 instances of the generated realtime server on one
+                        redis-server (RedisFanOut) vs 1 instance in memory (MemoryFanOut); subscribers are ws
+                        clients in the harness, then typed Topic iterators in the instances; latency p50/p99 at
+                        a fixed 20 lines/s, delivered events/s of a burst, every delivery counted; 3 rounds of
+                        10 s + a 1,000-line burst, --quick 1 round of 1 s + 200 lines; skipped without redis-server
+
 Client sections:
   bundle-size           one call per style (REST getTask, with and without response validation; GraphQL
                         one query, one subscription; gRPC-Web one unary) bundled from out/ with esbuild's
