@@ -94,7 +94,7 @@ async function webSocketSide() {
 }
 
 function topicSide() {
-  /** @type {import('../../runtime/topic.ts').Topic<{ room: string }, { seq: number, at: number }>} */
+  // Key `{ room }`, payload `{ seq, at }` as JSON (the default codec).
   const lines = new modules.Topic('bench.lines', (key) => [key.room]);
   const subscriptions = [];
   let latencies = [];
