@@ -169,11 +169,14 @@ async function openTopicSubscribers(instances, count, room) {
     reset: () => Promise.all(instances.map((instance) => instance.request({ cmd: 'reset' }))),
     async settle(expected, timeoutMs, latencies) {
       const parts = await Promise.all(instances.map((instance) => instance.request({ cmd: 'settle', expected, timeoutMs, latencies })));
+      const problems = parts.flatMap((part, index) => part.problems.map((problem) => `instance ${index}, ${problem}`)).slice(0, 3);
+      const wrong = parts.reduce((sum, part) => sum + part.wrong, 0);
+      if (wrong > problems.length) problems.push(`… ${wrong} subscriptions in all`);
       return {
         received: parts.reduce((sum, part) => sum + part.received, 0),
         latencies: parts.flatMap((part) => part.latencies),
         lastAt: Math.max(...parts.map((part) => part.lastAt)),
-        problems: parts.flatMap((part, index) => part.problems.map((problem) => `instance ${index}, ${problem}`)),
+        problems,
       };
     },
     close: async () => {},
