@@ -203,7 +203,13 @@ async function measure(setup, redis, round, { latencySeconds, burst }) {
   const instances = [];
   let subscribers;
   try {
-    for (let i = 0; i < setup.instances; i++) instances.push(await startInstance(setup.kind, setup.redis ? redis.url : null, prefix));
+    // Started together; whichever started is stopped below even when another did not.
+    const started = await Promise.allSettled(
+      Array.from({ length: setup.instances }, () => startInstance(setup.kind, setup.redis ? redis.url : null, prefix)),
+    );
+    for (const outcome of started) if (outcome.status === 'fulfilled') instances.push(outcome.value);
+    const notStarted = started.find((outcome) => outcome.status === 'rejected');
+    if (notStarted) throw notStarted.reason;
     subscribers =
       setup.kind === 'ws'
         ? await openSubscribers(
