@@ -1,16 +1,19 @@
-// Section `pubsub`: the pub/sub across server instances, at the level users see it: chat lines
-// published by one instance of the generated realtime server (`publish.chat`, asyncapi example
-// generated with `options.redis: true`) to SUBSCRIBERS WebSocket clients of the room,
+// Section `pubsub`: the pub/sub across server instances, at the level users see it: one publisher
+// to SUBSCRIBERS subscribers of one room, in four setups —
 //   - memory: one instance, its default MemoryFanOut, every subscriber on it;
-//   - redis:  three instances (child processes) on one redis-server, each a RedisFanOut, the
-//             subscribers spread round-robin over them (~333 each), the publisher in the first.
+//   - redis:  REDIS_INSTANCES instances (child processes) on one redis-server, each a RedisFanOut,
+//             the subscribers spread round-robin over them (~333 each), the publisher in the first;
+// each with two kinds of subscribers: WebSocket clients in the harness process of the generated
+// realtime server (asyncapi example generated with `options.redis: true`; the publisher calls
+// `publish.chat`), and typed `Topic` iterators (runtime/topic.ts, what generated GraphQL
+// subscriptions and gRPC streams consume) inside the instances (the publisher calls `topic.publish`).
 // Per setup: a check (CHECK lines at RATE), the latency at a fixed rate (RATE lines/s, well below
-// saturation: publish → delivery, p50/p99 over every delivery) and the throughput of a burst
-// (BURST lines as fast as the publisher goes, 50 per turn of its event loop: delivered events/s =
+// saturation: publish call → delivery, p50/p99 over every delivery) and the throughput of a burst
+// (lines as fast as the publisher goes, 50 per turn of its event loop: delivered events/s =
 // lines × subscribers / (last delivery − first publish)). Every phase counts every delivery: each
 // subscriber must get each line once, in order (sent × subscribers = received), else ✗.
-// Instances: bench/lib/pubsub-instance.js; subscribers (in the harness process):
-// bench/lib/pubsub-subscribers.js; redis-server: bench/lib/redis-server.js (skipped when missing).
+// Instances: bench/lib/pubsub-instance.js; WebSocket subscribers: bench/lib/pubsub-subscribers.js;
+// redis-server: bench/lib/redis-server.js (the section is skipped when it is not installed).
 import { fork } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
