@@ -372,6 +372,13 @@ export async function benchPubSub({ log, quick }) {
     log(
       `   ${kind.label}: Redis / memory = ${fmtRatio(figures.eventsPerSec)} delivered events/s; latency p50 ${fmtRatio(figures.p50)} (${added(viaRedis.p50, memory.p50)}), p99 ${fmtRatio(figures.p99)} (${added(viaRedis.p99, memory.p99)}) (information, no target)`,
     );
+    if (memory.samples.length > 1 && memory.samples.length === viaRedis.samples.length) {
+      const perRound = memory.samples.map((sample, round) => {
+        const other = viaRedis.samples[round];
+        return `${fmtRatio(other.burst.eventsPerSec / sample.burst.eventsPerSec)} events/s, p50 ${fmtRatio(other.rated.p50 / sample.rated.p50)}`;
+      });
+      log(`     per round: ${perRound.join('; ')}`);
+    }
     const note = viaRedis.failure || memory.failure ? '✗ not measured' : undefined;
     recordTarget({
       section: 'pubsub',
