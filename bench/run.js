@@ -147,7 +147,7 @@ Scale-out section:
                         redis-server (RedisFanOut) vs 1 instance in memory (MemoryFanOut); subscribers are ws
                         clients in the harness, then typed Topic iterators in the instances; latency p50/p99 at
                         a fixed 20 lines/s, delivered events/s of a burst, every delivery counted; 3 rounds of
-                        10 s + a 1,000-line burst, --quick 1 round of 1 s + 200 lines; skipped without redis-server
+                        10 s + a 1,000-line burst, --quick 1 round of 1 s + 100 lines; skipped without redis-server
 
 Client sections:
   bundle-size           one call per style (REST getTask, with and without response validation; GraphQL

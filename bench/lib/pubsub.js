@@ -7,7 +7,7 @@
 // realtime server (asyncapi example generated with `options.redis: true`; the publisher calls
 // `publish.chat`), and typed `Topic` iterators (runtime/topic.ts, what generated GraphQL
 // subscriptions and gRPC streams consume) inside the instances (the publisher calls `topic.publish`).
-// Per setup: a check (CHECK lines at RATE), the latency at a fixed rate (RATE lines/s, well below
+// Per setup: a check (a few lines at RATE), the latency at a fixed rate (RATE lines/s, well below
 // saturation: publish call → delivery, p50/p99 over every delivery) and the throughput of a burst
 // (lines as fast as the publisher goes, 50 per turn of its event loop: delivered events/s =
 // lines × subscribers / (last delivery − first publish)). Every phase counts every delivery: each
@@ -31,7 +31,6 @@ const SUBSCRIBERS = 1000;
 const REDIS_INSTANCES = 3;
 /** Lines per second of the latency phase: 20,000 deliveries/s, a fraction of what a burst reaches. */
 const RATE = 20;
-const CHECK = 10;
 const DIR = join(WORK, 'pubsub');
 const OURS_OUT = join(DIR, 'ours');
 const OURS_JS = join(DIR, 'ours-js');
@@ -201,7 +200,7 @@ async function phase(publisher, subscribers, count, perSecond, what) {
   return { ...published, ...settled };
 }
 
-async function measure(setup, redis, round, { latencySeconds, burst }) {
+async function measure(setup, redis, round, { check, latencySeconds, burst }) {
   const prefix = `bench:${setup.id}:${round}:`;
   const instances = [];
   let subscribers;
@@ -223,7 +222,7 @@ async function measure(setup, redis, round, { latencySeconds, burst }) {
         : await openTopicSubscribers(instances, SUBSCRIBERS, ROOM);
     if (subscribers.count !== SUBSCRIBERS) throw new Error(`${subscribers.count} of ${SUBSCRIBERS} subscribers opened`);
     const publisher = instances[0];
-    await phase(publisher, subscribers, CHECK, RATE, 'check');
+    await phase(publisher, subscribers, check, RATE, 'check');
     const lines = latencySeconds * RATE;
     const rated = await phase(publisher, subscribers, lines, RATE, 'fixed rate');
     const latencies = Float64Array.from(rated.latencies).sort();
@@ -265,7 +264,8 @@ export async function benchPubSub({ log, quick }) {
   log('\n## 15. Pub/sub across instances: one publisher to 1,000 subscribers, 3 instances on Redis vs 1 in memory');
   const rounds = quick ? 1 : 3;
   const latencySeconds = quick ? 1 : 10;
-  const burst = quick ? 200 : 1000;
+  const check = quick ? 4 : 10;
+  const burst = quick ? 100 : 1000;
   log(
     `   ${SUBSCRIBERS} subscribers: ws ${versionOf('ws')} clients in the harness process on the generated realtime server's chat room (publisher: publish.chat in the first instance), or typed Topic iterators in the instances (publisher: topic.publish in the first); ${rounds} round(s) per setup, rotating, medians shown`,
   );
@@ -300,7 +300,7 @@ export async function benchPubSub({ log, quick }) {
         const entry = results.find((result) => result.setup === setup.id);
         if (entry.failure) continue;
         try {
-          entry.samples.push(await measure(setup, redis, round, { latencySeconds, burst }));
+          entry.samples.push(await measure(setup, redis, round, { check, latencySeconds, burst }));
         } catch (error) {
           entry.failure = error.message;
           ok = false;
