@@ -11,7 +11,8 @@ import type { TypeEmitter } from '../core/emit/types/emit.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
 import { SampleCheck } from '../core/schema/sample-check.js';
-import { SampleGenerator, seedFor } from '../core/schema/samples.js';
+import { hashKey } from '../core/mock/seeded-random.js';
+import { SampleGenerator } from '../core/schema/samples.js';
 import { describeChannels, handledMessages, type ChannelInfo } from './endpoints.js';
 import type { Message, RealtimeModel } from './model.js';
 import type { MockContext } from './template-context.js';
@@ -31,7 +32,7 @@ export function emitMock(
   const sample = (channel: ChannelInfo, message: Message, indent: string): string | undefined => {
     const built = generator.sample(
       { $ref: `#/$defs/${message.payload}` },
-      seedFor(seed, `${channel.channel.key} ${message.key}`),
+      hashKey(seed, `${channel.channel.key} ${message.key}`),
       'response',
     );
     if (built.ok) return jsonBlock(built.value, indent);

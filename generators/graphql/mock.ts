@@ -26,7 +26,8 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
-import { hashKey, sampleNamedScalar, sampleString } from '../core/mock/seeded-values.js';
+import { hashKey } from '../core/mock/seeded-random.js';
+import { sampleNamedScalar, sampleString } from '../core/mock/seeded-values.js';
 
 export interface GraphQLMockOptions {
   /** Same seed, same answers (default 1). */

@@ -7,7 +7,8 @@
 import type { Diagnostic, SourceLocation } from '../core/diagnostics.js';
 import { refName, type JsonSchema } from '../core/schema/json-schema.js';
 import { SampleCheck } from '../core/schema/sample-check.js';
-import { SampleGenerator, seedFor } from '../core/schema/samples.js';
+import { hashKey } from '../core/mock/seeded-random.js';
+import { SampleGenerator } from '../core/schema/samples.js';
 import type { ApiModel } from './model.js';
 import { isJsonMediaType, type OperationInfo, type OperationsInfo } from './operation-types.js';
 
@@ -34,7 +35,7 @@ export function operationSamples(
   const warnings: Diagnostic[] = [];
   const named = new Map(model.schemas.map(({ name, schema }) => [name, schema]));
   const samples = described.operations.map((info) => {
-    const sample = operationSample(info, generator, seedFor(seed, info.method));
+    const sample = operationSample(info, generator, hashKey(seed, info.method));
     const location = schemaLocation(info.success[0]?.content?.schema, named) ?? info.operation.location;
     if (sample.unsamplable !== undefined)
       warnings.push({
@@ -66,7 +67,7 @@ function operationSample(info: OperationInfo, generator: SampleGenerator, seed: 
   const fail = (reason: string) => ({ ...sample, unsamplable: reason });
   for (const header of response?.headers ?? []) {
     if (!header.required || header.name.toLowerCase() === 'content-type') continue;
-    const value = generator.sample(header.schema, seedFor(seed, header.name), 'response');
+    const value = generator.sample(header.schema, hashKey(seed, header.name), 'response');
     if (!value.ok) return fail(`header ${header.name}: ${value.reason}`);
     sample.headers[header.name.toLowerCase()] = value.value;
   }

@@ -26,7 +26,8 @@ import {
 } from '@bufbuild/protobuf';
 import { DurationSchema, isWrapperDesc } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { hashKey, sampleInstantMs, sampleString } from '../core/mock/seeded-values.js';
+import { hashKey } from '../core/mock/seeded-random.js';
+import { sampleInstantMs, sampleString } from '../core/mock/seeded-values.js';
 
 export interface GrpcMockOptions {
   /** Same seed, same answers (default 1). */

@@ -2,18 +2,8 @@
  * Deterministic sample values for the mock handlers of the GraphQL and proto styles: every value
  * is a function of the seed and a key naming its place (`Query.task(id:"1").title`), so the same
  * seed answers the same data in every run and on every path that reaches the same place, with no
- * state kept between requests.
+ * state kept between requests. Each value is drawn from the bits of its key's hash (seeded-random.ts).
  */
-
-/** A 32-bit FNV-1a hash of `seed` and `key`: the source of every choice for that place. */
-export function hashKey(seed: number, key: string): number {
-  let hash = 0x811c9dc5 ^ seed;
-  for (let index = 0; index < key.length; index++) {
-    hash ^= key.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
 
 const WORDS = ['alpha', 'bravo', 'cedar', 'delta', 'ember', 'falcon', 'garnet', 'harbor', 'indigo', 'juniper', 'kestrel', 'lumen'];
 

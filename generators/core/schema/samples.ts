@@ -8,6 +8,7 @@
  * the schema cannot be sampled, and `sample` says why instead of returning a wrong value.
  */
 import { createRequire } from 'node:module';
+import { hashKey, Random } from '../mock/seeded-random.js';
 import { refName, type JsonSchema, type JsonType, type NamedSchema, type SchemaObject } from './json-schema.js';
 
 /** A response body omits `writeOnly` properties, a request body `readOnly` ones. */
@@ -32,36 +33,6 @@ const RandExp = createRequire(import.meta.url)('randexp') as typeof import('rand
 
 class Unsamplable extends Error {}
 
-/** A seeded generator (mulberry32): the same seed gives the same sequence on every platform. */
-export class Random {
-  private state: number;
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-  /** A number in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  /** An integer in [min, max]. */
-  int(min: number, max: number): number {
-    return min + Math.floor(this.next() * (max - min + 1));
-  }
-  pick<T>(list: readonly T[]): T {
-    return list[this.int(0, list.length - 1)] as T;
-  }
-}
-
-/** A seed for one named thing (an operation, a message), so adding another leaves its samples alone. */
-export function seedFor(seed: number, key: string): number {
-  let hash = 0x811c9dc5 ^ seed;
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
-
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
 
 export class SampleGenerator {
@@ -79,7 +50,7 @@ export class SampleGenerator {
     for (const example of examples) if (this.check.accepts(schema, example, direction)) return { ok: true, value: example };
     let reason = 'no attempt built a value the schema accepts';
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const build = new Build(this.named, new Random(seedFor(seed, `attempt ${attempt}`)), direction, attempt > 0);
+      const build = new Build(this.named, new Random(hashKey(seed, `attempt ${attempt}`)), direction, attempt > 0);
       try {
         const value = build.value(schema, 0);
         if (this.check.accepts(schema, value, direction)) return { ok: true, value };
