@@ -25,7 +25,7 @@ export function addPagination(operations: Operation[], raw: RawOperation[], sche
 const PAGE_SIZE_PARAMS = ['pageSize', 'page_size', 'per_page', 'perPage', 'size'];
 
 /** Follows `#/$defs/` refs to the schema object they name. */
-function resolve(schema: JsonSchema | undefined, byName: Map<string, JsonSchema>): SchemaObject | undefined {
+export function resolve(schema: JsonSchema | undefined, byName: Map<string, JsonSchema>): SchemaObject | undefined {
   for (let depth = 0; depth < 32 && typeof schema === 'object'; depth++) {
     if (!schema.$ref) return schema;
     schema = byName.get(schema.$ref.slice('#/$defs/'.length));
@@ -34,13 +34,14 @@ function resolve(schema: JsonSchema | undefined, byName: Map<string, JsonSchema>
 }
 
 /** Properties of an object schema, including those its `allOf` members add. */
-function properties(schema: SchemaObject | undefined, byName: Map<string, JsonSchema>): [string, JsonSchema][] {
+export function properties(schema: SchemaObject | undefined, byName: Map<string, JsonSchema>): [string, JsonSchema][] {
   if (!schema) return [];
   const own = schema.properties ? Object.entries(schema.properties) : [];
   return [...own, ...(schema.allOf ?? []).flatMap((member) => properties(resolve(member, byName), byName))];
 }
 
-function hasType(schema: SchemaObject | undefined, type: string, byName: Map<string, JsonSchema>): boolean {
+/** Whether `schema` (or one of its `anyOf`/`oneOf` members) admits values of `type`. */
+export function hasType(schema: SchemaObject | undefined, type: string, byName: Map<string, JsonSchema>): boolean {
   if (!schema) return false;
   if (schema.type !== undefined) return Array.isArray(schema.type) ? schema.type.includes(type as never) : schema.type === type;
   if (type === 'array' && (schema.items !== undefined || schema.prefixItems)) return true;

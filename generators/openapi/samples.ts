@@ -9,7 +9,8 @@ import { refName, type JsonSchema } from '../core/schema/json-schema.js';
 import { SampleCheck } from '../core/schema/sample-check.js';
 import { hashKey } from '../core/mock/seeded-random.js';
 import { SampleGenerator } from '../core/schema/samples.js';
-import type { ApiModel } from './model.js';
+import type { ApiModel, Operation } from './model.js';
+import { consistentPage } from './page-sample.js';
 import { isJsonMediaType, type OperationInfo, type OperationsInfo } from './operation-types.js';
 
 export type SampleBody = { kind: 'json'; value: unknown } | { kind: 'text'; value: string } | { kind: 'bytes'; value: string };
@@ -31,11 +32,12 @@ export function operationSamples(
   described: OperationsInfo,
   seed: number,
 ): { samples: OperationSample[]; warnings: Diagnostic[] } {
-  const generator = new SampleGenerator(model.schemas, new SampleCheck(model.schemas));
-  const warnings: Diagnostic[] = [];
+  const check = new SampleCheck(model.schemas);
   const named = new Map(model.schemas.map(({ name, schema }) => [name, schema]));
+  const context: SampleContext = { generator: new SampleGenerator(model.schemas, check), check, named };
+  const warnings: Diagnostic[] = [];
   const samples = described.operations.map((info) => {
-    const sample = operationSample(info, generator, hashKey(seed, info.method));
+    const sample = operationSample(info, context, hashKey(seed, info.method));
     const location = schemaLocation(info.success[0]?.content?.schema, named) ?? info.operation.location;
     if (sample.unsamplable !== undefined)
       warnings.push({
@@ -57,7 +59,15 @@ function schemaLocation(schema: JsonSchema | undefined, named: Map<string, JsonS
   return typeof target === 'object' ? target['x-location'] : undefined;
 }
 
-function operationSample(info: OperationInfo, generator: SampleGenerator, seed: number): OperationSample {
+/** What sampling every operation of a model shares. */
+interface SampleContext {
+  generator: SampleGenerator;
+  check: SampleCheck;
+  named: Map<string, JsonSchema>;
+}
+
+function operationSample(info: OperationInfo, context: SampleContext, seed: number): OperationSample {
+  const { generator } = context;
   const success = info.success[0];
   const response =
     info.operation.responses.find((candidate) => /^2/.test(candidate.status)) ??
@@ -80,7 +90,18 @@ function operationSample(info: OperationInfo, generator: SampleGenerator, seed: 
   }
   const value = generator.sample(content.schema ?? true, seed, 'response', content.examples ?? []);
   if (!value.ok) return fail(`${content.mediaType} body: ${value.reason}`);
-  if (isJsonMediaType(content.mediaType)) sample.body = { kind: 'json', value: value.value };
+  // A built page gets consistent numbers; an example given is answered as written.
+  const built = status === 200 && !content.examples?.includes(value.value);
+  if (isJsonMediaType(content.mediaType))
+    sample.body = { kind: 'json', value: built ? pageNumbered(value.value, info.operation, content.schema, context) : value.value };
   else sample.body = { kind: 'text', value: typeof value.value === 'string' ? value.value : JSON.stringify(value.value) };
   return sample;
+}
+
+/** A built 200 body of a page-numbered operation with consistent numbers (page-sample.ts), when its schema accepts them. */
+function pageNumbered(body: unknown, operation: Operation, schema: JsonSchema | undefined, { check, named }: SampleContext): unknown {
+  const { pagination } = operation;
+  if (pagination?.kind !== 'page') return body;
+  const page = consistentPage(body, schema, operation, pagination, named);
+  return page !== undefined && check.accepts(schema ?? true, page, 'response') ? page : body;
 }

@@ -40,9 +40,9 @@ export function listProjectsHandler(override?: ProjectPage | HttpResponseResolve
         createdAt: "2026-12-14T13:09:53Z",
       },
     ],
-    page: 746,
-    pageSize: 557,
-    total: 553,
+    page: 1,
+    pageSize: 20,
+    total: 2,
   }, { status: 200, headers: { "content-type": "application/json" } }));
 }
 

@@ -1,0 +1,74 @@
+/**
+ * Page-numbered samples (`codegen mock`, `msw.ts`): a built page of an operation that pages by
+ * number answers the first page, the page size its query parameter defaults to (within both
+ * schemas' bounds, items beyond it dropped), and a total of exactly its items, a short page being
+ * the last; every body passes ajv; a media type's example is answered as written. For several seeds.
+ */
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../bin/mock.js';
+import type { ApiConfig } from '../generators/core/config/config.js';
+import { loadOpenApi } from '../generators/openapi/load.js';
+import { ROOT } from './support/cli.js';
+
+const require = createRequire(import.meta.url);
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'mock');
+const input = join(FIXTURES, 'pages.yaml');
+const api: ApiConfig = {
+  name: 'pages',
+  inputs: [input],
+  style: 'openapi',
+  documents: [],
+  output: join(FIXTURES, 'unused'),
+  emit: ['types', 'validators', 'server'],
+  options: {},
+  root: FIXTURES,
+};
+
+const servers: RunningMock[] = [];
+afterAll(async () => {
+  for (const server of servers) await server.close();
+});
+
+type Page = Record<string, unknown> & { page: number };
+
+describe('page-numbered samples', () => {
+  it('number the first page consistently, within the schemas, for every seed', { timeout: 120_000 }, async () => {
+    const model = await loadOpenApi(input, { displayRoot: FIXTURES });
+    const Ajv = require('ajv/dist/2020.js') as typeof import('ajv').default;
+    const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const $defs = Object.fromEntries(model.schemas.map(({ name, schema }) => [name, schema]));
+    const tagsSchema = model.operations.find((operation) => operation.path === '/tags')!.responses[0]!.contents[0]!.schema;
+    const validateProjects = ajv.compile({ $defs, $ref: '#/$defs/ProjectPage' });
+    const validateTags = ajv.compile({ $defs, ...(tagsSchema as object) });
+    const get = async (server: RunningMock, path: string) => {
+      const response = await fetch(new URL(path, server.url));
+      expect(response.status, path).toBe(200);
+      return (await response.json()) as Page;
+    };
+
+    for (const seed of [1, 2, 3, 4]) {
+      const server = await startMock(api, { seed, port: 0 });
+      servers.push(server);
+
+      const projects = (await get(server, '/projects')) as Page & { items: unknown[]; pageSize: number; total: number };
+      expect(validateProjects(projects), JSON.stringify(validateProjects.errors)).toBe(true);
+      expect(projects.items.length).toBeGreaterThan(0);
+      expect({ page: projects.page, pageSize: projects.pageSize, total: projects.total }).toEqual({
+        page: 1,
+        pageSize: 25,
+        total: projects.items.length,
+      });
+
+      const tags = (await get(server, '/tags')) as Page & { tags: unknown[]; per_page: number; totalCount: number };
+      expect(validateTags(tags), JSON.stringify(validateTags.errors)).toBe(true);
+      expect(tags).toMatchObject({ page: 1, per_page: 1, totalCount: 1 });
+      expect(tags.tags).toHaveLength(1);
+
+      expect(await get(server, '/written')).toEqual({ items: [], page: 3, pageSize: 10, total: 20 });
+    }
+  });
+});
