@@ -207,8 +207,13 @@ export interface MswContext extends HeaderContext {
   title: string;
   /** Which variant of the sample values (`codegen mock --seed`): the same number, the same values. */
   variant: number;
-  /** One `export function <operation>Handler(override?) { return http.<method>(...); }` per operation, with its JSDoc. */
+  /**
+   * Per operation, with JSDoc: `export const <operation>Sample: <Body> = …;` when it answers a body,
+   * then `export function <operation>Handler(override?) { return http.<method>(...); }`.
+   */
   handlers: string[];
   /** The factories' names, in the order of `handlers`. */
   factories: string[];
+  /** The override the module's JSDoc shows: a factory given its sample with one property changed. */
+  example: { factory: string; sample: string; property: string } | null;
 }

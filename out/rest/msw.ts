@@ -2,15 +2,15 @@
 /**
  * Mock Service Worker handlers of Tasks API 1.0.0, for front-end tests: each operation answers
  * a sample of its first success response (the operation's example, else a value built from its
- * schema, variant 1), the same one `codegen mock` serves. Each factory takes an override: a
- * body of the response's type, or a resolver.
+ * schema, variant 1), the same one `codegen mock` serves, exported as `<operation>Sample`.
+ * Each factory takes an override: a body of the response's type, or a resolver.
  *
  * @example
  * import { setupServer } from "msw/node";
- * import { handlers, getTaskHandler } from "./msw.js";
+ * import { handlers, getProjectHandler, getProjectSample } from "./msw.js";
  *
  * const server = setupServer(...handlers);
- * server.use(getTaskHandler({ ...someTask, title: "Overridden" }));
+ * server.use(getProjectHandler({ ...getProjectSample, name: "Overridden" }));
  */
 import {
   type DefaultBodyType,
@@ -22,216 +22,328 @@ import {
 } from "msw";
 import type { Attachment, Project, ProjectPage, Task, TaskPage } from "./types.js";
 
+/** The 200 body `listProjectsHandler` answers unless overridden. */
+export const listProjectsSample: ProjectPage = {
+  items: [
+    {
+      id: "45b9089d-e471-4960-b22f-5cf7aec8ff7a",
+      name: "charlie",
+      createdAt: "2022-11-09T21:00:43Z",
+    },
+    {
+      id: "98a3f965-1d8d-4e18-904b-135e48031112",
+      name: "golf",
+      createdAt: "2026-12-14T13:09:53Z",
+    },
+  ],
+  page: 1,
+  pageSize: 20,
+  total: 2,
+};
+
 /**
  * `GET /projects`: List projects, a page at a time.
- * Answers its 200 sample; `override` answers instead: a body, or a resolver.
+ * Answers `listProjectsSample`; `override` answers instead: a body, or a resolver.
  */
-export function listProjectsHandler(override?: ProjectPage | HttpResponseResolver<PathParams, DefaultBodyType, ProjectPage>): HttpHandler {
-  return http.get<PathParams, DefaultBodyType, ProjectPage>("*/v1/projects", typeof override === "function" ? override : () => HttpResponse.json(override ?? {
-    items: [
-      {
-        id: "45b9089d-e471-4960-b22f-5cf7aec8ff7a",
-        name: "charlie",
-        createdAt: "2022-11-09T21:00:43Z",
-      },
-      {
-        id: "98a3f965-1d8d-4e18-904b-135e48031112",
-        name: "golf",
-        createdAt: "2026-12-14T13:09:53Z",
-      },
-    ],
-    page: 1,
-    pageSize: 20,
-    total: 2,
-  }, { status: 200, headers: { "content-type": "application/json" } }));
+export function listProjectsHandler(
+  override?: ProjectPage | HttpResponseResolver<PathParams, DefaultBodyType, ProjectPage>,
+): HttpHandler {
+  return http.get<PathParams, DefaultBodyType, ProjectPage>(
+    "*/v1/projects",
+    typeof override === "function"
+      ? override
+      : () => HttpResponse.json(override ?? listProjectsSample),
+  );
 }
+
+/** The 201 body `createProjectHandler` answers unless overridden. */
+export const createProjectSample: Project = {
+  id: "1278b703-c216-48a4-8d07-118ad72697f6",
+  name: "bravo",
+  createdAt: "2029-09-23T08:39:33Z",
+  description: "bravo",
+};
 
 /**
  * `POST /projects`: Create a project.
- * Answers its 201 sample; `override` answers instead: a body, or a resolver.
+ * Answers `createProjectSample`; `override` answers instead: a body, or a resolver.
  */
-export function createProjectHandler(override?: Project | HttpResponseResolver<PathParams, DefaultBodyType, Project>): HttpHandler {
-  return http.post<PathParams, DefaultBodyType, Project>("*/v1/projects", typeof override === "function" ? override : () => HttpResponse.json(override ?? {
-    id: "1278b703-c216-48a4-8d07-118ad72697f6",
-    name: "bravo",
-    createdAt: "2029-09-23T08:39:33Z",
-    description: "bravo",
-  }, { status: 201, headers: { "content-type": "application/json", location: "/alpha/51" } }));
+export function createProjectHandler(
+  override?: Project | HttpResponseResolver<PathParams, DefaultBodyType, Project>,
+): HttpHandler {
+  return http.post<PathParams, DefaultBodyType, Project>(
+    "*/v1/projects",
+    typeof override === "function"
+      ? override
+      : () => HttpResponse.json(
+        override ?? createProjectSample,
+        { status: 201, headers: { location: "/alpha/51" } },
+      ),
+  );
 }
+
+/** The 200 body `getProjectHandler` answers unless overridden. */
+export const getProjectSample: Project = {
+  id: "1782fb88-6df9-4aeb-9d09-6085f19d9e40",
+  name: "alpha",
+  createdAt: "2022-11-11T13:45:14Z",
+  description: "lima",
+};
 
 /**
  * `GET /projects/{projectId}`: Fetch one project.
- * Answers its 200 sample; `override` answers instead: a body, or a resolver.
+ * Answers `getProjectSample`; `override` answers instead: a body, or a resolver.
  */
-export function getProjectHandler(override?: Project | HttpResponseResolver<{ projectId: string }, DefaultBodyType, Project>): HttpHandler {
-  return http.get<{ projectId: string }, DefaultBodyType, Project>("*/v1/projects/:projectId", typeof override === "function" ? override : () => HttpResponse.json(override ?? {
-    id: "1782fb88-6df9-4aeb-9d09-6085f19d9e40",
-    name: "alpha",
-    createdAt: "2022-11-11T13:45:14Z",
-    description: "lima",
-  }, { status: 200, headers: { "content-type": "application/json" } }));
+export function getProjectHandler(
+  override?: Project | HttpResponseResolver<{ projectId: string }, DefaultBodyType, Project>,
+): HttpHandler {
+  return http.get<{ projectId: string }, DefaultBodyType, Project>(
+    "*/v1/projects/:projectId",
+    typeof override === "function"
+      ? override
+      : () => HttpResponse.json(override ?? getProjectSample),
+  );
 }
 
 /**
  * `DELETE /projects/{projectId}`: Delete a project and its tasks.
- * Answers its 204 sample; `override` answers instead: a body, or a resolver.
+ * Answers its 204 response; `override` answers instead: a body, or a resolver.
  */
-export function deleteProjectHandler(override?: HttpResponseResolver<{ projectId: string }, DefaultBodyType, DefaultBodyType>): HttpHandler {
-  return http.delete<{ projectId: string }, DefaultBodyType, DefaultBodyType>("*/v1/projects/:projectId", override ?? (() => new HttpResponse(null, { status: 204 })));
+export function deleteProjectHandler(
+  override?: HttpResponseResolver<{ projectId: string }, DefaultBodyType, DefaultBodyType>,
+): HttpHandler {
+  return http.delete<{ projectId: string }, DefaultBodyType, DefaultBodyType>(
+    "*/v1/projects/:projectId",
+    override ?? (() => new HttpResponse(null, { status: 204 })),
+  );
 }
+
+/** The 200 body `listProjectTasksHandler` answers unless overridden. */
+export const listProjectTasksSample: TaskPage = {
+  items: [
+    {
+      id: "a549d0aa-bab1-4f09-8a9c-d56dbab68a23",
+      title: "charlie",
+      status: "done",
+      createdAt: "2021-10-01T02:03:43Z",
+    },
+  ],
+  nextCursor: "foxtrot",
+};
 
 /**
  * `GET /projects/{projectId}/tasks`: List the tasks of a project, by cursor.
- * Answers its 200 sample; `override` answers instead: a body, or a resolver.
+ * Answers `listProjectTasksSample`; `override` answers instead: a body, or a resolver.
  */
-export function listProjectTasksHandler(override?: TaskPage | HttpResponseResolver<{ projectId: string }, DefaultBodyType, TaskPage>): HttpHandler {
-  return http.get<{ projectId: string }, DefaultBodyType, TaskPage>("*/v1/projects/:projectId/tasks", typeof override === "function" ? override : () => HttpResponse.json(override ?? {
-    items: [
-      {
-        id: "a549d0aa-bab1-4f09-8a9c-d56dbab68a23",
-        title: "charlie",
-        status: "done",
-        createdAt: "2021-10-01T02:03:43Z",
-      },
-    ],
-    nextCursor: "foxtrot",
-  }, { status: 200, headers: { "content-type": "application/json" } }));
+export function listProjectTasksHandler(
+  override?: TaskPage | HttpResponseResolver<{ projectId: string }, DefaultBodyType, TaskPage>,
+): HttpHandler {
+  return http.get<{ projectId: string }, DefaultBodyType, TaskPage>(
+    "*/v1/projects/:projectId/tasks",
+    typeof override === "function"
+      ? override
+      : () => HttpResponse.json(override ?? listProjectTasksSample),
+  );
 }
+
+/** The 201 body `createTaskHandler` answers unless overridden. */
+export const createTaskSample: Task = {
+  id: "79eb7821-a2b8-43cf-9997-b4d0f3b69236",
+  title: "hotel",
+  status: "in_progress",
+  createdAt: "2028-11-06T09:03:58Z",
+  dueDate: "2024-03-04",
+  estimateHours: 198.25,
+  assignee: { kind: "person", email: "kilo50@example.com" },
+  labels: [{ name: "n00l2" }],
+  metadata: { bravo1: "juliet" },
+  subtasks: [
+    {
+      id: "24a91b08-f966-4e54-be1b-72eabcec015e",
+      title: "alpha",
+      status: "in_progress",
+      createdAt: "2025-01-07T02:26:50Z",
+    },
+  ],
+  updatedAt: "2029-03-28T02:43:05Z",
+};
 
 /**
  * `POST /projects/{projectId}/tasks`: Add a task to a project.
- * Answers its 201 sample; `override` answers instead: a body, or a resolver.
+ * Answers `createTaskSample`; `override` answers instead: a body, or a resolver.
  */
-export function createTaskHandler(override?: Task | HttpResponseResolver<{ projectId: string }, DefaultBodyType, Task>): HttpHandler {
-  return http.post<{ projectId: string }, DefaultBodyType, Task>("*/v1/projects/:projectId/tasks", typeof override === "function" ? override : () => HttpResponse.json(override ?? {
-    id: "79eb7821-a2b8-43cf-9997-b4d0f3b69236",
-    title: "hotel",
-    status: "in_progress",
-    createdAt: "2028-11-06T09:03:58Z",
-    dueDate: "2024-03-04",
-    estimateHours: 198.25,
-    assignee: { kind: "person", email: "kilo50@example.com" },
-    labels: [{ name: "n00l2" }],
-    metadata: { bravo1: "juliet" },
-    subtasks: [
-      {
-        id: "24a91b08-f966-4e54-be1b-72eabcec015e",
-        title: "alpha",
-        status: "in_progress",
-        createdAt: "2025-01-07T02:26:50Z",
-      },
-    ],
-    updatedAt: "2029-03-28T02:43:05Z",
-  }, { status: 201, headers: { "content-type": "application/json", location: "india" } }));
+export function createTaskHandler(
+  override?: Task | HttpResponseResolver<{ projectId: string }, DefaultBodyType, Task>,
+): HttpHandler {
+  return http.post<{ projectId: string }, DefaultBodyType, Task>(
+    "*/v1/projects/:projectId/tasks",
+    typeof override === "function"
+      ? override
+      : () => HttpResponse.json(
+        override ?? createTaskSample,
+        { status: 201, headers: { location: "india" } },
+      ),
+  );
 }
+
+/** The 200 body `getTaskHandler` answers unless overridden. */
+export const getTaskSample: Task = {
+  id: "cc8b3a9c-d0b9-42f1-b6ed-373a8828a59e",
+  title: "delta",
+  status: "todo",
+  createdAt: "2023-08-07T22:14:02Z",
+  dueDate: "2021-08-12",
+  estimateHours: 105.25,
+  assignee: { kind: "person", email: "echo36@example.com" },
+  labels: [{ name: "jv9x" }],
+  metadata: { juliet1: "kilo" },
+  subtasks: [
+    {
+      id: "4dc44a46-85f2-4e11-be47-433be86e8546",
+      title: "golf",
+      status: "todo",
+      createdAt: "2029-09-17T20:43:36Z",
+    },
+    {
+      id: "4daaa9ec-1f8e-4a9d-ae04-34e883f5a625",
+      title: "charlie",
+      status: "done",
+      createdAt: "2021-06-06T06:48:39Z",
+    },
+  ],
+  updatedAt: "2023-11-09T12:38:52Z",
+};
 
 /**
  * `GET /tasks/{taskId}`
- * Answers its 200 sample; `override` answers instead: a body, or a resolver.
+ * Answers `getTaskSample`; `override` answers instead: a body, or a resolver.
  */
-export function getTaskHandler(override?: Task | HttpResponseResolver<{ taskId: string }, DefaultBodyType, Task>): HttpHandler {
-  return http.get<{ taskId: string }, DefaultBodyType, Task>("*/v1/tasks/:taskId", typeof override === "function" ? override : () => HttpResponse.json(override ?? {
-    id: "cc8b3a9c-d0b9-42f1-b6ed-373a8828a59e",
-    title: "delta",
-    status: "todo",
-    createdAt: "2023-08-07T22:14:02Z",
-    dueDate: "2021-08-12",
-    estimateHours: 105.25,
-    assignee: { kind: "person", email: "echo36@example.com" },
-    labels: [{ name: "jv9x" }],
-    metadata: { juliet1: "kilo" },
-    subtasks: [
-      {
-        id: "4dc44a46-85f2-4e11-be47-433be86e8546",
-        title: "golf",
-        status: "todo",
-        createdAt: "2029-09-17T20:43:36Z",
-      },
-      {
-        id: "4daaa9ec-1f8e-4a9d-ae04-34e883f5a625",
-        title: "charlie",
-        status: "done",
-        createdAt: "2021-06-06T06:48:39Z",
-      },
-    ],
-    updatedAt: "2023-11-09T12:38:52Z",
-  }, { status: 200, headers: { "content-type": "application/json" } }));
+export function getTaskHandler(
+  override?: Task | HttpResponseResolver<{ taskId: string }, DefaultBodyType, Task>,
+): HttpHandler {
+  return http.get<{ taskId: string }, DefaultBodyType, Task>(
+    "*/v1/tasks/:taskId",
+    typeof override === "function" ? override : () => HttpResponse.json(override ?? getTaskSample),
+  );
 }
+
+/** The 200 body `replaceTaskHandler` answers unless overridden. */
+export const replaceTaskSample: Task = {
+  id: "5da2377b-0593-4b7a-88c3-5e41f69dc2d9",
+  title: "lima",
+  status: "in_progress",
+  createdAt: "2029-09-10T19:47:05Z",
+  dueDate: "2028-09-14",
+  estimateHours: 107.25,
+  assignee: { kind: "team", team: "foxtrot" },
+  labels: [{ name: "iye0" }],
+  metadata: { lima1: "lima" },
+  subtasks: [
+    {
+      id: "88b11726-f853-4003-9b7b-50e5255ab7c8",
+      title: "bravo",
+      status: "todo",
+      createdAt: "2021-07-07T09:14:57Z",
+    },
+  ],
+  updatedAt: "2020-10-05T23:49:42Z",
+};
 
 /**
  * `PUT /tasks/{taskId}`: Replace a task.
- * Answers its 200 sample; `override` answers instead: a body, or a resolver.
+ * Answers `replaceTaskSample`; `override` answers instead: a body, or a resolver.
  */
-export function replaceTaskHandler(override?: Task | HttpResponseResolver<{ taskId: string }, DefaultBodyType, Task>): HttpHandler {
-  return http.put<{ taskId: string }, DefaultBodyType, Task>("*/v1/tasks/:taskId", typeof override === "function" ? override : () => HttpResponse.json(override ?? {
-    id: "5da2377b-0593-4b7a-88c3-5e41f69dc2d9",
-    title: "lima",
-    status: "in_progress",
-    createdAt: "2029-09-10T19:47:05Z",
-    dueDate: "2028-09-14",
-    estimateHours: 107.25,
-    assignee: { kind: "team", team: "foxtrot" },
-    labels: [{ name: "iye0" }],
-    metadata: { lima1: "lima" },
-    subtasks: [
-      {
-        id: "88b11726-f853-4003-9b7b-50e5255ab7c8",
-        title: "bravo",
-        status: "todo",
-        createdAt: "2021-07-07T09:14:57Z",
-      },
-    ],
-    updatedAt: "2020-10-05T23:49:42Z",
-  }, { status: 200, headers: { "content-type": "application/json" } }));
+export function replaceTaskHandler(
+  override?: Task | HttpResponseResolver<{ taskId: string }, DefaultBodyType, Task>,
+): HttpHandler {
+  return http.put<{ taskId: string }, DefaultBodyType, Task>(
+    "*/v1/tasks/:taskId",
+    typeof override === "function"
+      ? override
+      : () => HttpResponse.json(override ?? replaceTaskSample),
+  );
 }
 
 /**
  * `DELETE /tasks/{taskId}`
- * Answers its 204 sample; `override` answers instead: a body, or a resolver.
+ * Answers its 204 response; `override` answers instead: a body, or a resolver.
  */
-export function deleteTaskHandler(override?: HttpResponseResolver<{ taskId: string }, DefaultBodyType, DefaultBodyType>): HttpHandler {
-  return http.delete<{ taskId: string }, DefaultBodyType, DefaultBodyType>("*/v1/tasks/:taskId", override ?? (() => new HttpResponse(null, { status: 204 })));
+export function deleteTaskHandler(
+  override?: HttpResponseResolver<{ taskId: string }, DefaultBodyType, DefaultBodyType>,
+): HttpHandler {
+  return http.delete<{ taskId: string }, DefaultBodyType, DefaultBodyType>(
+    "*/v1/tasks/:taskId",
+    override ?? (() => new HttpResponse(null, { status: 204 })),
+  );
 }
+
+/** The 200 body `updateTaskHandler` answers unless overridden. */
+export const updateTaskSample: Task = {
+  id: "9d5ee00f-2e53-47bf-9b3d-072dc1320c1a",
+  title: "golf",
+  status: "done",
+  createdAt: "2028-11-01T06:35:37Z",
+  dueDate: "2020-10-09",
+  estimateHours: 74,
+  assignee: { kind: "team", team: "echo" },
+  labels: [{ name: "o57g402" }],
+  metadata: { alpha1: "juliet" },
+  subtasks: [
+    {
+      id: "b4997071-5d25-408c-9787-9f615964199e",
+      title: "hotel",
+      status: "todo",
+      createdAt: "2026-10-21T16:28:41Z",
+    },
+    {
+      id: "dfe751ec-e1ef-4343-b584-bdc94a282811",
+      title: "alpha",
+      status: "done",
+      createdAt: "2021-05-15T17:41:08Z",
+    },
+  ],
+  updatedAt: "2026-05-10T22:06:12Z",
+};
 
 /**
  * `PATCH /tasks/{taskId}`: Change some fields of a task.
- * Answers its 200 sample; `override` answers instead: a body, or a resolver.
+ * Answers `updateTaskSample`; `override` answers instead: a body, or a resolver.
  */
-export function updateTaskHandler(override?: Task | HttpResponseResolver<{ taskId: string }, DefaultBodyType, Task>): HttpHandler {
-  return http.patch<{ taskId: string }, DefaultBodyType, Task>("*/v1/tasks/:taskId", typeof override === "function" ? override : () => HttpResponse.json(override ?? {
-    id: "9d5ee00f-2e53-47bf-9b3d-072dc1320c1a",
-    title: "golf",
-    status: "done",
-    createdAt: "2028-11-01T06:35:37Z",
-    dueDate: "2020-10-09",
-    estimateHours: 74,
-    assignee: { kind: "team", team: "echo" },
-    labels: [{ name: "o57g402" }],
-    metadata: { alpha1: "juliet" },
-    subtasks: [
-      {
-        id: "b4997071-5d25-408c-9787-9f615964199e",
-        title: "hotel",
-        status: "todo",
-        createdAt: "2026-10-21T16:28:41Z",
-      },
-      {
-        id: "dfe751ec-e1ef-4343-b584-bdc94a282811",
-        title: "alpha",
-        status: "done",
-        createdAt: "2021-05-15T17:41:08Z",
-      },
-    ],
-    updatedAt: "2026-05-10T22:06:12Z",
-  }, { status: 200, headers: { "content-type": "application/json" } }));
+export function updateTaskHandler(
+  override?: Task | HttpResponseResolver<{ taskId: string }, DefaultBodyType, Task>,
+): HttpHandler {
+  return http.patch<{ taskId: string }, DefaultBodyType, Task>(
+    "*/v1/tasks/:taskId",
+    typeof override === "function"
+      ? override
+      : () => HttpResponse.json(override ?? updateTaskSample),
+  );
 }
+
+/** The 201 body `uploadAttachmentHandler` answers unless overridden. */
+export const uploadAttachmentSample: Attachment = {
+  id: "8dc949ab-d7ab-4715-a6e0-ded4a69d8a9c",
+  fileName: "golf",
+  size: 235,
+  caption: "hotel",
+};
 
 /**
  * `POST /tasks/{taskId}/attachments`: Attach a file to a task.
- * Answers its 201 sample; `override` answers instead: a body, or a resolver.
+ * Answers `uploadAttachmentSample`; `override` answers instead: a body, or a resolver.
  */
-export function uploadAttachmentHandler(override?: Attachment | HttpResponseResolver<{ taskId: string }, DefaultBodyType, Attachment>): HttpHandler {
-  return http.post<{ taskId: string }, DefaultBodyType, Attachment>("*/v1/tasks/:taskId/attachments", typeof override === "function" ? override : () => HttpResponse.json(override ?? { id: "8dc949ab-d7ab-4715-a6e0-ded4a69d8a9c", fileName: "golf", size: 235, caption: "hotel" }, { status: 201, headers: { "content-type": "application/json", location: "alpha" } }));
+export function uploadAttachmentHandler(
+  override?: Attachment | HttpResponseResolver<{ taskId: string }, DefaultBodyType, Attachment>,
+): HttpHandler {
+  return http.post<{ taskId: string }, DefaultBodyType, Attachment>(
+    "*/v1/tasks/:taskId/attachments",
+    typeof override === "function"
+      ? override
+      : () => HttpResponse.json(
+        override ?? uploadAttachmentSample,
+        { status: 201, headers: { location: "alpha" } },
+      ),
+  );
 }
 
 /** Every operation's handler, answering its sample: `setupServer(...handlers)`. */

@@ -154,16 +154,25 @@ export function jsonLiteral(value: unknown): string {
 /**
  * `jsonLiteral` over several lines when it does not fit in `width` columns: one element or property
  * per line, nested ones indented by two more spaces than `indent` (the line the literal starts on).
+ * `lead` counts the columns its first line holds before and after it (`export const a: A = ` and `;`).
  */
-export function jsonBlock(value: unknown, indent = '', width = 100): string {
+export function jsonBlock(value: unknown, indent = '', width = 100, lead = 0): string {
   const flat = jsonLiteral(value);
-  if (indent.length + flat.length <= width || value === null || typeof value !== 'object') return flat;
+  if (indent.length + lead + flat.length <= width || value === null || typeof value !== 'object') return flat;
   const inner = `${indent}  `;
+  // The records of one list are laid out alike: each on one line, or each broken.
+  const broken = Array.isArray(value) && value.some((item) => jsonBlock(item, inner, width, 1).includes('\n'));
   const lines = Array.isArray(value)
-    ? value.map((item) => `${inner}${jsonBlock(item, inner, width)},`)
-    : Object.entries(value as Record<string, unknown>).map(([key, item]) => `${inner}${objectKey(key)}: ${jsonBlock(item, inner, width)},`);
+    ? value.map((item) => `${inner}${jsonBlock(item, inner, width, broken && isRecord(item) ? width : 1)},`)
+    : Object.entries(value as Record<string, unknown>).map(
+        ([key, item]) => `${inner}${objectKey(key)}: ${jsonBlock(item, inner, width, objectKey(key).length + 3)},`,
+      );
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
   return `${open}\n${lines.join('\n')}\n${indent}${close}`;
+}
+
+function isRecord(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0;
 }
 
 /**
