@@ -4,27 +4,13 @@
  * schemas' bounds, items beyond it dropped), and a total of exactly its items, a short page being
  * the last; every body passes ajv; a media type's example is answered as written. For several seeds.
  */
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../bin/mock.js';
-import type { ApiConfig } from '../generators/core/config/config.js';
 import { loadOpenApi } from '../generators/openapi/load.js';
-import { ROOT } from './support/cli.js';
+import { ajv2020, MOCK_FIXTURES, mockFixtureApi } from './support/mock-fixture.js';
 
-const require = createRequire(import.meta.url);
-const FIXTURES = join(ROOT, 'test', 'fixtures', 'mock');
-const input = join(FIXTURES, 'pages.yaml');
-const api: ApiConfig = {
-  name: 'pages',
-  inputs: [input],
-  style: 'openapi',
-  documents: [],
-  output: join(FIXTURES, 'unused'),
-  emit: ['types', 'validators', 'server'],
-  options: {},
-  root: FIXTURES,
-};
+const api = mockFixtureApi('pages', 'pages.yaml');
+const input = api.inputs[0]!;
 
 const servers: RunningMock[] = [];
 afterAll(async () => {
@@ -35,11 +21,8 @@ type Page = Record<string, unknown> & { page: number };
 
 describe('page-numbered samples', () => {
   it('number the first page consistently, within the schemas, for every seed', { timeout: 120_000 }, async () => {
-    const model = await loadOpenApi(input, { displayRoot: FIXTURES });
-    const Ajv = require('ajv/dist/2020.js') as typeof import('ajv').default;
-    const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
-    const ajv = new Ajv({ strict: false, allErrors: true });
-    addFormats(ajv);
+    const model = await loadOpenApi(input, { displayRoot: MOCK_FIXTURES });
+    const ajv = ajv2020();
     const $defs = Object.fromEntries(model.schemas.map(({ name, schema }) => [name, schema]));
     const tagsSchema = model.operations.find((operation) => operation.path === '/tags')!.responses[0]!.contents[0]!.schema;
     const validateProjects = ajv.compile({ $defs, $ref: '#/$defs/ProjectPage' });

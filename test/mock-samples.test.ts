@@ -5,27 +5,13 @@
  * (the mock validates its responses) and ajv; a pattern nothing can match gives a located warning
  * and a 501 Problem Details from its route, not a crash.
  */
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../bin/mock.js';
-import type { ApiConfig } from '../generators/core/config/config.js';
 import { loadOpenApi } from '../generators/openapi/load.js';
-import { ROOT } from './support/cli.js';
+import { ajv2020, MOCK_FIXTURES, mockFixtureApi } from './support/mock-fixture.js';
 
-const require = createRequire(import.meta.url);
-const FIXTURES = join(ROOT, 'test', 'fixtures', 'mock');
-const input = join(FIXTURES, 'hard.yaml');
-const api: ApiConfig = {
-  name: 'hard',
-  inputs: [input],
-  style: 'openapi',
-  documents: [],
-  output: join(FIXTURES, 'unused'),
-  emit: ['types', 'validators', 'server'],
-  options: {},
-  root: FIXTURES,
-};
+const api = mockFixtureApi('hard', 'hard.yaml');
+const input = api.inputs[0]!;
 
 let server: RunningMock | undefined;
 afterAll(() => server?.close());
@@ -33,11 +19,8 @@ afterAll(() => server?.close());
 describe('mock samples', () => {
   it('builds values the validators accept, and says which schema it cannot sample', { timeout: 120_000 }, async () => {
     server = await startMock(api, { seed: 5, port: 0 });
-    const model = await loadOpenApi(input, { displayRoot: FIXTURES });
-    const Ajv = require('ajv/dist/2020.js') as typeof import('ajv').default;
-    const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
-    const ajv = new Ajv({ strict: false, allErrors: true });
-    addFormats(ajv);
+    const model = await loadOpenApi(input, { displayRoot: MOCK_FIXTURES });
+    const ajv = ajv2020();
     // OpenAPI: a required writeOnly property is required of requests only; plain JSON Schema does not know it.
     const $defs = Object.fromEntries(model.schemas.map(({ name, schema }) => [name, schema]));
     const everything = $defs.Everything as { required: string[] };
