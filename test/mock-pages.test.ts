@@ -2,7 +2,8 @@
  * Page-numbered samples (`codegen mock`, `msw.ts`): a built page of an operation that pages by
  * number answers the first page, the page size its query parameter defaults to (within both
  * schemas' bounds, items beyond it dropped), and a total of exactly its items, a short page being
- * the last; every body passes ajv; a media type's example is answered as written. For several seeds.
+ * the last, beside the items or in an object such as `meta`; the mock's generated validators and
+ * ajv accept every body; a media type's example is answered as written. For several seeds.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../bin/mock.js';
@@ -50,6 +51,10 @@ describe('page-numbered samples', () => {
       expect(validateTags(tags), JSON.stringify(validateTags.errors)).toBe(true);
       expect(tags).toMatchObject({ page: 1, per_page: 1, totalCount: 1 });
       expect(tags.tags).toHaveLength(1);
+
+      const members = (await get(server, '/members')) as unknown as { data: unknown[]; meta: Record<string, number> };
+      expect(members.data.length).toBeGreaterThan(0);
+      expect(members.meta).toEqual({ page: 1, size: 20, totalItems: members.data.length });
 
       expect(await get(server, '/written')).toEqual({ items: [], page: 3, pageSize: 10, total: 20 });
     }

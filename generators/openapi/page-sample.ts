@@ -1,11 +1,12 @@
 /**
  * A page-numbered sample body made consistent. Built one by one, a page's numbers contradict each
  * other (`page: 746, pageSize: 557, total: 553`); where the operation pages by number
- * (pagination.ts) and its 200 body carries the page, the page size and a total, they are set to
- * what a server answers the first request: the first page, the page size the query parameter
- * defaults to (within the bounds of both schemas, and at least the items sampled; items beyond
- * the greatest allowed size are dropped), and a total of exactly the items so far, since a page
- * shorter than its size is the last one (the generated client stops there too).
+ * (pagination.ts) and its 200 body (or an object in it, such as `meta`) carries the page, the page
+ * size and a total, they are set to what a server answers the first request: the first page, the
+ * page size the query parameter defaults to (within the bounds of both schemas, and at least the
+ * items sampled; items beyond the greatest allowed size are dropped), and a total of exactly the
+ * items so far, since a page shorter than its size is the last one (the generated client stops
+ * there too).
  */
 import type { JsonSchema, SchemaObject } from '../core/schema/json-schema.js';
 import type { Operation, PagePagination } from './model.js';
@@ -22,28 +23,55 @@ export function consistentPage(
   pagination: PagePagination,
   byName: Map<string, JsonSchema>,
 ): Record<string, unknown> | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const props = new Map(properties(resolve(bodySchema, byName), byName).map(([name, schema]) => [name, resolve(schema, byName)]));
-  const integer = (name: string | undefined) => name !== undefined && hasType(props.get(name), 'integer', byName);
-  const pageName = integer(pagination.pageParam) ? pagination.pageParam : undefined;
-  const sizeName = integer(pagination.pageSizeParam) ? pagination.pageSizeParam : undefined;
-  const totalName = [...props.keys()].find((name) => /^total/i.test(name) && integer(name));
-  if (pageName === undefined && sizeName === undefined && totalName === undefined) return undefined;
+  if (!isRecord(body)) return undefined;
+  const top = propertySchemas(bodySchema, byName);
+  // The numbers stand beside the items, or in an object property of the body (`meta`, `pagination`).
+  const nested = numberNames(top, pagination, byName)
+    ? undefined
+    : [...top].find(([name, schema]) => isRecord(body[name]) && numberNames(propertySchemas(schema, byName), pagination, byName));
+  const props = nested === undefined ? top : propertySchemas(nested[1], byName);
+  const names = numberNames(props, pagination, byName);
+  if (names === undefined) return undefined;
 
-  const page = { ...(body as Record<string, unknown>) };
+  const page = { ...body };
   const list = pagination.itemsProperty === undefined ? undefined : page[pagination.itemsProperty];
   const items = Array.isArray(list) ? list : [];
   const sizeParam = resolve(operation.parameters.find((p) => p.in === 'query' && p.name === pagination.pageSizeParam)?.schema, byName);
-  const sizeBounds = intersect(bounds(sizeParam), bounds(sizeName === undefined ? undefined : props.get(sizeName)));
+  const sizeBounds = intersect(bounds(sizeParam), bounds(names.size === undefined ? undefined : props.get(names.size)));
   const pageSize = clamp(numeric(sizeParam?.default) ?? DEFAULT_PAGE_SIZE, Math.max(sizeBounds.low, items.length, 1), sizeBounds.high);
   const kept = items.slice(0, pageSize);
-  const first = Math.max(1, bounds(pageName === undefined ? undefined : props.get(pageName)).low);
+  const first = Math.max(1, bounds(names.page === undefined ? undefined : props.get(names.page)).low);
 
   if (pagination.itemsProperty !== undefined && Array.isArray(list)) page[pagination.itemsProperty] = kept;
-  if (pageName !== undefined) page[pageName] = first;
-  if (sizeName !== undefined) page[sizeName] = pageSize;
-  if (totalName !== undefined) page[totalName] = (first - 1) * pageSize + kept.length;
+  const numbers = nested === undefined ? page : { ...(page[nested[0]] as Record<string, unknown>) };
+  if (nested !== undefined) page[nested[0]] = numbers;
+  if (names.page !== undefined) numbers[names.page] = first;
+  if (names.size !== undefined) numbers[names.size] = pageSize;
+  if (names.total !== undefined) numbers[names.total] = (first - 1) * pageSize + kept.length;
   return page;
+}
+
+/** The properties of an object schema, each resolved. */
+function propertySchemas(schema: JsonSchema | undefined, byName: Map<string, JsonSchema>): Map<string, SchemaObject | undefined> {
+  return new Map(properties(resolve(schema, byName), byName).map(([name, property]) => [name, resolve(property, byName)]));
+}
+
+/** Which integer properties hold the page, the page size (named as the query parameters) and a total; `undefined` when none. */
+function numberNames(
+  props: Map<string, SchemaObject | undefined>,
+  pagination: PagePagination,
+  byName: Map<string, JsonSchema>,
+): { page?: string; size?: string; total?: string } | undefined {
+  const integer = (name: string) => hasType(props.get(name), 'integer', byName);
+  const page = integer(pagination.pageParam) ? pagination.pageParam : undefined;
+  const size = integer(pagination.pageSizeParam) ? pagination.pageSizeParam : undefined;
+  const total = [...props.keys()].find((name) => /^total/i.test(name) && integer(name));
+  if (page === undefined && size === undefined && total === undefined) return undefined;
+  return { ...(page !== undefined && { page }), ...(size !== undefined && { size }), ...(total !== undefined && { total }) };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 interface Bounds {
