@@ -2,14 +2,16 @@
  * `emit: [msw]` (out/rest/msw.ts): MSW's `setupServer` (msw/node) with the generated handlers
  * answers the generated REST client with the samples (`<operation>Sample`, exported), which the
  * generated validators accept; a handler's override (a body, or a resolver reading the path
- * parameters) answers instead; and the overrides are typed (`@ts-expect-error` cases at the end,
- * checked by `npm run typecheck`). Then the other answers (text, bytes, a vendor JSON type with a
- * header, a 501 for a body that cannot be sampled) from a fixture, type-checked and served.
+ * parameters) answers instead; the overrides are typed (`@ts-expect-error` cases at the end,
+ * checked by `npm run typecheck`); and importing one sample bundles nothing else. Then the other
+ * answers (text, bytes, a vendor JSON type with a header, a 501 for a body that cannot be sampled)
+ * from a fixture, type-checked and served.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
+import * as esbuild from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../generators/core/pipeline/generate.js';
 import { createClient } from '../out/rest/client.js';
@@ -50,6 +52,29 @@ describe('msw handlers (emit: [msw])', () => {
 
     server.use(listProjectsHandler({ items: [], page: 1, pageSize: 20, total: 0 }));
     expect((await client.listProjects()).items).toEqual([]);
+  });
+});
+
+describe('msw.ts tree-shakes (esbuild, bundled and minified)', () => {
+  it('an app that imports getTaskSample alone bundles no handler and no other sample', async () => {
+    const result = await esbuild.build({
+      stdin: {
+        contents: 'import { getTaskSample } from "./msw.js"; console.log(getTaskSample);',
+        resolveDir: join(ROOT, 'out', 'rest'),
+        loader: 'ts',
+      },
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      external: ['msw'],
+      write: false,
+      logLevel: 'silent',
+    });
+    const bundle = result.outputFiles[0]!.text;
+    expect(bundle).toContain(getTaskSample.id);
+    expect(bundle).not.toContain(listProjectsSample.items[0]!.id);
+    expect(bundle).not.toContain('*/v1/tasks/:taskId');
   });
 });
 

@@ -348,15 +348,15 @@ export function uploadAttachmentHandler(
 
 /** Every operation's handler, answering its sample: `setupServer(...handlers)`. */
 export const handlers = [
-  listProjectsHandler(),
-  createProjectHandler(),
-  getProjectHandler(),
-  deleteProjectHandler(),
-  listProjectTasksHandler(),
-  createTaskHandler(),
-  getTaskHandler(),
-  replaceTaskHandler(),
-  deleteTaskHandler(),
-  updateTaskHandler(),
-  uploadAttachmentHandler(),
+  /* @__PURE__ */ listProjectsHandler(),
+  /* @__PURE__ */ createProjectHandler(),
+  /* @__PURE__ */ getProjectHandler(),
+  /* @__PURE__ */ deleteProjectHandler(),
+  /* @__PURE__ */ listProjectTasksHandler(),
+  /* @__PURE__ */ createTaskHandler(),
+  /* @__PURE__ */ getTaskHandler(),
+  /* @__PURE__ */ replaceTaskHandler(),
+  /* @__PURE__ */ deleteTaskHandler(),
+  /* @__PURE__ */ updateTaskHandler(),
+  /* @__PURE__ */ uploadAttachmentHandler(),
 ];
