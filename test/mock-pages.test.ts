@@ -3,7 +3,7 @@
  * number answers the first page, the page size its query parameter defaults to (within both
  * schemas' bounds, items beyond it dropped), and a total of exactly its items, a short page being
  * the last, beside the items or in an object such as `meta`; the mock's generated validators and
- * ajv accept every body; a media type's example is answered as written. For several seeds.
+ * ajv accept every body; an example (the media type's or the schema's) is answered as written. For several seeds.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../bin/mock.js';
@@ -56,6 +56,7 @@ describe('page-numbered samples', () => {
       expect(members.data.length).toBeGreaterThan(0);
       expect(members.meta).toEqual({ page: 1, size: 20, totalItems: members.data.length });
 
+      expect(await get(server, '/kept')).toEqual({ names: ['ada'], page: 2, pageSize: 1 });
       expect(await get(server, '/written')).toEqual({ items: [], page: 3, pageSize: 10, total: 20 });
     }
   });

@@ -9,8 +9,9 @@ import { refName, type JsonSchema } from '../core/schema/json-schema.js';
 import { SampleCheck } from '../core/schema/sample-check.js';
 import { hashKey } from '../core/mock/seeded-random.js';
 import { SampleGenerator } from '../core/schema/samples.js';
-import type { ApiModel, Operation } from './model.js';
+import type { ApiModel, MediaContent, Operation } from './model.js';
 import { consistentPage } from './page-sample.js';
+import { resolve } from './pagination.js';
 import { isJsonMediaType, type OperationInfo, type OperationsInfo } from './operation-types.js';
 
 export type SampleBody = { kind: 'json'; value: unknown } | { kind: 'text'; value: string } | { kind: 'bytes'; value: string };
@@ -90,18 +91,20 @@ function operationSample(info: OperationInfo, context: SampleContext, seed: numb
   }
   const value = generator.sample(content.schema ?? true, seed, 'response', content.examples ?? []);
   if (!value.ok) return fail(`${content.mediaType} body: ${value.reason}`);
-  // A built page gets consistent numbers; an example given is answered as written.
-  const built = status === 200 && !content.examples?.includes(value.value);
   if (isJsonMediaType(content.mediaType))
-    sample.body = { kind: 'json', value: built ? pageNumbered(value.value, info.operation, content.schema, context) : value.value };
+    sample.body = { kind: 'json', value: status === 200 ? pageNumbered(value.value, info.operation, content, context) : value.value };
   else sample.body = { kind: 'text', value: typeof value.value === 'string' ? value.value : JSON.stringify(value.value) };
   return sample;
 }
 
-/** A built 200 body of a page-numbered operation with consistent numbers (page-sample.ts), when its schema accepts them. */
-function pageNumbered(body: unknown, operation: Operation, schema: JsonSchema | undefined, { check, named }: SampleContext): unknown {
+/**
+ * A built 200 body of a page-numbered operation with consistent numbers (page-sample.ts), when its
+ * schema accepts them; an example (the media type's or the body schema's) is answered as written.
+ */
+function pageNumbered(body: unknown, operation: Operation, content: MediaContent, { check, named }: SampleContext): unknown {
   const { pagination } = operation;
-  if (pagination?.kind !== 'page') return body;
+  const { schema, examples } = content;
+  if (pagination?.kind !== 'page' || examples?.includes(body) || resolve(schema, named)?.examples?.includes(body)) return body;
   const page = consistentPage(body, schema, operation, pagination, named);
   return page !== undefined && check.accepts(schema ?? true, page, 'response') ? page : body;
 }
