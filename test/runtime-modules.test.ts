@@ -12,6 +12,7 @@ import { runtimeFilesOf, withRuntimeFiles } from '../generators/core/pipeline/ru
 import { BUILTIN_RUNTIME, TemplateRenderer } from '../generators/core/pipeline/templates.js';
 import { loadGraphQL } from '../generators/graphql/load.js';
 import * as graphqlClient from '../generators/graphql/plugins/client.js';
+import * as graphqlPubSub from '../generators/graphql/plugins/pubsub.js';
 import * as graphqlServer from '../generators/graphql/plugins/server.js';
 import { ROOT } from './support/cli.js';
 import { generateGraphQLFiles } from './support/generate.js';
@@ -173,6 +174,7 @@ describe('the runtime files of an output', () => {
     const listed = [
       ...(await graphqlClient.runtimeFiles(input.schema, input.documents, config)),
       ...(await graphqlServer.runtimeFiles(input.schema, input.documents, config)),
+      ...(await graphqlPubSub.runtimeFiles(input.schema, input.documents, config)),
     ];
     expect([...new Set(listed)].map((file) => `runtime/${file}`).sort()).toEqual(written.sort());
     expect(listed).toContain('graphql-subscriptions.ts');

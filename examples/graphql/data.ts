@@ -1,8 +1,11 @@
 /**
- * The example's data: users, projects and tasks in memory, and a small publish/subscribe hub for
- * the `taskChanged` subscription. A real service keeps these in a database and a message broker;
- * the resolvers would not change shape.
+ * The example's data: users, projects and tasks in the memory of one process, and every change
+ * published on the generated pub/sub's `taskChanged` topic (out/graphql/pubsub.ts), which reaches
+ * the subscribers of every instance when main.ts gives it a `RedisFanOut`. An event carries the
+ * whole changed task, so a subscriber on another instance (with its own store) needs nothing else.
+ * A real service keeps the data in a database; the resolvers would not change shape.
  */
+import type { PubSub } from '../../out/graphql/pubsub.js';
 import type { TaskChange, TaskStatus } from '../../out/graphql/types.js';
 
 /**
@@ -40,16 +43,15 @@ export class TaskStore {
   readonly users = new Map<string, UserRecord>();
   readonly projects = new Map<string, ProjectRecord>();
   readonly tasks = new Map<string, TaskRecord>();
-  private readonly listeners = new Set<(change: { kind: TaskChange['kind']; task: TaskRecord }) => void>();
   private sequence = 0;
 
-  constructor() {
+  constructor(private readonly pubsub: PubSub) {
     this.users.set('u1', { __typename: 'User', id: 'u1', name: 'Ada', email: 'ada@example.com' });
     this.users.set('u2', { __typename: 'User', id: 'u2', name: 'Grace', email: 'grace@example.com' });
     this.projects.set('p1', { __typename: 'Project', id: 'p1', name: 'Launch', createdAt: '2026-11-01T09:00:00Z' });
     this.projects.set('p2', { __typename: 'Project', id: 'p2', name: 'Docs', createdAt: '2026-11-02T09:00:00Z' });
     for (let i = 1; i <= 30; i++) {
-      this.insert({
+      this.add({
         projectId: i <= 25 ? 'p1' : 'p2',
         title: `Task ${i}`,
         status: i % 3 === 0 ? 'DONE' : i % 3 === 1 ? 'TODO' : 'IN_PROGRESS',
@@ -59,7 +61,14 @@ export class TaskStore {
     }
   }
 
-  insert(fields: Omit<TaskRecord, '__typename' | 'id' | 'createdAt'>): TaskRecord {
+  /** Adds a task and resolves once its change is published (so changes reach subscribers in order). */
+  async insert(fields: Omit<TaskRecord, '__typename' | 'id' | 'createdAt'>): Promise<TaskRecord> {
+    const task = this.add(fields);
+    await this.publish('CREATED', task);
+    return task;
+  }
+
+  private add(fields: Omit<TaskRecord, '__typename' | 'id' | 'createdAt'>): TaskRecord {
     this.sequence += 1;
     const task: TaskRecord = {
       __typename: 'Task',
@@ -68,23 +77,22 @@ export class TaskStore {
       ...fields,
     };
     this.tasks.set(task.id, task);
-    this.publish('CREATED', task);
     return task;
   }
 
-  update(id: string, fields: Partial<Pick<TaskRecord, 'title' | 'status' | 'assigneeId'>>): TaskRecord | undefined {
+  async update(id: string, fields: Partial<Pick<TaskRecord, 'title' | 'status' | 'assigneeId'>>): Promise<TaskRecord | undefined> {
     const task = this.tasks.get(id);
     if (!task) return undefined;
     Object.assign(task, fields);
-    this.publish('UPDATED', task);
+    await this.publish('UPDATED', task);
     return task;
   }
 
-  delete(id: string): boolean {
+  async delete(id: string): Promise<boolean> {
     const task = this.tasks.get(id);
     if (!task) return false;
     this.tasks.delete(id);
-    this.publish('DELETED', task);
+    await this.publish('DELETED', task);
     return true;
   }
 
@@ -96,28 +104,8 @@ export class TaskStore {
     return { items, total: all.length, hasNextPage: start + first < all.length };
   }
 
-  /** Every change to the tasks of `projectId`, until the consumer stops iterating. */
-  async *changes(projectId: string): AsyncGenerator<{ kind: TaskChange['kind']; task: TaskRecord }> {
-    const queue: { kind: TaskChange['kind']; task: TaskRecord }[] = [];
-    let wake: (() => void) | undefined;
-    const listener = (change: { kind: TaskChange['kind']; task: TaskRecord }) => {
-      if (change.task.projectId !== projectId) return;
-      queue.push({ kind: change.kind, task: { ...change.task } });
-      wake?.();
-    };
-    this.listeners.add(listener);
-    try {
-      for (;;) {
-        while (queue.length > 0) yield queue.shift()!;
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = undefined;
-      }
-    } finally {
-      this.listeners.delete(listener);
-    }
-  }
-
-  private publish(kind: TaskChange['kind'], task: TaskRecord): void {
-    for (const listener of this.listeners) listener({ kind, task });
+  /** The change as it is now: the payload is serialized at once, so later edits do not show. */
+  private publish(kind: TaskChange['kind'], task: TaskRecord): Promise<void> {
+    return this.pubsub.taskChanged.publish({ projectId: task.projectId }, { kind, task });
   }
 }

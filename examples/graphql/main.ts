@@ -26,9 +26,15 @@
  *   BODY_TIMEOUT_MS       how long a request body may take to arrive (default 30000; 408 after)
  *   HEADERS_TIMEOUT_MS    how long the request head may take (default 20000; 408 after)
  *   REQUEST_TIMEOUT_MS    how long the whole request may take (default 60000; 408 after)
+ *   REDIS_URL             e.g. redis://127.0.0.1:6379: subscription events go through Redis pub/sub
+ *                         (`RedisFanOut`), so a mutation served by one instance reaches the
+ *                         subscribers of every instance; unset, they stay in this process. Tasks
+ *                         stay in each instance's memory either way.
  */
 import type { AddressInfo } from 'node:net';
-import { createGraphQLServer, type GraphQLRequest, type ViewerRole } from '../../out/graphql/server.js';
+import { createClient } from 'redis';
+import { createPubSub } from '../../out/graphql/pubsub.js';
+import { createGraphQLServer, RedisFanOut, type GraphQLRequest, type ViewerRole } from '../../out/graphql/server.js';
 import { TaskStore } from './data.js';
 import { resolvers, type Context, type Viewer } from './resolvers.js';
 import { corsOrigins, listenerLimits, setting, stopOnSignals } from '../shared/process.js';
@@ -50,13 +56,31 @@ function authenticate(request: GraphQLRequest): Viewer | null {
   return found;
 }
 
-const store = new TaskStore();
+/** With REDIS_URL, the pub/sub's Redis connection (and the fan-out to close on shutdown). */
+async function redisFanOut(url: string) {
+  // No offline queue: while Redis is down, publishing fails fast instead of piling up.
+  const client = createClient({ url, disableOfflineQueue: true });
+  client.on('error', (error: Error) => console.error(`example:graphql: redis: ${error.message}`));
+  await client.connect();
+  const fanOut = new RedisFanOut(client, { prefix: 'graphql:' });
+  return {
+    fanOut,
+    async close() {
+      await fanOut.close();
+      await client.close();
+    },
+  };
+}
+
+const redis = process.env.REDIS_URL ? await redisFanOut(process.env.REDIS_URL) : undefined;
+const pubsub = createPubSub(redis?.fanOut);
+const store = new TaskStore(pubsub);
 const origins = corsOrigins();
 const pointsPerMinute = setting('RATE_LIMIT', 20_000);
 
 const graphql = createGraphQLServer<Context, Viewer>(resolvers, {
   authenticate,
-  context: ({ viewer }): Context => ({ store, viewer }),
+  context: ({ viewer }): Context => ({ store, pubsub, viewer }),
   persistedOnly: process.env.PERSISTED_ONLY === '1',
   // In one process's memory; several instances would share a Redis `Store` (`rateLimit.store`).
   ...(pointsPerMinute > 0
@@ -91,4 +115,7 @@ server.on('error', (error) => {
   process.exit(1);
 });
 
-stopOnSignals('example:graphql', server, () => graphql.close());
+stopOnSignals('example:graphql', server, async () => {
+  await graphql.close();
+  await redis?.close();
+});

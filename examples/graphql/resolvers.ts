@@ -8,6 +8,7 @@
 // `Task` field resolvers below get a record as their parent and resolve the relations. Records
 // carry `__typename`, so `Node` and `SearchResult` need no `__resolveType`.
 import { GraphQLError } from 'graphql';
+import type { PubSub } from '../../out/graphql/pubsub.js';
 import type { ViewerRole } from '../../out/graphql/server.js';
 import type { Resolvers } from '../../out/graphql/types.js';
 import type { TaskRecord, TaskStore } from './data.js';
@@ -21,6 +22,8 @@ export interface Viewer {
 /** What every resolver gets as its `context`: built per request by `options.context`. */
 export interface Context {
   store: TaskStore;
+  /** The generated pub/sub: memory in one process, Redis across instances (see main.ts). */
+  pubsub: PubSub;
   viewer: Viewer | null;
 }
 
@@ -44,11 +47,6 @@ function connection(
     pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.items.at(-1)?.id ?? null },
     totalCount: page.total,
   };
-}
-
-/** Each change as the event graphql-js resolves `taskChanged` from: `{ taskChanged: change }`. */
-async function* events<T>(changes: AsyncIterable<T>): AsyncGenerator<{ taskChanged: T }> {
-  for await (const change of changes) yield { taskChanged: change };
 }
 
 export const resolvers = {
@@ -93,13 +91,13 @@ export const resolvers = {
         internalNotes: null,
       });
     },
-    updateTask(_parent, { id, input }, { store }) {
+    async updateTask(_parent, { id, input }, { store }) {
       return (
-        store.update(id, {
+        (await store.update(id, {
           ...(input.title != null ? { title: input.title } : {}),
           ...(input.status != null ? { status: input.status } : {}),
           ...(input.assigneeId !== undefined ? { assigneeId: input.assigneeId } : {}),
-        }) ?? null
+        })) ?? null
       );
     },
     /** Delete a task; answers whether it existed. */
@@ -110,10 +108,11 @@ export const resolvers = {
   Subscription: {
     /** Every change to the tasks of a project, as it happens. */
     taskChanged: {
-      subscribe(_parent, { projectId }, { store }) {
+      subscribe(_parent, args, { store, pubsub }) {
         // Checked before the stream starts, so a bad id is an error of the subscribe call itself.
-        if (!store.projects.has(projectId)) throw notFound('project', projectId);
-        return events(store.changes(projectId));
+        if (!store.projects.has(args.projectId)) throw notFound('project', args.projectId);
+        // Resolves once subscribed: every change published after the client's subscribe arrives.
+        return pubsub.taskChanged.subscribe(args);
       },
     },
   },

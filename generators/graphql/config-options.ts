@@ -3,6 +3,7 @@
  * and `mappers` are also the graphql-codegen plugins' `config` (`config.ts`), with the same meaning.
  */
 import type { OptionDeclarations, OptionValues } from '../core/config/option-types.js';
+import { REDIS_OPTION } from '../core/config/options.js';
 import { SCALAR_SHORT_FORMS } from './config.js';
 
 export const GRAPHQL_OPTIONS = {
@@ -33,6 +34,7 @@ export const GRAPHQL_OPTIONS = {
       "also write `documents.ts`: each operation as a `TypedDocumentNode` (`GetTaskDocument`), as graphql-codegen's client preset writes them, for Apollo Client, urql and graphql-request; default false",
     example: 'typedDocumentNodes: true',
   },
+  redis: REDIS_OPTION,
 } as const satisfies OptionDeclarations;
 
 export type GraphQLOptions = OptionValues<typeof GRAPHQL_OPTIONS>;

@@ -35,6 +35,8 @@ export interface GraphQLPluginConfig {
   mappers?: Record<string, string>;
   /** `query` plugin: the first element of every TanStack Query key. Default `graphql` (`npx codegen`: the API's name). */
   apiName?: string;
+  /** `server` plugin: also re-export `RedisFanOut` (runtime/redis-fanout.ts), for `createPubSub(new RedisFanOut(client))`. */
+  redis?: boolean;
   /** `runtime` plugin only: which runtime file to write, e.g. `graphql-server.ts`. */
   file?: string;
 }

@@ -1,6 +1,7 @@
 /**
  * GraphQL SDL (+ operation documents) → `types.ts`, `operations.ts`, `client.ts`, `query.ts`,
- * `server.ts` (and, with `typedDocumentNodes`, `documents.ts`); the runtime files they import come
+ * `server.ts` with `pubsub.ts` when the schema has `Subscription` fields (and, with `typedDocumentNodes`,
+ * `documents.ts`); the runtime files they import come
  * with them (core/pipeline/runtime-files.ts; a graphql-codegen setup writes them with the `runtime`
  * plugin). Each file is written by one of our graphql-codegen plugins (`plugins/`), called here
  * directly with the schema and documents the loader checked: the same plugins run unchanged inside
@@ -12,10 +13,12 @@ import type { Generated, GeneratorContext } from '../core/pipeline/generator.js'
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { GraphQLPluginConfig } from './config.js';
 import { loadGraphQL } from './load.js';
+import { subscriptionFields } from './pubsub.js';
 import { resolversScaffold } from './resolvers-scaffold.js';
 import * as client from './plugins/client.js';
 import * as documents from './plugins/documents.js';
 import * as operations from './plugins/operations.js';
+import * as pubsub from './plugins/pubsub.js';
 import * as query from './plugins/query.js';
 import * as server from './plugins/server.js';
 import * as types from './plugins/types.js';
@@ -35,6 +38,7 @@ export async function generateGraphQL({ api, templates }: GeneratorContext<'grap
     mappers: api.options.mappers,
     templates: api.templates,
     apiName: api.name,
+    redis: api.options.redis === true,
   };
   const files: GeneratedFile[] = [];
   const emit = async (plugin: Plugin, path: string) => {
@@ -49,6 +53,8 @@ export async function generateGraphQL({ api, templates }: GeneratorContext<'grap
   if (api.emit.includes('client') && withOperations) await emit(client.plugin, 'client.ts');
   if (api.emit.includes('query') && withOperations) await emit(query.plugin, 'query.ts');
   if (api.emit.includes('server')) await emit(server.plugin, 'server.ts');
+  // The pub/sub is what subscribe resolvers return from: it comes with the server that runs them.
+  if (api.emit.includes('server') && subscriptionFields(input.schema).length > 0) await emit(pubsub.plugin, 'pubsub.ts');
   const userFiles =
     api.emit.includes('server') && api.handlers ? [await resolversScaffold(input.schema, templates, api.handlers, api.output)] : [];
   return { files, userFiles, warnings: input.warnings };

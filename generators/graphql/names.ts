@@ -151,6 +151,8 @@ export interface TypesNames {
   context: string;
   /** Resolver-side shapes of types that are mapped or reach a mapped type (config `mappers`): `ResolversTypes`. */
   resolversTypes: string;
+  /** What the events of each `Subscription` field carry, in resolver form: `SubscriptionPayloads`. */
+  subscriptionPayloads: string;
   /** Every name above and every schema type's TS name: what an imported mapper must not be called. */
   taken: ReadonlySet<string>;
 }
@@ -198,8 +200,9 @@ export function typesNames(schema: GraphQLSchema): TypesNames {
     args: (parentType, field) => args.get(parentType)?.get(field),
     typeResolvers: (graphqlName) => perType.get(graphqlName),
     context: uniqueName('Context', taken),
-    // Added after `Context`, so names chosen before it stay what they were.
+    // Added after `Context`, so names chosen before them stay what they were.
     resolversTypes: uniqueName('ResolversTypes', taken),
+    subscriptionPayloads: uniqueName('SubscriptionPayloads', taken),
     taken,
   };
   typesNamesCache.set(schema, names);

@@ -101,7 +101,7 @@ class ResolverEmitter {
       else continue; // enums and input types have no resolvers
       members.push(`  ${propertyKey(type.name)}?: ${names.typeResolvers(type.name)}<${context}>;`);
     }
-    const resolversTypes = this.shapes.declaration();
+    const resolversTypes = [this.shapes.declaration(), this.subscriptionPayloads()].filter(Boolean).join('\n\n');
     this.imports();
     return {
       helpers: this.helpers(),
@@ -142,6 +142,19 @@ class ResolverEmitter {
     this.used.resolver = true;
     const parent = root ? 'unknown' : this.shapes.parent(type);
     return `${head}${generic(names.resolver, [result, parent, names.context, ...(args ? [args] : [])], '  ')};`;
+  }
+
+  /**
+   * `export interface SubscriptionPayloads { taskChanged: ...; }`: per `Subscription` field, the value
+   * its events carry (the resolver's result type), which the generated pub/sub publishes; `''` without one.
+   */
+  private subscriptionPayloads(): string {
+    const type = this.schema.getSubscriptionType();
+    const fields = type ? Object.values(type.getFields()) : [];
+    if (fields.length === 0) return '';
+    const lines = fields.map((field) => `  ${propertyKey(field.name)}: ${this.shapes.result(field.type, '  ')};`);
+    const doc = jsDoc(['What the events of each `Subscription` field carry (`pubsub.ts` publishes them).']);
+    return `${doc}export interface ${this.names.subscriptionPayloads}${body(lines)}`;
   }
 
   private abstractResolvers(type: GraphQLInterfaceType | GraphQLUnionType): string {

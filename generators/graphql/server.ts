@@ -1,7 +1,7 @@
 /**
  * What templates/graphql/server.ts.hbs prints: the imports and re-exports (placed by the template), the schema's SDL (built
  * into an executable schema once, at start-up), the `@auth` roles and field rules, and whether
- * registered operations exist.
+ * registered operations exist. With `options.redis` it re-exports `RedisFanOut` too.
  */
 import type { Types } from '@graphql-codegen/plugin-helpers';
 import { Kind, printSchema, type GraphQLSchema } from 'graphql';
@@ -21,6 +21,7 @@ const SERVER_MODULE_NAMES = ['SDL', 'ROLES', 'ViewerRole', 'FIELD_ROLES', 'creat
 export function serverContext(
   schema: GraphQLSchema,
   documents: Types.DocumentFile[],
+  options: { redis?: boolean } = {},
 ): { context: Omit<ServerContext, 'source'>; file: FileBuilder } {
   const auth = authModel(schema);
   const persisted = documents.some((file) =>
@@ -30,7 +31,14 @@ export function serverContext(
   if (persisted) file.use(symbol('persistedOperations', './operations'), 'persistedOperations');
   const resolvers = file.use(typeSymbol(typesNames(schema).resolvers, './types'));
   // The server runtime's public API (`@public`): its entry module's, and the hardened http.Server's.
-  file.reexportRuntime('graphql-server', 'http-listener', 'mount-fastify', 'mount-koa');
+  // With options.redis, the Redis FanOut for `createPubSub` (pubsub.ts) too.
+  file.reexportRuntime(
+    'graphql-server',
+    'http-listener',
+    'mount-fastify',
+    'mount-koa',
+    ...(options.redis ? ['redis-pubsub', 'redis-fanout'] : []),
+  );
   return {
     file,
     context: {

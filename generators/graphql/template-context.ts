@@ -29,7 +29,7 @@ export interface TypesContext extends HeaderContext {
   args: string;
   /** The resolver helper types the resolver maps use, which the template declares. */
   helpers: ResolverHelpersContext;
-  /** `ResolversTypes`, the resolver-side shapes of mapped types and of types that reach them (config `mappers`); empty without. */
+  /** `ResolversTypes`, the resolver-side shapes of mapped types and of types that reach them (config `mappers`), and `SubscriptionPayloads`; empty without either. */
   resolversTypes: string;
   /** The `Resolvers` map a server implements. */
   resolvers: {
@@ -205,6 +205,37 @@ export interface ServerContext extends HeaderContext {
   fieldRoles: FieldRoleContext[];
   /** Whether operations.ts exists (it does when there are operation documents), so registered operations are served. */
   persisted: boolean;
+}
+
+/**
+ * `pubsub.ts` (written with `server.ts` when the schema has `Subscription` fields): `createPubSub(fanOut)`,
+ * one typed `SubscriptionTopic` per field. The template places the file's imports and re-exports with
+ * `{{importBlock}}` and `{{exportBlock}}`.
+ * @template graphql/pubsub.ts.hbs
+ */
+export interface PubSubContext extends HeaderContext {
+  /** One entry per `Subscription` field, in schema order (at least one). */
+  fields: PubSubFieldContext[];
+  /** The local name of the runtime's `FanOut` interface. */
+  fanOut: string;
+  /** The local name of the runtime's `MemoryFanOut`, the default fan-out. */
+  memory: string;
+}
+
+/** One `Subscription` field's member of `PubSub`. */
+export interface PubSubFieldContext {
+  /** Its JSDoc (the field's description, its key and filter arguments), indented by two spaces, ending with a newline. */
+  doc: string;
+  /** Its property key in `PubSub` (the field's name, quoted when it must be). */
+  key: string;
+  /** Its type: `SubscriptionTopic<"field", Args, "keyArg" | ..., SubscriptionPayloads["field"]>`. */
+  type: string;
+  /** The expression that creates it from `fanOut`. */
+  init: string;
+  /** `pubsub.field`, for the file's usage example. */
+  access: string;
+  /** What `publish` takes in the usage example: `{ projectId }, payload`, or `payload` without a key. */
+  publishArgs: string;
 }
 
 /**

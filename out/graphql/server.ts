@@ -52,6 +52,12 @@ export {
   type FastifyPluginLike,
 } from "./runtime/mount-fastify.js";
 export { type KoaContextLike, koaMiddleware, type KoaMiddlewareLike } from "./runtime/mount-koa.js";
+export {
+  RedisFanOut,
+  type RedisFanOutClient,
+  type RedisFanOutOptions,
+} from "./runtime/redis-fanout.js";
+export { type RedisSubscriber, RedisUnavailableError } from "./runtime/redis-pubsub.js";
 
 /** The schema, printed from its SDL; built into an executable schema once, at start-up. */
 const SDL = [

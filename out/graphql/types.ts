@@ -252,6 +252,11 @@ export interface ResolversTypes {
   User: UserRecord;
 }
 
+/** What the events of each `Subscription` field carry (`pubsub.ts` publishes them). */
+export interface SubscriptionPayloads {
+  taskChanged: ResolversTypes["TaskChange"];
+}
+
 /**
  * Everything a server implements: a resolver for every field of the root types, and optionally
  * for fields of other types, type resolvers of interfaces and unions, and custom scalars.

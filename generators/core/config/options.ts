@@ -7,7 +7,8 @@ import type { OptionDeclaration } from './option-types.js';
 /** Used by the OpenAPI and AsyncAPI servers. */
 export const REDIS_OPTION = {
   type: 'boolean',
-  description: 'also write the Redis implementations of the shared stores (`RedisStore`, `RedisEventLog`, `RedisFanOut`); default false',
+  description:
+    'also write the Redis implementations of the shared state, re-exported by server.ts: `RedisStore` (REST), `RedisEventLog` and `RedisFanOut` (AsyncAPI), `RedisFanOut` for the pub/sub of GraphQL subscriptions and gRPC streams; default false',
   example: 'redis: true',
 } as const satisfies OptionDeclaration;
 

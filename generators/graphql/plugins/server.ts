@@ -35,7 +35,7 @@ export async function runtimeFiles(
 }
 
 export const plugin: PluginFunction<GraphQLPluginConfig, string> = (schema, documents, config) => {
-  const { context: parts, file } = serverContext(schema, documents);
+  const { context: parts, file } = serverContext(schema, documents, { redis: config.redis === true });
   const context: ServerContext = { source: config.source ?? DEFAULT_SOURCE, ...parts };
   // The template's own code names the runtime exports it uses ({{runtime}}), imported through `file`.
   return renderer(config).render('graphql/server.ts.hbs', context, file);
