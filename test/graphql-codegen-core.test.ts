@@ -16,6 +16,7 @@ import { loadGraphQL } from '../generators/graphql/load.js';
 import * as client from '../generators/graphql/plugins/client.js';
 import * as documentsPlugin from '../generators/graphql/plugins/documents.js';
 import * as operations from '../generators/graphql/plugins/operations.js';
+import * as pubsub from '../generators/graphql/plugins/pubsub.js';
 import * as runtime from '../generators/graphql/plugins/runtime.js';
 import * as server from '../generators/graphql/plugins/server.js';
 import * as types from '../generators/graphql/plugins/types.js';
@@ -37,6 +38,7 @@ function pluginFor(path: string): { name: string; module: CodegenPlugin<GraphQLP
     'documents.ts': documentsPlugin,
     'client.ts': client,
     'server.ts': server,
+    'pubsub.ts': pubsub,
   };
   const module = modules[path];
   if (!module) throw new Error(`no plugin writes ${path}`);
@@ -47,7 +49,7 @@ describe('the GraphQL plugins inside @graphql-codegen/core', () => {
   it('write the same files as npx codegen', async () => {
     const ours = await generateGraphQLFiles(SCHEMA, [DOCUMENTS], ['types', 'client', 'server'], { ...OPTIONS, ...DROP_IN });
     expect(ours.map((file) => file.path)).toEqual(
-      expect.arrayContaining(['types.ts', 'operations.ts', 'documents.ts', 'client.ts', 'server.ts']),
+      expect.arrayContaining(['types.ts', 'operations.ts', 'documents.ts', 'client.ts', 'server.ts', 'pubsub.ts']),
     );
 
     // What a graphql-codegen user hands to codegen(): the SDL as a DocumentNode, documents as files.

@@ -59,19 +59,14 @@ export function pubsubContext(schema: GraphQLSchema): { context: Omit<PubSubCont
     const payload = `${payloads}[${name}]`;
     const quoted = (list: string[]) => list.map((each) => `\`${each}\``).join(', ');
     const keyText = keys.length ? `keyed by ${quoted(keys)}` : 'one stream (no argument narrows it)';
-    const filterText = others.length ? ` ${quoted(others)}: for a subscriber's \`filter\`.` : '';
+    const filterText = others.length ? `For a subscriber's \`filter\`: ${quoted(others)}.` : undefined;
     const typeArgs = [name, args, keyUnion, payload];
     const oneLine = `${topic}<${typeArgs.join(', ')}>`;
+    const key = propertyKey(field.name);
     return {
-      doc: jsDoc([field.description ?? undefined, `\`${type.name}.${field.name}\`, ${keyText}.${filterText}`], '  '),
-      key: propertyKey(field.name),
-      type:
-        oneLine.length + field.name.length <= 84
-          ? oneLine
-          : `${topic}<\n${typeArgs
-              .map((arg) => `    ${arg},`)
-              .join('\n')
-              .slice(0, -1)}\n  >`,
+      doc: jsDoc([field.description ?? undefined, `\`${type.name}.${field.name}\`, ${keyText}.`, filterText], '  '),
+      key,
+      type: `  readonly ${key}: ${oneLine};`.length <= 100 ? oneLine : `${topic}<\n${typeArgs.map((arg) => `    ${arg}`).join(',\n')}\n  >`,
       init: `new ${topic}(fanOut, ${name}, [${keys.map(stringLiteral).join(', ')}])`,
       access: propertyAccess('pubsub', field.name),
       publishArgs: keys.length ? `{ ${keys.join(', ')} }, payload` : 'payload',
