@@ -13,11 +13,11 @@
  *   through nginx to the other instances and subscribes again, and every event published after
  *   that arrives; subscribers of the other instances miss nothing at all.
  *
- * What a reconnect keeps: GraphQL subscriptions over graphql-ws have no resume protocol (no event
- * id, no `Last-Event-ID`), so events published while a subscriber is disconnected are not replayed
- * (api-conventions: at-most-once for subscriptions; the client refetches state after a reconnect).
- * What is kept is the subscription itself: graphql-ws subscribes again with the same query and
- * variables, so the stream continues from the moment it is subscribed again.
+ * What a reconnect keeps: the conventions promise a resume only where events carry ids (SSE's
+ * `Last-Event-ID`, api-conventions §4.8); GraphQL subscriptions over `graphql-transport-ws` have no
+ * event ids, so events published while a subscriber is disconnected are not replayed (the client
+ * refetches what it shows after a reconnect). What is kept is the subscription itself: graphql-ws
+ * subscribes again with the same query and variables, and the stream continues from then on.
  *
  * A subscription has no "subscribed" acknowledgement in graphql-transport-ws, so the test knows a
  * subscriber is listening when it receives a warm-up event: it publishes warm-up events until every
