@@ -80,9 +80,15 @@ describe('corpus: GraphQL schemas written by others', () => {
 
     for (const [index, { files }] of outputs.entries()) {
       const test = CASES[index];
-      it(`${test.name}: types and a server, plus operations and a client when it has documents`, () => {
+      it(`${test.name}: types and a server (and its pub/sub with subscriptions), plus operations and a client when it has documents`, () => {
         const main = files.map((file) => file.path).filter((path) => !path.startsWith('runtime/'));
-        const expected = ['types.ts', 'server.ts', ...(test.documents.length ? ['operations.ts', 'client.ts'] : [])];
+        const subscriptions = files.find((file) => file.path === 'types.ts')?.content.includes('export interface SubscriptionResolvers<');
+        const expected = [
+          'types.ts',
+          'server.ts',
+          ...(subscriptions ? ['pubsub.ts'] : []),
+          ...(test.documents.length ? ['operations.ts', 'client.ts'] : []),
+        ];
         expect(main.sort()).toEqual(expected.sort());
       });
     }
