@@ -1,6 +1,7 @@
 /**
  * The example GraphQL server: the generated server of schemas/graphql/tasks.graphql
- * (out/graphql/server.ts) with the in-memory resolvers of ./resolvers.ts, on 127.0.0.1.
+ * (out/graphql/server.ts) with the resolvers of ./resolvers.ts (data in memory; subscription events
+ * through the generated pub/sub, out/graphql/pubsub.ts, in memory or on Redis), on 127.0.0.1.
  *
  *   npm run build && npm run example:graphql        # PORT=0 (default): any free port
  *
