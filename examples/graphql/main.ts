@@ -30,7 +30,8 @@
  *   REDIS_URL             e.g. redis://127.0.0.1:6379: subscription events go through Redis pub/sub
  *                         (`RedisFanOut`), so a mutation served by one instance reaches the
  *                         subscribers of every instance; unset, they stay in this process. Tasks
- *                         stay in each instance's memory either way.
+ *                         stay in each instance's memory either way. It listens once Redis
+ *                         answers (node-redis retries, each failure logged).
  */
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'redis';
