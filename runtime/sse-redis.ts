@@ -12,6 +12,10 @@
  * `XRANGE`. `since` is `XRANGE` after the id, within `maxEvents` and `maxAgeMs` like
  * `MemoryEventLog`. Needs Redis 5 or later.
  *
+ * The stream and the pub/sub channel of a channel have the same name, so on a Redis Cluster they
+ * share a slot and the script touches one node; with `sharded: true` it publishes with `SPUBLISH`
+ * (Redis 7.0+), which a cluster delivers from that node only.
+ *
  * @example
  * import { createClient } from "redis";
  * import { createRealtimeServer, RedisEventLog, RedisFanOut } from "./server.js";
@@ -56,14 +60,22 @@ export interface RedisEventLogOptions extends RedisPubSubOptions {
   maxAgeMs?: number;
 }
 
-/** KEYS[1] stream; ARGV: pub/sub channel, max events, max age, event, data. Returns the new id. */
-const APPEND = `local last = redis.call("XREVRANGE", KEYS[1], "+", "-", "COUNT", 1)
+/**
+ * KEYS[1] stream; ARGV: pub/sub channel (the stream's name: same slot), max events, max age,
+ * event, data. Returns the new id. `publish` is PUBLISH, or SPUBLISH for sharded pub/sub.
+ */
+function appendScript(publish: "PUBLISH" | "SPUBLISH"): string {
+  return `local last = redis.call("XREVRANGE", KEYS[1], "+", "-", "COUNT", 1)
 local prev = ""
 if last[1] then prev = last[1][1] end
 local id = redis.call("XADD", KEYS[1], "MAXLEN", "~", ARGV[2], "*", "event", ARGV[4], "data", ARGV[5])
 redis.call("PEXPIRE", KEYS[1], ARGV[3])
-redis.call("PUBLISH", ARGV[1], cjson.encode({ prev, id, ARGV[4], ARGV[5] }))
+redis.call("${publish}", ARGV[1], cjson.encode({ prev, id, ARGV[4], ARGV[5] }))
 return id`;
+}
+
+const APPEND = /* @__PURE__ */ appendScript("PUBLISH");
+const APPEND_SHARDED = /* @__PURE__ */ appendScript("SPUBLISH");
 
 /** KEYS[1] stream; ARGV[1] first id. Returns the entries from it, the stream's last id and Redis's clock. */
 const RANGE = `local entries = redis.call("XRANGE", KEYS[1], ARGV[1], "+")
@@ -137,7 +149,7 @@ export class RedisEventLog implements EventLog {
   async append(channel: string, event: { event: string; data: string }): Promise<string> {
     const key = this.prefix + channel;
     const args = [key, String(this.maxEvents), String(Math.ceil(this.maxAgeMs)), event.event, event.data];
-    const reply = await this.eval(`append to ${key}`, APPEND, key, args);
+    const reply = await this.eval(`append to ${key}`, this.subscriptions.sharded ? APPEND_SHARDED : APPEND, key, args);
     if (typeof reply !== "string" || parseId(reply) === undefined)
       throw new TypeError(`RedisEventLog: unexpected reply to XADD: ${JSON.stringify(reply)}`);
     return reply;

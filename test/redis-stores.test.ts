@@ -12,36 +12,32 @@
  * - Redis going away: 503s and rejections, no crash, and recovery when it is back.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer as createHttpServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { rmSync, writeFileSync } from 'node:fs';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { loadConfig } from '../generators/core/config/config.js';
-import type { RedisUnavailableError } from '../runtime/redis-pubsub.js';
-import type { RedisStore, RedisStoreUnavailableError } from '../runtime/redis-store.js';
 import type { LoggedEvent } from '../runtime/sse-store.js';
 import type { Store as RuntimeStore } from '../runtime/server-types.js';
 import type { RedisEventLog, RedisEventLogOptions } from '../runtime/sse-redis.js';
-import type { MemoryStore } from '../runtime/store.js';
-import type { RedisFanOut } from '../runtime/redis-fanout.js';
 import { ROOT } from './support/cli.js';
-import { anyTypes, transpileFolder } from './support/client-generate.js';
+import { anyTypes } from './support/client-generate.js';
 import {
-  copyRedisRuntime,
-  generateWith,
-  openSse,
-  REALTIME_REDIS_USAGE,
-  REDIS_MODULES,
-  REST_REDIS_USAGE,
-  writeGenerated,
-} from './support/redis-generate.js';
+  AUTH,
+  createProject as postProject,
+  loadRedisApps,
+  sleep,
+  startRealtime,
+  until,
+  type RealtimeInstance,
+  type RealtimeModule,
+  type RestModule,
+  type RestUsage,
+} from './support/redis-apps.js';
+import { copyRedisRuntime, generateWith, openSse, REDIS_MODULES } from './support/redis-generate.js';
 import { startRedis, type RedisServer } from './support/redis-server.js';
-import { start, type Listener, type Running } from './support/server-module.js';
-import { SERVER_USAGE_SOURCE } from './support/server-usage.js';
+import { start, type Running } from './support/server-module.js';
 import { tempDir } from './support/tmp.js';
 import { COMPILERS, typecheck } from './support/typecheck.js';
 
@@ -49,31 +45,9 @@ type RedisClient = ReturnType<typeof createClient>;
 
 /** A store under the contract; MemoryStore's sweep timer is stopped with `close`. */
 type Store = RuntimeStore & { close?(): void };
-interface RestModule {
-  RedisStore: typeof RedisStore;
-  RedisStoreUnavailableError: typeof RedisStoreUnavailableError;
-  MemoryStore: typeof MemoryStore;
-}
-interface RestUsage {
-  listener(options?: Record<string, unknown>, handlers?: unknown): Listener;
-  createHandlers(version?: string): Record<string, (...args: never[]) => unknown>;
-}
-interface RealtimeServer {
-  listener: Listener;
-  attach(server: Server): () => void;
-  publish: { tasks(event: string, data: unknown): Promise<string>; chat(message: unknown, topic?: string): Promise<void> };
-  close(): Promise<void>;
-}
-interface RealtimeModule {
-  createRealtimeServer(handlers: unknown, options: unknown): RealtimeServer;
-  RedisEventLog: typeof RedisEventLog;
-  RedisFanOut: typeof RedisFanOut;
-  RedisUnavailableError: typeof RedisUnavailableError;
-}
 
 /** For stores of tests other than the Redis-down one: errors while Redis is stopped are expected. */
 const quiet = () => {};
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 let redis: RedisServer;
 const clients: RedisClient[] = [];
@@ -92,14 +66,6 @@ async function connect(options: { name?: string } = {}): Promise<RedisClient> {
   return client;
 }
 
-async function until(condition: () => Promise<boolean> | boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
-
 /** Subscribers Redis counts on a pub/sub channel. */
 async function subscribers(client: RedisClient, channel: string): Promise<number> {
   const counts = (await client.pubSubNumSub(channel)) as Record<string, number>;
@@ -108,18 +74,9 @@ async function subscribers(client: RedisClient, channel: string): Promise<number
 
 beforeAll(async () => {
   redis = await startRedis();
-  const restFiles = await generateWith('openapi', 'schemas/openapi/tasks.yaml', ['types', 'validators', 'server'], { redis: true });
-  const restFolder = writeGenerated('redis-rest-', restFiles, { 'usage.ts': SERVER_USAGE_SOURCE, 'redis-usage.ts': REST_REDIS_USAGE });
-  const realtimeFiles = await generateWith('asyncapi', 'schemas/asyncapi/tasks.asyncapi.yaml', ['types', 'validators', 'server'], {
-    redis: true,
-  });
-  const realtimeFolder = writeGenerated('redis-realtime-', realtimeFiles, { 'redis-usage.ts': REALTIME_REDIS_USAGE });
-  folders.push(restFolder, realtimeFolder);
-  transpileFolder(restFolder);
-  transpileFolder(realtimeFolder);
-  rest = (await import(pathToFileURL(join(restFolder, 'server.js')).href)) as RestModule;
-  restUsage = (await import(pathToFileURL(join(restFolder, 'usage.js')).href)) as RestUsage;
-  realtime = (await import(pathToFileURL(join(realtimeFolder, 'server.js')).href)) as RealtimeModule;
+  const apps = await loadRedisApps();
+  folders.push(...apps.folders);
+  ({ rest, restUsage, realtime } = apps);
 }, 60_000);
 
 afterAll(async () => {
@@ -331,8 +288,6 @@ describe('RedisStore across clients (as across processes)', () => {
 
 // ---- two REST instances, one Redis ---------------------------------------------------------------
 
-const AUTH = { authorization: 'Bearer good' };
-
 async function restPair(options: Record<string, unknown>, handlers?: (version: string) => unknown): Promise<[Running, Running]> {
   const prefix = `${randomUUID()}:`;
   const pair: Running[] = [];
@@ -348,11 +303,7 @@ async function restPair(options: Record<string, unknown>, handlers?: (version: s
 }
 
 function createProject(instance: Running, key: string, body: unknown): Promise<Response> {
-  return fetch(`${instance.url}/v1/projects`, {
-    method: 'POST',
-    headers: { ...AUTH, 'content-type': 'application/json', 'idempotency-key': key },
-    body: JSON.stringify(body),
-  });
+  return postProject(instance.url, key, body);
 }
 
 describe('two generated REST servers sharing a RedisStore', () => {
@@ -583,21 +534,6 @@ describe('RedisFanOut', () => {
 
 // ---- two realtime instances, one Redis ----------------------------------------------------------
 
-interface RealtimeInstance {
-  url: string;
-  server: RealtimeServer;
-}
-
-const realtimeHandlers = {
-  chat: {
-    join: async (message: { room: string }, connection: { subscribe(topic: string): Promise<void> }) => {
-      await connection.subscribe(`room:${message.room}`);
-    },
-    say: (message: { id: string }) => ({ type: 'ack', id: message.id, messageId: randomUUID() }),
-  },
-  taskSummary: async () => {},
-};
-
 async function realtimePair(): Promise<{
   a: RealtimeInstance;
   b: RealtimeInstance;
@@ -614,21 +550,9 @@ async function realtimePair(): Promise<{
     const eventLog = new realtime.RedisEventLog(client, { prefix, subscriber, onError: quiet });
     const fanOut = new realtime.RedisFanOut(client, { prefix, subscriber, onError: quiet });
     logs.push(eventLog);
-    const server = realtime.createRealtimeServer(realtimeHandlers, {
-      sse: { eventLog, logger: () => {} },
-      websocket: { fanOut, verifyToken: (token: string) => (token === 'good' ? { name: 'u' } : undefined), onError: () => {} },
-    });
-    const http = createHttpServer((request, response) => server.listener(request, response));
-    server.attach(http);
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    cleanups.push(async () => {
-      await server.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-      await eventLog.close();
-      await fanOut.close();
-    });
-    instances.push({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, server });
+    const instance = await startRealtime(realtime, eventLog, fanOut);
+    cleanups.push(() => instance.close());
+    instances.push(instance);
   }
   return { a: instances[0], b: instances[1], prefix, client: await connect(), logs };
 }

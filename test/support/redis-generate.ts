@@ -65,10 +65,10 @@ export function copyRedisRuntime(folder: string = tempDir('codegen-redis-runtime
 }
 
 /**
- * Proof by compilation that node-redis v5 clients are accepted as they are, through what
- * server.ts re-exports: the REST server's `RedisStore`...
+ * Proof by compilation that node-redis v5 clients (`createClient` and `createCluster`) are accepted
+ * as they are, through what server.ts re-exports: the REST server's `RedisStore`...
  */
-export const REST_REDIS_USAGE = `import { createClient } from "redis";
+export const REST_REDIS_USAGE = `import { createClient, createCluster } from "redis";
 import { createServer, RedisStore, RedisStoreUnavailableError, type Store, type TasksApiHandlers } from "./server.js";
 
 export async function setUp(url: string, handlers: TasksApiHandlers): Promise<Store> {
@@ -80,10 +80,17 @@ export async function setUp(url: string, handlers: TasksApiHandlers): Promise<St
   // The client as connect() resolves it.
   return new RedisStore(await createClient({ url }).connect(), { prefix: "app:" });
 }
+
+/** A Redis Cluster client, as it is. */
+export async function setUpCluster(rootNodes: { socket: { host: string; port: number } }[]): Promise<Store> {
+  const cluster = createCluster({ rootNodes, defaults: { disableOfflineQueue: true } });
+  cluster.on("error", () => {});
+  return new RedisStore(await cluster.connect(), { prefix: "app:" });
+}
 `;
 
 /** ...and the realtime server's `RedisEventLog` and `RedisFanOut`, sharing a subscriber or not. */
-export const REALTIME_REDIS_USAGE = `import { createClient } from "redis";
+export const REALTIME_REDIS_USAGE = `import { createClient, createCluster } from "redis";
 import { createRealtimeServer, RedisEventLog, RedisFanOut, RedisUnavailableError, type RealtimeHandlers } from "./server.js";
 
 export async function setUp(url: string, handlers: RealtimeHandlers): Promise<void> {
@@ -99,6 +106,15 @@ export async function setUp(url: string, handlers: RealtimeHandlers): Promise<vo
   createRealtimeServer(handlers, { sse: { eventLog }, websocket: { fanOut, verifyToken: (token) => (token ? undefined : undefined) } });
   await Promise.all([eventLog.close(), fanOut.close(), owned.close()]);
   void RedisUnavailableError;
+}
+
+/** A Redis Cluster client, as it is: sharded pub/sub, subscribing on the cluster itself or on a duplicate. */
+export async function setUpCluster(rootNodes: { socket: { host: string; port: number } }[], handlers: RealtimeHandlers): Promise<void> {
+  const cluster = await createCluster({ rootNodes }).connect();
+  const eventLog = new RedisEventLog(cluster, { subscriber: cluster, sharded: true });
+  const fanOut = new RedisFanOut(cluster, { sharded: true });
+  createRealtimeServer(handlers, { sse: { eventLog }, websocket: { fanOut, verifyToken: () => undefined } });
+  await Promise.all([eventLog.close(), fanOut.close()]);
 }
 `;
 
