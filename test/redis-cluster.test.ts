@@ -240,8 +240,10 @@ describe('RedisFanOut on a Redis Cluster (sharded pub/sub)', () => {
     const changes = new Topic<{ projectId: string }, { id: number }>('taskChanged', (key) => [key.projectId]);
     const projects = Array.from({ length: 8 }, (_, i) => `p${i}`);
     const subscriptions: [string, TopicSubscription<{ id: number }>][] = [];
+    // A subscription that misses messages ends after 15 s, short, instead of hanging the test.
+    const signal = AbortSignal.timeout(15_000);
     for (const projectId of projects)
-      for (let i = 0; i < 2; i++) subscriptions.push([projectId, await changes.subscribe(two!, { projectId })]);
+      for (let i = 0; i < 2; i++) subscriptions.push([projectId, await changes.subscribe(two!, { projectId }, { signal })]);
     for (let id = 0; id < 25; id++) for (const projectId of projects) await changes.publish(one!, { projectId }, { id });
     for (const [projectId, subscription] of subscriptions) {
       const values: number[] = [];
