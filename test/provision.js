@@ -2,9 +2,10 @@
 /**
  * First step of `npm test`: makes sure the programs the tests start are installed, before the
  * build and before any test runs. The browser tests drive Debian's Chromium with playwright-core
- * (which downloads no browser of its own), the Redis store tests start their own redis-server and
- * the load-balancer tests their own nginx, all at fixed paths (test/support/redis-server.ts,
- * test/support/nginx.ts, test/support/*-browser.ts, test/grpc-browser.test.ts).
+ * (which downloads no browser of its own), the Redis store tests start their own redis-server (the
+ * cluster tests three, joined with redis-cli) and the load-balancer tests their own nginx, all at
+ * fixed paths (test/support/redis-server.ts, test/support/redis-cluster.ts, test/support/nginx.ts,
+ * test/support/*-browser.ts, test/grpc-browser.test.ts).
  *
  * Missing ones are installed from Debian's packages when this runs as root with apt-get (CI, a
  * fresh container); anywhere else it stops with one message naming what to install, since a
@@ -19,6 +20,7 @@ import { provisionConformanceRuntime } from './support/conformance-runtime.js';
 /** What the tests start, and the Debian package that puts it there. */
 export const REQUIRED_PROGRAMS = [
   { path: '/usr/bin/redis-server', debianPackage: 'redis-server', usedBy: 'the Redis store tests' },
+  { path: '/usr/bin/redis-cli', debianPackage: 'redis-tools', usedBy: 'the Redis Cluster tests (--cluster create)' },
   { path: '/usr/bin/chromium', debianPackage: 'chromium', usedBy: 'the browser tests' },
   { path: '/usr/sbin/nginx', debianPackage: 'nginx', usedBy: 'the load-balancer tests' },
 ];

@@ -122,9 +122,10 @@ async function realtimePair(prefix: string): Promise<{ logs: RedisEventLog[]; fa
   const fanOuts: RedisFanOut[] = [];
   for (let i = 0; i < 2; i++) {
     const cluster = await connectCluster();
-    // A cluster subscribes on connections of its own (one per node): it is its own subscriber.
-    const options = { prefix, subscriber: cluster, sharded: true, onError: quiet };
-    logs.push(new apps.realtime.RedisEventLog(cluster, options));
+    const options = { prefix, sharded: true, onError: quiet };
+    // A cluster subscribes on connections of its own (one per node), so it can be its own
+    // subscriber; the fan-out makes one with cluster.duplicate() instead (both ways work).
+    logs.push(new apps.realtime.RedisEventLog(cluster, { ...options, subscriber: cluster }));
     fanOuts.push(new apps.realtime.RedisFanOut(cluster, options));
   }
   for (const each of [...logs, ...fanOuts]) cleanups.push(() => each.close());

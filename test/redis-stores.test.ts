@@ -510,6 +510,42 @@ describe('RedisFanOut', () => {
     expect(seen).toHaveLength(20);
   });
 
+  it('with sharded: true uses shard channels (SPUBLISH/SSUBSCRIBE, Redis 7), for the event log too', async () => {
+    const prefix = `${randomUUID()}:`;
+    const client = await connect();
+    const options = { prefix, sharded: true, onError: quiet };
+    const one = new realtime.RedisFanOut(await connect(), options);
+    const two = new realtime.RedisFanOut(await connect(), options);
+    const plain = new realtime.RedisFanOut(await connect(), { prefix, onError: quiet });
+    const logs = [new realtime.RedisEventLog(await connect(), options), new realtime.RedisEventLog(await connect(), options)];
+    cleanups.push(
+      () => one.close(),
+      () => two.close(),
+      () => plain.close(),
+      ...logs.map((log) => () => log.close()),
+    );
+    const seen: string[] = [];
+    await two.subscribe('room', (message) => seen.push(message));
+    const events: string[] = [];
+    await logs[1]!.subscribe('feed', (event) => events.push(event.id));
+    const shardSubscribers = async (channel: string) =>
+      Number(((await client.sendCommand(['PUBSUB', 'SHARDNUMSUB', channel])) as string[])[1]);
+    expect(await shardSubscribers(`${prefix}room`)).toBe(1);
+    expect(await shardSubscribers(`${prefix}feed`)).toBe(1);
+    expect(await subscribers(client, `${prefix}room`)).toBe(0);
+
+    await plain.publish('room', 'not on the shard channel');
+    for (let i = 0; i < 10; i++) await one.publish('room', `m${i}`);
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push(await logs[0]!.append('feed', { event: 'e', data: String(i) }));
+    await until(() => seen.length >= 10 && events.length >= 10, 'the messages');
+    expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => `m${i}`));
+    expect(events).toEqual(ids);
+    // A subscriber without SSUBSCRIBE is refused up front.
+    const bare = { subscribe: async () => {}, unsubscribe: async () => {} };
+    expect(() => new realtime.RedisFanOut(client, { sharded: true, subscriber: bare })).toThrow(/sSubscribe/);
+  });
+
   it('holds one subscriber connection per process for every topic, and closes it on close()', async () => {
     const name = `fanout-${randomUUID().slice(0, 8)}`;
     const client = await connect({ name });
