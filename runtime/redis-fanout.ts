@@ -4,8 +4,9 @@
  *
  * `publish` is `PUBLISH <prefix><topic>`; `subscribe` is one `SUBSCRIBE` per topic, on one
  * subscriber connection shared by every topic of the process (and by a `RedisEventLog` given the
- * same `subscriber`). With `sharded: true` (a Redis Cluster) they are `SPUBLISH` and `SSUBSCRIBE`. Like Redis pub/sub itself, delivery is at most once: what is published
- * while an instance's subscriber is disconnected does not reach that instance's sockets.
+ * same `subscriber`); with `sharded: true` (a Redis Cluster) they are `SPUBLISH` and `SSUBSCRIBE`.
+ * Like Redis pub/sub itself, delivery is at most once: what is published while an instance's
+ * subscriber is disconnected does not reach that instance's sockets.
  *
  * @example
  * import { createClient } from "redis";

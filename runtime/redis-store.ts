@@ -4,7 +4,8 @@
  * says `options.redis: true`.
  *
  * It does not import a Redis package: it is typed against the few node-redis (v5) client methods
- * it calls (`RedisStoreClient`), which a `createClient()` client has as it is.
+ * it calls (`RedisStoreClient`), which a `createClient()` client has as it is, and so does a
+ * Redis Cluster's `createCluster()` client: every call touches one key, so any slot will do.
  *
  * @example
  * import { createClient } from "redis";
