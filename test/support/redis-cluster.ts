@@ -7,12 +7,12 @@
  * removes the folder.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, REDIS_SERVER } from './redis-server.js';
+import { freePort, REDIS_SERVER, waitForPort } from './redis-server.js';
 import { tempDir } from './tmp.js';
 
+/** Debian's redis-tools; test/provision.js installs it with redis-server. */
 export const REDIS_CLI = '/usr/bin/redis-cli';
 
 export interface RedisClusterNode {
@@ -35,36 +35,11 @@ export interface RedisClusterServers {
   close(): Promise<void>;
 }
 
-export function redisClusterAvailable(): boolean {
-  return existsSync(REDIS_SERVER) && existsSync(REDIS_CLI);
-}
-
 /** Runs redis-cli against `port` (raw output); returns its output or throws with it. */
 export function cli(port: number, args: string[]): string {
   const result = spawnSync(REDIS_CLI, ['-h', '127.0.0.1', '-p', String(port), ...args], { encoding: 'utf8', timeout: 30_000 });
   if (result.status !== 0) throw new Error(`redis-cli ${args.join(' ')}: ${result.status} ${result.stdout}${result.stderr}`);
   return result.stdout;
-}
-
-/** Resolves once something accepts connections on `port`. */
-function waitForPort(port: number, child: ChildProcess, output: () => string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = (): void => {
-      if (child.exitCode !== null) return reject(new Error(`redis-server exited with ${child.exitCode}: ${output()}`));
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve();
-      });
-      socket.once('error', () => {
-        socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`redis-server did not listen on ${port} within ${timeoutMs} ms: ${output()}`));
-        else setTimeout(attempt, 25);
-      });
-    };
-    attempt();
-  });
 }
 
 /** Resolves once every node in `ports` reports `cluster_state:ok`. */
@@ -87,10 +62,10 @@ async function waitForClusterOk(ports: number[], timeoutMs = 30_000): Promise<vo
 export async function startRedisCluster(size = 3): Promise<RedisClusterServers> {
   const dir = tempDir('codegen-redis-cluster-');
   const ports: number[] = [];
-  // freePort closes its probe before answering: take distinct ports, and their bus ports (+10000) must be free too.
+  // Distinct ports whose cluster bus ports (+10000) are free too.
   while (ports.length < size) {
     const port = await freePort();
-    if (!ports.includes(port) && port + 10_000 <= 65_535) ports.push(port);
+    if (!ports.includes(port) && port + 10_000 <= 65_535 && (await freePort(port + 10_000)) !== 0) ports.push(port);
   }
   const nodes: RedisClusterNode[] = ports.map((port) => ({ port, socket: { host: '127.0.0.1', port } }));
   const children = new Map<number, ChildProcess>();

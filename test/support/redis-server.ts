@@ -26,12 +26,12 @@ export function redisAvailable(): boolean {
   return existsSync(REDIS_SERVER);
 }
 
-/** A TCP port nothing listens on right now. */
-export function freePort(): Promise<number> {
+/** A TCP port nothing listens on right now (`port`: whether that one is free, else 0). */
+export function freePort(port = 0): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.once('error', (error: NodeJS.ErrnoException) => (port && error.code === 'EADDRINUSE' ? resolve(0) : reject(error)));
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : 0;
       server.close(() => resolve(port));
@@ -40,7 +40,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Resolves once something accepts connections on `port`, rejects after `timeoutMs`. */
-function waitForPort(port: number, child: ChildProcess, output: () => string, timeoutMs = 10_000): Promise<void> {
+export function waitForPort(port: number, child: ChildProcess, output: () => string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   return new Promise((resolve, reject) => {
     const attempt = (): void => {
