@@ -117,12 +117,12 @@ describe('two generated REST servers on a Redis Cluster', () => {
 });
 
 /** Two event logs and two fan-outs, one cluster client each (as two processes), sharded pub/sub. */
-async function realtimePair(prefix: string): Promise<{ logs: RedisEventLog[]; fanOuts: RedisFanOut[] }> {
+async function realtimePair(prefix: string, timeoutMs?: number): Promise<{ logs: RedisEventLog[]; fanOuts: RedisFanOut[] }> {
   const logs: RedisEventLog[] = [];
   const fanOuts: RedisFanOut[] = [];
   for (let i = 0; i < 2; i++) {
     const cluster = await connectCluster();
-    const options = { prefix, sharded: true, onError: quiet };
+    const options = { prefix, sharded: true, onError: quiet, ...(timeoutMs ? { timeoutMs } : {}) };
     // A cluster subscribes on connections of its own (one per node), so it can be its own
     // subscriber; the fan-out makes one with cluster.duplicate() instead (both ways work).
     logs.push(new apps.realtime.RedisEventLog(cluster, { ...options, subscriber: cluster }));
@@ -258,7 +258,7 @@ describe('RedisFanOut on a Redis Cluster (sharded pub/sub)', () => {
 });
 
 describe('a Redis Cluster node going away (last: it stops a node)', () => {
-  it('REST answers 503 with Retry-After for the keys on that node, serves the others, never crashes, and recovers', async () => {
+  it('REST answers 503 with Retry-After for the keys on that node, serves the others, never crashes, and recovers (pub/sub and SSE too)', async () => {
     // Two instances whose rate-limit counters (every request increments one) live on different nodes.
     const reported: unknown[] = [];
     const instance = async (prefix: string) => {
@@ -267,17 +267,17 @@ describe('a Redis Cluster node going away (last: it stops a node)', () => {
       cleanups.push(() => running.close());
       return running;
     };
-    const nodeOf = (prefix: string) => keysPerNode(`${prefix}*`).findIndex((count) => count > 0);
+    const holding = (prefix: string) => servers.nodes[keysPerNode(`${prefix}*`).findIndex((count) => count > 0)];
     const first = `${randomUUID()}:`;
     const hit = await instance(first);
     expect((await fetch(`${hit.url}/v1/projects`, { headers: AUTH })).status).toBe(200);
-    const down = servers.nodes[nodeOf(first)]!;
+    const down = holding(first)!;
     let other: Running | undefined;
     while (!other) {
       const prefix = `${randomUUID()}:`;
       const candidate = await instance(prefix);
       expect((await fetch(`${candidate.url}/v1/projects`, { headers: AUTH })).status).toBe(200);
-      if (servers.nodes[nodeOf(prefix)] !== down) other = candidate;
+      if (holding(prefix) !== down) other = candidate;
     }
     // A fan-out topic on each side of the outage, heard on the other instance.
     const fanPrefix = `${randomUUID()}:`;
@@ -290,6 +290,19 @@ describe('a Redis Cluster node going away (last: it stops a node)', () => {
     const heard: string[] = [];
     await two!.subscribe(lostTopic, (message) => heard.push(message));
     await two!.subscribe(keptTopic, (message) => heard.push(message));
+    // An SSE feed whose stream and channel live on that node, with a stream open on A.
+    const feed = '/v1/tasks/events';
+    let ssePrefix = `${randomUUID()}:`;
+    while (servers.nodeOf(ssePrefix + feed) !== down) ssePrefix = `${randomUUID()}:`;
+    const sse = await realtimePair(ssePrefix, 500);
+    const a = await startRealtime(apps.realtime, sse.logs[0]!, sse.fanOuts[0]!);
+    const b = await startRealtime(apps.realtime, sse.logs[1]!, sse.fanOuts[1]!);
+    cleanups.push(
+      () => a.close(),
+      () => b.close(),
+    );
+    const stream = await openSse(`${a.url}${feed}`);
+    await until(() => shardChannelsPerNode(`${ssePrefix}${feed}`).some((count) => count > 0), "A's subscription");
 
     await servers.stop(down);
     const answer = await fetch(`${hit.url}/v1/projects`, { headers: AUTH });
@@ -307,6 +320,11 @@ describe('a Redis Cluster node going away (last: it stops a node)', () => {
     await expect(one!.publish(lostTopic, 'lost')).rejects.toThrow(apps.realtime.RedisUnavailableError);
     await one!.publish(keptTopic, 'kept');
     await until(() => heard.includes('kept'), 'the message on a running node');
+    // SSE: publishing rejects; a new stream is ended (the client retries), not left hanging.
+    await expect(b.server.publish.tasks('task.deleted', { id: randomUUID() })).rejects.toThrow(apps.realtime.RedisUnavailableError);
+    const late = await openSse(`${b.url}${feed}`, '0-0');
+    await late.ended;
+    expect(late.events).toEqual([]);
 
     await servers.start(down);
     await until(
@@ -326,5 +344,24 @@ describe('a Redis Cluster node going away (last: it stops a node)', () => {
       20_000,
     );
     expect(heard.filter((message) => message !== 'back')).toEqual(['kept']);
-  }, 60_000);
+    // The SSE stream opened before the outage gets what B publishes now, each event once, in order.
+    const published: string[] = [];
+    await until(
+      async () => {
+        const id = await b.server.publish.tasks('task.deleted', { id: randomUUID() }).catch(() => undefined);
+        if (id) published.push(id);
+        return stream.events.length > 0;
+      },
+      'the SSE stream to hear B again',
+      20_000,
+    );
+    const last = await b.server.publish.tasks('task.deleted', { id: randomUUID() });
+    published.push(last);
+    await until(() => stream.events.some((event) => event.id === last), 'the last event', 10_000);
+    // Exactly what the stream in Redis holds (a publish that timed out may still have been appended).
+    const logged = (await sse.logs[1]!.since(feed, '0-0')).map((event) => event.id);
+    expect(stream.events.map((event) => event.id)).toEqual(logged);
+    expect(logged).toEqual(expect.arrayContaining(published));
+    stream.close();
+  }, 90_000);
 });
