@@ -8,8 +8,10 @@
  * - `RedisFanOut` with sharded pub/sub (the WebSocket broadcast of the generated server, and typed
  *   topics over it): every subscriber gets every message, in order;
  * - each asks the nodes themselves where the keys and shard channels are: on more than one;
- * - one node stopped: REST answers 503 with Retry-After for the keys on it, the other nodes' keys
- *   still work, nothing crashes, and it all works again once the node is back.
+ * - one node stopped: REST answers 503 with Retry-After for the keys on it, publishing on its
+ *   channels rejects, the other nodes' keys and channels still work, nothing crashes, and it all
+ *   works again once the node is back (the subscriptions too: an SSE stream opened before the
+ *   outage gets exactly what its Redis stream holds).
  */
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
