@@ -25,9 +25,14 @@
  *                  (default http://localhost:5173,http://127.0.0.1:5173)
  *   HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS   HTTP/1.1 request head and whole-request time limits
  *                  (defaults 20000 and 60000; 408 after)
+ *   REDIS_URL      when set (redis://host:port), changes are published on Redis (out/grpc/pubsub.ts
+ *                  over `RedisFanOut`): several instances on one Redis share them, and every SyncTasks
+ *                  conversation hears the changes made on any of them; unset, in this process only
  */
-import { createGrpcServer } from '../../out/grpc/server.js';
-import { handlers, type User } from './handlers.js';
+import { createClient } from 'redis';
+import { createPubSub } from '../../out/grpc/pubsub.js';
+import { createGrpcServer, RedisFanOut } from '../../out/grpc/server.js';
+import { handlers, shareChanges, type User } from './handlers.js';
 import { corsOrigins, listenerLimits, setting, stopOnSignals } from '../shared/process.js';
 
 /** The demo tokens; a real server verifies a signed token or looks it up. */
@@ -39,6 +44,14 @@ const TOKENS: ReadonlyMap<string, User> = new Map([
 const READS = new Set(['GetTask', 'ListTasks', 'ListProjectTasks']);
 
 const origins = corsOrigins();
+
+// The changes' pub/sub: on Redis when REDIS_URL is set, else in this process.
+const redisUrl = process.env.REDIS_URL;
+const redis = redisUrl ? createClient({ url: redisUrl, disableOfflineQueue: true }) : undefined;
+redis?.on('error', (error: Error) => console.error(`example:grpc: redis: ${error.message}`));
+await redis?.connect();
+const fanOut = redis ? new RedisFanOut(redis) : undefined;
+await shareChanges(createPubSub(fanOut));
 
 const server = createGrpcServer<User>(handlers, {
   authenticate: (metadata) => {
@@ -61,4 +74,8 @@ server.server.on('error', (error) => {
 const port = await server.listen(setting('PORT', 0), '127.0.0.1');
 process.stdout.write(`listening on http://127.0.0.1:${port}\n`);
 
-stopOnSignals('example:grpc', undefined, () => server.close());
+stopOnSignals('example:grpc', undefined, async () => {
+  await server.close();
+  await fanOut?.close();
+  await redis?.close();
+});

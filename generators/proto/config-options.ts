@@ -3,6 +3,7 @@
  * confused with `options.ts`, which interprets options written inside `.proto` files.)
  */
 import type { OptionDeclarations, OptionValues } from '../core/config/option-types.js';
+import { REDIS_OPTION } from '../core/config/options.js';
 
 export const PROTO_OPTIONS = {
   includePaths: {
@@ -16,6 +17,7 @@ export const PROTO_OPTIONS = {
       "also write each message's and enum's proto3 JSON type (`TaskJson`) and type `toJson`/`fromJson` with it, as protoc-gen-es's `json_types=true`; default false",
     example: 'jsonTypes: true',
   },
+  redis: REDIS_OPTION,
 } as const satisfies OptionDeclarations;
 
 export type ProtoOptions = OptionValues<typeof PROTO_OPTIONS>;

@@ -23,7 +23,7 @@ export async function generateProto({ api, templates }: GeneratorContext<'proto'
   const files: GeneratedFile[] = emitMessages(proto, templates, { jsonTypes: api.options.jsonTypes === true });
   files.push(...emitCodecs(proto, templates));
   files.push(...emitJsonCodecs(proto, templates));
-  const services = await emitServices(proto, templates, api);
+  const services = await emitServices(proto, templates, api, { redis: api.options.redis === true });
   files.push(...services.files);
   return { files, userFiles: services.userFiles };
 }

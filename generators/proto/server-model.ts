@@ -93,8 +93,17 @@ function commentOf(
     (candidate) => candidate.path.length === path.length && candidate.path.every((part, i) => part === path[i]),
   );
   const text = [location?.leadingComments, location?.trailingComments]
-    .filter((part): part is string => !!part && part.trim() !== '')
+    .map((part) => withoutDirectives(part ?? ''))
+    .filter((part) => part.trim() !== '')
     .map((part) => part.replace(/^ /gm, '').trimEnd())
     .join('\n');
   return text === '' ? undefined : text;
+}
+
+/** A comment without its `codegen:` directive lines (topics.ts reads them): they are not documentation. */
+function withoutDirectives(comment: string): string {
+  return comment
+    .split('\n')
+    .filter((line) => !/^\s*codegen:/.test(line))
+    .join('\n');
 }

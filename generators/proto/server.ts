@@ -22,10 +22,19 @@ import type { MethodInfo, ServicesModel } from './server-model.js';
 import { streamsRequests, streamsResponses } from './service-files.js';
 import type { HandlerMemberContext, ServerContext } from './template-context.js';
 
-export function emitServer(model: ServicesModel, templates: TemplateRenderer, source: string, rest?: RestModel): GeneratedFile[] {
+export function emitServer(
+  model: ServicesModel,
+  templates: TemplateRenderer,
+  source: string,
+  rest?: RestModel,
+  options: {
+    /** The API's `options.redis`: server.ts also re-exports `RedisFanOut` (runtime/redis-fanout.ts), for `createPubSub`. */
+    redis?: boolean;
+  } = {},
+): GeneratedFile[] {
   const file = new FileBuilder('server.ts', [...model.services.map((service) => service.handlersType), 'GrpcServices', 'createGrpcServer']);
   // The package type the template's code prints; its runtime names come from {{runtime}}.
-  file.reexportRuntime('grpc-server');
+  file.reexportRuntime('grpc-server', ...(options.redis ? ['redis-pubsub', 'redis-fanout'] : []));
   const services = model.services.map((service) => {
     const rules = rest?.rulesOf(service);
     return {

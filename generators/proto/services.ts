@@ -14,12 +14,15 @@ import { emitQuery } from './query.js';
 import type { LoadedProto } from './load.js';
 import { describeRest, emitRest } from './rest.js';
 import { describeServices } from './server-model.js';
+import { emitPubSub } from './pubsub.js';
 import { emitServer } from './server.js';
+import { describeTopics } from './topics.js';
 
 export async function emitServices(
   proto: LoadedProto,
   templates: TemplateRenderer,
   api: ApiConfig,
+  options: { redis: boolean },
 ): Promise<Required<Pick<Generated, 'files' | 'userFiles'>>> {
   const model = describeServices(proto);
   if (model.services.length === 0) return { files: [], userFiles: [] };
@@ -27,10 +30,13 @@ export async function emitServices(
   const emit = api.emit;
   const rest = describeRest(proto, model);
   const server = emit.includes('server');
+  // Checked whatever is emitted, so a bad `codegen:topic` line fails every run alike.
+  const topics = describeTopics(model, proto);
   // The query options call the clients of client-web.ts: asking for them also writes the clients.
   const client = emit.includes('client') || emit.includes('query');
   const files = [
-    ...(server ? emitServer(model, templates, source, rest) : []),
+    ...(server ? emitServer(model, templates, source, rest, options) : []),
+    ...(server ? emitPubSub(model, topics, templates, source) : []),
     ...(client ? emitClients(model, templates, source) : []),
     ...(emit.includes('query') ? [emitQuery(model, templates, source, api.name)] : []),
     ...emitRest(rest, templates, source, { server, client }),

@@ -344,3 +344,46 @@ export interface ProtoMutationContext extends ProtoMethodOptionsContext {
   /** The changed messages those reads answer with, for the docs. */
   typesList: string;
 }
+
+/**
+ * `pubsub.ts`: the typed topics of the streaming methods, by service, and `createPubSub(fanOut)`.
+ * The template places the file's imports and re-exports with `{{importBlock}}` and `{{exportBlock}}`.
+ * @template proto/pubsub.ts.hbs
+ */
+export interface PubSubContext extends HeaderContext {
+  /** The runtime's `FanOut` type, as imported. */
+  fanOut: string;
+  /** The runtime's `MemoryFanOut`, as imported: the default fan-out. */
+  memoryFanOut: string;
+  /** Each topic once (a shared one serves several methods), as a local of `createPubSub`. */
+  topics: {
+    /** The local's JSDoc, indented for the function body: the methods sharing it; empty for a topic of one method. */
+    doc: string;
+    /** The local's name (`syncTasks`). */
+    local: string;
+    /** The bound topic, constructed: `new StreamTopic(fanOut, new Topic<…>("…", noKey, binaryTopicCodec(TaskEventCodec)))`. */
+    init: string;
+  }[];
+  /** The services with at least one topic, in declaration order. */
+  services: {
+    /** The topics interface's JSDoc. */
+    doc: string;
+    /** The service's full proto name (`acme.tasks.v1.TaskService`). */
+    typeName: string;
+    /** The service's key (`TaskService`), as in `GrpcServices`, as a property key. */
+    key: string;
+    /** The topics interface's name (`TaskServiceTopics`). */
+    topicsType: string;
+    /** One per streaming method with a topic. */
+    members: {
+      /** The rpc's comment and what its topic carries, indented for an interface member. */
+      doc: string;
+      /** The method's name (`syncTasks`), as a property key. */
+      name: string;
+      /** The bound topic's type (`StreamTopic<TaskEvent>`, `KeyedStreamTopic<Pick<…>, Task>`). */
+      type: string;
+      /** Its entry in `createPubSub`'s result: `syncTasks`, or `watchTasks: taskChanges` for a shared topic. */
+      entry: string;
+    }[];
+  }[];
+}

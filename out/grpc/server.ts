@@ -71,6 +71,12 @@ export {
   type MaybePromise,
   ServingStatus,
 } from "./runtime/grpc-server.js";
+export {
+  RedisFanOut,
+  type RedisFanOutClient,
+  type RedisFanOutOptions,
+} from "./runtime/redis-fanout.js";
+export { type RedisSubscriber, RedisUnavailableError } from "./runtime/redis-pubsub.js";
 
 /**
  * Tasks of projects. Every call needs `authorization: Bearer <token>` metadata.

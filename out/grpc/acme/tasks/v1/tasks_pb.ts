@@ -412,6 +412,7 @@ export const TaskService: GenService<{
 
   /**
    * The tasks of a project, streamed one by one (server streaming).
+   * codegen:topic none
    *
    * @generated from rpc acme.tasks.v1.TaskService.ListTasks
    */
