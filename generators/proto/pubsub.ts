@@ -53,8 +53,11 @@ export function emitPubSub(
   const taken = new Set([...file.names(), 'fanOut']);
   const locals = topics.map((topic) => uniqueName(topic.methods[0]!.method.name, taken));
 
+  const example = topics.find((topic) => topic.key.length === 0) ?? topics[0]!;
+  const { service: exampleService, method: exampleMethod } = example.methods[0]!;
   const context: PubSubContext = {
     source,
+    example: propertyAccess(propertyAccess('pubsub', exampleService.key), exampleMethod.name),
     fanOut: file.use(runtimeSymbol('FanOut')),
     memoryFanOut: file.use(runtimeSymbol('MemoryFanOut')),
     topics: topics.map((topic, index) => ({

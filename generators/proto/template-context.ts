@@ -351,6 +351,8 @@ export interface ProtoMutationContext extends ProtoMethodOptionsContext {
  * @template proto/pubsub.ts.hbs
  */
 export interface PubSubContext extends HeaderContext {
+  /** A topic without a key (else the first), as the file's usage example reaches it: `pubsub.TaskService.syncTasks`. */
+  example: string;
   /** The runtime's `FanOut` type, as imported. */
   fanOut: string;
   /** The runtime's `MemoryFanOut`, as imported: the default fan-out. */

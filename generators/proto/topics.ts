@@ -196,7 +196,7 @@ function keySignature(key: readonly DescField[]): string {
   return key
     .map(
       (field) =>
-        `${field.name}: ${field.fieldKind === 'enum' ? field.enum.typeName : ScalarType[field.fieldKind === 'scalar' ? field.scalar : 0]}`,
+        `${field.name}: ${field.fieldKind === 'enum' ? field.enum.typeName : field.fieldKind === 'scalar' ? ScalarType[field.scalar] : field.fieldKind}`,
     )
     .join(', ');
 }

@@ -8,8 +8,8 @@
  *
  * ```ts
  * const pubsub = createPubSub(fanOut);
- * await pubsub.TaskService.syncTasks.publish(event);
- * for await (const event of await pubsub.TaskService.syncTasks.subscribe({ signal: context.signal })) yield event;
+ * await pubsub.TaskService.syncTasks.publish(message);
+ * for await (const message of await pubsub.TaskService.syncTasks.subscribe({ signal: context.signal })) yield message;
  * ```
  */
 import { TaskEventCodec } from "./acme/tasks/v1/tasks_codec.js";
