@@ -49,6 +49,7 @@ describe('generated code', () => {
       'client-web.ts',
       'client.ts',
       'http-rules.ts',
+      'pubsub.ts',
       'runtime/client-common.ts',
       'runtime/cors-policy.ts',
       'runtime/grpc-admission.ts',
@@ -58,6 +59,7 @@ describe('generated code', () => {
       'runtime/grpc-http2.ts',
       'runtime/grpc-limits.ts',
       'runtime/grpc-node-client.ts',
+      'runtime/grpc-pubsub.ts',
       'runtime/grpc-reflection.ts',
       'runtime/grpc-rest-client.ts',
       'runtime/grpc-server.ts',
@@ -70,6 +72,8 @@ describe('generated code', () => {
       'runtime/proto-json.ts',
       'runtime/proto-reader.ts',
       'runtime/proto-writer.ts',
+      'runtime/pubsub.ts',
+      'runtime/topic.ts',
       'server.ts',
     ]);
   });

@@ -74,7 +74,12 @@ async function publish(kind: TaskEvent_Kind, task: Task): Promise<void> {
   own.push(event);
   // Echoes lost while Redis was away must not pile up.
   if (own.length > 1000) own.shift();
-  await pubsub.TaskService.syncTasks.publish(event);
+  try {
+    await pubsub.TaskService.syncTasks.publish(event);
+  } catch (error) {
+    // Redis unreachable (RedisUnavailableError): applied here, but no other instance heard of it.
+    throw new ConnectError('the change was made but could not be shared; try again', Code.Unavailable, undefined, undefined, error);
+  }
 }
 
 function found(id: string): Task {
