@@ -49,7 +49,11 @@ class Conversation {
   private readonly call: Duplex;
   private waiters = new Set<() => void>();
 
-  /** Its own client, so its own HTTP/2 connection to nginx, as separate users have. */
+  /**
+   * Its own client, so its own HTTP/2 connection to nginx, as separate users have. (With every
+   * conversation on one connection, nginx 1.22 stalled the survivors' streams once another
+   * instance was killed, and reset them 60 s later; see ARCHITECTURE.md, "gRPC pub/sub".)
+   */
   private readonly client: grpc.Client;
 
   constructor(readonly name: string) {
