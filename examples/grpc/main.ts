@@ -50,7 +50,7 @@ const redisUrl = process.env.REDIS_URL;
 const redis = redisUrl ? createClient({ url: redisUrl, disableOfflineQueue: true }) : undefined;
 redis?.on('error', (error: Error) => console.error(`example:grpc: redis: ${error.message}`));
 await redis?.connect();
-const fanOut = redis ? new RedisFanOut(redis) : undefined;
+const fanOut = redis ? new RedisFanOut(redis, { prefix: 'grpc:' }) : undefined;
 await shareChanges(createPubSub(fanOut));
 
 const server = createGrpcServer<User>(handlers, {
