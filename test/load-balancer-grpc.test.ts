@@ -12,8 +12,8 @@
  *   order: Redis delivers a channel's messages in the order it took them);
  * - an instance killed with SIGKILL ends its conversations with an error status; their clients
  *   open new ones through nginx, which land on the survivors, and hear every change published
- *   after they are subscribed again. What was published while they were away is not replayed:
- *   a gRPC stream has no resume protocol, and the pub/sub is Redis pub/sub (at most once).
+ *   after they are subscribed again. What was published while they were away is not replayed
+ *   (asserted): a gRPC stream has no resume protocol, and the pub/sub is Redis pub/sub (at most once).
  */
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -280,6 +280,10 @@ describe('three gRPC example instances behind nginx (grpc_pass), one Redis', () 
     victim.child.kill('SIGKILL');
     const statuses = await Promise.all(onVictim.map((conversation) => conversation.ended));
     for (const status of statuses) expect([grpc.status.UNAVAILABLE, grpc.status.INTERNAL]).toContain(status.code);
+    // A change made while their clients are away: the survivors hear it, the reopened never will.
+    survivors[0]!.create('while away');
+    await Promise.all(survivors.map((conversation) => conversation.hears('KIND_CREATED while away')));
+
     // Their clients open new conversations through nginx: they land on the instances still up.
     const reopened = await open(onVictim.length, 'r');
     for (const upstream of await Promise.all(reopened.map((conversation) => conversation.upstream))) {
@@ -302,6 +306,14 @@ describe('three gRPC example instances behind nginx (grpc_pass), one Redis', () 
     }
     reopened[0]!.create('after end');
     await expectHeardByAll(listeners, start, 'KIND_CREATED after end', [...sent, unaryCreated]);
+    // Not kept: what was published before a conversation subscribed (no resume in gRPC streams).
+    for (const conversation of reopened) {
+      const before = conversation.heard.slice(0, conversation.heard.indexOf(start));
+      expect(
+        before.every((line) => line.startsWith('KIND_CREATED ready r')),
+        `${conversation.name} heard ${before.join(', ')}`,
+      ).toBe(true);
+    }
     for (const conversation of listeners) conversation.end();
     for (const status of await Promise.all(listeners.map((conversation) => conversation.ended))) expect(status.code).toBe(grpc.status.OK);
   }, 180_000);
