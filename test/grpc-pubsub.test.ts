@@ -218,6 +218,12 @@ ${rpcs}
     );
   });
 
+  it('a directive after the rpc, where it is not read, is an error at the rpc', async () => {
+    expect(await failure('  rpc W(Req) returns (stream Res); // codegen:topic x')).toMatch(
+      /bad\.proto:7:3: error: a codegen: line after W is not read/,
+    );
+  });
+
   it('every problem at once, each located: name, key fields, sharing, call mode', async () => {
     const message = await failure(
       [

@@ -18,7 +18,8 @@
  *   (`Pick<WatchTasksRequest, "projectId">`), so a request is a key.
  * - `codegen:topic none`: no topic for the method (a listing rather than a live feed).
  *
- * Any other comment line starting with `codegen:` is an error located at it (file:line:col).
+ * Any other comment line starting with `codegen:` is an error located at it (file:line:col), and
+ * so is one in the comment after an rpc, where it would not be read.
  */
 import type { DescField, DescMethod } from '@bufbuild/protobuf';
 import { ScalarType } from '@bufbuild/protobuf';
@@ -105,6 +106,15 @@ function topicDirective(method: DescMethod, proto: LoadedProto, problems: Diagno
     (candidate) => candidate.path.length === path.length && candidate.path.every((part, i) => part === path[i]),
   );
   const lines = (location?.leadingComments ?? '').replace(/\n$/, '').split('\n');
+  // Read in the leading comment only: one elsewhere would be silently ignored (and left out of the docs).
+  if ((location?.trailingComments ?? '').split('\n').some((line) => DIRECTIVE.test(line)) && location && location.span.length >= 2)
+    problems.push(
+      located(
+        { file: proto.displayNames.get(file.proto.name) ?? file.proto.name, line: location.span[0]! + 1, column: location.span[1]! + 1 },
+        `a codegen: line after ${method.name} is not read`,
+        'write it in the comment right above the rpc',
+      ),
+    );
   let found: Directive | undefined;
   lines.forEach((line, index) => {
     const match = DIRECTIVE.exec(line);
