@@ -5,8 +5,9 @@
  *
  * `publish` is `PUBLISH <prefix><topic>`; `subscribe` is one `SUBSCRIBE` per topic, on one
  * subscriber connection shared by every topic of the process (and by a `RedisEventLog` given the
- * same `subscriber`). Like Redis pub/sub itself, delivery is at most once: what is published
- * while an instance's subscriber is disconnected does not reach that instance's sockets.
+ * same `subscriber`); with `sharded: true` (a Redis Cluster) they are `SPUBLISH` and `SSUBSCRIBE`.
+ * Like Redis pub/sub itself, delivery is at most once: what is published while an instance's
+ * subscriber is disconnected does not reach that instance's sockets.
  *
  * @example
  * import { createClient } from "redis";
@@ -34,6 +35,8 @@ export { RedisUnavailableError } from "./redis-pubsub.js";
  */
 export interface RedisFanOutClient extends RedisConnection {
   publish(channel: string, message: string): Promise<unknown>;
+  /** SPUBLISH, for `sharded: true`. */
+  sPublish?(channel: string, message: string): Promise<unknown>;
 }
 
 /** @public */
@@ -57,12 +60,16 @@ export class RedisFanOut implements FanOut {
   ) {
     this.prefix = options.prefix ?? "ws:";
     this.subscriptions = new RedisSubscriptions(client, options, "RedisFanOut");
+    if (this.subscriptions.sharded && !client.sPublish)
+      throw new TypeError("RedisFanOut: sharded pub/sub needs a client with sPublish (node-redis v5)");
   }
 
   async publish(topic: string, message: string): Promise<void> {
     const channel = this.prefix + topic;
-    await redisCall(this.client, `RedisFanOut: PUBLISH ${channel}`, this.subscriptions.timeoutMs, () =>
-      this.client.publish(channel, message),
+    const { client } = this;
+    const sharded = this.subscriptions.sharded;
+    await redisCall(client, `RedisFanOut: ${sharded ? "SPUBLISH" : "PUBLISH"} ${channel}`, this.subscriptions.timeoutMs, () =>
+      sharded && client.sPublish ? client.sPublish(channel, message) : client.publish(channel, message),
     );
   }
 

@@ -9,10 +9,23 @@
  * `subscriber` (e.g. `await client.duplicate().connect()`, and the same one to the event log and
  * the fan-out, so a process holds one), or leave it out and one is duplicated from the client on
  * first use and closed by `close()`.
+ *
+ * With `sharded: true` the channels are shard channels (SPUBLISH/SSUBSCRIBE, Redis 7.0+): on a
+ * Redis Cluster a plain PUBLISH is forwarded to every node, whereas a shard channel lives on the
+ * node that owns its slot, so pub/sub scales with the nodes like the keys do. A node-redis
+ * cluster (`createCluster`) satisfies these interfaces too, and may be its own `subscriber`: it
+ * subscribes on a connection of its own per node.
  */
 
 /** Called with each message of a subscribed pub/sub channel. */
 export type RedisMessageListener = (message: string, channel: string) => void;
+
+/**
+ * What node-redis calls with a message: always strings here (buffers come only in its buffer
+ * mode, which this runtime never asks for), but a cluster client types its listeners as taking
+ * either, so this one must accept both.
+ */
+export type RedisRawListener = (message: string | Uint8Array, channel: string | Uint8Array) => void;
 
 /**
  * A connection that subscribes (node-redis: a client, used for nothing else).
@@ -20,11 +33,18 @@ export type RedisMessageListener = (message: string, channel: string) => void;
  */
 export interface RedisSubscriber {
   /** Resolves once Redis confirmed the subscription. */
-  subscribe(channel: string, listener: RedisMessageListener): Promise<unknown>;
+  subscribe(channel: string, listener: RedisRawListener): Promise<unknown>;
   /** Removes `listener`; node-redis unsubscribes from Redis when it was the channel's last. */
-  unsubscribe(channel: string, listener: RedisMessageListener): Promise<unknown>;
+  unsubscribe(channel: string, listener: RedisRawListener): Promise<unknown>;
+  /** SSUBSCRIBE, for `sharded: true` (on a cluster, at the node owning the channel's slot). */
+  sSubscribe?(channel: string, listener: RedisRawListener): Promise<unknown>;
+  /** SUNSUBSCRIBE, for `sharded: true`. */
+  sUnsubscribe?(channel: string, listener: RedisRawListener): Promise<unknown>;
   readonly isReady?: boolean;
-  /** node-redis emits "ready" after every (re)connection and "error" on every failure. */
+  /**
+   * node-redis emits "ready" after every (re)connection and "error" on every failure (a cluster
+   * emits no "ready": its node connections resubscribe on their own).
+   */
   on?(event: "ready" | "error", listener: (error?: unknown) => void): unknown;
 }
 
@@ -50,6 +70,12 @@ export interface RedisPubSubOptions {
   timeoutMs?: number;
   /** Told of connection errors and of anything lost to them. Default: `console.error`, at most once per 10 s. */
   onError?: (error: unknown) => void;
+  /**
+   * Sharded pub/sub: SPUBLISH/SSUBSCRIBE instead of PUBLISH/SUBSCRIBE. Set it on a Redis Cluster
+   * (where PUBLISH reaches every node); needs Redis 7.0 or later. Every instance sharing the
+   * channels must agree: a shard channel does not hear a PUBLISH. Default false.
+   */
+  sharded?: boolean;
 }
 
 /**
@@ -90,6 +116,10 @@ export async function redisCall<T>(
   }
 }
 
+function asText(value: string | Uint8Array): string {
+  return typeof value === "string" ? value : new TextDecoder().decode(value);
+}
+
 /** A logger that drops repeats within `intervalMs` (a reconnect loop reports an error per attempt). */
 export function throttledLog(prefix: string, intervalMs = 10_000): (error: unknown) => void {
   let last = -Infinity;
@@ -104,7 +134,7 @@ export function throttledLog(prefix: string, intervalMs = 10_000): (error: unkno
 interface ChannelEntry {
   listeners: Set<RedisMessageListener>;
   /** Calls every listener; the one function node-redis knows for this channel. */
-  dispatch: RedisMessageListener;
+  dispatch: RedisRawListener;
   subscribed: boolean;
   /** Subscribe and unsubscribe calls of this channel run one after the other. */
   chain: Promise<void>;
@@ -122,6 +152,7 @@ export class RedisSubscriptions {
   private closed = false;
   readonly timeoutMs: number;
   readonly onError: (error: unknown) => void;
+  readonly sharded: boolean;
 
   constructor(
     private readonly client: RedisConnection,
@@ -133,6 +164,9 @@ export class RedisSubscriptions {
     if (!(this.timeoutMs > 0))
       throw new RangeError(`${logPrefix}: timeoutMs must be a positive number of milliseconds, not ${this.timeoutMs}`);
     this.onError = options.onError ?? throttledLog(logPrefix);
+    this.sharded = options.sharded ?? false;
+    if (this.sharded && this.given && !(this.given.sSubscribe && this.given.sUnsubscribe))
+      throw new TypeError(`${logPrefix}: sharded pub/sub needs a subscriber with sSubscribe and sUnsubscribe (node-redis v5)`);
     this.given?.on?.("ready", () => this.reconnected());
   }
 
@@ -142,7 +176,9 @@ export class RedisSubscriptions {
     let entry = this.channels.get(channel);
     if (!entry) {
       const listeners = new Set<RedisMessageListener>();
-      const dispatch: RedisMessageListener = (message, name) => {
+      const dispatch: RedisRawListener = (raw, rawName) => {
+        const message = asText(raw);
+        const name = asText(rawName);
         for (const each of listeners) {
           try {
             each(message, name);
@@ -201,25 +237,38 @@ export class RedisSubscriptions {
       const wanted = entry.listeners.size > 0 && !this.closed;
       if (wanted && !entry.subscribed) {
         const subscriber = await this.subscriber();
+        const [subscribe, unsubscribe] = this.commands(subscriber);
         try {
-          await redisCall(subscriber, `SUBSCRIBE ${channel}`, this.timeoutMs, () => subscriber.subscribe(channel, entry.dispatch));
+          await redisCall(subscriber, `${this.sharded ? "SSUBSCRIBE" : "SUBSCRIBE"} ${channel}`, this.timeoutMs, () =>
+            subscribe(channel, entry.dispatch),
+          );
         } catch (error) {
           // It may still go through later: take the listener back out of node-redis.
-          subscriber.unsubscribe(channel, entry.dispatch).catch(() => {});
+          unsubscribe(channel, entry.dispatch).catch(() => {});
           throw error;
         }
         entry.subscribed = true;
       } else if (!wanted && entry.subscribed) {
         entry.subscribed = false;
         const subscriber = await this.subscriber();
-        await redisCall(subscriber, `UNSUBSCRIBE ${channel}`, this.timeoutMs, () => subscriber.unsubscribe(channel, entry.dispatch)).catch(
-          (error: unknown) => this.report(error),
-        );
+        const [, unsubscribe] = this.commands(subscriber);
+        await redisCall(subscriber, `${this.sharded ? "SUNSUBSCRIBE" : "UNSUBSCRIBE"} ${channel}`, this.timeoutMs, () =>
+          unsubscribe(channel, entry.dispatch),
+        ).catch((error: unknown) => this.report(error));
       }
       if (entry.listeners.size === 0 && !entry.subscribed && this.channels.get(channel) === entry) this.channels.delete(channel);
     });
     entry.chain = step.catch(() => {});
     return step;
+  }
+
+  /** The subscriber's (un)subscribe methods for this mode, bound to it. */
+  private commands(subscriber: RedisSubscriber): [RedisSubscriber["subscribe"], RedisSubscriber["unsubscribe"]] {
+    if (!this.sharded) return [subscriber.subscribe.bind(subscriber), subscriber.unsubscribe.bind(subscriber)];
+    const { sSubscribe, sUnsubscribe } = subscriber;
+    if (!sSubscribe || !sUnsubscribe)
+      throw new TypeError(`${this.logPrefix}: sharded pub/sub needs a subscriber with sSubscribe and sUnsubscribe (node-redis v5)`);
+    return [sSubscribe.bind(subscriber), sUnsubscribe.bind(subscriber)];
   }
 
   private subscriber(): Promise<RedisSubscriber> {
