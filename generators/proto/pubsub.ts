@@ -12,6 +12,7 @@
 import type { DescField } from '@bufbuild/protobuf';
 import { wktPublicImportPaths } from '@bufbuild/protobuf/codegenv2';
 import { FileBuilder, runtimeSymbol, symbol, type ImportSymbol } from '../core/builder/file.js';
+import { callExpression } from '../core/builder/layout.js';
 import { jsDoc, objectProperty, propertyAccess, propertyKey, stringLiteral, uniqueName } from '../core/builder/names.js';
 import type { GeneratedFile } from '../core/pipeline/output.js';
 import type { TemplateRenderer } from '../core/pipeline/templates.js';
@@ -47,7 +48,22 @@ export function emitPubSub(
     const topicClass = file.use(runtimeSymbol('Topic'));
     return {
       type: `${bound}<${key === undefined ? '' : `${key}, `}${payload}>`,
-      init: `new ${bound}(fanOut, new ${topicClass}<${key ?? 'undefined'}, ${payload}>(${stringLiteral(topic.name)}, ${keyParts}, ${codec}))`,
+      /** The bound topic's construction, laid out after `before` (its line's start). */
+      init: (before: string) =>
+        callExpression(
+          `new ${bound}`,
+          [
+            'fanOut',
+            callExpression(
+              `new ${topicClass}<${key ?? 'undefined'}, ${payload}>`,
+              [stringLiteral(topic.name), keyParts, codec],
+              '    ',
+              ',',
+            ),
+          ],
+          before,
+          ';',
+        ),
     };
   });
   const taken = new Set([...file.names(), 'fanOut']);
@@ -63,7 +79,7 @@ export function emitPubSub(
     topics: topics.map((topic, index) => ({
       doc: topic.methods.length > 1 ? jsDoc([`Shared by ${topic.methods.map(({ method }) => methodName(method)).join(', ')}.`], '  ') : '',
       local: locals[index]!,
-      init: printed[index]!.init,
+      init: printed[index]!.init(`  const ${locals[index]!} = `),
     })),
     services: services.map((service) => {
       const members = topics.flatMap((topic, index) =>

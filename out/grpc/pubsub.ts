@@ -47,7 +47,14 @@ export interface PubSub {
  * that creates its pub/sub on the same Redis shares the topics.
  */
 export function createPubSub(fanOut: FanOut = new MemoryFanOut()): PubSub {
-  const syncTasks = new StreamTopic(fanOut, new Topic<undefined, TaskEvent>("acme.tasks.v1.TaskService/SyncTasks", noKey, binaryTopicCodec(TaskEventCodec)));
+  const syncTasks = new StreamTopic(
+    fanOut,
+    new Topic<undefined, TaskEvent>(
+      "acme.tasks.v1.TaskService/SyncTasks",
+      noKey,
+      binaryTopicCodec(TaskEventCodec),
+    ),
+  );
   return {
     TaskService: {
       syncTasks,
