@@ -10,7 +10,18 @@
  * every instance on one Redis.
  */
 import type { FanOut } from "./pubsub.js";
-import { Topic, type TopicKeyPart } from "./topic.js";
+import { Topic, type TopicCodec, type TopicKeyPart } from "./topic.js";
+
+/** @public */
+export interface PubSubOptions {
+  /**
+   * How payloads travel as text; default JSON, which turns a `Date` into a string and has no
+   * `bigint`, `Map` or `undefined`. Give one that keeps them (e.g. superjson's
+   * `{ encode: stringify, decode: parse }`) when a mapped type or a custom scalar's value is not
+   * plain JSON. Memory and Redis both encode, so one process shows what several instances will see.
+   */
+  codec?: TopicCodec<unknown>;
+}
 
 /** @public */
 export interface FieldSubscribeOptions<Args, Payload> {
@@ -56,9 +67,11 @@ export class SubscriptionTopic<Field extends string, Args, KeyName extends keyof
     private readonly fanOut: FanOut,
     private readonly field: Field,
     keyNames: readonly KeyName[],
+    codec?: TopicCodec<unknown>,
   ) {
     // The key's arguments are scalars or enums (the generator's rule), so each is a key part.
-    this.topic = new Topic<Pick<Args, KeyName>, Payload>(field, (key) => keyNames.map((name) => key[name] as TopicKeyPart));
+    const keyParts = (key: Pick<Args, KeyName>) => keyNames.map((name) => key[name] as TopicKeyPart);
+    this.topic = new Topic<Pick<Args, KeyName>, Payload>(field, keyParts, codec as TopicCodec<Payload> | undefined);
   }
 
   /** Sends `payload` to every subscriber of the key, on every instance the fan-out reaches. */

@@ -49,7 +49,7 @@ interface FieldTopic {
 type FieldName = 'taskChanged' | 'tick' | 'delete' | 'task' | 'search';
 type PubSubLike = Record<FieldName, FieldTopic>;
 interface PubSubModule {
-  createPubSub(fanOut?: unknown): PubSubLike;
+  createPubSub(fanOut?: unknown, options?: { codec?: { encode(payload: unknown): string; decode(text: string): unknown } }): PubSubLike;
 }
 
 describe('pubsub.ts', () => {
@@ -80,7 +80,7 @@ describe('pubsub.ts', () => {
       Object.values(fields).map((field) => [field.name, field.args.filter(isKeyArgument).map((arg) => arg.name)]),
     );
     expect(keyed).toEqual({ taskChanged: ['projectId', 'kind', 'limit'], tick: [], delete: ['id'], task: ['id', 'flag'], search: [] });
-    expect(file('pubsub.ts')).toContain('new SubscriptionTopic(fanOut, "taskChanged", ["projectId", "kind", "limit"])');
+    expect(file('pubsub.ts')).toContain('new SubscriptionTopic(fanOut, "taskChanged", ["projectId", "kind", "limit"], options.codec)');
   });
 
   it('escapes descriptions and names: no comment ends early, reserved names are numbered or suffixed', () => {
@@ -194,6 +194,30 @@ describe('the generated pub/sub at work, under graphql-js', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await clients[0]!.pubSubNumSub(channel)).toEqual({ [channel]: 0 });
   }, 60_000);
+
+  it('takes a codec for payloads JSON does not keep (memory encodes as Redis does)', async () => {
+    const when = new Date('2026-11-27T01:30:00Z');
+    const plain = module.createPubSub();
+    const plainEvents = await plain.tick.subscribe({});
+    await plain.tick.publish(when);
+    // JSON turns a Date into a string: what a second instance would get, shown by one process too.
+    expect(await plainEvents.next()).toEqual({ done: false, value: { tick: when.toISOString() } });
+    const dates = {
+      encode: (payload: unknown) => JSON.stringify(payload instanceof Date ? { $date: payload.toISOString() } : payload),
+      decode: (text: string) => {
+        const value: unknown = JSON.parse(text);
+        return value !== null && typeof value === 'object' && '$date' in value ? new Date(String(value.$date)) : value;
+      },
+    };
+    const coded = module.createPubSub(undefined, { codec: dates });
+    const codedEvents = await coded.tick.subscribe({});
+    await coded.tick.publish(when);
+    const next = await codedEvents.next();
+    expect((next.value as { tick: unknown }).tick).toBeInstanceOf(Date);
+    expect(next.value).toEqual({ tick: when });
+    await plainEvents.return?.();
+    await codedEvents.return?.();
+  });
 
   it('ends a subscription when its signal aborts', async () => {
     const pubsub = module.createPubSub();

@@ -67,12 +67,13 @@ export function pubsubContext(schema: GraphQLSchema): { context: Omit<PubSubCont
       doc: jsDoc([field.description ?? undefined, `\`${type.name}.${field.name}\`, ${keyText}.`, filterText], '  '),
       key,
       type: `  readonly ${key}: ${oneLine};`.length <= 100 ? oneLine : `${topic}<\n${typeArgs.map((arg) => `    ${arg}`).join(',\n')}\n  >`,
-      init: `new ${topic}(fanOut, ${name}, [${keys.map(stringLiteral).join(', ')}])`,
+      init: `new ${topic}(fanOut, ${name}, [${keys.map(stringLiteral).join(', ')}], options.codec)`,
       access: propertyAccess('pubsub', field.name),
       publishArgs: keys.length ? `{ ${keys.join(', ')} }, payload` : 'payload',
     };
   });
   const fanOut = file.use(runtimeSymbol('FanOut', 'pubsub'));
   const memory = file.use(runtimeSymbol('MemoryFanOut', 'pubsub'));
-  return { file, context: { fields, fanOut, memory } };
+  const options = file.use(runtimeSymbol('PubSubOptions', 'graphql-pubsub'));
+  return { file, context: { fields, fanOut, memory, options } };
 }

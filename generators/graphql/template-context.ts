@@ -220,6 +220,8 @@ export interface PubSubContext extends HeaderContext {
   fanOut: string;
   /** The local name of the runtime's `MemoryFanOut`, the default fan-out. */
   memory: string;
+  /** The local name of the runtime's `PubSubOptions` (the payload codec). */
+  options: string;
 }
 
 /** One `Subscription` field's member of `PubSub`. */

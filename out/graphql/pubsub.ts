@@ -3,7 +3,8 @@
  * Typed publish/subscribe for the schema's `Subscription` fields: `createPubSub(fanOut)` gives one
  * topic per field. A field's required arguments of a scalar or enum type form its key (which
  * stream an event belongs to); its other arguments are for each subscriber's `filter`. Payloads
- * are the fields' resolver-side values (`SubscriptionPayloads` in types.ts) and travel as JSON.
+ * are the fields' resolver-side values (`SubscriptionPayloads` in types.ts) and travel as JSON
+ * (or `options.codec`).
  * `subscribe` resolves once the fan-out confirmed the subscription, so an event published after
  * graphql-js started the subscription reaches it; `MemoryFanOut` (the default) reaches this
  * process, `RedisFanOut` (`options.redis`) every instance on one Redis.
@@ -14,7 +15,7 @@
  * // its resolver: subscribe: (_parent, args, { pubsub }) => pubsub.taskChanged.subscribe(args)
  * ```
  */
-import { SubscriptionTopic } from "./runtime/graphql-pubsub.js";
+import { type PubSubOptions, SubscriptionTopic } from "./runtime/graphql-pubsub.js";
 import { type FanOut, MemoryFanOut } from "./runtime/pubsub.js";
 import type { SubscriptionPayloads, SubscriptionTaskChangedArgs } from "./types.js";
 
@@ -22,6 +23,7 @@ export {
   type FieldEvents,
   type FieldSubscribeOptions,
   type PublishArgs,
+  type PubSubOptions,
   SubscriptionTopic,
 } from "./runtime/graphql-pubsub.js";
 export { type FanOut, MemoryFanOut } from "./runtime/pubsub.js";
@@ -46,9 +48,12 @@ export interface PubSub {
   >;
 }
 
-/** Every field's topic over `fanOut`: `MemoryFanOut` for one process, a `RedisFanOut` for several. */
-export function createPubSub(fanOut: FanOut = new MemoryFanOut()): PubSub {
+/**
+ * Every field's topic over `fanOut`: `MemoryFanOut` for one process, a `RedisFanOut` for several.
+ * `options.codec` replaces JSON where payloads hold what JSON does not keep (a `Date`, a `bigint`).
+ */
+export function createPubSub(fanOut: FanOut = new MemoryFanOut(), options: PubSubOptions = {}): PubSub {
   return {
-    taskChanged: new SubscriptionTopic(fanOut, "taskChanged", ["projectId"]),
+    taskChanged: new SubscriptionTopic(fanOut, "taskChanged", ["projectId"], options.codec),
   };
 }
