@@ -50,16 +50,19 @@ class Conversation {
   private waiters = new Set<() => void>();
 
   /**
-   * Its own client, so its own HTTP/2 connection to nginx, as separate users have. (With every
-   * conversation on one connection, nginx 1.22 stalled the survivors' streams once another
-   * instance was killed, and reset them 60 s later; see ARCHITECTURE.md, "gRPC pub/sub".)
+   * A client per conversation; grpc-js multiplexes them all on one HTTP/2 connection to nginx, as
+   * one client process does. Keepalive pings, as README advises behind nginx: without them nginx
+   * 1.22 leaves a shared connection's frames unsent after an upstream dies (neither the dead
+   * streams' resets nor the survivors' messages) until the client sends something, and that can be
+   * never; a ping every 2 s wakes it.
    */
   private readonly client: grpc.Client;
 
   constructor(readonly name: string) {
     this.client = new TaskService(`127.0.0.1:${nginx.grpcPort}`, grpc.credentials.createInsecure(), {
-      // grpc-js shares a connection between clients of one target unless told not to.
-      'grpc.use_local_subchannel_pool': 1,
+      'grpc.keepalive_time_ms': 2000,
+      // Generous: only a missing ping ack counts, and a busy machine is slow to send one.
+      'grpc.keepalive_timeout_ms': 20_000,
     });
     this.call = (this.client as unknown as { syncTasks(metadata: grpc.Metadata): Duplex }).syncTasks(metadata(TOKEN));
     this.upstream = new Promise((resolve) => this.call.once('metadata', (header) => resolve(String(header.get('x-upstream')[0] ?? ''))));

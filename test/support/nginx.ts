@@ -101,6 +101,7 @@ function grpcServer(port: number): string[] {
     '      grpc_pass grpc://grpc_instances;',
     '      grpc_read_timeout 1h;',
     '      grpc_send_timeout 1h;',
+    '      client_body_timeout 1h;',
     '      add_header X-Upstream $upstream_addr always;',
     '    }',
     '  }',
