@@ -13,11 +13,11 @@
  * 1.22's `listen … http2` without TLS takes HTTP/2 only (it cannot tell HTTP/1.1 from a preface
  * on one socket before 1.25's `http2 on`): gRPC-Web and Connect over HTTP/1.1 keep the first port.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { freePort } from './redis-server.js';
+import { stopProcess, waitForPort } from './service-process.js';
 import { tempDir } from './tmp.js';
 
 export const NGINX = '/usr/sbin/nginx';
@@ -108,26 +108,6 @@ function grpcServer(port: number): string[] {
   ];
 }
 
-function waitForPort(port: number, child: ChildProcess, output: () => string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = (): void => {
-      if (child.exitCode !== null) return reject(new Error(`nginx exited with ${child.exitCode}: ${output()}`));
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve();
-      });
-      socket.once('error', () => {
-        socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`nginx did not listen on ${port} within ${timeoutMs} ms: ${output()}`));
-        else setTimeout(attempt, 25);
-      });
-    };
-    attempt();
-  });
-}
-
 /** Starts nginx balancing over `upstreamPorts` (instances on 127.0.0.1). */
 export async function startNginx(upstreamPorts: readonly number[], options: { grpc?: boolean } = {}): Promise<Nginx> {
   const dir = tempDir('codegen-nginx-');
@@ -146,23 +126,14 @@ export async function startNginx(upstreamPorts: readonly number[], options: { gr
   const child = spawn(NGINX, ['-p', dir, '-c', config, '-e', join(dir, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await waitForPort(port, child, log);
-  if (grpcPort !== undefined) await waitForPort(grpcPort, child, log);
+  await waitForPort('nginx', port, child, log);
+  if (grpcPort !== undefined) await waitForPort('nginx', grpcPort, child, log);
   return {
     port,
     url: `http://127.0.0.1:${port}`,
     ...(grpcPort === undefined ? {} : { grpcPort, grpcUrl: `http://127.0.0.1:${grpcPort}` }),
     async close() {
-      if (child.exitCode === null && child.signalCode === null) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-          child.once('exit', () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          child.kill('SIGTERM');
-        });
-      }
+      await stopProcess(child);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -9,7 +9,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, REDIS_SERVER, waitForPort } from './redis-server.js';
+import { freePort, REDIS_SERVER } from './redis-server.js';
+import { stopProcess, waitForPort } from './service-process.js';
 import { tempDir } from './tmp.js';
 
 /** Debian's redis-tools; test/provision.js installs it with redis-server. */
@@ -103,21 +104,13 @@ export async function startRedisCluster(size = 3): Promise<RedisClusterServers> 
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     children.set(port, child);
-    await waitForPort(port, child, () => output);
+    await waitForPort('redis-server', port, child, () => output, 10_000);
   };
 
   const stop = async (port: number): Promise<void> => {
     const running = children.get(port);
     children.delete(port);
-    if (!running || running.exitCode !== null || running.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => running.kill('SIGKILL'), 5000);
-      running.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      running.kill('SIGTERM');
-    });
+    await stopProcess(running);
   };
 
   try {

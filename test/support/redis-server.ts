@@ -6,7 +6,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { createServer } from 'node:net';
+import { stopProcess, waitForPort } from './service-process.js';
 import { tempDir } from './tmp.js';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
@@ -39,27 +40,6 @@ export function freePort(port = 0): Promise<number> {
   });
 }
 
-/** Resolves once something accepts connections on `port`, rejects after `timeoutMs`. */
-export function waitForPort(port: number, child: ChildProcess, output: () => string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = (): void => {
-      if (child.exitCode !== null) return reject(new Error(`redis-server exited with ${child.exitCode}: ${output()}`));
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve();
-      });
-      socket.once('error', () => {
-        socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`redis-server did not listen on ${port} within ${timeoutMs} ms: ${output()}`));
-        else setTimeout(attempt, 25);
-      });
-    };
-    attempt();
-  });
-}
-
 export async function startRedis(): Promise<RedisServer> {
   const dir = tempDir('codegen-redis-');
   const port = await freePort();
@@ -73,21 +53,13 @@ export async function startRedis(): Promise<RedisServer> {
     started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child = started;
-    await waitForPort(port, started, () => output);
+    await waitForPort('redis-server', port, started, () => output, 10_000);
   };
 
   const stop = async (): Promise<void> => {
     const running = child;
     child = undefined;
-    if (!running || running.exitCode !== null || running.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => running.kill('SIGKILL'), 5000);
-      running.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      running.kill('SIGTERM');
-    });
+    await stopProcess(running);
   };
 
   await launch();
